@@ -1,0 +1,69 @@
+// Opens the app's database: PostgreSQL (postgres.js) when a URL is given,
+// otherwise embedded PGlite. Both are exposed as the same drizzle type `Db`.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres, { type Sql } from "postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+
+/** One drizzle type for both drivers (relational queries available via db.query.*). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export type Database = {
+  db: Db;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+};
+
+/**
+ * Pass this as `dataDir` (and no databaseUrl) for a throwaway in-memory PGlite
+ * database, e.g. in tests. Nothing is written to disk.
+ */
+export const MEMORY_DATA_DIR = "memory://";
+
+export type CreateDatabaseOptions = {
+  /** postgres://... — when set, PostgreSQL is used and dataDir is ignored. */
+  databaseUrl?: string;
+  /** App data directory; PGlite files go to `${dataDir}/pglite`. Use MEMORY_DATA_DIR for in-memory. */
+  dataDir: string;
+};
+
+export async function createDatabase(opts: CreateDatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    return postgresDatabase(postgres(opts.databaseUrl, { max: 10, onnotice: () => {} }));
+  }
+  let pgliteDir: string = MEMORY_DATA_DIR;
+  if (opts.dataDir !== MEMORY_DATA_DIR) {
+    pgliteDir = join(opts.dataDir, "pglite");
+    mkdirSync(pgliteDir, { recursive: true });
+  }
+  return pgliteDatabase(await PGlite.create(pgliteDir));
+}
+
+/** Wraps an open postgres.js pool; close() ends it. */
+export function postgresDatabase(client: Sql): Database {
+  const db: Db = drizzlePostgres({ client, schema });
+  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/** Wraps an open PGlite (e.g. one made from a dumpDataDir() snapshot in tests); close() closes it. */
+export function pgliteDatabase(client: PGlite): Database {
+  const db: Db = drizzlePglite({ client, schema });
+  let closed = false;
+  return {
+    db,
+    kind: "pglite",
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+// Database schema for the whole product (drizzle pg-core). Works unchanged on
+// PGlite (local / tests) and real PostgreSQL. After changing it, run
+// `bunx drizzle-kit generate --name <what>` and commit the generated files in
+// db/migrations/ as they are.
+import { relations, sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** timestamptz read/written as a JS Date. */
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => tstz("created_at").notNull().defaultNow();
+const updatedAt = () =>
+  tstz("updated_at")
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+// ---------------------------------------------------------------------------
+// users
+// ---------------------------------------------------------------------------
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    profileImageUrl: text("profile_image_url"),
+    /** Bumped on logout (and password change) to revoke every issued session. */
+    tokenVersion: integer("token_version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Case-insensitive uniqueness: look users up with lower(...) = lower($1).
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// searches (history + running/finished state of every search)
+// ---------------------------------------------------------------------------
+
+export const searchStatuses = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
+export type SearchStatus = (typeof searchStatuses)[number];
+
+export const searches = pgTable(
+  "searches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Owner when signed in; null for anonymous searches. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Anonymous visitor id (cookie) when not signed in. */
+    anonymousId: text("anonymous_id"),
+    query: text("query").notNull(),
+    iterations: integer("iterations").notNull(),
+    /** Request options (models, etc.) as sent by the client. */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    /** The full result, once there is one. */
+    result: jsonb("result").$type<unknown>(),
+    totalProducts: integer("total_products").notNull().default(0),
+    totalCompanies: integer("total_companies").notNull().default(0),
+    totalLinks: integer("total_links").notNull().default(0),
+    iterationCount: integer("iteration_count").notNull().default(0),
+    status: text("status").$type<SearchStatus>().notNull().default("running"),
+    error: text("error"),
+    simulated: boolean("simulated").notNull().default(false),
+    createdAt: createdAt(),
+    completedAt: tstz("completed_at"),
+  },
+  (t) => [
+    // History lists: WHERE user_id = $1 ORDER BY created_at DESC (same for anonymous).
+    index("searches_user_created_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
+    index("searches_anonymous_created_idx").on(t.anonymousId, t.createdAt.desc().nullsFirst()),
+    // Start-up: find searches left 'running' by a crashed instance.
+    index("searches_status_idx").on(t.status),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// daily_usage (free-tier quota: N searches per UTC day per subject)
+// ---------------------------------------------------------------------------
+
+export const usageSubjectKinds = ["user", "anon", "ip"] as const;
+export type UsageSubjectKind = (typeof usageSubjectKinds)[number];
+
+export const dailyUsage = pgTable(
+  "daily_usage",
+  {
+    /** 'user' (user id), 'anon' (anonymous id) or 'ip' (salted IP hash). */
+    subjectKind: text("subject_kind").$type<UsageSubjectKind>().notNull(),
+    subjectKey: text("subject_key").notNull(),
+    /** UTC day, as 'YYYY-MM-DD'. */
+    day: date("day", { mode: "string" }).notNull(),
+    count: integer("count").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: "daily_usage_pkey", columns: [t.subjectKind, t.subjectKey, t.day] }),
+    check("daily_usage_subject_kind_check", sql`${t.subjectKind} in ('user', 'anon', 'ip')`),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// subscriptions (mirror of Stripe subscriptions, kept up to date by webhooks)
+// ---------------------------------------------------------------------------
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    /** Stripe subscription id (sub_...). */
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    stripeCustomerId: text("stripe_customer_id").notNull(),
+    /** Stripe status: active, trialing, past_due, canceled, incomplete, ... */
+    status: text("status").notNull(),
+    priceId: text("price_id"),
+    /** In the currency's smallest unit (cents). */
+    planAmount: integer("plan_amount"),
+    planCurrency: text("plan_currency"),
+    planInterval: text("plan_interval"),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    cancelAt: tstz("cancel_at"),
+    canceledAt: tstz("canceled_at"),
+    currentPeriodEnd: tstz("current_period_end"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("subscriptions_user_status_idx").on(t.userId, t.status),
+    index("subscriptions_customer_idx").on(t.stripeCustomerId),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// stripe_events (idempotent webhook handling: insert ... on conflict do nothing)
+// ---------------------------------------------------------------------------
+
+export const stripeEvents = pgTable("stripe_events", {
+  /** Stripe event id (evt_...). */
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: tstz("received_at").notNull().defaultNow(),
+  payload: jsonb("payload").$type<unknown>().notNull(),
+});
+
+// ---------------------------------------------------------------------------
+// api_tokens (CLI access; only a hash of the token is stored)
+// ---------------------------------------------------------------------------
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique("api_tokens_token_hash_key"),
+    lastUsedAt: tstz("last_used_at"),
+    createdAt: createdAt(),
+    revokedAt: tstz("revoked_at"),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------
+// relations (for db.query.* relational queries)
+// ---------------------------------------------------------------------------
+
+export const usersRelations = relations(users, ({ many }) => ({
+  searches: many(searches),
+  subscriptions: many(subscriptions),
+  apiTokens: many(apiTokens),
+}));
+
+export const searchesRelations = relations(searches, ({ one }) => ({
+  user: one(users, { fields: [searches.userId], references: [users.id] }),
+}));
+
+export const subscriptionsRelations = relations(subscriptions, ({ one }) => ({
+  user: one(users, { fields: [subscriptions.userId], references: [users.id] }),
+}));
+
+export const apiTokensRelations = relations(apiTokens, ({ one }) => ({
+  user: one(users, { fields: [apiTokens.userId], references: [users.id] }),
+}));
+
+// ---------------------------------------------------------------------------
+// row types
+// ---------------------------------------------------------------------------
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Search = typeof searches.$inferSelect;
+export type NewSearch = typeof searches.$inferInsert;
+export type DailyUsage = typeof dailyUsage.$inferSelect;
+export type NewDailyUsage = typeof dailyUsage.$inferInsert;
+export type Subscription = typeof subscriptions.$inferSelect;
+export type NewSubscription = typeof subscriptions.$inferInsert;
+export type StripeEvent = typeof stripeEvents.$inferSelect;
+export type NewStripeEvent = typeof stripeEvents.$inferInsert;
+export type ApiToken = typeof apiTokens.$inferSelect;
+export type NewApiToken = typeof apiTokens.$inferInsert;

@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as v from "valibot";
+
+// Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
+const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url("a URL such as http://127.0.0.1:4010")));
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
+  PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "a whole number from 0 to 65535"),
+      v.transform(Number),
+      v.maxValue(65535, "a whole number from 0 to 65535"),
+    ),
+    "3000",
+  ),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1)), "0.0.0.0"),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")),
+  ),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "./data"),
+  SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "at least 32 characters"))),
+  OPENAI_API_KEY: optionalText,
+  ANTHROPIC_API_KEY: optionalText,
+  GEMINI_API_KEY: optionalText,
+  GOOGLE_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GEMINI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "gpt-5-mini"),
+  ANTHROPIC_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "claude-sonnet-4-6"),
+  GEMINI_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "gemini-2.5-flash"),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PRICE_ID: optionalText,
+  STRIPE_API_BASE: optionalUrl,
+  SIMULATE_PROVIDERS: v.optional(v.picklist(["auto", "on", "off"], "auto, on or off"), "auto"),
+});
+
+type RawEnv = v.InferOutput<typeof EnvSchema>;
+export type Env = Omit<RawEnv, "SESSION_SECRET" | "GOOGLE_API_KEY"> & { SESSION_SECRET: string };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/**
+ * Parses the process environment once at start-up. Throws EnvError with a one-line message
+ * naming the first bad variable and what it expects.
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = v.safeParse(EnvSchema, cleaned);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const name = issue.path?.map((p) => String(p.key)).join(".") ?? "environment";
+    throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${JSON.stringify(issue.input)}`);
+  }
+  const { GOOGLE_API_KEY, SESSION_SECRET, ...env } = result.output;
+  return {
+    ...env,
+    GEMINI_API_KEY: env.GEMINI_API_KEY ?? GOOGLE_API_KEY,
+    DATA_DIR: resolve(env.DATA_DIR),
+    SESSION_SECRET: SESSION_SECRET ?? developmentSecret(env.NODE_ENV, resolve(env.DATA_DIR)),
+  };
+}
+
+/** Outside production a missing secret is generated once and kept so sessions survive restarts. */
+function developmentSecret(nodeEnv: RawEnv["NODE_ENV"], dataDir: string): string {
+  if (nodeEnv === "production") {
+    throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
+  }
+  const file = join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

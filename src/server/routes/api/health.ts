@@ -1,0 +1,11 @@
+import { sql } from "drizzle-orm";
+import { Elysia } from "elysia";
+import type { Database } from "#db/client.ts";
+
+/** Liveness that proves the database answers: load balancers and the Docker HEALTHCHECK use it. */
+export function healthRoutes(database: Database) {
+  return new Elysia().get("/healthz", async () => {
+    await database.db.execute(sql`select 1`);
+    return { ok: true as const, db: database.kind };
+  });
+}

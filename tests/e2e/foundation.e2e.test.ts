@@ -1,0 +1,70 @@
+import { describe, expect, test } from "bun:test";
+import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+
+const harness = useBrowser();
+
+describe("foundation in Chromium", () => {
+  test("the home page is rendered on the server: its content is there with JavaScript off", async () => {
+    const page = await harness().newPage({ javaScriptEnabled: false });
+    const response = await page.goto("/");
+    expect(response?.status()).toBe(200);
+    await expect(page.locator("h1").textContent()).resolves.toBe("AI Search Comparison");
+    await expect(page.getByText("Compare results across multiple AI models with a single search").count()).resolves.toBe(1);
+    await expect(page.getByLabel("What would you like to search?").count()).resolves.toBe(1);
+  });
+
+  test("the home page hydrates: typing shows the clear button, which clears the query", async () => {
+    const page = await harness().newPage();
+    await page.goto("/");
+    await waitForHydration(page);
+    const input = page.getByLabel("What would you like to search?");
+    await input.fill("best running shoes");
+    await page.getByRole("button", { name: "Clear search" }).click();
+    await expect(input.inputValue()).resolves.toBe("");
+    await expect(page.getByRole("button", { name: "Clear search" }).count()).resolves.toBe(0);
+  });
+
+  test("a blank query shows the spec's toast instead of searching", async () => {
+    const page = await harness().newPage();
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Search All Models" }).click();
+    await page.getByText("Empty search query", { exact: true }).waitFor();
+    await expect(page.getByText("Please enter a search query to continue", { exact: true }).count()).resolves.toBe(1);
+  });
+
+  test("links navigate on the client, without a full page load", async () => {
+    const page = await harness().newPage();
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    await page.getByRole("link", { name: "Log In / Sign Up" }).click();
+    await page.waitForURL("**/auth");
+    await page.getByRole("heading", { name: "Log In / Sign Up" }).waitFor();
+    await expect(page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).resolves.toBe(true);
+    await page.goBack();
+    await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
+    await expect(page.title()).resolves.toBe("AI Search Comparison");
+  });
+
+  test("an unknown path shows the exact 404 screen, whose button returns home", async () => {
+    const page = await harness().newPage();
+    const response = await page.goto("/does-not-exist");
+    expect(response?.status()).toBe(404);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("404 Page Not Found");
+    await expect(page.getByText("The page you're looking for doesn't exist or may have been moved.").count()).resolves.toBe(1);
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
+  });
+
+  test("no serious or critical accessibility violations on the home and 404 pages", async () => {
+    const page = await harness().newPage();
+    for (const path of ["/", "/does-not-exist"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      expect({ path, violations: await seriousAxeViolations(page) }).toEqual({ path, violations: [] });
+    }
+  });
+});

@@ -1,0 +1,258 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { createDatabase, type Db } from "#db/client.ts";
+import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
+import { searches, users, type NewSearch, type NewUser } from "#db/schema.ts";
+import { describeEachDatabase, freshPostgresUrl, postgresAvailable } from "#tests/support/databases.ts";
+
+const journal = JSON.parse(readFileSync(join(DEFAULT_MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+  entries: unknown[];
+};
+const MIGRATION_COUNT = journal.entries.length;
+
+/** Rows of a db.execute() result, whichever driver produced it. */
+function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(result)) return result as Array<Record<string, unknown>>;
+  return (result as { rows: Array<Record<string, unknown>> }).rows;
+}
+
+/** SQLSTATE of a (possibly drizzle-wrapped) driver error. */
+function sqlState(error: unknown): string | undefined {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+async function expectUniqueViolation(promise: Promise<unknown>): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeDefined();
+  expect(sqlState(error)).toBe("23505");
+}
+
+let userCounter = 0;
+function newUser(overrides: Partial<NewUser> = {}): NewUser {
+  const n = ++userCounter;
+  return {
+    username: `user${n}`,
+    email: `user${n}@example.com`,
+    passwordHash: "x",
+    firstName: "Test",
+    lastName: `User${n}`,
+    ...overrides,
+  };
+}
+
+async function insertUser(db: Db, overrides: Partial<NewUser> = {}) {
+  const [row] = await db.insert(users).values(newUser(overrides)).returning();
+  if (!row) throw new Error("insert returned no row");
+  return row;
+}
+
+async function tableNames(db: Db): Promise<string[]> {
+  const result = await db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+  );
+  return rowsOf(result).map((r) => String(r.table_name));
+}
+
+describeEachDatabase(
+  "migrations",
+  (getDb) => {
+    test("a fresh database gets every migration", async () => {
+      const database = getDb();
+      expect(await migrate(database)).toEqual({ applied: MIGRATION_COUNT });
+      expect(await tableNames(database.db)).toEqual([
+        "api_tokens",
+        "daily_usage",
+        "searches",
+        "stripe_events",
+        "subscriptions",
+        "users",
+      ]);
+    });
+
+    test("a second start applies nothing", async () => {
+      const database = getDb();
+      expect(await migrate(database)).toEqual({ applied: 0 });
+      const rows = rowsOf(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+      expect(rows[0]?.n).toBe(MIGRATION_COUNT);
+    });
+  },
+  { migrated: false },
+);
+
+describeEachDatabase("schema", (getDb, kind) => {
+  test("username and email are unique case-insensitively", async () => {
+    const { db } = getDb();
+    await insertUser(db, { username: "Alice", email: "Alice@Example.com" });
+    await expectUniqueViolation(insertUser(db, { username: "aLICE" }));
+    await expectUniqueViolation(insertUser(db, { email: "alice@EXAMPLE.COM" }));
+    // Different names are fine, and a lower() lookup finds the original spelling.
+    await insertUser(db, { username: "Alicia", email: "alicia@example.com" });
+    const found = await db
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, "alice"));
+    expect(found).toEqual([{ username: "Alice" }]);
+  });
+
+  test("a search row round-trips its jsonb result", async () => {
+    const { db } = getDb();
+    const user = await insertUser(db);
+    const result = {
+      query: "best espresso machine",
+      models: {
+        openai: { products: [{ name: "Gaggia Classic", price: 449.99, tags: ["manual", "entry"] }], error: null },
+        anthropic: { products: [], companies: ["Breville"], ok: true },
+        gemini: { sources: [{ url: "https://example.com/a?b=1&c=2", title: "Ünïcödé “quotes” 🚀" }] },
+      },
+      nested: { deep: { deeper: [1, 2.5, -3, 0, null, false, "str"] } },
+    };
+    const options = { models: ["openai", "anthropic", "gemini"], webSearch: true };
+    const [inserted] = await db
+      .insert(searches)
+      .values({ userId: user.id, query: "best espresso machine", iterations: 2, options, result, status: "completed" })
+      .returning({ id: searches.id });
+    expect(inserted?.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const [row] = await db.select().from(searches).where(eq(searches.id, inserted!.id));
+    expect(row?.result).toEqual(result);
+    expect(row?.options).toEqual(options);
+    expect(row?.status).toBe("completed");
+    expect(row?.simulated).toBe(false);
+    expect(row?.totalProducts).toBe(0);
+    expect(row?.createdAt).toBeInstanceOf(Date);
+    expect(row?.completedAt).toBeNull();
+
+    // Stored as a real jsonb object, not a double-encoded JSON string.
+    const raw = rowsOf(
+      await db.execute(
+        sql`select jsonb_typeof(${searches.result}) as t, ${searches.result} -> 'models' -> 'openai' -> 'products' -> 0 ->> 'name' as name
+            from ${searches} where ${searches.id} = ${inserted!.id}`,
+      ),
+    );
+    expect(raw).toEqual([{ t: "object", name: "Gaggia Classic" }]);
+    expect(kind).toMatch(/pglite|postgres/);
+  });
+
+  test("history query: a user's searches, newest first, served by the index", async () => {
+    const { db } = getDb();
+    const me = await insertUser(db);
+    const other = await insertUser(db);
+    const at = (iso: string) => new Date(iso);
+    const rows: NewSearch[] = [
+      { userId: me.id, query: "middle", iterations: 1, createdAt: at("2025-03-02T10:00:00Z") },
+      { userId: other.id, query: "someone else", iterations: 1, createdAt: at("2025-03-05T10:00:00Z") },
+      { userId: me.id, query: "oldest", iterations: 1, createdAt: at("2025-03-01T10:00:00Z") },
+      { anonymousId: "anon-1", query: "anonymous", iterations: 1, createdAt: at("2025-03-04T10:00:00Z") },
+      { userId: me.id, query: "newest", iterations: 1, createdAt: at("2025-03-03T10:00:00.123Z") },
+    ];
+    await db.insert(searches).values(rows);
+
+    const history = await db
+      .select({ query: searches.query, createdAt: searches.createdAt })
+      .from(searches)
+      .where(eq(searches.userId, me.id))
+      .orderBy(desc(searches.createdAt))
+      .limit(20);
+    expect(history.map((h) => h.query)).toEqual(["newest", "middle", "oldest"]);
+    expect(history[0]?.createdAt.toISOString()).toBe("2025-03-03T10:00:00.123Z");
+
+    const anon = await db
+      .select({ query: searches.query })
+      .from(searches)
+      .where(eq(searches.anonymousId, "anon-1"))
+      .orderBy(desc(searches.createdAt));
+    expect(anon).toEqual([{ query: "anonymous" }]);
+
+    // The relational API works (the schema is passed to drizzle).
+    const withSearches = await db.query.users.findFirst({
+      where: eq(users.id, me.id),
+      with: { searches: { orderBy: [asc(searches.createdAt)], columns: { query: true } } },
+    });
+    expect(withSearches?.searches.map((s) => s.query)).toEqual(["oldest", "middle", "newest"]);
+
+    // The planner can read the history straight off (user_id, created_at desc): no sort step.
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf(
+        await tx.execute(
+          sql`explain select * from searches where user_id = ${me.id} order by created_at desc limit 20`,
+        ),
+      )
+        .map((r) => String(r["QUERY PLAN"]))
+        .join("\n");
+    });
+    expect(plan).toContain("searches_user_created_idx");
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+
+  test("deleting a user cascades to their searches", async () => {
+    const { db } = getDb();
+    const user = await insertUser(db);
+    await db.insert(searches).values({ userId: user.id, query: "q", iterations: 1 });
+    await db.delete(users).where(eq(users.id, user.id));
+    expect(await db.select().from(searches).where(eq(searches.userId, user.id))).toEqual([]);
+  });
+});
+
+describe("migrate() on PostgreSQL", () => {
+  test.skipIf(!postgresAvailable)(
+    "concurrent starts on one fresh database: all succeed, the migrations are applied once",
+    async () => {
+      const url = await freshPostgresUrl();
+      const instances = await Promise.all(
+        [1, 2, 3].map(() => createDatabase({ databaseUrl: url, dataDir: "/nonexistent-unused" })),
+      );
+      try {
+        const results = await Promise.all(instances.map((instance) => migrate(instance)));
+        const applied = results.map((r) => r.applied);
+        expect(applied.reduce((a, b) => a + b, 0)).toBe(MIGRATION_COUNT);
+        expect(applied.filter((n) => n !== 0)).toEqual([MIGRATION_COUNT]);
+
+        const { db } = instances[0]!;
+        const migrationRows = rowsOf(await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+        expect(migrationRows[0]?.n).toBe(MIGRATION_COUNT);
+        // Every instance released the advisory lock.
+        const locks = rowsOf(await db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory'`));
+        expect(locks[0]?.n).toBe(0);
+      } finally {
+        await Promise.all(instances.map((instance) => instance.close()));
+      }
+    },
+    60_000,
+  );
+});
+
+describe("createDatabase() without a URL", () => {
+  test("persists PGlite under <dataDir>/pglite across restarts", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "app-pglite-test-"));
+    try {
+      const first = await createDatabase({ dataDir });
+      expect(first.kind).toBe("pglite");
+      expect(await migrate(first)).toEqual({ applied: MIGRATION_COUNT });
+      await insertUser(first.db, { username: "persisted" });
+      await first.close();
+      expect(existsSync(join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
+
+      const second = await createDatabase({ dataDir });
+      try {
+        expect(await migrate(second)).toEqual({ applied: 0 });
+        const found = await second.db.select({ username: users.username }).from(users);
+        expect(found).toEqual([{ username: "persisted" }]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,15 @@
+import { Link } from "wouter";
+import { Button } from "#web/components/ui/button.tsx";
+
+export default function NotFoundPage() {
+  return (
+    <main className="flex flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+      <title>404 Page Not Found · AI Search Comparison</title>
+      <h1 className="mb-3 text-3xl font-bold tracking-tight">404 Page Not Found</h1>
+      <p className="mb-6 text-muted-foreground">The page you're looking for doesn't exist or may have been moved.</p>
+      <Button asChild>
+        <Link href="/">Return to Home</Link>
+      </Button>
+    </main>
+  );
+}
