@@ -33,6 +33,11 @@ export type CreateDatabaseOptions = {
   databaseUrl?: string;
   /** App data directory; PGlite files go to `${dataDir}/pglite`. Use MEMORY_DATA_DIR for in-memory. */
   dataDir: string;
+  /**
+   * Folder holding PGlite's pglite.wasm, initdb.wasm and pglite.data. Only the single binary
+   * needs it: PGlite finds them beside its own module otherwise.
+   */
+  pgliteAssetsDir?: string;
 };
 
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<Database> {
@@ -44,7 +49,14 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
     pgliteDir = join(opts.dataDir, "pglite");
     mkdirSync(pgliteDir, { recursive: true });
   }
-  return pgliteDatabase(await PGlite.create(pgliteDir));
+  return pgliteDatabase(await PGlite.create(pgliteDir, opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir) : {}));
+}
+
+async function pgliteAssets(dir: string) {
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(
+    ["pglite.wasm", "initdb.wasm"].map(async (file) => WebAssembly.compile(await Bun.file(join(dir, file)).arrayBuffer())),
+  );
+  return { pgliteWasmModule, initdbWasmModule, fsBundle: Bun.file(join(dir, "pglite.data")) };
 }
 
 /** Wraps an open postgres.js pool; close() ends it. */

@@ -11,6 +11,8 @@ export type StartOptions = {
   /** Where the built client files are; the single binary passes the folder it unpacked them to. */
   distDir?: string;
   migrationsFolder?: string;
+  /** PGlite's WebAssembly files, when they are not beside its module (the single binary). */
+  pgliteDir?: string;
 };
 
 /** Parses config, opens and migrates the database, and listens. Exits non-zero on bad config. */
@@ -25,7 +27,7 @@ export async function start(options: StartOptions = {}) {
   }
   const distDir = options.distDir ?? resolve(import.meta.dir, "../../dist");
   const manifest = readManifest(distDir);
-  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
 
   const app = await createApp({ env, database, assets: { dir: join(distDir, "public"), manifest } });
