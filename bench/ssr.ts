@@ -15,6 +15,8 @@ import { migrate } from "#db/migrate.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { createApp } from "#src/server/app.ts";
 import { parseEnv } from "#src/server/env.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import { startSimulator } from "#src/simulators/index.ts";
 import { App } from "#web/app.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
 import { loadPage } from "#web/routes.ts";
@@ -28,7 +30,8 @@ const database = await createDatabase({ dataDir: MEMORY_DATA_DIR });
 await migrate(database);
 const env = parseEnv({ NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")), SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
 const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
-const app = await createApp({ env, database, assets: { dir: join(dist, "public"), manifest } });
+const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+const app = await createApp({ env, database, assets: { dir: join(dist, "public"), manifest }, providers: createProviders({ ...env, SIMULATE_PROVIDERS: "on" }, simulator.baseUrls) });
 app.listen({ port: 0, hostname: "127.0.0.1" });
 const url = `http://127.0.0.1:${app.server?.port}/`;
 await loadPage("home");
@@ -48,6 +51,7 @@ console.log(`GET / via server:    ${server.rps.toFixed(0)} requests/s, p50 ${ser
 console.log(`ratio server/bare: ${(server.rps / bare.rps).toFixed(2)} (goal ≥ 0.5)`);
 
 await app.stop(true);
+simulator.stop();
 await database.close();
 
 async function measure(run: () => Promise<void>, workers: number) {

@@ -3,7 +3,9 @@ import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "#web/app.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
+import { queries } from "#web/lib/queries.ts";
 import { loadPage, matchPage, type PageId } from "#web/routes.ts";
+import type { ApiClient } from "#src/client/api.ts";
 
 /** Written by scripts/build-assets.ts: public URLs of the hashed client files. */
 export type AssetManifest = {
@@ -15,13 +17,24 @@ export type AssetManifest = {
 
 export type BootData = { queryState: DehydratedState };
 
-export type RenderRequest = { url: URL; manifest: AssetManifest; signal?: AbortSignal };
+export type RenderRequest = {
+  url: URL;
+  manifest: AssetManifest;
+  signal?: AbortSignal;
+  /** The API as this request's caller sees it (their cookies), for prefetching page data. */
+  api: ApiClient;
+};
 
 /** Streams the server-rendered page; status 404 for unknown paths (spec §2 not-found screen). */
-export async function renderPage({ url, manifest, signal }: RenderRequest): Promise<Response> {
+export async function renderPage({ url, manifest, signal, api }: RenderRequest): Promise<Response> {
   const match = matchPage(url.pathname);
-  await loadPage(match.id);
+  const page = await loadPage(match.id);
   const queryClient = createQueryClient();
+  // Data the first paint needs is in the HTML; a failed prefetch leaves the page to fetch and report it.
+  await Promise.all([
+    queryClient.prefetchQuery(queries.status(api)),
+    page.prefetch?.({ queryClient, api, params: match.params, url }).catch(() => undefined),
+  ]);
   const boot: BootData = { queryState: dehydrate(queryClient) };
   const stream = await renderToReadableStream(
     <Document manifest={manifest} page={match.id} boot={boot}>

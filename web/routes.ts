@@ -1,9 +1,14 @@
+import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import { parse } from "regexparam";
+import type { ApiClient } from "#src/client/api.ts";
+
+export type PrefetchContext = { queryClient: QueryClient; api: ApiClient; params: Record<string, string>; url: URL };
 
 /** A page module: its component, and optionally the data to fetch before it renders on the server. */
 export type PageModule = {
   default: ComponentType;
+  prefetch?: (context: PrefetchContext) => Promise<unknown>;
 };
 
 type PageDef = { path: string | null; load: () => Promise<PageModule> };

@@ -40,6 +40,24 @@ const EnvSchema = v.object({
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_BASE: optionalUrl,
   SIMULATE_PROVIDERS: v.optional(v.picklist(["auto", "on", "off"], "auto, on or off"), "auto"),
+  /**
+   * Reverse proxies in front of the app whose X-Forwarded-For / -Proto / -Host we believe:
+   * 0 (default, also "false") trusts none; "true" is 1. The client address is the entry that many
+   * hops from the right, so a client cannot choose its own by sending the header itself.
+   */
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(true|false|\d)$/, "true, false or a number of proxies from 0 to 9"),
+      v.transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
+    ),
+    "0",
+  ),
+  /** Provider calls in flight at once per provider during a multi-iteration search. */
+  SEARCH_CONCURRENCY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
+    "5",
+  ),
 });
 
 type RawEnv = v.InferOutput<typeof EnvSchema>;

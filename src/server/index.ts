@@ -4,7 +4,10 @@ import { createDatabase } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { createApp } from "#src/server/app.ts";
 import { EnvError, parseEnv } from "#src/server/env.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
+import { createSearchStore } from "#src/server/services/search/store.ts";
+import { startSimulator } from "#src/simulators/index.ts";
 import type { AssetManifest } from "#web/render.tsx";
 
 export type StartOptions = {
@@ -29,14 +32,21 @@ export async function start(options: StartOptions = {}) {
   const manifest = readManifest(distDir);
   const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
+  const interrupted = await createSearchStore(database.db).markInterrupted();
 
-  const app = await createApp({ env, database, assets: { dir: join(distDir, "public"), manifest } });
+  // Keyless providers outside production answer from the loopback simulator, labelled Simulated.
+  const modes = providerModes(env);
+  const simulator = Object.values(modes).includes("simulated") ? startSimulator() : undefined;
+  const providers = createProviders(env, simulator?.baseUrls);
+
+  const app = await createApp({ env, database, assets: { dir: join(distDir, "public"), manifest }, providers });
   app.listen({ port: env.PORT, hostname: env.HOST });
 
-  const modes = providerModes(env);
   const where = database.kind === "pglite" ? `pglite (${join(env.DATA_DIR, "pglite")})` : "postgres (DATABASE_URL)";
   console.log(
-    `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied · ` +
+    `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied` +
+      (interrupted ? `, ${interrupted} interrupted search(es) marked` : "") +
+      " · " +
       `providers: openai ${modes.openai}, anthropic ${modes.anthropic}, gemini ${modes.gemini}`,
   );
 
@@ -46,6 +56,7 @@ export async function start(options: StartOptions = {}) {
     stopping = true;
     console.log(`${signal}: finishing in-flight requests, then closing the database`);
     await app.server?.stop(false);
+    simulator?.stop();
     await database.close();
     process.exit(0);
   };

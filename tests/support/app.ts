@@ -5,22 +5,53 @@ import { join, resolve } from "node:path";
 import type { Database } from "#db/client.ts";
 import { createApp, type App } from "#src/server/app.ts";
 import { parseEnv, type Env } from "#src/server/env.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import type { AssetManifest } from "#web/render.tsx";
 
 const dist = resolve(import.meta.dir, "../../dist");
 
-/** The real app on a given database, with a test environment (overridable per test). */
-export async function createTestApp(database: Database, overrides: Record<string, string> = {}): Promise<{ app: App; env: Env }> {
+/** Fast retries, so fault tests take milliseconds rather than the production back-off. */
+export const testRetry: RetryPolicy = { retries: 2, baseDelayMs: 5, maxDelayMs: 50, callTimeoutMs: 10_000 };
+
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  simulator?: Simulator;
+  retry?: RetryPolicy;
+  /** The app's time (sessions, login throttle, quota day); real time unless given. */
+  clock?: () => Date;
+};
+
+/**
+ * The real app on a given database with a test environment. Providers run on a loopback
+ * simulator (fixed small latency unless one is passed), through their real SDK adapters.
+ */
+export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator }> {
   const env = parseEnv({
     NODE_ENV: "test",
     DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
     SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
-    ...overrides,
+    SIMULATE_PROVIDERS: "on",
+    // app.handle has no socket: each agent says its address in X-Forwarded-For (createAgent's `ip`).
+    TRUST_PROXY: "1",
+    ...options.env,
   });
+  const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as AssetManifest;
-  const app = await createApp({ env, database, assets: { dir: join(dist, "public"), manifest } });
-  return { app, env };
+  const app = await createApp({
+    env,
+    database,
+    assets: { dir: join(dist, "public"), manifest },
+    providers: createProviders(env, simulator.baseUrls),
+    retry: options.retry ?? testRetry,
+    clock: options.clock,
+  });
+  return { app, env, simulator };
 }
+
+// Tests that inject faults or latency start their own simulator; the rest share this one.
+let sharedSimulator: Simulator | undefined;
 
 export const BASE = "http://localhost";
 

@@ -1,8 +1,6 @@
 import type { Env } from "#src/server/env.ts";
 
-export const providerIds = ["openai", "anthropic", "gemini"] as const;
-export type ProviderId = (typeof providerIds)[number];
-export type ProviderMode = "live" | "simulated" | "off";
+import type { ProviderId, ProviderMode } from "#src/contract/search.ts";
 
 const keyOf = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" } as const;
 

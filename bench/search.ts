@@ -1,0 +1,72 @@
+/**
+ * Search orchestration overhead: with every simulator answering in a fixed L ms, a search should
+ * take L for 1 iteration and ⌈N/C⌉·L for N iterations at C calls in flight per provider. Runs the
+ * real app (SDK adapters, extraction, aggregation, saving) and prints wall ÷ ideal (goals ≤ 1.05
+ * and ≤ 1.10).
+ *
+ *   bun bench/search.ts [--latency 200] [--concurrency 5]
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createDatabase, MEMORY_DATA_DIR } from "#db/client.ts";
+import { migrate } from "#db/migrate.ts";
+import { subscriptions, users } from "#db/schema.ts";
+import { createApiClient } from "#src/client/api.ts";
+import { createApp } from "#src/server/app.ts";
+import { parseEnv } from "#src/server/env.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import { startSimulator } from "#src/simulators/index.ts";
+import { buildAssets } from "../scripts/build-assets.ts";
+
+const latency = Number(flag("--latency") ?? 200);
+const concurrency = Number(flag("--concurrency") ?? 5);
+
+await buildAssets({ quiet: true });
+const dist = resolve(import.meta.dir, "../dist");
+const database = await createDatabase({ dataDir: MEMORY_DATA_DIR });
+await migrate(database);
+const env = parseEnv({
+  NODE_ENV: "test",
+  DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")),
+  SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+  SIMULATE_PROVIDERS: "on",
+  SEARCH_CONCURRENCY: String(concurrency),
+});
+const simulator = startSimulator({ latency: { kind: "fixed", ms: latency } });
+const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
+const app = await createApp({ env, database, assets: { dir: join(dist, "public"), manifest }, providers: createProviders(env, simulator.baseUrls) });
+const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
+// Iterations above 1 are Pro: the bench signs in as a user with an active subscription.
+const signUp = await handle("http://localhost/api/register", {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ username: "bench", email: "bench@example.com", password: "bench-password" }),
+});
+const [user] = await database.db.select({ id: users.id }).from(users);
+if (!signUp.ok || !user) throw new Error(`could not sign up the bench user: ${signUp.status} ${await signUp.text()}`);
+await database.db.insert(subscriptions).values({ id: "sub_bench", userId: user.id, stripeCustomerId: "cus_bench", status: "active" });
+const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
+
+await api.search({ query: "best running shoes", iterations: 1 }); // warm-up: SDK clients, JIT
+
+for (const iterations of [1, 100]) {
+  const ideal = Math.ceil(iterations / concurrency) * latency;
+  const started = performance.now();
+  const result = await api.search({ query: "best running shoes", iterations });
+  const wall = performance.now() - started;
+  const failed = ["openai", "anthropic", "gemini"].filter((id) => result[id as "openai"].status !== "ok");
+  console.log(
+    `${String(iterations).padStart(3)} iteration(s): wall ${wall.toFixed(0)} ms, ideal ${ideal} ms (⌈${iterations}/${concurrency}⌉·${latency}), ratio ${(wall / ideal).toFixed(3)} (goal ≤ ${iterations === 1 ? "1.05" : "1.10"})` +
+      (failed.length ? `, failed: ${failed.join(", ")}` : ""),
+  );
+}
+
+simulator.stop();
+await database.close();
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}

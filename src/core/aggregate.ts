@@ -1,0 +1,216 @@
+import { providerIds, type AggregatedStats, type CommonItem, type CommonSource, type ModelResult, type ProviderId, type SearchResult } from "#src/contract/search.ts";
+import { betterCasing, compareNames, nameKey } from "./names.ts";
+import { frequencies } from "./stats.ts";
+import { normalizeUrl } from "./urls.ts";
+
+/** Spec §9: a product without a rank sorts as rank 999. */
+export const MISSING_RANK = 999;
+
+export type AggregatedProduct = { name: string; rank?: number; details?: string; models: ProviderId[]; count: number };
+export type AggregatedCompany = { name: string; products: string[]; models: ProviderId[]; count: number };
+export type AggregatedSource = { url: string; title?: string; models: ProviderId[]; count: number };
+type Results = Partial<Record<ProviderId, ModelResult>>;
+
+/**
+ * Spec §4: products merged across models by case-insensitive name — best (lowest) rank, first
+ * details, better-cased spelling — sorted by number of models desc, rank asc (missing = 999),
+ * then name. `count` is the number of models.
+ */
+export function aggregateProducts(results: Results): AggregatedProduct[] {
+  const merged = new Map<string, AggregatedProduct>();
+  for (const [provider, result] of resultsInOrder(results)) {
+    for (const product of result.products) {
+      const key = nameKey(product.name);
+      if (!key) continue;
+      const seen = merged.get(key);
+      if (!seen) {
+        merged.set(key, { name: product.name.trim(), ...(product.rank !== undefined ? { rank: product.rank } : {}), ...(product.details ? { details: product.details } : {}), models: [provider], count: 1 });
+        continue;
+      }
+      seen.name = betterCasing(seen.name, product.name.trim());
+      if (product.rank !== undefined && (seen.rank === undefined || product.rank < seen.rank)) seen.rank = product.rank;
+      if (!seen.details && product.details) seen.details = product.details;
+      addModel(seen, provider);
+    }
+  }
+  return [...merged.values()].sort(byProductOrder);
+}
+
+/** Companies merged like products, their product lists united; sorted by number of models desc, then name. */
+export function aggregateCompanies(results: Results): AggregatedCompany[] {
+  const merged = new Map<string, AggregatedCompany & { productKeys: Map<string, number> }>();
+  for (const [provider, result] of resultsInOrder(results)) {
+    for (const company of result.companies) {
+      const key = nameKey(company.name);
+      if (!key) continue;
+      let seen = merged.get(key);
+      if (!seen) merged.set(key, (seen = { name: company.name.trim(), products: [], models: [], count: 0, productKeys: new Map() }));
+      seen.name = betterCasing(seen.name, company.name.trim());
+      for (const product of company.products ?? []) {
+        const productKey = nameKey(product);
+        if (!productKey) continue;
+        const at = seen.productKeys.get(productKey);
+        if (at === undefined) {
+          seen.productKeys.set(productKey, seen.products.length);
+          seen.products.push(product.trim());
+        } else {
+          seen.products[at] = betterCasing(seen.products[at] ?? product, product.trim());
+        }
+      }
+      addModel(seen, provider);
+    }
+  }
+  return [...merged.values()].map(({ productKeys: _, ...company }) => company).sort((a, b) => b.count - a.count || compareNames(a.name, b.name));
+}
+
+/**
+ * Sources merged by normalised URL, which is also the url shown (tracking parameters, fragment
+ * and trailing slash removed); the first title wins. Sorted by number of models desc, then url.
+ */
+export function aggregateSources(results: Results): AggregatedSource[] {
+  const merged = new Map<string, AggregatedSource>();
+  for (const [provider, result] of resultsInOrder(results)) {
+    for (const source of result.sources) {
+      const url = normalizeUrl(source.url);
+      if (!url) continue;
+      const title = source.title?.trim();
+      let seen = merged.get(url);
+      if (!seen) merged.set(url, (seen = { url, models: [], count: 0 }));
+      if (!seen.title && title) seen.title = title;
+      addModel(seen, provider);
+    }
+  }
+  return [...merged.values()].sort((a, b) => b.count - a.count || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
+
+/**
+ * The saved/streamed search result. `runs[p]` holds every iteration of provider p in completion
+ * order. Each card shows the provider's first "ok" run (else its first run, else "off"); the
+ * totals and overlaps are over those three. With more than one iteration, each provider with an
+ * ok run also gets frequency stats over its ok runs.
+ */
+export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Record<ProviderId, ModelResult[]> }): SearchResult {
+  const shown = Object.fromEntries(providerIds.map((id) => [id, displayedRun(id, input.runs[id] ?? [])])) as Record<ProviderId, ModelResult>;
+  const products = aggregateProducts(shown);
+  const companies = aggregateCompanies(shown);
+  const sources = aggregateSources(shown);
+
+  const result: SearchResult = {
+    query: input.query,
+    executionTimeMs: input.executionTimeMs,
+    totalLinks: sources.length,
+    totalProducts: products.length,
+    totalCompanies: companies.length,
+    iterationCount: input.iterations,
+    commonProducts: products.filter((p) => p.count >= 2).map((p) => ({ name: p.name, ...flags(p.models) }) satisfies CommonItem),
+    commonCompanies: companies.filter((c) => c.count >= 2).map((c) => ({ name: c.name, ...flags(c.models) }) satisfies CommonItem),
+    commonSources: sources.filter((s) => s.count >= 2).map((s) => ({ url: s.url, ...flags(s.models) }) satisfies CommonSource),
+    openai: shown.openai,
+    anthropic: shown.anthropic,
+    gemini: shown.gemini,
+  };
+  if (input.iterations > 1) {
+    for (const id of providerIds) {
+      const stats = aggregatedStats(input.runs[id] ?? []);
+      if (stats) result[`${id}AggregatedStats`] = stats;
+    }
+  }
+  return result;
+}
+
+/**
+ * For "top 3 products identical in k of N runs": how many runs share the most common top-3 set
+ * (order and case ignored), and that set as the first such run listed it. Runs without products
+ * never count as agreeing.
+ */
+export function stabilitySummary(stats: AggregatedStats): { identicalTop3: number; runs: number; mostCommonTop3: string[] } {
+  const bySet = new Map<string, { count: number; names: string[] }>();
+  for (const top of stats.topProductsPerRun) {
+    if (top.length === 0) continue;
+    const key = top.map(nameKey).sort().join("\u0000");
+    const entry = bySet.get(key);
+    if (entry) entry.count++;
+    else bySet.set(key, { count: 1, names: top });
+  }
+  let best: { count: number; names: string[] } | undefined;
+  for (const entry of bySet.values()) if (!best || entry.count > best.count) best = entry; // ties: first seen
+  return { identicalTop3: best?.count ?? 0, runs: stats.topProductsPerRun.length, mostCommonTop3: best?.names ?? [] };
+}
+
+/** A card for a provider that produced no run at all. */
+export function offModelResult(provider: ProviderId): ModelResult {
+  return {
+    provider,
+    status: "off",
+    simulated: false,
+    modelName: "",
+    modelVersion: "",
+    products: [],
+    companies: [],
+    sources: [],
+    searched: false,
+    searchQueries: [],
+    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
+    extraction: "none",
+    durationMs: 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function displayedRun(provider: ProviderId, runs: ModelResult[]): ModelResult {
+  return runs.find((run) => run.status === "ok") ?? runs[0] ?? offModelResult(provider);
+}
+
+function aggregatedStats(runs: ModelResult[]): AggregatedStats | undefined {
+  const ok = runs.filter((run) => run.status === "ok");
+  if (ok.length === 0) return undefined;
+  return {
+    iterations: ok.length,
+    failedIterations: runs.filter((run) => run.status === "error").length,
+    productFrequencies: frequencies(
+      ok.map((run) => run.products.map((p) => p.name)),
+      ok.length,
+    ),
+    companyFrequencies: frequencies(
+      ok.map((run) => run.companies.map((c) => c.name)),
+      ok.length,
+    ),
+    // All sources the run returned (cited or only retrieved), by normalised URL.
+    sourceFrequencies: frequencies(
+      ok.map((run) => run.sources.map((s) => normalizeUrl(s.url))),
+      ok.length,
+    ),
+    topProductsPerRun: ok.map(topThree),
+  };
+}
+
+// By rank (missing = 999), then the order the model listed them in.
+function topThree(run: ModelResult): string[] {
+  return run.products
+    .map((product, position) => ({ product, position }))
+    .sort((a, b) => (a.product.rank ?? MISSING_RANK) - (b.product.rank ?? MISSING_RANK) || a.position - b.position)
+    .slice(0, 3)
+    .map(({ product }) => product.name);
+}
+
+function byProductOrder(a: AggregatedProduct, b: AggregatedProduct): number {
+  return b.count - a.count || (a.rank ?? MISSING_RANK) - (b.rank ?? MISSING_RANK) || compareNames(a.name, b.name);
+}
+
+function resultsInOrder(results: Results): [ProviderId, ModelResult][] {
+  return providerIds.flatMap((id) => {
+    const result = results[id];
+    return result ? [[id, result] as [ProviderId, ModelResult]] : [];
+  });
+}
+
+function addModel(entry: { models: ProviderId[]; count: number }, provider: ProviderId): void {
+  if (entry.models.includes(provider)) return;
+  entry.models.push(provider);
+  entry.count = entry.models.length;
+}
+
+function flags(models: ProviderId[]): Record<ProviderId, boolean> {
+  return { openai: models.includes("openai"), anthropic: models.includes("anthropic"), gemini: models.includes("gemini") };
+}

@@ -1,0 +1,140 @@
+import { providerIds, type AggregatedStats, type Frequency, type ProviderId, type SearchResult } from "#src/contract/search.ts";
+
+/**
+ * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
+ * (no DOM, no clock): the browser wraps the text in a Blob, a CLI can write it to a file.
+ */
+
+/** How each provider is named: its product (card titles), its maker, and the table column. */
+export const providerLabels: Record<ProviderId, { model: string; company: string; column: string }> = {
+  openai: { model: "ChatGPT", company: "OpenAI", column: "OpenAI" },
+  anthropic: { model: "Claude", company: "Anthropic", column: "Anthropic" },
+  gemini: { model: "Gemini", company: "Google", column: "Gemini" },
+};
+
+/** The whole result, pretty-printed (2 spaces), with a final newline. */
+export function resultToJson(result: SearchResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+const CRLF = "\r\n";
+type Cell = string | number | boolean | null | undefined;
+
+/**
+ * The result as CSV (RFC 4180: CRLF line ends, a field holding a comma, quote, CR or LF is
+ * quoted with its quotes doubled — see docs/decisions/004-csv-quoting.md). Sections, each a
+ * title row, a header row, data rows and a blank line: Search, Providers, Products (per model),
+ * Companies (per model), Common Sources (Yes/No per provider), Frequency Analysis (one row per
+ * provider, type and name). A simulated provider is marked Yes in every section's Simulated
+ * column. Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+ */
+export function resultToCsv(result: SearchResult): string {
+  const rows: Cell[][] = [];
+  const section = (title: string, header: string[], body: Cell[][]) => {
+    if (rows.length > 0) rows.push([]);
+    rows.push([title], header, ...body);
+  };
+
+  section("Search", ["Field", "Value"], [
+    ["Query", result.query],
+    ["Search Time (s)", (Math.max(0, result.executionTimeMs) / 1000).toFixed(1)],
+    ["Iterations", result.iterationCount],
+    ["Total Links", result.totalLinks],
+    ["Total Products", result.totalProducts],
+    ["Total Companies", result.totalCompanies],
+    ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
+  ]);
+
+  section(
+    "Providers",
+    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error"],
+    providerIds.map((id) => {
+      const model = result[id];
+      return [providerLabels[id].column, providerLabels[id].model, model.modelVersion, model.status, yesNo(model.simulated), yesNo(model.searched), model.error ?? ""];
+    }),
+  );
+
+  section(
+    "Products",
+    ["Provider", "Simulated", "Position", "Rank", "Product", "Details"],
+    providerIds.flatMap((id) => {
+      const model = result[id];
+      return model.products.map((product, index) => [providerLabels[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
+    }),
+  );
+
+  section(
+    "Companies",
+    ["Provider", "Simulated", "Company", "Products"],
+    providerIds.flatMap((id) => {
+      const model = result[id];
+      return model.companies.map((company) => [providerLabels[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
+    }),
+  );
+
+  section(
+    "Common Sources",
+    ["URL", ...providerIds.map((id) => providerLabels[id].column)],
+    result.commonSources.map((source) => [source.url, ...providerIds.map((id) => yesNo(source[id]))]),
+  );
+
+  section(
+    "Frequency Analysis",
+    ["Provider", "Type", "Name", "Count", "Percentage", "Low", "High", "Simulated"],
+    providerIds.flatMap((id) => {
+      const stats: AggregatedStats | undefined = result[`${id}AggregatedStats`];
+      if (!stats) return [];
+      const row = (type: string) => (f: Frequency): Cell[] => [providerLabels[id].column, type, f.name, f.count, f.percentage, f.low, f.high, yesNo(result[id].simulated)];
+      return [...stats.productFrequencies.map(row("Product")), ...stats.companyFrequencies.map(row("Company")), ...stats.sourceFrequencies.map(row("Source"))];
+    }),
+  );
+
+  return rows.map((row) => row.map(csvField).join(",")).join(CRLF) + CRLF;
+}
+
+/**
+ * One CSV field. Numbers and booleans as written; text that starts like a formula (=, +, -, @,
+ * tab, CR) gets a leading apostrophe so spreadsheets show it instead of running it; then RFC
+ * 4180 quoting for a comma, quote, CR or LF.
+ */
+export function csvField(value: Cell): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return yesNo(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * `search-results-{query-slug}-{YYYY-MM-DD}.{ext}` (spec §7). The slug is the query lower-cased,
+ * accents dropped, every run of other characters turned into one hyphen, trimmed of hyphens, at
+ * most 60 characters, or "search" when nothing is left. The date is the caller's local day.
+ */
+export function exportFilename(query: string, date: Date, ext: string): string {
+  return `search-results-${querySlug(query)}-${localIsoDay(date)}.${ext.replace(/^\.+/, "")}`;
+}
+
+export const SLUG_MAX_LENGTH = 60;
+
+export function querySlug(query: string): string {
+  const slug = query
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX_LENGTH)
+    .replace(/-+$/, "");
+  return slug || "search";
+}
+
+function yesNo(value: boolean): string {
+  return value ? "Yes" : "No";
+}
+
+function localIsoDay(date: Date): string {
+  const valid = Number.isNaN(date.getTime()) ? new Date(0) : date;
+  const month = String(valid.getMonth() + 1).padStart(2, "0");
+  const day = String(valid.getDate()).padStart(2, "0");
+  return `${valid.getFullYear()}-${month}-${day}`;
+}

@@ -1,0 +1,272 @@
+import type { Company, Product } from "#src/contract/search.ts";
+import { readJsonValue } from "./lenient-json.ts";
+import { betterCasing, nameKey } from "./names.ts";
+import { brandWordsOf, cleanName, detailsSayNotFound, isCategory, isFragment, mentions, notFoundSubjects } from "./noise.ts";
+
+/**
+ * Appended to the user's query after a blank line (see withExtractionInstructions). The answer
+ * stays natural prose, which is what users compare; the JSON block at its end is what we parse.
+ */
+export const EXTRACTION_INSTRUCTIONS = `Answer the question above naturally and helpfully, using web search to find current information.
+
+Then, at the very end of your reply, add a fenced \`\`\`json code block listing the products you actually recommend and the companies behind them, in exactly this shape:
+
+\`\`\`json
+{"products":[{"name":"...","rank":1,"details":"..."}],"companies":[{"name":"...","products":["..."]}]}
+\`\`\`
+
+Rules for the JSON block:
+- products: only specific, named products or brands a shopper could look up by name, never categories or descriptions (a named model, not "wireless headphones" or "CRM software").
+- rank: 1 for your top recommendation, then 2, 3 and so on, in the order you recommend them.
+- details: one short sentence from your answer about that product.
+- companies: the companies that make or sell those products, each with the names of its listed products.
+- Leave out anything you could not find information about.
+- If you found nothing specific, use empty arrays: {"products":[],"companies":[]}.
+- Write nothing after the JSON block.`;
+
+/** The prompt sent to each provider for `query`. */
+export function withExtractionInstructions(query: string): string {
+  return `${query.trim()}\n\n${EXTRACTION_INSTRUCTIONS}`;
+}
+
+/** A JSON Schema object as the three SDKs accept it (OpenAI schema, Anthropic input_schema, Gemini responseJsonSchema). */
+export interface ExtractionJsonSchema {
+  type: "object";
+  properties: Record<string, unknown>;
+  required: string[];
+  additionalProperties: false;
+  [keyword: string]: unknown;
+}
+
+/**
+ * The shape of EXTRACTION_INSTRUCTIONS as JSON Schema, for the fallback extraction call: OpenAI
+ * strict structured outputs (every key required, so optional values are nullable), an Anthropic
+ * tool input_schema, and Gemini responseJsonSchema (which, unlike responseSchema, takes type lists).
+ */
+export const EXTRACTION_JSON_SCHEMA: ExtractionJsonSchema = {
+  type: "object",
+  properties: {
+    products: {
+      type: "array",
+      description: "Specific named products or brands recommended in the answer, never generic categories.",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The product's proper name, e.g. a brand plus model." },
+          rank: { type: ["integer", "null"], description: "1 for the top recommendation, then 2, 3…; null if the answer gives no order." },
+          details: { type: ["string", "null"], description: "One short sentence from the answer about this product; null if none." },
+        },
+        required: ["name", "rank", "details"],
+        additionalProperties: false,
+      },
+    },
+    companies: {
+      type: "array",
+      description: "The companies that make or sell those products.",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The company's name." },
+          products: { type: "array", items: { type: "string" }, description: "Names of this company's products listed above." },
+        },
+        required: ["name", "products"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["products", "companies"],
+  additionalProperties: false,
+};
+
+/**
+ * Recovers the structured part of an answer: the LAST JSON object with a products or companies
+ * key (any key case, e.g. "Products"), wherever it is — in a ```json or plain fence, after prose,
+ * or followed by more text — read tolerantly (single or typographic quotes, trailing commas).
+ * Failing that, the last top-level array of product-like objects counts as the products.
+ * Returns null when nothing can be recovered, so the caller can make a fallback extraction call.
+ */
+export function parseStructuredAnswer(text: string): { products: unknown[]; companies: unknown[] } | null {
+  return locateStructured(text)?.value ?? null;
+}
+
+/**
+ * Validated, de-noised products and companies from a raw extraction (parsed answer or fallback
+ * call). Never throws; malformed entries are skipped. Products keep their given order. With
+ * `answerText`, items the answer says it found nothing about are dropped too (rule e).
+ */
+export function cleanExtraction(raw: { products: unknown[]; companies: unknown[] }, answerText?: string): { products: Product[]; companies: Company[] } {
+  const subjects = answerText ? notFoundSubjects(proseOf(answerText)) : [];
+  const saysNotFound = (name: string) => subjects.some((subject) => mentions(subject, name, true));
+
+  const rawCompanies = asArray(raw?.companies).flatMap((entry) => readCompany(entry) ?? []);
+  const brandWords = brandWordsOf(rawCompanies.map((company) => company.name));
+
+  const products = new Map<string, Product>();
+  const notFound = new Set<string>();
+  const allProductKeys: string[] = [];
+  for (const entry of asArray(raw?.products)) {
+    const product = readProduct(entry);
+    if (!product || isFragment(product.name) || isCategory(product.name, brandWords)) continue;
+    const key = nameKey(product.name);
+    allProductKeys.push(key);
+    if ((product.details && detailsSayNotFound(product.details)) || saysNotFound(product.name)) {
+      notFound.add(key);
+      continue;
+    }
+    const seen = products.get(key);
+    if (!seen) products.set(key, product);
+    else mergeProduct(seen, product);
+  }
+
+  const companies = new Map<string, Company & { products: string[] }>();
+  for (const company of rawCompanies) {
+    if (isFragment(company.name) || isCategory(company.name)) continue;
+    const key = nameKey(company.name);
+    const ownKeys = company.products.map(nameKey);
+    const linked = [...ownKeys, ...allProductKeys.filter((productKey) => productKey.startsWith(`${key} `))];
+    // A company only named within a not-found subject ("the Zorblax Pro 9") goes with its products.
+    const onlyNotFound = linked.length > 0 && linked.every((productKey) => notFound.has(productKey));
+    if (saysNotFound(company.name) || (onlyNotFound && subjects.some((subject) => mentions(subject, company.name, false)))) continue;
+    const kept = company.products
+      .filter((name) => !isFragment(name) && !isCategory(name, brandWords) && !notFound.has(nameKey(name)) && !saysNotFound(name))
+      .map((name) => products.get(nameKey(name))?.name ?? name);
+    const seen = companies.get(key);
+    if (!seen) companies.set(key, { name: company.name, products: uniqueNames(kept) });
+    else {
+      seen.name = betterCasing(seen.name, company.name);
+      seen.products = uniqueNames([...seen.products, ...kept]);
+    }
+  }
+
+  return { products: [...products.values()], companies: [...companies.values()] };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// Scans backwards so the last block wins (models sometimes show an example first) and a nested
+// {"products": …} is found before its wrapper. Each candidate is read strictly, then tolerantly.
+function locateStructured(text: string): { value: { products: unknown[]; companies: unknown[] }; start: number; end: number } | null {
+  for (let i = text.lastIndexOf("{"); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("{", i - 1)) {
+    const read = readAt(text, i);
+    // A named object is an entry — {"name": "Sony", "products": [...]} is a company, not the block.
+    if (read && isRecord(read.value) && typeof pick(read.value, COMPANY_NAME_KEYS) !== "string") {
+      const products = pick(read.value, PRODUCT_LIST_KEYS);
+      const companies = pick(read.value, COMPANY_LIST_KEYS);
+      if (Array.isArray(products) || Array.isArray(companies)) {
+        return { value: { products: asArray(products), companies: asArray(companies) }, start: i, end: read.end };
+      }
+    }
+  }
+  for (let i = text.lastIndexOf("["); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("[", i - 1)) {
+    const read = readAt(text, i);
+    if (read && Array.isArray(read.value) && isProductArray(read.value)) {
+      return { value: { products: read.value, companies: [] }, start: i, end: read.end };
+    }
+  }
+  return null;
+}
+
+function readAt(text: string, start: number): { value: unknown; end: number } | null {
+  return readJsonValue(text, start, "strict") ?? readJsonValue(text, start, "lenient");
+}
+
+// An array counts as products when most entries are objects carrying a name.
+function isProductArray(items: unknown[]): boolean {
+  const named = items.filter((item) => isRecord(item) && typeof pick(item, PRODUCT_NAME_KEYS) === "string").length;
+  return named > 0 && named * 2 >= items.length;
+}
+
+// The answer without its JSON, so rule e reads what the model said, not what it listed.
+function proseOf(answerText: string): string {
+  const located = locateStructured(answerText);
+  const text = located ? answerText.slice(0, located.start) + answerText.slice(located.end) : answerText;
+  return text.replace(/```[^\n]*\n?[\s\S]*?(?:```|$)/g, " ");
+}
+
+function readProduct(entry: unknown): Product | null {
+  if (typeof entry === "string") {
+    const name = cleanName(entry);
+    return name ? { name } : null;
+  }
+  if (!isRecord(entry)) return null;
+  const rawName = pick(entry, PRODUCT_NAME_KEYS);
+  if (typeof rawName !== "string") return null;
+  const name = cleanName(rawName);
+  if (!name) return null;
+  const rank = toRank(pick(entry, RANK_KEYS));
+  const details = toDetails(pick(entry, DETAILS_KEYS));
+  return { name, ...(rank !== undefined ? { rank } : {}), ...(details ? { details } : {}) };
+}
+
+function readCompany(entry: unknown): { name: string; products: string[] } | null {
+  if (typeof entry === "string") {
+    const name = cleanName(entry);
+    return name ? { name, products: [] } : null;
+  }
+  if (!isRecord(entry)) return null;
+  const rawName = pick(entry, COMPANY_NAME_KEYS);
+  if (typeof rawName !== "string") return null;
+  const name = cleanName(rawName);
+  if (!name) return null;
+  const listed = pick(entry, COMPANY_PRODUCT_KEYS);
+  const products = (typeof listed === "string" ? [listed] : asArray(listed))
+    .map((item) => (typeof item === "string" ? item : isRecord(item) ? pick(item, PRODUCT_NAME_KEYS) : undefined))
+    .flatMap((item) => (typeof item === "string" ? cleanName(item) || [] : []));
+  return { name, products };
+}
+
+// Rule d: the better-cased spelling, the best (lowest) rank, the first details.
+function mergeProduct(into: Product, other: Product): void {
+  into.name = betterCasing(into.name, other.name);
+  if (other.rank !== undefined && (into.rank === undefined || other.rank < into.rank)) into.rank = other.rank;
+  if (!into.details && other.details) into.details = other.details;
+}
+
+// Rule f: one entry per name, case-insensitively, in the better-cased spelling.
+function uniqueNames(names: string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const name of names) {
+    const key = nameKey(name);
+    byKey.set(key, betterCasing(byKey.get(key) ?? name, name));
+  }
+  return [...byKey.values()];
+}
+
+// Rule g: "2" → 2, "#1" → 1; zero, negative or unreadable → no rank.
+function toRank(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*#?\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value.replace("#", "")) : Number.NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function toDetails(value: unknown): string | undefined {
+  const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((item) => typeof item === "string").join("; ") : "";
+  return text.replace(/\s+/g, " ").trim() || undefined;
+}
+
+// Keys compared without case or punctuation: "Products", "product_name", "productName" all match.
+function pick(record: Record<string, unknown>, keys: readonly string[]): unknown {
+  const canonical = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(record)) {
+    const bare = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (!canonical.has(bare)) canonical.set(bare, value);
+  }
+  for (const key of keys) if (canonical.has(key)) return canonical.get(key);
+  return undefined;
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// Plural keys only: a single {"product": "X"} entry must not pass for the whole block.
+const PRODUCT_LIST_KEYS = ["products", "productlist", "recommendedproducts", "topproducts", "recommendations"];
+const COMPANY_LIST_KEYS = ["companies", "companylist", "brands", "brandsmentioned", "manufacturers"];
+const PRODUCT_NAME_KEYS = ["name", "productname", "product", "title", "model", "productmodel"];
+const COMPANY_NAME_KEYS = ["name", "companyname", "company", "brand", "brandname", "manufacturer"];
+const COMPANY_PRODUCT_KEYS = ["products", "productnames", "product", "productlist", "models"];
+const RANK_KEYS = ["rank", "ranking", "position", "order", "place"];
+const DETAILS_KEYS = ["details", "detail", "description", "desc", "reason", "reasoning", "notes", "note", "summary", "why"];

@@ -1,0 +1,101 @@
+import type { Source } from "#src/contract/search.ts";
+
+/**
+ * The form a URL is compared (and shown in cross-model views) under. Canonical form:
+ * `scheme://host[:port]/path?query` with scheme and host lower-cased, default ports dropped,
+ * tracking parameters and the fragment dropped, and trailing slashes removed — the root too,
+ * so `https://A.com/` becomes `https://a.com`. Other parameters keep their order and spelling.
+ * Non-http(s) and unparsable URLs come back trimmed, otherwise unchanged.
+ */
+export function normalizeUrl(url: string): string {
+  const trimmed = url.trim();
+  const parsed = parseHttpUrl(trimmed);
+  if (!parsed) return trimmed;
+  const auth = parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ""}@` : "";
+  const path = parsed.pathname.replace(/\/+$/, "");
+  return `${parsed.protocol}//${auth}${parsed.host}${path}${keptQuery(parsed.search)}`;
+}
+
+/** Host name without a leading `www.`; null when the UI must show the raw text instead (spec §2). */
+export function hostOf(url: string): string | null {
+  const parsed = parseHttpUrl(url.trim());
+  if (!parsed || parsed.hostname === "") return null;
+  return parsed.hostname.replace(/^www\./, "");
+}
+
+/**
+ * Links per host for "All Sources (N links from M domains)" and "Top Domains": every URL given
+ * counts (pass deduplicated URLs to count distinct links), invalid ones are left out.
+ * Sorted by count descending, then domain ascending.
+ */
+export function domainCounts(urls: string[]): { domain: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const url of urls) {
+    const domain = hostOf(url);
+    if (domain !== null) counts.set(domain, (counts.get(domain) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([domain, count]) => ({ domain, count }))
+    .sort((a, b) => b.count - a.count || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+}
+
+/**
+ * One entry per normalised URL, in first-seen order. The first occurrence's url and title win;
+ * a later duplicate only fills a missing title. Cited if any duplicate was cited.
+ */
+export function dedupeSources(sources: Source[]): Source[] {
+  const byKey = new Map<string, Source>();
+  for (const source of sources) {
+    const key = normalizeUrl(source.url);
+    const title = source.title?.trim() || undefined;
+    const seen = byKey.get(key);
+    if (!seen) {
+      byKey.set(key, { url: source.url.trim(), ...(title ? { title } : {}), cited: source.cited });
+      continue;
+    }
+    if (!seen.title && title) seen.title = title;
+    seen.cited ||= source.cited;
+  }
+  return [...byKey.values()];
+}
+
+/** Query parameters that only identify the click, never the page. */
+const TRACKING_PARAMS = new Set(["gclid", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "mc_cid", "mc_eid", "ref_src", "igshid", "srsltid", "yclid"]);
+
+function isTrackingParam(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith("utm_") || TRACKING_PARAMS.has(lower);
+}
+
+// Filters the raw query string rather than URLSearchParams, which would re-encode the kept values.
+function keptQuery(search: string): string {
+  if (search.length <= 1) return "";
+  const kept = search
+    .slice(1)
+    .split("&")
+    .filter((pair) => {
+      if (pair === "") return false;
+      const rawName = pair.split("=", 1)[0] ?? "";
+      return !isTrackingParam(safeDecode(rawName));
+    });
+  return kept.length ? `?${kept.join("&")}` : "";
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+// URL lower-cases scheme and host and drops default ports for us.
+function parseHttpUrl(text: string): URL | null {
+  if (!/^https?:\/\//i.test(text)) return null;
+  try {
+    const parsed = new URL(text);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed : null;
+  } catch {
+    return null;
+  }
+}

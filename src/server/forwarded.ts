@@ -1,0 +1,46 @@
+import { isIP } from "node:net";
+
+/** What the app knows about the connection, given how many proxies (TRUST_PROXY) it believes. */
+export type ConnectionInfo = { request: Request; server: { requestIP(request: Request): { address: string } | null } | null };
+
+/** Callers with no address we can tell apart share this one (e.g. `app.handle` in tests). */
+export const UNKNOWN_IP = "unknown";
+
+/**
+ * The client's address. With `trustProxy` hops, the X-Forwarded-For entry that many places from
+ * the right: each trusted proxy appends the address it saw, so entries further left are whatever
+ * the client sent and cannot be believed. Otherwise the socket's address (Bun's requestIP).
+ */
+export function clientIp({ request, server }: ConnectionInfo, trustProxy: number): string {
+  if (trustProxy > 0) {
+    const hops = (request.headers.get("x-forwarded-for") ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const forwarded = hops[Math.max(0, hops.length - trustProxy)];
+    if (forwarded && isIP(stripZone(forwarded))) return stripZone(forwarded);
+  }
+  const socket = server?.requestIP(request)?.address;
+  return socket ? stripZone(socket) : UNKNOWN_IP;
+}
+
+/** Whether the browser reached us over https (at the proxy, when one is trusted). */
+export function isHttps(request: Request, trustProxy: number): boolean {
+  const proto = trustProxy > 0 ? firstForwarded(request, "x-forwarded-proto") : undefined;
+  return (proto ?? new URL(request.url).protocol.slice(0, -1)) === "https";
+}
+
+/** host[:port] the browser addressed, for comparing with its Origin header. */
+export function requestHost(request: Request, trustProxy: number): string {
+  return (trustProxy > 0 ? firstForwarded(request, "x-forwarded-host") : undefined) ?? new URL(request.url).host;
+}
+
+/** A proxy that sets these headers replaces them, so the first value is the outermost proxy's. */
+function firstForwarded(request: Request, header: string): string | undefined {
+  return request.headers.get(header)?.split(",")[0]?.trim().toLowerCase() || undefined;
+}
+
+function stripZone(address: string): string {
+  const zone = address.indexOf("%");
+  return zone < 0 ? address : address.slice(0, zone);
+}

@@ -1,0 +1,37 @@
+import { openapi } from "@elysiajs/openapi";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { GenericSchema } from "valibot";
+
+/** The API reference at /api/docs (spec at /api/docs/json), generated from the routes' details. */
+export function apiDocs() {
+  return openapi({
+    path: "/api/docs",
+    specPath: "/api/docs/json",
+    exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
+    documentation: {
+      info: {
+        title: "AI Search Comparison API",
+        version: "1",
+        description:
+          "One query to OpenAI, Anthropic and Gemini with web search on: products, companies and cited sources per model, overlaps, and frequencies over iterations. " +
+          "All calls send cookies (credentials: include); errors are JSON `{ message }`.",
+      },
+      tags: [
+        { name: "search", description: "Run, stream, cancel and read searches" },
+        { name: "auth", description: "Accounts and sessions (an httpOnly `session` cookie)" },
+        { name: "quota", description: "The free tier's daily searches" },
+        { name: "system", description: "Health and provider status" },
+      ],
+    },
+  });
+}
+
+/** A JSON request body documented from its valibot schema, so docs and validation never drift. */
+export function jsonBody(schema: GenericSchema) {
+  return { required: true, content: { "application/json": { schema: toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown> } } };
+}
+
+/** A JSON success response documented from its valibot schema. */
+export function jsonResponse(schema: GenericSchema, description = "OK") {
+  return { 200: { description, content: { "application/json": { schema: toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown> } } } };
+}

@@ -1,0 +1,102 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import * as v from "valibot";
+import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/providers.ts";
+import type { Source } from "#src/contract/search.ts";
+import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
+import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+
+export type AnthropicAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+
+const MAX_TOKENS = 4096;
+/** A server-tool loop that keeps pausing is cut off after this many continuations. */
+const MAX_CONTINUATIONS = 3;
+
+/**
+ * Anthropic Messages API with the server-side `web_search` tool. The tool is forced, because
+ * Claude otherwise often answers from memory; `temperature` is never sent (API 2026-10-21).
+ */
+export function anthropicAdapter(config: AnthropicAdapterConfig): ProviderAdapter {
+  const client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
+  return {
+    id: "anthropic",
+    mode: config.simulated ? "simulated" : "live",
+    model: config.model,
+
+    async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
+      const messages: MessageParam[] = [{ role: "user", content: prompt }];
+      const blocks: AnthropicMessage["content"] = [];
+      let last: AnthropicMessage | undefined;
+      let usage = { inputTokens: 0, outputTokens: 0, searches: 0 };
+      for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
+        const raw = await client.messages.create(
+          {
+            model: config.model,
+            max_tokens: MAX_TOKENS,
+            messages,
+            tools: [{ type: "web_search_20250305", name: "web_search", max_uses: options.anthropicMaxUses ?? 5 }],
+            // Forcing the tool once is enough: a continuation must be free to finish the answer.
+            ...(turn === 0 ? { tool_choice: { type: "tool" as const, name: "web_search" } } : {}),
+          },
+          { signal },
+        );
+        last = v.parse(AnthropicMessage, raw);
+        blocks.push(...last.content);
+        usage = {
+          inputTokens: usage.inputTokens + (last.usage?.input_tokens ?? 0),
+          outputTokens: usage.outputTokens + (last.usage?.output_tokens ?? 0),
+          searches: usage.searches + (last.usage?.server_tool_use?.web_search_requests ?? 0),
+        };
+        if (last.stop_reason !== "pause_turn") break;
+        // pause_turn: send the assistant content back so the server-tool loop continues.
+        messages.push({ role: "assistant", content: raw.content });
+      }
+      return readAnswer(last?.model ?? config.model, blocks, usage);
+    },
+
+    async extract(answerText, signal) {
+      const raw = await client.messages.create(
+        {
+          model: config.model,
+          max_tokens: 2048,
+          messages: [{ role: "user", content: `List the products and companies this answer recommends.\n\n${answerText}` }],
+          tools: [{ name: "record_extraction", description: "Record the recommended products and the companies behind them.", input_schema: EXTRACTION_JSON_SCHEMA as Anthropic.Tool.InputSchema }],
+          tool_choice: { type: "tool", name: "record_extraction" },
+        },
+        { signal },
+      );
+      const message = v.parse(AnthropicMessage, raw);
+      const call = message.content.find((b) => b.type === "tool_use");
+      if (!call) throw new Error("the extraction call returned no tool input");
+      return v.parse(AnthropicToolUse, call).input;
+    },
+  };
+}
+
+function readAnswer(model: string, blocks: AnthropicMessage["content"], usage: ProviderAnswer["usage"]): ProviderAnswer {
+  const cited: Source[] = [];
+  const retrieved: Source[] = [];
+  const searchQueries: string[] = [];
+  let text = "";
+  let searched = false;
+  for (const block of blocks) {
+    if (block.type === "server_tool_use") {
+      const call = v.parse(AnthropicServerToolUse, block);
+      if (call.name !== "web_search") continue;
+      searched = true;
+      const query = call.input?.query;
+      if (query && !searchQueries.includes(query)) searchQueries.push(query);
+    } else if (block.type === "web_search_tool_result") {
+      const { content } = v.parse(AnthropicSearchResult, block);
+      // An error result (web_search_tool_result_error) comes as an object, with HTTP 200.
+      if (Array.isArray(content)) for (const r of content) if (r.url) retrieved.push({ url: r.url, title: r.title ?? undefined, cited: false });
+    } else if (block.type === "text") {
+      const part = v.parse(AnthropicText, block);
+      text += part.text;
+      for (const c of part.citations ?? []) {
+        if (c.type === "web_search_result_location" && c.url) cited.push({ url: c.url, title: c.title ?? undefined, cited: true });
+      }
+    }
+  }
+  return { modelVersion: model, text, sources: [...cited, ...retrieved], searchQueries, searched, usage: { ...usage, searches: usage.searches || searchQueries.length } };
+}

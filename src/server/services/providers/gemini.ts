@@ -1,0 +1,76 @@
+import { GoogleGenAI } from "@google/genai";
+import * as v from "valibot";
+import { GeminiResponse } from "#src/contract/providers.ts";
+import type { Source } from "#src/contract/search.ts";
+import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
+import { hostOf } from "#src/core/urls.ts";
+import type { RedirectResolver } from "./redirects.ts";
+import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+
+export type GeminiAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean; resolveRedirect: RedirectResolver };
+
+/**
+ * Gemini generateContent grounded with Google Search. `googleSearchRetrieval` (and its dynamic
+ * threshold) is gone on Gemini ≥ 2.0, so `geminiThreshold` is stored but not sent. The API
+ * version is pinned: @google/genai 3.x defaults to v1, where search grounding is not guaranteed.
+ */
+export function geminiAdapter(config: GeminiAdapterConfig): ProviderAdapter {
+  const ai = new GoogleGenAI({ apiKey: config.apiKey, apiVersion: "v1beta", httpOptions: config.baseURL ? { baseUrl: config.baseURL } : undefined });
+  return {
+    id: "gemini",
+    mode: config.simulated ? "simulated" : "live",
+    model: config.model,
+
+    async search({ prompt, signal }: SearchCall): Promise<ProviderAnswer> {
+      const raw = await ai.models.generateContent({ model: config.model, contents: prompt, config: { tools: [{ googleSearch: {} }], abortSignal: signal } });
+      const response = v.parse(GeminiResponse, raw);
+      const candidate = response.candidates[0];
+      const grounding = candidate?.groundingMetadata;
+      const chunks = grounding?.groundingChunks ?? [];
+      const citedChunks = new Set((grounding?.groundingSupports ?? []).flatMap((s) => s.groundingChunkIndices));
+      const sources = await Promise.all(
+        chunks.flatMap((chunk, index) => {
+          const uri = chunk.web?.uri;
+          return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.size === 0 || citedChunks.has(index), config.resolveRedirect, signal)] : [];
+        }),
+      );
+      const usage = response.usageMetadata;
+      return {
+        modelVersion: response.modelVersion ?? config.model,
+        text: textOf(response),
+        // Cited first, like the other providers.
+        sources: [...sources.filter((s) => s.cited), ...sources.filter((s) => !s.cited)],
+        searchQueries: grounding?.webSearchQueries ?? [],
+        searched: chunks.length > 0 || (grounding?.webSearchQueries?.length ?? 0) > 0,
+        usage: {
+          inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
+          outputTokens: usage?.candidatesTokenCount ?? 0,
+          searches: grounding?.webSearchQueries?.length ?? 0,
+        },
+      };
+    },
+
+    async extract(answerText, signal) {
+      const raw = await ai.models.generateContent({
+        model: config.model,
+        contents: `List the products and companies this answer recommends.\n\n${answerText}`,
+        config: { responseMimeType: "application/json", responseJsonSchema: EXTRACTION_JSON_SCHEMA, abortSignal: signal },
+      });
+      return JSON.parse(textOf(v.parse(GeminiResponse, raw)));
+    },
+  };
+}
+
+/** A redirect that cannot be resolved keeps its URL, titled with the publisher host it names. */
+async function resolveSource(uri: string, title: string | undefined, cited: boolean, resolve: RedirectResolver, signal: AbortSignal): Promise<Source> {
+  const target = await resolve(uri, signal);
+  if (target) return { url: target, title: title && title !== hostOf(target) ? title : undefined, cited };
+  return { url: uri, title: title ?? undefined, cited };
+}
+
+function textOf(response: GeminiResponse): string {
+  return (response.candidates[0]?.content?.parts ?? [])
+    .filter((p) => !p.thought)
+    .map((p) => p.text ?? "")
+    .join("");
+}

@@ -1,0 +1,93 @@
+import OpenAI from "openai";
+import * as v from "valibot";
+import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/providers.ts";
+import type { Source } from "#src/contract/search.ts";
+import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
+import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+
+export type OpenAIAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+
+/** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
+export function openaiAdapter(config: OpenAIAdapterConfig): ProviderAdapter {
+  // Retries are ours (withRetry), so every provider backs off the same way.
+  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
+  return {
+    id: "openai",
+    mode: config.simulated ? "simulated" : "live",
+    model: config.model,
+
+    async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
+      const raw = await client.responses.create(
+        {
+          model: config.model,
+          input: prompt,
+          tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? "medium" }],
+          include: ["web_search_call.action.sources"],
+        },
+        { signal },
+      );
+      return readAnswer(v.parse(OpenAIResponse, raw));
+    },
+
+    async extract(answerText, signal) {
+      const raw = await client.responses.create(
+        {
+          model: config.model,
+          input: `List the products and companies this answer recommends.\n\n${answerText}`,
+          text: { format: { type: "json_schema", name: "extraction", schema: EXTRACTION_JSON_SCHEMA, strict: true } },
+        },
+        { signal },
+      );
+      return JSON.parse(outputText(v.parse(OpenAIResponse, raw)));
+    },
+  };
+}
+
+function readAnswer(response: OpenAIResponse): ProviderAnswer {
+  const cited: Source[] = [];
+  const retrieved: Source[] = [];
+  const searchQueries: string[] = [];
+  let searches = 0;
+  let searchCalls = 0;
+  for (const item of response.output) {
+    if (item.type === "web_search_call") {
+      searchCalls++;
+      const action = v.parse(OpenAIWebSearchCall, item).action;
+      if (action?.type === "search") searches++;
+      for (const q of [...(action?.queries ?? []), ...(action?.query ? [action.query] : [])]) if (!searchQueries.includes(q)) searchQueries.push(q);
+      for (const s of action?.sources ?? []) if (s.url) retrieved.push({ url: s.url, cited: false });
+    }
+    for (const text of outputTexts(item)) {
+      for (const a of text.annotations) {
+        if (a.type !== "url_citation") continue;
+        const citation = v.parse(OpenAIUrlCitation, a);
+        cited.push({ url: citation.url, title: citation.title ?? undefined, cited: true });
+      }
+    }
+  }
+  return {
+    modelVersion: response.model,
+    text: outputText(response),
+    sources: [...cited, ...retrieved],
+    searchQueries,
+    searched: searchCalls > 0,
+    usage: {
+      inputTokens: response.usage?.input_tokens ?? 0,
+      outputTokens: response.usage?.output_tokens ?? 0,
+      searches: response.tool_usage?.web_search?.num_requests || searches || searchCalls,
+    },
+  };
+}
+
+function outputTexts(item: OpenAIResponse["output"][number]) {
+  if (item.type !== "message") return [];
+  return v.parse(OpenAIMessage, item).content.flatMap((part) => (part.type === "output_text" ? [v.parse(OpenAIOutputText, part)] : []));
+}
+
+/** The SDK's `output_text`, computed from the parsed items so it never depends on `object`. */
+function outputText(response: OpenAIResponse): string {
+  return response.output
+    .flatMap(outputTexts)
+    .map((part) => part.text)
+    .join("");
+}

@@ -1,0 +1,70 @@
+/** Statuses worth another try: rate limits, timeouts, conflicts, server errors, Anthropic's 529. */
+const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+
+export type RetryPolicy = { retries: number; baseDelayMs: number; maxDelayMs: number; callTimeoutMs: number };
+
+export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 20_000, callTimeoutMs: 120_000 };
+
+/**
+ * Runs one provider call with a timeout, retrying retryable failures with exponential backoff
+ * (jittered) or the provider's retry-after. The caller's signal aborts the wait and the call.
+ */
+export async function withRetry<T>(run: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, policy: RetryPolicy = defaultRetryPolicy): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    signal.throwIfAborted();
+    const callSignal = AbortSignal.any([signal, AbortSignal.timeout(policy.callTimeoutMs)]);
+    try {
+      return await run(callSignal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const timedOut = callSignal.aborted;
+      if (attempt >= policy.retries || !(timedOut || isRetryable(error))) throw timedOut ? new Error(`timed out after ${policy.callTimeoutMs} ms`) : error;
+      await sleep(retryAfterMs(error, policy.maxDelayMs) ?? backoff(attempt, policy), signal);
+    }
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined) return RETRYABLE.has(status);
+  // No HTTP status: a dropped connection or unreadable body, worth another try.
+  return error instanceof Error && /connection|socket|ECONNRESET|fetch failed|network|JSON|terminated/i.test(`${error.name} ${error.message}`);
+}
+
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date; capped. */
+function retryAfterMs(error: unknown, capMs: number): number | undefined {
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  const get = (name: string): string | null | undefined =>
+    headers instanceof Headers ? headers.get(name) : typeof headers === "object" && headers ? (headers as Record<string, string | undefined>)[name] : undefined;
+  const ms = Number(get("retry-after-ms"));
+  if (get("retry-after-ms") && Number.isFinite(ms)) return Math.min(Math.max(ms, 0), capMs);
+  const value = get("retry-after");
+  if (!value) return undefined;
+  const seconds = Number(value);
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(wait) ? Math.min(Math.max(wait, 0), capMs) : undefined;
+}
+
+function backoff(attempt: number, policy: RetryPolicy): number {
+  const base = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
+  return base * (0.75 + Math.random() * 0.25);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,26 @@
+import type { ProviderId, ProviderMode, SearchOptions, Source, Usage } from "#src/contract/search.ts";
+
+/** What one provider call with web search returned, before products and companies are extracted. */
+export type ProviderAnswer = {
+  modelVersion: string;
+  /** The whole answer text, as the person would read it. */
+  text: string;
+  /** From citation metadata only: cited ones, then the rest of what the search retrieved. */
+  sources: Source[];
+  searchQueries: string[];
+  searched: boolean;
+  usage: Usage;
+};
+
+export type SearchCall = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal };
+
+/** One adapter per provider, each through its official SDK. */
+export interface ProviderAdapter {
+  readonly id: ProviderId;
+  readonly mode: Exclude<ProviderMode, "off">;
+  /** The model asked; the result's modelVersion comes from the response. */
+  readonly model: string;
+  search(call: SearchCall): Promise<ProviderAnswer>;
+  /** Fallback: a tool-less structured-output call that lists the products in an answer text. */
+  extract(answerText: string, signal: AbortSignal): Promise<unknown>;
+}

@@ -1,0 +1,88 @@
+import type { ModelResult, ProviderId, SearchOptions } from "#src/contract/search.ts";
+import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
+import { dedupeSources } from "#src/core/urls.ts";
+import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+
+export type ProviderRun = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy };
+
+/**
+ * One iteration of one provider: search, then extract products and companies from the answer
+ * (inline JSON, else a fallback extraction call). A failure becomes an error result, so one
+ * provider never fails the others; only cancellation propagates.
+ */
+export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<ModelResult> {
+  const started = performance.now();
+  const base = emptyResult(adapter.id, adapter.mode === "simulated", adapter.model);
+  try {
+    const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry);
+    let extraction: ModelResult["extraction"] = "inline";
+    let structured = parseStructuredAnswer(answer.text);
+    if (!structured && answer.text.trim()) {
+      try {
+        structured = asExtraction(await withRetry((signal) => adapter.extract(answer.text, signal), run.signal, run.retry));
+        extraction = structured ? "fallback" : "none";
+      } catch (error) {
+        if (run.signal.aborted) throw error;
+        extraction = "none";
+      }
+    }
+    if (!structured) extraction = "none";
+    const { products, companies } = structured ? cleanExtraction(structured, answer.text) : { products: [], companies: [] };
+    return {
+      ...base,
+      status: "ok",
+      modelName: modelFamily(answer.modelVersion),
+      modelVersion: answer.modelVersion,
+      products,
+      companies,
+      sources: dedupeSources(answer.sources),
+      rawResponse: answer.text,
+      searched: answer.searched,
+      searchQueries: answer.searchQueries,
+      usage: answer.usage,
+      extraction,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    if (run.signal.aborted) throw run.signal.reason;
+    return { ...base, status: "error", error: describeError(error), durationMs: Math.round(performance.now() - started) };
+  }
+}
+
+export function emptyResult(provider: ProviderId, simulated: boolean, model: string): ModelResult {
+  return {
+    provider,
+    status: "off",
+    simulated,
+    modelName: model,
+    modelVersion: model,
+    products: [],
+    companies: [],
+    sources: [],
+    searched: false,
+    searchQueries: [],
+    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
+    extraction: "none",
+    durationMs: 0,
+  };
+}
+
+/** "gpt-5-mini-2025-08-07" → "gpt-5-mini", "claude-sonnet-4-6-20260101" → "claude-sonnet-4-6". */
+function modelFamily(version: string): string {
+  return version.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, "");
+}
+
+/** A fallback call's JSON, accepted only in the expected shape. */
+function asExtraction(value: unknown): { products: unknown[]; companies: unknown[] } | null {
+  if (!value || typeof value !== "object") return null;
+  const { products, companies } = value as { products?: unknown; companies?: unknown };
+  if (!Array.isArray(products) && !Array.isArray(companies)) return null;
+  return { products: Array.isArray(products) ? products : [], companies: Array.isArray(companies) ? companies : [] };
+}
+
+/** What the card shows: the SDK's message (status first), one line, without secrets. */
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, " ").replace(/(sk|key|AIza)[-_A-Za-z0-9]{12,}/g, "[redacted]").slice(0, 300) || "The provider call failed";
+}

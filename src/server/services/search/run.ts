@@ -1,0 +1,77 @@
+import { providerIds, type ModelResult, type ProviderId, type ProviderMode, type SearchEvent, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { buildSearchResult } from "#src/core/aggregate.ts";
+import { EXTRACTION_INSTRUCTIONS } from "#src/core/extraction.ts";
+import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+import { createLimiter } from "./limit.ts";
+import { emptyResult, runProvider } from "./run-provider.ts";
+
+export type Providers = Record<ProviderId, ProviderAdapter | null>;
+
+export type SearchRun = {
+  query: string;
+  iterations: number;
+  options: SearchOptions;
+  providers: Providers;
+  /** Calls in flight per provider. */
+  concurrency: number;
+  signal: AbortSignal;
+  onEvent?: (event: SearchEvent) => void;
+  retry?: RetryPolicy;
+};
+
+export class AllProvidersFailedError extends Error {
+  override name = "AllProvidersFailedError";
+}
+
+/**
+ * Runs every provider `iterations` times in parallel (each provider at most `concurrency` calls
+ * at once), reporting real progress, and aggregates. Fails only if no provider succeeded once.
+ */
+export async function runSearch(run: SearchRun): Promise<SearchResult> {
+  const started = performance.now();
+  const prompt = `${run.query}\n\n${EXTRACTION_INSTRUCTIONS}`;
+  const emit = run.onEvent ?? (() => {});
+  emit({ type: "started", query: run.query, iterations: run.iterations, modes: modesOf(run.providers) });
+
+  const runs = Object.fromEntries(providerIds.map((id) => [id, [] as ModelResult[]])) as Record<ProviderId, ModelResult[]>;
+  await Promise.all(
+    providerIds.map(async (id) => {
+      const adapter = run.providers[id];
+      if (!adapter) {
+        const off = { ...emptyResult(id, false, "not connected"), error: "Not connected: no API key is configured for this provider" };
+        runs[id].push(off);
+        emit({ type: "result", provider: id, result: off });
+        return;
+      }
+      const limit = createLimiter(run.concurrency);
+      let shown: ModelResult | undefined;
+      await Promise.all(
+        Array.from({ length: run.iterations }, () =>
+          limit(async () => {
+            run.signal.throwIfAborted();
+            const result = await runProvider(adapter, { query: run.query, prompt, options: run.options, signal: run.signal, retry: run.retry });
+            runs[id].push(result);
+            const failed = runs[id].filter((r) => r.status === "error").length;
+            emit({ type: "progress", provider: id, completed: runs[id].length - failed, failed, total: run.iterations });
+            // The card appears with the first answer; an error is replaced by a later success.
+            if (!shown || (shown.status !== "ok" && result.status === "ok")) {
+              shown = result;
+              emit({ type: "result", provider: id, result });
+            }
+          }),
+        ),
+      );
+    }),
+  );
+
+  if (!providerIds.some((id) => runs[id].some((r) => r.status === "ok"))) {
+    const reasons = providerIds.map((id) => `${id}: ${runs[id][0]?.error ?? "no answer"}`).join("; ");
+    throw new AllProvidersFailedError(`Search failed: no provider answered (${reasons})`);
+  }
+  return buildSearchResult({ query: run.query, executionTimeMs: Math.round(performance.now() - started), iterations: run.iterations, runs });
+}
+
+export function modesOf(providers: Providers): Record<ProviderId, ProviderMode> {
+  return Object.fromEntries(providerIds.map((id) => [id, providers[id]?.mode ?? "off"])) as Record<ProviderId, ProviderMode>;
+}

@@ -1,0 +1,93 @@
+import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { searches } from "#db/schema.ts";
+import type { SavedSearchList, SearchOptions, SearchResult } from "#src/contract/search.ts";
+import type { Owner } from "#src/server/services/auth/identity.ts";
+
+/** Searches are rows owned by a user, or by an anonymous visitor until they sign in. */
+export function createSearchStore(db: Db) {
+  return {
+    /** A row in `running` state, so a crash mid-search leaves a trace that start-up marks interrupted. */
+    async begin(owner: Owner, query: string, iterations: number, options: SearchOptions): Promise<string> {
+      const [row] = await db
+        .insert(searches)
+        .values({ userId: owner.userId ?? null, anonymousId: owner.userId ? null : owner.anonymousId, query, iterations, options })
+        .returning({ id: searches.id });
+      if (!row) throw new Error("could not record the search");
+      return row.id;
+    },
+
+    /** The finished result and its summary columns, in one statement (one transaction). */
+    async complete(id: string, result: SearchResult): Promise<void> {
+      const simulated = result.openai.simulated || result.anthropic.simulated || result.gemini.simulated;
+      await db
+        .update(searches)
+        .set({
+          status: "completed",
+          result,
+          totalProducts: result.totalProducts,
+          totalCompanies: result.totalCompanies,
+          totalLinks: result.totalLinks,
+          iterationCount: result.iterationCount,
+          simulated,
+          completedAt: new Date(),
+        })
+        .where(eq(searches.id, id));
+    },
+
+    async fail(id: string, status: "failed" | "cancelled", error: string): Promise<void> {
+      await db.update(searches).set({ status, error, completedAt: new Date() }).where(eq(searches.id, id));
+    },
+
+    /** The owner's completed search, or null: someone else's id reads exactly like a missing one. */
+    async get(owner: Owner, id: string): Promise<SearchResult | null> {
+      if (!UUID.test(id)) return null;
+      const [row] = await db
+        .select({ result: searches.result, createdAt: searches.createdAt })
+        .from(searches)
+        .where(and(eq(searches.id, id), eq(searches.status, "completed"), ownedBy(owner)))
+        .limit(1);
+      if (!row?.result) return null;
+      return { ...(row.result as SearchResult), id, createdAt: row.createdAt.toISOString() };
+    },
+
+    /** Newest first, summary columns only; `before` is the previous page's last timestamp. */
+    async list(owner: Owner, { limit = 20, before }: { limit?: number; before?: string } = {}): Promise<SavedSearchList> {
+      const rows = await db
+        .select({
+          id: searches.id,
+          query: searches.query,
+          createdAt: searches.createdAt,
+          totalProducts: searches.totalProducts,
+          totalCompanies: searches.totalCompanies,
+          totalLinks: searches.totalLinks,
+          iterationCount: searches.iterationCount,
+          status: searches.status,
+        })
+        .from(searches)
+        .where(and(ownedBy(owner), eq(searches.status, "completed"), before ? lt(searches.createdAt, new Date(before)) : undefined))
+        .orderBy(desc(searches.createdAt))
+        .limit(limit + 1);
+      const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
+      return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
+    },
+
+    /** Start-up: searches still `running` were cut off by a crash or restart. */
+    async markInterrupted(): Promise<number> {
+      const rows = await db
+        .update(searches)
+        .set({ status: "interrupted", error: "The server stopped while this search was running", completedAt: new Date() })
+        .where(eq(searches.status, "running"))
+        .returning({ id: searches.id });
+      return rows.length;
+    },
+  };
+}
+
+export type SearchStore = ReturnType<typeof createSearchStore>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function ownedBy(owner: Owner): SQL | undefined {
+  return owner.userId ? eq(searches.userId, owner.userId) : and(isNull(searches.userId), eq(searches.anonymousId, owner.anonymousId));
+}

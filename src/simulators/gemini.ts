@@ -1,0 +1,156 @@
+/** Gemini API `POST /(v1|v1beta)/models/{model}:generateContent` wire format, plus grounding redirects. */
+import { publisherDomain } from "./catalogue.ts";
+import { composeAnswer, estimateTokens, type Answer } from "./answers.ts";
+import { extractCatalogueNames } from "./extract.ts";
+import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { hashString, randomToken } from "./random.ts";
+
+const GENERATE = /^\/(v1|v1beta)\/models\/([^/:]+):generateContent$/;
+
+export const gemini: ProviderHandler = {
+  id: "gemini",
+  serves: (pathname) => pathname.startsWith("/v1beta/") || pathname.startsWith("/v1/models/"),
+  endpoint: (method, pathname) => method === "POST" && GENERATE.test(pathname),
+  apiKey: (request, url) => request.headers.get("x-goog-api-key")?.trim() || url.searchParams.get("key")?.trim() || undefined,
+  missingKeyMessage: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+  classify: (body) => (hasGoogleSearch(body) || !wantsJson(body) ? "search" : "extraction"),
+  validate(body) {
+    if (Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && "googleSearchRetrieval" in tool)) {
+      return error("invalid_request", "Please use google_search field instead of google_search_retrieval field.");
+    }
+    if (!Array.isArray(body.contents) || body.contents.length === 0) return error("invalid_request", "* GenerateContentRequest.contents: contents is not specified\n");
+    return undefined;
+  },
+  respond,
+  error,
+  truncatedBody: () => `{"candidates":[{"content":{"parts":[{"text":"Here are the most recommended`,
+};
+
+function respond(body: JsonObject, context: ProviderContext): Response {
+  const model = GENERATE.exec(context.pathname)?.[2] ?? "gemini";
+  const contents = (body.contents as unknown[]).filter(isObject);
+  const prompt = contents
+    .filter((c) => c.role === undefined || c.role === "user")
+    .map((c) => contentText(c.parts))
+    .join("\n\n");
+  let text: string;
+  let groundingMetadata: JsonObject | undefined;
+  if (gemini.classify(body) === "extraction") {
+    text = JSON.stringify(extractCatalogueNames(prompt));
+  } else {
+    const answer = composeAnswer(context.rng, prompt, {
+      search: hasGoogleSearch(body) && context.fault?.kind !== "no_search",
+      structured: context.fault?.kind !== "prose_only",
+      jsonOnly: wantsJson(body),
+      searches: { min: 1, max: 4 },
+      formatVariety: context.formatVariety,
+    });
+    text = answer.text;
+    if (answer.searches.length > 0) groundingMetadata = grounding(answer, context.origin);
+  }
+  const promptTokens = estimateTokens(prompt);
+  const candidatesTokens = estimateTokens(text);
+  const thoughts = /gemini-(2\.5|3)/.test(model) ? context.rng.int(100, 900) : 0;
+  const toolTokens = groundingMetadata ? context.rng.int(80, 300) : 0;
+  return jsonResponse(
+    {
+      candidates: [
+        {
+          content: { parts: [{ text }], role: "model" },
+          finishReason: "STOP",
+          index: 0,
+          ...(groundingMetadata ? { groundingMetadata } : {}),
+        },
+      ],
+      usageMetadata: {
+        promptTokenCount: promptTokens,
+        candidatesTokenCount: candidatesTokens,
+        totalTokenCount: promptTokens + candidatesTokens + thoughts + toolTokens,
+        promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
+        ...(toolTokens ? { toolUsePromptTokenCount: toolTokens } : {}),
+        ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+      },
+      modelVersion: model,
+      responseId: randomToken(22, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"),
+    },
+    200,
+  );
+}
+
+function grounding(answer: Answer, origin: string): JsonObject {
+  const chunkIndex = new Map(answer.retrieved.map((page, i) => [page.url, i]));
+  const encoder = new TextEncoder();
+  const supports: JsonObject[] = [];
+  let offset = 0;
+  for (const segment of answer.segments) {
+    const length = encoder.encode(segment.text).length;
+    if (segment.sources.length > 0) {
+      // Proto3 JSON leaves out zero values, so a segment at the very start has no startIndex.
+      supports.push({
+        segment: { ...(offset > 0 ? { startIndex: offset } : {}), endIndex: offset + length, text: segment.text },
+        groundingChunkIndices: segment.sources.map((page) => chunkIndex.get(page.url) ?? 0),
+      });
+    }
+    offset += length;
+  }
+  const queries = answer.searches.map((s) => s.query);
+  return {
+    searchEntryPoint: { renderedContent: entryPointHtml(queries) },
+    groundingChunks: answer.retrieved.map((page) => ({ web: { uri: `${origin}/grounding-api-redirect/${groundingToken(page.url)}`, title: publisherDomain(page.url) } })),
+    groundingSupports: supports,
+    retrievalMetadata: {},
+    webSearchQueries: queries,
+  };
+}
+
+/** Stateless redirect token: a prefix, an 8-hex checksum, then the target URL in base64url. */
+export function groundingToken(url: string): string {
+  return `AUZIYQ${hashString(url).toString(16).padStart(8, "0")}${Buffer.from(url).toString("base64url")}`;
+}
+
+/** The target URL of a token, or undefined when the token is unknown or garbled. */
+export function resolveGroundingToken(token: string): string | undefined {
+  const match = /^AUZIYQ([0-9a-f]{8})([A-Za-z0-9_-]+)$/.exec(token);
+  if (!match?.[1] || !match[2]) return undefined;
+  const url = Buffer.from(match[2], "base64url").toString("utf8");
+  if (hashString(url).toString(16).padStart(8, "0") !== match[1]) return undefined;
+  return URL.canParse(url) && url.startsWith("https://") ? url : undefined;
+}
+
+function entryPointHtml(queries: readonly string[]): string {
+  const chips = queries
+    .map((q) => `<a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(q)}&amp;client=app-vertex-grounding&amp;safesearch=active">${escapeHtml(q)}</a>`)
+    .join("\n    ");
+  return `<style>\n.container { align-items: center; border-radius: 8px; display: flex; font-family: Google Sans, Roboto, sans-serif; font-size: 14px; line-height: 20px; padding: 8px 12px; }\n.chip { display: inline-block; border: solid 1px; border-radius: 16px; min-width: 14px; padding: 5px 16px; text-align: center; user-select: none; margin: 0 8px; }\n.carousel { overflow: auto; scrollbar-width: none; white-space: nowrap; margin-right: -12px; }\n</style>\n<div class="container">\n  <div class="headline">Google Search Suggestions</div>\n  <div class="carousel">\n    ${chips}\n  </div>\n</div>\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function error(kind: ErrorKind, message: string, options: ErrorOptions = {}): Response {
+  const spec: Record<ErrorKind, [number, string]> = {
+    authentication: [401, "UNAUTHENTICATED"],
+    invalid_request: [400, "INVALID_ARGUMENT"],
+    not_found: [404, "NOT_FOUND"],
+    rate_limit: [429, "RESOURCE_EXHAUSTED"],
+    server_error: [500, "INTERNAL"],
+    overloaded: [503, "UNAVAILABLE"],
+  };
+  const [code, status] = spec[kind];
+  const headers: Record<string, string> = {};
+  const details: JsonObject[] = [];
+  if (options.retryAfterSeconds !== undefined) {
+    headers["retry-after"] = String(options.retryAfterSeconds);
+    details.push({ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${options.retryAfterSeconds}s` });
+  }
+  return jsonResponse({ error: { code, message, status, ...(details.length > 0 ? { details } : {}) } }, code, headers);
+}
+
+function hasGoogleSearch(body: JsonObject): boolean {
+  return Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && ("googleSearch" in tool || "google_search" in tool));
+}
+
+function wantsJson(body: JsonObject): boolean {
+  return isObject(body.generationConfig) && body.generationConfig.responseMimeType === "application/json";
+}

@@ -1,0 +1,62 @@
+/** Plumbing shared by the provider modules: what a provider handler is and JSON responses. */
+import type { ProviderId } from "#src/contract/search.ts";
+import type { Fault } from "./faults.ts";
+import type { Rng } from "./random.ts";
+
+export type RequestKind = "search" | "extraction";
+
+export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
+
+export interface ErrorOptions {
+  retryAfterSeconds?: number;
+  param?: string;
+}
+
+export interface ProviderContext {
+  rng: Rng;
+  /** The simulator's own origin (Gemini's grounding redirects point back at it). */
+  origin: string;
+  /** no_search / prose_only / pause_turn; error faults never reach a handler. */
+  fault: Fault | undefined;
+  formatVariety: number;
+  /** Path of the request (Gemini reads the model from it). */
+  pathname: string;
+}
+
+export interface ProviderHandler {
+  id: ProviderId;
+  /** Whether this provider serves the path (any method). */
+  serves(pathname: string): boolean;
+  /** Whether the method + path is an endpoint (otherwise 404 in this provider's format). */
+  endpoint(method: string, pathname: string): boolean;
+  apiKey(request: Request, url: URL): string | undefined;
+  /** The 401 message when no (or an empty) API key was sent. */
+  missingKeyMessage: string;
+  classify(body: JsonObject): RequestKind;
+  /** A 400 for a request the real API would reject, else undefined. */
+  validate(body: JsonObject): Response | undefined;
+  respond(body: JsonObject, context: ProviderContext): Response;
+  error(kind: ErrorKind, message: string, options?: ErrorOptions): Response;
+  /** The first bytes of a real answer, cut off (for the malformed_json fault). */
+  truncatedBody(): string;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Text of a message content that is a string or a list of `{type:"text"|"input_text", text}` parts. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (isObject(part) && typeof part.text === "string" && (part.type === undefined || part.type === "text" || part.type === "input_text") ? part.text : ""))
+    .filter(Boolean)
+    .join("\n\n");
+}

@@ -1,0 +1,236 @@
+/**
+ * Loopback simulators of the OpenAI Responses, Anthropic Messages and Gemini generateContent APIs
+ * with web search, on one Bun.serve (their paths differ). The app's real adapters reach them
+ * through the official SDKs by pointing the base URL here. Not mocks of our code.
+ *
+ *   bun src/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
+ */
+import type { ProviderId } from "#src/contract/search.ts";
+import { createAnthropic } from "./anthropic.ts";
+import { FaultBook, faultResponse, type Fault, type FaultFor, type FaultKind, type SetFaultsOptions } from "./faults.ts";
+import { gemini, resolveGroundingToken } from "./gemini.ts";
+import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind } from "./http.ts";
+import { openai } from "./openai.ts";
+import { createRng, randomSeed, type Rng } from "./random.ts";
+
+export type { Fault, FaultFor, FaultKind, SetFaultsOptions } from "./faults.ts";
+export type { RequestKind } from "./http.ts";
+
+export type Latency = { kind: "fixed"; ms: number } | { kind: "lognormal"; medianMs: number; p95Ms: number };
+
+export interface SimulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  hostname?: string;
+  /** Default lognormal, median 1200 ms, p95 3500 ms. */
+  latency?: Latency;
+  /** Seed for reproducible answers and latencies; random when absent. */
+  seed?: number;
+  /** Probability (0–1) that a structured block comes unfenced, single-quoted or with trailing text. Default 0. */
+  formatVariety?: number;
+}
+
+export interface RequestLogEntry {
+  provider: ProviderId;
+  path: string;
+  kind: RequestKind;
+  /** The parsed JSON body as received (undefined when it was not JSON). */
+  body: unknown;
+  /** Request headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** Epoch ms when the request arrived. */
+  atMs: number;
+  /** The fault applied to this request, if any. */
+  fault?: FaultKind;
+}
+
+export interface AbortRecord {
+  provider: ProviderId;
+  path: string;
+  /** Epoch ms when the simulator saw the client disconnect. */
+  atMs: number;
+  /** How long after the request arrived. */
+  sinceStartMs: number;
+}
+
+export interface Simulator {
+  readonly origin: string;
+  readonly port: number;
+  readonly baseUrls: Readonly<Record<ProviderId, string>>;
+  readonly requests: readonly RequestLogEntry[];
+  readonly aborts: readonly AbortRecord[];
+  /** Queue faults consumed one per request (then normal), or with `persistent` apply them to every request. */
+  setFaults<P extends ProviderId>(provider: P, faults: FaultFor<P>[], options?: SetFaultsOptions): void;
+  clearFaults(provider?: ProviderId): void;
+  setLatency(latency: Latency): void;
+  /** Empties `requests` and `aborts`. */
+  clearLog(): void;
+  /** Called when a client disconnects before its response was sent; returns an unsubscribe function. */
+  onAbort(listener: (abort: AbortRecord) => void): () => void;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_LATENCY: Latency = { kind: "lognormal", medianMs: 1200, p95Ms: 3500 };
+
+export function startSimulator(options: SimulatorOptions = {}): Simulator {
+  const seed = options.seed ?? randomSeed();
+  const rng = createRng(seed);
+  const latencyRng = createRng(seed ^ 0x9e3779b9);
+  let latency = options.latency ?? DEFAULT_LATENCY;
+  const formatVariety = options.formatVariety ?? 0;
+  const handlers: ProviderHandler[] = [createAnthropic(), gemini, openai];
+  const faults = new FaultBook();
+  const requests: RequestLogEntry[] = [];
+  const aborts: AbortRecord[] = [];
+  const abortListeners = new Set<(abort: AbortRecord) => void>();
+  const stopping = new AbortController();
+
+  const server = Bun.serve({
+    hostname: options.hostname ?? "127.0.0.1",
+    port: options.port ?? 0,
+    idleTimeout: 0,
+    development: false,
+    error: (error) => jsonResponse({ error: { message: `simulator error: ${error.message}` } }, 500),
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname.startsWith("/grounding-api-redirect/")) return groundingRedirect(request, url);
+      const handler = handlers.find((h) => h.serves(url.pathname));
+      if (!handler) return url.pathname === "/" ? jsonResponse({ simulator: "ai-search-providers", baseUrls: simulator.baseUrls }, 200) : jsonResponse({ error: "Not Found" }, 404);
+      if (!handler.endpoint(request.method, url.pathname)) return handler.error("not_found", `Unknown endpoint: ${request.method} ${url.pathname}`);
+
+      const startedAt = performance.now();
+      const raw = await request.text();
+      const body = parseJson(raw);
+      const entry: RequestLogEntry = { provider: handler.id, path: url.pathname, kind: isObject(body) ? handler.classify(body) : "search", body, headers: Object.fromEntries(request.headers), atMs: Date.now() };
+      requests.push(entry);
+      if (!handler.apiKey(request, url)) return handler.error("authentication", handler.missingKeyMessage);
+      if (!isObject(body)) return handler.error("invalid_request", "The request body is not valid JSON.");
+      const invalid = handler.validate(body);
+      if (invalid) return invalid;
+
+      const fault = faults.take(handler.id);
+      if (fault) entry.fault = fault.kind;
+      let answered = false;
+      request.signal.addEventListener(
+        "abort",
+        () => {
+          if (answered) return;
+          const record = { provider: handler.id, path: url.pathname, atMs: Date.now(), sinceStartMs: Math.round(performance.now() - startedAt) };
+          aborts.push(record);
+          for (const listener of abortListeners) listener(record);
+        },
+        { once: true },
+      );
+      const gone = AbortSignal.any([request.signal, stopping.signal]);
+      try {
+        if (fault?.kind === "rate_limit") return faultResponse(handler, fault) ?? handler.error("rate_limit", "Rate limited");
+        if (fault?.kind === "timeout") {
+          await waitFor(Number.POSITIVE_INFINITY, gone);
+          return new Response(null, { status: 504 });
+        }
+        if (!(await waitFor(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
+        return (fault && faultResponse(handler, fault)) ?? respond(handler, body, fault, rng, url.pathname);
+      } finally {
+        answered = true;
+      }
+    },
+  });
+
+  const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
+  const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string): Response =>
+    handler.respond(body, { rng: random, origin, fault, formatVariety, pathname });
+
+  const simulator: Simulator = {
+    origin,
+    port: server.port ?? 0,
+    baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin },
+    requests,
+    aborts,
+    setFaults: (provider, list, setOptions) => faults.set(provider, list, setOptions),
+    clearFaults: (provider) => faults.clear(provider),
+    setLatency: (next) => {
+      latency = next;
+    },
+    clearLog: () => {
+      requests.length = 0;
+      aborts.length = 0;
+    },
+    onAbort: (listener) => {
+      abortListeners.add(listener);
+      return () => abortListeners.delete(listener);
+    },
+    stop: async () => {
+      stopping.abort();
+      await server.stop(true);
+    },
+  };
+  return simulator;
+}
+
+/** Milliseconds to wait before answering. */
+export function sampleLatency(latency: Latency, rng: Rng): number {
+  if (latency.kind === "fixed") return Math.max(0, latency.ms);
+  const sigma = Math.log(Math.max(latency.p95Ms, latency.medianMs) / latency.medianMs) / 1.6449;
+  return Math.min(latency.medianMs * Math.exp(sigma * rng.normal()), latency.p95Ms * 3);
+}
+
+/** Resolves true after `ms`, or false as soon as the signal aborts. */
+function waitFor(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (ms <= 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = Number.isFinite(ms) ? setTimeout(() => done(true), ms) : undefined;
+    const onAbort = () => done(false);
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function groundingRedirect(request: Request, url: URL): Response {
+  if (request.method !== "GET" && request.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+  const target = resolveGroundingToken(url.pathname.slice("/grounding-api-redirect/".length));
+  if (!target) return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+  return new Response(null, { status: 302, headers: { location: target } });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.main) {
+  const arg = (name: string): string | undefined => {
+    const index = process.argv.indexOf(name);
+    return index >= 0 ? process.argv[index + 1] : undefined;
+  };
+  const number = (name: string): number | undefined => {
+    const value = arg(name);
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed)) throw new Error(`${name} expects a number, got ${JSON.stringify(value)}`);
+    return parsed;
+  };
+  const latencyMs = number("--latency-ms");
+  const sim = startSimulator({
+    port: number("--port") ?? 0,
+    seed: number("--seed"),
+    formatVariety: number("--format-variety"),
+    latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
+  });
+  console.log(`AI provider simulators listening on ${sim.origin}`);
+  console.log(`  OPENAI_BASE_URL=${sim.baseUrls.openai}`);
+  console.log(`  ANTHROPIC_BASE_URL=${sim.baseUrls.anthropic}`);
+  console.log(`  GEMINI_BASE_URL=${sim.baseUrls.gemini}`);
+  console.log("Any non-empty API key is accepted. Ctrl-C to stop.");
+  const shutdown = () => void sim.stop().then(() => process.exit(0));
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}

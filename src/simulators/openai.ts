@@ -1,0 +1,177 @@
+/** OpenAI Responses API (`POST /v1/responses`) wire format. */
+import { composeAnswer, estimateTokens, type Answer } from "./answers.ts";
+import { extractCatalogueNames } from "./extract.ts";
+import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { HEX, randomToken } from "./random.ts";
+
+export const openai: ProviderHandler = {
+  id: "openai",
+  serves: (pathname) => pathname.startsWith("/v1/") && !pathname.startsWith("/v1/messages") && !pathname.startsWith("/v1/models/"),
+  endpoint: (method, pathname) => method === "POST" && pathname === "/v1/responses",
+  apiKey: (request) => request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
+  missingKeyMessage: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
+  classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : "extraction"),
+  validate(body) {
+    if (typeof body.model !== "string" || body.model === "") return missing("model");
+    if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
+    return undefined;
+  },
+  respond,
+  error,
+  truncatedBody: () => `{"id":"resp_${randomToken(48, HEX)}","object":"response","created_at":${now()},"status":"completed","output":[{"type":"message","id":"msg_${randomToken(48, HEX)}","content":[{"type":"output_text","text":"Here are the top picks`,
+};
+
+function respond(body: JsonObject, context: ProviderContext): Response {
+  const prompt = promptOf(body.input);
+  const model = String(body.model);
+  const output: JsonObject[] = [];
+  let text: string;
+  let annotations: JsonObject[] = [];
+  let searchCalls = 0;
+  if (openai.classify(body) === "extraction") {
+    text = JSON.stringify(extractCatalogueNames(prompt));
+  } else {
+    const answer = composeAnswer(context.rng, prompt, {
+      search: hasWebSearch(body) && context.fault?.kind !== "no_search",
+      structured: context.fault?.kind !== "prose_only",
+      jsonOnly: isJsonSchema(body),
+      searches: { min: 1, max: 3 },
+      formatVariety: context.formatVariety,
+    });
+    if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
+    const calls = searchCalls_(answer, context, includesSources(body));
+    searchCalls = calls.length;
+    output.push(...calls);
+    text = answer.text;
+    annotations = annotationsOf(answer);
+  }
+  output.push({
+    id: `msg_${randomToken(48, HEX)}`,
+    type: "message",
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text, annotations, logprobs: [] }],
+  });
+  const inputTokens = estimateTokens(prompt) + 350 * searchCalls;
+  const outputTokens = estimateTokens(text);
+  const reasoningTokens = /^(gpt-5|o\d)/.test(model) ? context.rng.int(64, 512) : 0;
+  return jsonResponse(
+    {
+      id: `resp_${randomToken(48, HEX)}`,
+      object: "response",
+      created_at: now(),
+      status: "completed",
+      background: false,
+      error: null,
+      incomplete_details: null,
+      instructions: body.instructions ?? null,
+      max_output_tokens: body.max_output_tokens ?? null,
+      model,
+      output,
+      parallel_tool_calls: true,
+      previous_response_id: null,
+      reasoning: { effort: null, summary: null },
+      service_tier: "default",
+      store: true,
+      temperature: 1,
+      text: body.text ?? { format: { type: "text" }, verbosity: "medium" },
+      tool_choice: body.tool_choice ?? "auto",
+      tools: body.tools ?? [],
+      top_p: 1,
+      truncation: "disabled",
+      usage: {
+        input_tokens: inputTokens,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: outputTokens + reasoningTokens,
+        output_tokens_details: { reasoning_tokens: reasoningTokens },
+        total_tokens: inputTokens + outputTokens + reasoningTokens,
+      },
+      user: null,
+      metadata: {},
+    },
+    200,
+    { "x-request-id": requestId(), "openai-processing-ms": String(context.rng.int(800, 4000)) },
+  );
+}
+
+/** The searches grouped into one or more web_search_call items (several queries per call). */
+function searchCalls_(answer: Answer, context: ProviderContext, withSources: boolean): JsonObject[] {
+  if (answer.searches.length === 0) return [];
+  const callCount = context.rng.int(1, answer.searches.length);
+  return Array.from({ length: callCount }, (_, i) => answer.searches.filter((_, j) => j % callCount === i)).map((group) => ({
+    type: "web_search_call",
+    id: `ws_${randomToken(48, HEX)}`,
+    status: "completed",
+    action: {
+      type: "search",
+      query: group[0]?.query ?? answer.query,
+      queries: group.map((s) => s.query),
+      ...(withSources ? { sources: group.flatMap((s) => s.results).map((page) => ({ type: "url", url: page.url })) } : {}),
+    },
+  }));
+}
+
+function annotationsOf(answer: Answer): JsonObject[] {
+  const annotations: JsonObject[] = [];
+  let offset = 0;
+  for (const segment of answer.segments) {
+    for (const page of segment.sources) {
+      annotations.push({ type: "url_citation", start_index: offset, end_index: offset + segment.text.length, url: page.url, title: page.title });
+    }
+    offset += segment.text.length;
+  }
+  return annotations;
+}
+
+function error(kind: ErrorKind, message: string, options: { retryAfterSeconds?: number; param?: string } = {}): Response {
+  const spec: Record<ErrorKind, { status: number; type: string; code: string | null }> = {
+    authentication: { status: 401, type: "invalid_request_error", code: "invalid_api_key" },
+    invalid_request: { status: 400, type: "invalid_request_error", code: null },
+    not_found: { status: 404, type: "invalid_request_error", code: "unknown_url" },
+    rate_limit: { status: 429, type: "requests", code: "rate_limit_exceeded" },
+    server_error: { status: 500, type: "server_error", code: null },
+    overloaded: { status: 503, type: "server_error", code: "engine_overloaded" },
+  };
+  const { status, type, code } = spec[kind];
+  const headers: Record<string, string> = { "x-request-id": requestId() };
+  if (options.retryAfterSeconds !== undefined) {
+    headers["retry-after"] = String(options.retryAfterSeconds);
+    headers["x-ratelimit-limit-requests"] = "500";
+    headers["x-ratelimit-remaining-requests"] = "0";
+    headers["x-ratelimit-reset-requests"] = `${options.retryAfterSeconds}s`;
+  }
+  return jsonResponse({ error: { message, type, param: options.param ?? null, code } }, status, headers);
+}
+
+function missing(param: string): Response {
+  return jsonResponse(
+    { error: { message: `Missing required parameter: '${param}'.`, type: "invalid_request_error", param, code: "missing_required_parameter" } },
+    400,
+    { "x-request-id": requestId() },
+  );
+}
+
+function promptOf(input: unknown): string {
+  if (typeof input === "string") return input;
+  if (!Array.isArray(input)) return "";
+  return input
+    .filter((item) => isObject(item) && (item.role === undefined || item.role === "user"))
+    .map((item) => (isObject(item) ? contentText(item.content) : ""))
+    .filter(Boolean)
+    .join("\n\n");
+}
+
+function hasWebSearch(body: JsonObject): boolean {
+  return Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && typeof tool.type === "string" && tool.type.startsWith("web_search"));
+}
+
+function isJsonSchema(body: JsonObject): boolean {
+  return isObject(body.text) && isObject(body.text.format) && body.text.format.type === "json_schema";
+}
+
+function includesSources(body: JsonObject): boolean {
+  return Array.isArray(body.include) && body.include.includes("web_search_call.action.sources");
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const requestId = () => `req_${randomToken(32, HEX)}`;

@@ -1,0 +1,360 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { searches } from "#db/schema.ts";
+import { providerIds, type SearchEvent } from "#src/contract/search.ts";
+import { createSearchStore } from "#src/server/services/search/store.ts";
+import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { createProAgent } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
+import { createTestApp } from "#tests/support/app.ts";
+import { describeEachDatabase, openTestDatabase } from "#tests/support/databases.ts";
+
+describeEachDatabase("search: run, save, history", (getDb) => {
+  test("a search returns three simulated model results with products, companies and cited sources, and is saved in the caller's history", async () => {
+    const { app } = await createTestApp(getDb());
+    const visitor = createAgent(app);
+    const result = await visitor.api.search({ query: "best running shoes", iterations: 1 });
+
+    for (const id of providerIds) {
+      const model = result[id];
+      expect(model.status).toBe("ok");
+      expect(model.simulated).toBe(true);
+      expect(model.products.length).toBeGreaterThan(0);
+      expect(model.companies.length).toBeGreaterThan(0);
+      expect(model.sources.some((s) => s.cited)).toBe(true);
+      expect(model.searched).toBe(true);
+      expect(model.modelVersion.length).toBeGreaterThan(0);
+    }
+    expect(result.totalProducts).toBeGreaterThan(0);
+    expect(result.iterationCount).toBe(1);
+
+    const history = await visitor.api.listSearches();
+    expect(history.searches.map((s) => s.id)).toEqual([result.id]);
+    expect(history.searches[0]).toMatchObject({ query: "best running shoes", totalProducts: result.totalProducts, totalLinks: result.totalLinks, iterationCount: 1 });
+    const saved = await visitor.api.getSearch(result.id);
+    expect(saved.openai.products).toEqual(result.openai.products);
+    expect(saved.createdAt).toBeString();
+
+    const [row] = await getDb().db.select().from(searches).where(eq(searches.id, result.id));
+    expect(row).toMatchObject({ status: "completed", simulated: true, totalProducts: result.totalProducts, totalCompanies: result.totalCompanies, totalLinks: result.totalLinks });
+  });
+
+  test("a saved search belongs to its owner: another visitor gets 404 and does not see it listed", async () => {
+    const { app } = await createTestApp(getDb());
+    const owner = createAgent(app);
+    const stranger = createAgent(app);
+    const { id } = await owner.api.search({ query: "best password manager" });
+    const read = await stranger.request("GET", `/api/search/${id}`);
+    expect(read.status).toBe(404);
+    expect(read.json).toEqual({ message: "Search not found" });
+    // Same answer as for an id that never existed: no existence leak.
+    expect((await stranger.request("GET", "/api/search/00000000-0000-4000-8000-000000000000")).json).toEqual({ message: "Search not found" });
+    expect((await stranger.api.listSearches()).searches).toEqual([]);
+  });
+
+  test("history is newest first and pages with limit and a cursor", async () => {
+    const { app } = await createTestApp(getDb());
+    const visitor = createAgent(app);
+    const ids: string[] = [];
+    for (const query of ["best vpn", "best crm", "best laptop for programming"]) ids.push((await visitor.api.search({ query })).id);
+    const first = await visitor.api.listSearches({ limit: 2 });
+    expect(first.searches.map((s) => s.id)).toEqual(ids.slice(1).reverse());
+    expect(first.nextCursor).toBeString();
+    const second = await visitor.api.listSearches({ limit: 2, before: first.nextCursor });
+    expect(second.searches.map((s) => s.id)).toEqual(ids.slice(0, 1));
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  test("25 iterations give per-provider frequencies whose counts add up, with 95% intervals", async () => {
+    const { app } = await createTestApp(getDb());
+    // Iterations above 1 are Pro (tests/integration/quota.test.ts).
+    const { agent: pro } = await createProAgent(app, getDb());
+    const result = await pro.api.search({ query: "best noise cancelling headphones", iterations: 25 });
+    expect(result.iterationCount).toBe(25);
+    for (const id of providerIds) {
+      const stats = result[`${id}AggregatedStats`];
+      if (!stats) throw new Error(`no stats for ${id}`);
+      expect(stats.iterations + stats.failedIterations).toBe(25);
+      expect(stats.topProductsPerRun.length).toBe(stats.iterations);
+      for (const f of [...stats.productFrequencies, ...stats.companyFrequencies, ...stats.sourceFrequencies]) {
+        expect(f.count).toBeGreaterThan(0);
+        expect(f.count).toBeLessThanOrEqual(stats.iterations);
+        expect(f.percentage).toBeCloseTo((f.count / stats.iterations) * 100, 1);
+        expect(f.low).toBeLessThanOrEqual(f.percentage);
+        expect(f.high).toBeGreaterThanOrEqual(f.percentage);
+      }
+      // Frequencies differ between products: the simulated models do not answer identically.
+      expect(new Set(stats.productFrequencies.map((f) => f.count)).size).toBeGreaterThan(1);
+    }
+  });
+
+  test("a search left running by a crash is marked interrupted at the next start", async () => {
+    const db = getDb().db;
+    const [row] = await db.insert(searches).values({ anonymousId: "crashed", query: "q", iterations: 1 }).returning();
+    expect(await createSearchStore(db).markInterrupted()).toBeGreaterThanOrEqual(1);
+    const [after] = await db.select().from(searches).where(eq(searches.id, row?.id ?? ""));
+    expect(after?.status).toBe("interrupted");
+  });
+});
+
+describe("search: providers, faults, cancel, streaming", () => {
+  let sim: Simulator;
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    db = await openTestDatabase("pglite");
+    sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+  });
+  afterAll(async () => {
+    sim.stop();
+    await db.close();
+  });
+  const app = async () => (await createTestApp(db, { simulator: sim })).app;
+  const quickTimeout = { retries: 1, baseDelayMs: 5, maxDelayMs: 20, callTimeoutMs: 300 };
+
+  test("GET /api/status reports each provider connected and how it runs", async () => {
+    const status = await createAgent(await app()).api.status();
+    expect(status).toEqual({ openai: true, anthropic: true, gemini: true, modes: { openai: "simulated", anthropic: "simulated", gemini: "simulated" } });
+  });
+
+  test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {
+    const { app: live } = await createTestApp(db, {
+      simulator: sim,
+      env: {
+        SIMULATE_PROVIDERS: "off",
+        OPENAI_API_KEY: "sk-dummy",
+        ANTHROPIC_API_KEY: "sk-ant-dummy",
+        GEMINI_API_KEY: "AIza-dummy",
+        OPENAI_BASE_URL: sim.baseUrls.openai,
+        ANTHROPIC_BASE_URL: sim.baseUrls.anthropic,
+        GEMINI_BASE_URL: sim.baseUrls.gemini,
+      },
+    });
+    const visitor = createAgent(live);
+    expect((await visitor.api.status()).modes).toEqual({ openai: "live", anthropic: "live", gemini: "live" });
+    const before = sim.requests.length;
+    const result = await visitor.api.search({ query: "best crm for startups" });
+    for (const id of providerIds) {
+      expect(result[id].simulated).toBe(false);
+      expect(result[id].products.length).toBeGreaterThan(0);
+      expect(result[id].companies.length).toBeGreaterThan(0);
+    }
+    // Every URL the providers cited is in the result (Gemini's redirects resolved to their targets).
+    const answered = sim.requests.slice(before);
+    expect(answered.filter((r) => r.kind === "search").map((r) => r.provider).sort()).toEqual(["anthropic", "gemini", "openai"]);
+    for (const source of result.gemini.sources) expect(source.url).not.toContain("grounding-api-redirect");
+    expect(result.gemini.sources.every((s) => s.url.startsWith("https://"))).toBe(true);
+  });
+
+  const providerErrors = [
+    { kind: "server_error" as const, status: "500" },
+    { kind: "overloaded" as const, status: "5" },
+    { kind: "malformed_json" as const, status: "" },
+    { kind: "connection_reset" as const, status: "" },
+  ];
+  for (const { kind } of providerErrors) {
+    test(`a provider that keeps failing (${kind}) gets an error card; the others answer and the search is saved`, async () => {
+      sim.setFaults("anthropic", [{ kind }], { persistent: true });
+      try {
+        const visitor = createAgent(await app());
+        const result = await visitor.api.search({ query: "best standing desk" });
+        expect(result.anthropic.status).toBe("error");
+        expect(result.anthropic.error).toBeString();
+        expect(result.anthropic.products).toEqual([]);
+        expect(result.openai.status).toBe("ok");
+        expect(result.gemini.status).toBe("ok");
+        expect((await visitor.api.getSearch(result.id)).anthropic.status).toBe("error");
+      } finally {
+        sim.clearFaults();
+      }
+    });
+  }
+
+  test("a provider that hangs times out into an error card without holding the others back", async () => {
+    sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
+    try {
+      const { app: quick } = await createTestApp(db, { simulator: sim, retry: quickTimeout });
+      const result = await createAgent(quick).api.search({ query: "best robot vacuum" });
+      expect(result.gemini.status).toBe("error");
+      expect(result.gemini.error).toContain("timed out");
+      expect(result.openai.status).toBe("ok");
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("429 with retry-after and a 529 are retried, and the provider then answers", async () => {
+    sim.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 0 }]);
+    sim.setFaults("anthropic", [{ kind: "overloaded" }]);
+    try {
+      const before = sim.requests.length;
+      const result = await createAgent(await app()).api.search({ query: "best coffee machine" });
+      expect(result.openai.status).toBe("ok");
+      expect(result.anthropic.status).toBe("ok");
+      const calls = sim.requests.slice(before).filter((r) => r.kind === "search");
+      expect(calls.filter((r) => r.provider === "openai").length).toBe(2);
+      expect(calls.filter((r) => r.provider === "anthropic").length).toBe(2);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("an answer given without searching is flagged and has no sources", async () => {
+    sim.setFaults("openai", [{ kind: "no_search" }]);
+    try {
+      const result = await createAgent(await app()).api.search({ query: "best electric car" });
+      expect(result.openai.searched).toBe(false);
+      expect(result.openai.sources).toEqual([]);
+      expect(result.openai.status).toBe("ok");
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("prose without a structured list is extracted by the fallback call, per provider", async () => {
+    for (const id of providerIds) sim.setFaults(id, [{ kind: "prose_only" }]);
+    try {
+      const result = await createAgent(await app()).api.search({ query: "best note taking app" });
+      for (const id of providerIds) {
+        expect({ id, extraction: result[id].extraction }).toEqual({ id, extraction: "fallback" });
+        expect(result[id].products.length).toBeGreaterThan(0);
+        expect(result[id].rawResponse).toBeString();
+      }
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("Anthropic's pause_turn is continued until the answer is complete", async () => {
+    sim.setFaults("anthropic", [{ kind: "pause_turn" }]);
+    try {
+      const before = sim.requests.length;
+      const result = await createAgent(await app()).api.search({ query: "best web hosting" });
+      expect(result.anthropic.status).toBe("ok");
+      expect(result.anthropic.products.length).toBeGreaterThan(0);
+      expect(sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(2);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("when every provider fails the search fails with a message and is saved as failed", async () => {
+    for (const id of providerIds) sim.setFaults(id, [{ kind: "server_error" }], { persistent: true });
+    try {
+      const visitor = createAgent(await app());
+      const response = await visitor.request("POST", "/api/search", { query: "best mattress" });
+      expect(response.status).toBe(502);
+      expect((response.json as { message: string }).message).toStartWith("Search failed");
+      expect((await visitor.api.listSearches()).searches).toEqual([]);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  test("POST /api/cancel-search aborts the caller's search: the simulator sees every connection close within 100 ms", async () => {
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
+    try {
+      const { app: slowApp } = await createTestApp(db, { simulator: slow });
+      const visitor = createAgent(slowApp);
+      await visitor.api.status(); // the anonymous id cookie, so the cancel comes from the same caller
+      const pending = visitor.request("POST", "/api/search", { query: "best vpn" });
+      await waitFor(() => slow.requests.length === 3);
+      const cancelledAt = Date.now(); // the simulator records aborts in epoch ms
+      expect((await visitor.api.cancelSearch()).cancelled).toBe(true);
+      const response = await pending;
+      expect(response.status).toBe(409);
+      // A cancelled search is given back.
+      expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
+      await waitFor(() => slow.aborts.length === 3);
+      for (const abort of slow.aborts) expect(abort.atMs - cancelledAt).toBeLessThan(100);
+    } finally {
+      slow.stop();
+    }
+  });
+
+  test("a client that goes away cancels its search, and a new search by the same caller cancels the previous one", async () => {
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
+    try {
+      const { app: slowApp } = await createTestApp(db, { simulator: slow });
+      const visitor = createAgent(slowApp);
+      await visitor.api.status(); // the anonymous id cookie, so both searches come from the same caller
+      const controller = new AbortController();
+      const gone = slowApp.handle(new Request("http://localhost/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }), signal: controller.signal }));
+      await waitFor(() => slow.requests.length === 3);
+      controller.abort();
+      await gone.catch(() => undefined);
+      await waitFor(() => slow.aborts.length === 3);
+
+      const first = visitor.request("POST", "/api/search", { query: "best laptop" });
+      await waitFor(() => slow.requests.length === 6);
+      const second = visitor.request("POST", "/api/search", { query: "best 3d printer" });
+      expect((await first).status).toBe(409);
+      await waitFor(() => slow.aborts.length === 6);
+      await visitor.api.cancelSearch();
+      expect((await second).status).toBe(409);
+    } finally {
+      slow.stop();
+    }
+  });
+
+  test("the streaming form reports started, per-iteration progress, each provider's first result, and done with the saved id", async () => {
+    const { agent: visitor } = await createProAgent(await app(), db);
+    const events: SearchEvent[] = [];
+    for await (const event of visitor.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
+    expect(events[0]?.type).toBe("started");
+    const last = events.at(-1);
+    expect(last?.type).toBe("done");
+    for (const id of providerIds) {
+      const progress = events.filter((e) => e.type === "progress" && e.provider === id);
+      expect(progress.map((e) => (e.type === "progress" ? e.completed + e.failed : 0))).toEqual([1, 2, 3, 4, 5]);
+      const firstResult = events.findIndex((e) => e.type === "result" && e.provider === id);
+      const firstProgress = events.findIndex((e) => e.type === "progress" && e.provider === id);
+      expect(firstResult).toBe(firstProgress + 1);
+    }
+    if (last?.type !== "done") throw new Error("no done event");
+    expect((await visitor.api.getSearch(last.id)).iterationCount).toBe(5);
+  });
+
+  test("bad input to every search endpoint is a 4xx with a message, never a 500", async () => {
+    const visitor = createAgent(await app());
+    const bad: Array<[string, string, unknown]> = [
+      ["POST", "/api/search", undefined],
+      ["POST", "/api/search", "{not json"],
+      ["POST", "/api/search", []],
+      ["POST", "/api/search", "just a string"],
+      ["POST", "/api/search", {}],
+      ["POST", "/api/search", { query: "   " }],
+      ["POST", "/api/search", { query: 42 }],
+      ["POST", "/api/search", { query: "x".repeat(501) }],
+      ["POST", "/api/search", { query: "ok", iterations: 0 }],
+      ["POST", "/api/search", { query: "ok", iterations: 101 }],
+      ["POST", "/api/search", { query: "ok", iterations: 2.5 }],
+      ["POST", "/api/search", { query: "ok", iterations: "many" }],
+      ["POST", "/api/search", { query: "ok", options: { openaiContextSize: "huge" } }],
+      ["POST", "/api/search", { query: "ok", options: { anthropicMaxUses: 0 } }],
+      ["POST", "/api/search", { query: "ok", options: { geminiThreshold: 2 } }],
+      ["POST", "/api/search", { query: "ok", options: "fast" }],
+      ["POST", "/api/search/stream", { query: "" }],
+      ["GET", "/api/search/not-a-uuid", undefined],
+      ["GET", "/api/user/searches?limit=0", undefined],
+      ["GET", "/api/user/searches?limit=101", undefined],
+      ["GET", "/api/user/searches?limit=abc", undefined],
+      ["GET", "/api/user/searches?before=yesterday", undefined],
+    ];
+    for (const [method, path, body] of bad) {
+      const response = await visitor.request(method, path, body);
+      const outcome = { method, path, body, status: response.status, hasMessage: typeof (response.json as { message?: unknown } | undefined)?.message === "string" };
+      expect(outcome).toMatchObject({ hasMessage: true });
+      expect(outcome.status).toBeGreaterThanOrEqual(400);
+      expect(outcome.status).toBeLessThan(500);
+    }
+    expect((await visitor.request("POST", "/api/search", { query: "  " })).json).toEqual({ message: "Search query is required" });
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error("condition not met in time");
+    await Bun.sleep(2);
+  }
+}

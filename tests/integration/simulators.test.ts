@@ -1,0 +1,555 @@
+// The provider simulators, driven only through the official SDKs in the exact request shapes our
+// adapters send. Anything asserted here is something a real adapter can rely on.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
+import OpenAI from "openai";
+import { catalogue } from "#src/simulators/catalogue.ts";
+import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+
+const INSTRUCTION =
+  'List the products and companies you recommend. After your answer, add a fenced ```json block with {"products":[{"name","rank","details"}],"companies":[{"name","products"}]}.';
+const prompt = (query: string) => `${query}\n\n${INSTRUCTION}`;
+const runningShoeCompanies = new Set(catalogue.find((c) => c.id === "running-shoes")?.products.map((p) => p.company));
+const runningShoeProducts = new Set(catalogue.find((c) => c.id === "running-shoes")?.products.map((p) => p.name));
+
+let sim: Simulator;
+beforeAll(() => {
+  sim = startSimulator({ latency: { kind: "fixed", ms: 2 }, seed: 20261121 });
+});
+afterAll(async () => {
+  await sim.stop();
+});
+beforeEach(() => {
+  sim.clearFaults();
+});
+
+const openai = (apiKey = "sk-test") => new OpenAI({ apiKey, baseURL: sim.baseUrls.openai, maxRetries: 0 });
+const anthropic = (apiKey = "sk-ant-test") => new Anthropic({ apiKey, baseURL: sim.baseUrls.anthropic, maxRetries: 0 });
+const gemini = (apiKey = "AIza-test") => new GoogleGenAI({ apiKey, apiVersion: "v1beta", httpOptions: { baseUrl: sim.baseUrls.gemini } });
+
+function openaiSearch(query: string, options: { signal?: AbortSignal; client?: OpenAI } = {}) {
+  return (options.client ?? openai()).responses.create(
+    { model: "gpt-5-mini", input: prompt(query), tools: [{ type: "web_search", search_context_size: "medium" }], include: ["web_search_call.action.sources"] },
+    { signal: options.signal },
+  );
+}
+
+const anthropicTools: Anthropic.Messages.ToolUnion[] = [{ type: "web_search_20250305", name: "web_search", max_uses: 3 }];
+
+function anthropicSearch(query: string, options: { signal?: AbortSignal; messages?: Anthropic.Messages.MessageParam[] } = {}) {
+  return anthropic().messages.create(
+    {
+      model: "claude-sonnet-4-6",
+      max_tokens: 4096,
+      messages: options.messages ?? [{ role: "user", content: prompt(query) }],
+      tools: anthropicTools,
+      tool_choice: { type: "tool", name: "web_search" },
+    },
+    { signal: options.signal },
+  );
+}
+
+function geminiSearch(query: string, options: { signal?: AbortSignal; client?: GoogleGenAI } = {}) {
+  return (options.client ?? gemini()).models.generateContent({
+    model: "gemini-2.5-flash",
+    contents: prompt(query),
+    config: { tools: [{ googleSearch: {} }], ...(options.signal ? { abortSignal: options.signal } : {}) },
+  });
+}
+
+/** The products of the answer's ```json block. */
+function jsonBlock(text: string): { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] } {
+  const fenced = /```json\n([\s\S]*?)\n```/.exec(text);
+  if (!fenced?.[1]) throw new Error(`no json block in: ${text.slice(-300)}`);
+  return JSON.parse(fenced[1]);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; headers?: Headers }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { status?: number };
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("search answers", () => {
+  test("OpenAI: web_search_call items with sources, then a message with url_citation annotations", async () => {
+    const response = await openaiSearch("best running shoes for beginners");
+    expect(response.object).toBe("response");
+    expect(response.model).toBe("gpt-5-mini");
+    expect(response._request_id).toMatch(/^req_/);
+    expect(response.output_text).toBeDefined();
+    const calls = response.output.filter((item) => item.type === "web_search_call");
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    const retrieved = new Set<string>();
+    for (const call of calls) {
+      if (call.type !== "web_search_call" || call.action.type !== "search") throw new Error("expected a search action");
+      expect(call.action.query).toBeString();
+      expect(call.action.queries?.length).toBeGreaterThanOrEqual(1);
+      for (const source of call.action.sources ?? []) retrieved.add(source.url);
+    }
+    const message = response.output.find((item) => item.type === "message");
+    if (message?.type !== "message") throw new Error("no message");
+    const part = message.content[0];
+    if (part?.type !== "output_text") throw new Error("no output_text");
+    const cited = new Set<string>();
+    for (const annotation of part.annotations) {
+      if (annotation.type !== "url_citation") throw new Error("unexpected annotation");
+      expect(retrieved.has(annotation.url)).toBe(true);
+      expect(annotation.title).toBeString();
+      expect(annotation.end_index).toBeGreaterThan(annotation.start_index);
+      expect(part.text.slice(annotation.start_index, annotation.end_index).trim().length).toBeGreaterThan(10);
+      cited.add(annotation.url);
+    }
+    expect(cited.size).toBeGreaterThanOrEqual(2);
+    expect(retrieved.size).toBeGreaterThan(cited.size);
+    expect(response.usage?.input_tokens).toBeGreaterThan(0);
+    expect(response.usage?.output_tokens).toBeGreaterThan(0);
+    const block = jsonBlock(response.output_text);
+    expect(block.products.length).toBeGreaterThanOrEqual(5);
+    expect(block.products.map((p) => p.rank)).toEqual(block.products.map((_, i) => i + 1));
+  });
+
+  test("OpenAI: sources only when include asks for them", async () => {
+    const response = await openai().responses.create({ model: "gpt-5-mini", input: prompt("best crm"), tools: [{ type: "web_search", search_context_size: "low" }] });
+    const call = response.output.find((item) => item.type === "web_search_call");
+    if (call?.type !== "web_search_call" || call.action.type !== "search") throw new Error("expected a search action");
+    expect(call.action.sources).toBeUndefined();
+  });
+
+  test("Anthropic: server_tool_use + web_search_tool_result per search, text blocks with and without citations", async () => {
+    const message = await anthropicSearch("best running shoes for beginners");
+    expect(message.model).toBe("claude-sonnet-4-6");
+    expect(message.stop_reason).toBe("end_turn");
+    const uses = message.content.filter((block) => block.type === "server_tool_use");
+    const results = message.content.filter((block) => block.type === "web_search_tool_result");
+    expect(uses.length).toBeGreaterThanOrEqual(1);
+    expect(uses.length).toBeLessThanOrEqual(3);
+    expect(results.length).toBe(uses.length);
+    expect(message.usage.server_tool_use?.web_search_requests).toBe(uses.length);
+    const retrieved = new Set<string>();
+    for (const [i, use] of uses.entries()) {
+      if (use.type !== "server_tool_use") throw new Error("unreachable");
+      expect((use.input as { query: string }).query).toBeString();
+      expect(use.caller).toEqual({ type: "direct" });
+      const result = results[i];
+      if (result?.type !== "web_search_tool_result" || !Array.isArray(result.content)) throw new Error("expected results");
+      expect(result.tool_use_id).toBe(use.id);
+      for (const item of result.content) {
+        expect(item.encrypted_content.length).toBeGreaterThan(50);
+        retrieved.add(item.url);
+      }
+    }
+    const texts = message.content.filter((block) => block.type === "text");
+    expect(texts.some((block) => block.type === "text" && block.citations === null)).toBe(true);
+    const cited = new Set<string>();
+    for (const block of texts) {
+      if (block.type !== "text") continue;
+      for (const citation of block.citations ?? []) {
+        if (citation.type !== "web_search_result_location") throw new Error("unexpected citation type");
+        expect(retrieved.has(citation.url)).toBe(true);
+        expect(citation.cited_text.length).toBeGreaterThan(0);
+        expect(citation.encrypted_index).toBeString();
+        cited.add(citation.url);
+      }
+    }
+    expect(cited.size).toBeGreaterThanOrEqual(2);
+    expect(retrieved.size).toBeGreaterThan(cited.size);
+    const text = texts.map((block) => (block.type === "text" ? block.text : "")).join("");
+    expect(jsonBlock(text).products.length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("Anthropic: never more searches than max_uses", async () => {
+    for (let i = 0; i < 5; i++) {
+      const message = await anthropic().messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 2048,
+        messages: [{ role: "user", content: prompt("best vpn") }],
+        tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 1 }],
+        tool_choice: { type: "tool", name: "web_search" },
+      });
+      expect(message.content.filter((block) => block.type === "server_tool_use").length).toBe(1);
+    }
+  });
+
+  test("Gemini: text, grounding metadata, and redirects that resolve to real https URLs", async () => {
+    const response = await geminiSearch("best running shoes for beginners");
+    expect(response.text).toBeDefined();
+    expect(response.modelVersion).toBe("gemini-2.5-flash");
+    expect(response.responseId).toBeString();
+    expect(response.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
+    const metadata = response.candidates?.[0]?.groundingMetadata;
+    expect(metadata?.webSearchQueries?.length).toBeGreaterThanOrEqual(1);
+    expect(metadata?.searchEntryPoint?.renderedContent).toContain("<div");
+    const chunks = metadata?.groundingChunks ?? [];
+    expect(chunks.length).toBeGreaterThanOrEqual(6);
+    for (const chunk of chunks) {
+      const uri = chunk.web?.uri ?? "";
+      expect(uri.startsWith(`${sim.origin}/grounding-api-redirect/`)).toBe(true);
+      const redirect = await fetch(uri, { redirect: "manual" });
+      expect(redirect.status).toBe(302);
+      const location = redirect.headers.get("location") ?? "";
+      expect(location).toMatch(/^https:\/\//);
+      expect(new URL(location).hostname.replace(/^www\./, "")).toBe(chunk.web?.title ?? "");
+    }
+    const head = await fetch(chunks[0]?.web?.uri ?? "", { method: "HEAD", redirect: "manual" });
+    expect(head.status).toBe(302);
+    expect((await fetch(`${sim.origin}/grounding-api-redirect/AUZIYQgarbled`, { redirect: "manual" })).status).toBe(404);
+    const tampered = (chunks[0]?.web?.uri ?? "").replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    expect((await fetch(tampered, { redirect: "manual" })).status).toBe(404);
+
+    const supports = metadata?.groundingSupports ?? [];
+    expect(supports.length).toBeGreaterThanOrEqual(2);
+    const bytes = new TextEncoder().encode(response.text ?? "");
+    for (const support of supports) {
+      const { startIndex = 0, endIndex = 0, text } = support.segment ?? {};
+      expect(new TextDecoder().decode(bytes.slice(startIndex, endIndex))).toBe(text ?? "");
+      for (const index of support.groundingChunkIndices ?? []) expect(index).toBeLessThan(chunks.length);
+    }
+    const citedChunks = new Set(supports.flatMap((s) => s.groundingChunkIndices ?? []));
+    expect(chunks.length).toBeGreaterThan(citedChunks.size);
+    expect(jsonBlock(response.text ?? "").products.length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("Gemini: the v1 path works too", async () => {
+    const client = new GoogleGenAI({ apiKey: "AIza-test", apiVersion: "v1", httpOptions: { baseUrl: sim.baseUrls.gemini } });
+    const response = await geminiSearch("best password manager", { client });
+    expect(response.text).toContain("```json");
+    expect(sim.requests.at(-1)?.path).toBe("/v1/models/gemini-2.5-flash:generateContent");
+  });
+
+  test("a running-shoes query yields running-shoe brands from every provider", async () => {
+    const [o, a, g] = await Promise.all([openaiSearch("What are the best running shoes?"), anthropicSearch("What are the best running shoes?"), geminiSearch("What are the best running shoes?")]);
+    const anthropicText = a.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    for (const text of [o.output_text, anthropicText, g.text ?? ""]) {
+      const block = jsonBlock(text);
+      for (const product of block.products) expect(runningShoeProducts.has(product.name)).toBe(true);
+      for (const company of block.companies) expect(runningShoeCompanies.has(company.name)).toBe(true);
+    }
+  });
+
+  test("repeated answers differ, and popular products come back most often", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 7 });
+    try {
+      const client = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
+      const runs = await Promise.all(Array.from({ length: 40 }, () => geminiSearch("best running shoes", { client })));
+      const lists = runs.map((r) => jsonBlock(r.text ?? "").products.map((p) => p.name));
+      expect(new Set(lists.map((l) => l.join("|"))).size).toBeGreaterThan(30);
+      expect(new Set(runs.map((r) => r.candidates?.[0]?.groundingMetadata?.webSearchQueries?.join("|"))).size).toBeGreaterThan(3);
+      const count = (name: string) => lists.filter((l) => l.includes(name)).length;
+      expect(count("Nike Pegasus 41")).toBeGreaterThan(count("Saucony Ride 17"));
+      expect(count("Brooks Ghost 16")).toBeGreaterThan(count("Saucony Ride 17"));
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("an unmatched query still gets an answer that mentions it", async () => {
+    const response = await openaiSearch("zxqv frobnicator recommendations");
+    expect(response.output_text).toContain("zxqv frobnicator recommendations");
+    expect(jsonBlock(response.output_text).products.length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("the log records provider, path, kind and body", async () => {
+    sim.clearLog();
+    await openaiSearch("best crm");
+    const [entry] = sim.requests;
+    expect(entry?.provider).toBe("openai");
+    expect(entry?.path).toBe("/v1/responses");
+    expect(entry?.kind).toBe("search");
+    expect((entry?.body as { input: string }).input).toBe(prompt("best crm"));
+  });
+});
+
+describe("extraction calls", () => {
+  const answer = "Top picks: the Hoka Clifton 9 is great, and Nike Pegasus 41 is a classic. Brooks also makes the Brooks Ghost 16.";
+  const schema = {
+    type: "object",
+    properties: {
+      products: { type: "array", items: { type: "object", properties: { name: { type: "string" }, rank: { type: "number" }, details: { type: "string" } }, required: ["name", "rank", "details"], additionalProperties: false } },
+      companies: { type: "array", items: { type: "object", properties: { name: { type: "string" }, products: { type: "array", items: { type: "string" } } }, required: ["name", "products"], additionalProperties: false } },
+    },
+    required: ["products", "companies"],
+    additionalProperties: false,
+  };
+  const extractionPrompt = `Extract every product and company named in this answer.\n\n${answer}`;
+  const expected = {
+    products: ["Hoka Clifton 9", "Nike Pegasus 41", "Brooks Ghost 16"],
+    companies: [
+      { name: "Hoka", products: ["Hoka Clifton 9"] },
+      { name: "Nike", products: ["Nike Pegasus 41"] },
+      { name: "Brooks", products: ["Brooks Ghost 16"] },
+    ],
+  };
+  type Extracted = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
+  const check = (value: Extracted) => {
+    expect(value.products.map((p) => p.name)).toEqual(expected.products);
+    expect(value.products.map((p) => p.rank)).toEqual([1, 2, 3]);
+    expect(value.products[0]?.details).toBeString();
+    expect(value.companies).toEqual(expected.companies);
+  };
+
+  test("OpenAI: json_schema text format → output_text is the JSON", async () => {
+    const response = await openai().responses.create({ model: "gpt-5-mini", input: extractionPrompt, text: { format: { type: "json_schema", name: "extraction", schema, strict: true } } });
+    expect(response.output.some((item) => item.type === "web_search_call")).toBe(false);
+    check(JSON.parse(response.output_text));
+    expect(sim.requests.at(-1)?.kind).toBe("extraction");
+  });
+
+  test("Anthropic: forced record_extraction tool → tool_use input", async () => {
+    const message = await anthropic().messages.create({
+      model: "claude-sonnet-4-6",
+      max_tokens: 2048,
+      messages: [{ role: "user", content: extractionPrompt }],
+      tools: [{ name: "record_extraction", description: "Record the products and companies", input_schema: schema as Anthropic.Messages.Tool.InputSchema }],
+      tool_choice: { type: "tool", name: "record_extraction" },
+    });
+    expect(message.stop_reason).toBe("tool_use");
+    const block = message.content[0];
+    if (block?.type !== "tool_use") throw new Error("expected tool_use");
+    expect(block.name).toBe("record_extraction");
+    check(block.input as Extracted);
+    expect(sim.requests.at(-1)?.kind).toBe("extraction");
+  });
+
+  test("Gemini: responseJsonSchema → text is the JSON", async () => {
+    const response = await gemini().models.generateContent({
+      model: "gemini-2.5-flash",
+      contents: extractionPrompt,
+      config: { responseMimeType: "application/json", responseJsonSchema: schema },
+    });
+    expect(response.candidates?.[0]?.groundingMetadata).toBeUndefined();
+    check(JSON.parse(response.text ?? ""));
+    expect(sim.requests.at(-1)?.kind).toBe("extraction");
+  });
+});
+
+describe("faults", () => {
+  test("rate_limit → 429 with retry-after, in each provider's own error", async () => {
+    sim.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 7 }]);
+    sim.setFaults("anthropic", [{ kind: "rate_limit", retryAfterSeconds: 7 }]);
+    sim.setFaults("gemini", [{ kind: "rate_limit", retryAfterSeconds: 7 }]);
+    const o = await rejection(openaiSearch("best crm"));
+    expect(o).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(o.status).toBe(429);
+    expect(o.headers?.get("retry-after")).toBe("7");
+    const a = await rejection(anthropicSearch("best crm"));
+    expect(a).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(a.headers?.get("retry-after")).toBe("7");
+    expect((a as InstanceType<typeof Anthropic.APIError>).type).toBe("rate_limit_error");
+    const g = await rejection(geminiSearch("best crm"));
+    expect(g.status).toBe(429);
+    expect(g.message).toContain("RESOURCE_EXHAUSTED");
+    expect(g.message).toContain('"retryDelay":"7s"');
+    // One fault each: the next request is normal.
+    expect((await openaiSearch("best crm")).output_text).toBeDefined();
+  });
+
+  test("server_error → 500", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "server_error" }]);
+    const o = await rejection(openaiSearch("best crm"));
+    expect(o).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(o.status).toBe(500);
+    const a = await rejection(anthropicSearch("best crm"));
+    expect(a).toBeInstanceOf(Anthropic.InternalServerError);
+    expect(a.status).toBe(500);
+    expect((a as InstanceType<typeof Anthropic.APIError>).type).toBe("api_error");
+    const g = await rejection(geminiSearch("best crm"));
+    expect(g.status).toBe(500);
+    expect(g.message).toContain("INTERNAL");
+  });
+
+  test("overloaded → 503 (OpenAI), 529 overloaded_error (Anthropic), 503 UNAVAILABLE (Gemini)", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "overloaded" }]);
+    const o = await rejection(openaiSearch("best crm"));
+    expect(o.status).toBe(503);
+    const a = await rejection(anthropicSearch("best crm"));
+    expect(a.status).toBe(529);
+    expect(a).toBeInstanceOf(Anthropic.InternalServerError);
+    expect((a as InstanceType<typeof Anthropic.APIError>).type).toBe("overloaded_error");
+    expect(a.headers?.get("request-id")).toMatch(/^req_/);
+    const g = await rejection(geminiSearch("best crm"));
+    expect(g.status).toBe(503);
+    expect(g.message).toContain("UNAVAILABLE");
+  });
+
+  test("malformed_json → a JSON parse error, not an answer", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "malformed_json" }]);
+    for (const call of [() => openaiSearch("best crm"), () => anthropicSearch("best crm"), () => geminiSearch("best crm")]) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(SyntaxError);
+    }
+  });
+
+  test("connection_reset → a connection error", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "connection_reset" }]);
+    expect(await rejection(openaiSearch("best crm"))).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(await rejection(anthropicSearch("best crm"))).toBeInstanceOf(Anthropic.APIConnectionError);
+    const g = await rejection(geminiSearch("best crm"));
+    expect(g.status).toBeUndefined();
+    expect(`${g.name} ${g.message} ${String((g as { code?: string }).code)}`).toMatch(/ECONNRESET|socket|connection|fetch failed/i);
+  });
+
+  test("timeout → hangs until the client aborts; the abort is recorded within 100 ms", async () => {
+    const cases = [
+      ["openai", (signal: AbortSignal) => openaiSearch("best crm", { signal }), OpenAI.APIUserAbortError],
+      ["anthropic", (signal: AbortSignal) => anthropicSearch("best crm", { signal }), Anthropic.APIUserAbortError],
+      ["gemini", (signal: AbortSignal) => geminiSearch("best crm", { signal }), undefined],
+    ] as const;
+    for (const [provider, call, errorClass] of cases) {
+      sim.setFaults(provider, [{ kind: "timeout" }]);
+      const seen: number[] = [];
+      const unsubscribe = sim.onAbort((abort) => abort.provider === provider && seen.push(abort.atMs));
+      const controller = new AbortController();
+      const pending = rejection(call(controller.signal));
+      await Bun.sleep(150);
+      const abortedAt = Date.now();
+      controller.abort();
+      const error = await pending;
+      if (errorClass) expect(error).toBeInstanceOf(errorClass);
+      else expect(error.name).toMatch(/Abort/);
+      for (let i = 0; i < 20 && seen.length === 0; i++) await Bun.sleep(5);
+      unsubscribe();
+      expect(seen.length).toBe(1);
+      expect((seen[0] ?? Infinity) - abortedAt).toBeLessThan(100);
+      const record = sim.aborts.at(-1);
+      expect(record?.provider).toBe(provider);
+      expect(record?.sinceStartMs).toBeGreaterThanOrEqual(140);
+    }
+  });
+
+  test("latency is abortable: a client that gives up mid-wait is recorded at once", async () => {
+    sim.setLatency({ kind: "fixed", ms: 5_000 });
+    try {
+      const controller = new AbortController();
+      const pending = rejection(openaiSearch("best crm", { signal: controller.signal }));
+      await Bun.sleep(50);
+      const abortedAt = Date.now();
+      controller.abort();
+      await pending;
+      for (let i = 0; i < 20 && sim.aborts.at(-1)?.provider !== "openai"; i++) await Bun.sleep(5);
+      expect((sim.aborts.at(-1)?.atMs ?? Infinity) - abortedAt).toBeLessThan(100);
+    } finally {
+      sim.setLatency({ kind: "fixed", ms: 2 });
+    }
+  });
+
+  test("no_search → a normal answer with no search and no citations", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "no_search" }]);
+    const o = await openaiSearch("best crm");
+    expect(o.output.some((item) => item.type === "web_search_call")).toBe(false);
+    const message = o.output.find((item) => item.type === "message");
+    expect(message?.type === "message" && message.content[0]?.type === "output_text" ? message.content[0].annotations : null).toEqual([]);
+    expect(jsonBlock(o.output_text).products.length).toBeGreaterThan(0);
+
+    const a = await anthropicSearch("best crm");
+    expect(a.content.every((block) => block.type === "text" && block.citations === null)).toBe(true);
+    expect(a.usage.server_tool_use ?? null).toBeNull();
+
+    const g = await geminiSearch("best crm");
+    expect(g.candidates?.[0]?.groundingMetadata).toBeUndefined();
+    expect(g.text).toContain("```json");
+  });
+
+  test("prose_only → prose naming products, with no JSON block", async () => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) sim.setFaults(provider, [{ kind: "prose_only" }]);
+    const o = await openaiSearch("best running shoes");
+    const a = await anthropicSearch("best running shoes");
+    const g = await geminiSearch("best running shoes");
+    const texts = [o.output_text, a.content.map((block) => (block.type === "text" ? block.text : "")).join(""), g.text ?? ""];
+    for (const text of texts) {
+      expect(text).not.toContain("```");
+      expect(text).not.toContain("{");
+      expect([...runningShoeProducts].some((name) => text.includes(name))).toBe(true);
+    }
+  });
+
+  test("pause_turn → partial content; the continuation completes", async () => {
+    sim.setFaults("anthropic", [{ kind: "pause_turn" }]);
+    const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: prompt("best robot vacuum") }];
+    const first = await anthropicSearch("", { messages });
+    expect(first.stop_reason).toBe("pause_turn");
+    expect(first.content.some((block) => block.type === "server_tool_use")).toBe(true);
+    expect(first.content.some((block) => block.type === "text")).toBe(false);
+    const second = await anthropicSearch("", { messages: [...messages, { role: "assistant", content: first.content }] });
+    expect(second.stop_reason).toBe("end_turn");
+    const all = [...first.content, ...second.content];
+    const text = all.map((block) => (block.type === "text" ? block.text : "")).join("");
+    expect(jsonBlock(text).products.length).toBeGreaterThanOrEqual(5);
+    expect(second.content.some((block) => block.type === "text" && (block.citations?.length ?? 0) > 0)).toBe(true);
+  });
+
+  test("persistent faults apply to every request until clearFaults()", async () => {
+    sim.setFaults("gemini", [{ kind: "server_error" }], { persistent: true });
+    expect((await rejection(geminiSearch("best crm"))).status).toBe(500);
+    expect((await rejection(geminiSearch("best crm"))).status).toBe(500);
+    sim.clearFaults();
+    expect((await geminiSearch("best crm")).text).toBeDefined();
+  });
+
+  test("queued faults are consumed in order, one per request", async () => {
+    sim.setFaults("openai", [{ kind: "server_error" }, { kind: "rate_limit", retryAfterSeconds: 1 }]);
+    expect((await rejection(openaiSearch("best crm"))).status).toBe(500);
+    expect((await rejection(openaiSearch("best crm"))).status).toBe(429);
+    expect((await openaiSearch("best crm")).output_text).toBeDefined();
+  });
+});
+
+describe("request checks", () => {
+  test("a missing API key → 401 in each provider's format", async () => {
+    const o = await rejection(openaiSearch("best crm", { client: openai(" ") }));
+    expect(o).toBeInstanceOf(OpenAI.AuthenticationError);
+    const a = await rejection(anthropic(" ").messages.create({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }] }));
+    expect(a).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect((a as InstanceType<typeof Anthropic.APIError>).type).toBe("authentication_error");
+    const g = await rejection(geminiSearch("best crm", { client: gemini(" ") }));
+    expect(g.status).toBe(401);
+    expect(g.message).toContain("UNAUTHENTICATED");
+  });
+
+  test("Anthropic accepts x-api-key as well as Authorization: Bearer", async () => {
+    const client = new Anthropic({ apiKey: null, authToken: null, baseURL: sim.baseUrls.anthropic, maxRetries: 0, defaultHeaders: { "x-api-key": "sk-ant-test" } });
+    const message = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
+    expect(message.type).toBe("message");
+    const headers = sim.requests.at(-1)?.headers ?? {};
+    expect(headers["x-api-key"]).toBe("sk-ant-test");
+    expect(headers.authorization).toBeUndefined();
+  });
+
+  test("the official Anthropic SDK sends Authorization: Bearer and API version 2026-10-21", async () => {
+    await anthropic().messages.create({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
+    const headers = sim.requests.at(-1)?.headers ?? {};
+    expect(headers.authorization).toBe("Bearer sk-ant-test");
+    expect(headers["anthropic-version"]).toBe("2026-10-21");
+  });
+
+  test("Anthropic rejects temperature / top_p / top_k (removed in API 2026-10-21)", async () => {
+    for (const field of ["temperature", "top_p", "top_k"]) {
+      const body = { model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }], [field]: 0.5 } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming;
+      const error = await rejection(anthropic().messages.create(body));
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((error as InstanceType<typeof Anthropic.APIError>).type).toBe("invalid_request_error");
+      expect(error.message).toContain(field);
+    }
+  });
+});
+
+describe("format variety", () => {
+  test("with formatVariety 1 every structured block is unusual but still carries the products", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 3, formatVariety: 1 });
+    try {
+      const client = new OpenAI({ apiKey: "sk", baseURL: local.baseUrls.openai, maxRetries: 0 });
+      const texts = await Promise.all(Array.from({ length: 12 }, () => openaiSearch("best standing desk", { client }).then((r) => r.output_text)));
+      for (const text of texts) {
+        expect(/```json\n\{"/.test(text) || /```json\n\{\n/.test(text)).toBe(false);
+        expect(text).toMatch(/\{\s*['"]products['"]/);
+      }
+      expect(texts.some((t) => t.includes("{'products'"))).toBe(true);
+      expect(texts.some((t) => !t.includes("```"))).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+});

@@ -1,0 +1,293 @@
+import { CircleAlert, Search, TriangleAlert, Unplug } from "lucide-react";
+import { useId, useMemo } from "react";
+import type { ModelResult, ProviderId } from "#src/contract/search.ts";
+import { providerLabels } from "#src/core/export.ts";
+import { dedupeSources } from "#src/core/urls.ts";
+import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
+import { Badge } from "#web/components/ui/badge.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/components/ui/card.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
+import { formatSeconds } from "#web/lib/format.ts";
+import { EmptyText, SimulatedBadge, SourceLink, plural, productsInOrder } from "./shared.tsx";
+
+/** Spec §9 card limits. */
+export const CARD_PRODUCTS = 3;
+export const CARD_COMPANIES = 5;
+export const CARD_SOURCES = 8;
+
+/** One provider's answer in the Side by Side tab (spec §2), with its status and honesty labels. */
+export function ModelCard({ provider, model }: { provider: ProviderId; model: ModelResult }) {
+  const labels = providerLabels[provider];
+  const title = `${labels.model} Results`;
+  const headingId = useId();
+
+  return (
+    <Card className="min-w-0 gap-4" aria-labelledby={headingId} role="region">
+      <CardHeader className="gap-1.5">
+        <h3 id={headingId} data-slot="card-title" className="leading-none font-semibold">
+          {title}
+        </h3>
+        <CardDescription className="flex flex-wrap items-center gap-1.5">
+          <span>{labels.company}</span>
+          {model.status === "ok" && model.durationMs > 0 ? <span title="Response time">{`· ${formatSeconds(model.durationMs)}`}</span> : null}
+        </CardDescription>
+        <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+          {model.modelVersion ? (
+            <Badge variant="secondary" className="max-w-full truncate" title={`Model version: ${model.modelVersion}`}>
+              <span className="sr-only">Model version </span>
+              {model.modelVersion}
+            </Badge>
+          ) : null}
+          {model.simulated ? <SimulatedBadge /> : null}
+        </div>
+      </CardHeader>
+
+      <CardContent className="flex flex-1 flex-col gap-4">
+        {model.status === "off" ? <NotConnected /> : model.status === "error" ? <ErrorState model={model} /> : <Answer model={model} />}
+      </CardContent>
+
+      {model.status !== "off" ? (
+        <CardFooter className="mt-auto">
+          <FullResponseDialog provider={provider} model={model} />
+        </CardFooter>
+      ) : null}
+    </Card>
+  );
+}
+
+function NotConnected() {
+  return (
+    <div className="flex flex-col gap-1 rounded-md border border-dashed p-4 text-sm">
+      <p className="flex items-center gap-2 font-medium">
+        <Unplug className="size-4" aria-hidden="true" />
+        Not Connected
+      </p>
+      <p className="text-muted-foreground">This provider is not connected, so it was not searched.</p>
+    </div>
+  );
+}
+
+function ErrorState({ model }: { model: ModelResult }) {
+  return (
+    <Alert variant="destructive">
+      <CircleAlert aria-hidden="true" />
+      <AlertTitle>Search failed</AlertTitle>
+      <AlertDescription className="break-words">{model.error?.trim() || "The provider returned an error."}</AlertDescription>
+    </Alert>
+  );
+}
+
+function Answer({ model }: { model: ModelResult }) {
+  const products = useMemo(() => productsInOrder(model), [model]);
+  const sources = useMemo(() => dedupeSources(model.sources), [model.sources]);
+  const shownSources = sources.slice(0, CARD_SOURCES);
+  const moreSources = sources.length - shownSources.length;
+  const cited = sources.filter((s) => s.cited).length;
+
+  return (
+    <>
+      {!model.searched ? (
+        <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
+          <TriangleAlert aria-hidden="true" />
+          <AlertTitle className="line-clamp-none">Answered without searching the web</AlertTitle>
+          <AlertDescription className="text-amber-900 dark:text-amber-100">The model replied from what it already knew; its answer may be out of date.</AlertDescription>
+        </Alert>
+      ) : null}
+
+      {model.searchQueries.length > 0 ? <SearchQueries queries={model.searchQueries} /> : null}
+
+      <section className="space-y-2">
+        <h4 className="text-sm font-semibold">Top Products</h4>
+        {products.length === 0 ? (
+          <EmptyText>No products found</EmptyText>
+        ) : (
+          <ol className="space-y-2">
+            {products.slice(0, CARD_PRODUCTS).map((product, index) => (
+              <li key={`${product.name}-${index}`} className="flex min-w-0 gap-2 text-sm">
+                <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
+                  {product.number}
+                </span>
+                <div className="min-w-0">
+                  <p className="font-medium break-words">
+                    <span className="sr-only">{`${product.number}. `}</span>
+                    {product.name}
+                  </p>
+                  {product.details ? <p className="line-clamp-2 text-xs break-words text-muted-foreground">{product.details}</p> : null}
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section className="space-y-2">
+        <h4 className="text-sm font-semibold">Brands Mentioned</h4>
+        {model.companies.length === 0 ? (
+          <EmptyText>No companies found</EmptyText>
+        ) : (
+          <ul className="flex flex-wrap gap-1.5">
+            {model.companies.slice(0, CARD_COMPANIES).map((company, index) => (
+              <li key={`${company.name}-${index}`} className="max-w-full">
+                <Badge variant="outline" className="max-w-full truncate" title={company.name}>
+                  {company.name}
+                </Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="space-y-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-2">
+          <h4 className="text-sm font-semibold">Sources</h4>
+          {sources.length > 0 ? (
+            <span className="text-xs text-muted-foreground">
+              {`${sources.length} total, ${cited} cited`}
+            </span>
+          ) : null}
+        </div>
+        {sources.length === 0 ? (
+          <EmptyText>No sources found</EmptyText>
+        ) : (
+          <>
+            <ul className="max-h-48 space-y-1 overflow-y-auto pr-1 text-sm">
+              {shownSources.map((source, index) => (
+                <li key={`${source.url}-${index}`} className="flex min-w-0 items-center gap-1.5">
+                  <SourceLink source={source} className="min-w-0" />
+                  {source.cited ? (
+                    <span className="shrink-0 rounded bg-muted px-1 text-[10px] font-medium tracking-wide text-foreground uppercase" title="Cited in the answer (the others were only retrieved)">
+                      cited
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            {moreSources > 0 ? <p className="text-xs text-muted-foreground">{`+ ${moreSources} more sources`}</p> : null}
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function SearchQueries({ queries }: { queries: string[] }) {
+  return (
+    <details className="group rounded-md border px-3 py-2 text-xs">
+      <summary className="flex cursor-pointer items-center gap-1.5 text-muted-foreground marker:content-none focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+        <Search className="size-3" aria-hidden="true" />
+        {`Searched the web for ${plural(queries.length, "query", "queries")}`}
+      </summary>
+      <ul className="mt-2 list-disc space-y-0.5 pl-4 break-words">
+        {queries.map((query, index) => (
+          <li key={`${query}-${index}`}>{query}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** Spec §2 'View Full Response': every product, company and source, and the raw answer. */
+function FullResponseDialog({ provider, model }: { provider: ProviderId; model: ModelResult }) {
+  const labels = providerLabels[provider];
+  const products = productsInOrder(model);
+  const sources = dedupeSources(model.sources);
+
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" className="w-full">
+          View Full Response<span className="sr-only"> from {labels.model}</span>
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[85vh] overflow-y-auto sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle className="flex flex-wrap items-center justify-center gap-2 sm:justify-start sm:pr-6">
+            {`${labels.model} Full Response`}
+            {model.simulated ? <SimulatedBadge /> : null}
+          </DialogTitle>
+          <DialogDescription>
+            {labels.company}
+            {model.modelVersion ? ` · ${model.modelVersion}` : ""}
+            {model.simulated ? " · simulated answer, not from the live provider" : ""}
+          </DialogDescription>
+        </DialogHeader>
+
+        {model.status === "error" ? <ErrorState model={model} /> : null}
+
+        <section className="min-w-0 space-y-2">
+          <h3 className="font-semibold">{`Products (${products.length})`}</h3>
+          {products.length === 0 ? (
+            <EmptyText>No products found</EmptyText>
+          ) : (
+            <ol className="space-y-2 text-sm">
+              {products.map((product, index) => (
+                <li key={`${product.name}-${index}`} className="min-w-0 rounded-md border p-2">
+                  <p className="font-medium break-words">
+                    {`${product.number}. ${product.name}`}
+                  </p>
+                  {product.details ? <p className="mt-1 break-words whitespace-pre-line text-muted-foreground">{product.details}</p> : null}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+
+        <section className="min-w-0 space-y-2">
+          <h3 className="font-semibold">{`Companies (${model.companies.length})`}</h3>
+          {model.companies.length === 0 ? (
+            <EmptyText>No companies found</EmptyText>
+          ) : (
+            <ul className="space-y-1.5 text-sm">
+              {model.companies.map((company, index) => (
+                <li key={`${company.name}-${index}`} className="break-words">
+                  <span className="font-medium">{company.name}</span>
+                  {company.products && company.products.length > 0 ? <span className="text-muted-foreground"> — {company.products.join(", ")}</span> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section className="min-w-0 space-y-2">
+          <h3 className="font-semibold">{`Sources (${sources.length})`}</h3>
+          {sources.length === 0 ? (
+            <EmptyText>No sources found</EmptyText>
+          ) : (
+            <ul className="space-y-2 text-sm">
+              {sources.map((source, index) => (
+                <li key={`${source.url}-${index}`} className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
+                    {source.title?.trim() || "Unnamed Source"}
+                    {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
+                  </p>
+                  <SourceLink source={source} show="url" className="text-xs" />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        {model.searchQueries.length > 0 ? (
+          <section className="min-w-0 space-y-2">
+            <h3 className="font-semibold">{`Search Queries (${model.searchQueries.length})`}</h3>
+            <ul className="list-disc space-y-0.5 pl-5 text-sm break-words">
+              {model.searchQueries.map((query, index) => (
+                <li key={`${query}-${index}`}>{query}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        {model.rawResponse ? (
+          <section className="min-w-0 space-y-2">
+            <h3 className="font-semibold">Raw Response</h3>
+            <pre tabIndex={0} aria-label={`Raw response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs break-words whitespace-pre-wrap">
+              {model.rawResponse}
+            </pre>
+          </section>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

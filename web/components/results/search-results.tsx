@@ -1,0 +1,186 @@
+import { Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
+import { useId, useMemo } from "react";
+import { Link } from "wouter";
+import { providerIds, type SearchResult } from "#src/contract/search.ts";
+import { exportFilename, providerLabels, resultToCsv, resultToJson } from "#src/core/export.ts";
+import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
+import { Badge } from "#web/components/ui/badge.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
+import { toast } from "#web/hooks/use-toast.ts";
+import { formatDate, formatSeconds } from "#web/lib/format.ts";
+import { cn } from "#web/lib/utils.ts";
+import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
+import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
+import { UTF8_BOM, downloadText } from "./download.ts";
+import { FrequencyAnalysis } from "./frequency-analysis.tsx";
+import { ModelCard } from "./model-card.tsx";
+import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
+
+export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency";
+
+export type SearchResultsProps = {
+  result: SearchResult;
+  /** Pro callers get an active Generate Variants link; others a muted one leading to /upgrade. */
+  isPro: boolean;
+  /** A saved search (/search/{id}): hides the Generate Variants action; exports stay. */
+  readOnly?: boolean;
+  /** The tab shown first (default "side-by-side"). */
+  defaultTab?: ResultsTab;
+  className?: string;
+};
+
+const TABS: { value: ResultsTab; label: string }[] = [
+  { value: "side-by-side", label: "Side by Side" },
+  { value: "products", label: "Products" },
+  { value: "companies", label: "Companies" },
+  { value: "links", label: "All Links" },
+  { value: "frequency", label: "Frequency Analysis" },
+];
+
+/** Spec §2 "Results view": what a visitor sees once a search is done. */
+export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", className }: SearchResultsProps) {
+  const simulated = useMemo(() => simulatedFlags(result), [result]);
+  const rows = useMemo(() => comparisonRows(result), [result]);
+  const headingId = useId();
+
+  return (
+    <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
+      <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} />
+      <SimulatedNotice simulated={simulated} />
+
+      <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">
+        <TabsList aria-label="Result views" className="flex h-auto w-full flex-wrap justify-start group-data-[orientation=horizontal]/tabs:h-auto">
+          {TABS.map((tab) => (
+            <TabsTrigger key={tab.value} value={tab.value} className="flex-none">
+              {tab.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+
+        <TabsContent value="side-by-side" className="flex min-w-0 flex-col gap-6">
+          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {providerIds.map((id) => (
+              <ModelCard key={id} provider={id} model={result[id]} />
+            ))}
+          </div>
+          <CrossModelComparison result={result} simulated={simulated} />
+          <ComparisonTable rows={rows} simulated={simulated} />
+          <CommonSourcesTable result={result} simulated={simulated} />
+        </TabsContent>
+        <TabsContent value="products" className="min-w-0">
+          <ProductsTab result={result} simulated={simulated} />
+        </TabsContent>
+        <TabsContent value="companies" className="min-w-0">
+          <CompaniesTab result={result} simulated={simulated} />
+        </TabsContent>
+        <TabsContent value="links" className="min-w-0">
+          <LinksTab result={result} simulated={simulated} />
+        </TabsContent>
+        <TabsContent value="frequency" className="min-w-0">
+          <FrequencyAnalysis result={result} simulated={simulated} />
+        </TabsContent>
+      </Tabs>
+    </section>
+  );
+}
+
+export default SearchResults;
+
+function ResultsHeader({ result, isPro, readOnly, headingId }: { result: SearchResult; isPro: boolean; readOnly: boolean; headingId: string }) {
+  const stats = [
+    { label: "Search Time", value: formatSeconds(result.executionTimeMs) },
+    { label: "Total Links", value: String(result.totalLinks) },
+    { label: "Products Found", value: String(result.totalProducts) },
+    { label: "Companies Mentioned", value: String(result.totalCompanies) },
+  ];
+
+  return (
+    <header className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+        <div className="min-w-0 space-y-1">
+          <p className="text-sm text-muted-foreground">Results for</p>
+          <h2 id={headingId} className="text-xl font-semibold tracking-tight break-words sm:text-2xl">
+            {result.query}
+          </h2>
+          <div className="flex flex-wrap items-center gap-2 pt-1">
+            {result.iterationCount > 1 ? (
+              <Badge variant="secondary">
+                <Repeat aria-hidden="true" />
+                {`${result.iterationCount} iterations`}
+              </Badge>
+            ) : null}
+            {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}
+          </div>
+        </div>
+        <ResultActions result={result} isPro={isPro} readOnly={readOnly} />
+      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {stats.map((stat) => (
+          <div key={stat.label} className="min-w-0 rounded-lg bg-muted/50 px-3 py-2">
+            <dt className="text-xs text-muted-foreground">{stat.label}</dt>
+            <dd className="text-lg font-semibold tabular-nums">{stat.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </header>
+  );
+}
+
+function ResultActions({ result, isPro, readOnly }: { result: SearchResult; isPro: boolean; readOnly: boolean }) {
+  const save = (kind: "json" | "csv") => {
+    try {
+      const filename = exportFilename(result.query, new Date(), kind);
+      if (kind === "json") downloadText(resultToJson(result), filename, "application/json");
+      else downloadText(UTF8_BOM + resultToCsv(result), filename, "text/csv;charset=utf-8");
+    } catch (error) {
+      toast({ variant: "destructive", title: "Export failed", description: error instanceof Error && error.message ? error.message : "The file could not be created." });
+    }
+  };
+  const variantsHref = `/variants?query=${encodeURIComponent(result.query)}&iterations=${result.iterationCount}`;
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Result actions">
+      <Button type="button" variant="outline" size="sm" onClick={() => save("json")}>
+        <Braces aria-hidden="true" />
+        <span className="sr-only">Export as </span>JSON
+      </Button>
+      <Button type="button" variant="outline" size="sm" onClick={() => save("csv")}>
+        <FileSpreadsheet aria-hidden="true" />
+        <span className="sr-only">Export as </span>CSV
+      </Button>
+      {readOnly ? null : isPro ? (
+        <Button asChild size="sm">
+          <Link href={variantsHref}>
+            <WandSparkles aria-hidden="true" />
+            Generate Variants
+          </Link>
+        </Button>
+      ) : (
+        // Spec §2: looks disabled (grey, dashed, locked) but stays a working link to /upgrade for
+        // non-Pro callers. Grey text rather than opacity, which would fail AA contrast.
+        <Button asChild size="sm" variant="outline" className="border-dashed text-muted-foreground shadow-none hover:text-foreground">
+          <Link href="/upgrade" title="Upgrade to Pro to use this feature">
+            <Lock aria-hidden="true" />
+            Generate Variants
+            <span className="sr-only"> (Pro feature: upgrade to use it)</span>
+          </Link>
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Honesty rule: say up front which answers come from the simulator. */
+function SimulatedNotice({ simulated }: { simulated: SimulatedFlags }) {
+  const names = providerIds.filter((id) => simulated[id]).map((id) => providerLabels[id].model);
+  if (names.length === 0) return null;
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return (
+    <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
+      <FlaskConical aria-hidden="true" />
+      <AlertTitle>Simulated answers</AlertTitle>
+      <AlertDescription className="text-amber-900 dark:text-amber-100">{`${list} ${names.length === 1 ? "is" : "are"} simulated: ${names.length === 1 ? "its" : "their"} results come from our simulator, not from the live provider.`}</AlertDescription>
+    </Alert>
+  );
+}

@@ -1,0 +1,56 @@
+import { Loader2 } from "lucide-react";
+import { providerIds, type ProviderId, type ProviderMode } from "#src/contract/search.ts";
+import { Badge } from "#web/components/ui/badge.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card.tsx";
+import { Progress } from "#web/components/ui/progress.tsx";
+import type { ProviderProgress } from "#web/hooks/use-search.ts";
+
+export const providerNames: Record<ProviderId, string> = { openai: "ChatGPT / OpenAI", anthropic: "Claude / Anthropic", gemini: "Gemini / Google" };
+
+type SearchProgressProps = {
+  query: string;
+  progress: Record<ProviderId, ProviderProgress>;
+  modes?: Record<ProviderId, ProviderMode>;
+  live: boolean;
+  onCancel: () => void;
+};
+
+/** Per-provider counters that move as iterations really complete (estimated only in fallback). */
+export function SearchProgress({ query, progress, modes, live, onCancel }: SearchProgressProps) {
+  return (
+    <Card className="mx-auto mb-8 max-w-3xl" aria-live="polite">
+      <CardHeader className="flex flex-row items-center justify-between gap-2">
+        <CardTitle className="flex min-w-0 items-center gap-2 text-base">
+          <Loader2 className="size-4 shrink-0 animate-spin" aria-hidden="true" />
+          <span className="truncate">Searching all models for “{query}”</span>
+        </CardTitle>
+        <Button variant="outline" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {providerIds.map((id) => {
+          const p = progress[id];
+          const done = p.completed + p.failed;
+          const off = modes?.[id] === "off";
+          return (
+            <div key={id} className="space-y-1" data-provider={id}>
+              <div className="flex items-center justify-between gap-2 text-sm">
+                <span className="flex items-center gap-2 font-medium">
+                  {providerNames[id]}
+                  {modes?.[id] === "simulated" ? <Badge variant="outline">Simulated</Badge> : null}
+                </span>
+                <span className="text-muted-foreground tabular-nums" data-testid={`progress-${id}`}>
+                  {off ? "Not Connected" : `${done} / ${p.total}${p.failed ? ` (${p.failed} failed)` : ""}`}
+                </span>
+              </div>
+              <Progress value={off ? 0 : (done / Math.max(p.total, 1)) * 100} aria-label={`${providerNames[id]}: ${done} of ${p.total} iterations done`} />
+            </div>
+          );
+        })}
+        {live ? null : <p className="text-xs text-muted-foreground">Live progress is unavailable; the counters are estimates.</p>}
+      </CardContent>
+    </Card>
+  );
+}
