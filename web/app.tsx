@@ -4,7 +4,7 @@ import { Suspense, use, useEffect } from "react";
 import { Router, useLocation, type AroundNavHandler } from "wouter";
 import { Header } from "#web/components/header.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
-import { Toaster } from "#web/components/ui/toaster.tsx";
+import { Toasts } from "#web/components/toasts.tsx";
 import { TooltipProvider } from "#web/components/ui/tooltip.tsx";
 import { loadPage, matchPage } from "#web/routes.ts";
 
@@ -33,7 +33,7 @@ export function App({ queryClient, store, ssrPath, ssrSearch }: AppProps) {
                 <CurrentPage />
               </Suspense>
             </div>
-            <Toaster />
+            <Toasts />
           </Router>
         </TooltipProvider>
       </JotaiProvider>

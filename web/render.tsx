@@ -33,6 +33,8 @@ export async function renderPage({ url, manifest, signal, api }: RenderRequest):
   // Data the first paint needs is in the HTML; a failed prefetch leaves the page to fetch and report it.
   await Promise.all([
     queryClient.prefetchQuery(queries.status(api)),
+    queryClient.prefetchQuery(queries.user(api)),
+    queryClient.prefetchQuery(queries.proStatus(api)),
     page.prefetch?.({ queryClient, api, params: match.params, url }).catch(() => undefined),
   ]);
   const boot: BootData = { queryState: dehydrate(queryClient) };

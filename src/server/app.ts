@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Database } from "#db/client.ts";
 import { csrf } from "#src/server/csrf.ts";
 import type { Env } from "#src/server/env.ts";
+import { relayClientIp, type ConnectionInfo } from "#src/server/forwarded.ts";
 import { HttpError } from "#src/server/http-error.ts";
 import { authRoutes } from "#src/server/routes/api/auth.ts";
 import { apiDocs } from "#src/server/routes/api/docs.ts";
@@ -87,8 +88,8 @@ export async function createApp(deps: AppDeps) {
     })
     .use(pageRoutes(deps.assets.manifest, handle));
   // Pages fetch their data through the app itself; declared with its type to break the cycle.
-  function handle(request: Request): Promise<Response> {
-    return app.handle(request);
+  function handle(request: Request, from: ConnectionInfo): Promise<Response> {
+    return app.handle(relayClientIp(request, from, trustProxy));
   }
   return app;
 }

@@ -12,6 +12,8 @@ export const UNKNOWN_IP = "unknown";
  * the client sent and cannot be believed. Otherwise the socket's address (Bun's requestIP).
  */
 export function clientIp({ request, server }: ConnectionInfo, trustProxy: number): string {
+  const onBehalfOf = relayed.get(request);
+  if (onBehalfOf) return onBehalfOf;
   if (trustProxy > 0) {
     const hops = (request.headers.get("x-forwarded-for") ?? "")
       .split(",")
@@ -22,6 +24,18 @@ export function clientIp({ request, server }: ConnectionInfo, trustProxy: number
   }
   const socket = server?.requestIP(request)?.address;
   return socket ? stripZone(socket) : UNKNOWN_IP;
+}
+
+const relayed = new WeakMap<Request, string>();
+
+/**
+ * Marks an in-process request the server makes on a visitor's behalf (server-side rendering
+ * fetches page data through the app) as coming from that visitor's address. It has no socket,
+ * and a header would be forgeable; an entry keyed by the Request object is not.
+ */
+export function relayClientIp(inner: Request, outer: ConnectionInfo, trustProxy: number): Request {
+  relayed.set(inner, clientIp(outer, trustProxy));
+  return inner;
 }
 
 /** Whether the browser reached us over https (at the proxy, when one is trusted). */

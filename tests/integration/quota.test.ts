@@ -70,6 +70,17 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     expect((await search(movedJar)).status).toBe(429);
   });
 
+  test("a page rendered on the server reads the quota as the visitor, from their address", async () => {
+    const { app } = await createTestApp(getDb());
+    const ip = "203.0.113.20";
+    const visitor = createAgent(app, { ip });
+    for (let i = 0; i < 5; i++) await search(visitor);
+    // A fresh browser on the same network: the home page's prefetched quota already says 0 left.
+    const page = await createAgent(app, { ip }).request("GET", "/");
+    expect(page.text).toContain(`"used":5,"limit":5,"remaining":0`);
+    expect((await createAgent(app).request("GET", "/")).text).toContain(`"used":0,"limit":5,"remaining":5`);
+  });
+
   test("the address is stored only as a keyed hash", async () => {
     const { app } = await createTestApp(getDb());
     await search(createAgent(app, { ip: "192.0.2.77" }));

@@ -7,5 +7,9 @@ import type { ApiClient } from "#src/client/api.ts";
  */
 export const queries = {
   status: (api: ApiClient) => queryOptions({ queryKey: ["status"], queryFn: () => api.status() }),
+  /** Spec §7: the user is cached 5 minutes; a 401 is "signed out", not an error. */
+  user: (api: ApiClient) => queryOptions({ queryKey: ["user"], queryFn: () => api.currentUser(), staleTime: 5 * 60_000 }),
+  proStatus: (api: ApiClient) => queryOptions({ queryKey: ["pro-status"], queryFn: () => api.proStatus() }),
+  quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
 };

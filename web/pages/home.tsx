@@ -1,15 +1,62 @@
-import { useMutation } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect } from "react";
+import { useSearchParams } from "wouter";
+import { ApiError } from "#src/client/http.ts";
+import { FREE_DAILY_SEARCHES } from "#src/contract/quota.ts";
+import { providerIds } from "#src/contract/search.ts";
+import { ConnectionStatus } from "#web/components/search/connection-status.tsx";
+import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
+import { SearchForm } from "#web/components/search/search-form.tsx";
+import { SearchProgress } from "#web/components/search/search-progress.tsx";
 import { Card, CardContent } from "#web/components/ui/card.tsx";
-import { SearchForm, type SearchSubmit } from "#web/components/search/search-form.tsx";
+import { Skeleton } from "#web/components/ui/skeleton.tsx";
+import { useSearch } from "#web/hooks/use-search.ts";
 import { toast } from "#web/hooks/use-toast.ts";
+import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
+import type { PrefetchContext } from "#web/routes.ts";
+
+// The results code loads when a search starts, not with the first page.
+const loadResults = () => import("#web/components/results/search-results.tsx");
+const SearchResults = lazy(loadResults);
+const ModelCard = lazy(() => import("#web/components/results/model-card.tsx").then((m) => ({ default: m.ModelCard })));
+
+export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
+  await queryClient.prefetchQuery(queries.quota(serverApi));
+}
 
 export default function HomePage() {
-  const search = useMutation({
-    mutationFn: (request: SearchSubmit) => api.search(request),
-    onError: (error) => toast({ variant: "destructive", title: "Search failed", description: errorMessage(error) }),
+  const queryClient = useQueryClient();
+  const { data: status } = useQuery(queries.status(api));
+  const { data: pro } = useQuery(queries.proStatus(api));
+  const { data: quota } = useQuery(queries.quota(api));
+  const upgrade = useUpgrade();
+  const [params] = useSearchParams();
+  const isPro = pro?.isPro ?? false;
+  const remaining = isPro ? null : (quota?.remaining ?? FREE_DAILY_SEARCHES);
+
+  const { state, start, reset } = useSearch({
+    onDone: () => void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey }),
   });
 
+  useEffect(() => {
+    if (state.status !== "failed") return;
+    void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey });
+    const { error } = state;
+    if (error instanceof ApiError && error.status === 429) {
+      toast({ variant: "destructive", title: "Daily Search Limit Reached", description: "You've reached your free daily search limit. Upgrade to Pro for unlimited searches." });
+      upgrade.toCheckout();
+    } else if (error instanceof ApiError && error.status === 403) {
+      toast({ title: "Pro Feature", description: "Multiple search iterations is a Pro feature. Upgrade to access this feature." });
+      upgrade.toCheckout();
+    } else {
+      toast({ variant: "destructive", title: "Search failed", description: failureMessage(error) });
+    }
+    reset();
+  }, [state, queryClient, upgrade, reset]);
+
+  const searching = state.status === "searching";
   return (
     <main className="container mx-auto w-full max-w-6xl flex-1 px-4 py-8">
       <title>AI Search Comparison</title>
@@ -18,21 +65,58 @@ export default function HomePage() {
         <p className="text-muted-foreground">Compare results across multiple AI models with a single search</p>
       </section>
       <Card className="mx-auto mb-8 max-w-3xl">
-        <CardContent>
-          <SearchForm onSearch={(request) => search.mutate(request)} searching={search.isPending} />
+        <CardContent className="space-y-4">
+          {remaining === null ? null : <QuotaAlert remaining={remaining} />}
+          <SearchForm
+            onSearch={(request) => {
+              void loadResults();
+              void start(request);
+            }}
+            searching={searching}
+            isPro={isPro}
+            remaining={remaining}
+            initialQuery={params.get("query") ?? ""}
+          />
+          <ConnectionStatus status={status} />
         </CardContent>
       </Card>
-      {search.isIdle ? (
+
+      {state.status === "searching" ? (
+        <>
+          <SearchProgress
+            query={state.query}
+            progress={state.progress}
+            modes={state.modes}
+            live={state.live}
+            onCancel={() => {
+              reset();
+              void api.cancelSearch();
+            }}
+          />
+          <Suspense fallback={null}>
+            <div className="grid gap-4 md:grid-cols-3">
+              {providerIds.map((id) => {
+                const model = state.partial[id];
+                return model ? <ModelCard key={id} provider={id} model={model} /> : <Skeleton key={id} className="h-64" aria-hidden="true" />;
+              })}
+            </div>
+          </Suspense>
+        </>
+      ) : state.status === "done" ? (
+        <Suspense fallback={<Skeleton className="h-96" />}>
+          <SearchResults result={state.result} isPro={isPro} />
+        </Suspense>
+      ) : (
         <p className="text-center text-muted-foreground">
           Enter a query above to see which products, companies and sources OpenAI, Anthropic and Gemini return for it.
         </p>
-      ) : null}
+      )}
     </main>
   );
 }
 
-/** Spec §8 "Search failed": the server message, else the error text, else a generic one. */
-function errorMessage(error: unknown): string {
-  if (error && typeof error === "object" && "serverMessage" in error && typeof error.serverMessage === "string") return error.serverMessage;
-  return error instanceof Error && error.message ? error.message : "An unknown error occurred";
+/** Spec §8 "Search failed": the server's message, else 'Search failed', else 'An unknown error occurred'. */
+function failureMessage(error: Error): string {
+  if (error instanceof ApiError) return error.serverMessage ?? "Search failed";
+  return error.message || "An unknown error occurred";
 }

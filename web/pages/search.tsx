@@ -1,9 +1,70 @@
-import { NotYetAvailable, PageShell } from "#web/components/page-shell.tsx";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useLocation, useParams } from "wouter";
+import { ApiError } from "#src/client/http.ts";
+import { SearchResults } from "#web/components/results/search-results.tsx";
+import { SearchForm } from "#web/components/search/search-form.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Card, CardContent } from "#web/components/ui/card.tsx";
+import { Skeleton } from "#web/components/ui/skeleton.tsx";
+import { toast } from "#web/hooks/use-toast.ts";
+import { api } from "#web/lib/api.ts";
+import { formatDate } from "#web/lib/format.ts";
+import { queries } from "#web/lib/queries.ts";
+import type { PrefetchContext } from "#web/routes.ts";
 
-export default function SearchPage() {
+export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
+  if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));
+}
+
+/** Spec §2 /search/{id}: one saved search, read-only, arriving with its data in the HTML. */
+export default function SavedSearchPage() {
+  const { id = "" } = useParams<{ id: string }>();
+  const [, navigate] = useLocation();
+  const { data: result, error } = useQuery(queries.search(api, id));
+  const { data: pro } = useQuery(queries.proStatus(api));
+
+  useEffect(() => {
+    if (!error) return;
+    const notFound = error instanceof ApiError && error.status === 404;
+    toast({ variant: "destructive", title: notFound ? "Search not found" : "Failed to load search results", description: notFound ? "This search does not exist or is not yours." : error.message });
+    navigate("/", { replace: true });
+  }, [error, navigate]);
+
   return (
-    <PageShell title="Saved Search" heading="Saved Search">
-      <NotYetAvailable feature="Saved searches" />
-    </PageShell>
+    <main className="container mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-8">
+      <title>{result ? `${result.query} · AI Search Comparison` : "Saved Search · AI Search Comparison"}</title>
+      <Button asChild variant="ghost" size="sm" className="mb-4 self-start">
+        <Link href="/">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to Dashboard
+        </Link>
+      </Button>
+      {result ? (
+        <>
+          <Card className="mx-auto mb-8 w-full max-w-3xl">
+            <CardContent>
+              <SearchForm
+                key={result.id}
+                onSearch={() => undefined}
+                searching={false}
+                disabled
+                isPro={pro?.isPro ?? false}
+                remaining={null}
+                initialQuery={result.query}
+                initialIterations={result.iterationCount}
+              />
+            </CardContent>
+          </Card>
+          <SearchResults result={result} isPro={pro?.isPro ?? false} readOnly />
+        </>
+      ) : (
+        <Skeleton className="h-96 w-full" aria-label="Loading saved search" />
+      )}
+      <footer className="mt-10 border-t pt-4 text-center text-sm text-muted-foreground">
+        {result ? `Saved search from ${formatDate(result.createdAt)}.` : null} Results are kept in your search history.
+      </footer>
+    </main>
   );
 }

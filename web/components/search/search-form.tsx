@@ -1,30 +1,36 @@
 import { Info, Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { useLocation } from "wouter";
-import { FREE_ITERATIONS } from "#src/contract/search.ts";
+import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
 import { Button } from "#web/components/ui/button.tsx";
 import { Input } from "#web/components/ui/input.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select.tsx";
+import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
 import { toast } from "#web/hooks/use-toast.ts";
-import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 
+/** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;
+const PRO_DEFAULT_ITERATIONS = 5;
 
 export type SearchSubmit = { query: string; iterations: number };
 
 type SearchFormProps = {
   onSearch: (search: SearchSubmit) => void;
   searching: boolean;
+  isPro: boolean;
+  /** Free searches left today; null for Pro. */
+  remaining: number | null;
+  /** Read-only (a saved search): shown but not usable. */
   disabled?: boolean;
   initialQuery?: string;
+  initialIterations?: number;
 };
 
-/** Spec §2 "Search form" for a free caller: one iteration, the larger counts locked behind Pro. */
-export function SearchForm({ onSearch, searching, disabled = false, initialQuery = "" }: SearchFormProps) {
+/** Spec §2 "Search form", with the free-tier checks of spec §4 and the texts of §5/§8. */
+export function SearchForm({ onSearch, searching, isPro, remaining, disabled = false, initialQuery = "", initialIterations }: SearchFormProps) {
   const [query, setQuery] = useState(initialQuery);
-  const [iterations, setIterations] = useState(FREE_ITERATIONS);
-  const [, navigate] = useLocation();
+  const [iterations, setIterations] = useState(initialIterations ?? (isPro ? PRO_DEFAULT_ITERATIONS : FREE_ITERATIONS));
+  const upgrade = useUpgrade();
   const inputId = useId();
   const hintId = useId();
   const locked = searching || disabled;
@@ -35,14 +41,24 @@ export function SearchForm({ onSearch, searching, disabled = false, initialQuery
       toast({ variant: "destructive", title: "Empty search query", description: "Please enter a search query to continue" });
       return;
     }
+    if (!isPro && remaining === 0) {
+      toast({ variant: "destructive", title: "Daily Search Limit Reached", description: "You've reached your free daily search limit. Upgrade to Pro for unlimited searches." });
+      upgrade.toCheckout();
+      return;
+    }
+    if (!isPro && iterations > FREE_ITERATIONS) {
+      toast({ title: "Pro Feature", description: "Multiple search iterations is a Pro feature. Upgrade to access this feature." });
+      upgrade.toCheckout();
+      return;
+    }
     onSearch({ query: query.trim(), iterations });
   };
 
-  // Spec §4: Enter searches at once when the query is not blank; a blank query does nothing.
+  // Spec §4: Enter searches at once when the query is not blank, a free user with 1 iteration.
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
-    if (query.trim() && !locked) onSearch({ query: query.trim(), iterations: FREE_ITERATIONS });
+    if (query.trim() && !locked) onSearch({ query: query.trim(), iterations: isPro ? iterations : FREE_ITERATIONS });
   };
 
   return (
@@ -63,11 +79,10 @@ export function SearchForm({ onSearch, searching, disabled = false, initialQuery
             disabled={locked}
             className="h-11 pr-10 pl-9"
           />
-          {query ? (
+          {query && !locked ? (
             <button
               type="button"
               onClick={() => setQuery("")}
-              disabled={locked}
               className="absolute top-1/2 right-2 -translate-y-1/2 rounded-sm p-1 text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
               aria-label="Clear search"
             >
@@ -97,34 +112,34 @@ export function SearchForm({ onSearch, searching, disabled = false, initialQuery
               </TooltipContent>
             </Tooltip>
           </div>
-          <Select value={String(iterations)} onValueChange={(value) => setIterations(Number(value))} disabled={locked}>
-            <SelectTrigger className="w-full sm:w-56" aria-labelledby={`${inputId}-iterations`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="1">1 iteration</SelectItem>
-              {LOCKED_CHOICES.map((n) => (
-                <div key={n} className="flex items-center justify-between gap-2 px-2 py-1.5 text-sm text-muted-foreground">
-                  <span className="flex items-center gap-1.5">
-                    <Lock className="size-3.5" aria-hidden="true" />
-                    {n} iterations
-                  </span>
-                  <Button
-                    type="button"
-                    size="sm"
-                    variant="link"
-                    className="h-auto p-0"
-                    onClick={() => {
-                      rememberUpgradeIntent();
-                      navigate("/auth?from=upgrade");
-                    }}
-                  >
-                    Upgrade to Pro
-                  </Button>
-                </div>
-              ))}
-            </SelectContent>
-          </Select>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <NativeSelect
+              id={`${inputId}-iterations-select`}
+              value={String(iterations)}
+              onChange={(event) => setIterations(Number(event.target.value))}
+              disabled={locked}
+              aria-labelledby={`${inputId}-iterations`}
+              className="w-full sm:w-56"
+            >
+              {isPro || disabled
+                ? PRO_ITERATION_CHOICES.map((n) => (
+                    <NativeSelectOption key={n} value={n}>
+                      {n === 1 ? "1 iteration" : `${n} iterations`}
+                    </NativeSelectOption>
+                  ))
+                : [FREE_ITERATIONS, ...LOCKED_CHOICES].map((n) => (
+                    <NativeSelectOption key={n} value={n} disabled={n !== FREE_ITERATIONS}>
+                      {n === 1 ? "1 iteration" : `${n} iterations · Pro`}
+                    </NativeSelectOption>
+                  ))}
+            </NativeSelect>
+            {isPro || disabled ? null : (
+              <Button type="button" size="sm" variant="link" className="h-auto gap-1 p-0" onClick={upgrade.start}>
+                <Lock className="size-3.5" aria-hidden="true" />
+                Upgrade to Pro
+              </Button>
+            )}
+          </div>
         </div>
         <Button type="submit" className="h-10 sm:ml-auto sm:min-w-44" disabled={locked}>
           {searching ? (

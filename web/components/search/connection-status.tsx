@@ -1,0 +1,44 @@
+import { providerIds, type ApiStatus, type ProviderId } from "#src/contract/search.ts";
+import { Badge } from "#web/components/ui/badge.tsx";
+import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
+import { providerNames } from "./search-progress.tsx";
+
+const keyNames: Record<ProviderId, string> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
+
+/** Spec §2 "Connection Status", telling simulated providers apart from connected ones. */
+export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) {
+  return (
+    <section aria-labelledby="connection-status" className="rounded-lg border p-3">
+      <h2 id="connection-status" className="mb-2 text-sm font-medium">
+        Connection Status
+      </h2>
+      <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+        {providerIds.map((id) => {
+          const mode = status?.modes[id];
+          const label = mode === "live" ? "Connected" : mode === "simulated" ? "Simulated" : "Not Connected";
+          const tone = mode === "live" ? "bg-emerald-600" : mode === "simulated" ? "bg-amber-500" : "bg-red-600";
+          const explanation =
+            mode === "live"
+              ? `${providerNames[id]} answers with live web search.`
+              : mode === "simulated"
+                ? `${keyNames[id]} is not set: answers come from a local simulator and are labelled Simulated.`
+                : `${keyNames[id]} is not set: this provider is not searched.`;
+          return (
+            <li key={id}>
+              <Tooltip>
+                <TooltipTrigger asChild>
+                  <button type="button" className="flex items-center gap-2 rounded-sm" aria-label={`${providerNames[id]}: ${label}. ${explanation}`}>
+                    <span className={`size-2 rounded-full ${tone}`} aria-hidden="true" />
+                    <span>{providerNames[id]}</span>
+                    <Badge variant={mode === "live" ? "secondary" : "outline"}>{label}</Badge>
+                  </button>
+                </TooltipTrigger>
+                <TooltipContent className="max-w-xs">{explanation}</TooltipContent>
+              </Tooltip>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
