@@ -27,10 +27,11 @@ export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) 
             <li key={id}>
               <Tooltip>
                 <TooltipTrigger asChild>
-                  <button type="button" className="flex items-center gap-2 rounded-sm" aria-label={`${providerNames[id]}: ${label}. ${explanation}`}>
+                  <button type="button" className="flex items-center gap-2 rounded-sm">
                     <span className={`size-2 rounded-full ${tone}`} aria-hidden="true" />
                     <span>{providerNames[id]}</span>
                     <Badge variant={mode === "live" ? "secondary" : "outline"}>{label}</Badge>
+                    <span className="sr-only">{explanation}</span>
                   </button>
                 </TooltipTrigger>
                 <TooltipContent className="max-w-xs">{explanation}</TooltipContent>

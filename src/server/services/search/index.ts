@@ -25,15 +25,20 @@ export function createSearchService({ store, providers, concurrency, retry }: Se
       const onClientGone = () => controller.abort(new SearchCancelledError());
       signal?.addEventListener("abort", onClientGone, { once: true });
       const iterations = requestedIterations(request);
-      const id = await store.begin(owner, request.query, iterations, request.options);
+      // The row is written while the providers work: it is not on the search's critical path.
+      const recorded = store.begin(owner, request.query, iterations, request.options);
+      recorded.catch(() => undefined); // awaited below; this only marks a rejection as handled
+      let id: string | undefined;
       try {
         const result = await runSearch({ query: request.query, iterations, options: request.options, providers, concurrency, signal: controller.signal, onEvent, retry });
+        id = await recorded;
         const saved = { ...result, id, options: request.options, createdAt: new Date().toISOString() };
         await store.complete(id, saved);
         onEvent?.({ type: "done", id, result: saved });
         return saved;
       } catch (error) {
         const cancelled = controller.signal.aborted;
+        id ??= await recorded;
         await store.fail(id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
         throw cancelled ? new SearchCancelledError() : error;
       } finally {
