@@ -13,4 +13,4 @@ for (const k of seen) { total += gzipSync(readFileSync("/tmp/an/" + k.replace(/^
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file); const key = m ? m[1] : file.replace("/work/main/","");
   byPkg.set(key, (byPkg.get(key) ?? 0) + info.bytesInOutput); } }
 console.log("gzip total KB", (total/1024).toFixed(1));
-for (const [k, v] of [...byPkg].sort((a,b)=>b[1]-a[1]).slice(0,40)) console.log((v/1024).toFixed(1).padStart(7), k);
+for (const [k, v] of [...byPkg].sort((a,b)=>b[1]-a[1]).slice(0,30)) console.log((v/1024).toFixed(1).padStart(7), k);

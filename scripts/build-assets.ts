@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { watch } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { AssetManifest } from "#web/render.tsx";
@@ -16,9 +16,13 @@ const dist = join(root, "dist");
 const publicDir = join(dist, "public");
 const PUBLIC_PREFIX = "/assets/";
 
-export async function buildAssets({ quiet = false } = {}): Promise<AssetManifest> {
+/**
+ * `clean` empties dist/public first (release builds). Without it, files of earlier builds stay:
+ * names are content-hashed, so a test process still serving them is never broken by another.
+ */
+export async function buildAssets({ quiet = false, clean = false } = {}): Promise<AssetManifest> {
   const started = performance.now();
-  await rm(publicDir, { recursive: true, force: true });
+  if (clean) await rm(publicDir, { recursive: true, force: true });
   await mkdir(publicDir, { recursive: true });
 
   const pageFiles = await pageSourceFiles();
@@ -57,7 +61,9 @@ export async function buildAssets({ quiet = false } = {}): Promise<AssetManifest
     const already = await staticClosure(entry.name);
     manifest.pages[id] = [...needed].filter((f) => !already.has(f) || f === output.name).map((f) => PUBLIC_PREFIX + f);
   }
-  await writeFile(join(dist, "manifest.json"), JSON.stringify(manifest, null, 2));
+  const manifestTmp = join(dist, `manifest.${process.pid}.json`);
+  await writeFile(manifestTmp, JSON.stringify(manifest, null, 2));
+  await rename(manifestTmp, join(dist, "manifest.json"));
 
   if (!quiet) await report(manifest, entry.name, css, performance.now() - started);
   return manifest;
@@ -76,7 +82,7 @@ async function pageSourceFiles(): Promise<Record<PageId, string>> {
 }
 
 async function buildCss(): Promise<string> {
-  const tmp = join(dist, "app.css");
+  const tmp = join(dist, `app.${process.pid}.css`);
   const proc = Bun.spawn([join(root, "node_modules/.bin/tailwindcss"), "-i", join(root, "web/styles/app.css"), "-o", tmp, "--minify"], {
     cwd: root,
     stdout: "ignore",
@@ -113,7 +119,7 @@ async function report(manifest: AssetManifest, entry: string, css: string, ms: n
 }
 
 if (import.meta.main) {
-  await buildAssets();
+  await buildAssets({ clean: process.argv.includes("--clean") });
   if (process.argv.includes("--watch")) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     watch(join(root, "web"), { recursive: true }, () => {

@@ -1,11 +1,8 @@
 import * as v from "valibot";
 
-/** Spec §9: free callers (anonymous or signed in) get 5 searches per day. */
-export const FREE_DAILY_SEARCHES = 5;
+import { FREE_DAILY_SEARCHES } from "./constants.ts";
 
-/** Spec §8 texts, sent by the server as `{ message }` and shown by the client. */
-export const DAILY_LIMIT_MESSAGE = "You've reached your free daily search limit. Upgrade to Pro for unlimited searches.";
-export const PRO_REQUIRED = "Pro subscription required";
+export { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED } from "./constants.ts";
 
 /** Every /api/search answer to a free caller carries the searches left today in this header. */
 export const REMAINING_HEADER = "X-Searches-Remaining";

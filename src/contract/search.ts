@@ -1,16 +1,15 @@
 import * as v from "valibot";
 
-export const providerIds = ["openai", "anthropic", "gemini"] as const;
+import { FREE_ITERATIONS, MAX_ITERATIONS, providerIds } from "./constants.ts";
+
+export { FREE_ITERATIONS, MAX_ITERATIONS, PRO_ITERATION_CHOICES, providerIds } from "./constants.ts";
 export const ProviderId = v.picklist(providerIds);
-export type ProviderId = (typeof providerIds)[number];
+export type ProviderId = v.InferOutput<typeof ProviderId>;
 
 /** live: the real service with our key; simulated: our loopback simulator; off: not connected. */
 export const ProviderMode = v.picklist(["live", "simulated", "off"]);
 export type ProviderMode = v.InferOutput<typeof ProviderMode>;
 
-export const FREE_ITERATIONS = 1;
-export const PRO_ITERATION_CHOICES = [1, 5, 10, 25, 50, 100] as const;
-export const MAX_ITERATIONS = 100;
 
 // ---------------------------------------------------------------------------------------------
 // Request

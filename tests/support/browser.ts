@@ -2,34 +2,77 @@ import { afterAll, beforeAll, expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
+import { users } from "#db/schema.ts";
+import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { startSimulator, type Simulator, type SimulatorOptions } from "#src/simulators/index.ts";
+import { grantPro, newAccount } from "#tests/support/accounts.ts";
+import { nextTestIp } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
+export type ContextOptions = Parameters<Browser["newContext"]>[0];
+
+export type PageOptions = {
+  /**
+   * Console errors this page is expected to log (e.g. "Failed to load resource … 404" for a
+   * deliberate request of a missing API resource); any other console error still fails the file.
+   */
+  allowConsoleErrors?: RegExp[];
+};
+
 export type BrowserHarness = {
   baseUrl: string;
   browser: Browser;
   database: Database;
+  /** The provider simulator the app talks to: its request log, faults and latency. */
+  simulator: Simulator;
   /** A page whose console errors and uncaught exceptions fail the test (hydration warnings included). */
-  newPage(options?: Parameters<Browser["newContext"]>[0]): Promise<Page>;
+  newPage(options?: ContextOptions, pageOptions?: PageOptions): Promise<Page>;
+  /**
+   * Registers a fresh account through the API from the page (its browser context keeps the
+   * session cookie) and makes it Pro. The page is left where it was; reload to see the Pro state.
+   */
+  signInAsPro(page: Page): Promise<{ username: string; email: string; password: string; id: string }>;
+};
+
+export type BrowserOptions = {
+  /**
+   * This file's own simulator (started and stopped with the harness) instead of the one shared by
+   * test apps, for tests that change its latency or inject faults. Latency defaults to fixed 5 ms.
+   */
+  simulator?: SimulatorOptions;
+  /** The app's retry policy for provider calls (default: the fast test policy). */
+  retry?: RetryPolicy;
+  /** Extra app environment (e.g. SEARCH_CONCURRENCY). */
+  env?: Record<string, string>;
+  /**
+   * Each browser context gets its own client address (X-Forwarded-For, trusted by test apps),
+   * unless its options set one: anonymous free quotas are counted per network, so pages of one
+   * file would otherwise share 5 searches a day.
+   */
+  distinctAddresses?: boolean;
 };
 
 /** Starts the real server on a loopback port and a headless Chromium, for one e2e file. */
-export function useBrowser(): () => BrowserHarness {
+export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
   let harness: BrowserHarness | undefined;
   const contexts: Array<{ context: BrowserContext; errors: string[] }> = [];
   let stopServer: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const database = await openTestDatabase("pglite");
-    const { app } = await createTestApp(database);
+    const ownSimulator = options.simulator ? startSimulator({ latency: { kind: "fixed", ms: 5 }, ...options.simulator }) : undefined;
+    const { app, simulator } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env: options.env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     const baseUrl = `http://127.0.0.1:${app.server?.port}`;
     stopServer = async () => {
       await app.stop(true);
+      await ownSimulator?.stop();
       await database.close();
     };
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
@@ -37,19 +80,37 @@ export function useBrowser(): () => BrowserHarness {
       baseUrl,
       browser,
       database,
-      async newPage(options) {
-        const context = await browser.newContext({ baseURL: baseUrl, ...options });
+      simulator,
+      async newPage(contextOptions, pageOptions = {}) {
+        const headers = { ...contextOptions?.extraHTTPHeaders };
+        if (options.distinctAddresses && !Object.keys(headers).some((name) => name.toLowerCase() === "x-forwarded-for")) headers["x-forwarded-for"] = nextTestIp();
+        const context = await browser.newContext({ baseURL: baseUrl, ...contextOptions, extraHTTPHeaders: headers });
         const errors: string[] = [];
         contexts.push({ context, errors });
         const page = await context.newPage();
+        const allowed = pageOptions.allowConsoleErrors ?? [];
         page.on("console", (message) => {
           if (message.type() !== "error") return;
           // A deliberate visit to a 404 page logs its own status; any other failed resource counts.
           if (message.text().startsWith("Failed to load resource") && message.location().url === page.url()) return;
+          if (allowed.some((pattern) => pattern.test(`${message.text()} ${message.location().url}`))) return;
           errors.push(message.text());
         });
         page.on("pageerror", (error) => errors.push(error.message));
         return page;
+      },
+      async signInAsPro(page) {
+        if (!page.url().startsWith(baseUrl)) await page.goto("/");
+        const account = newAccount();
+        const status = await page.evaluate(async (body) => {
+          const response = await fetch("/api/register", { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+          return response.status;
+        }, account);
+        if (status !== 201) throw new Error(`registering ${account.username} from the page answered ${status}`);
+        const [row] = await database.db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
+        if (!row) throw new Error("registered user not found");
+        await grantPro(database, row.id);
+        return { ...account, id: row.id };
       },
     };
   }, 60_000);

@@ -1,7 +1,12 @@
-import { Search } from "lucide-react";
-import { Link, useLocation } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { Crown, Search } from "lucide-react";
+import { Link } from "wouter";
+import { UserMenu } from "#web/components/account/user-menu.tsx";
 import { Button } from "#web/components/ui/button.tsx";
-import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+import { Skeleton } from "#web/components/ui/skeleton.tsx";
+import { useUpgrade } from "#web/hooks/use-upgrade.ts";
+import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
 
 /** Spec §2 header: title, upgrade button, user menu. */
 export function Header() {
@@ -15,33 +20,52 @@ export function Header() {
         </Link>
         <nav aria-label="Account" className="flex items-center gap-2">
           <UpgradeButton />
-          <UserMenu />
+          <AccountControl />
         </nav>
       </div>
     </header>
   );
 }
 
-/** Anonymous visitors go to sign-in first, with the upgrade intent remembered. */
+/**
+ * Spec §2 states: 'Checking...' while the Pro status loads, a disabled 'Pro Member' for Pro, else
+ * 'Upgrade to Pro' (signed in: checkout; anonymous: sign-in first, with the upgrade intent stored).
+ */
 function UpgradeButton() {
-  const [, navigate] = useLocation();
+  const { data: pro, isPending } = useQuery(queries.proStatus(api));
+  const upgrade = useUpgrade();
+  if (isPending) {
+    return (
+      <Button size="sm" disabled aria-busy="true">
+        Checking...
+      </Button>
+    );
+  }
+  if (pro?.isPro) {
+    return (
+      <Button size="sm" variant="secondary" disabled>
+        <Crown aria-hidden="true" />
+        Pro Member
+      </Button>
+    );
+  }
   return (
-    <Button
-      size="sm"
-      onClick={() => {
-        rememberUpgradeIntent();
-        navigate("/auth?from=upgrade");
-      }}
-    >
+    <Button size="sm" onClick={() => upgrade.start()}>
       Upgrade to Pro
     </Button>
   );
 }
 
-function UserMenu() {
-  return (
-    <Button asChild size="sm" variant="outline">
-      <Link href="/auth">Log In / Sign Up</Link>
-    </Button>
-  );
+/** A skeleton while we ask who this is; then the sign-in link or the user's menu. */
+function AccountControl() {
+  const { data: user, isPending } = useQuery(queries.user(api));
+  if (isPending) return <Skeleton className="h-8 w-28" aria-label="Checking sign-in" role="status" />;
+  if (!user) {
+    return (
+      <Button asChild size="sm" variant="outline">
+        <Link href="/auth">Log In / Sign Up</Link>
+      </Button>
+    );
+  }
+  return <UserMenu user={user} />;
 }

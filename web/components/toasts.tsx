@@ -5,7 +5,7 @@ const Toaster = lazy(() => import("#web/components/ui/toaster.tsx").then((m) => 
 
 /**
  * The toast region, loaded with the first toast: most visits never show one, and Radix Toast is a
- * sizeable part of the first page load (ADR 005). Once shown it stays mounted (F8 keeps working).
+ * sizeable part of the first page load (ADR 006). Once shown it stays mounted (F8 keeps working).
  */
 export function Toasts() {
   const { toasts } = useToast();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "#src/client/http.ts";
-import { providerIds, type ModelResult, type ProviderId, type ProviderMode, type SearchRequest, type SearchResult } from "#src/contract/search.ts";
-import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
+import type { ApiError } from "#src/client/errors.ts";
+import { providerIds, type ProviderId } from "#src/contract/constants.ts";
+import type { ModelResult, ProviderMode, SearchRequest, SearchResult } from "#src/contract/search.ts";
 import { api } from "#web/lib/api.ts";
 
 export type ProviderProgress = { completed: number; failed: number; total: number };
@@ -58,21 +58,8 @@ export function useSearch({ onDone }: { onDone?: (result: SearchResult & { id: s
       setState((s) => (s.status === "searching" && controller.current === mine ? fn(s) : s));
 
     try {
-      let result: (SearchResult & { id: string }) | undefined;
-      try {
-        for await (const event of api.searchStream(request, mine.signal)) {
-          if (event.type === "started") update((s) => ({ ...s, modes: event.modes }));
-          else if (event.type === "progress") update((s) => ({ ...s, progress: { ...s.progress, [event.provider]: { completed: event.completed, failed: event.failed, total: event.total } } }));
-          else if (event.type === "result") update((s) => ({ ...s, partial: { ...s.partial, [event.provider]: event.result } }));
-          else if (event.type === "done") result = { ...event.result, id: event.id };
-          else if (event.type === "error") throw new ApiError(event.status, JSON.stringify({ message: event.message }), "");
-        }
-      } catch (error) {
-        // A refusal or failure reported by the server is final; a stream that could not be read falls back.
-        if (error instanceof ApiError || mine.signal.aborted) throw error;
-        result = await fallbackSearch(request, mine.signal, update);
-      }
-      if (!result) throw new Error("Search failed");
+      const { runDashboardSearch } = await import("#web/lib/search-runner.ts");
+      const result = await runDashboardSearch(request, mine.signal, update);
       if (controller.current !== mine) return;
       controller.current = null;
       setState({ status: "done", result });
@@ -84,30 +71,14 @@ export function useSearch({ onDone }: { onDone?: (result: SearchResult & { id: s
     }
   }, []);
 
-  const reset = useCallback(() => setState({ status: "idle" }), []);
-  return { state, start, reset };
-}
+  /** Stops the search in flight: its connection closes, the server is told, the view resets. */
+  const cancel = useCallback(() => {
+    controller.current?.abort();
+    controller.current = null;
+    void api.cancelSearch().catch(() => undefined);
+    setState({ status: "idle" });
+  }, []);
 
-/** Without the stream: one request, with counters estimated on the spec's 1800 ms clock. */
-async function fallbackSearch(
-  request: SearchRequest & { iterations: number },
-  signal: AbortSignal,
-  update: (fn: (s: Extract<SearchState, { status: "searching" }>) => Extract<SearchState, { status: "searching" }>) => void,
-) {
-  const started = Date.now();
-  const timer = setInterval(() => {
-    update((s) => ({
-      ...s,
-      live: false,
-      progress: Object.fromEntries(
-        providerIds.map((id) => [id, { ...s.progress[id], completed: simulatedProgress(Date.now() - started, request.iterations, s.progress[id].completed) }]),
-      ) as Record<ProviderId, ProviderProgress>,
-    }));
-  }, PROGRESS_TICK_MS);
-  try {
-    signal.throwIfAborted();
-    return await api.search(request);
-  } finally {
-    clearInterval(timer);
-  }
+  const reset = useCallback(() => setState({ status: "idle" }), []);
+  return { state, start, cancel, reset };
 }

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
 
 /**
@@ -12,4 +12,15 @@ export const queries = {
   proStatus: (api: ApiClient) => queryOptions({ queryKey: ["pro-status"], queryFn: () => api.proStatus() }),
   quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
+  /** The signed-in user's saved searches, newest first, a page at a time ("" = the first page). */
+  searches: (api: ApiClient) =>
+    infiniteQueryOptions({
+      queryKey: ["searches"],
+      queryFn: ({ pageParam }) => api.listSearches(pageParam ? { before: pageParam } : {}),
+      initialPageParam: "",
+      getNextPageParam: (last) => last.nextCursor,
+    }),
 };
+
+/** Query keys that belong to one signed-in person: dropped on every sign-in and sign-out. */
+export const personalQueryKeys = [["searches"], ["search"]] as const;

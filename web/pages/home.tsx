@@ -1,13 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect } from "react";
 import { useSearchParams } from "wouter";
-import { ApiError } from "#src/client/http.ts";
-import { FREE_DAILY_SEARCHES } from "#src/contract/quota.ts";
-import { providerIds } from "#src/contract/search.ts";
+import { ApiError } from "#src/client/errors.ts";
+import { FREE_DAILY_SEARCHES, providerIds } from "#src/contract/constants.ts";
 import { ConnectionStatus } from "#web/components/search/connection-status.tsx";
 import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
-import { SearchProgress } from "#web/components/search/search-progress.tsx";
 import { Card, CardContent } from "#web/components/ui/card.tsx";
 import { Skeleton } from "#web/components/ui/skeleton.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
@@ -17,9 +15,15 @@ import { api } from "#web/lib/api.ts";
 import { queries } from "#web/lib/queries.ts";
 import type { PrefetchContext } from "#web/routes.ts";
 
-// The results code loads when a search starts, not with the first page.
+// What a search shows loads when the visitor starts typing, not with the first page (ADR 006).
 const loadResults = () => import("#web/components/results/search-results.tsx");
 const SearchResults = lazy(loadResults);
+const SearchProgress = lazy(() => import("#web/components/search/search-progress.tsx").then((m) => ({ default: m.SearchProgress })));
+const preloadSearchCode = () => {
+  void loadResults();
+  void import("#web/components/search/search-progress.tsx");
+  void import("#web/lib/search-runner.ts");
+};
 const ModelCard = lazy(() => import("#web/components/results/model-card.tsx").then((m) => ({ default: m.ModelCard })));
 
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
@@ -36,7 +40,7 @@ export default function HomePage() {
   const isPro = pro?.isPro ?? false;
   const remaining = isPro ? null : (quota?.remaining ?? FREE_DAILY_SEARCHES);
 
-  const { state, start, reset } = useSearch({
+  const { state, start, cancel, reset } = useSearch({
     onDone: () => void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey }),
   });
 
@@ -69,9 +73,10 @@ export default function HomePage() {
           {remaining === null ? null : <QuotaAlert remaining={remaining} />}
           <SearchForm
             onSearch={(request) => {
-              void loadResults();
+              preloadSearchCode();
               void start(request);
             }}
+            onFocusQuery={preloadSearchCode}
             searching={searching}
             isPro={isPro}
             remaining={remaining}
@@ -82,26 +87,21 @@ export default function HomePage() {
       </Card>
 
       {state.status === "searching" ? (
-        <>
+        <Suspense fallback={<Skeleton className="mx-auto mb-8 h-48 max-w-3xl" aria-label="Starting search" />}>
           <SearchProgress
             query={state.query}
             progress={state.progress}
             modes={state.modes}
             live={state.live}
-            onCancel={() => {
-              reset();
-              void api.cancelSearch();
-            }}
+            onCancel={cancel}
           />
-          <Suspense fallback={null}>
-            <div className="grid gap-4 md:grid-cols-3">
-              {providerIds.map((id) => {
-                const model = state.partial[id];
-                return model ? <ModelCard key={id} provider={id} model={model} /> : <Skeleton key={id} className="h-64" aria-hidden="true" />;
-              })}
-            </div>
-          </Suspense>
-        </>
+          <div className="grid gap-4 md:grid-cols-3">
+            {providerIds.map((id) => {
+              const model = state.partial[id];
+              return model ? <ModelCard key={id} provider={id} model={model} /> : <Skeleton key={id} className="h-64" aria-hidden="true" />;
+            })}
+          </div>
+        </Suspense>
       ) : state.status === "done" ? (
         <Suspense fallback={<Skeleton className="h-96" />}>
           <SearchResults result={state.result} isPro={isPro} />

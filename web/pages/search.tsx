@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import { ApiError } from "#src/client/http.ts";
+import { ApiError } from "#src/client/errors.ts";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { Button } from "#web/components/ui/button.tsx";

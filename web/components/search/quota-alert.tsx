@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { FREE_DAILY_SEARCHES } from "#src/contract/quota.ts";
+import { FREE_DAILY_SEARCHES } from "#src/contract/constants.ts";
 import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
 import { Button } from "#web/components/ui/button.tsx";
 import { Progress } from "#web/components/ui/progress.tsx";

@@ -1,6 +1,6 @@
 import { Info, Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
+import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/constants.ts";
 import { Button } from "#web/components/ui/button.tsx";
 import { Input } from "#web/components/ui/input.tsx";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
@@ -24,10 +24,12 @@ type SearchFormProps = {
   disabled?: boolean;
   initialQuery?: string;
   initialIterations?: number;
+  /** The query box got focus: a search is likely, its code can start loading. */
+  onFocusQuery?: () => void;
 };
 
 /** Spec §2 "Search form", with the free-tier checks of spec §4 and the texts of §5/§8. */
-export function SearchForm({ onSearch, searching, isPro, remaining, disabled = false, initialQuery = "", initialIterations }: SearchFormProps) {
+export function SearchForm({ onSearch, searching, isPro, remaining, disabled = false, initialQuery = "", initialIterations, onFocusQuery }: SearchFormProps) {
   const [query, setQuery] = useState(initialQuery);
   const [iterations, setIterations] = useState(initialIterations ?? (isPro ? PRO_DEFAULT_ITERATIONS : FREE_ITERATIONS));
   const upgrade = useUpgrade();
@@ -74,6 +76,7 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
             value={query}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={onKeyDown}
+            onFocus={onFocusQuery}
             placeholder="e.g. best CRM for startups, top running shoes 2026, Notion vs Confluence"
             aria-describedby={hintId}
             disabled={locked}

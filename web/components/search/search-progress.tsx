@@ -1,12 +1,12 @@
 import { Loader2 } from "lucide-react";
-import { providerIds, type ProviderId, type ProviderMode } from "#src/contract/search.ts";
+import { providerIds, type ProviderId } from "#src/contract/constants.ts";
+import type { ProviderMode } from "#src/contract/search.ts";
+import { providerNames } from "#web/lib/providers.ts";
 import { Badge } from "#web/components/ui/badge.tsx";
 import { Button } from "#web/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card.tsx";
 import { Progress } from "#web/components/ui/progress.tsx";
 import type { ProviderProgress } from "#web/hooks/use-search.ts";
-
-export const providerNames: Record<ProviderId, string> = { openai: "ChatGPT / OpenAI", anthropic: "Claude / Anthropic", gemini: "Gemini / Google" };
 
 type SearchProgressProps = {
   query: string;

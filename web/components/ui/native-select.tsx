@@ -3,7 +3,7 @@ import { ChevronDownIcon } from "lucide-react"
 
 import { cn } from "#web/lib/utils.ts"
 
-/** shadcn's NativeSelect: a styled <select>, light enough for the first page load (ADR 005). */
+/** shadcn's NativeSelect: a styled <select>, light enough for the first page load (ADR 006). */
 function NativeSelect({ className, ...props }: React.ComponentProps<"select">) {
   return (
     <div data-slot="native-select-wrapper" className="group/native-select relative w-fit has-[select:disabled]:opacity-50">

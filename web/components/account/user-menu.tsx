@@ -1,0 +1,59 @@
+import { History, LogOut, User as UserIcon, CreditCard } from "lucide-react";
+import { Link } from "wouter";
+import type { User } from "#src/contract/auth.ts";
+import { useLogout } from "#web/components/auth/session.ts";
+import { displayName, UserAvatar } from "#web/components/account/user-avatar.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "#web/components/ui/dropdown-menu.tsx";
+
+/** Spec §2: the signed-in user's avatar, opening their name, email and account links. */
+export function UserMenu({ user }: { user: User }) {
+  const logout = useLogout();
+  const name = displayName(user);
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${name}`}>
+          <UserAvatar user={user} />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="font-normal">
+          <p className="truncate text-sm font-medium">{name}</p>
+          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/user/profile">
+            <UserIcon aria-hidden="true" />
+            Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/user/history">
+            <History aria-hidden="true" />
+            Search History
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/user/subscription">
+            <CreditCard aria-hidden="true" />
+            Manage Subscription
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void logout()}>
+          <LogOut aria-hidden="true" />
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
