@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Crown, Search } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { Link } from "wouter";
-import { UserMenu } from "#web/components/account/user-menu.tsx";
+import { AvatarButton } from "#web/components/account/user-avatar.tsx";
 import { Button } from "#web/components/ui/button.tsx";
 import { Skeleton } from "#web/components/ui/skeleton.tsx";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
@@ -56,6 +57,10 @@ function UpgradeButton() {
   );
 }
 
+// Only signed-in visitors need the menu, so its code is not part of everyone's first load. The
+// server renders it in full; the browser hydrates it once the chunk is in.
+const UserMenu = lazy(() => import("#web/components/account/user-menu.tsx").then((m) => ({ default: m.UserMenu })));
+
 /** A skeleton while we ask who this is; then the sign-in link or the user's menu. */
 function AccountControl() {
   const { data: user, isPending } = useQuery(queries.user(api));
@@ -67,5 +72,9 @@ function AccountControl() {
       </Button>
     );
   }
-  return <UserMenu user={user} />;
+  return (
+    <Suspense fallback={<AvatarButton user={user} aria-busy="true" />}>
+      <UserMenu user={user} />
+    </Suspense>
+  );
 }

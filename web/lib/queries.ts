@@ -12,10 +12,14 @@ export const queries = {
   proStatus: (api: ApiClient) => queryOptions({ queryKey: ["pro-status"], queryFn: () => api.proStatus() }),
   quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
-  /** The signed-in user's saved searches, newest first, a page at a time ("" = the first page). */
+  /**
+   * The signed-in user's saved searches, newest first, a page at a time ("" = the first page).
+   * Refetched whenever the history is shown again: searches finish elsewhere (the dashboard).
+   */
   searches: (api: ApiClient) =>
     infiniteQueryOptions({
       queryKey: ["searches"],
+      staleTime: 0,
       queryFn: ({ pageParam }) => api.listSearches(pageParam ? { before: pageParam } : {}),
       initialPageParam: "",
       getNextPageParam: (last) => last.nextCursor,

@@ -1,9 +1,119 @@
-import { NotYetAvailable, PageShell } from "#web/components/page-shell.tsx";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, Crown } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { AuthMarketing } from "#web/components/auth/auth-marketing.tsx";
+import { useFromUpgrade } from "#web/components/auth/from-upgrade.ts";
+import { LoginForm } from "#web/components/auth/login-form.tsx";
+import { RegisterForm, type RegisterOutcome } from "#web/components/auth/register-form.tsx";
+import { useSessionCache } from "#web/components/auth/session.ts";
+import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
+import { toast } from "#web/hooks/use-toast.ts";
+import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
+import type { PrefetchContext } from "#web/routes.ts";
 
+/** The user decides what the server renders: a signed-in visitor gets no form, only the way home. */
+export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
+  await queryClient.ensureQueryData(queries.user(serverApi));
+}
+
+type Tab = "login" | "register";
+
+/** Spec §2 /auth: Login and Register tabs beside the product's three selling points. */
 export default function AuthPage() {
+  const [, navigate] = useLocation();
+  const { data: user } = useQuery(queries.user(api));
+  const session = useSessionCache();
+  const fromUpgrade = useFromUpgrade();
+  // Arriving to upgrade means creating an account, most likely: open on Register unless they chose.
+  const [tab, setTab] = useState<Tab>(fromUpgrade ? "register" : "login");
+  const tabChosen = useRef(false);
+  const [loginUsername, setLoginUsername] = useState("");
+  const marketingId = useId();
+
+  // Spec §2: a signed-in user is sent home; also how a successful login or registration leaves.
+  useEffect(() => {
+    if (user) navigate("/", { replace: true });
+  }, [user, navigate]);
+
+  useEffect(() => {
+    if (fromUpgrade && !tabChosen.current) setTab("register");
+  }, [fromUpgrade]);
+
+  function registered(outcome: RegisterOutcome) {
+    if (outcome.signedIn) {
+      toast({ title: "Account created", description: `Welcome, ${outcome.user.username}! You're signed in.` });
+      session.signedIn(outcome.user);
+      return;
+    }
+    // Spec §4: registered, but the automatic sign-in did not take.
+    toast({ title: "Account created", description: "Please log in with your new account." });
+    setLoginUsername(outcome.username);
+    setTab("login");
+  }
+
+  if (user) {
+    return (
+      <main className="container mx-auto w-full max-w-6xl flex-1 px-4 py-8" aria-busy="true">
+        <title>Log In / Sign Up · AI Search Comparison</title>
+        <p className="text-muted-foreground">
+          You're already signed in. <Link href="/" className="font-medium text-foreground underline underline-offset-4">Go to the dashboard</Link>
+        </p>
+      </main>
+    );
+  }
+
   return (
-    <PageShell title="Log In / Sign Up" heading="Log In / Sign Up">
-      <NotYetAvailable feature="Signing in" />
-    </PageShell>
+    <main className="container mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">
+      <title>Log In / Sign Up · AI Search Comparison</title>
+      <Button asChild variant="ghost" size="sm" className="-ml-2 mb-4">
+        <Link href="/">
+          <ArrowLeft aria-hidden="true" />
+          Back to Home
+        </Link>
+      </Button>
+      {fromUpgrade ? (
+        <Alert role="status" className="mb-6 border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+          <Crown aria-hidden="true" />
+          <AlertTitle>Create an Account to Upgrade to Pro</AlertTitle>
+          <AlertDescription className="text-amber-900 dark:text-amber-100">
+            Register or log in first. Pro gives you unlimited searches, multiple iterations and query variants.
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <div className="grid items-center gap-10 lg:grid-cols-2 lg:gap-16">
+        {/* Form first for keyboards and small screens; the selling points sit on the left when there is room. */}
+        <Card className="w-full max-w-md justify-self-center lg:order-2 lg:justify-self-end">
+          <CardHeader>
+            <h1 className="text-2xl font-bold tracking-tight">Log In / Sign Up</h1>
+            <CardDescription>Log in to see your search history, or create a free account.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Tabs value={tab} onValueChange={(next) => {
+                tabChosen.current = true;
+                setTab(next as Tab);
+              }}>
+              <TabsList className="mb-4 w-full">
+                <TabsTrigger value="login">Login</TabsTrigger>
+                <TabsTrigger value="register">Register</TabsTrigger>
+              </TabsList>
+              <TabsContent value="login">
+                <LoginForm key={loginUsername} initialUsername={loginUsername} onSignedIn={(signedIn) => session.signedIn(signedIn)} />
+              </TabsContent>
+              <TabsContent value="register">
+                <RegisterForm onRegistered={registered} />
+              </TabsContent>
+            </Tabs>
+          </CardContent>
+        </Card>
+        <div className="lg:order-1">
+          <AuthMarketing headingId={marketingId} />
+        </div>
+      </div>
+    </main>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
 import { useSearchParams } from "wouter";
 import { ApiError } from "#src/client/errors.ts";
 import { FREE_DAILY_SEARCHES, providerIds } from "#src/contract/constants.ts";
@@ -15,16 +15,34 @@ import { api } from "#web/lib/api.ts";
 import { queries } from "#web/lib/queries.ts";
 import type { PrefetchContext } from "#web/routes.ts";
 
+/**
+ * A code-split component that renders at once when its code has already loaded. React.lazy
+ * suspends on its first render even then, and React keeps a fallback up for at least 300 ms:
+ * the progress panel would blink out and each first card come 300 ms late. Each use keeps the
+ * form it started with, so nothing remounts when the code arrives.
+ */
+function preloadable<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () => (loading ??= load().then((component) => (loaded = component)));
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+  function Preloadable(props: P) {
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return <Component {...props} />;
+  }
+  return Object.assign(Preloadable, { preload });
+}
+
 // What a search shows loads when the visitor starts typing, not with the first page (ADR 006).
-const loadResults = () => import("#web/components/results/search-results.tsx");
-const SearchResults = lazy(loadResults);
-const SearchProgress = lazy(() => import("#web/components/search/search-progress.tsx").then((m) => ({ default: m.SearchProgress })));
+const SearchResults = preloadable(() => import("#web/components/results/search-results.tsx").then((m) => m.SearchResults));
+const SearchProgress = preloadable(() => import("#web/components/search/search-progress.tsx").then((m) => m.SearchProgress));
+const ModelCard = preloadable(() => import("#web/components/results/model-card.tsx").then((m) => m.ModelCard));
 const preloadSearchCode = () => {
-  void loadResults();
-  void import("#web/components/search/search-progress.tsx");
+  void SearchResults.preload();
+  void SearchProgress.preload();
+  void ModelCard.preload();
   void import("#web/lib/search-runner.ts");
 };
-const ModelCard = lazy(() => import("#web/components/results/model-card.tsx").then((m) => ({ default: m.ModelCard })));
 
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
   await queryClient.prefetchQuery(queries.quota(serverApi));
@@ -98,7 +116,15 @@ export default function HomePage() {
           <div className="grid gap-4 md:grid-cols-3">
             {providerIds.map((id) => {
               const model = state.partial[id];
-              return model ? <ModelCard key={id} provider={id} model={model} /> : <Skeleton key={id} className="h-64" aria-hidden="true" />;
+              const skeleton = <Skeleton key={id} className="h-64" aria-hidden="true" />;
+              // Its own boundary: a card still loading its code must not hide the progress panel.
+              return model ? (
+                <Suspense key={id} fallback={skeleton}>
+                  <ModelCard provider={id} model={model} />
+                </Suspense>
+              ) : (
+                skeleton
+              );
             })}
           </div>
         </Suspense>

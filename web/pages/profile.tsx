@@ -1,9 +1,82 @@
-import { NotYetAvailable, PageShell } from "#web/components/page-shell.tsx";
+import { useQuery } from "@tanstack/react-query";
+import { House, LogIn, LogOut } from "lucide-react";
+import { Link, useLocation } from "wouter";
+import { SearchHistory } from "#web/components/account/search-history.tsx";
+import { displayName, UserAvatar } from "#web/components/account/user-avatar.tsx";
+import { PageSkeleton } from "#web/components/page-skeleton.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
+import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
+import type { PrefetchContext } from "#web/routes.ts";
 
+/** The first page of the history arrives in the HTML; a signed-out visitor has none to fetch. */
+export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
+  const user = await queryClient.ensureQueryData(queries.user(serverApi));
+  if (user) await queryClient.prefetchInfiniteQuery(queries.searches(serverApi));
+}
+
+/** Spec §2 /user/profile and /user/history: one screen, the person and their search history. */
 export default function ProfilePage() {
+  const [location] = useLocation();
+  const { data: user, isPending } = useQuery(queries.user(api));
+  const title = location.startsWith("/user/history") ? "Search History" : "Profile";
+
+  if (isPending) return <PageSkeleton />;
+  if (!user) return <PleaseLogIn title={title} />;
+
+  const name = displayName(user);
   return (
-    <PageShell title="Profile" heading="Profile">
-      <NotYetAvailable feature="Profiles and search history" />
-    </PageShell>
+    <main className="container mx-auto w-full max-w-4xl flex-1 space-y-8 px-4 py-8">
+      <title>{`${title} · AI Search Comparison`}</title>
+      <Card>
+        <CardContent className="flex flex-col items-center gap-5 text-center sm:flex-row sm:text-left">
+          <UserAvatar user={user} className="size-20" fallbackClassName="text-2xl" />
+          <div className="min-w-0 flex-1 space-y-1">
+            <h1 className="text-2xl font-bold tracking-tight break-words">{name}</h1>
+            <p className="break-all text-muted-foreground">{user.email}</p>
+          </div>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button asChild variant="outline">
+              <Link href="/">
+                <House aria-hidden="true" />
+                Home
+              </Link>
+            </Button>
+            {/* A plain link: the server revokes the session and redirects home (spec §7). */}
+            <Button asChild variant="outline">
+              <a href="/api/logout">
+                <LogOut aria-hidden="true" />
+                Log Out
+              </a>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+      <SearchHistory />
+    </main>
+  );
+}
+
+/** Spec §2: signed out, the page asks to log in, linking to the login endpoint. */
+function PleaseLogIn({ title }: { title: string }) {
+  return (
+    <main className="container mx-auto flex w-full max-w-6xl flex-1 items-start justify-center px-4 py-12">
+      <title>{`${title} · AI Search Comparison`}</title>
+      <Card className="w-full max-w-md text-center">
+        <CardHeader>
+          <h1 className="text-2xl font-bold tracking-tight">Please Log In</h1>
+          <CardDescription>Log in to see your profile and your search history.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <a href="/api/login">
+              <LogIn aria-hidden="true" />
+              Log In
+            </a>
+          </Button>
+        </CardContent>
+      </Card>
+    </main>
   );
 }

@@ -1,5 +1,7 @@
+import type { ComponentProps } from "react";
 import type { User } from "#src/contract/auth.ts";
 import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar.tsx";
+import { Button } from "#web/components/ui/button.tsx";
 import { cn } from "#web/lib/utils.ts";
 
 type Person = Pick<User, "username" | "firstName" | "lastName" | "email" | "profileImageUrl">;
@@ -21,11 +23,20 @@ export function initialsOf(user: Pick<Person, "firstName" | "lastName" | "email"
  * The profile image, or the initials while it loads or when there is none. Decorative: whatever
  * shows it also shows the name (or labels the control with it).
  */
-export function UserAvatar({ user, className }: { user: Person; className?: string }) {
+export function UserAvatar({ user, className, fallbackClassName }: { user: Person; className?: string; fallbackClassName?: string }) {
   return (
-    <Avatar className={cn(className)} aria-hidden="true">
+    <Avatar className={className} aria-hidden="true">
       {user.profileImageUrl ? <AvatarImage src={user.profileImageUrl} alt="" /> : null}
-      <AvatarFallback className="font-medium">{initialsOf(user)}</AvatarFallback>
+      <AvatarFallback className={cn("font-medium", fallbackClassName)}>{initialsOf(user)}</AvatarFallback>
     </Avatar>
+  );
+}
+
+/** The header's round avatar button, named after the user (the menu trigger). */
+export function AvatarButton({ user, ...props }: ComponentProps<"button"> & { user: Person }) {
+  return (
+    <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${displayName(user)}`} {...props}>
+      <UserAvatar user={user} />
+    </Button>
   );
 }

@@ -1,9 +1,9 @@
 import { History, LogOut, User as UserIcon, CreditCard } from "lucide-react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
 import { useLogout } from "#web/components/auth/session.ts";
-import { displayName, UserAvatar } from "#web/components/account/user-avatar.tsx";
-import { Button } from "#web/components/ui/button.tsx";
+import { AvatarButton, displayName } from "#web/components/account/user-avatar.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -13,16 +13,20 @@ import {
   DropdownMenuTrigger,
 } from "#web/components/ui/dropdown-menu.tsx";
 
-/** Spec §2: the signed-in user's avatar, opening their name, email and account links. */
+/**
+ * Spec §2: the signed-in user's avatar, opening their name, email and account links. Its own
+ * chunk: Radix's menu (with its positioning engine) is only downloaded by signed-in visitors.
+ */
 export function UserMenu({ user }: { user: User }) {
   const logout = useLogout();
   const name = displayName(user);
+  // Marks the trigger once it is interactive (the menu hydrates after the rest of the page).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${name}`}>
-          <UserAvatar user={user} />
-        </Button>
+        <AvatarButton user={user} data-ready={ready ? "" : undefined} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-60">
         <DropdownMenuLabel className="font-normal">

@@ -1,0 +1,324 @@
+import { describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { searches, users } from "#db/schema.ts";
+import { newAccount } from "#tests/support/accounts.ts";
+import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+
+const harness = useBrowser();
+
+type Account = ReturnType<typeof newAccount>;
+
+/** A real browser against a real server: registration hashes passwords, a search runs three providers. */
+const SLOW = 60_000;
+
+const BANNER = "Create an Account to Upgrade to Pro";
+
+/** Fills and sends the Register tab of /auth (the page must be open). */
+async function registerThroughForm(page: Page, account: Account): Promise<void> {
+  await page.getByRole("tab", { name: "Register" }).click();
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm Password").fill(account.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+/** An account made through the API, outside the browser: the page stays signed out. */
+async function existingAccount(): Promise<Account> {
+  const account = newAccount();
+  const response = await fetch(`${harness().baseUrl}/api/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(account),
+  });
+  expect(response.status).toBe(201);
+  return account;
+}
+
+/** Signs the page's browser context in (the API request shares its cookies). */
+async function signedInPage(): Promise<{ page: Page; account: Account }> {
+  const page = await harness().newPage();
+  const account = newAccount();
+  const response = await page.request.post("/api/register", { data: account });
+  expect(response.status()).toBe(201);
+  return { page, account };
+}
+
+/** The header's avatar menu, once its (separately loaded) code has hydrated. */
+async function openUserMenu(page: Page, account: Account) {
+  const trigger = page.locator("[data-ready]", { has: page.locator("[data-slot=avatar]") });
+  await trigger.waitFor();
+  await expect(trigger.getAttribute("aria-label")).resolves.toBe(`Account menu for ${account.username}`);
+  await trigger.click();
+  const menu = page.getByRole("menu");
+  await menu.waitFor();
+  return menu;
+}
+
+/** After hydration and one frame, so that effects reading the browser (the upgrade flag, the referrer) have run. */
+async function settled(page: Page): Promise<void> {
+  await waitForHydration(page);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+describe("accounts in Chromium", () => {
+  test("register, search, find it in the history, reopen it, log out", async () => {
+    const page = await harness().newPage();
+    const account = newAccount();
+    await page.goto("/auth");
+    await waitForHydration(page);
+    await registerThroughForm(page, account);
+
+    // Spec §4: the server signed the new account in; the app goes home as that user.
+    await page.waitForURL((url) => url.pathname === "/");
+    await expect(page.getByRole("link", { name: "Log In / Sign Up" }).count()).resolves.toBe(0);
+    const menu = await openUserMenu(page, account);
+    await expect(menu.getByText(account.username, { exact: true }).count()).resolves.toBe(1);
+    await expect(menu.getByText(account.email, { exact: true }).count()).resolves.toBe(1);
+    for (const item of ["Profile", "Search History", "Manage Subscription", "Log out"]) {
+      await expect(menu.getByRole("menuitem", { name: item }).count()).resolves.toBe(1);
+    }
+    await page.keyboard.press("Escape");
+
+    const query = `best trail running shoes ${account.username}`;
+    await page.getByLabel("What would you like to search?").fill(query);
+    await page.getByRole("button", { name: "Search All Models" }).click();
+    await page.getByRole("tablist", { name: "Result views" }).waitFor({ timeout: 30_000 });
+
+    await (await openUserMenu(page, account)).getByRole("menuitem", { name: "Search History" }).click();
+    await page.waitForURL((url) => url.pathname === "/user/history");
+    await page.getByRole("heading", { name: "Search History" }).waitFor();
+    const entry = page.getByRole("link", { name: query });
+    await entry.waitFor();
+    await expect(entry.textContent()).resolves.toMatch(/just now|minute/);
+    await expect(entry.textContent()).resolves.toMatch(/\d+ products?.*\d+ (company|companies).*\d+ links?/);
+    expect({ path: "/user/history", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/history", violations: [] });
+
+    await entry.click();
+    await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
+    await page.getByRole("tablist", { name: "Result views" }).waitFor();
+
+    await (await openUserMenu(page, account)).getByRole("menuitem", { name: "Log out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
+
+    await page.goto("/user/profile");
+    await waitForHydration(page);
+    await page.getByRole("heading", { name: "Please Log In" }).waitFor();
+    await expect(page.getByRole("link", { name: "Log In", exact: true }).getAttribute("href")).resolves.toBe("/api/login");
+  }, SLOW);
+
+  test("the forms show the spec's field messages before sending anything", async () => {
+    const page = await harness().newPage();
+    await page.goto("/auth");
+    await waitForHydration(page);
+
+    await page.getByRole("button", { name: "Log In" }).click();
+    await page.getByText("Username is required", { exact: true }).waitFor();
+    await page.getByText("Password is required", { exact: true }).waitFor();
+    await expect(page.getByLabel("Username").getAttribute("aria-invalid")).resolves.toBe("true");
+
+    await page.getByRole("tab", { name: "Register" }).click();
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.getByText("Username must be at least 3 characters", { exact: true }).waitFor();
+    await page.getByText("Please enter a valid email", { exact: true }).waitFor();
+    await page.getByText("Password must be at least 8 characters", { exact: true }).waitFor();
+
+    await page.getByLabel("Password", { exact: true }).fill("long enough password");
+    await page.getByLabel("Confirm Password").fill("another password");
+    await page.getByText("Passwords do not match", { exact: true }).waitFor();
+    // The message sits under the confirmation field and describes it.
+    const described = await page.getByLabel("Confirm Password").getAttribute("aria-describedby");
+    await expect(page.locator(`[id="${described}"]`).textContent()).resolves.toBe("Passwords do not match");
+    expect({ path: "/auth (register errors)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/auth (register errors)", violations: [] });
+  }, SLOW);
+
+  test("a wrong password says 'Invalid username or password'; the right one signs in", async () => {
+    const account = await existingAccount();
+    const page = await harness().newPage();
+    await page.goto("/auth");
+    await waitForHydration(page);
+
+    await page.getByLabel("Username").fill(account.username);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Log In" }).click();
+    await page.getByText("Login failed", { exact: true }).waitFor();
+    await page.getByText("Invalid username or password", { exact: true }).waitFor();
+    await expect(page.url()).toEndWith("/auth");
+
+    await page.getByLabel("Password").fill(account.password);
+    await page.getByRole("button", { name: "Log In" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await openUserMenu(page, account);
+  }, SLOW);
+
+  test("registering a taken username shows the server's message", async () => {
+    const taken = await existingAccount();
+    const page = await harness().newPage();
+    await page.goto("/auth");
+    await waitForHydration(page);
+    await registerThroughForm(page, newAccount({ username: taken.username }));
+    await page.getByText("Registration failed", { exact: true }).waitFor();
+    await page.getByText("Username is already taken", { exact: true }).waitFor();
+    await expect(page.url()).toEndWith("/auth");
+  }, SLOW);
+
+  test("the profile shows the person, an empty history, and logs out through the plain link", async () => {
+    const { page, account } = await signedInPage();
+    await page.goto("/user/profile");
+    await waitForHydration(page);
+    await page.getByRole("heading", { level: 1, name: account.username }).waitFor();
+    await expect(page.getByText(account.email, { exact: true }).count()).resolves.toBe(1);
+    await page.getByText("You haven't performed any searches yet", { exact: true }).waitFor();
+    await expect(page.getByRole("link", { name: "Start Searching" }).getAttribute("href")).resolves.toBe("/");
+    await expect(page.getByRole("link", { name: "Home", exact: true }).getAttribute("href")).resolves.toBe("/");
+    expect({ path: "/user/profile", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile", violations: [] });
+
+    await page.getByRole("link", { name: "Log Out", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
+    await page.goto("/user/history");
+    await page.getByRole("heading", { name: "Please Log In" }).waitFor();
+    expect({ path: "/user/history (signed out)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/history (signed out)", violations: [] });
+  }, SLOW);
+
+  test("the history pages with 'Load more', shows iterations above 1, and the profile image", async () => {
+    const { page, account } = await signedInPage();
+    const { db } = harness().database;
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
+    if (!user) throw new Error("registered user not found");
+    const image = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="teal"/></svg>')}`;
+    await db.update(users).set({ firstName: "Ada", lastName: "Lovelace", profileImageUrl: image }).where(eq(users.id, user.id));
+    const base = Date.now() - 3 * 86_400_000;
+    await db.insert(searches).values(
+      Array.from({ length: 23 }, (_, i) => ({
+        userId: user.id,
+        query: `saved query ${String(i).padStart(2, "0")}`,
+        iterations: i === 22 ? 3 : 1,
+        iterationCount: i === 22 ? 3 : 1,
+        totalProducts: 1,
+        totalCompanies: 2,
+        totalLinks: 7,
+        status: "completed" as const,
+        createdAt: new Date(base + i * 60_000),
+      })),
+    );
+
+    await page.goto("/user/history");
+    await waitForHydration(page);
+    await page.getByRole("heading", { level: 1, name: "Ada Lovelace" }).waitFor();
+    await page.locator(`main img[src^="data:image/svg+xml"]`).waitFor();
+    const entries = page.getByRole("main").getByRole("listitem");
+    await expect(entries.count()).resolves.toBe(20);
+    const newest = page.getByRole("link", { name: "saved query 22" });
+    await expect(newest.textContent()).resolves.toContain("3 iterations");
+    await expect(newest.textContent()).resolves.toContain("1 product");
+    await expect(newest.textContent()).resolves.toContain("2 companies");
+    await expect(newest.textContent()).resolves.toContain("7 links");
+    await expect(newest.textContent()).resolves.toContain("3 days ago");
+    await expect(page.getByRole("link", { name: "saved query 21" }).textContent()).resolves.not.toContain("iteration");
+
+    await page.getByRole("button", { name: "Load more" }).click();
+    await page.getByRole("link", { name: "saved query 00" }).waitFor();
+    await expect(entries.count()).resolves.toBe(23);
+    await expect(page.getByRole("button", { name: "Load more" }).count()).resolves.toBe(0);
+    await expect(page.getByRole("link", { name: "saved query 00" }).getAttribute("href")).resolves.toMatch(/^\/search\/[0-9a-f-]{36}$/);
+
+    // The header's avatar is the same image; the menu names the person.
+    const menu = await openUserMenu(page, { ...account, username: "Ada Lovelace" });
+    await expect(menu.getByText("Ada Lovelace", { exact: true }).count()).resolves.toBe(1);
+  }, SLOW);
+
+  describe("the upgrade banner", () => {
+    test("is absent on a plain visit", async () => {
+      const page = await harness().newPage();
+      await page.goto("/auth");
+      await settled(page);
+      await page.getByRole("heading", { name: "Log In / Sign Up" }).waitFor();
+      await expect(page.getByText(BANNER).count()).resolves.toBe(0);
+      // The three selling points and the way back.
+      for (const point of ["Cross-model comparison", "Aggregated insights", "Export your results"]) {
+        await expect(page.getByRole("heading", { name: point }).count()).resolves.toBe(1);
+      }
+      await expect(page.getByRole("link", { name: "Back to Home" }).getAttribute("href")).resolves.toBe("/");
+      expect({ path: "/auth", violations: await seriousAxeViolations(page) }).toEqual({ path: "/auth", violations: [] });
+    }, SLOW);
+
+    test("shows for ?from=upgrade, already in the server's HTML, with Register open", async () => {
+      const page = await harness().newPage({ javaScriptEnabled: false });
+      await page.goto("/auth?from=upgrade");
+      await expect(page.getByText(BANNER, { exact: true }).count()).resolves.toBe(1);
+      await expect(page.getByRole("tab", { name: "Register" }).getAttribute("aria-selected")).resolves.toBe("true");
+    }, SLOW);
+
+    test("shows for a referrer naming pricing", async () => {
+      const page = await harness().newPage();
+      await page.goto("/auth", { referer: `${harness().baseUrl}/pricing` });
+      await settled(page);
+      await expect(page.evaluate(() => document.referrer)).resolves.toContain("pricing");
+      await page.getByText(BANNER, { exact: true }).waitFor();
+    }, SLOW);
+
+    test("shows after 'Upgrade to Pro' in the header while anonymous, and the flag is then cleared", async () => {
+      const page = await harness().newPage();
+      await page.goto("/");
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+      await page.waitForURL((url) => url.pathname === "/auth" && url.search === "?from=upgrade");
+      await page.getByText(BANNER, { exact: true }).waitFor();
+      const stored = await page.evaluate(() => [sessionStorage.getItem("fromUpgrade"), localStorage.getItem("fromUpgrade")]);
+      expect(stored).toEqual([null, null]);
+    }, SLOW);
+
+    test("shows for the stored flag alone, once", async () => {
+      const page = await harness().newPage();
+      await page.goto("/");
+      await waitForHydration(page);
+      // Drop the query the button adds, so that only the flag it stores can bring the banner.
+      await page.evaluate(() => {
+        const push = history.pushState.bind(history);
+        history.pushState = (state: unknown, unused: string, url?: string | URL | null) => push(state, unused, url === undefined || url === null ? url : String(url).replace("?from=upgrade", ""));
+      });
+      await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+      await page.waitForURL((url) => url.pathname === "/auth");
+      expect(new URL(page.url()).search).toBe("");
+      await page.getByText(BANNER, { exact: true }).waitFor();
+
+      await page.reload();
+      await settled(page);
+      await expect(page.getByText(BANNER).count()).resolves.toBe(0);
+    }, SLOW);
+
+    test("shows when a signed-out visitor is sent from /checkout to sign in", async () => {
+      const page = await harness().newPage();
+      await page.goto("/checkout");
+      await page.waitForURL((url) => url.pathname === "/auth");
+      await page.getByText(BANNER, { exact: true }).waitFor();
+    }, SLOW);
+  });
+
+  test("signed out, /user/subscription sends to /auth, replacing itself in the history", async () => {
+    const page = await harness().newPage();
+    await page.goto("/");
+    await page.goto("/user/subscription");
+    await page.waitForURL((url) => url.pathname === "/auth");
+    await page.getByRole("heading", { name: "Log In / Sign Up" }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/");
+  }, SLOW);
+
+  test("a signed-in visitor of /auth lands on /", async () => {
+    const { page, account } = await signedInPage();
+    const response = await page.goto("/auth");
+    expect(response?.status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
+    await openUserMenu(page, account);
+    // Signed in, the subscription page stays.
+    await page.goto("/user/subscription");
+    await waitForHydration(page);
+    await page.getByRole("heading", { name: "Manage Subscription" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/user/subscription");
+  }, SLOW);
+});

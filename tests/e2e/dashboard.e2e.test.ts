@@ -1,0 +1,573 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Download, Page } from "playwright-core";
+import { testRetry } from "#tests/support/app.ts";
+import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+
+/*
+ * The search dashboard in Chromium, against the loopback provider simulators: a free search from
+ * the first keystroke to the exports, the quota alert, Pro frequency analysis, saved searches,
+ * provider faults, 360 px layouts and accessibility. Screenshots of the main states are written to
+ * docs/screenshots/.
+ *
+ * This file has its own simulator (seeded, so answers are the same on every run) so that latency
+ * and faults can be changed per test. Retry-after waits up to 2 s are honoured, which lets one
+ * provider answer a second after the others (a rate limit followed by a retry). Every page has its
+ * own client address: anonymous quotas are counted per network.
+ */
+const harness = useBrowser({ simulator: { seed: 20261121 }, retry: { ...testRetry, maxDelayMs: 2_000 }, distinctAddresses: true });
+
+const SCREENSHOTS = resolve(import.meta.dir, "../../docs/screenshots");
+mkdirSync(SCREENSHOTS, { recursive: true });
+const DESKTOP = { width: 1280, height: 900 };
+const MOBILE = { width: 360, height: 780 };
+const FAST = { kind: "fixed", ms: 5 } as const;
+/** Per test; bunfig's default is not applied to every runner, and no test asserts on time. */
+const TIMEOUT = 45_000;
+const MODEL_TITLES = ["ChatGPT Results", "Claude Results", "Gemini Results"];
+
+async function openHome(viewport: { width: number; height: number } = DESKTOP, pageOptions?: Parameters<ReturnType<typeof harness>["newPage"]>[1]): Promise<Page> {
+  const page = await harness().newPage({ viewport }, pageOptions);
+  await page.goto("/");
+  await waitForHydration(page);
+  return page;
+}
+
+const queryBox = (page: Page) => page.getByLabel("What would you like to search?");
+const searchForm = (page: Page) => page.getByRole("form", { name: "Search" });
+const resultTabs = (page: Page) => page.getByRole("tablist", { name: "Result views" });
+const modelCard = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
+const quotaAlert = (page: Page) => page.locator("[data-slot=alert][data-state]");
+
+/** Types a query, clicks the submit button and waits for the results view. */
+async function searchFor(page: Page, query: string): Promise<void> {
+  await queryBox(page).fill(query);
+  await searchForm(page).getByRole("button", { name: /^Search( All Models)?$/ }).click();
+  await resultTabs(page).waitFor();
+}
+
+async function showTab(page: Page, name: string): Promise<void> {
+  await resultTabs(page).getByRole("tab", { name }).click();
+  await page.getByRole("tabpanel", { name }).waitFor();
+}
+
+async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(SCREENSHOTS, name), fullPage, animations: "disabled", caret: "hide" });
+}
+
+/** Runs a search with the page's cookies and address, as the dashboard would, without the UI. */
+async function apiSearch(page: Page, query: string, iterations = 1): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ query, iterations }) => {
+      const response = await fetch("/api/search", { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, iterations }) });
+      return { status: response.status, body: await response.json() };
+    },
+    { query, iterations },
+  );
+}
+
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  const path = await download.path();
+  return { download, text: readFileSync(path, "utf8") };
+}
+
+/** A strict RFC 4180 reader: throws on a stray quote instead of guessing. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' && field === "") {
+      i++;
+      for (;;) {
+        if (i >= text.length) throw new Error("unterminated quoted field");
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += text[i++];
+      }
+      const next = text[i];
+      if (next !== undefined && next !== "," && next !== "\r") throw new Error(`text after a closing quote at ${i}: ${JSON.stringify(text.slice(i, i + 20))}`);
+      if (next === undefined) endField();
+      continue;
+    }
+    if (c === '"') throw new Error(`quote inside an unquoted field at ${i}`);
+    if (c === ",") {
+      endField();
+      i++;
+    } else if (c === "\r") {
+      if (text[i + 1] !== "\n") throw new Error("CR without LF");
+      endField();
+      rows.push(row);
+      row = [];
+      i += 2;
+    } else {
+      field += c;
+      i++;
+    }
+  }
+  if (field !== "" || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The CSV's sections by title: each a title row, a header row and data rows, separated by a blank row. */
+function csvSections(rows: string[][]): Map<string, { header: string[]; rows: string[][] }> {
+  const sections = new Map<string, { header: string[]; rows: string[][] }>();
+  let current: string[][] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    const [[title = ""] = [], header = [], ...body] = current;
+    sections.set(title, { header, rows: body });
+    current = [];
+  };
+  for (const row of rows) {
+    if (row.length === 1 && row[0] === "") flush();
+    else current.push(row);
+  }
+  flush();
+  return sections;
+}
+
+type Snapshot = { t: number; progress: Record<string, string | null>; cards: string[]; tabs: boolean; progressPanel: boolean };
+
+/**
+ * Records every distinct state of the search view (progress counters, model cards present, results
+ * tabs present) with its time, from a MutationObserver: each React commit is seen, however short.
+ * Also records the time of the next click.
+ */
+async function recordSearchView(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __timeline: unknown[]; __clickAt?: number };
+    w.__timeline = [];
+    const snap = () => ({
+      progress: Object.fromEntries(["openai", "anthropic", "gemini"].map((id) => [id, document.querySelector(`[data-testid=progress-${id}]`)?.textContent ?? null])),
+      cards: [...document.querySelectorAll("[role=region][aria-labelledby]")]
+        .map((el) => document.getElementById(el.getAttribute("aria-labelledby") ?? "")?.textContent ?? "")
+        .filter((title) => / Results$/.test(title)),
+      tabs: document.querySelector('[role=tablist][aria-label="Result views"]') !== null,
+      progressPanel: document.querySelector("[data-testid=progress-openai]") !== null,
+      starting: document.querySelector('[aria-label="Starting search"]') !== null,
+    });
+    let last = "";
+    const record = () => {
+      const s = snap();
+      const key = JSON.stringify(s);
+      if (key === last) return;
+      last = key;
+      w.__timeline.push({ t: performance.now(), ...s });
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    record();
+    document.addEventListener("click", () => (w.__clickAt ??= performance.now()), { capture: true });
+  }, TIMEOUT);
+}
+
+async function timeline(page: Page): Promise<{ snapshots: Snapshot[]; clickAt: number }> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __timeline: Snapshot[]; __clickAt: number };
+    return { snapshots: w.__timeline, clickAt: w.__clickAt };
+  }, TIMEOUT);
+}
+
+async function hasNoHorizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+describe("search dashboard in Chromium", () => {
+  test("a free search end to end: live progress, cards one by one, every tab, full response, exports, Simulated labels", async () => {
+    const { simulator } = harness();
+    const page = await openHome();
+    await screenshot(page, "home.png");
+
+    // OpenAI and Gemini answer after 700 ms; Anthropic is rate limited first (retry-after 1 s) and answers ~1 s later.
+    const query = "best running shoes, under $150";
+    simulator.setLatency({ kind: "fixed", ms: 700 });
+    simulator.setFaults("anthropic", [{ kind: "rate_limit", retryAfterSeconds: 1 }]);
+    try {
+      await queryBox(page).fill(query);
+      await recordSearchView(page);
+      await searchForm(page).getByRole("button", { name: "Search All Models" }).click();
+
+      // While searching: the form is locked, the counters say 0 / 1, then two cards arrive before Claude's.
+      await expect(searchForm(page).getByRole("button", { name: "Searching..." }).isDisabled()).resolves.toBe(true);
+      await expect(queryBox(page).isDisabled()).resolves.toBe(true);
+      await modelCard(page, "ChatGPT Results").waitFor();
+      await modelCard(page, "Gemini Results").waitFor();
+      await expect(page.getByTestId("progress-anthropic").textContent({ timeout: 500 })).resolves.toBe("0 / 1");
+      await expect(page.getByTestId("progress-openai").textContent({ timeout: 500 })).resolves.toBe("1 / 1");
+      await screenshot(page, "dashboard-progress.png", true);
+      await resultTabs(page).waitFor();
+    } finally {
+      simulator.setLatency(FAST);
+      simulator.clearFaults();
+    }
+
+    const { snapshots, clickAt } = await timeline(page);
+    console.log(Math.round(clickAt), JSON.stringify(snapshots.map((x) => ({ ...x, t: Math.round(x.t) }))));
+    const seen = (id: string) => [...new Set(snapshots.map((s) => s.progress[id]).filter((text) => text !== null))];
+    expect(seen("openai")).toEqual(["0 / 1", "1 / 1"]);
+    expect(seen("anthropic")).toEqual(["0 / 1", "1 / 1"]);
+    const firstCard = snapshots.findIndex((s) => s.cards.length > 0);
+    const tabs = snapshots.findIndex((s) => s.tabs);
+    expect(firstCard).toBeGreaterThan(0);
+    expect(tabs).toBeGreaterThan(firstCard);
+    // Claude's card came last, and the progress panel stayed on screen while the cards arrived.
+    expect(snapshots.some((s) => s.cards.includes("ChatGPT Results") && s.cards.includes("Gemini Results") && !s.cards.includes("Claude Results"))).toBe(true);
+    expect(snapshots.slice(snapshots.findIndex((s) => s.progressPanel), tabs).every((s) => s.progressPanel)).toBe(true);
+
+    // Results header and the Side by Side tab.
+    await expect(page.getByRole("heading", { level: 2, name: query }).count()).resolves.toBe(1);
+    await expect(page.getByText("Simulated answers", { exact: true }).isVisible()).resolves.toBe(true);
+    const stat = async (label: string) => Number(await page.locator("dt", { hasText: label }).locator("+ dd").textContent());
+    const productsFound = await stat("Products Found");
+    const companiesMentioned = await stat("Companies Mentioned");
+    expect(productsFound).toBeGreaterThan(0);
+    for (const title of MODEL_TITLES) {
+      const card = modelCard(page, title);
+      await expect(card.getByText("Simulated", { exact: true }).isVisible()).resolves.toBe(true);
+      for (const heading of ["Top Products", "Brands Mentioned", "Sources"]) await expect(card.getByRole("heading", { name: heading, exact: true }).isVisible()).resolves.toBe(true);
+      const products = await card.locator("ol > li").count();
+      expect(products).toBeGreaterThan(0);
+      expect(products).toBeLessThanOrEqual(3);
+      expect(await card.getByRole("link").count()).toBeLessThanOrEqual(8);
+    }
+    for (const heading of ["Cross-Model Comparison", "Model Comparison", "Common Sources Across Models"]) {
+      await expect(page.getByRole("heading", { name: heading, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -120));
+    await screenshot(page, "dashboard-results.png");
+
+    // 'View Full Response': every product, and the raw answer; Escape closes it.
+    const topProduct = (await modelCard(page, "ChatGPT Results").locator("ol > li p.font-medium").first().textContent())?.replace(/^\d+\.\s*/, "") ?? "";
+    expect(topProduct.length).toBeGreaterThan(0);
+    await modelCard(page, "ChatGPT Results").getByRole("button", { name: "View Full Response from ChatGPT" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await expect(dialog.getByRole("heading", { name: "ChatGPT Full Response" }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole("heading", { name: "Raw Response", exact: true }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText(topProduct, { exact: false }).first().isVisible()).resolves.toBe(true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await modelCard(page, "Gemini Results").getByRole("button", { name: "View Full Response from Gemini" }).click();
+    await page.getByRole("dialog").getByRole("heading", { name: "Raw Response", exact: true }).waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+
+    // The aggregate tabs.
+    await showTab(page, "Products");
+    const allProducts = page.getByRole("heading", { name: /^All Products \(\d+\)$/ });
+    const productCount = Number(/\((\d+)\)/.exec((await allProducts.textContent()) ?? "")?.[1]);
+    expect(productCount).toBe(productsFound);
+    await expect(page.getByTestId("aggregated-product").count()).resolves.toBe(productCount);
+    await expect(page.getByRole("tabpanel", { name: "Products" }).getByText(topProduct, { exact: true }).first().isVisible()).resolves.toBe(true);
+
+    await showTab(page, "Companies");
+    const allCompanies = (await page.getByRole("heading", { name: /^All Companies \(\d+\)$/ }).textContent()) ?? "";
+    expect(Number(/\((\d+)\)/.exec(allCompanies)?.[1])).toBe(companiesMentioned);
+
+    await showTab(page, "All Links");
+    const allSources = (await page.getByRole("heading", { name: /^All Sources \(\d+ links from \d+ domains\)$/ }).textContent()) ?? "";
+    const [, links, domains] = /\((\d+) links from (\d+) domains\)/.exec(allSources)!.map(Number);
+    expect(links).toBeGreaterThan(0);
+    await expect(page.getByRole("heading", { name: "Top Domains", exact: true }).isVisible()).resolves.toBe(true);
+    const topDomains = page.getByRole("heading", { name: "Top Domains", exact: true }).locator("+ ol > li");
+    await expect(topDomains.count()).resolves.toBe(Math.min(10, domains!));
+
+    await showTab(page, "Frequency Analysis");
+    await expect(page.getByRole("heading", { name: "No Aggregated Results Available" }).isVisible()).resolves.toBe(true);
+    await showTab(page, "Side by Side");
+
+    // Exports: the JSON parses back to the result, the CSV is RFC 4180 with the spec's sections.
+    const json = await downloaded(page, () => page.getByRole("button", { name: "Export as JSON" }).click());
+    expect(json.download.suggestedFilename()).toMatch(/^search-results-best-running-shoes-under-150-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = JSON.parse(json.text);
+    expect(exported.query).toBe(query);
+    expect(exported.totalProducts).toBe(productsFound);
+    expect(exported.openai.simulated).toBe(true);
+
+    const csv = await downloaded(page, () => page.getByRole("button", { name: "Export as CSV" }).click());
+    expect(csv.download.suggestedFilename()).toMatch(/^search-results-best-running-shoes-under-150-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.text.startsWith("\uFEFF")).toBe(true);
+    // The query holds a comma: written quoted, read back whole.
+    expect(csv.text).toContain(`Query,"${query}"\r\n`);
+    const sections = csvSections(parseCsv(csv.text.slice(1)));
+    expect([...sections.keys()]).toEqual(["Search", "Providers", "Products", "Companies", "Common Sources", "Frequency Analysis"]);
+    expect(sections.get("Search")!.rows).toContainEqual(["Query", query]);
+    const products = sections.get("Products")!;
+    expect(products.header).toEqual(["Provider", "Simulated", "Position", "Rank", "Product", "Details"]);
+    expect(products.rows.length).toBeGreaterThan(0);
+    for (const row of products.rows) expect(row).toHaveLength(products.header.length);
+    expect(products.rows.some((row) => row[0] === "OpenAI" && row[1] === "Yes" && row[4] === topProduct)).toBe(true);
+    const common = sections.get("Common Sources")!;
+    expect(common.header).toEqual(["URL", "OpenAI", "Anthropic", "Gemini"]);
+    for (const row of common.rows) for (const mark of row.slice(1)) expect(["Yes", "No"]).toContain(mark);
+    expect(sections.get("Frequency Analysis")!.rows.length).toBeGreaterThan(0);
+  }, TIMEOUT);
+
+  test("Enter in the query box searches; a blank query is refused with the spec's toast", async () => {
+    const page = await openHome();
+    // Blank: Enter does nothing, the button says why.
+    await queryBox(page).fill("   ");
+    await queryBox(page).press("Enter");
+    await searchForm(page).getByRole("button", { name: "Search All Models" }).click();
+    await page.getByText("Empty search query", { exact: true }).waitFor();
+    await expect(page.getByText("Please enter a search query to continue", { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId("progress-openai").count()).resolves.toBe(0);
+
+    await queryBox(page).fill("best crm for startups");
+    await queryBox(page).press("Enter");
+    await resultTabs(page).waitFor();
+    await expect(page.getByRole("heading", { level: 2, name: "best crm for startups" }).count()).resolves.toBe(1);
+    for (const title of MODEL_TITLES) await expect(modelCard(page, title).isVisible()).resolves.toBe(true);
+  }, TIMEOUT);
+
+  test("the quota alert follows the server's count: amber at 2 left, red at the limit; the 6th search goes to checkout", async () => {
+    const { simulator } = harness();
+    // The 6th search by Enter reaches the server, which refuses it (429) as the browser logs.
+    const page = await openHome(DESKTOP, { allowConsoleErrors: [/Failed to load resource.*\b429\b.*\/api\/search/] });
+    await expect(quotaAlert(page).getAttribute("data-state")).resolves.toBe("ok");
+    await expect(quotaAlert(page).getByText("5 of 5 free searches left today").isVisible()).resolves.toBe(true);
+
+    for (let i = 0; i < 3; i++) expect((await apiSearch(page, `quota search ${i}`)).status).toBe(200);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(quotaAlert(page).getAttribute("data-state")).resolves.toBe("low");
+    await expect(quotaAlert(page).getAttribute("class")).resolves.toContain("bg-amber-50");
+    await expect(quotaAlert(page).getByText("2 of 5 free searches left today").isVisible()).resolves.toBe(true);
+    await expect(quotaAlert(page).getByText("2 free searches remaining.", { exact: false }).isVisible()).resolves.toBe(true);
+    await expect(quotaAlert(page).getByRole("button", { name: "Upgrade to Pro" }).isVisible()).resolves.toBe(true);
+    await expect(quotaAlert(page).getByRole("progressbar").getAttribute("aria-label")).resolves.toBe("2 of 5 free searches remaining");
+
+    // A search through the form: the alert follows without a reload.
+    await searchFor(page, "best standing desks");
+    await quotaAlert(page).getByText("1 free search remaining.", { exact: false }).waitFor();
+    await expect(quotaAlert(page).getAttribute("data-state")).resolves.toBe("low");
+
+    expect((await apiSearch(page, "quota search 4")).status).toBe(200);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(quotaAlert(page).getAttribute("data-state")).resolves.toBe("limit");
+    await expect(quotaAlert(page).getAttribute("class")).resolves.toContain("bg-red-50");
+    await expect(quotaAlert(page).getByText("Daily Limit Reached", { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(quotaAlert(page).getByText("You've reached your free daily limit. Upgrade to Pro for unlimited searches.", { exact: false }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "quota-limit.png");
+
+    // The 6th, by the button: refused in the page, nothing sent to the providers.
+    const sent = simulator.requests.length;
+    await queryBox(page).fill("one more search");
+    await searchForm(page).getByRole("button", { name: "Search All Models" }).click();
+    await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+    await expect(page.getByText("You've reached your free daily search limit. Upgrade to Pro for unlimited searches.", { exact: true }).isVisible()).resolves.toBe(true);
+    await page.waitForURL((url) => url.pathname === "/checkout");
+
+    // By Enter, which skips the page's checks: the server refuses it, with the same toast and redirect.
+    await page.goto("/");
+    await waitForHydration(page);
+    await queryBox(page).fill("one more search");
+    await queryBox(page).press("Enter");
+    await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/checkout");
+    expect(simulator.requests.length).toBe(sent);
+    const server = await apiSearch(page, "over the limit");
+    expect(server.status).toBe(429);
+  }, TIMEOUT);
+
+  test("a free visitor cannot pick more than 1 iteration; 'Upgrade to Pro' goes to sign-in with the upgrade flag", async () => {
+    const page = await openHome();
+    const select = searchForm(page).getByRole("combobox", { name: "Search Iterations" });
+    await expect(select.inputValue()).resolves.toBe("1");
+    const options = await select.locator("option").evaluateAll((els) => els.map((el) => ({ value: (el as HTMLOptionElement).value, disabled: (el as HTMLOptionElement).disabled })));
+    expect(options).toEqual([
+      { value: "1", disabled: false },
+      { value: "5", disabled: true },
+      { value: "10", disabled: true },
+      { value: "25", disabled: true },
+    ]);
+    // Choosing a locked option by keyboard does not change the value either.
+    await select.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(select.inputValue()).resolves.toBe("1");
+
+    await searchForm(page).getByRole("button", { name: "Upgrade to Pro" }).click();
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
+  }, TIMEOUT);
+
+  test("a Pro user's 5 iterations: Frequency Analysis with 95% whiskers and the stability line", async () => {
+    const page = await harness().newPage({ viewport: DESKTOP });
+    await page.goto("/");
+    await harness().signInAsPro(page);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(quotaAlert(page).count()).resolves.toBe(0);
+    const select = searchForm(page).getByRole("combobox", { name: "Search Iterations" });
+    await expect(select.inputValue()).resolves.toBe("5");
+    expect(await select.locator("option").allTextContents()).toEqual(["1 iteration", "5 iterations", "10 iterations", "25 iterations", "50 iterations", "100 iterations"]);
+
+    await searchFor(page, "best running shoes");
+    await expect(page.getByRole("region", { name: "best running shoes" }).getByText("5 iterations", { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Generate Variants" }).getAttribute("href")).resolves.toBe("/variants?query=best%20running%20shoes&iterations=5");
+
+    await showTab(page, "Frequency Analysis");
+    const providers = page.getByRole("tablist", { name: "Provider" });
+    expect(await providers.getByRole("tab").allTextContents()).toEqual(["ChatGPT(Simulated)", "Claude(Simulated)", "Gemini(Simulated)"]);
+    for (const model of ["ChatGPT", "Claude", "Gemini"]) {
+      await providers.getByRole("tab", { name: new RegExp(`^${model}`) }).click();
+      const panel = page.getByRole("tabpanel", { name: new RegExp(`^${model}`) });
+      await expect(panel.getByText(new RegExp(`^${model}: top 3 products identical in [1-5] of 5 runs$`)).isVisible()).resolves.toBe(true);
+      for (const title of ["Product Frequency", "Company Frequency", "Source Frequency"]) {
+        const list = panel.getByRole("region", { name: `${title} for ${model}` });
+        await expect(list.isVisible()).resolves.toBe(true);
+        const rows = list.locator("li");
+        const count = await rows.count();
+        expect(count).toBeGreaterThan(0);
+        // Every bar has its whisker (the 95% interval), drawn within the bar.
+        const whiskers = list.locator('span[aria-hidden="true"][title^="95% interval"]');
+        await expect(whiskers.count()).resolves.toBe(count);
+        const first = (await rows.first().locator("span.tabular-nums").textContent()) ?? "";
+        expect(first).toMatch(/^[1-5]\/5 · \d+%$/);
+        const box = await whiskers.first().boundingBox();
+        expect(box?.width ?? 0).toBeGreaterThan(0);
+      }
+    }
+    await providers.getByRole("tab", { name: /^ChatGPT/ }).click();
+    await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -16));
+    await screenshot(page, "frequency.png");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  }, TIMEOUT);
+
+  test("/search/{id} shows a saved search read-only, rendered on the server; an unknown id returns home with a toast", async () => {
+    const h = harness();
+    // The unknown id's API call answers 404, which the browser logs.
+    const page = await openHome(DESKTOP, { allowConsoleErrors: [/Failed to load resource.*\b404\b.*\/api\/search\//] });
+    const saved = await apiSearch(page, "best noise cancelling headphones");
+    expect(saved.status).toBe(200);
+    const id: string = saved.body.id;
+    const product: string = saved.body.openai.products[0].name;
+
+    await page.goto(`/search/${id}`);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 2, name: "best noise cancelling headphones" }).isVisible()).resolves.toBe(true);
+    await expect(queryBox(page).inputValue()).resolves.toBe("best noise cancelling headphones");
+    await expect(queryBox(page).isDisabled()).resolves.toBe(true);
+    await expect(searchForm(page).getByRole("combobox", { name: "Search Iterations" }).isDisabled()).resolves.toBe(true);
+    await expect(searchForm(page).getByRole("button", { name: "Search All Models" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Generate Variants" }).count()).resolves.toBe(0);
+    await expect(page.locator("main footer").textContent()).resolves.toContain("Saved search from");
+    await expect(modelCard(page, "ChatGPT Results").getByText(product, { exact: true }).isVisible()).resolves.toBe(true);
+
+    // The same page with JavaScript off, same visitor: the content is in the HTML.
+    const noJs = await h.newPage({ javaScriptEnabled: false, viewport: DESKTOP, storageState: await page.context().storageState() });
+    const response = await noJs.goto(`/search/${id}`);
+    expect(response?.status()).toBe(200);
+    const html = (await noJs.locator("main").textContent()) ?? "";
+    expect(html).toContain("best noise cancelling headphones");
+    expect(html).toContain(product);
+    await expect(noJs.getByLabel("What would you like to search?").isDisabled()).resolves.toBe(true);
+
+    await page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { level: 1, name: "AI Search Comparison" }).waitFor();
+
+    await page.goto("/search/00000000-0000-4000-8000-000000000000");
+    await page.getByText("Search not found", { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/");
+    await queryBox(page).waitFor();
+  }, TIMEOUT);
+
+  test("a provider that keeps failing shows its error in its card; the other two answer", async () => {
+    const { simulator } = harness();
+    simulator.setFaults("anthropic", [{ kind: "server_error" }], { persistent: true });
+    try {
+      const page = await openHome();
+      await searchFor(page, "best project management software");
+      const claude = modelCard(page, "Claude Results");
+      await expect(claude.getByText("Search failed", { exact: true }).isVisible()).resolves.toBe(true);
+      await expect(claude.getByRole("alert").textContent()).resolves.toMatch(/Internal server error|500/);
+      await expect(claude.getByRole("heading", { name: "Top Products" }).count()).resolves.toBe(0);
+      for (const title of ["ChatGPT Results", "Gemini Results"]) {
+        await expect(modelCard(page, title).getByRole("heading", { name: "Top Products" }).isVisible()).resolves.toBe(true);
+        expect(await modelCard(page, title).locator("ol > li").count()).toBeGreaterThan(0);
+      }
+      const statusRow = page.getByRole("region", { name: "Model comparison table" }).getByRole("row", { name: /^Status/ });
+      await expect(statusRow.textContent()).resolves.toBe("StatusAnsweredErrorAnswered");
+    } finally {
+      simulator.clearFaults();
+    }
+  }, TIMEOUT);
+
+  test("at 360 px the home page and the results do not scroll sideways", async () => {
+    const page = await openHome(MOBILE);
+    expect(await hasNoHorizontalOverflow(page)).toEqual({ scrollWidth: 360, innerWidth: 360 });
+    await searchFor(page, "best laptops for programming");
+    for (const tab of ["Side by Side", "Products", "Companies", "All Links", "Frequency Analysis"]) {
+      await showTab(page, tab);
+      expect({ tab, ...(await hasNoHorizontalOverflow(page)) }).toEqual({ tab, scrollWidth: 360, innerWidth: 360 });
+    }
+    await showTab(page, "Side by Side");
+    await page.getByRole("heading", { level: 2, name: "best laptops for programming" }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -60));
+    await screenshot(page, "mobile-results.png");
+  }, TIMEOUT);
+
+  test("no serious or critical accessibility violations on / with results displayed", async () => {
+    const page = await openHome();
+    await searchFor(page, "best coffee grinders");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await modelCard(page, "Claude Results").getByRole("button", { name: "View Full Response from Claude" }).click();
+    await page.getByRole("dialog").waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  }, TIMEOUT);
+
+  test("measure: first provider card after the provider answered (simulator latency fixed at 1000 ms)", async () => {
+    const { simulator } = harness();
+    const LATENCY = 1_000;
+    const page = await openHome();
+    await queryBox(page).fill("best mechanical keyboards");
+    // The search code is preloaded on focus; give it the moment a real visitor's typing would.
+    await page.waitForLoadState("networkidle");
+    await recordSearchView(page);
+    simulator.clearLog();
+    simulator.setLatency({ kind: "fixed", ms: LATENCY });
+    try {
+      await searchForm(page).getByRole("button", { name: "Search All Models" }).click();
+      await modelCard(page, "ChatGPT Results").or(modelCard(page, "Claude Results")).or(modelCard(page, "Gemini Results")).first().waitFor();
+      await resultTabs(page).waitFor();
+    } finally {
+      simulator.setLatency(FAST);
+    }
+    const { snapshots, clickAt } = await timeline(page);
+    const first = snapshots.find((s) => s.cards.length > 0)!;
+    const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+    const firstAnswerAt = Math.min(...simulator.requests.map((r) => r.atMs)) + LATENCY;
+    const tabsAt = snapshots.find((s) => s.tabs)!.t;
+    const sinceAnswer = timeOrigin + first.t - firstAnswerAt;
+    const clickToCard = first.t - clickAt;
+    console.log(
+      `first card after provider answered: ${Math.round(sinceAnswer)} ms (simulator log); ` +
+        `click → first card ${Math.round(clickToCard)} ms − ${LATENCY} ms latency = ${Math.round(clickToCard - LATENCY)} ms; ` +
+        `click → first provider request ${Math.round(firstAnswerAt - LATENCY - (timeOrigin + clickAt))} ms; ` +
+        `first card → results view ${Math.round(tabsAt - first.t)} ms`,
+    );
+    expect(clickToCard).toBeGreaterThanOrEqual(LATENCY);
+  }, TIMEOUT);
+});

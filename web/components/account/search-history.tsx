@@ -1,0 +1,117 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Building2, ChevronRight, Clock, Link2, LoaderCircle, Package, Repeat, Search, type LucideIcon } from "lucide-react";
+import { useId, type ReactNode } from "react";
+import { Link } from "wouter";
+import type { SavedSearchListItem } from "#src/contract/search.ts";
+import { RelativeTime } from "#web/components/account/relative-time.tsx";
+import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
+import { Badge } from "#web/components/ui/badge.tsx";
+import { Button } from "#web/components/ui/button.tsx";
+import { Skeleton } from "#web/components/ui/skeleton.tsx";
+import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
+
+/** Spec §2 profile: the user's saved searches, each opening /search/{id}; more on request. */
+export function SearchHistory() {
+  const headingId = useId();
+  const history = useInfiniteQuery(queries.searches(api));
+  const searches = history.data?.pages.flatMap((page) => page.searches) ?? [];
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-4">
+      <h2 id={headingId} className="text-xl font-semibold tracking-tight">
+        Search History
+      </h2>
+      {history.isPending ? (
+        <div className="space-y-3" aria-busy="true" aria-label="Loading search history">
+          {[0, 1, 2].map((n) => (
+            <Skeleton key={n} className="h-20 w-full" />
+          ))}
+        </div>
+      ) : history.isError && searches.length === 0 ? (
+        <Alert variant="destructive">
+          <AlertTitle>Could not load your search history</AlertTitle>
+          <AlertDescription>
+            <p>{history.error.message}</p>
+            <Button variant="outline" size="sm" onClick={() => void history.refetch()}>
+              Try again
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : searches.length === 0 ? (
+        <EmptyHistory />
+      ) : (
+        <>
+          <ul className="divide-y overflow-hidden rounded-xl border bg-card shadow-sm">
+            {searches.map((search) => (
+              <li key={search.id}>
+                <HistoryEntry search={search} />
+              </li>
+            ))}
+          </ul>
+          {history.hasNextPage ? (
+            <div className="flex justify-center">
+              <Button variant="outline" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+                {history.isFetchingNextPage ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}
+                {history.isFetchingNextPage ? "Loading..." : "Load more"}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function HistoryEntry({ search }: { search: SavedSearchListItem }) {
+  return (
+    <Link
+      href={`/search/${encodeURIComponent(search.id)}`}
+      className="group flex items-center gap-3 px-4 py-3 outline-none transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset sm:px-5 sm:py-4"
+    >
+      <div className="min-w-0 flex-1 space-y-1.5">
+        <p className="font-medium break-words">{search.query}</p>
+        <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <Fact icon={Clock}>
+            <RelativeTime value={search.timestamp} />
+          </Fact>
+          <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
+          <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
+          <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
+          {search.iterationCount > 1 ? (
+            <Badge variant="secondary">
+              <Repeat aria-hidden="true" />
+              {count(search.iterationCount, "iteration")}
+            </Badge>
+          ) : null}
+        </p>
+      </div>
+      <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
+    </Link>
+  );
+}
+
+function Fact({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode }) {
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <Icon className="size-3.5 shrink-0" aria-hidden="true" />
+      {children}
+    </span>
+  );
+}
+
+function EmptyHistory() {
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-12 text-center">
+      <Search className="size-8 text-muted-foreground" aria-hidden="true" />
+      <p className="text-muted-foreground">You haven't performed any searches yet</p>
+      <Button asChild>
+        <Link href="/">Start Searching</Link>
+      </Button>
+    </div>
+  );
+}
+
+function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
