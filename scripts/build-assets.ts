@@ -69,14 +69,17 @@ export async function buildAssets({ quiet = false, clean = false } = {}): Promis
   return manifest;
 }
 
-/** Each page module path, read from the route table's `import("./pages/x.tsx")` loaders. */
-async function pageSourceFiles(): Promise<Record<PageId, string>> {
+/**
+ * Each code-split page's module path, read from the route table's `import("./pages/x.tsx")`
+ * loaders. A page without one is bundled with the entry (the landing page) and needs no preload.
+ */
+async function pageSourceFiles(): Promise<Partial<Record<PageId, string>>> {
   const source = await readFile(join(root, "web/routes.ts"), "utf8");
-  const files = {} as Record<PageId, string>;
+  const files: Partial<Record<PageId, string>> = {};
   for (const id of Object.keys(pages) as PageId[]) {
     const found = new RegExp(`\\b${id}: \\{[^}]*import\\("(\\./pages/[^"]+)"\\)`).exec(source);
-    if (!found?.[1]) throw new Error(`page ${id}: no import("./pages/...") loader found in web/routes.ts`);
-    files[id] = join(root, "web", found[1]);
+    if (found?.[1]) files[id] = join(root, "web", found[1]);
+    else if (!new RegExp(`\\b${id}: \\{[^}]*Promise\\.resolve\\(`).test(source)) throw new Error(`page ${id}: no loader found in web/routes.ts`);
   }
   return files;
 }

@@ -1,21 +1,13 @@
-import { dehydrate, type DehydratedState } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { dehydrate } from "@tanstack/react-query";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "#web/app.tsx";
+import { Document, serializeBoot, type AssetManifest, type BootData } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
 import { queries } from "#web/lib/queries.ts";
-import { loadPage, matchPage, type PageId } from "#web/routes.ts";
+import { loadPage, matchPage } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
 
-/** Written by scripts/build-assets.ts: public URLs of the hashed client files. */
-export type AssetManifest = {
-  entry: string;
-  css: string;
-  /** Per page: the page chunk and the shared chunks it needs, for modulepreload. */
-  pages: Partial<Record<PageId, string[]>>;
-};
-
-export type BootData = { queryState: DehydratedState };
+export type { AssetManifest, BootData } from "#web/document.tsx";
 
 export type RenderRequest = {
   url: URL;
@@ -37,13 +29,15 @@ export async function renderPage({ url, manifest, signal, api }: RenderRequest):
     queryClient.prefetchQuery(queries.proStatus(api)),
     page.prefetch?.({ queryClient, api, params: match.params, url }).catch(() => undefined),
   ]);
-  const boot: BootData = { queryState: dehydrate(queryClient) };
+  const boot: BootData = { queryState: dehydrate(queryClient), manifest, page: match.id };
   const stream = await renderToReadableStream(
-    <Document manifest={manifest} page={match.id} boot={boot}>
+    <Document boot={boot} bootJson={serializeBoot(boot)}>
       <App queryClient={queryClient} ssrPath={url.pathname} ssrSearch={url.search.replace(/^\?/, "")} />
     </Document>,
     {
       bootstrapModules: [manifest.entry],
+      // Never outline content into hidden segments: without JavaScript the page must still read.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       signal,
       onError(error) {
         if (!signal?.aborted) console.error("SSR error", error);
@@ -55,37 +49,3 @@ export async function renderPage({ url, manifest, signal, api }: RenderRequest):
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
   });
 }
-
-type DocumentProps = { manifest: AssetManifest; page: PageId; boot: BootData; children: ReactNode };
-
-function Document({ manifest, page, boot, children }: DocumentProps) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="description" content="Compare the products, companies and sources that OpenAI, Anthropic and Gemini return for the same web search." />
-        <link rel="icon" href={FAVICON} />
-        <link rel="stylesheet" href={manifest.css} />
-        {(manifest.pages[page] ?? []).map((href) => (
-          <link key={href} rel="modulepreload" href={href} />
-        ))}
-      </head>
-      <body>
-        <div id="root">{children}</div>
-        <script id="__BOOT__" type="application/json" dangerouslySetInnerHTML={{ __html: serialize(boot) }} />
-      </body>
-    </html>
-  );
-}
-
-// JSON inside a script element must not be able to close it.
-function serialize(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-const FAVICON =
-  "data:image/svg+xml," +
-  encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#171717" stroke-width="2.5" stroke-linecap="round"><circle cx="11" cy="11" r="7"/><path d="m20 20-4-4"/></svg>',
-  );

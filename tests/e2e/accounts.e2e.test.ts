@@ -45,11 +45,11 @@ async function signedInPage(): Promise<{ page: Page; account: Account }> {
   return { page, account };
 }
 
-/** The header's avatar menu, once its (separately loaded) code has hydrated. */
-async function openUserMenu(page: Page, account: Account) {
+/** The header's avatar menu, once its (separately loaded) code has hydrated; `name` is who it is for. */
+async function openUserMenu(page: Page, name: string) {
   const trigger = page.locator("[data-ready]", { has: page.locator("[data-slot=avatar]") });
   await trigger.waitFor();
-  await expect(trigger.getAttribute("aria-label")).resolves.toBe(`Account menu for ${account.username}`);
+  await expect(trigger.getAttribute("aria-label")).resolves.toBe(`Account menu for ${name}`);
   await trigger.click();
   const menu = page.getByRole("menu");
   await menu.waitFor();
@@ -73,7 +73,7 @@ describe("accounts in Chromium", () => {
     // Spec §4: the server signed the new account in; the app goes home as that user.
     await page.waitForURL((url) => url.pathname === "/");
     await expect(page.getByRole("link", { name: "Log In / Sign Up" }).count()).resolves.toBe(0);
-    const menu = await openUserMenu(page, account);
+    const menu = await openUserMenu(page, account.username);
     await expect(menu.getByText(account.username, { exact: true }).count()).resolves.toBe(1);
     await expect(menu.getByText(account.email, { exact: true }).count()).resolves.toBe(1);
     for (const item of ["Profile", "Search History", "Manage Subscription", "Log out"]) {
@@ -86,7 +86,7 @@ describe("accounts in Chromium", () => {
     await page.getByRole("button", { name: "Search All Models" }).click();
     await page.getByRole("tablist", { name: "Result views" }).waitFor({ timeout: 30_000 });
 
-    await (await openUserMenu(page, account)).getByRole("menuitem", { name: "Search History" }).click();
+    await (await openUserMenu(page, account.username)).getByRole("menuitem", { name: "Search History" }).click();
     await page.waitForURL((url) => url.pathname === "/user/history");
     await page.getByRole("heading", { name: "Search History" }).waitFor();
     const entry = page.getByRole("link", { name: query });
@@ -99,7 +99,7 @@ describe("accounts in Chromium", () => {
     await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
     await page.getByRole("tablist", { name: "Result views" }).waitFor();
 
-    await (await openUserMenu(page, account)).getByRole("menuitem", { name: "Log out" }).click();
+    await (await openUserMenu(page, account.username)).getByRole("menuitem", { name: "Log out" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
 
@@ -136,7 +136,8 @@ describe("accounts in Chromium", () => {
 
   test("a wrong password says 'Invalid username or password'; the right one signs in", async () => {
     const account = await existingAccount();
-    const page = await harness().newPage();
+    // The refused login answers 401, which the browser logs.
+    const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b401\b.*\/api\/login/] });
     await page.goto("/auth");
     await waitForHydration(page);
 
@@ -150,12 +151,27 @@ describe("accounts in Chromium", () => {
     await page.getByLabel("Password").fill(account.password);
     await page.getByRole("button", { name: "Log In" }).click();
     await page.waitForURL((url) => url.pathname === "/");
-    await openUserMenu(page, account);
+    await openUserMenu(page, account.username);
+  }, SLOW);
+
+  test("if the session does not take after registering, it asks to log in on the Login tab", async () => {
+    // The browser asks who is signed in after registering; here the answer is "nobody" (401).
+    const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b401\b.*\/api\/auth\/user/] });
+    await page.route("**/api/auth/user", (route) => route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ message: "Not signed in" }) }));
+    const account = newAccount();
+    await page.goto("/auth");
+    await waitForHydration(page);
+    await registerThroughForm(page, account);
+    await page.getByText("Please log in with your new account.", { exact: true }).waitFor();
+    await expect(page.locator('[role=tab][aria-selected="true"]').textContent()).resolves.toBe("Login");
+    await expect(page.getByLabel("Username").inputValue()).resolves.toBe(account.username);
+    expect(new URL(page.url()).pathname).toBe("/auth");
   }, SLOW);
 
   test("registering a taken username shows the server's message", async () => {
     const taken = await existingAccount();
-    const page = await harness().newPage();
+    // The refused registration answers 409, which the browser logs.
+    const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b409\b.*\/api\/register/] });
     await page.goto("/auth");
     await waitForHydration(page);
     await registerThroughForm(page, newAccount({ username: taken.username }));
@@ -190,7 +206,7 @@ describe("accounts in Chromium", () => {
     if (!user) throw new Error("registered user not found");
     const image = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="teal"/></svg>')}`;
     await db.update(users).set({ firstName: "Ada", lastName: "Lovelace", profileImageUrl: image }).where(eq(users.id, user.id));
-    const base = Date.now() - 3 * 86_400_000;
+    const base = Date.now() - 3 * 86_400_000 - 3_600_000;
     await db.insert(searches).values(
       Array.from({ length: 23 }, (_, i) => ({
         userId: user.id,
@@ -226,7 +242,7 @@ describe("accounts in Chromium", () => {
     await expect(page.getByRole("link", { name: "saved query 00" }).getAttribute("href")).resolves.toMatch(/^\/search\/[0-9a-f-]{36}$/);
 
     // The header's avatar is the same image; the menu names the person.
-    const menu = await openUserMenu(page, { ...account, username: "Ada Lovelace" });
+    const menu = await openUserMenu(page, "Ada Lovelace");
     await expect(menu.getByText("Ada Lovelace", { exact: true }).count()).resolves.toBe(1);
   }, SLOW);
 
@@ -249,7 +265,7 @@ describe("accounts in Chromium", () => {
       const page = await harness().newPage({ javaScriptEnabled: false });
       await page.goto("/auth?from=upgrade");
       await expect(page.getByText(BANNER, { exact: true }).count()).resolves.toBe(1);
-      await expect(page.getByRole("tab", { name: "Register" }).getAttribute("aria-selected")).resolves.toBe("true");
+      await expect(page.locator('[role=tab][aria-selected="true"]').textContent()).resolves.toBe("Register");
     }, SLOW);
 
     test("shows for a referrer naming pricing", async () => {
@@ -264,7 +280,7 @@ describe("accounts in Chromium", () => {
       const page = await harness().newPage();
       await page.goto("/");
       await waitForHydration(page);
-      await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+      await page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Upgrade to Pro" }).click();
       await page.waitForURL((url) => url.pathname === "/auth" && url.search === "?from=upgrade");
       await page.getByText(BANNER, { exact: true }).waitFor();
       const stored = await page.evaluate(() => [sessionStorage.getItem("fromUpgrade"), localStorage.getItem("fromUpgrade")]);
@@ -280,7 +296,7 @@ describe("accounts in Chromium", () => {
         const push = history.pushState.bind(history);
         history.pushState = (state: unknown, unused: string, url?: string | URL | null) => push(state, unused, url === undefined || url === null ? url : String(url).replace("?from=upgrade", ""));
       });
-      await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+      await page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Upgrade to Pro" }).click();
       await page.waitForURL((url) => url.pathname === "/auth");
       expect(new URL(page.url()).search).toBe("");
       await page.getByText(BANNER, { exact: true }).waitFor();
@@ -314,7 +330,7 @@ describe("accounts in Chromium", () => {
     expect(response?.status()).toBe(200);
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
-    await openUserMenu(page, account);
+    await openUserMenu(page, account.username);
     // Signed in, the subscription page stays.
     await page.goto("/user/subscription");
     await waitForHydration(page);

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Crown, Search } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
-import { AvatarButton } from "#web/components/account/user-avatar.tsx";
+import { initialsOf } from "#web/components/account/names.ts";
 import { Button } from "#web/components/ui/button.tsx";
 import { Skeleton } from "#web/components/ui/skeleton.tsx";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
@@ -44,8 +44,9 @@ function UpgradeButton() {
   }
   if (pro?.isPro) {
     return (
-      <Button size="sm" variant="secondary" disabled>
-        <Crown aria-hidden="true" />
+      // Disabled, but a status rather than a greyed-out action: full contrast.
+      <Button size="sm" variant="outline" disabled className="disabled:opacity-100">
+        <Crown className="text-amber-600" aria-hidden="true" />
         Pro Member
       </Button>
     );
@@ -57,8 +58,9 @@ function UpgradeButton() {
   );
 }
 
-// Only signed-in visitors need the menu, so its code is not part of everyone's first load. The
-// server renders it in full; the browser hydrates it once the chunk is in.
+// Only signed-in visitors need the menu (and Radix's avatar and menu), so its code is not part of
+// everyone's first load (ADR 006). The server renders it in full and the browser hydrates it once
+// the chunk is in; the plain initials only show when signing in without a page load.
 const UserMenu = lazy(() => import("#web/components/account/user-menu.tsx").then((m) => ({ default: m.UserMenu })));
 
 /** A skeleton while we ask who this is; then the sign-in link or the user's menu. */
@@ -73,7 +75,13 @@ function AccountControl() {
     );
   }
   return (
-    <Suspense fallback={<AvatarButton user={user} aria-busy="true" />}>
+    <Suspense
+      fallback={
+        <span className="flex size-9 items-center justify-center" aria-hidden="true">
+          <span className="flex size-8 items-center justify-center rounded-full bg-muted text-sm font-medium">{initialsOf(user)}</span>
+        </span>
+      }
+    >
       <UserMenu user={user} />
     </Suspense>
   );

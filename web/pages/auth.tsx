@@ -27,6 +27,9 @@ type Tab = "login" | "register";
 export default function AuthPage() {
   const [, navigate] = useLocation();
   const { data: user } = useQuery(queries.user(api));
+  // Signed in on arrival: no form, only the way home. Signing in here keeps the (busy) form up
+  // until the dashboard replaces it.
+  const [arrivedSignedIn] = useState(() => Boolean(user));
   const session = useSessionCache();
   const fromUpgrade = useFromUpgrade();
   // Arriving to upgrade means creating an account, most likely: open on Register unless they chose.
@@ -56,7 +59,7 @@ export default function AuthPage() {
     setTab("login");
   }
 
-  if (user) {
+  if (user && arrivedSignedIn) {
     return (
       <main className="container mx-auto w-full max-w-6xl flex-1 px-4 py-8" aria-busy="true">
         <title>Log In / Sign Up · AI Search Comparison</title>
@@ -79,13 +82,13 @@ export default function AuthPage() {
       {fromUpgrade ? (
         <Alert role="status" className="mb-6 border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
           <Crown aria-hidden="true" />
-          <AlertTitle>Create an Account to Upgrade to Pro</AlertTitle>
+          <AlertTitle className="font-semibold">Create an Account to Upgrade to Pro</AlertTitle>
           <AlertDescription className="text-amber-900 dark:text-amber-100">
             Register or log in first. Pro gives you unlimited searches, multiple iterations and query variants.
           </AlertDescription>
         </Alert>
       ) : null}
-      <div className="grid items-center gap-10 lg:grid-cols-2 lg:gap-16">
+      <div className="grid items-start gap-10 lg:grid-cols-2 lg:gap-16">
         {/* Form first for keyboards and small screens; the selling points sit on the left when there is room. */}
         <Card className="w-full max-w-md justify-self-center lg:order-2 lg:justify-self-end">
           <CardHeader>
@@ -98,22 +101,40 @@ export default function AuthPage() {
                 setTab(next as Tab);
               }}>
               <TabsList className="mb-4 w-full">
-                <TabsTrigger value="login">Login</TabsTrigger>
-                <TabsTrigger value="register">Register</TabsTrigger>
+                <TabsTrigger value="login" {...tabIds("login", tab)}>
+                  Login
+                </TabsTrigger>
+                <TabsTrigger value="register" {...tabIds("register", tab)}>
+                  Register
+                </TabsTrigger>
               </TabsList>
-              <TabsContent value="login">
+              <TabsContent value="login" {...panelIds("login")}>
                 <LoginForm key={loginUsername} initialUsername={loginUsername} onSignedIn={(signedIn) => session.signedIn(signedIn)} />
               </TabsContent>
-              <TabsContent value="register">
+              <TabsContent value="register" {...panelIds("register")}>
                 <RegisterForm onRegistered={registered} />
               </TabsContent>
             </Tabs>
           </CardContent>
         </Card>
-        <div className="lg:order-1">
+        <div className="lg:order-1 lg:pt-6">
           <AuthMarketing headingId={marketingId} />
         </div>
       </div>
     </main>
   );
+}
+
+/*
+ * Fixed ids for the tabs instead of Radix's useId ones: React's ids differ between the server
+ * render and the hydrating browser here (the server renders the whole document around the app),
+ * so an id written after hydration (aria-controls on switching tabs) would name a panel id the
+ * server wrote differently. Only the selected tab points at its panel: the other is not rendered.
+ */
+function tabIds(value: Tab, selected: Tab) {
+  return { id: `auth-tab-${value}`, "aria-controls": value === selected ? `auth-panel-${value}` : undefined };
+}
+
+function panelIds(value: Tab) {
+  return { id: `auth-panel-${value}`, "aria-labelledby": `auth-tab-${value}` };
 }

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
-import { Link, useLocation, useParams } from "wouter";
+import { Link, useLocation } from "wouter";
 import { ApiError } from "#src/client/errors.ts";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
@@ -12,7 +12,7 @@ import { toast } from "#web/hooks/use-toast.ts";
 import { api } from "#web/lib/api.ts";
 import { formatDate } from "#web/lib/format.ts";
 import { queries } from "#web/lib/queries.ts";
-import type { PrefetchContext } from "#web/routes.ts";
+import { matchPage, type PrefetchContext } from "#web/routes.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
   if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));
@@ -20,8 +20,10 @@ export async function prefetch({ queryClient, api: serverApi, params }: Prefetch
 
 /** Spec §2 /search/{id}: one saved search, read-only, arriving with its data in the HTML. */
 export default function SavedSearchPage() {
-  const { id = "" } = useParams<{ id: string }>();
-  const [, navigate] = useLocation();
+  // The app routes without <Route> (see app.tsx), so wouter's useParams is empty: match the path
+  // the way the server's prefetch did, for the same query key.
+  const [location, navigate] = useLocation();
+  const id = matchPage(location).params.id ?? "";
   const { data: result, error } = useQuery(queries.search(api, id));
   const { data: pro } = useQuery(queries.proStatus(api));
 

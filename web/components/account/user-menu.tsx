@@ -3,7 +3,8 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
 import { useLogout } from "#web/components/auth/session.ts";
-import { AvatarButton, displayName } from "#web/components/account/user-avatar.tsx";
+import { displayName } from "#web/components/account/names.ts";
+import { AvatarButton } from "#web/components/account/user-avatar.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -12,6 +13,12 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "#web/components/ui/dropdown-menu.tsx";
+
+/**
+ * A fixed id for the trigger, which the server renders: React's generated ids differ between the
+ * server and the hydrating browser here, and the menu (rendered in the browser only) names it.
+ */
+const TRIGGER_ID = "user-menu-trigger";
 
 /**
  * Spec §2: the signed-in user's avatar, opening their name, email and account links. Its own
@@ -26,9 +33,9 @@ export function UserMenu({ user }: { user: User }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <AvatarButton user={user} data-ready={ready ? "" : undefined} />
+        <AvatarButton user={user} id={TRIGGER_ID} data-ready={ready ? "" : undefined} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-60">
+      <DropdownMenuContent align="end" className="w-60" aria-labelledby={TRIGGER_ID}>
         <DropdownMenuLabel className="font-normal">
           <p className="truncate text-sm font-medium">{name}</p>
           <p className="truncate text-xs text-muted-foreground">{user.email}</p>

@@ -1,7 +1,7 @@
 import { LoaderCircle } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { ApiError } from "#src/client/http.ts";
+import { ApiError } from "#src/client/errors.ts";
 import { RegisterForm as RegisterSchema, type User } from "#src/contract/auth.ts";
 import { FormField, firstMessages, focusFirstInvalid } from "#web/components/auth/form-field.tsx";
 import { Button } from "#web/components/ui/button.tsx";
