@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { watch } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { AssetManifest } from "#web/render.tsx";
 import { pages, type PageId } from "#web/routes.ts";
 
@@ -61,6 +61,7 @@ export async function buildAssets({ quiet = false, clean = false } = {}): Promis
     const already = await staticClosure(entry.name);
     manifest.pages[id] = [...needed].filter((f) => !already.has(f) || f === output.name).map((f) => PUBLIC_PREFIX + f);
   }
+  await precompress([...outputs.map((o) => o.name), css]);
   const manifestTmp = join(dist, `manifest.${process.pid}.json`);
   await writeFile(manifestTmp, JSON.stringify(manifest, null, 2));
   await rename(manifestTmp, join(dist, "manifest.json"));
@@ -99,6 +100,17 @@ async function buildCss(): Promise<string> {
   return name;
 }
 
+/** Brotli and gzip copies at their highest levels: compressed once here, never per request. */
+async function precompress(files: string[]) {
+  await Promise.all(
+    files.map(async (file) => {
+      const bytes = await readFile(join(publicDir, file));
+      await writeFile(join(publicDir, `${file}.gz`), gzipSync(bytes, { level: 9 }));
+      await writeFile(join(publicDir, `${file}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }),
+  );
+}
+
 /** A file plus every chunk it imports statically, transitively (what the browser must fetch). */
 async function staticClosure(file: string, seen = new Set<string>()): Promise<Set<string>> {
   if (seen.has(file)) return seen;
@@ -111,13 +123,20 @@ async function staticClosure(file: string, seen = new Set<string>()): Promise<Se
 }
 
 async function report(manifest: AssetManifest, entry: string, css: string, ms: number) {
-  const gz = async (file: string) => gzipSync(await readFile(join(publicDir, file))).length;
+  const gz = async (file: string) => (await readFile(join(publicDir, `${file}.gz`))).length;
+  const br = async (file: string) => (await readFile(join(publicDir, `${file}.br`))).length;
   const homeFiles = new Set([...(await staticClosure(entry)), ...(manifest.pages.home ?? []).map((f) => f.slice(PUBLIC_PREFIX.length))]);
   let js = 0;
-  for (const f of homeFiles) js += await gz(f);
-  const cssGz = await gz(css);
+  let jsBr = 0;
+  for (const f of homeFiles) {
+    js += await gz(f);
+    jsBr += await br(f);
+  }
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  // The figures are the bytes served: the precompressed copies the server sends.
   console.log(
-    `client built in ${ms.toFixed(0)} ms → ${relative(root, publicDir)}: first-load JS ${(js / 1024).toFixed(1)} KB gzip (${homeFiles.size} files), CSS ${(cssGz / 1024).toFixed(1)} KB gzip`,
+    `client built in ${ms.toFixed(0)} ms → ${relative(root, publicDir)}: first-load JS ${kb(js)} KB gzip / ${kb(jsBr)} KB brotli (${homeFiles.size} files), ` +
+      `CSS ${kb(await gz(css))} KB gzip / ${kb(await br(css))} KB brotli`,
   );
 }
 

@@ -1,4 +1,3 @@
-import { staticPlugin } from "@elysiajs/static";
 import { Elysia } from "elysia";
 import type { Database } from "#db/client.ts";
 import { csrf } from "#src/server/csrf.ts";
@@ -7,6 +6,7 @@ import { relayClientIp, type ConnectionInfo } from "#src/server/forwarded.ts";
 import { HttpError } from "#src/server/http-error.ts";
 import { authRoutes } from "#src/server/routes/api/auth.ts";
 import { apiDocs } from "#src/server/routes/api/docs.ts";
+import { assetRoutes } from "#src/server/routes/assets.ts";
 import { healthRoutes } from "#src/server/routes/api/health.ts";
 import { createMeter, quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
@@ -37,14 +37,6 @@ export type AppDeps = {
 
 /** Builds the whole HTTP app without listening: tests drive it with `app.handle(request)`. */
 export async function createApp(deps: AppDeps) {
-  const assets = await staticPlugin({
-    assets: deps.assets.dir,
-    prefix: "/assets",
-    alwaysStatic: true,
-    directive: "immutable",
-    maxAge: 31_536_000,
-    silent: true,
-  });
   const { db } = deps.database;
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
@@ -71,7 +63,7 @@ export async function createApp(deps: AppDeps) {
       return { message: "Internal server error" };
     })
     .use(csrf({ trustProxy }))
-    .use(assets)
+    .use(assetRoutes(deps.assets.dir))
     .use(apiDocs())
     .use(healthRoutes(deps.database))
     .use(authRoutes({ accounts, sessions, quota, loginThrottle, trustProxy }, who))
@@ -81,10 +73,6 @@ export async function createApp(deps: AppDeps) {
     .all("/api/*", ({ request, set }) => {
       set.status = 404;
       return { message: `Not found: ${request.method} ${new URL(request.url).pathname}` };
-    })
-    .get("/assets/*", ({ set }) => {
-      set.status = 404;
-      return "Not found";
     })
     .use(pageRoutes(deps.assets.manifest, handle));
   // Pages fetch their data through the app itself; declared with its type to break the cycle.

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Download, Page } from "playwright-core";
+import type { Download, Locator, Page } from "playwright-core";
 import { testRetry } from "#tests/support/app.ts";
-import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+import { seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
 /*
  * The search dashboard in Chromium, against the loopback provider simulators: a free search from
@@ -13,8 +13,11 @@ import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/suppo
  *
  * This file has its own simulator (seeded, so answers are the same on every run) so that latency
  * and faults can be changed per test. Retry-after waits up to 2 s are honoured, which lets one
- * provider answer a second after the others (a rate limit followed by a retry). Every page has its
- * own client address: anonymous quotas are counted per network.
+ * provider answer two seconds after the others (a rate limit followed by a retry). Every page has
+ * its own client address: anonymous quotas are counted per network.
+ *
+ * Values are awaited before asserting (`expect(await x)`): with Bun 1.4.5, `expect(promise).resolves`
+ * on a Playwright promise often stalls for about a second per call.
  */
 const harness = useBrowser({ simulator: { seed: 20261121 }, retry: { ...testRetry, maxDelayMs: 2_000 }, distinctAddresses: true });
 
@@ -23,20 +26,17 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 const DESKTOP = { width: 1280, height: 900 };
 const MOBILE = { width: 360, height: 780 };
 const FAST = { kind: "fixed", ms: 5 } as const;
-/** Per test; bunfig's default is not applied to every runner, and no test asserts on time. */
+/** Per test: `bun test <file>` may not apply bunfig's timeout (Bun 1.4.5 uses 5 s). No test asserts on time. */
 const TIMEOUT = 45_000;
 const MODEL_TITLES = ["ChatGPT Results", "Claude Results", "Gemini Results"];
 
-/**
- * Hydrated, and the page's content revealed: React streams a page over 12.8 KB as its skeleton
- * first and the content after it (shown by an inline script), so hydration alone is not enough.
- */
+/** Hydrated, and the page's own content on screen (not a loading skeleton). */
 async function ready(page: Page, content = queryBox(page)): Promise<void> {
   await waitForHydration(page);
   await content.waitFor();
 }
 
-async function openHome(viewport: { width: number; height: number } = DESKTOP, pageOptions?: Parameters<ReturnType<typeof harness>["newPage"]>[1]): Promise<Page> {
+async function openHome(viewport: { width: number; height: number } = DESKTOP, pageOptions?: PageOptions): Promise<Page> {
   const page = await harness().newPage({ viewport }, pageOptions);
   await page.goto("/");
   await ready(page);
@@ -59,6 +59,11 @@ async function searchFor(page: Page, query: string): Promise<void> {
 async function showTab(page: Page, name: string): Promise<void> {
   await resultTabs(page).getByRole("tab", { name }).click();
   await page.getByRole("tabpanel", { name }).waitFor();
+}
+
+/** Scrolls so that the element's top is `margin` px below the top of the viewport. */
+async function scrollToTop(locator: Locator, margin = 16): Promise<void> {
+  await locator.evaluate((el, margin) => window.scrollBy(0, el.getBoundingClientRect().top - margin), margin);
 }
 
 async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
@@ -155,7 +160,7 @@ function csvSections(rows: string[][]): Map<string, { header: string[]; rows: st
   return sections;
 }
 
-type Snapshot = { t: number; progress: Record<string, string | null>; cards: string[]; tabs: boolean; progressPanel: boolean };
+type Snapshot = { t: number; progress: Record<string, string | null>; cards: string[]; tabs: boolean; progressPanel: boolean; starting: boolean };
 
 /**
  * Records every distinct state of the search view (progress counters, model cards present, results
@@ -241,8 +246,10 @@ describe("search dashboard in Chromium", () => {
     const tabs = snapshots.findIndex((s) => s.tabs);
     expect(firstCard).toBeGreaterThan(0);
     expect(tabs).toBeGreaterThan(firstCard);
-    // The progress panel stayed on screen while the cards arrived.
-    expect(snapshots.slice(snapshots.findIndex((s) => s.progressPanel), tabs).every((s) => s.progressPanel)).toBe(true);
+    // The progress panel stayed on screen while the cards arrived: never swapped back for the
+    // "Starting search" skeleton (a card's code loading must not blank it).
+    const whileSearching = snapshots.slice(snapshots.findIndex((s) => s.progressPanel), tabs);
+    expect(whileSearching.every((s) => s.progressPanel && !s.starting)).toBe(true);
 
     // Results header and the Side by Side tab.
     expect(await page.getByRole("heading", { level: 2, name: query }).count()).toBe(1);
@@ -263,8 +270,7 @@ describe("search dashboard in Chromium", () => {
     for (const heading of ["Cross-Model Comparison", "Model Comparison", "Common Sources Across Models"]) {
       expect(await page.getByRole("heading", { name: heading, exact: true }).isVisible()).toBe(true);
     }
-    await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollBy(0, -120));
+    await scrollToTop(page.getByRole("region", { name: query }));
     await screenshot(page, "dashboard-results.png");
 
     // 'View Full Response': every product, and the raw answer; Escape closes it.
@@ -469,8 +475,7 @@ describe("search dashboard in Chromium", () => {
       }
     }
     await providers.getByRole("tab", { name: /^ChatGPT/ }).click();
-    await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollBy(0, -16));
+    await scrollToTop(resultTabs(page));
     await screenshot(page, "frequency.png");
     expect(await seriousAxeViolations(page)).toEqual([]);
   }, TIMEOUT);
@@ -504,6 +509,9 @@ describe("search dashboard in Chromium", () => {
     const html = (await noJs.locator("main").textContent()) ?? "";
     expect(html).toContain("best noise cancelling headphones");
     expect(html).toContain(product);
+    // Readable as it is: not a skeleton waiting for a script to reveal it.
+    expect(await noJs.getByRole("heading", { level: 2, name: "best noise cancelling headphones" }).isVisible()).toBe(true);
+    expect(await modelCard(noJs, "ChatGPT Results").isVisible()).toBe(true);
     expect(await noJs.getByLabel("What would you like to search?").isDisabled()).toBe(true);
 
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
@@ -546,8 +554,7 @@ describe("search dashboard in Chromium", () => {
       expect({ tab, ...(await hasNoHorizontalOverflow(page)) }).toEqual({ tab, scrollWidth: 360, innerWidth: 360 });
     }
     await showTab(page, "Side by Side");
-    await page.getByRole("heading", { level: 2, name: "best laptops for programming" }).scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollBy(0, -60));
+    await scrollToTop(page.getByRole("region", { name: "best laptops for programming" }), 8);
     await screenshot(page, "mobile-results.png");
   }, TIMEOUT);
 
@@ -556,7 +563,8 @@ describe("search dashboard in Chromium", () => {
     await searchFor(page, "best coffee grinders");
     expect(await seriousAxeViolations(page)).toEqual([]);
     await modelCard(page, "Claude Results").getByRole("button", { name: "View Full Response from Claude" }).click();
-    await page.getByRole("dialog").waitFor();
+    // Measured once its fade-in is over: half-transparent text would count as low contrast.
+    await page.getByRole("dialog").evaluate((dialog) => Promise.all(dialog.getAnimations({ subtree: true }).map((animation) => animation.finished)));
     expect(await seriousAxeViolations(page)).toEqual([]);
   }, TIMEOUT);
 
