@@ -3,9 +3,9 @@ import { renderToReadableStream } from "react-dom/server";
 import { App } from "#web/app.tsx";
 import { Document, serializeBoot, type AssetManifest, type BootData } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
-import { queries } from "#web/lib/queries.ts";
 import { loadPage, matchPage } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
+import { queries } from "#web/kit.ts";
 
 export type { AssetManifest, BootData } from "#web/document.tsx";
 

@@ -3,11 +3,8 @@ import { Crown, Search } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
 import { initialsOf } from "#web/components/account/names.ts";
-import { Button } from "#web/components/ui/button.tsx";
-import { Skeleton } from "#web/components/ui/skeleton.tsx";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
+import { api, Button, queries, Skeleton } from "#web/kit.ts";
 
 /** Spec §2 header: title, upgrade button, user menu. */
 export function Header() {

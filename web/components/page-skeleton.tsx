@@ -1,4 +1,4 @@
-import { Skeleton } from "#web/components/ui/skeleton.tsx";
+import { Skeleton } from "#web/kit.ts";
 
 /** Shown only while a page's code loads after a back/forward navigation. */
 export function PageSkeleton() {

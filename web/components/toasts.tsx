@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import { useToast } from "#web/hooks/use-toast.ts";
+import { useToast } from "#web/kit.ts";
 
 const Toaster = lazy(() => import("#web/components/ui/toaster.tsx").then((m) => ({ default: m.Toaster })));
 

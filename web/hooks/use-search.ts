@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiError } from "#src/client/errors.ts";
-import { providerIds, type ProviderId } from "#src/contract/constants.ts";
 import type { ModelResult, ProviderMode, SearchRequest, SearchResult } from "#src/contract/search.ts";
-import { api } from "#web/lib/api.ts";
+import { api, providerIds } from "#web/kit.ts";
+import type { ProviderId } from "#src/contract/constants.ts";
 
 export type ProviderProgress = { completed: number; failed: number; total: number };
 

@@ -1,8 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
-import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+import { api, queries, rememberUpgradeIntent } from "#web/kit.ts";
 
 /** The upgrade path of spec §2/§4: signed in → /checkout; anonymous → sign-in with the flag stored. */
 export function useUpgrade() {

@@ -1,8 +1,7 @@
-import { ApiError } from "#src/client/errors.ts";
 import { providerIds, type ProviderId, type SearchRequest, type SearchResult } from "#src/contract/search.ts";
 import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
 import type { ProviderProgress, SearchState } from "#web/hooks/use-search.ts";
-import { api } from "#web/lib/api.ts";
+import { api, ApiError } from "#web/kit.ts";
 
 type Searching = Extract<SearchState, { status: "searching" }>;
 export type Update = (fn: (s: Searching) => Searching) => void;

@@ -7,14 +7,9 @@ import { useFromUpgrade } from "#web/components/auth/from-upgrade.ts";
 import { LoginForm } from "#web/components/auth/login-form.tsx";
 import { RegisterForm, type RegisterOutcome } from "#web/components/auth/register-form.tsx";
 import { useSessionCache } from "#web/components/auth/session.ts";
-import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import { toast } from "#web/hooks/use-toast.ts";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
 import type { PrefetchContext } from "#web/routes.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, toast } from "#web/kit.ts";
 
 /** The user decides what the server renders: a signed-in visitor gets no form, only the way home. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {

@@ -1,19 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
 import { useSearchParams } from "wouter";
-import { ApiError } from "#src/client/errors.ts";
-import { FREE_DAILY_SEARCHES, providerIds } from "#src/contract/constants.ts";
 import { ConnectionStatus } from "#web/components/search/connection-status.tsx";
 import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
-import { Card, CardContent } from "#web/components/ui/card.tsx";
-import { Skeleton } from "#web/components/ui/skeleton.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
-import { toast } from "#web/hooks/use-toast.ts";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
 import type { PrefetchContext } from "#web/routes.ts";
+import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast } from "#web/kit.ts";
 
 /**
  * A code-split component that renders at once when its code has already loaded. React.lazy

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { Button } from "#web/components/ui/button.tsx";
+import { Button } from "#web/kit.ts";
 
 export default function NotFoundPage() {
   return (

@@ -5,11 +5,8 @@ import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
 import type { PrefetchContext } from "#web/routes.ts";
+import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/kit.ts";
 
 /** The first page of the history arrives in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {

@@ -2,17 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
-import { ApiError } from "#src/client/errors.ts";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Card, CardContent } from "#web/components/ui/card.tsx";
-import { Skeleton } from "#web/components/ui/skeleton.tsx";
-import { toast } from "#web/hooks/use-toast.ts";
-import { api } from "#web/lib/api.ts";
 import { formatDate } from "#web/lib/format.ts";
-import { queries } from "#web/lib/queries.ts";
 import { matchPage, type PrefetchContext } from "#web/routes.ts";
+import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/kit.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
   if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));

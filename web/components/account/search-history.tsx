@@ -4,12 +4,7 @@ import { useId, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { SavedSearchListItem } from "#src/contract/search.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
-import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
-import { Badge } from "#web/components/ui/badge.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Skeleton } from "#web/components/ui/skeleton.tsx";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
+import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skeleton } from "#web/kit.ts";
 
 /** Spec §2 profile: the user's saved searches, each opening /search/{id}; more on request. */
 export function SearchHistory() {

@@ -1,8 +1,8 @@
 import type { ComponentProps } from "react";
 import { displayName, initialsOf, type Person } from "#web/components/account/names.ts";
 import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar.tsx";
-import { Button } from "#web/components/ui/button.tsx";
 import { cn } from "#web/lib/utils.ts";
+import { Button } from "#web/kit.ts";
 
 /**
  * The profile image, or the initials while it loads or when there is none. Decorative: whatever

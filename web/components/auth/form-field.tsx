@@ -1,5 +1,5 @@
 import { useId, type ComponentProps } from "react";
-import { Input } from "#web/components/ui/input.tsx";
+import { Input } from "#web/kit.ts";
 
 type FormFieldProps = Omit<ComponentProps<"input">, "id"> & { label: string; error?: string | undefined };
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
-import { takeUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+import { takeUpgradeIntent } from "#web/kit.ts";
 
 /** Spec §2: pages whose address says the visitor was on their way to paying. */
 const UPGRADE_REFERRER = /checkout|upgrade|pricing|subscribe/i;

@@ -1,12 +1,9 @@
 import { LoaderCircle } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { ApiError } from "#src/client/errors.ts";
 import { RegisterForm as RegisterSchema, type User } from "#src/contract/auth.ts";
 import { FormField, firstMessages, focusFirstInvalid } from "#web/components/auth/form-field.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { toast } from "#web/hooks/use-toast.ts";
-import { api } from "#web/lib/api.ts";
+import { api, ApiError, Button, toast } from "#web/kit.ts";
 
 type Values = { username: string; email: string; password: string; confirmPassword: string };
 type Errors = Partial<Record<keyof Values, string>>;

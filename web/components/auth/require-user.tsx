@@ -2,8 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
-import { api } from "#web/lib/api.ts";
-import { queries } from "#web/lib/queries.ts";
+import { api, queries } from "#web/kit.ts";
 
 /**
  * Spec §6: these pages need a signed-in user; a visitor who arrives signed out is sent to sign in

@@ -2,9 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useLocation } from "wouter";
 import type { User } from "#src/contract/auth.ts";
-import { toast } from "#web/hooks/use-toast.ts";
-import { api } from "#web/lib/api.ts";
-import { personalQueryKeys, queries } from "#web/lib/queries.ts";
+import { api, personalQueryKeys, queries, toast } from "#web/kit.ts";
 
 /**
  * Keeps the react-query cache in step with who is signed in: the user is set directly, what

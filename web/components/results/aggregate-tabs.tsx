@@ -2,9 +2,8 @@ import { useMemo } from "react";
 import type { SearchResult } from "#src/contract/search.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, type AggregatedSource } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf } from "#src/core/urls.ts";
-import { Badge } from "#web/components/ui/badge.tsx";
-import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
 import { EmptyText, ModelBadges, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
+import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
 
 /** Spec §9: Top Domains shows 10. */
 export const TOP_DOMAINS = 10;

@@ -2,9 +2,9 @@ import { useMemo, type ReactNode } from "react";
 import { providerIds, type CommonItem, type ProviderId, type SearchResult } from "#src/contract/search.ts";
 import { providerLabels } from "#src/core/export.ts";
 import { dedupeSources, normalizeUrl } from "#src/core/urls.ts";
-import { Card, CardContent, CardDescription, CardHeader } from "#web/components/ui/card.tsx";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { EmptyText, Mark, ModelBadges, SimulatedBadge, SourceLink, type SimulatedFlags } from "./shared.tsx";
+import { Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
 
 const STATUS_TEXT = { ok: "Answered", error: "Error", off: "Not Connected" } as const;
 

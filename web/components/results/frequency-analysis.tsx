@@ -2,11 +2,10 @@ import { ChartNoAxesColumn } from "lucide-react";
 import { providerIds, type AggregatedStats, type Frequency, type ProviderId, type SearchResult } from "#src/contract/search.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
 import { providerLabels } from "#src/core/export.ts";
-import { Card, CardContent, CardHeader } from "#web/components/ui/card.tsx";
-import { Progress } from "#web/components/ui/progress.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { compactUrl, formatPercent } from "#web/lib/format.ts";
 import { EmptyText, SimulatedBadge, plural, type SimulatedFlags } from "./shared.tsx";
+import { Card, CardContent, CardHeader, Progress } from "#web/kit.ts";
 
 type Kind = "product" | "company" | "source";
 

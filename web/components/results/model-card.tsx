@@ -3,13 +3,10 @@ import { useId, useMemo } from "react";
 import type { ModelResult, ProviderId } from "#src/contract/search.ts";
 import { providerLabels } from "#src/core/export.ts";
 import { dedupeSources } from "#src/core/urls.ts";
-import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
-import { Badge } from "#web/components/ui/badge.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/components/ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
 import { EmptyText, SimulatedBadge, SourceLink, plural, productsInOrder } from "./shared.tsx";
+import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
 
 /** Spec §9 card limits. */
 export const CARD_PRODUCTS = 3;

@@ -3,11 +3,7 @@ import { useId, useMemo } from "react";
 import { Link } from "wouter";
 import { providerIds, type SearchResult } from "#src/contract/search.ts";
 import { exportFilename, providerLabels, resultToCsv, resultToJson } from "#src/core/export.ts";
-import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
-import { Badge } from "#web/components/ui/badge.tsx";
-import { Button } from "#web/components/ui/button.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import { toast } from "#web/hooks/use-toast.ts";
 import { formatDate, formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
@@ -16,6 +12,7 @@ import { UTF8_BOM, downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
 import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
+import { Alert, AlertDescription, AlertTitle, Badge, Button, toast } from "#web/kit.ts";
 
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency";
 

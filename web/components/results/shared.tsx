@@ -3,9 +3,9 @@ import type { ReactNode } from "react";
 import { providerIds, type ModelResult, type ProviderId, type SearchResult } from "#src/contract/search.ts";
 import { MISSING_RANK } from "#src/core/aggregate.ts";
 import { providerLabels } from "#src/core/export.ts";
-import { Badge } from "#web/components/ui/badge.tsx";
 import { safeHref, sourceLabel } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
+import { Badge } from "#web/kit.ts";
 
 export type SimulatedFlags = Record<ProviderId, boolean>;
 

@@ -1,8 +1,7 @@
-import { providerIds, type ProviderId } from "#src/contract/constants.ts";
 import type { ApiStatus } from "#src/contract/search.ts";
-import { Badge } from "#web/components/ui/badge.tsx";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { providerNames } from "#web/lib/providers.ts";
+import { Badge, providerIds, providerNames } from "#web/kit.ts";
+import type { ProviderId } from "#src/contract/constants.ts";
 
 const keyNames: Record<ProviderId, string> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
 

@@ -1,10 +1,7 @@
 import { AlertTriangle } from "lucide-react";
-import { FREE_DAILY_SEARCHES } from "#src/contract/constants.ts";
-import { Alert, AlertDescription, AlertTitle } from "#web/components/ui/alert.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Progress } from "#web/components/ui/progress.tsx";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import { cn } from "#web/lib/utils.ts";
+import { Alert, AlertDescription, AlertTitle, Button, FREE_DAILY_SEARCHES, Progress } from "#web/kit.ts";
 
 /** Spec §4: amber at 2 or fewer left, red at the limit; the bar is remaining ÷ 5. */
 export function QuotaAlert({ remaining }: { remaining: number }) {

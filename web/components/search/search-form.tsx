@@ -1,12 +1,9 @@
 import { Info, Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/constants.ts";
-import { Button } from "#web/components/ui/button.tsx";
-import { Input } from "#web/components/ui/input.tsx";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { toast } from "#web/hooks/use-toast.ts";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
+import { Button, FREE_ITERATIONS, Input, PRO_ITERATION_CHOICES, toast } from "#web/kit.ts";
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;

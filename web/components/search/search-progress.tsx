@@ -1,12 +1,8 @@
 import { Loader2 } from "lucide-react";
-import { providerIds, type ProviderId } from "#src/contract/constants.ts";
 import type { ProviderMode } from "#src/contract/search.ts";
-import { providerNames } from "#web/lib/providers.ts";
-import { Badge } from "#web/components/ui/badge.tsx";
-import { Button } from "#web/components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card.tsx";
-import { Progress } from "#web/components/ui/progress.tsx";
 import type { ProviderProgress } from "#web/hooks/use-search.ts";
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerIds, providerNames } from "#web/kit.ts";
+import type { ProviderId } from "#src/contract/constants.ts";
 
 type SearchProgressProps = {
   query: string;
