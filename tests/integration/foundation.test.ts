@@ -58,6 +58,27 @@ describeEachDatabase("foundation", (getDb, kind) => {
     expect((await get(app, "/assets/nope-123.js")).status).toBe(404);
   });
 
+  test("assets are sent precompressed in the best encoding the browser accepts", async () => {
+    const { app } = await createTestApp(getDb());
+    const html = await (await get(app, "/")).text();
+    const script = /src="(\/assets\/entry\.client-[\w-]+\.js)"/.exec(html)?.[1] ?? "";
+    const plain = await get(app, script);
+    const source = await plain.text();
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-type")).toContain("javascript");
+
+    const gzip = await get(app, script, { headers: { "accept-encoding": "gzip, deflate" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(gzip.headers.get("vary")).toBe("accept-encoding");
+    expect(Bun.gunzipSync(new Uint8Array(await gzip.arrayBuffer())).length).toBe(Buffer.byteLength(source));
+
+    const brotli = await get(app, script, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    const compressed = Buffer.from(await brotli.arrayBuffer());
+    expect((await import("node:zlib")).brotliDecompressSync(compressed).toString()).toBe(source);
+    expect(compressed.length).toBeLessThan(Buffer.byteLength(source) / 2);
+  });
+
   test("an unknown API path answers JSON 404 with a message", async () => {
     const { app } = await createTestApp(getDb());
     const response = await get(app, "/api/nothing-here", { method: "POST" });
