@@ -49,7 +49,7 @@ async function signedInPage(): Promise<{ page: Page; account: Account }> {
 async function openUserMenu(page: Page, name: string) {
   const trigger = page.locator("[data-ready]", { has: page.locator("[data-slot=avatar]") });
   await trigger.waitFor();
-  await expect(trigger.getAttribute("aria-label")).resolves.toBe(`Account menu for ${name}`);
+  expect(await trigger.getAttribute("aria-label")).toBe(`Account menu for ${name}`);
   await trigger.click();
   const menu = page.getByRole("menu");
   await menu.waitFor();
@@ -72,12 +72,12 @@ describe("accounts in Chromium", () => {
 
     // Spec §4: the server signed the new account in; the app goes home as that user.
     await page.waitForURL((url) => url.pathname === "/");
-    await expect(page.getByRole("link", { name: "Log In / Sign Up" }).count()).resolves.toBe(0);
+    expect(await page.getByRole("link", { name: "Log In / Sign Up" }).count()).toBe(0);
     const menu = await openUserMenu(page, account.username);
-    await expect(menu.getByText(account.username, { exact: true }).count()).resolves.toBe(1);
-    await expect(menu.getByText(account.email, { exact: true }).count()).resolves.toBe(1);
+    expect(await menu.getByText(account.username, { exact: true }).count()).toBe(1);
+    expect(await menu.getByText(account.email, { exact: true }).count()).toBe(1);
     for (const item of ["Profile", "Search History", "Manage Subscription", "Log out"]) {
-      await expect(menu.getByRole("menuitem", { name: item }).count()).resolves.toBe(1);
+      expect(await menu.getByRole("menuitem", { name: item }).count()).toBe(1);
     }
     await page.keyboard.press("Escape");
 
@@ -91,8 +91,8 @@ describe("accounts in Chromium", () => {
     await page.getByRole("heading", { name: "Search History" }).waitFor();
     const entry = page.getByRole("link", { name: query });
     await entry.waitFor();
-    await expect(entry.textContent()).resolves.toMatch(/just now|minute/);
-    await expect(entry.textContent()).resolves.toMatch(/\d+ products?.*\d+ (company|companies).*\d+ links?/);
+    expect(await entry.textContent()).toMatch(/just now|minute/);
+    expect(await entry.textContent()).toMatch(/\d+ products?.*\d+ (company|companies).*\d+ links?/);
     expect({ path: "/user/history", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/history", violations: [] });
 
     await entry.click();
@@ -106,7 +106,7 @@ describe("accounts in Chromium", () => {
     await page.goto("/user/profile");
     await waitForHydration(page);
     await page.getByRole("heading", { name: "Please Log In" }).waitFor();
-    await expect(page.getByRole("link", { name: "Log In", exact: true }).getAttribute("href")).resolves.toBe("/api/login");
+    expect(await page.getByRole("link", { name: "Log In", exact: true }).getAttribute("href")).toBe("/api/login");
   }, SLOW);
 
   test("the forms show the spec's field messages before sending anything", async () => {
@@ -117,7 +117,7 @@ describe("accounts in Chromium", () => {
     await page.getByRole("button", { name: "Log In" }).click();
     await page.getByText("Username is required", { exact: true }).waitFor();
     await page.getByText("Password is required", { exact: true }).waitFor();
-    await expect(page.getByLabel("Username").getAttribute("aria-invalid")).resolves.toBe("true");
+    expect(await page.getByLabel("Username").getAttribute("aria-invalid")).toBe("true");
 
     await page.getByRole("tab", { name: "Register" }).click();
     await page.getByRole("button", { name: "Create Account" }).click();
@@ -130,7 +130,7 @@ describe("accounts in Chromium", () => {
     await page.getByText("Passwords do not match", { exact: true }).waitFor();
     // The message sits under the confirmation field and describes it.
     const described = await page.getByLabel("Confirm Password").getAttribute("aria-describedby");
-    await expect(page.locator(`[id="${described}"]`).textContent()).resolves.toBe("Passwords do not match");
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe("Passwords do not match");
     expect({ path: "/auth (register errors)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/auth (register errors)", violations: [] });
   }, SLOW);
 
@@ -163,8 +163,8 @@ describe("accounts in Chromium", () => {
     await waitForHydration(page);
     await registerThroughForm(page, account);
     await page.getByText("Please log in with your new account.", { exact: true }).waitFor();
-    await expect(page.locator('[role=tab][aria-selected="true"]').textContent()).resolves.toBe("Login");
-    await expect(page.getByLabel("Username").inputValue()).resolves.toBe(account.username);
+    expect(await page.locator('[role=tab][aria-selected="true"]').textContent()).toBe("Login");
+    expect(await page.getByLabel("Username").inputValue()).toBe(account.username);
     expect(new URL(page.url()).pathname).toBe("/auth");
   }, SLOW);
 
@@ -185,10 +185,10 @@ describe("accounts in Chromium", () => {
     await page.goto("/user/profile");
     await waitForHydration(page);
     await page.getByRole("heading", { level: 1, name: account.username }).waitFor();
-    await expect(page.getByText(account.email, { exact: true }).count()).resolves.toBe(1);
+    expect(await page.getByText(account.email, { exact: true }).count()).toBe(1);
     await page.getByText("You haven't performed any searches yet", { exact: true }).waitFor();
-    await expect(page.getByRole("link", { name: "Start Searching" }).getAttribute("href")).resolves.toBe("/");
-    await expect(page.getByRole("link", { name: "Home", exact: true }).getAttribute("href")).resolves.toBe("/");
+    expect(await page.getByRole("link", { name: "Start Searching" }).getAttribute("href")).toBe("/");
+    expect(await page.getByRole("link", { name: "Home", exact: true }).getAttribute("href")).toBe("/");
     expect({ path: "/user/profile", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile", violations: [] });
 
     await page.getByRole("link", { name: "Log Out", exact: true }).click();
@@ -226,24 +226,24 @@ describe("accounts in Chromium", () => {
     await page.getByRole("heading", { level: 1, name: "Ada Lovelace" }).waitFor();
     await page.locator(`main img[src^="data:image/svg+xml"]`).waitFor();
     const entries = page.getByRole("main").getByRole("listitem");
-    await expect(entries.count()).resolves.toBe(20);
+    expect(await entries.count()).toBe(20);
     const newest = page.getByRole("link", { name: "saved query 22" });
-    await expect(newest.textContent()).resolves.toContain("3 iterations");
-    await expect(newest.textContent()).resolves.toContain("1 product");
-    await expect(newest.textContent()).resolves.toContain("2 companies");
-    await expect(newest.textContent()).resolves.toContain("7 links");
-    await expect(newest.textContent()).resolves.toContain("3 days ago");
-    await expect(page.getByRole("link", { name: "saved query 21" }).textContent()).resolves.not.toContain("iteration");
+    expect(await newest.textContent()).toContain("3 iterations");
+    expect(await newest.textContent()).toContain("1 product");
+    expect(await newest.textContent()).toContain("2 companies");
+    expect(await newest.textContent()).toContain("7 links");
+    expect(await newest.textContent()).toContain("3 days ago");
+    expect(await page.getByRole("link", { name: "saved query 21" }).textContent()).not.toContain("iteration");
 
     await page.getByRole("button", { name: "Load more" }).click();
     await page.getByRole("link", { name: "saved query 00" }).waitFor();
-    await expect(entries.count()).resolves.toBe(23);
-    await expect(page.getByRole("button", { name: "Load more" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("link", { name: "saved query 00" }).getAttribute("href")).resolves.toMatch(/^\/search\/[0-9a-f-]{36}$/);
+    expect(await entries.count()).toBe(23);
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "saved query 00" }).getAttribute("href")).toMatch(/^\/search\/[0-9a-f-]{36}$/);
 
     // The header's avatar is the same image; the menu names the person.
     const menu = await openUserMenu(page, "Ada Lovelace");
-    await expect(menu.getByText("Ada Lovelace", { exact: true }).count()).resolves.toBe(1);
+    expect(await menu.getByText("Ada Lovelace", { exact: true }).count()).toBe(1);
   }, SLOW);
 
   describe("the upgrade banner", () => {
@@ -252,27 +252,27 @@ describe("accounts in Chromium", () => {
       await page.goto("/auth");
       await settled(page);
       await page.getByRole("heading", { name: "Log In / Sign Up" }).waitFor();
-      await expect(page.getByText(BANNER).count()).resolves.toBe(0);
+      expect(await page.getByText(BANNER).count()).toBe(0);
       // The three selling points and the way back.
       for (const point of ["Cross-model comparison", "Aggregated insights", "Export your results"]) {
-        await expect(page.getByRole("heading", { name: point }).count()).resolves.toBe(1);
+        expect(await page.getByRole("heading", { name: point }).count()).toBe(1);
       }
-      await expect(page.getByRole("link", { name: "Back to Home" }).getAttribute("href")).resolves.toBe("/");
+      expect(await page.getByRole("link", { name: "Back to Home" }).getAttribute("href")).toBe("/");
       expect({ path: "/auth", violations: await seriousAxeViolations(page) }).toEqual({ path: "/auth", violations: [] });
     }, SLOW);
 
     test("shows for ?from=upgrade, already in the server's HTML, with Register open", async () => {
       const page = await harness().newPage({ javaScriptEnabled: false });
       await page.goto("/auth?from=upgrade");
-      await expect(page.getByText(BANNER, { exact: true }).count()).resolves.toBe(1);
-      await expect(page.locator('[role=tab][aria-selected="true"]').textContent()).resolves.toBe("Register");
+      expect(await page.getByText(BANNER, { exact: true }).count()).toBe(1);
+      expect(await page.locator('[role=tab][aria-selected="true"]').textContent()).toBe("Register");
     }, SLOW);
 
     test("shows for a referrer naming pricing", async () => {
       const page = await harness().newPage();
       await page.goto("/auth", { referer: `${harness().baseUrl}/pricing` });
       await settled(page);
-      await expect(page.evaluate(() => document.referrer)).resolves.toContain("pricing");
+      expect(await page.evaluate(() => document.referrer)).toContain("pricing");
       await page.getByText(BANNER, { exact: true }).waitFor();
     }, SLOW);
 
@@ -303,7 +303,7 @@ describe("accounts in Chromium", () => {
 
       await page.reload();
       await settled(page);
-      await expect(page.getByText(BANNER).count()).resolves.toBe(0);
+      expect(await page.getByText(BANNER).count()).toBe(0);
     }, SLOW);
 
     test("shows when a signed-out visitor is sent from /checkout to sign in", async () => {

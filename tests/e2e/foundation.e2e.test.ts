@@ -8,9 +8,9 @@ describe("foundation in Chromium", () => {
     const page = await harness().newPage({ javaScriptEnabled: false });
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
-    await expect(page.locator("h1").textContent()).resolves.toBe("AI Search Comparison");
-    await expect(page.getByText("Compare results across multiple AI models with a single search").count()).resolves.toBe(1);
-    await expect(page.getByLabel("What would you like to search?").count()).resolves.toBe(1);
+    expect(await page.locator("h1").textContent()).toBe("AI Search Comparison");
+    expect(await page.getByText("Compare results across multiple AI models with a single search").count()).toBe(1);
+    expect(await page.getByLabel("What would you like to search?").count()).toBe(1);
   });
 
   test("the home page hydrates: typing shows the clear button, which clears the query", async () => {
@@ -20,8 +20,8 @@ describe("foundation in Chromium", () => {
     const input = page.getByLabel("What would you like to search?");
     await input.fill("best running shoes");
     await page.getByRole("button", { name: "Clear search" }).click();
-    await expect(input.inputValue()).resolves.toBe("");
-    await expect(page.getByRole("button", { name: "Clear search" }).count()).resolves.toBe(0);
+    expect(await input.inputValue()).toBe("");
+    expect(await page.getByRole("button", { name: "Clear search" }).count()).toBe(0);
   });
 
   test("a blank query shows the spec's toast instead of searching", async () => {
@@ -30,7 +30,7 @@ describe("foundation in Chromium", () => {
     await waitForHydration(page);
     await page.getByRole("button", { name: "Search All Models" }).click();
     await page.getByText("Empty search query", { exact: true }).waitFor();
-    await expect(page.getByText("Please enter a search query to continue", { exact: true }).count()).resolves.toBe(1);
+    expect(await page.getByText("Please enter a search query to continue", { exact: true }).count()).toBe(1);
   });
 
   test("links navigate on the client, without a full page load", async () => {
@@ -41,10 +41,10 @@ describe("foundation in Chromium", () => {
     await page.getByRole("link", { name: "Log In / Sign Up" }).click();
     await page.waitForURL("**/auth");
     await page.getByRole("heading", { name: "Log In / Sign Up" }).waitFor();
-    await expect(page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).resolves.toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await page.goBack();
     await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
-    await expect(page.title()).resolves.toBe("AI Search Comparison");
+    expect(await page.title()).toBe("AI Search Comparison");
   });
 
   test("an unknown path shows the exact 404 screen, whose button returns home", async () => {
@@ -52,8 +52,8 @@ describe("foundation in Chromium", () => {
     const response = await page.goto("/does-not-exist");
     expect(response?.status()).toBe(404);
     await waitForHydration(page);
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("404 Page Not Found");
-    await expect(page.getByText("The page you're looking for doesn't exist or may have been moved.").count()).resolves.toBe(1);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("404 Page Not Found");
+    expect(await page.getByText("The page you're looking for doesn't exist or may have been moved.").count()).toBe(1);
     await page.getByRole("link", { name: "Return to Home" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
