@@ -1,4 +1,5 @@
 import type { ModelResult, ProviderId, SearchOptions } from "#src/contract/search.ts";
+import { offModelResult } from "#src/core/aggregate.ts";
 import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
@@ -50,22 +51,9 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
   }
 }
 
+/** The result a provider starts from: nothing found yet, labelled with its model and mode. */
 export function emptyResult(provider: ProviderId, simulated: boolean, model: string): ModelResult {
-  return {
-    provider,
-    status: "off",
-    simulated,
-    modelName: model,
-    modelVersion: model,
-    products: [],
-    companies: [],
-    sources: [],
-    searched: false,
-    searchQueries: [],
-    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
-    extraction: "none",
-    durationMs: 0,
-  };
+  return { ...offModelResult(provider), simulated, modelName: model, modelVersion: model };
 }
 
 /** "gpt-5-mini-2025-08-07" → "gpt-5-mini", "claude-sonnet-4-6-20260101" → "claude-sonnet-4-6". */
