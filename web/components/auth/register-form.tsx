@@ -1,19 +1,9 @@
 import { LoaderCircle } from "lucide-react";
-import { useRef, useState, type FormEvent } from "react";
-import * as v from "valibot";
+import type { FormEvent } from "react";
 import { RegisterForm as RegisterSchema, type User } from "#src/contract/auth.ts";
-import { FormField, firstMessages, focusFirstInvalid } from "#web/components/auth/form-field.tsx";
+import { FormField } from "#web/components/auth/form-field.tsx";
+import { useSchemaForm } from "#web/components/auth/use-schema-form.ts";
 import { api, ApiError, Button, toast } from "#web/kit.ts";
-
-type Values = { username: string; email: string; password: string; confirmPassword: string };
-type Errors = Partial<Record<keyof Values, string>>;
-
-function validate(values: Values) {
-  const result = v.safeParse(RegisterSchema, values);
-  return result.success
-    ? { data: result.output, errors: {} }
-    : { data: null, errors: firstMessages(v.flatten<typeof RegisterSchema>(result.issues).nested) as Errors };
-}
 
 export type RegisterOutcome = { signedIn: true; user: User } | { signedIn: false; username: string };
 
@@ -22,28 +12,11 @@ export type RegisterOutcome = { signedIn: true; user: User } | { signedIn: false
  * the session did not take (the cookie was not kept), the page asks to log in instead.
  */
 export function RegisterForm({ onRegistered }: { onRegistered: (outcome: RegisterOutcome) => void }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<Values>({ username: "", email: "", password: "", confirmPassword: "" });
-  const [errors, setErrors] = useState<Errors>({});
-  const [attempted, setAttempted] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const change = (field: keyof Values) => (event: { target: { value: string } }) => {
-    const next = { ...values, [field]: event.target.value };
-    setValues(next);
-    if (attempted) setErrors(validate(next).errors);
-  };
+  const { formRef, values, errors, busy, setBusy, change, submitted } = useSchemaForm(RegisterSchema, { username: "", email: "", password: "", confirmPassword: "" });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setAttempted(true);
-    const { data, errors: found } = validate(values);
-    setErrors(found);
-    if (!data) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
+    const data = submitted(event);
+    if (!data) return;
     setBusy(true);
     let registered: User;
     try {
