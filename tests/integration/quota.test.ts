@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { dailyUsage } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, PRO_REQUIRED, QUOTA_COOKIE, readQuotaCookie, utcDay } from "#src/contract/quota.ts";
 import { providerIds, type SearchEvent } from "#src/contract/search.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
-import { createTestApp } from "#tests/support/app.ts";
-import { describeEachDatabase, openTestDatabase } from "#tests/support/databases.ts";
+import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { describeEachDatabase } from "#tests/support/databases.ts";
 
 type Agent = ReturnType<typeof createAgent>;
 type Answer = Awaited<ReturnType<Agent["request"]>>;
@@ -177,22 +177,13 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
 });
 
 describe("quota: searches that produce nothing are given back", () => {
-  let sim: Simulator;
-  let db: Awaited<ReturnType<typeof openTestDatabase>>;
-  beforeAll(async () => {
-    db = await openTestDatabase("pglite");
-    sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
-  });
-  afterAll(async () => {
-    sim.stop();
-    await db.close();
-  });
+  const fx = useSimulatedDatabase();
 
   test("a search where every provider fails (502) does not count", async () => {
-    const { app } = await createTestApp(db, { simulator: sim });
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim });
     const visitor = createAgent(app);
     expect(quotaOf(await search(visitor))).toMatchObject({ status: 200, body: 4 });
-    for (const id of providerIds) sim.setFaults(id, [{ kind: "server_error" }], { persistent: true });
+    for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "server_error" }], { persistent: true });
     try {
       const failed = await search(visitor);
       expect(quotaOf(failed)).toEqual({ status: 502, header: "4", body: 4, cookie: 1 });
@@ -200,24 +191,24 @@ describe("quota: searches that produce nothing are given back", () => {
       for await (const event of visitor.api.searchStream({ query: "best mattress" })) streamed.push(event);
       expect(streamed.at(-1)).toMatchObject({ type: "error", status: 502, remainingSearches: 4 });
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
     expect(await visitor.api.quota()).toMatchObject({ used: 1, remaining: 4 });
   });
 
   test("a search with one provider failing still counts (it produced a result)", async () => {
-    const { app } = await createTestApp(db, { simulator: sim });
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim });
     const visitor = createAgent(app);
-    sim.setFaults("openai", [{ kind: "server_error" }], { persistent: true });
+    fx.sim.setFaults("openai", [{ kind: "server_error" }], { persistent: true });
     try {
       expect(quotaOf(await search(visitor))).toMatchObject({ status: 200, body: 4 });
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("the stream reports the count in started, done and its headers", async () => {
-    const { app } = await createTestApp(db, { simulator: sim });
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim });
     const visitor = createAgent(app);
     const response = await visitor.fetch("http://localhost/api/search/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }) });
     expect(response.headers.get("x-searches-remaining")).toBe("4");
@@ -234,7 +225,7 @@ describe("quota: searches that produce nothing are given back", () => {
   test("a cancelled search is given back; a stream closed after a provider answered is not", async () => {
     const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
     try {
-      const { app } = await createTestApp(db, { simulator: slow });
+      const { app } = await createTestApp(fx.db, { simulator: slow });
       const visitor = createAgent(app);
       await visitor.api.status();
       const pending = search(visitor);
@@ -246,10 +237,10 @@ describe("quota: searches that produce nothing are given back", () => {
     }
 
     // OpenAI answers, the other two hang: the caller has seen a result when the stream is closed.
-    sim.setFaults("anthropic", [{ kind: "timeout" }], { persistent: true });
-    sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
+    fx.sim.setFaults("anthropic", [{ kind: "timeout" }], { persistent: true });
+    fx.sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
     try {
-      const { app } = await createTestApp(db, { simulator: sim });
+      const { app } = await createTestApp(fx.db, { simulator: fx.sim });
       const visitor = createAgent(app);
       const controller = new AbortController();
       const seen: SearchEvent[] = [];
@@ -259,11 +250,11 @@ describe("quota: searches that produce nothing are given back", () => {
       }
       controller.abort();
       expect(seen.at(-1)).toMatchObject({ type: "result", provider: "openai" });
-      await waitFor(() => sim.aborts.length >= 2);
+      await waitFor(() => fx.sim.aborts.length >= 2);
       await Bun.sleep(50);
       expect(await visitor.api.quota()).toMatchObject({ used: 1 });
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 });

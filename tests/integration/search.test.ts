@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { providerIds, type SearchEvent } from "#src/contract/search.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
-import { createTestApp } from "#tests/support/app.ts";
-import { describeEachDatabase, openTestDatabase } from "#tests/support/databases.ts";
+import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { describeEachDatabase } from "#tests/support/databases.ts";
 
 describeEachDatabase("search: run, save, history", (getDb) => {
   test("a search returns three simulated model results with products, companies and cited sources, and is saved in the caller's history", async () => {
@@ -98,17 +98,8 @@ describeEachDatabase("search: run, save, history", (getDb) => {
 });
 
 describe("search: providers, faults, cancel, streaming", () => {
-  let sim: Simulator;
-  let db: Awaited<ReturnType<typeof openTestDatabase>>;
-  beforeAll(async () => {
-    db = await openTestDatabase("pglite");
-    sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
-  });
-  afterAll(async () => {
-    sim.stop();
-    await db.close();
-  });
-  const app = async () => (await createTestApp(db, { simulator: sim })).app;
+  const fx = useSimulatedDatabase();
+  const app = async () => (await createTestApp(fx.db, { simulator: fx.sim })).app;
   const quickTimeout = { retries: 1, baseDelayMs: 5, maxDelayMs: 20, callTimeoutMs: 300 };
 
   test("GET /api/status reports each provider connected and how it runs", async () => {
@@ -117,21 +108,21 @@ describe("search: providers, faults, cancel, streaming", () => {
   });
 
   test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {
-    const { app: live } = await createTestApp(db, {
-      simulator: sim,
+    const { app: live } = await createTestApp(fx.db, {
+      simulator: fx.sim,
       env: {
         SIMULATE_PROVIDERS: "off",
         OPENAI_API_KEY: "sk-dummy",
         ANTHROPIC_API_KEY: "sk-ant-dummy",
         GEMINI_API_KEY: "AIza-dummy",
-        OPENAI_BASE_URL: sim.baseUrls.openai,
-        ANTHROPIC_BASE_URL: sim.baseUrls.anthropic,
-        GEMINI_BASE_URL: sim.baseUrls.gemini,
+        OPENAI_BASE_URL: fx.sim.baseUrls.openai,
+        ANTHROPIC_BASE_URL: fx.sim.baseUrls.anthropic,
+        GEMINI_BASE_URL: fx.sim.baseUrls.gemini,
       },
     });
     const visitor = createAgent(live);
     expect((await visitor.api.status()).modes).toEqual({ openai: "live", anthropic: "live", gemini: "live" });
-    const before = sim.requests.length;
+    const before = fx.sim.requests.length;
     const result = await visitor.api.search({ query: "best crm for startups" });
     for (const id of providerIds) {
       expect(result[id].simulated).toBe(false);
@@ -139,7 +130,7 @@ describe("search: providers, faults, cancel, streaming", () => {
       expect(result[id].companies.length).toBeGreaterThan(0);
     }
     // Every URL the providers cited is in the result (Gemini's redirects resolved to their targets).
-    const answered = sim.requests.slice(before);
+    const answered = fx.sim.requests.slice(before);
     expect(answered.filter((r) => r.kind === "search").map((r) => r.provider).sort()).toEqual(["anthropic", "gemini", "openai"]);
     for (const source of result.gemini.sources) expect(source.url).not.toContain("grounding-api-redirect");
     expect(result.gemini.sources.every((s) => s.url.startsWith("https://"))).toBe(true);
@@ -153,7 +144,7 @@ describe("search: providers, faults, cancel, streaming", () => {
   ];
   for (const { kind } of providerErrors) {
     test(`a provider that keeps failing (${kind}) gets an error card; the others answer and the search is saved`, async () => {
-      sim.setFaults("anthropic", [{ kind }], { persistent: true });
+      fx.sim.setFaults("anthropic", [{ kind }], { persistent: true });
       try {
         const visitor = createAgent(await app());
         const result = await visitor.api.search({ query: "best standing desk" });
@@ -164,54 +155,54 @@ describe("search: providers, faults, cancel, streaming", () => {
         expect(result.gemini.status).toBe("ok");
         expect((await visitor.api.getSearch(result.id)).anthropic.status).toBe("error");
       } finally {
-        sim.clearFaults();
+        fx.sim.clearFaults();
       }
     });
   }
 
   test("a provider that hangs times out into an error card without holding the others back", async () => {
-    sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
+    fx.sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
     try {
-      const { app: quick } = await createTestApp(db, { simulator: sim, retry: quickTimeout });
+      const { app: quick } = await createTestApp(fx.db, { simulator: fx.sim, retry: quickTimeout });
       const result = await createAgent(quick).api.search({ query: "best robot vacuum" });
       expect(result.gemini.status).toBe("error");
       expect(result.gemini.error).toContain("timed out");
       expect(result.openai.status).toBe("ok");
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("429 with retry-after and a 529 are retried, and the provider then answers", async () => {
-    sim.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 0 }]);
-    sim.setFaults("anthropic", [{ kind: "overloaded" }]);
+    fx.sim.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 0 }]);
+    fx.sim.setFaults("anthropic", [{ kind: "overloaded" }]);
     try {
-      const before = sim.requests.length;
+      const before = fx.sim.requests.length;
       const result = await createAgent(await app()).api.search({ query: "best coffee machine" });
       expect(result.openai.status).toBe("ok");
       expect(result.anthropic.status).toBe("ok");
-      const calls = sim.requests.slice(before).filter((r) => r.kind === "search");
+      const calls = fx.sim.requests.slice(before).filter((r) => r.kind === "search");
       expect(calls.filter((r) => r.provider === "openai").length).toBe(2);
       expect(calls.filter((r) => r.provider === "anthropic").length).toBe(2);
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("an answer given without searching is flagged and has no sources", async () => {
-    sim.setFaults("openai", [{ kind: "no_search" }]);
+    fx.sim.setFaults("openai", [{ kind: "no_search" }]);
     try {
       const result = await createAgent(await app()).api.search({ query: "best electric car" });
       expect(result.openai.searched).toBe(false);
       expect(result.openai.sources).toEqual([]);
       expect(result.openai.status).toBe("ok");
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("prose without a structured list is extracted by the fallback call, per provider", async () => {
-    for (const id of providerIds) sim.setFaults(id, [{ kind: "prose_only" }]);
+    for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "prose_only" }]);
     try {
       const result = await createAgent(await app()).api.search({ query: "best note taking app" });
       for (const id of providerIds) {
@@ -220,25 +211,25 @@ describe("search: providers, faults, cancel, streaming", () => {
         expect(result[id].rawResponse).toBeString();
       }
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("Anthropic's pause_turn is continued until the answer is complete", async () => {
-    sim.setFaults("anthropic", [{ kind: "pause_turn" }]);
+    fx.sim.setFaults("anthropic", [{ kind: "pause_turn" }]);
     try {
-      const before = sim.requests.length;
+      const before = fx.sim.requests.length;
       const result = await createAgent(await app()).api.search({ query: "best web hosting" });
       expect(result.anthropic.status).toBe("ok");
       expect(result.anthropic.products.length).toBeGreaterThan(0);
-      expect(sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(2);
+      expect(fx.sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(2);
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("when every provider fails the search fails with a message and is saved as failed", async () => {
-    for (const id of providerIds) sim.setFaults(id, [{ kind: "server_error" }], { persistent: true });
+    for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "server_error" }], { persistent: true });
     try {
       const visitor = createAgent(await app());
       const response = await visitor.request("POST", "/api/search", { query: "best mattress" });
@@ -246,14 +237,14 @@ describe("search: providers, faults, cancel, streaming", () => {
       expect((response.json as { message: string }).message).toStartWith("Search failed");
       expect((await visitor.api.listSearches()).searches).toEqual([]);
     } finally {
-      sim.clearFaults();
+      fx.sim.clearFaults();
     }
   });
 
   test("POST /api/cancel-search aborts the caller's search: the simulator sees every connection close within 100 ms", async () => {
     const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
     try {
-      const { app: slowApp } = await createTestApp(db, { simulator: slow });
+      const { app: slowApp } = await createTestApp(fx.db, { simulator: slow });
       const visitor = createAgent(slowApp);
       await visitor.api.status(); // the anonymous id cookie, so the cancel comes from the same caller
       const pending = visitor.request("POST", "/api/search", { query: "best vpn" });
@@ -274,7 +265,7 @@ describe("search: providers, faults, cancel, streaming", () => {
   test("a client that goes away cancels its search, and a new search by the same caller cancels the previous one", async () => {
     const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
     try {
-      const { app: slowApp } = await createTestApp(db, { simulator: slow });
+      const { app: slowApp } = await createTestApp(fx.db, { simulator: slow });
       const visitor = createAgent(slowApp);
       await visitor.api.status(); // the anonymous id cookie, so both searches come from the same caller
       const controller = new AbortController();
@@ -297,7 +288,7 @@ describe("search: providers, faults, cancel, streaming", () => {
   });
 
   test("the streaming form reports started, per-iteration progress, each provider's first result, and done with the saved id", async () => {
-    const { agent: visitor } = await createProAgent(await app(), db);
+    const { agent: visitor } = await createProAgent(await app(), fx.db);
     const events: SearchEvent[] = [];
     for await (const event of visitor.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
     expect(events[0]?.type).toBe("started");

@@ -2,12 +2,14 @@ import { readFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
 import { createApp, type App } from "#src/server/app.ts";
 import { parseEnv, type Env } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { openTestDatabase } from "#tests/support/databases.ts";
 import type { AssetManifest } from "#web/render.tsx";
 
 const dist = resolve(import.meta.dir, "../../dist");
@@ -48,6 +50,23 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     clock: options.clock,
   });
   return { app, env, simulator };
+}
+
+/**
+ * For a suite that injects faults: its own in-memory database and a fast simulator, opened before
+ * the suite and closed after it. Read `db` and `sim` inside tests, not at collection time.
+ */
+export function useSimulatedDatabase() {
+  const fixture = {} as { db: Database; sim: Simulator };
+  beforeAll(async () => {
+    fixture.db = await openTestDatabase("pglite");
+    fixture.sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+  });
+  afterAll(async () => {
+    await fixture.sim.stop();
+    await fixture.db.close();
+  });
+  return fixture;
 }
 
 // Tests that inject faults or latency start their own simulator; the rest share this one.
