@@ -1,95 +1,70 @@
-import * as v from "valibot";
-
 /*
- * The parts of each provider's response that we read, parsed tolerantly: unknown item types and
- * extra fields pass through untouched (the APIs add fields often); a field we rely on that has
- * the wrong type fails loudly instead of turning into "undefined" deep in the extraction.
+ * The provider catalogue: every fact about a provider that is not code, written once. Adapters
+ * (src/server/services/providers) and simulators (src/simulators) register against these ids;
+ * aggregation, storage, routes, the web and exports iterate over them. Plain data without
+ * schemas, so the first page can read it without loading valibot (ADR 006).
+ *
+ * Adding a provider: a row here, its adapter, its simulator (ADR 008).
  */
 
-const count = v.optional(v.nullable(v.number()), 0);
+export type ProviderInfo = {
+  /** How the dashboard names it (spec §2: "ChatGPT / OpenAI"). */
+  name: string;
+  /** The assistant people know: card titles ("ChatGPT Results"), badges. */
+  model: string;
+  /** Who makes it, under the card title. */
+  company: string;
+  /** Its column in comparison tables and exports. */
+  column: string;
+  /** Environment variables: the API key (and older names that stand in for it), base URL, model. */
+  env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string };
+  /** The model asked when its model variable is unset. */
+  defaultModel: string;
+};
 
-// OpenAI Responses API ------------------------------------------------------------------------
+export const providerCatalogue = {
+  openai: {
+    name: "ChatGPT / OpenAI",
+    model: "ChatGPT",
+    company: "OpenAI",
+    column: "OpenAI",
+    env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
+    defaultModel: "gpt-5-mini",
+  },
+  anthropic: {
+    name: "Claude / Anthropic",
+    model: "Claude",
+    company: "Anthropic",
+    column: "Anthropic",
+    env: { apiKey: "ANTHROPIC_API_KEY", apiKeyAliases: [], baseUrl: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" },
+    defaultModel: "claude-sonnet-4-6",
+  },
+  gemini: {
+    name: "Gemini / Google",
+    model: "Gemini",
+    company: "Google",
+    column: "Gemini",
+    env: { apiKey: "GEMINI_API_KEY", apiKeyAliases: ["GOOGLE_API_KEY"], baseUrl: "GEMINI_BASE_URL", model: "GEMINI_MODEL" },
+    defaultModel: "gemini-2.5-flash",
+  },
+} as const satisfies Record<string, ProviderInfo>;
 
-const Item = v.looseObject({ type: v.string() });
+export type ProviderId = keyof typeof providerCatalogue;
 
-export const OpenAIUrlCitation = v.looseObject({ type: v.literal("url_citation"), url: v.string(), title: v.optional(v.nullable(v.string())) });
-export const OpenAIOutputText = v.looseObject({ type: v.literal("output_text"), text: v.string(), annotations: v.optional(v.array(Item), []) });
-export const OpenAIMessage = v.looseObject({ type: v.literal("message"), content: v.array(Item) });
-export const OpenAIWebSearchCall = v.looseObject({
-  type: v.literal("web_search_call"),
-  action: v.optional(
-    v.nullable(
-      v.looseObject({
-        type: v.string(),
-        query: v.optional(v.nullable(v.string())),
-        queries: v.optional(v.nullable(v.array(v.string()))),
-        sources: v.optional(v.nullable(v.array(v.looseObject({ url: v.optional(v.string()) })))),
-        url: v.optional(v.nullable(v.string())),
-      }),
-    ),
-  ),
-});
+/** The providers in display order (the catalogue's order). */
+export const providerIds = Object.keys(providerCatalogue) as ProviderId[];
 
-export const OpenAIResponse = v.looseObject({
-  model: v.string(),
-  status: v.optional(v.nullable(v.string())),
-  output: v.array(Item),
-  usage: v.optional(v.nullable(v.looseObject({ input_tokens: count, output_tokens: count }))),
-  tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: count }))) }))),
-});
-export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
+export function providerInfo(id: ProviderId): ProviderInfo {
+  return providerCatalogue[id];
+}
 
-// Anthropic Messages API ----------------------------------------------------------------------
+/** One value per provider, in catalogue order. */
+export function perProvider<T>(value: (id: ProviderId) => T): Record<ProviderId, T> {
+  return Object.fromEntries(providerIds.map((id) => [id, value(id)])) as Record<ProviderId, T>;
+}
 
-const AnthropicCitation = v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) });
-export const AnthropicText = v.looseObject({ type: v.literal("text"), text: v.string(), citations: v.optional(v.nullable(v.array(AnthropicCitation))) });
-export const AnthropicServerToolUse = v.looseObject({ type: v.literal("server_tool_use"), name: v.string(), input: v.optional(v.looseObject({ query: v.optional(v.string()) })) });
-export const AnthropicSearchResult = v.looseObject({
-  type: v.literal("web_search_tool_result"),
-  content: v.union([
-    v.array(v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) })),
-    v.looseObject({ type: v.string(), error_code: v.optional(v.string()) }),
-  ]),
-});
-export const AnthropicToolUse = v.looseObject({ type: v.literal("tool_use"), name: v.string(), input: v.unknown() });
-
-export const AnthropicMessage = v.looseObject({
-  model: v.string(),
-  stop_reason: v.optional(v.nullable(v.string())),
-  content: v.array(Item),
-  usage: v.optional(
-    v.nullable(
-      v.looseObject({
-        input_tokens: count,
-        output_tokens: count,
-        server_tool_use: v.optional(v.nullable(v.looseObject({ web_search_requests: count }))),
-      }),
-    ),
-  ),
-});
-export type AnthropicMessage = v.InferOutput<typeof AnthropicMessage>;
-
-// Gemini generateContent ----------------------------------------------------------------------
-
-export const GeminiResponse = v.looseObject({
-  modelVersion: v.optional(v.string()),
-  candidates: v.optional(
-    v.array(
-      v.looseObject({
-        content: v.optional(v.looseObject({ parts: v.optional(v.array(v.looseObject({ text: v.optional(v.string()), thought: v.optional(v.boolean()) })), []) })),
-        groundingMetadata: v.optional(
-          v.nullable(
-            v.looseObject({
-              webSearchQueries: v.optional(v.nullable(v.array(v.string())), []),
-              groundingChunks: v.optional(v.nullable(v.array(v.looseObject({ web: v.optional(v.looseObject({ uri: v.optional(v.string()), title: v.optional(v.string()) })) }))), []),
-              groundingSupports: v.optional(v.nullable(v.array(v.looseObject({ groundingChunkIndices: v.optional(v.array(v.number()), []) }))), []),
-            }),
-          ),
-        ),
-      }),
-    ),
-    [],
-  ),
-  usageMetadata: v.optional(v.looseObject({ promptTokenCount: count, candidatesTokenCount: count, toolUsePromptTokenCount: count })),
-});
-export type GeminiResponse = v.InferOutput<typeof GeminiResponse>;
+/** "ChatGPT", "ChatGPT and Claude", "ChatGPT, Claude and Gemini". */
+export function listModels(ids: readonly ProviderId[]): string {
+  const names = ids.map((id) => providerCatalogue[id].model);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
-import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/providers.ts";
+import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
 import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";

@@ -1,6 +1,6 @@
 import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
-import { GeminiResponse } from "#src/contract/providers.ts";
+import { GeminiResponse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
 import { hostOf } from "#src/core/urls.ts";

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import * as v from "valibot";
-import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/providers.ts";
+import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
 import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";

@@ -1,0 +1,95 @@
+import * as v from "valibot";
+
+/*
+ * The parts of each provider's response that we read, parsed tolerantly: unknown item types and
+ * extra fields pass through untouched (the APIs add fields often); a field we rely on that has
+ * the wrong type fails loudly instead of turning into "undefined" deep in the extraction.
+ */
+
+const count = v.optional(v.nullable(v.number()), 0);
+
+// OpenAI Responses API ------------------------------------------------------------------------
+
+const Item = v.looseObject({ type: v.string() });
+
+export const OpenAIUrlCitation = v.looseObject({ type: v.literal("url_citation"), url: v.string(), title: v.optional(v.nullable(v.string())) });
+export const OpenAIOutputText = v.looseObject({ type: v.literal("output_text"), text: v.string(), annotations: v.optional(v.array(Item), []) });
+export const OpenAIMessage = v.looseObject({ type: v.literal("message"), content: v.array(Item) });
+export const OpenAIWebSearchCall = v.looseObject({
+  type: v.literal("web_search_call"),
+  action: v.optional(
+    v.nullable(
+      v.looseObject({
+        type: v.string(),
+        query: v.optional(v.nullable(v.string())),
+        queries: v.optional(v.nullable(v.array(v.string()))),
+        sources: v.optional(v.nullable(v.array(v.looseObject({ url: v.optional(v.string()) })))),
+        url: v.optional(v.nullable(v.string())),
+      }),
+    ),
+  ),
+});
+
+export const OpenAIResponse = v.looseObject({
+  model: v.string(),
+  status: v.optional(v.nullable(v.string())),
+  output: v.array(Item),
+  usage: v.optional(v.nullable(v.looseObject({ input_tokens: count, output_tokens: count }))),
+  tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: count }))) }))),
+});
+export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
+
+// Anthropic Messages API ----------------------------------------------------------------------
+
+const AnthropicCitation = v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) });
+export const AnthropicText = v.looseObject({ type: v.literal("text"), text: v.string(), citations: v.optional(v.nullable(v.array(AnthropicCitation))) });
+export const AnthropicServerToolUse = v.looseObject({ type: v.literal("server_tool_use"), name: v.string(), input: v.optional(v.looseObject({ query: v.optional(v.string()) })) });
+export const AnthropicSearchResult = v.looseObject({
+  type: v.literal("web_search_tool_result"),
+  content: v.union([
+    v.array(v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) })),
+    v.looseObject({ type: v.string(), error_code: v.optional(v.string()) }),
+  ]),
+});
+export const AnthropicToolUse = v.looseObject({ type: v.literal("tool_use"), name: v.string(), input: v.unknown() });
+
+export const AnthropicMessage = v.looseObject({
+  model: v.string(),
+  stop_reason: v.optional(v.nullable(v.string())),
+  content: v.array(Item),
+  usage: v.optional(
+    v.nullable(
+      v.looseObject({
+        input_tokens: count,
+        output_tokens: count,
+        server_tool_use: v.optional(v.nullable(v.looseObject({ web_search_requests: count }))),
+      }),
+    ),
+  ),
+});
+export type AnthropicMessage = v.InferOutput<typeof AnthropicMessage>;
+
+// Gemini generateContent ----------------------------------------------------------------------
+
+export const GeminiResponse = v.looseObject({
+  modelVersion: v.optional(v.string()),
+  candidates: v.optional(
+    v.array(
+      v.looseObject({
+        content: v.optional(v.looseObject({ parts: v.optional(v.array(v.looseObject({ text: v.optional(v.string()), thought: v.optional(v.boolean()) })), []) })),
+        groundingMetadata: v.optional(
+          v.nullable(
+            v.looseObject({
+              webSearchQueries: v.optional(v.nullable(v.array(v.string())), []),
+              groundingChunks: v.optional(v.nullable(v.array(v.looseObject({ web: v.optional(v.looseObject({ uri: v.optional(v.string()), title: v.optional(v.string()) })) }))), []),
+              groundingSupports: v.optional(v.nullable(v.array(v.looseObject({ groundingChunkIndices: v.optional(v.array(v.number()), []) }))), []),
+            }),
+          ),
+        ),
+      }),
+    ),
+    [],
+  ),
+  usageMetadata: v.optional(v.looseObject({ promptTokenCount: count, candidatesTokenCount: count, toolUsePromptTokenCount: count })),
+});
+export type GeminiResponse = v.InferOutput<typeof GeminiResponse>;
