@@ -7,13 +7,14 @@ import { randomToken, type Rng } from "./random.ts";
 const REMOVED_PARAMETERS = ["temperature", "top_p", "top_k"] as const;
 
 /** A handler with its own memory of paused turns (pause_turn fault → continuation). */
-export function createAnthropic(): ProviderHandler {
+export function createAnthropic(): ProviderHandler<"anthropic"> {
   /** Remaining content of a paused turn, by the id of the last server_tool_use it sent. */
   const paused = new Map<string, JsonObject[]>();
 
-  const handler: ProviderHandler = {
+  const handler: ProviderHandler<"anthropic"> = {
     id: "anthropic",
-    serves: (pathname) => pathname.startsWith("/v1/messages"),
+    basePath: "",
+    paths: ["/v1/messages"],
     endpoint: (method, pathname) => method === "POST" && pathname === "/v1/messages",
     apiKey: (request) =>
       request.headers.get("x-api-key")?.trim() || request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
@@ -62,6 +63,11 @@ export function createAnthropic(): ProviderHandler {
     },
     error,
     truncatedBody: () => `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Based on current reviews`,
+    faultMessages: {
+      rate_limit: "This request would exceed the rate limit for your organization. Please try again later.",
+      server_error: "Internal server error",
+      overloaded: "Overloaded",
+    },
   };
   return handler;
 }

@@ -1,13 +1,12 @@
-/** Injectable faults: what they are, how they are queued per provider, and the error ones' responses. */
-import type { ProviderId } from "#src/contract/search.ts";
-import type { ProviderHandler } from "./http.ts";
+/** Injectable faults: what they are and how they are queued per provider (fault-responses.ts answers them). */
+import type { ProviderId } from "#src/contract/providers.ts";
 
 export type Fault =
   /** 429 with a `retry-after` header (default 1 s) and the provider's own body. */
   | { kind: "rate_limit"; retryAfterSeconds?: number }
   /** 500. */
   | { kind: "server_error" }
-  /** 529 overloaded_error (Anthropic), 503 UNAVAILABLE (Gemini), 503 (OpenAI). */
+  /** The provider's own "overloaded" error (a 529 at Anthropic, a 503 elsewhere). */
   | { kind: "overloaded" }
   /** Never answers; the request ends only when the client gives up. */
   | { kind: "timeout" }
@@ -64,55 +63,3 @@ export class FaultBook {
     return this.#queued.get(provider)?.shift();
   }
 }
-
-/** The response for a fault that is an HTTP-level failure, or undefined for the others. */
-export function faultResponse(handler: ProviderHandler, fault: Fault): Response | undefined {
-  switch (fault.kind) {
-    case "rate_limit": {
-      const seconds = fault.retryAfterSeconds ?? 1;
-      return handler.error("rate_limit", rateLimitMessage[handler.id], { retryAfterSeconds: seconds });
-    }
-    case "server_error":
-      return handler.error("server_error", serverErrorMessage[handler.id]);
-    case "overloaded":
-      return handler.error("overloaded", overloadedMessage[handler.id]);
-    case "malformed_json":
-      return new Response(handler.truncatedBody(), { status: 200, headers: { "content-type": "application/json" } });
-    case "connection_reset":
-      return connectionReset();
-    default:
-      return undefined;
-  }
-}
-
-/**
- * A streamed body that errors before its first byte: Bun then closes the socket without writing
- * a status line, so the client's fetch rejects (ECONNRESET) instead of seeing a 200.
- */
-function connectionReset(): Response {
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      await Bun.sleep(1);
-      controller.error();
-    },
-  });
-  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
-}
-
-const rateLimitMessage: Record<ProviderId, string> = {
-  openai: "Rate limit reached for requests. Please try again later.",
-  anthropic: "This request would exceed the rate limit for your organization. Please try again later.",
-  gemini: "Resource has been exhausted (e.g. check quota).",
-};
-
-const serverErrorMessage: Record<ProviderId, string> = {
-  openai: "The server had an error while processing your request. Sorry about that!",
-  anthropic: "Internal server error",
-  gemini: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
-};
-
-const overloadedMessage: Record<ProviderId, string> = {
-  openai: "The engine is currently overloaded, please try again later.",
-  anthropic: "Overloaded",
-  gemini: "The model is overloaded. Please try again later.",
-};

@@ -7,9 +7,10 @@ import { hashString, randomToken } from "./random.ts";
 
 const GENERATE = /^\/(v1|v1beta)\/models\/([^/:]+):generateContent$/;
 
-export const gemini: ProviderHandler = {
+export const gemini: ProviderHandler<"gemini"> = {
   id: "gemini",
-  serves: (pathname) => pathname.startsWith("/v1beta/") || pathname.startsWith("/v1/models/"),
+  basePath: "",
+  paths: ["/v1beta/", "/v1/models/"],
   endpoint: (method, pathname) => method === "POST" && GENERATE.test(pathname),
   apiKey: (request, url) => request.headers.get("x-goog-api-key")?.trim() || url.searchParams.get("key")?.trim() || undefined,
   missingKeyMessage: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
@@ -24,6 +25,11 @@ export const gemini: ProviderHandler = {
   respond,
   error,
   truncatedBody: () => `{"candidates":[{"content":{"parts":[{"text":"Here are the most recommended`,
+  faultMessages: {
+    rate_limit: "Resource has been exhausted (e.g. check quota).",
+    server_error: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+    overloaded: "The model is overloaded. Please try again later.",
+  },
 };
 
 function respond(body: JsonObject, context: ProviderContext): Response {

@@ -1,11 +1,14 @@
 /** Plumbing shared by the provider modules: what a provider handler is and JSON responses. */
-import type { ProviderId } from "#src/contract/search.ts";
-import type { Fault } from "./faults.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import type { Fault, FaultKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
 
 export type RequestKind = "search" | "extraction";
 
 export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
+
+/** The errors a fault can cause (rate_limit, server_error, overloaded). */
+export type FaultErrorKind = Extract<ErrorKind, FaultKind>;
 
 export interface ErrorOptions {
   retryAfterSeconds?: number;
@@ -23,10 +26,12 @@ export interface ProviderContext {
   pathname: string;
 }
 
-export interface ProviderHandler {
-  id: ProviderId;
-  /** Whether this provider serves the path (any method). */
-  serves(pathname: string): boolean;
+export interface ProviderHandler<P extends ProviderId = ProviderId> {
+  id: P;
+  /** What its SDK's base URL adds to the simulator's origin. */
+  basePath: string;
+  /** Path prefixes it serves (any method); the longest prefix wins, so one provider may sit inside another's. */
+  paths: readonly string[];
   /** Whether the method + path is an endpoint (otherwise 404 in this provider's format). */
   endpoint(method: string, pathname: string): boolean;
   apiKey(request: Request, url: URL): string | undefined;
@@ -39,6 +44,8 @@ export interface ProviderHandler {
   error(kind: ErrorKind, message: string, options?: ErrorOptions): Response;
   /** The first bytes of a real answer, cut off (for the malformed_json fault). */
   truncatedBody(): string;
+  /** The real API's message for each error a fault causes. */
+  faultMessages: Record<FaultErrorKind, string>;
 }
 
 export type JsonObject = Record<string, unknown>;

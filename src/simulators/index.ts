@@ -1,13 +1,14 @@
 /**
- * Loopback simulators of the OpenAI Responses, Anthropic Messages and Gemini generateContent APIs
- * with web search, on one Bun.serve (their paths differ). The app's real adapters reach them
- * through the official SDKs by pointing the base URL here. Not mocks of our code.
+ * Loopback simulators of each catalogue provider's API with web search (one module each,
+ * registered in `simulators`), on one Bun.serve (their paths differ). The app's real adapters
+ * reach them through the official SDKs by pointing the base URL here. Not mocks of our code.
  *
  *   bun src/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
  */
-import type { ProviderId } from "#src/contract/search.ts";
+import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
 import { createAnthropic } from "./anthropic.ts";
-import { FaultBook, faultResponse, type Fault, type FaultFor, type FaultKind, type SetFaultsOptions } from "./faults.ts";
+import { faultResponse } from "./fault-responses.ts";
+import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOptions } from "./faults.ts";
 import { gemini, resolveGroundingToken } from "./gemini.ts";
 import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind } from "./http.ts";
 import { openai } from "./openai.ts";
@@ -15,6 +16,13 @@ import { createRng, randomSeed, type Rng } from "./random.ts";
 
 export type { Fault, FaultFor, FaultKind, SetFaultsOptions } from "./faults.ts";
 export type { RequestKind } from "./http.ts";
+
+/** Every catalogue provider's simulator; a provider added to the catalogue fails to compile here until it has one. */
+export const simulators: { [P in ProviderId]: () => ProviderHandler<P> } = {
+  openai: () => openai,
+  anthropic: createAnthropic,
+  gemini: () => gemini,
+};
 
 export type Latency = { kind: "fixed"; ms: number } | { kind: "lognormal"; medianMs: number; p95Ms: number };
 
@@ -79,7 +87,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const latencyRng = createRng(seed ^ 0x9e3779b9);
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
-  const handlers: ProviderHandler[] = [createAnthropic(), gemini, openai];
+  const handlers = perProvider<ProviderHandler>((id) => simulators[id]());
+  const routes = Object.values(handlers);
   const faults = new FaultBook();
   const requests: RequestLogEntry[] = [];
   const aborts: AbortRecord[] = [];
@@ -95,7 +104,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     async fetch(request) {
       const url = new URL(request.url);
       if (url.pathname.startsWith("/grounding-api-redirect/")) return groundingRedirect(request, url);
-      const handler = handlers.find((h) => h.serves(url.pathname));
+      const handler = handlerFor(routes, url.pathname);
       if (!handler) return url.pathname === "/" ? jsonResponse({ simulator: "ai-search-providers", baseUrls: simulator.baseUrls }, 200) : jsonResponse({ error: "Not Found" }, 404);
       if (!handler.endpoint(request.method, url.pathname)) return handler.error("not_found", `Unknown endpoint: ${request.method} ${url.pathname}`);
 
@@ -144,7 +153,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const simulator: Simulator = {
     origin,
     port: server.port ?? 0,
-    baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin },
+    baseUrls: perProvider((id) => `${origin}${handlers[id].basePath}`),
     requests,
     aborts,
     setFaults: (provider, list, setOptions) => faults.set(provider, list, setOptions),
@@ -166,6 +175,17 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     },
   };
   return simulator;
+}
+
+/** The handler with the longest path prefix the path starts with (Anthropic's /v1/messages over OpenAI's /v1/). */
+function handlerFor(handlers: readonly ProviderHandler[], pathname: string): ProviderHandler | undefined {
+  let best: { handler: ProviderHandler; length: number } | undefined;
+  for (const handler of handlers) {
+    for (const prefix of handler.paths) {
+      if (pathname.startsWith(prefix) && prefix.length > (best?.length ?? -1)) best = { handler, length: prefix.length };
+    }
+  }
+  return best?.handler;
 }
 
 /** Milliseconds to wait before answering. */
@@ -226,9 +246,7 @@ if (import.meta.main) {
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);
-  console.log(`  OPENAI_BASE_URL=${sim.baseUrls.openai}`);
-  console.log(`  ANTHROPIC_BASE_URL=${sim.baseUrls.anthropic}`);
-  console.log(`  GEMINI_BASE_URL=${sim.baseUrls.gemini}`);
+  for (const id of providerIds) console.log(`  ${providerInfo(id).env.baseUrl}=${sim.baseUrls[id]}`);
   console.log("Any non-empty API key is accepted. Ctrl-C to stop.");
   const shutdown = () => void sim.stop().then(() => process.exit(0));
   process.on("SIGINT", shutdown);

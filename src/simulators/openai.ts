@@ -4,9 +4,11 @@ import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { HEX, randomToken } from "./random.ts";
 
-export const openai: ProviderHandler = {
+export const openai: ProviderHandler<"openai"> = {
   id: "openai",
-  serves: (pathname) => pathname.startsWith("/v1/") && !pathname.startsWith("/v1/messages") && !pathname.startsWith("/v1/models/"),
+  // Its SDK appends only "/responses" to the base URL.
+  basePath: "/v1",
+  paths: ["/v1/"],
   endpoint: (method, pathname) => method === "POST" && pathname === "/v1/responses",
   apiKey: (request) => request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
   missingKeyMessage: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
@@ -19,6 +21,11 @@ export const openai: ProviderHandler = {
   respond,
   error,
   truncatedBody: () => `{"id":"resp_${randomToken(48, HEX)}","object":"response","created_at":${now()},"status":"completed","output":[{"type":"message","id":"msg_${randomToken(48, HEX)}","content":[{"type":"output_text","text":"Here are the top picks`,
+  faultMessages: {
+    rate_limit: "Rate limit reached for requests. Please try again later.",
+    server_error: "The server had an error while processing your request. Sorry about that!",
+    overloaded: "The engine is currently overloaded, please try again later.",
+  },
 };
 
 function respond(body: JsonObject, context: ProviderContext): Response {

@@ -1,0 +1,36 @@
+/** The responses of the faults that are HTTP-level failures, in the provider's own format and words. */
+import type { Fault } from "./faults.ts";
+import type { ProviderHandler } from "./http.ts";
+
+/** The response for a fault that is an HTTP-level failure, or undefined for the others. */
+export function faultResponse(handler: ProviderHandler, fault: Fault): Response | undefined {
+  switch (fault.kind) {
+    case "rate_limit": {
+      const seconds = fault.retryAfterSeconds ?? 1;
+      return handler.error("rate_limit", handler.faultMessages.rate_limit, { retryAfterSeconds: seconds });
+    }
+    case "server_error":
+    case "overloaded":
+      return handler.error(fault.kind, handler.faultMessages[fault.kind]);
+    case "malformed_json":
+      return new Response(handler.truncatedBody(), { status: 200, headers: { "content-type": "application/json" } });
+    case "connection_reset":
+      return connectionReset();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A streamed body that errors before its first byte: Bun then closes the socket without writing
+ * a status line, so the client's fetch rejects (ECONNRESET) instead of seeing a 200.
+ */
+function connectionReset(): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await Bun.sleep(1);
+      controller.error();
+    },
+  });
+  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+}
