@@ -7,7 +7,7 @@
  *
  *   bun bench/search.ts [--latency 200] [--concurrency 5]
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDatabase, MEMORY_DATA_DIR } from "#db/client.ts";
@@ -17,6 +17,8 @@ import { createApiClient } from "#src/client/api.ts";
 import { createApp } from "#src/server/app.ts";
 import { parseEnv } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
+import { loadPageRenderer } from "#web/render.tsx";
+import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 
 const latency = Number(flag("--latency") ?? 200);
@@ -34,8 +36,7 @@ const env = parseEnv({
   SEARCH_CONCURRENCY: String(concurrency),
 });
 const simulator = await spawnSimulator(latency);
-const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
-const app = await createApp({ env, database, assets: { dir: join(dist, "public"), manifest }, providers: createProviders(env, simulator.baseUrls) });
+const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls) });
 const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
 // Iterations above 1 are Pro: the bench signs in as a user with an active subscription.
 const signUp = await handle("http://localhost/api/register", {
@@ -61,7 +62,7 @@ for (const iterations of [1, 100]) {
     walls.push(performance.now() - started);
   }
   const wall = walls.sort((a, b) => a - b)[2] ?? 0;
-  const failed = ["openai", "anthropic", "gemini"].filter((id) => result[id as "openai"].status !== "ok");
+  const failed = providerIds.filter((id) => result.result.models[id]?.status !== "ok");
   console.log(
     `${String(iterations).padStart(3)} iteration(s): wall ${wall.toFixed(0)} ms, ideal ${ideal} ms (⌈${iterations}/${concurrency}⌉·${latency}), ratio ${(wall / ideal).toFixed(3)} (goal ≤ ${iterations === 1 ? "1.05" : "1.10"})` +
       (failed.length ? `, failed: ${failed.join(", ")}` : ""),
@@ -75,13 +76,14 @@ async function spawnSimulator(ms: number) {
   const child = Bun.spawn(["bun", join(import.meta.dir, "../src/simulators/index.ts"), "--latency-ms", String(ms)], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let out = "";
-  while (!/GEMINI_BASE_URL=\S+\n/.test(out)) {
+  const printed = () => providerIds.every((id) => new RegExp(`${providerCatalogue[id].env.baseUrl}=\\S+\\n`).test(out));
+  while (!printed()) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`simulator exited: ${out}`);
     out += new TextDecoder().decode(value);
   }
   const url = (name: string) => new RegExp(`${name}=(\\S+)`).exec(out)?.[1] ?? "";
-  return { baseUrls: { openai: url("OPENAI_BASE_URL"), anthropic: url("ANTHROPIC_BASE_URL"), gemini: url("GEMINI_BASE_URL") }, stop: () => child.kill() };
+  return { baseUrls: perProvider((id) => url(providerCatalogue[id].env.baseUrl)), stop: () => child.kill() };
 }
 await database.close();
 

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { dehydrate } from "@tanstack/react-query";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "#web/app.tsx";
@@ -5,6 +7,7 @@ import { Document, serializeBoot, type AssetManifest, type BootData } from "#web
 import { createQueryClient } from "#web/lib/query-client.ts";
 import { loadPage, matchPage } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
+import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { queries } from "#web/kit.ts";
 
 export type { AssetManifest, BootData } from "#web/document.tsx";
@@ -16,6 +19,17 @@ export type RenderRequest = {
   /** The API as this request's caller sees it (their cookies), for prefetching page data. */
   api: ApiClient;
 };
+
+/** The server's page renderer for the client build in `distDir` (its manifest names the hashed files). */
+export function loadPageRenderer(distDir: string): PageRenderer {
+  let manifest: AssetManifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(distDir, "manifest.json"), "utf8")) as AssetManifest;
+  } catch {
+    throw new Error(`No client build in ${distDir}: run \`bun run scripts/build-assets.ts\` (or \`bun run start\`, which builds first)`);
+  }
+  return (request) => renderPage({ ...request, manifest });
+}
 
 /** Streams the server-rendered page; status 404 for unknown paths (spec §2 not-found screen). */
 export async function renderPage({ url, manifest, signal, api }: RenderRequest): Promise<Response> {

@@ -1,18 +1,32 @@
 import * as v from "valibot";
-import { LogoutResult, ProStatus, User, type Login, type Register } from "#src/contract/auth.ts";
+import { LogoutResult, User, type Login, type Register } from "#src/contract/auth.ts";
+import { ProStatus } from "#src/contract/billing.ts";
+import { Health } from "#src/contract/health.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
-import { ApiStatus, SavedSearchList, SearchResult, type SearchEvent, type SearchRequest } from "#src/contract/search.ts";
+import { ApiStatus, CancelResult, fromWireResult, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 
-/** The typed API client, shared by the web app, the CLI and the integration tests. */
+/** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
+export type SearchAnswer = { result: SavedSearchResult; remainingSearches?: number };
+
+// The API speaks the spec's JSON; callers get results keyed by provider (src/contract/search.ts).
+const SearchAnswer = v.pipe(
+  SearchResponse,
+  v.transform(({ remainingSearches, ...wire }): SearchAnswer => ({ result: { ...fromWireResult(wire), id: wire.id }, ...(remainingSearches === undefined ? {} : { remainingSearches }) })),
+);
+const SavedSearch = v.pipe(
+  SavedSearchResponse,
+  v.transform((wire): SavedSearchResult => ({ ...fromWireResult(wire), id: wire.id })),
+);
+
+/** The typed API client, shared by the web app, the CLI and the integration tests. Every answer is validated. */
 export function createApiClient(options: HttpOptions = {}) {
   const http = createHttp(options);
   const doFetch = options.fetch ?? fetch;
-  const SavedResult = v.object({ ...SearchResult.entries, id: v.string() });
 
   return {
-    search: (request: SearchRequest) => http("POST", "/api/search", SavedResult, request),
+    search: (request: SearchRequest) => http("POST", "/api/search", SearchAnswer, request),
 
     /** The same search with live progress: yields each event as the server sends it. */
     async *searchStream(request: SearchRequest, signal?: AbortSignal): AsyncGenerator<SearchEvent> {
@@ -24,12 +38,11 @@ export function createApiClient(options: HttpOptions = {}) {
         signal,
       });
       if (!response.ok || !response.body) throw new ApiError(response.status, await response.text(), response.statusText);
-      // The server writes these from the contract's SearchEvent union.
-      for await (const event of readEventStream(response.body)) yield event as SearchEvent;
+      for await (const data of readEventStream(response.body)) yield v.parse(SearchEvent, data);
     },
 
-    cancelSearch: () => http("POST", "/api/cancel-search", v.object({ cancelled: v.boolean() })),
-    getSearch: (id: string) => http("GET", `/api/search/${encodeURIComponent(id)}`, SavedResult),
+    cancelSearch: () => http("POST", "/api/cancel-search", CancelResult),
+    getSearch: (id: string) => http("GET", `/api/search/${encodeURIComponent(id)}`, SavedSearch),
     listSearches: (query: { limit?: number; before?: string } = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
       return http("GET", `/api/user/searches${params.size ? `?${params}` : ""}`, SavedSearchList);
@@ -50,7 +63,7 @@ export function createApiClient(options: HttpOptions = {}) {
     },
     proStatus: () => http("GET", "/api/pro-status", ProStatus),
     quota: () => http("GET", "/api/quota", QuotaStatus),
-    health: () => http("GET", "/healthz", v.object({ ok: v.literal(true), db: v.picklist(["pglite", "postgres"]) })),
+    health: () => http("GET", "/healthz", Health),
   };
 }
 

@@ -9,14 +9,19 @@ export class ApiError extends Error {
     super(`${status}: ${body || statusText}`);
   }
 
-  /** The server's `{ message }` when the body carries one, else the spec's status-prefixed text. */
-  get serverMessage(): string | undefined {
+  /** The body's JSON object (`{ message, ... }`), or undefined when the body is not one. */
+  get json(): Record<string, unknown> | undefined {
     try {
       const parsed: unknown = JSON.parse(this.body);
-      if (parsed && typeof parsed === "object" && "message" in parsed && typeof parsed.message === "string") return parsed.message;
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
     } catch {
-      // not JSON: no server message
+      return undefined; // not JSON
     }
-    return undefined;
+  }
+
+  /** The server's `{ message }` when the body carries one. */
+  get serverMessage(): string | undefined {
+    const message = this.json?.message;
+    return typeof message === "string" ? message : undefined;
   }
 }

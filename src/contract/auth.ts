@@ -70,9 +70,5 @@ export const User = v.object({
 });
 export type User = v.InferOutput<typeof User>;
 
-/** GET /api/pro-status. */
-export const ProStatus = v.object({ isPro: v.boolean() });
-export type ProStatus = v.InferOutput<typeof ProStatus>;
-
 /** POST /api/logout. */
 export const LogoutResult = v.object({ success: v.literal(true) });

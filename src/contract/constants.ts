@@ -3,8 +3,6 @@
  * without bringing valibot along (ADR 006). search.ts and quota.ts re-export them.
  */
 
-export { providerIds, type ProviderId } from "./providers.ts";
-
 export const FREE_ITERATIONS = 1;
 export const PRO_ITERATION_CHOICES = [1, 5, 10, 25, 50, 100] as const;
 export const MAX_ITERATIONS = 100;

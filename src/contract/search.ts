@@ -1,10 +1,11 @@
 import * as v from "valibot";
 
-import { FREE_ITERATIONS, MAX_ITERATIONS, providerIds } from "./constants.ts";
+import { FREE_ITERATIONS, MAX_ITERATIONS } from "./constants.ts";
+import { perProvider, providerIds, type ProviderId as Id } from "./providers.ts";
 
-export { FREE_ITERATIONS, MAX_ITERATIONS, PRO_ITERATION_CHOICES, providerIds } from "./constants.ts";
+export { FREE_ITERATIONS, MAX_ITERATIONS, PRO_ITERATION_CHOICES } from "./constants.ts";
 export const ProviderId = v.picklist(providerIds);
-export type ProviderId = v.InferOutput<typeof ProviderId>;
+export type ProviderId = Id;
 
 /** live: the real service with our key; simulated: our loopback simulator; off: not connected. */
 export const ProviderMode = v.picklist(["live", "simulated", "off"]);
@@ -122,12 +123,6 @@ export const ModelResult = v.object({
 });
 export type ModelResult = v.InferOutput<typeof ModelResult>;
 
-const providerFlags = { openai: v.boolean(), anthropic: v.boolean(), gemini: v.boolean() };
-export const CommonItem = v.object({ name: v.string(), ...providerFlags });
-export type CommonItem = v.InferOutput<typeof CommonItem>;
-export const CommonSource = v.object({ url: v.string(), ...providerFlags });
-export type CommonSource = v.InferOutput<typeof CommonSource>;
-
 /** How often an item came back over N iterations, with a 95% Wilson interval (0..100). */
 export const Frequency = v.object({
   name: v.string(),
@@ -150,7 +145,21 @@ export const AggregatedStats = v.object({
 });
 export type AggregatedStats = v.InferOutput<typeof AggregatedStats>;
 
-export const SearchResult = v.object({
+/**
+ * A search as the product keeps it (version 2): each provider's answer and frequencies keyed by
+ * provider id, overlaps as lists of ids. The spec's flat `openai`/`anthropic`/`gemini` JSON is
+ * the wire form below, produced only at the API edge. A provider missing from `models` was not
+ * part of this search (a result saved before it was added).
+ */
+export const SEARCH_RESULT_VERSION = 2;
+
+const ProviderList = v.array(ProviderId);
+export const CommonItem = v.object({ name: v.string(), models: ProviderList });
+export type CommonItem = v.InferOutput<typeof CommonItem>;
+export const CommonSource = v.object({ url: v.string(), models: ProviderList });
+export type CommonSource = v.InferOutput<typeof CommonSource>;
+
+const resultSummary = {
   id: v.optional(v.string()),
   query: v.string(),
   createdAt: v.optional(v.string()),
@@ -159,31 +168,169 @@ export const SearchResult = v.object({
   totalProducts: v.number(),
   totalCompanies: v.number(),
   iterationCount: v.number(),
+};
+
+export const SearchResult = v.object({
+  schemaVersion: v.literal(SEARCH_RESULT_VERSION),
+  ...resultSummary,
+  /** Each provider's displayed answer: its first successful iteration, else its first. */
+  models: v.record(ProviderId, ModelResult),
+  /** Frequencies over the iterations (more than one), for each provider that answered at least once. */
+  stats: v.record(ProviderId, AggregatedStats),
   commonProducts: v.array(CommonItem),
   commonCompanies: v.array(CommonItem),
   commonSources: v.array(CommonSource),
-  openai: ModelResult,
-  anthropic: ModelResult,
-  gemini: ModelResult,
-  openaiAggregatedStats: v.optional(AggregatedStats),
-  anthropicAggregatedStats: v.optional(AggregatedStats),
-  geminiAggregatedStats: v.optional(AggregatedStats),
   options: v.optional(SearchOptions),
-  /** How many searches the caller has left today (free tier); absent for Pro. */
-  remainingSearches: v.optional(v.number()),
 });
 export type SearchResult = v.InferOutput<typeof SearchResult>;
+/** A search as read back from storage: it has its id. */
+export type SavedSearchResult = SearchResult & { id: string };
+
+/** A provider's card when it produced no run at all (not connected, or not part of this search). */
+export function offModelResult(provider: ProviderId): ModelResult {
+  return {
+    provider,
+    status: "off",
+    simulated: false,
+    modelName: "",
+    modelVersion: "",
+    products: [],
+    companies: [],
+    sources: [],
+    searched: false,
+    searchQueries: [],
+    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
+    extraction: "none",
+    durationMs: 0,
+  };
+}
+
+/** The provider's answer, or an "off" card when it was not part of the search. */
+export function modelOf(result: Pick<SearchResult, "models">, provider: ProviderId): ModelResult {
+  return result.models[provider] ?? offModelResult(provider);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wire form (spec §3): what the API sends and the JSON export writes
+// ---------------------------------------------------------------------------------------------
+
+type StatsKey = `${ProviderId}AggregatedStats`;
+const statsKey = (id: ProviderId): StatsKey => `${id}AggregatedStats`;
+
+// A flag missing from an older result reads as false; a provider missing reads as not searched.
+const wireFlags = perProvider(() => v.optional(v.boolean(), false));
+export const WireCommonItem = v.object({ name: v.string(), ...wireFlags });
+export const WireCommonSource = v.object({ url: v.string(), ...wireFlags });
+const wireModels = perProvider(() => v.optional(ModelResult));
+const wireStats = Object.fromEntries(providerIds.map((id) => [statsKey(id), v.optional(AggregatedStats)])) as Record<StatsKey, v.OptionalSchema<typeof AggregatedStats, undefined>>;
+
+export const SearchResultWire = v.object({
+  ...resultSummary,
+  commonProducts: v.array(WireCommonItem),
+  commonCompanies: v.array(WireCommonItem),
+  commonSources: v.array(WireCommonSource),
+  ...wireModels,
+  ...wireStats,
+  options: v.optional(SearchOptions),
+});
+export type SearchResultWire = v.InferOutput<typeof SearchResultWire>;
+
+/** The spec's JSON for a result: one key per provider (an "off" card where it has none). */
+export function toWireResult(result: SearchResult): SearchResultWire & Record<ProviderId, ModelResult> {
+  const { schemaVersion: _, models, stats, commonProducts, commonCompanies, commonSources, ...summary } = result;
+  const flags = (ids: ProviderId[]) => perProvider((id) => ids.includes(id));
+  const wire: Record<string, unknown> = {
+    ...summary,
+    commonProducts: commonProducts.map(({ name, models: ids }) => ({ name, ...flags(ids) })),
+    commonCompanies: commonCompanies.map(({ name, models: ids }) => ({ name, ...flags(ids) })),
+    commonSources: commonSources.map(({ url, models: ids }) => ({ url, ...flags(ids) })),
+  };
+  for (const id of providerIds) {
+    wire[id] = modelOf(result, id);
+    if (stats[id]) wire[statsKey(id)] = stats[id];
+  }
+  return wire as SearchResultWire & Record<ProviderId, ModelResult>;
+}
+
+/** The wire form (or a version 1 saved result, which had the same shape) read back into a result. */
+export function fromWireResult(wire: SearchResultWire): SearchResult {
+  const { commonProducts, commonCompanies, commonSources, options, ...rest } = wire;
+  const listed = (flags: Partial<Record<ProviderId, boolean>>) => providerIds.filter((id) => flags[id]);
+  const result: SearchResult = {
+    schemaVersion: SEARCH_RESULT_VERSION,
+    ...pick(rest, ["id", "query", "createdAt", "executionTimeMs", "totalLinks", "totalProducts", "totalCompanies", "iterationCount"]),
+    models: {},
+    stats: {},
+    commonProducts: commonProducts.map((item) => ({ name: item.name, models: listed(item) })),
+    commonCompanies: commonCompanies.map((item) => ({ name: item.name, models: listed(item) })),
+    commonSources: commonSources.map((item) => ({ url: item.url, models: listed(item) })),
+    ...(options ? { options } : {}),
+  };
+  for (const id of providerIds) {
+    const model = wire[id];
+    const stats = wire[statsKey(id)];
+    if (model) result.models[id] = model;
+    if (stats) result.stats[id] = stats;
+  }
+  return result;
+}
+
+/** What storage holds: version 2, or a version 1 row (the wire shape), upgraded as it is read. */
+export const StoredSearchResult = v.union([SearchResult, v.pipe(SearchResultWire, v.transform(fromWireResult))]);
+
+function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+/** POST /api/search: the saved result, and the free searches left (absent for Pro). */
+export const SearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), remainingSearches: v.optional(v.number()) });
+/** GET /api/search/{id}. */
+export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string() });
 
 // ---------------------------------------------------------------------------------------------
 // Streaming (Server-Sent Events on POST /api/search/stream)
 // ---------------------------------------------------------------------------------------------
 
-export type SearchEvent =
-  | { type: "started"; query: string; iterations: number; modes: Record<ProviderId, ProviderMode>; remainingSearches?: number }
-  | { type: "progress"; provider: ProviderId; completed: number; failed: number; total: number }
-  | { type: "result"; provider: ProviderId; result: ModelResult }
-  | { type: "done"; id: string; result: SearchResult }
-  | { type: "error"; message: string; status: number; remainingSearches?: number };
+const Remaining = { remainingSearches: v.optional(v.number()) };
+const StartedEvent = v.object({
+  type: v.literal("started"),
+  query: v.string(),
+  iterations: v.number(),
+  modes: v.object(perProvider(() => ProviderMode)),
+  ...Remaining,
+});
+const ProgressEvent = v.object({ type: v.literal("progress"), provider: ProviderId, completed: v.number(), failed: v.number(), total: v.number() });
+const ResultEvent = v.object({ type: v.literal("result"), provider: ProviderId, result: ModelResult });
+const ErrorEvent = v.object({ type: v.literal("error"), message: v.string(), status: v.number(), ...Remaining });
+/** `done` carries exactly what POST /api/search answers. */
+const DoneEvent = v.object({ type: v.literal("done"), id: v.string(), result: SearchResponse });
+
+/** One event of the stream as sent. */
+export const SearchEventWire = v.variant("type", [StartedEvent, ProgressEvent, ResultEvent, DoneEvent, ErrorEvent]);
+export type SearchEventWire = v.InferOutput<typeof SearchEventWire>;
+
+/** The same event as a client reads it: `done` carries the result keyed by provider, and the searches left. */
+export const SearchEvent = v.variant("type", [
+  StartedEvent,
+  ProgressEvent,
+  ResultEvent,
+  v.pipe(
+    DoneEvent,
+    v.transform(({ id, result: { remainingSearches, ...wire } }) => ({
+      type: "done" as const,
+      id,
+      result: { ...fromWireResult(wire), id },
+      ...(remainingSearches === undefined ? {} : { remainingSearches }),
+    })),
+  ),
+  ErrorEvent,
+]);
+export type SearchEvent = v.InferOutput<typeof SearchEvent>;
+
+/** POST /api/cancel-search. */
+export const CancelResult = v.object({ cancelled: v.boolean() });
 
 // ---------------------------------------------------------------------------------------------
 // History and status
@@ -215,10 +362,9 @@ export const SavedSearchListQuery = v.object({
   before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"))),
 });
 
+/** GET /api/status: spec §3 "API status" (a boolean per provider), with each provider's mode. */
 export const ApiStatus = v.object({
-  openai: v.boolean(),
-  anthropic: v.boolean(),
-  gemini: v.boolean(),
-  modes: v.object({ openai: ProviderMode, anthropic: ProviderMode, gemini: ProviderMode }),
+  ...perProvider(() => v.boolean()),
+  modes: v.object(perProvider(() => ProviderMode)),
 });
 export type ApiStatus = v.InferOutput<typeof ApiStatus>;

@@ -1,4 +1,5 @@
-import { providerIds, type AggregatedStats, type CommonItem, type CommonSource, type ModelResult, type ProviderId, type SearchResult } from "#src/contract/search.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { offModelResult, SEARCH_RESULT_VERSION, type AggregatedStats, type ModelResult, type Product, type SearchResult } from "#src/contract/search.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { frequencies } from "./stats.ts";
 import { normalizeUrl } from "./urls.ts";
@@ -86,36 +87,37 @@ export function aggregateSources(results: Results): AggregatedSource[] {
 /**
  * The saved/streamed search result. `runs[p]` holds every iteration of provider p in completion
  * order. Each card shows the provider's first "ok" run (else its first run, else "off"); the
- * totals and overlaps are over those three. With more than one iteration, each provider with an
- * ok run also gets frequency stats over its ok runs.
+ * totals and overlaps are over those. With more than one iteration, each provider with an ok run
+ * also gets frequency stats over its ok runs.
  */
-export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Record<ProviderId, ModelResult[]> }): SearchResult {
-  const shown = Object.fromEntries(providerIds.map((id) => [id, displayedRun(id, input.runs[id] ?? [])])) as Record<ProviderId, ModelResult>;
-  const products = aggregateProducts(shown);
-  const companies = aggregateCompanies(shown);
-  const sources = aggregateSources(shown);
-
-  const result: SearchResult = {
+export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Partial<Record<ProviderId, ModelResult[]>> }): SearchResult {
+  const models: SearchResult["models"] = {};
+  const stats: SearchResult["stats"] = {};
+  for (const id of providerIds) {
+    const runs = input.runs[id];
+    if (!runs) continue;
+    models[id] = displayedRun(id, runs);
+    const frequencies = input.iterations > 1 ? aggregatedStats(runs) : undefined;
+    if (frequencies) stats[id] = frequencies;
+  }
+  const products = aggregateProducts(models);
+  const companies = aggregateCompanies(models);
+  const sources = aggregateSources(models);
+  const shared = <T extends { count: number; models: ProviderId[] }>(items: T[]) => items.filter((item) => item.count >= 2);
+  return {
+    schemaVersion: SEARCH_RESULT_VERSION,
     query: input.query,
     executionTimeMs: input.executionTimeMs,
     totalLinks: sources.length,
     totalProducts: products.length,
     totalCompanies: companies.length,
     iterationCount: input.iterations,
-    commonProducts: products.filter((p) => p.count >= 2).map((p) => ({ name: p.name, ...flags(p.models) }) satisfies CommonItem),
-    commonCompanies: companies.filter((c) => c.count >= 2).map((c) => ({ name: c.name, ...flags(c.models) }) satisfies CommonItem),
-    commonSources: sources.filter((s) => s.count >= 2).map((s) => ({ url: s.url, ...flags(s.models) }) satisfies CommonSource),
-    openai: shown.openai,
-    anthropic: shown.anthropic,
-    gemini: shown.gemini,
+    models,
+    stats,
+    commonProducts: shared(products).map(({ name, models: ids }) => ({ name, models: ids })),
+    commonCompanies: shared(companies).map(({ name, models: ids }) => ({ name, models: ids })),
+    commonSources: shared(sources).map(({ url, models: ids }) => ({ url, models: ids })),
   };
-  if (input.iterations > 1) {
-    for (const id of providerIds) {
-      const stats = aggregatedStats(input.runs[id] ?? []);
-      if (stats) result[`${id}AggregatedStats`] = stats;
-    }
-  }
-  return result;
 }
 
 /**
@@ -137,23 +139,15 @@ export function stabilitySummary(stats: AggregatedStats): { identicalTop3: numbe
   return { identicalTop3: best?.count ?? 0, runs: stats.topProductsPerRun.length, mostCommonTop3: best?.names ?? [] };
 }
 
-/** A card for a provider that produced no run at all. */
-export function offModelResult(provider: ProviderId): ModelResult {
-  return {
-    provider,
-    status: "off",
-    simulated: false,
-    modelName: "",
-    modelVersion: "",
-    products: [],
-    companies: [],
-    sources: [],
-    searched: false,
-    searchQueries: [],
-    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
-    extraction: "none",
-    durationMs: 0,
-  };
+/**
+ * A model's products in the order it ranked them: by rank (missing = 999), then as listed. Each
+ * keeps the number it is shown with: its rank, else its position in this order.
+ */
+export function byRank(products: readonly Product[]): Array<Product & { number: number }> {
+  return products
+    .map((product, position) => ({ product, position }))
+    .sort((a, b) => (a.product.rank ?? MISSING_RANK) - (b.product.rank ?? MISSING_RANK) || a.position - b.position)
+    .map(({ product }, index) => ({ ...product, number: product.rank ?? index + 1 }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,17 +175,8 @@ function aggregatedStats(runs: ModelResult[]): AggregatedStats | undefined {
       ok.map((run) => run.sources.map((s) => normalizeUrl(s.url))),
       ok.length,
     ),
-    topProductsPerRun: ok.map(topThree),
+    topProductsPerRun: ok.map((run) => byRank(run.products).slice(0, 3).map((product) => product.name)),
   };
-}
-
-// By rank (missing = 999), then the order the model listed them in.
-function topThree(run: ModelResult): string[] {
-  return run.products
-    .map((product, position) => ({ product, position }))
-    .sort((a, b) => (a.product.rank ?? MISSING_RANK) - (b.product.rank ?? MISSING_RANK) || a.position - b.position)
-    .slice(0, 3)
-    .map(({ product }) => product.name);
 }
 
 function byProductOrder(a: AggregatedProduct, b: AggregatedProduct): number {
@@ -209,8 +194,4 @@ function addModel(entry: { models: ProviderId[]; count: number }, provider: Prov
   if (entry.models.includes(provider)) return;
   entry.models.push(provider);
   entry.count = entry.models.length;
-}
-
-function flags(models: ProviderId[]): Record<ProviderId, boolean> {
-  return { openai: models.includes("openai"), anthropic: models.includes("anthropic"), gemini: models.includes("gemini") };
 }

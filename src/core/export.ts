@@ -1,20 +1,14 @@
-import { providerIds, type AggregatedStats, type Frequency, type ProviderId, type SearchResult } from "#src/contract/search.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { modelOf, toWireResult, type Frequency, type SearchResult } from "#src/contract/search.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
  * (no DOM, no clock): the browser wraps the text in a Blob, a CLI can write it to a file.
  */
 
-/** How each provider is named: its product (card titles), its maker, and the table column. */
-export const providerLabels: Record<ProviderId, { model: string; company: string; column: string }> = {
-  openai: { model: "ChatGPT", company: "OpenAI", column: "OpenAI" },
-  anthropic: { model: "Claude", company: "Anthropic", column: "Anthropic" },
-  gemini: { model: "Gemini", company: "Google", column: "Gemini" },
-};
-
-/** The whole result, pretty-printed (2 spaces), with a final newline. */
+/** The whole result in the API's (spec §3) JSON, pretty-printed (2 spaces), with a final newline. */
 export function resultToJson(result: SearchResult): string {
-  return `${JSON.stringify(result, null, 2)}\n`;
+  return `${JSON.stringify(toWireResult(result), null, 2)}\n`;
 }
 
 const CRLF = "\r\n";
@@ -49,8 +43,8 @@ export function resultToCsv(result: SearchResult): string {
     "Providers",
     ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error"],
     providerIds.map((id) => {
-      const model = result[id];
-      return [providerLabels[id].column, providerLabels[id].model, model.modelVersion, model.status, yesNo(model.simulated), yesNo(model.searched), model.error ?? ""];
+      const model = modelOf(result, id);
+      return [providerCatalogue[id].column, providerCatalogue[id].model, model.modelVersion, model.status, yesNo(model.simulated), yesNo(model.searched), model.error ?? ""];
     }),
   );
 
@@ -58,8 +52,8 @@ export function resultToCsv(result: SearchResult): string {
     "Products",
     ["Provider", "Simulated", "Position", "Rank", "Product", "Details"],
     providerIds.flatMap((id) => {
-      const model = result[id];
-      return model.products.map((product, index) => [providerLabels[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
+      const model = modelOf(result, id);
+      return model.products.map((product, index) => [providerCatalogue[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
     }),
   );
 
@@ -67,24 +61,25 @@ export function resultToCsv(result: SearchResult): string {
     "Companies",
     ["Provider", "Simulated", "Company", "Products"],
     providerIds.flatMap((id) => {
-      const model = result[id];
-      return model.companies.map((company) => [providerLabels[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
+      const model = modelOf(result, id);
+      return model.companies.map((company) => [providerCatalogue[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
     }),
   );
 
   section(
     "Common Sources",
-    ["URL", ...providerIds.map((id) => providerLabels[id].column)],
-    result.commonSources.map((source) => [source.url, ...providerIds.map((id) => yesNo(source[id]))]),
+    ["URL", ...providerIds.map((id) => providerCatalogue[id].column)],
+    result.commonSources.map((source) => [source.url, ...providerIds.map((id) => yesNo(source.models.includes(id)))]),
   );
 
   section(
     "Frequency Analysis",
     ["Provider", "Type", "Name", "Count", "Percentage", "Low", "High", "Simulated"],
     providerIds.flatMap((id) => {
-      const stats: AggregatedStats | undefined = result[`${id}AggregatedStats`];
+      const stats = result.stats[id];
       if (!stats) return [];
-      const row = (type: string) => (f: Frequency): Cell[] => [providerLabels[id].column, type, f.name, f.count, f.percentage, f.low, f.high, yesNo(result[id].simulated)];
+      const simulated = yesNo(modelOf(result, id).simulated);
+      const row = (type: string) => (f: Frequency): Cell[] => [providerCatalogue[id].column, type, f.name, f.count, f.percentage, f.low, f.high, simulated];
       return [...stats.productFrequencies.map(row("Product")), ...stats.companyFrequencies.map(row("Company")), ...stats.sourceFrequencies.map(row("Source"))];
     }),
   );

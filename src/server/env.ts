@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
+import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
@@ -24,16 +25,6 @@ const EnvSchema = v.object({
   ),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "./data"),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "at least 32 characters"))),
-  OPENAI_API_KEY: optionalText,
-  ANTHROPIC_API_KEY: optionalText,
-  GEMINI_API_KEY: optionalText,
-  GOOGLE_API_KEY: optionalText,
-  OPENAI_BASE_URL: optionalUrl,
-  ANTHROPIC_BASE_URL: optionalUrl,
-  GEMINI_BASE_URL: optionalUrl,
-  OPENAI_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "gpt-5-mini"),
-  ANTHROPIC_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "claude-sonnet-4-6"),
-  GEMINI_MODEL: v.optional(v.pipe(v.string(), v.minLength(1)), "gemini-2.5-flash"),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -60,8 +51,21 @@ const EnvSchema = v.object({
   ),
 });
 
+/** Each provider's variables, named in the catalogue: key (and its stand-ins), base URL, model. */
+const ProviderEnvSchema = v.object(
+  Object.fromEntries(
+    providerIds.flatMap((id) => {
+      const { env } = providerCatalogue[id];
+      return [...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]), [env.baseUrl, optionalUrl], [env.model, optionalText]];
+    }),
+  ) as Record<string, typeof optionalText>,
+);
+
+/** A provider's configuration: no key means it runs on its simulator or not at all (services/providers/mode.ts). */
+export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string };
+
 type RawEnv = v.InferOutput<typeof EnvSchema>;
-export type Env = Omit<RawEnv, "SESSION_SECRET" | "GOOGLE_API_KEY"> & { SESSION_SECRET: string };
+export type Env = Omit<RawEnv, "SESSION_SECRET"> & { SESSION_SECRET: string; providers: Record<ProviderId, ProviderEnv> };
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -73,19 +77,28 @@ export class EnvError extends Error {
  */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
-  const result = v.safeParse(EnvSchema, cleaned);
-  if (!result.success) {
-    const issue = result.issues[0];
-    const name = issue.path?.map((p) => String(p.key)).join(".") ?? "environment";
-    throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${JSON.stringify(issue.input)}`);
-  }
-  const { GOOGLE_API_KEY, SESSION_SECRET, ...env } = result.output;
+  const { SESSION_SECRET, ...env } = parseOrThrow(EnvSchema, cleaned);
+  const raw = parseOrThrow(ProviderEnvSchema, cleaned);
+  const providers = perProvider((id): ProviderEnv => {
+    const names = providerCatalogue[id].env;
+    const apiKey = [names.apiKey, ...names.apiKeyAliases].map((name) => raw[name]).find(Boolean);
+    const baseUrl = raw[names.baseUrl];
+    return { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}), model: raw[names.model] ?? providerCatalogue[id].defaultModel };
+  });
   return {
     ...env,
-    GEMINI_API_KEY: env.GEMINI_API_KEY ?? GOOGLE_API_KEY,
     DATA_DIR: resolve(env.DATA_DIR),
     SESSION_SECRET: SESSION_SECRET ?? developmentSecret(env.NODE_ENV, resolve(env.DATA_DIR)),
+    providers,
   };
+}
+
+function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const name = issue.path?.map((p) => String(p.key)).join(".") ?? "environment";
+  throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${JSON.stringify(issue.input)}`);
 }
 
 /** Outside production a missing secret is generated once and kept so sessions survive restarts. */

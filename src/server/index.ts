@@ -1,16 +1,21 @@
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createDatabase } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import { createApp } from "#src/server/app.ts";
 import { EnvError, parseEnv } from "#src/server/env.ts";
+import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import { startSimulator } from "#src/simulators/index.ts";
-import type { AssetManifest } from "#web/render.tsx";
 
 export type StartOptions = {
+  /**
+   * The page renderer for the client build in `distDir` (web/render.tsx). The entry that starts
+   * the server (web/entry.server.tsx, the single binary's) hands it in: the server never imports the web.
+   */
+  renderer: (distDir: string) => PageRenderer;
   /** Where the built client files are; the single binary passes the folder it unpacked them to. */
   distDir?: string;
   migrationsFolder?: string;
@@ -19,7 +24,7 @@ export type StartOptions = {
 };
 
 /** Parses config, opens and migrates the database, and listens. Exits non-zero on bad config. */
-export async function start(options: StartOptions = {}) {
+export async function start(options: StartOptions) {
   let env;
   try {
     env = parseEnv();
@@ -29,7 +34,13 @@ export async function start(options: StartOptions = {}) {
     process.exit(1);
   }
   const distDir = options.distDir ?? resolve(import.meta.dir, "../../dist");
-  const manifest = readManifest(distDir);
+  let renderPage: PageRenderer;
+  try {
+    renderPage = options.renderer(distDir);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
   const interrupted = await createSearchStore(database.db).markInterrupted();
@@ -39,7 +50,7 @@ export async function start(options: StartOptions = {}) {
   const simulator = Object.values(modes).includes("simulated") ? startSimulator() : undefined;
   const providers = createProviders(env, simulator?.baseUrls);
 
-  const app = await createApp({ env, database, assets: { dir: join(distDir, "public"), manifest }, providers });
+  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers });
   app.listen({ port: env.PORT, hostname: env.HOST });
 
   const where = database.kind === "pglite" ? `pglite (${join(env.DATA_DIR, "pglite")})` : "postgres (DATABASE_URL)";
@@ -47,7 +58,7 @@ export async function start(options: StartOptions = {}) {
     `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied` +
       (interrupted ? `, ${interrupted} interrupted search(es) marked` : "") +
       " · " +
-      `providers: openai ${modes.openai}, anthropic ${modes.anthropic}, gemini ${modes.gemini}`,
+      `providers: ${providerIds.map((id) => `${id} ${modes[id]}`).join(", ")}`,
   );
 
   let stopping = false;
@@ -65,13 +76,3 @@ export async function start(options: StartOptions = {}) {
   return app;
 }
 
-function readManifest(distDir: string): AssetManifest {
-  try {
-    return JSON.parse(readFileSync(join(distDir, "manifest.json"), "utf8")) as AssetManifest;
-  } catch {
-    console.error(`No client build in ${distDir}: run \`bun run scripts/build-assets.ts\` (or \`bun run start\`, which builds first)`);
-    process.exit(1);
-  }
-}
-
-if (import.meta.main) await start();

@@ -250,9 +250,9 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
   test("searches made anonymously are adopted by the account on register, and on login", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
-    const before = await visitor.api.search({ query: "best running shoes" });
+    const { result: before } = await visitor.api.search({ query: "best running shoes" });
     const stranger = createAgent(app);
-    const theirs = await stranger.api.search({ query: "best trail shoes" });
+    const { result: theirs } = await stranger.api.search({ query: "best trail shoes" });
     const account = newAccount();
     await visitor.api.register(account);
     expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([before.id]);
@@ -263,7 +263,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     // Signed out again, the browser is anonymous with an empty history; its next searches join on login.
     await visitor.api.logout();
     expect((await visitor.api.listSearches()).searches).toEqual([]);
-    const later = await visitor.api.search({ query: "best hiking boots" });
+    const { result: later } = await visitor.api.search({ query: "best hiking boots" });
     await visitor.api.login(account);
     expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([later.id, before.id]);
     // Another browser's anonymous searches join only when that browser signs in to the account.

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { dailyUsage } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, PRO_REQUIRED, QUOTA_COOKIE, readQuotaCookie, utcDay } from "#src/contract/quota.ts";
-import { providerIds, type SearchEvent } from "#src/contract/search.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import type { SearchEvent, SearchEventWire } from "#src/contract/search.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -216,7 +217,7 @@ describe("quota: searches that produce nothing are given back", () => {
     const events = text
       .split("\n")
       .filter((line) => line.startsWith("data:"))
-      .map((line) => JSON.parse(line.slice(5)) as SearchEvent);
+      .map((line) => JSON.parse(line.slice(5)) as SearchEventWire);
     expect(events[0]).toMatchObject({ type: "started", remainingSearches: 4 });
     expect(events.at(-1)).toMatchObject({ type: "done", result: { remainingSearches: 4 } });
     expect(await visitor.api.quota()).toMatchObject({ used: 1 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
-import { providerIds, type SearchEvent } from "#src/contract/search.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { modelOf, type SearchEvent } from "#src/contract/search.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -13,10 +14,11 @@ describeEachDatabase("search: run, save, history", (getDb) => {
   test("a search returns three simulated model results with products, companies and cited sources, and is saved in the caller's history", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
-    const result = await visitor.api.search({ query: "best running shoes", iterations: 1 });
+    const { result } = await visitor.api.search({ query: "best running shoes", iterations: 1 });
 
     for (const id of providerIds) {
-      const model = result[id];
+      const model = result.models[id];
+      if (!model) throw new Error(`no answer from ${id}`);
       expect(model.status).toBe("ok");
       expect(model.simulated).toBe(true);
       expect(model.products.length).toBeGreaterThan(0);
@@ -32,7 +34,7 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     expect(history.searches.map((s) => s.id)).toEqual([result.id]);
     expect(history.searches[0]).toMatchObject({ query: "best running shoes", totalProducts: result.totalProducts, totalLinks: result.totalLinks, iterationCount: 1 });
     const saved = await visitor.api.getSearch(result.id);
-    expect(saved.openai.products).toEqual(result.openai.products);
+    expect(saved.models.openai?.products).toEqual(result.models.openai?.products);
     expect(saved.createdAt).toBeString();
 
     const [row] = await getDb().db.select().from(searches).where(eq(searches.id, result.id));
@@ -43,7 +45,7 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const { app } = await createTestApp(getDb());
     const owner = createAgent(app);
     const stranger = createAgent(app);
-    const { id } = await owner.api.search({ query: "best password manager" });
+    const { result: { id } } = await owner.api.search({ query: "best password manager" });
     const read = await stranger.request("GET", `/api/search/${id}`);
     expect(read.status).toBe(404);
     expect(read.json).toEqual({ message: "Search not found" });
@@ -56,7 +58,7 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
     const ids: string[] = [];
-    for (const query of ["best vpn", "best crm", "best laptop for programming"]) ids.push((await visitor.api.search({ query })).id);
+    for (const query of ["best vpn", "best crm", "best laptop for programming"]) ids.push((await visitor.api.search({ query })).result.id);
     const first = await visitor.api.listSearches({ limit: 2 });
     expect(first.searches.map((s) => s.id)).toEqual(ids.slice(1).reverse());
     expect(first.nextCursor).toBeString();
@@ -69,10 +71,10 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const { app } = await createTestApp(getDb());
     // Iterations above 1 are Pro (tests/integration/quota.test.ts).
     const { agent: pro } = await createProAgent(app, getDb());
-    const result = await pro.api.search({ query: "best noise cancelling headphones", iterations: 25 });
+    const { result } = await pro.api.search({ query: "best noise cancelling headphones", iterations: 25 });
     expect(result.iterationCount).toBe(25);
     for (const id of providerIds) {
-      const stats = result[`${id}AggregatedStats`];
+      const stats = result.stats[id];
       if (!stats) throw new Error(`no stats for ${id}`);
       expect(stats.iterations + stats.failedIterations).toBe(25);
       expect(stats.topProductsPerRun.length).toBe(stats.iterations);
@@ -123,17 +125,17 @@ describe("search: providers, faults, cancel, streaming", () => {
     const visitor = createAgent(live);
     expect((await visitor.api.status()).modes).toEqual({ openai: "live", anthropic: "live", gemini: "live" });
     const before = fx.sim.requests.length;
-    const result = await visitor.api.search({ query: "best crm for startups" });
+    const { result } = await visitor.api.search({ query: "best crm for startups" });
     for (const id of providerIds) {
-      expect(result[id].simulated).toBe(false);
-      expect(result[id].products.length).toBeGreaterThan(0);
-      expect(result[id].companies.length).toBeGreaterThan(0);
+      expect(result.models[id]?.simulated).toBe(false);
+      expect(result.models[id]?.products.length).toBeGreaterThan(0);
+      expect(result.models[id]?.companies.length).toBeGreaterThan(0);
     }
     // Every URL the providers cited is in the result (Gemini's redirects resolved to their targets).
     const answered = fx.sim.requests.slice(before);
     expect(answered.filter((r) => r.kind === "search").map((r) => r.provider).sort()).toEqual(["anthropic", "gemini", "openai"]);
-    for (const source of result.gemini.sources) expect(source.url).not.toContain("grounding-api-redirect");
-    expect(result.gemini.sources.every((s) => s.url.startsWith("https://"))).toBe(true);
+    for (const source of modelOf(result, "gemini").sources) expect(source.url).not.toContain("grounding-api-redirect");
+    expect(result.models.gemini?.sources.every((s) => s.url.startsWith("https://"))).toBe(true);
   });
 
   const providerErrors = [
@@ -147,13 +149,13 @@ describe("search: providers, faults, cancel, streaming", () => {
       fx.sim.setFaults("anthropic", [{ kind }], { persistent: true });
       try {
         const visitor = createAgent(await app());
-        const result = await visitor.api.search({ query: "best standing desk" });
-        expect(result.anthropic.status).toBe("error");
-        expect(result.anthropic.error).toBeString();
-        expect(result.anthropic.products).toEqual([]);
-        expect(result.openai.status).toBe("ok");
-        expect(result.gemini.status).toBe("ok");
-        expect((await visitor.api.getSearch(result.id)).anthropic.status).toBe("error");
+        const { result } = await visitor.api.search({ query: "best standing desk" });
+        expect(result.models.anthropic?.status).toBe("error");
+        expect(result.models.anthropic?.error).toBeString();
+        expect(result.models.anthropic?.products).toEqual([]);
+        expect(result.models.openai?.status).toBe("ok");
+        expect(result.models.gemini?.status).toBe("ok");
+        expect((await visitor.api.getSearch(result.id)).models.anthropic?.status).toBe("error");
       } finally {
         fx.sim.clearFaults();
       }
@@ -164,10 +166,10 @@ describe("search: providers, faults, cancel, streaming", () => {
     fx.sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
     try {
       const { app: quick } = await createTestApp(fx.db, { simulator: fx.sim, retry: quickTimeout });
-      const result = await createAgent(quick).api.search({ query: "best robot vacuum" });
-      expect(result.gemini.status).toBe("error");
-      expect(result.gemini.error).toContain("timed out");
-      expect(result.openai.status).toBe("ok");
+      const { result } = await createAgent(quick).api.search({ query: "best robot vacuum" });
+      expect(result.models.gemini?.status).toBe("error");
+      expect(result.models.gemini?.error).toContain("timed out");
+      expect(result.models.openai?.status).toBe("ok");
     } finally {
       fx.sim.clearFaults();
     }
@@ -178,9 +180,9 @@ describe("search: providers, faults, cancel, streaming", () => {
     fx.sim.setFaults("anthropic", [{ kind: "overloaded" }]);
     try {
       const before = fx.sim.requests.length;
-      const result = await createAgent(await app()).api.search({ query: "best coffee machine" });
-      expect(result.openai.status).toBe("ok");
-      expect(result.anthropic.status).toBe("ok");
+      const { result } = await createAgent(await app()).api.search({ query: "best coffee machine" });
+      expect(result.models.openai?.status).toBe("ok");
+      expect(result.models.anthropic?.status).toBe("ok");
       const calls = fx.sim.requests.slice(before).filter((r) => r.kind === "search");
       expect(calls.filter((r) => r.provider === "openai").length).toBe(2);
       expect(calls.filter((r) => r.provider === "anthropic").length).toBe(2);
@@ -192,10 +194,10 @@ describe("search: providers, faults, cancel, streaming", () => {
   test("an answer given without searching is flagged and has no sources", async () => {
     fx.sim.setFaults("openai", [{ kind: "no_search" }]);
     try {
-      const result = await createAgent(await app()).api.search({ query: "best electric car" });
-      expect(result.openai.searched).toBe(false);
-      expect(result.openai.sources).toEqual([]);
-      expect(result.openai.status).toBe("ok");
+      const { result } = await createAgent(await app()).api.search({ query: "best electric car" });
+      expect(result.models.openai?.searched).toBe(false);
+      expect(result.models.openai?.sources).toEqual([]);
+      expect(result.models.openai?.status).toBe("ok");
     } finally {
       fx.sim.clearFaults();
     }
@@ -204,11 +206,11 @@ describe("search: providers, faults, cancel, streaming", () => {
   test("prose without a structured list is extracted by the fallback call, per provider", async () => {
     for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "prose_only" }]);
     try {
-      const result = await createAgent(await app()).api.search({ query: "best note taking app" });
+      const { result } = await createAgent(await app()).api.search({ query: "best note taking app" });
       for (const id of providerIds) {
-        expect({ id, extraction: result[id].extraction }).toEqual({ id, extraction: "fallback" });
-        expect(result[id].products.length).toBeGreaterThan(0);
-        expect(result[id].rawResponse).toBeString();
+        expect({ id, extraction: result.models[id]?.extraction }).toEqual({ id, extraction: "fallback" });
+        expect(result.models[id]?.products.length).toBeGreaterThan(0);
+        expect(result.models[id]?.rawResponse).toBeString();
       }
     } finally {
       fx.sim.clearFaults();
@@ -219,9 +221,9 @@ describe("search: providers, faults, cancel, streaming", () => {
     fx.sim.setFaults("anthropic", [{ kind: "pause_turn" }]);
     try {
       const before = fx.sim.requests.length;
-      const result = await createAgent(await app()).api.search({ query: "best web hosting" });
-      expect(result.anthropic.status).toBe("ok");
-      expect(result.anthropic.products.length).toBeGreaterThan(0);
+      const { result } = await createAgent(await app()).api.search({ query: "best web hosting" });
+      expect(result.models.anthropic?.status).toBe("ok");
+      expect(result.models.anthropic?.products.length).toBeGreaterThan(0);
       expect(fx.sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(2);
     } finally {
       fx.sim.clearFaults();

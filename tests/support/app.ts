@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -10,7 +9,7 @@ import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
-import type { AssetManifest } from "#web/render.tsx";
+import { loadPageRenderer } from "#web/render.tsx";
 
 const dist = resolve(import.meta.dir, "../../dist");
 
@@ -40,11 +39,11 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     ...options.env,
   });
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
-  const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as AssetManifest;
   const app = await createApp({
     env,
     database,
-    assets: { dir: join(dist, "public"), manifest },
+    assetsDir: join(dist, "public"),
+    renderPage: loadPageRenderer(dist),
     providers: createProviders(env, simulator.baseUrls),
     retry: options.retry ?? testRetry,
     clock: options.clock,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelResult, ProviderId } from "#src/contract/search.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { toWireResult, type ModelResult } from "#src/contract/search.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, stabilitySummary } from "#src/core/aggregate.ts";
 
 function result(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {
@@ -107,8 +108,19 @@ describe("aggregateSources", () => {
 });
 
 describe("buildSearchResult", () => {
+  // Asserted in the spec's JSON (one key per provider, per-provider flags), which the API sends.
+  const wire = toWireResult;
+
+  test("keys each provider's answer, frequencies and overlaps by provider id", () => {
+    const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [openai, openai], gemini: [gemini] } });
+    expect(Object.keys(built.models)).toEqual(["openai", "gemini"]);
+    expect(Object.keys(built.stats)).toEqual(["openai", "gemini"]);
+    expect(built.commonProducts).toContainEqual({ name: "Sony WH-1000XM6", models: ["openai", "gemini"] });
+    expect(built.schemaVersion).toBe(2);
+  });
+
   test("one iteration with a failed provider: overlaps and totals over what came back, no stats", () => {
-    const built = buildSearchResult({ query: "best headphones", executionTimeMs: 4321, iterations: 1, runs: { openai: [openai], anthropic: [failed("anthropic")], gemini: [gemini] } });
+    const built = wire(buildSearchResult({ query: "best headphones", executionTimeMs: 4321, iterations: 1, runs: { openai: [openai], anthropic: [failed("anthropic")], gemini: [gemini] } }));
     expect(built.anthropic.status).toBe("error");
     expect(built.anthropic.error).toBe("429: rate limited");
     expect(built.commonProducts).toEqual([
@@ -123,7 +135,7 @@ describe("buildSearchResult", () => {
   });
 
   test("a provider with no runs at all shows as off", () => {
-    const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [openai], anthropic: [], gemini: [gemini] } });
+    const built = wire(buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [openai], anthropic: [], gemini: [gemini] } }));
     expect(built.anthropic).toMatchObject({ provider: "anthropic", status: "off", products: [], sources: [] });
   });
 
@@ -137,12 +149,14 @@ describe("buildSearchResult", () => {
       run(["Sony WH-1000XM6", "Sennheiser Momentum 4", "Bose QuietComfort Ultra"], ["https://soundguys.com/b"]),
       failed("openai"),
     ];
-    const built = buildSearchResult({
-      query: "best headphones",
-      executionTimeMs: 60000,
-      iterations: 5,
-      runs: { openai: openaiRuns, anthropic: [failed("anthropic"), failed("anthropic")], gemini: [gemini, gemini] },
-    });
+    const built = wire(
+      buildSearchResult({
+        query: "best headphones",
+        executionTimeMs: 60000,
+        iterations: 5,
+        runs: { openai: openaiRuns, anthropic: [failed("anthropic"), failed("anthropic")], gemini: [gemini, gemini] },
+      }),
+    );
 
     expect(built.iterationCount).toBe(5);
     expect(built.openai).toBe(openaiRuns[1]!);
@@ -173,7 +187,7 @@ describe("buildSearchResult", () => {
 
   test("top 3 per run follows rank, then the listed order for unranked products", () => {
     const runs = [result("gemini", { products: [{ name: "D" }, { name: "C", rank: 2 }, { name: "B" }, { name: "A", rank: 1 }] }), result("gemini")];
-    const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [], anthropic: [], gemini: runs } });
+    const built = wire(buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [], anthropic: [], gemini: runs } }));
     expect(built.geminiAggregatedStats?.topProductsPerRun).toEqual([["A", "C", "D"], []]);
   });
 });

@@ -47,21 +47,23 @@ describe("parseEnv", () => {
   });
 
   test("GOOGLE_API_KEY stands in for GEMINI_API_KEY; empty values count as unset", () => {
-    expect(parseEnv({ GOOGLE_API_KEY: "g", DATA_DIR: dataDir() }).GEMINI_API_KEY).toBe("g");
+    expect(parseEnv({ GOOGLE_API_KEY: "g", DATA_DIR: dataDir() }).providers.gemini.apiKey).toBe("g");
     expect(parseEnv({ PORT: "", DATA_DIR: dataDir() }).PORT).toBe(3000);
   });
 });
 
 describe("providerModes", () => {
-  const base = { NODE_ENV: "development" as const, SIMULATE_PROVIDERS: "auto" as const };
+  // The modes of an environment as the server parses it at start-up.
+  const modes = (vars: Record<string, string>) =>
+    providerModes(parseEnv({ NODE_ENV: "development", SIMULATE_PROVIDERS: "auto", SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir(), ...vars }));
   test("auto: keyed providers are live, keyless ones simulated outside production", () => {
-    expect(providerModes({ ...base, OPENAI_API_KEY: "sk" })).toEqual({ openai: "live", anthropic: "simulated", gemini: "simulated" });
+    expect(modes({ OPENAI_API_KEY: "sk" })).toEqual({ openai: "live", anthropic: "simulated", gemini: "simulated" });
   });
   test("auto in production: keyless providers are off, never silently simulated", () => {
-    expect(providerModes({ ...base, NODE_ENV: "production", ANTHROPIC_API_KEY: "k" })).toEqual({ openai: "off", anthropic: "live", gemini: "off" });
+    expect(modes({ NODE_ENV: "production", ANTHROPIC_API_KEY: "k" })).toEqual({ openai: "off", anthropic: "live", gemini: "off" });
   });
   test("on forces every provider onto its simulator; off disables keyless ones", () => {
-    expect(providerModes({ ...base, SIMULATE_PROVIDERS: "on", OPENAI_API_KEY: "sk" })).toEqual({ openai: "simulated", anthropic: "simulated", gemini: "simulated" });
-    expect(providerModes({ ...base, SIMULATE_PROVIDERS: "off", GEMINI_API_KEY: "g" })).toEqual({ openai: "off", anthropic: "off", gemini: "live" });
+    expect(modes({ SIMULATE_PROVIDERS: "on", OPENAI_API_KEY: "sk" })).toEqual({ openai: "simulated", anthropic: "simulated", gemini: "simulated" });
+    expect(modes({ SIMULATE_PROVIDERS: "off", GEMINI_API_KEY: "g" })).toEqual({ openai: "off", anthropic: "off", gemini: "live" });
   });
 });

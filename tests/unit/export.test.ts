@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelResult, ProviderId, SearchResult } from "#src/contract/search.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { fromWireResult, type ModelResult } from "#src/contract/search.ts";
 import { csvField, exportFilename, querySlug, resultToCsv, resultToJson } from "#src/core/export.ts";
 
 function model(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {
@@ -21,7 +22,8 @@ function model(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelRes
   };
 }
 
-const result: SearchResult = {
+// Written in the API's (spec) JSON, and read back as the product keeps it.
+const wire = {
   query: 'best "quiet" keyboards, 2026',
   createdAt: "2026-11-21T10:00:00.000Z",
   executionTimeMs: 8_765,
@@ -63,6 +65,7 @@ const result: SearchResult = {
     topProductsPerRun: [["Keychron Q1"]],
   },
 };
+const result = fromWireResult(wire);
 
 /** A small RFC 4180 reader, to check that the file parses back to the original values. */
 function parseCsv(text: string): string[][] {
@@ -184,15 +187,15 @@ describe("resultToCsv", () => {
   });
 
   test("has a header-only frequency section without stats", () => {
-    const { body } = section(parseCsv(resultToCsv({ ...result, openaiAggregatedStats: undefined, anthropicAggregatedStats: undefined } as SearchResult)), "Frequency Analysis");
+    const { body } = section(parseCsv(resultToCsv({ ...result, stats: {} })), "Frequency Analysis");
     expect(body).toEqual([]);
   });
 });
 
 describe("resultToJson", () => {
-  test("is the whole result, pretty-printed", () => {
+  test("is the whole result in the API's JSON (one key per provider), pretty-printed", () => {
     const json = resultToJson(result);
-    expect(JSON.parse(json)).toEqual(result);
+    expect(JSON.parse(json)).toEqual(wire);
     expect(json).toContain('\n  "query": ');
   });
 });

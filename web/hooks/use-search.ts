@@ -1,38 +1,24 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ApiError } from "#src/client/errors.ts";
-import type { ModelResult, ProviderMode, SearchRequest, SearchResult } from "#src/contract/search.ts";
-import { api, providerIds } from "#web/kit.ts";
-import type { ProviderId } from "#src/contract/constants.ts";
+import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
+import { beginSearch, reduceSearch, type DashboardEvent, type SearchState } from "#web/lib/search-state.ts";
+import { api, ApiError } from "#web/kit.ts";
 
-export type ProviderProgress = { completed: number; failed: number; total: number };
-
-export type SearchState =
-  | { status: "idle" }
-  | {
-      status: "searching";
-      query: string;
-      iterations: number;
-      startedAt: number;
-      progress: Record<ProviderId, ProviderProgress>;
-      /** Each provider's first answer, shown as a card before the whole search is done. */
-      partial: Partial<Record<ProviderId, ModelResult>>;
-      modes?: Record<ProviderId, ProviderMode>;
-      /** false when the live stream was unavailable and the counters are estimated. */
-      live: boolean;
-    }
-  | { status: "done"; result: SearchResult & { id: string } }
-  | { status: "failed"; error: ApiError | Error };
+export type UseSearchOptions = {
+  onDone?: (result: SavedSearchResult) => void;
+  /** The server said how many free searches are left (on start, at the end, or with a refusal). */
+  onRemaining?: (remaining: number) => void;
+};
 
 /**
- * Runs searches for the dashboard: live progress from the server's event stream, falling back
- * to a plain request with estimated progress; the previous search is cancelled before a new one
- * and when the page goes away (spec §4).
+ * Runs searches for the dashboard (web/lib/search-runner.ts yields the events, reduceSearch
+ * builds the state); the previous search is cancelled before a new one and when the page goes
+ * away (spec §4).
  */
-export function useSearch({ onDone }: { onDone?: (result: SearchResult & { id: string }) => void } = {}) {
+export function useSearch(options: UseSearchOptions = {}) {
   const [state, setState] = useState<SearchState>({ status: "idle" });
   const controller = useRef<AbortController | null>(null);
-  const onDoneRef = useRef(onDone);
-  onDoneRef.current = onDone;
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
 
   useEffect(() => {
     const leave = () => {
@@ -52,21 +38,29 @@ export function useSearch({ onDone }: { onDone?: (result: SearchResult & { id: s
     }
     const mine = new AbortController();
     controller.current = mine;
-    const zero = () => Object.fromEntries(providerIds.map((id) => [id, { completed: 0, failed: 0, total: request.iterations }])) as Record<ProviderId, ProviderProgress>;
-    setState({ status: "searching", query: request.query, iterations: request.iterations, startedAt: Date.now(), progress: zero(), partial: {}, live: true });
-    const update = (fn: (s: Extract<SearchState, { status: "searching" }>) => Extract<SearchState, { status: "searching" }>) =>
-      setState((s) => (s.status === "searching" && controller.current === mine ? fn(s) : s));
+    setState(beginSearch(request, Date.now()));
+    // Only the current search may change the state; the check is made when the event arrives.
+    const apply = (event: DashboardEvent) => {
+      if (controller.current === mine) setState((s) => reduceSearch(s, event));
+    };
 
     try {
       const { runDashboardSearch } = await import("#web/lib/search-runner.ts");
-      const result = await runDashboardSearch(request, mine.signal, update);
-      if (controller.current !== mine) return;
-      controller.current = null;
-      setState({ status: "done", result });
-      onDoneRef.current?.(result);
+      for await (const event of runDashboardSearch(request, mine.signal)) {
+        if (controller.current !== mine) return;
+        if ("remainingSearches" in event && event.remainingSearches !== undefined) optionsRef.current.onRemaining?.(event.remainingSearches);
+        apply(event);
+        if (event.type === "done" || event.type === "error") {
+          controller.current = null;
+          if (event.type === "done") optionsRef.current.onDone?.(event.result);
+          return;
+        }
+      }
     } catch (error) {
       if (mine.signal.aborted || controller.current !== mine) return;
       controller.current = null;
+      const remaining = error instanceof ApiError ? error.json?.remainingSearches : undefined;
+      if (typeof remaining === "number") optionsRef.current.onRemaining?.(remaining);
       setState({ status: "failed", error: error instanceof Error ? error : new Error(String(error)) });
     }
   }, []);

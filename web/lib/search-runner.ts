@@ -1,55 +1,54 @@
-import { providerIds, type ProviderId, type SearchRequest, type SearchResult } from "#src/contract/search.ts";
+import { perProvider, providerIds } from "#src/contract/providers.ts";
+import type { SearchRequest } from "#src/contract/search.ts";
 import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
-import type { ProviderProgress, SearchState } from "#web/hooks/use-search.ts";
 import { api, ApiError } from "#web/kit.ts";
-
-type Searching = Extract<SearchState, { status: "searching" }>;
-export type Update = (fn: (s: Searching) => Searching) => void;
+import type { DashboardEvent } from "./search-state.ts";
 
 /**
- * Runs one search for the dashboard, reporting into `update`: live progress from the server's
- * event stream, or, when the stream cannot be read, a plain request with estimated progress.
- * Loaded when the first search starts (ADR 006).
+ * One search for the dashboard, as events: the server's live stream, or, when the stream cannot
+ * be read, a plain request with progress estimated on the spec's 1800 ms clock. A refusal or a
+ * failure the server reports is final (thrown, or the stream's `error` event). Loaded when the
+ * first search starts (ADR 006).
  */
-export async function runDashboardSearch(request: SearchRequest & { iterations: number }, signal: AbortSignal, update: Update): Promise<SearchResult & { id: string }> {
-  let result: (SearchResult & { id: string }) | undefined;
+export async function* runDashboardSearch(request: SearchRequest & { iterations: number }, signal: AbortSignal): AsyncGenerator<DashboardEvent> {
   try {
     for await (const event of api.searchStream(request, signal)) {
-      if (event.type === "started") update((s) => ({ ...s, modes: event.modes }));
-      else if (event.type === "progress") update((s) => ({ ...s, progress: { ...s.progress, [event.provider]: { completed: event.completed, failed: event.failed, total: event.total } } }));
-      else if (event.type === "result") update((s) => ({ ...s, partial: { ...s.partial, [event.provider]: event.result } }));
-      else if (event.type === "done") result = { ...event.result, id: event.id };
-      else if (event.type === "error") throw new ApiError(event.status, JSON.stringify({ message: event.message }), "");
+      yield event;
+      if (event.type === "done" || event.type === "error") return;
     }
   } catch (error) {
-    // A refusal or failure reported by the server is final; a stream that could not be read falls back.
     if (error instanceof ApiError || signal.aborted) throw error;
-    result = await fallbackSearch(request, signal, update);
+    // The stream could not be read (a proxy that buffers it, a dropped connection): fall back.
+    yield* fallbackSearch(request, signal);
+    return;
   }
-  if (!result) throw new Error("Search failed");
-  return result;
+  throw new Error("Search failed");
 }
 
-/** Without the stream: one request, with counters estimated on the spec's 1800 ms clock. */
-async function fallbackSearch(
-  request: SearchRequest & { iterations: number },
-  signal: AbortSignal,
-  update: Update,
-) {
+/** Without the stream: one request, and estimated progress until it answers. */
+async function* fallbackSearch(request: SearchRequest & { iterations: number }, signal: AbortSignal): AsyncGenerator<DashboardEvent> {
   const started = Date.now();
-  const timer = setInterval(() => {
-    update((s) => ({
-      ...s,
-      live: false,
-      progress: Object.fromEntries(
-        providerIds.map((id) => [id, { ...s.progress[id], completed: simulatedProgress(Date.now() - started, request.iterations, s.progress[id].completed) }]),
-      ) as Record<ProviderId, ProviderProgress>,
-    }));
-  }, PROGRESS_TICK_MS);
-  try {
+  const answer = api.search(request);
+  answer.catch(() => undefined); // raced below; this only marks a rejection as handled
+  const counters = perProvider(() => 0);
+  for (;;) {
     signal.throwIfAborted();
-    return await api.search(request);
-  } finally {
-    clearInterval(timer);
+    const settled = await Promise.race([answer, tick(signal)]);
+    if (settled) {
+      yield { type: "done", id: settled.result.id, result: settled.result, ...(settled.remainingSearches === undefined ? {} : { remainingSearches: settled.remainingSearches }) };
+      return;
+    }
+    for (const provider of providerIds) {
+      counters[provider] = simulatedProgress(Date.now() - started, request.iterations, counters[provider]);
+      yield { type: "progress", provider, completed: counters[provider], failed: 0, total: request.iterations, estimated: true };
+    }
   }
+}
+
+/** Resolves with nothing after one progress tick, or as soon as the search is cancelled. */
+function tick(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, PROGRESS_TICK_MS);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve(undefined)), { once: true });
+  });
 }

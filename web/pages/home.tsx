@@ -6,6 +6,7 @@ import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
+import { messages } from "#web/lib/messages.ts";
 import type { PrefetchContext } from "#web/routes.ts";
 import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast } from "#web/kit.ts";
 
@@ -53,18 +54,19 @@ export default function HomePage() {
   const remaining = isPro ? null : (quota?.remaining ?? FREE_DAILY_SEARCHES);
 
   const { state, start, cancel, reset } = useSearch({
-    onDone: () => void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey }),
+    // The searches left come with the search itself: no second request for the quota.
+    onRemaining: (left) =>
+      queryClient.setQueryData(queries.quota(api).queryKey, (quota) => (quota && !quota.isPro ? { ...quota, remaining: left, used: (quota.limit ?? FREE_DAILY_SEARCHES) - left } : quota)),
   });
 
   useEffect(() => {
     if (state.status !== "failed") return;
-    void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey });
     const { error } = state;
     if (error instanceof ApiError && error.status === 429) {
-      toast({ variant: "destructive", title: "Daily Search Limit Reached", description: "You've reached your free daily search limit. Upgrade to Pro for unlimited searches." });
+      toast(messages.dailyLimit);
       upgrade.toCheckout();
     } else if (error instanceof ApiError && error.status === 403) {
-      toast({ title: "Pro Feature", description: "Multiple search iterations is a Pro feature. Upgrade to access this feature." });
+      toast(messages.proFeature);
       upgrade.toCheckout();
     } else {
       toast({ variant: "destructive", title: "Search failed", description: failureMessage(error) });

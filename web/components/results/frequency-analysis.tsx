@@ -1,10 +1,10 @@
 import { ChartNoAxesColumn } from "lucide-react";
-import { providerIds, type AggregatedStats, type Frequency, type ProviderId, type SearchResult } from "#src/contract/search.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
-import { providerLabels } from "#src/core/export.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { compactUrl, formatPercent } from "#web/lib/format.ts";
-import { EmptyText, SimulatedBadge, plural, type SimulatedFlags } from "./shared.tsx";
+import { CardHeading, EmptyText, SimulatedBadge, plural, type SimulatedFlags } from "./shared.tsx";
 import { Card, CardContent, CardHeader, Progress } from "#web/kit.ts";
 
 type Kind = "product" | "company" | "source";
@@ -12,7 +12,7 @@ type Kind = "product" | "company" | "source";
 /** The providers that have frequency stats, in card order. */
 export function providersWithStats(result: SearchResult): { id: ProviderId; stats: AggregatedStats }[] {
   return providerIds.flatMap((id) => {
-    const stats = result[`${id}AggregatedStats`];
+    const stats = result.stats[id];
     return stats ? [{ id, stats }] : [];
   });
 }
@@ -37,7 +37,7 @@ export function FrequencyAnalysis({ result, simulated }: { result: SearchResult;
       <TabsList aria-label="Provider" className="flex h-auto w-full flex-wrap justify-start group-data-[orientation=horizontal]/tabs:h-auto sm:w-fit">
         {withStats.map(({ id }) => (
           <TabsTrigger key={id} value={id} className="flex-none gap-1.5">
-            {providerLabels[id].model}
+            {providerCatalogue[id].model}
             {simulated[id] ? <span className="text-xs font-normal text-amber-800 dark:text-amber-200">(Simulated)</span> : null}
           </TabsTrigger>
         ))}
@@ -53,7 +53,7 @@ export function FrequencyAnalysis({ result, simulated }: { result: SearchResult;
 
 function ProviderFrequencies({ provider, stats, simulated }: { provider: ProviderId; stats: AggregatedStats; simulated: boolean }) {
   const stability = stabilitySummary(stats);
-  const model = providerLabels[provider].model;
+  const model = providerCatalogue[provider].model;
   return (
     <>
       <div className="flex flex-col gap-1 rounded-lg border bg-muted/40 px-4 py-3 text-sm">
@@ -81,9 +81,7 @@ function FrequencyCard({ title, model, items, runs, kind }: { title: string; mod
   return (
     <Card className="min-w-0 gap-3">
       <CardHeader>
-        <h3 data-slot="card-title" className="leading-none font-semibold">
-          {title}
-        </h3>
+        <CardHeading>{title}</CardHeading>
       </CardHeader>
       <CardContent>
         {items.length === 0 ? (

@@ -1,11 +1,12 @@
 import { CircleAlert, Search, TriangleAlert, Unplug } from "lucide-react";
 import { useId, useMemo } from "react";
-import type { ModelResult, ProviderId } from "#src/contract/search.ts";
-import { providerLabels } from "#src/core/export.ts";
+import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import type { ModelResult } from "#src/contract/search.ts";
+import { byRank } from "#src/core/aggregate.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
-import { EmptyText, SimulatedBadge, SourceLink, plural, productsInOrder } from "./shared.tsx";
+import { CardHeading, EmptyText, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
 
 /** Spec §9 card limits. */
@@ -15,16 +16,14 @@ export const CARD_SOURCES = 8;
 
 /** One provider's answer in the Side by Side tab (spec §2), with its status and honesty labels. */
 export function ModelCard({ provider, model }: { provider: ProviderId; model: ModelResult }) {
-  const labels = providerLabels[provider];
+  const labels = providerCatalogue[provider];
   const title = `${labels.model} Results`;
   const headingId = useId();
 
   return (
     <Card className="min-w-0 gap-4" aria-labelledby={headingId} role="region">
       <CardHeader className="gap-1.5">
-        <h3 id={headingId} data-slot="card-title" className="leading-none font-semibold">
-          {title}
-        </h3>
+        <CardHeading id={headingId}>{title}</CardHeading>
         <CardDescription className="flex flex-wrap items-center gap-1.5">
           <span>{labels.company}</span>
           {model.status === "ok" && model.durationMs > 0 ? <span title="Response time">{`· ${formatSeconds(model.durationMs)}`}</span> : null}
@@ -76,7 +75,7 @@ function ErrorState({ model }: { model: ModelResult }) {
 }
 
 function Answer({ model }: { model: ModelResult }) {
-  const products = useMemo(() => productsInOrder(model), [model]);
+  const products = useMemo(() => byRank(model.products), [model]);
   const sources = useMemo(() => dedupeSources(model.sources), [model.sources]);
   const shownSources = sources.slice(0, CARD_SOURCES);
   const moreSources = sources.length - shownSources.length;
@@ -186,8 +185,8 @@ function SearchQueries({ queries }: { queries: string[] }) {
 
 /** Spec §2 'View Full Response': every product, company and source, and the raw answer. */
 function FullResponseDialog({ provider, model }: { provider: ProviderId; model: ModelResult }) {
-  const labels = providerLabels[provider];
-  const products = productsInOrder(model);
+  const labels = providerCatalogue[provider];
+  const products = byRank(model.products);
   const sources = dedupeSources(model.sources);
 
   return (

@@ -1,8 +1,9 @@
 import { Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
-import { useId, useMemo } from "react";
+import { useId, useMemo, type ReactNode } from "react";
 import { Link } from "wouter";
-import { providerIds, type SearchResult } from "#src/contract/search.ts";
-import { exportFilename, providerLabels, resultToCsv, resultToJson } from "#src/core/export.ts";
+import { listModels, providerIds } from "#src/contract/providers.ts";
+import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import { exportFilename, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate, formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
@@ -27,18 +28,20 @@ export type SearchResultsProps = {
   className?: string;
 };
 
-const TABS: { value: ResultsTab; label: string }[] = [
-  { value: "side-by-side", label: "Side by Side" },
-  { value: "products", label: "Products" },
-  { value: "companies", label: "Companies" },
-  { value: "links", label: "All Links" },
-  { value: "frequency", label: "Frequency Analysis" },
+type TabProps = { result: SearchResult; simulated: SimulatedFlags };
+
+/** Spec §2 tabs, in order: each its label and what it shows. */
+const TABS: { value: ResultsTab; label: string; className: string; render: (props: TabProps) => ReactNode }[] = [
+  { value: "side-by-side", label: "Side by Side", className: "flex min-w-0 flex-col gap-6", render: (props) => <SideBySide {...props} /> },
+  { value: "products", label: "Products", className: "min-w-0", render: (props) => <ProductsTab {...props} /> },
+  { value: "companies", label: "Companies", className: "min-w-0", render: (props) => <CompaniesTab {...props} /> },
+  { value: "links", label: "All Links", className: "min-w-0", render: (props) => <LinksTab {...props} /> },
+  { value: "frequency", label: "Frequency Analysis", className: "min-w-0", render: (props) => <FrequencyAnalysis {...props} /> },
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
 export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", className }: SearchResultsProps) {
   const simulated = useMemo(() => simulatedFlags(result), [result]);
-  const rows = useMemo(() => comparisonRows(result), [result]);
   const headingId = useId();
 
   return (
@@ -55,30 +58,30 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
           ))}
         </TabsList>
 
-        <TabsContent value="side-by-side" className="flex min-w-0 flex-col gap-6">
-          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-            {providerIds.map((id) => (
-              <ModelCard key={id} provider={id} model={result[id]} />
-            ))}
-          </div>
-          <CrossModelComparison result={result} simulated={simulated} />
-          <ComparisonTable rows={rows} simulated={simulated} />
-          <CommonSourcesTable result={result} simulated={simulated} />
-        </TabsContent>
-        <TabsContent value="products" className="min-w-0">
-          <ProductsTab result={result} simulated={simulated} />
-        </TabsContent>
-        <TabsContent value="companies" className="min-w-0">
-          <CompaniesTab result={result} simulated={simulated} />
-        </TabsContent>
-        <TabsContent value="links" className="min-w-0">
-          <LinksTab result={result} simulated={simulated} />
-        </TabsContent>
-        <TabsContent value="frequency" className="min-w-0">
-          <FrequencyAnalysis result={result} simulated={simulated} />
-        </TabsContent>
+        {TABS.map((tab) => (
+          <TabsContent key={tab.value} value={tab.value} className={tab.className}>
+            {tab.render({ result, simulated })}
+          </TabsContent>
+        ))}
       </Tabs>
     </section>
+  );
+}
+
+/** The model cards, then what they have in common. */
+function SideBySide({ result, simulated }: TabProps) {
+  const rows = useMemo(() => comparisonRows(result), [result]);
+  return (
+    <>
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {providerIds.map((id) => (
+          <ModelCard key={id} provider={id} model={modelOf(result, id)} />
+        ))}
+      </div>
+      <CrossModelComparison result={result} simulated={simulated} />
+      <ComparisonTable rows={rows} simulated={simulated} />
+      <CommonSourcesTable result={result} simulated={simulated} />
+    </>
   );
 }
 
@@ -170,14 +173,14 @@ function ResultActions({ result, isPro, readOnly }: { result: SearchResult; isPr
 
 /** Honesty rule: say up front which answers come from the simulator. */
 function SimulatedNotice({ simulated }: { simulated: SimulatedFlags }) {
-  const names = providerIds.filter((id) => simulated[id]).map((id) => providerLabels[id].model);
-  if (names.length === 0) return null;
-  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const ids = providerIds.filter((id) => simulated[id]);
+  if (ids.length === 0) return null;
+  const names = listModels(ids);
   return (
     <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
       <FlaskConical aria-hidden="true" />
       <AlertTitle>Simulated answers</AlertTitle>
-      <AlertDescription className="text-amber-900 dark:text-amber-100">{`${list} ${names.length === 1 ? "is" : "are"} simulated: ${names.length === 1 ? "its" : "their"} results come from our simulator, not from the live provider.`}</AlertDescription>
+      <AlertDescription className="text-amber-900 dark:text-amber-100">{`${names} ${ids.length === 1 ? "is" : "are"} simulated: ${ids.length === 1 ? "its" : "their"} results come from our simulator, not from the live provider.`}</AlertDescription>
     </Alert>
   );
 }

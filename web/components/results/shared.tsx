@@ -1,16 +1,15 @@
 import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
-import { providerIds, type ModelResult, type ProviderId, type SearchResult } from "#src/contract/search.ts";
-import { MISSING_RANK } from "#src/core/aggregate.ts";
-import { providerLabels } from "#src/core/export.ts";
+import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { modelOf, type SearchResult } from "#src/contract/search.ts";
 import { safeHref, sourceLabel } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
-import { Badge } from "#web/kit.ts";
+import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
 
 export type SimulatedFlags = Record<ProviderId, boolean>;
 
 export function simulatedFlags(result: SearchResult): SimulatedFlags {
-  return { openai: result.openai.simulated, anthropic: result.anthropic.simulated, gemini: result.gemini.simulated };
+  return perProvider((id) => modelOf(result, id).simulated);
 }
 
 /** Honesty rule: every place a simulated provider's answer appears carries this badge. */
@@ -35,7 +34,7 @@ export function ModelBadges({ models, simulated }: { models: ProviderId[]; simul
       {ordered.map((id) => (
         <li key={id}>
           <Badge variant="secondary" className={simulated[id] ? "border-amber-500" : undefined}>
-            {providerLabels[id].model}
+            {providerCatalogue[id].model}
             {simulated[id] ? <span className="font-normal text-amber-900 dark:text-amber-100">· Simulated</span> : null}
           </Badge>
         </li>
@@ -98,12 +97,26 @@ export function EmptyText({ children }: { children: ReactNode }) {
   return <p className="py-2 text-sm text-muted-foreground">{children}</p>;
 }
 
-/** A model's products in card order: by rank (missing = 999), then as listed; numbered by rank, else position. */
-export function productsInOrder(model: Pick<ModelResult, "products">): { name: string; rank?: number; details?: string; number: number }[] {
-  return model.products
-    .map((product, position) => ({ product, position }))
-    .sort((a, b) => (a.product.rank ?? MISSING_RANK) - (b.product.rank ?? MISSING_RANK) || a.position - b.position)
-    .map(({ product }, index) => ({ ...product, number: product.rank ?? index + 1 }));
+/** A card's title as a level-3 heading (the ui CardTitle is a div). */
+export function CardHeading({ id, children }: { id?: string; children: ReactNode }) {
+  return (
+    <h3 id={id} data-slot="card-title" className="leading-none font-semibold">
+      {children}
+    </h3>
+  );
+}
+
+/** The card every results section sits in: a heading, an optional line under it, the content. */
+export function ResultCard({ title, description, className, contentClassName, children }: { title: string; description?: string; className?: string; contentClassName?: string; children: ReactNode }) {
+  return (
+    <Card className={cn("gap-4", className)}>
+      <CardHeader>
+        <CardHeading>{title}</CardHeading>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
+  );
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

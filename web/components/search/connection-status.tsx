@@ -1,9 +1,6 @@
 import type { ApiStatus } from "#src/contract/search.ts";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { Badge, providerIds, providerNames } from "#web/kit.ts";
-import type { ProviderId } from "#src/contract/constants.ts";
-
-const keyNames: Record<ProviderId, string> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
+import { Badge, providerCatalogue, providerIds } from "#web/kit.ts";
 
 /** Spec §2 "Connection Status", telling simulated providers apart from connected ones. */
 export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) {
@@ -15,21 +12,22 @@ export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) 
       <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
         {providerIds.map((id) => {
           const mode = status?.modes[id];
+          const { name, env } = providerCatalogue[id];
           const label = mode === "live" ? "Connected" : mode === "simulated" ? "Simulated" : "Not Connected";
           const tone = mode === "live" ? "bg-emerald-600" : mode === "simulated" ? "bg-amber-500" : "bg-red-600";
           const explanation =
             mode === "live"
-              ? `${providerNames[id]} answers with live web search.`
+              ? `${name} answers with live web search.`
               : mode === "simulated"
-                ? `${keyNames[id]} is not set: answers come from a local simulator and are labelled Simulated.`
-                : `${keyNames[id]} is not set: this provider is not searched.`;
+                ? `${env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`
+                : `${env.apiKey} is not set: this provider is not searched.`;
           return (
             <li key={id}>
               <Tooltip>
                 <TooltipTrigger asChild>
                   <button type="button" className="flex items-center gap-2 rounded-sm">
                     <span className={`size-2 rounded-full ${tone}`} aria-hidden="true" />
-                    <span>{providerNames[id]}</span>
+                    <span>{name}</span>
                     <Badge variant={mode === "live" ? "secondary" : "outline"}>{label}</Badge>
                     <span className="sr-only">{explanation}</span>
                   </button>

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
+import { messages } from "#web/lib/messages.ts";
 import { Button, FREE_ITERATIONS, Input, PRO_ITERATION_CHOICES, toast } from "#web/kit.ts";
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
@@ -37,16 +38,16 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!query.trim()) {
-      toast({ variant: "destructive", title: "Empty search query", description: "Please enter a search query to continue" });
+      toast(messages.emptyQuery);
       return;
     }
     if (!isPro && remaining === 0) {
-      toast({ variant: "destructive", title: "Daily Search Limit Reached", description: "You've reached your free daily search limit. Upgrade to Pro for unlimited searches." });
+      toast(messages.dailyLimit);
       upgrade.toCheckout();
       return;
     }
     if (!isPro && iterations > FREE_ITERATIONS) {
-      toast({ title: "Pro Feature", description: "Multiple search iterations is a Pro feature. Upgrade to access this feature." });
+      toast(messages.proFeature);
       upgrade.toCheckout();
       return;
     }

@@ -1,8 +1,8 @@
 import { Loader2 } from "lucide-react";
+import type { ProviderId } from "#src/contract/providers.ts";
 import type { ProviderMode } from "#src/contract/search.ts";
-import type { ProviderProgress } from "#web/hooks/use-search.ts";
-import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerIds, providerNames } from "#web/kit.ts";
-import type { ProviderId } from "#src/contract/constants.ts";
+import type { ProviderProgress } from "#web/lib/search-state.ts";
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerCatalogue, providerIds } from "#web/kit.ts";
 
 type SearchProgressProps = {
   query: string;
@@ -30,18 +30,19 @@ export function SearchProgress({ query, progress, modes, live, onCancel }: Searc
           const p = progress[id];
           const done = p.completed + p.failed;
           const off = modes?.[id] === "off";
+          const { name } = providerCatalogue[id];
           return (
             <div key={id} className="space-y-1" data-provider={id}>
               <div className="flex items-center justify-between gap-2 text-sm">
                 <span className="flex items-center gap-2 font-medium">
-                  {providerNames[id]}
+                  {name}
                   {modes?.[id] === "simulated" ? <Badge variant="outline">Simulated</Badge> : null}
                 </span>
                 <span className="text-muted-foreground tabular-nums" data-testid={`progress-${id}`}>
                   {off ? "Not Connected" : `${done} / ${p.total}${p.failed ? ` (${p.failed} failed)` : ""}`}
                 </span>
               </div>
-              <Progress value={off ? 0 : (done / Math.max(p.total, 1)) * 100} aria-label={`${providerNames[id]}: ${done} of ${p.total} iterations done`} />
+              <Progress value={off ? 0 : (done / Math.max(p.total, 1)) * 100} aria-label={`${name}: ${done} of ${p.total} iterations done`} />
             </div>
           );
         })}

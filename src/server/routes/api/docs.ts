@@ -2,10 +2,15 @@ import { openapi } from "@elysiajs/openapi";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 
-/** The API reference at /api/docs (spec at /api/docs/json), generated from the routes' details. */
+/**
+ * The API reference at /api/docs (spec at /api/docs/json), generated from the routes: each
+ * declares its response schema (`response:`, which Elysia also checks on the way out) and
+ * documents its body with jsonBody (bodies are parsed in the handler, for the spec's messages).
+ */
 export function apiDocs() {
   return openapi({
     path: "/api/docs",
+    mapJsonSchema: { valibot: jsonSchemaOf },
     specPath: "/api/docs/json",
     exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
     documentation: {
@@ -20,6 +25,7 @@ export function apiDocs() {
         { name: "search", description: "Run, stream, cancel and read searches" },
         { name: "auth", description: "Accounts and sessions (an httpOnly `session` cookie)" },
         { name: "quota", description: "The free tier's daily searches" },
+        { name: "billing", description: "Pro subscriptions" },
         { name: "system", description: "Health and provider status" },
       ],
     },
@@ -28,10 +34,10 @@ export function apiDocs() {
 
 /** A JSON request body documented from its valibot schema, so docs and validation never drift. */
 export function jsonBody(schema: GenericSchema) {
-  return { required: true, content: { "application/json": { schema: toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown> } } };
+  return { required: true, content: { "application/json": { schema: jsonSchemaOf(schema) } } };
 }
 
-/** A JSON success response documented from its valibot schema. */
-export function jsonResponse(schema: GenericSchema, description = "OK") {
-  return { 200: { description, content: { "application/json": { schema: toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown> } } } };
+/** JSON Schema of a valibot schema (transforms and checks JSON Schema cannot say are left out). */
+export function jsonSchemaOf(schema: GenericSchema): Record<string, unknown> {
+  return toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown>;
 }

@@ -1,37 +1,43 @@
-import { Elysia } from "elysia";
+import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { requestedIterations, SavedSearchListQuery, SearchRequest, type SearchEvent } from "#src/contract/search.ts";
-import { HttpError, parseInput } from "#src/server/http-error.ts";
-import { jsonBody } from "#src/server/routes/api/docs.ts";
-import { remainingOf, type Meter } from "#src/server/routes/api/quota.ts";
-import type { identity } from "#src/server/services/auth/identity.ts";
-import { AllProvidersFailedError, SearchCancelledError, type SearchService } from "#src/server/services/search/index.ts";
-import { modesOf } from "#src/server/services/search/run.ts";
+import { perProvider } from "#src/contract/providers.ts";
+import { ApiStatus, CancelResult, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { DomainError } from "#src/server/services/errors.ts";
+import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
+import type { Caller } from "#src/server/services/owner.ts";
+import { errorAnswer, parseInput } from "#src/server/http/errors.ts";
+import type { identity } from "#src/server/http/identity.ts";
+import { remainingOf, reportQuota } from "#src/server/http/quota-report.ts";
+import { eventStream } from "#src/server/http/sse.ts";
+import { jsonBody, jsonSchemaOf } from "./docs.ts";
 
 const QUOTA_DOCS =
   ` Free callers: 1 iteration (more is 403 \`Pro subscription required\`) and 5 searches per UTC day (then 429 with the spec's limit text); ` +
-  "a search that fails or is cancelled is given back. Pro: unlimited, iterations 1, 5, 10, 25, 50 or 100 (others 400). " +
+  "a search that fails or is cancelled before any provider's answer reached the caller is given back. Pro: unlimited, iterations 1, 5, 10, 25, 50 or 100 (others 400). " +
   `Answers to free callers carry the searches left in \`${REMAINING_HEADER}\`, \`remainingSearches\` in the body, and the \`daily_searches\` cookie.`;
 
+type AdmitContext = Pick<Context, "body" | "set" | "cookie" | "request"> & { caller: Caller };
+
 /** Spec §7 search calls, plus the streaming form that reports real progress. */
-export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, meter: Meter) {
+export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, { trustProxy }: { trustProxy: number }) {
+  /** Both search routes start here: parse the body, take the search from the quota, say where the caller stands. */
+  async function admit(context: AdmitContext) {
+    const ticket = await search.admit(context.caller, parseInput(SearchRequest, context.body));
+    reportQuota(context, ticket.quota, trustProxy);
+    return ticket;
+  }
+
   return new Elysia()
     .use(who)
     .post(
       "/api/search",
       async (context) => {
-        const { body, request, owner } = context;
-        const parsed = parseInput(SearchRequest, body);
-        // Taken before the search runs, so concurrent requests cannot overdraw the day.
-        const admission = await meter.admit(context, requestedIterations(parsed));
-        try {
-          return { ...(await search.run(owner, parsed, { signal: request.signal })), ...remainingOf(admission.quota) };
-        } catch (error) {
-          // Nothing came of it (all providers failed, or cancelled): the search is given back.
-          throw asHttpError(error, remainingOf(await meter.refund(context, admission)));
-        }
+        const ticket = await admit(context);
+        const { result, quota } = await ticket.run({ signal: context.request.signal });
+        return { ...toWireResult(result), id: result.id, ...remainingOf(quota) };
       },
       {
+        response: SearchResponse,
         detail: {
           tags: ["search"],
           summary: "Run a search and return the saved result",
@@ -47,26 +53,15 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
     .post(
       "/api/search/stream",
       async (context) => {
-        const { body, request, owner } = context;
-        const parsed = parseInput(SearchRequest, body);
-        const admission = await meter.admit(context, requestedIterations(parsed));
-        const remaining = remainingOf(admission.quota);
-        return eventStream(request.signal, async (send) => {
-          // A provider's answer already on the wire has been seen: closing the stream after it
-          // must not be a free search, so only a search that showed nothing is given back.
-          let delivered = false;
-          const meteredSend = (event: SearchEvent) => {
-            if (event.type === "result" && event.result.status === "ok") delivered = true;
-            if (event.type === "started") send({ ...event, ...remaining });
-            else if (event.type === "done") send({ ...event, result: { ...event.result, ...remaining } });
-            else send(event);
-          };
+        const ticket = await admit(context);
+        const remaining = remainingOf(ticket.quota);
+        return eventStream<WireEvent>(context.request.signal, async (send) => {
           try {
-            await search.run(owner, parsed, { signal: request.signal, onEvent: meteredSend });
+            await ticket.run({ signal: context.request.signal, onEvent: (event) => send(toWireEvent(event, remaining)) });
           } catch (error) {
-            const left = delivered ? remaining : remainingOf(await meter.refund(context, admission));
-            const http = asHttpError(error);
-            send({ type: "error", message: http.message, status: http.status, ...left });
+            // The headers are gone: the error travels as the stream's last event.
+            const { status, body } = errorAnswer(error);
+            send({ type: "error", status, ...body, ...(error instanceof DomainError && error.options.quota ? remainingOf(error.options.quota) : remaining) });
           }
         });
       },
@@ -82,20 +77,25 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "Quota as for POST /api/search, checked before the stream starts (a refusal is a plain JSON error); `started`, `done`'s result and `error` carry `remainingSearches`. " +
             "A stream closed after a provider's result was sent is not given back.",
           requestBody: jsonBody(SearchRequest),
+          responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: jsonSchemaOf(SearchEventWire) } } } },
         },
       },
     )
     .post("/api/cancel-search", ({ owner }) => ({ cancelled: search.cancel(owner) }), {
+      response: CancelResult,
       detail: { tags: ["search"], summary: "Cancel the caller's search in flight", description: "Returns `{ cancelled }`: false when nothing was running." },
     })
     .get(
       "/api/search/:id",
       async ({ params, owner }) => {
         const found = await search.get(owner, params.id);
-        if (!found) throw new HttpError(404, "Search not found");
-        return found;
+        if (!found) throw new DomainError("NOT_FOUND", "Search not found");
+        return { ...toWireResult(found), id: found.id };
       },
-      { detail: { tags: ["search"], summary: "One saved search", description: "Only its owner can read it; any other id answers 404 `Search not found`." } },
+      {
+        response: SavedSearchResponse,
+        detail: { tags: ["search"], summary: "One saved search", description: "Only its owner can read it; any other id answers 404 `Search not found`." },
+      },
     )
     .get(
       "/api/user/searches",
@@ -104,6 +104,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         return search.list(owner, { limit, before });
       },
       {
+        response: SavedSearchList,
         detail: {
           tags: ["search"],
           summary: "The caller's saved searches, newest first",
@@ -114,32 +115,19 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
     .get(
       "/api/status",
       () => {
-        const modes = modesOf(search.providers);
-        return { openai: modes.openai !== "off", anthropic: modes.anthropic !== "off", gemini: modes.gemini !== "off", modes };
+        const modes = search.modes();
+        return { ...perProvider((id) => modes[id] !== "off"), modes };
       },
-      { detail: { tags: ["system"], summary: "Which providers are connected", description: "Booleans per provider, and `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`." } },
+      {
+        response: ApiStatus,
+        detail: { tags: ["system"], summary: "Which providers are connected", description: "Booleans per provider, and `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`." },
+      },
     );
 }
 
-function asHttpError(error: unknown, extra: Record<string, unknown> = {}): HttpError {
-  if (error instanceof HttpError) return new HttpError(error.status, error.message, { ...error.extra, ...extra });
-  if (error instanceof SearchCancelledError) return new HttpError(409, "Search cancelled", extra);
-  if (error instanceof AllProvidersFailedError) return new HttpError(502, error.message, extra);
-  console.error("search failed", error);
-  return new HttpError(500, "Search failed", extra);
-}
-
-/** Server-Sent Events: one `event:` per SearchEvent type, JSON data; ends when `run` settles. */
-function eventStream(signal: AbortSignal, run: (send: (event: SearchEvent) => void) => Promise<void>): Response {
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: SearchEvent) => {
-        if (!signal.aborted) controller.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-      };
-      await run(send);
-      if (!signal.aborted) controller.close();
-    },
-  });
-  return new Response(body, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" } });
+/** A run's event as the stream sends it: the result in the spec's JSON, and the searches left. */
+function toWireEvent(event: RunEvent, remaining: { remainingSearches?: number }): WireEvent {
+  if (event.type === "started") return { ...event, ...remaining };
+  if (event.type === "done") return { type: "done", id: event.id, result: { ...toWireResult(event.result), id: event.id, ...remaining } };
+  return event;
 }

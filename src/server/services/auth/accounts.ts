@@ -1,20 +1,17 @@
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, users, type User as UserRow } from "#db/schema.ts";
+import { users, type User as UserRow } from "#db/schema.ts";
 import type { User } from "#src/contract/auth.ts";
-import { HttpError } from "#src/server/http-error.ts";
+import { DomainError } from "../errors.ts";
+import type { Events } from "../events.ts";
 
 export const INVALID_LOGIN = "Invalid username or password";
 const TAKEN = { username: "Username is already taken", email: "An account with this email already exists" } as const;
 
-export type AccountsDeps = {
-  db: Db;
-  /** Called once a visitor signs in, to carry their anonymous state over (quota). */
-  onSignIn?: (anonymousId: string, userId: string) => Promise<void>;
-};
+export type AccountsDeps = { db: Db; events: Events };
 
-/** Accounts: registration, password checks, and what an anonymous visitor brings along on signing in. */
-export function createAccounts({ db, onSignIn }: AccountsDeps) {
+/** Accounts: registration, password checks, session versions, and the sign-in event. */
+export function createAccounts({ db, events }: AccountsDeps) {
   // Verifying against a throwaway hash when the username is unknown makes both failures take as
   // long, so response time does not tell which usernames exist.
   let decoyHash: Promise<string> | undefined;
@@ -39,14 +36,18 @@ export function createAccounts({ db, onSignIn }: AccountsDeps) {
       } catch (error) {
         // Lost a race with a simultaneous registration: the unique index decides.
         const index = uniqueViolation(error);
-        if (index?.includes("username")) throw new HttpError(409, TAKEN.username);
-        if (index?.includes("email")) throw new HttpError(409, TAKEN.email);
+        if (index?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
+        if (index?.includes("email")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
         throw error;
       }
     },
 
-    /** The user whose username (any case) and password match, or null, in the same time either way. */
-    async authenticate(username: string, password: string): Promise<UserRow | null> {
+    /**
+     * The user whose username (any case) and password match. One answer (INVALID_LOGIN) for an
+     * unknown user and a wrong password, in the same time either way: the form cannot be used to
+     * find accounts.
+     */
+    async authenticate(username: string, password: string): Promise<UserRow> {
       const [user] = await db
         .select()
         .from(users)
@@ -55,9 +56,10 @@ export function createAccounts({ db, onSignIn }: AccountsDeps) {
       if (!user) {
         decoyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
         await Bun.password.verify(password, await decoyHash);
-        return null;
+        throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
       }
-      return (await Bun.password.verify(password, user.passwordHash)) ? user : null;
+      if (!(await Bun.password.verify(password, user.passwordHash))) throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
+      return user;
     },
 
     async find(userId: string): Promise<UserRow | undefined> {
@@ -65,17 +67,22 @@ export function createAccounts({ db, onSignIn }: AccountsDeps) {
       return user;
     },
 
-    /**
-     * The searches this browser made anonymously (same anonymous id, no owner yet) become the
-     * account's: they show in its history, and count against its day (onSignIn).
-     */
-    async adopt(anonymousId: string, userId: string): Promise<void> {
-      await db
-        .update(searches)
-        .set({ userId })
-        .where(and(isNull(searches.userId), eq(searches.anonymousId, anonymousId)));
-      await onSignIn?.(anonymousId, userId);
+    /** The user's session version: a session token carrying another one has been revoked. */
+    async sessionVersion(userId: string): Promise<number | undefined> {
+      const [user] = await db.select({ tokenVersion: users.tokenVersion }).from(users).where(eq(users.id, userId)).limit(1);
+      return user?.tokenVersion;
     },
+
+    /** Ends every session of the user, on every device. */
+    async endSessions(userId: string): Promise<void> {
+      await db
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId));
+    },
+
+    /** A visitor signed in from a browser with an anonymous id: what they did there becomes theirs. */
+    signedIn: (anonymousId: string, userId: string) => events.emit("signedIn", { anonymousId, userId }),
   };
 }
 
@@ -89,9 +96,9 @@ export function toUser(row: UserRow): User {
 function assertFree(input: { username: string; email: string }, clash: Array<{ username: string; email: string }>): void {
   const username = clash.some((c) => c.username.toLowerCase() === input.username.toLowerCase());
   const email = clash.some((c) => c.email.toLowerCase() === input.email.toLowerCase());
-  if (username && email) throw new HttpError(409, `${TAKEN.username}, and ${TAKEN.email.charAt(0).toLowerCase()}${TAKEN.email.slice(1)}`);
-  if (username) throw new HttpError(409, TAKEN.username);
-  if (email) throw new HttpError(409, TAKEN.email);
+  if (username && email) throw new DomainError("ACCOUNT_EXISTS", `${TAKEN.username}, and ${TAKEN.email.charAt(0).toLowerCase()}${TAKEN.email.slice(1)}`);
+  if (username) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
+  if (email) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
 }
 
 /** The unique index a failed insert ran into (postgres.js says constraint_name, PGlite constraint). */

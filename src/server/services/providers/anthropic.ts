@@ -4,9 +4,7 @@ import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
-import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
-
-export type AnthropicAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
 
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
@@ -16,7 +14,7 @@ const MAX_CONTINUATIONS = 3;
  * Anthropic Messages API with the server-side `web_search` tool. The tool is forced, because
  * Claude otherwise often answers from memory; `temperature` is never sent (API 2026-10-21).
  */
-export function anthropicAdapter(config: AnthropicAdapterConfig): ProviderAdapter {
+export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
   const client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
   return {
     id: "anthropic",

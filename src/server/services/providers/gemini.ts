@@ -4,17 +4,16 @@ import { GeminiResponse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
 import { hostOf } from "#src/core/urls.ts";
-import type { RedirectResolver } from "./redirects.ts";
-import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
-
-export type GeminiAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean; resolveRedirect: RedirectResolver };
+import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
+import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
 
 /**
  * Gemini generateContent grounded with Google Search. `googleSearchRetrieval` (and its dynamic
  * threshold) is gone on Gemini ≥ 2.0, so `geminiThreshold` is stored but not sent. The API
  * version is pinned: @google/genai 3.x defaults to v1, where search grounding is not guaranteed.
  */
-export function geminiAdapter(config: GeminiAdapterConfig): ProviderAdapter {
+export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: RedirectResolver }): ProviderAdapter {
+  const resolveRedirect = config.resolveRedirect ?? createRedirectResolver();
   const ai = new GoogleGenAI({ apiKey: config.apiKey, apiVersion: "v1beta", httpOptions: config.baseURL ? { baseUrl: config.baseURL } : undefined });
   return {
     id: "gemini",
@@ -31,7 +30,7 @@ export function geminiAdapter(config: GeminiAdapterConfig): ProviderAdapter {
       const sources = await Promise.all(
         chunks.flatMap((chunk, index) => {
           const uri = chunk.web?.uri;
-          return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.size === 0 || citedChunks.has(index), config.resolveRedirect, signal)] : [];
+          return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.size === 0 || citedChunks.has(index), resolveRedirect, signal)] : [];
         }),
       );
       const usage = response.usageMetadata;

@@ -3,12 +3,10 @@ import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
 import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
-import type { ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
-
-export type OpenAIAdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
-export function openaiAdapter(config: OpenAIAdapterConfig): ProviderAdapter {
+export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
   // Retries are ours (withRetry), so every provider backs off the same way.
   const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
   return {

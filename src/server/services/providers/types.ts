@@ -1,4 +1,5 @@
-import type { ProviderId, ProviderMode, SearchOptions, Source, Usage } from "#src/contract/search.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import type { ProviderMode, SearchOptions, Source, Usage } from "#src/contract/search.ts";
 
 /** What one provider call with web search returned, before products and companies are extracted. */
 export type ProviderAnswer = {
@@ -24,3 +25,6 @@ export interface ProviderAdapter {
   /** Fallback: a tool-less structured-output call that lists the products in an answer text. */
   extract(answerText: string, signal: AbortSignal): Promise<unknown>;
 }
+
+/** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */
+export type AdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };

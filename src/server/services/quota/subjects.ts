@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import type { UsageSubjectKind } from "#db/schema.ts";
-import type { Owner } from "#src/server/services/auth/identity.ts";
+import type { Owner } from "../owner.ts";
 
 /** One counter a search is charged to: a `daily_usage` row's kind and key. */
 export type Subject = { kind: UsageSubjectKind; key: string };

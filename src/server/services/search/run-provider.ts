@@ -1,5 +1,4 @@
-import type { ModelResult, ProviderId, SearchOptions } from "#src/contract/search.ts";
-import { offModelResult } from "#src/core/aggregate.ts";
+import { offModelResult, type ModelResult, type SearchOptions } from "#src/contract/search.ts";
 import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
@@ -14,7 +13,8 @@ export type ProviderRun = { query: string; prompt: string; options: SearchOption
  */
 export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<ModelResult> {
   const started = performance.now();
-  const base = emptyResult(adapter.id, adapter.mode === "simulated", adapter.model);
+  // What the card shows if the call fails: the provider, its mode and the model asked.
+  const base: ModelResult = { ...offModelResult(adapter.id), simulated: adapter.mode === "simulated", modelName: adapter.model, modelVersion: adapter.model };
   try {
     const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry);
     let extraction: ModelResult["extraction"] = "inline";
@@ -49,11 +49,6 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
     if (run.signal.aborted) throw run.signal.reason;
     return { ...base, status: "error", error: describeError(error), durationMs: Math.round(performance.now() - started) };
   }
-}
-
-/** The result a provider starts from: nothing found yet, labelled with its model and mode. */
-export function emptyResult(provider: ProviderId, simulated: boolean, model: string): ModelResult {
-  return { ...offModelResult(provider), simulated, modelName: model, modelVersion: model };
 }
 
 /** "gpt-5-mini-2025-08-07" → "gpt-5-mini", "claude-sonnet-4-6-20260101" → "claude-sonnet-4-6". */

@@ -1,12 +1,17 @@
-import { providerIds, type ModelResult, type ProviderId, type ProviderMode, type SearchEvent, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { offModelResult, type ModelResult, type ProviderMode, type SearchEvent, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { EXTRACTION_INSTRUCTIONS } from "#src/core/extraction.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import { createLimiter } from "./limit.ts";
-import { emptyResult, runProvider } from "./run-provider.ts";
+import { runProvider } from "./run-provider.ts";
 
+/** Every catalogue provider's adapter, or null where it is not connected. */
 export type Providers = Record<ProviderId, ProviderAdapter | null>;
+
+/** What a search reports while it runs, and when it is saved: the stream's events without errors. */
+export type RunEvent = Exclude<SearchEvent, { type: "error" }>;
 
 export type SearchRun = {
   query: string;
@@ -16,7 +21,7 @@ export type SearchRun = {
   /** Calls in flight per provider. */
   concurrency: number;
   signal: AbortSignal;
-  onEvent?: (event: SearchEvent) => void;
+  onEvent?: (event: RunEvent) => void;
   retry?: RetryPolicy;
 };
 
@@ -34,12 +39,12 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
   const emit = run.onEvent ?? (() => {});
   emit({ type: "started", query: run.query, iterations: run.iterations, modes: modesOf(run.providers) });
 
-  const runs = Object.fromEntries(providerIds.map((id) => [id, [] as ModelResult[]])) as Record<ProviderId, ModelResult[]>;
+  const runs = perProvider((): ModelResult[] => []);
   await Promise.all(
     providerIds.map(async (id) => {
       const adapter = run.providers[id];
       if (!adapter) {
-        const off = { ...emptyResult(id, false, "not connected"), error: "Not connected: no API key is configured for this provider" };
+        const off = { ...offModelResult(id), modelName: "not connected", modelVersion: "not connected", error: "Not connected: no API key is configured for this provider" };
         runs[id].push(off);
         emit({ type: "result", provider: id, result: off });
         return;
@@ -73,5 +78,5 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
 }
 
 export function modesOf(providers: Providers): Record<ProviderId, ProviderMode> {
-  return Object.fromEntries(providerIds.map((id) => [id, providers[id]?.mode ?? "off"])) as Record<ProviderId, ProviderMode>;
+  return perProvider((id) => providers[id]?.mode ?? "off");
 }

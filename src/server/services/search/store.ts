@@ -1,8 +1,10 @@
 import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches } from "#db/schema.ts";
-import type { SavedSearchList, SearchOptions, SearchResult } from "#src/contract/search.ts";
-import type { Owner } from "#src/server/services/auth/identity.ts";
+import * as v from "valibot";
+import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import type { DomainEvents } from "../events.ts";
+import type { Owner } from "../owner.ts";
 
 /** Searches are rows owned by a user, or by an anonymous visitor until they sign in. */
 export function createSearchStore(db: Db) {
@@ -19,7 +21,7 @@ export function createSearchStore(db: Db) {
 
     /** The finished result and its summary columns, in one statement (one transaction). */
     async complete(id: string, result: SearchResult): Promise<void> {
-      const simulated = result.openai.simulated || result.anthropic.simulated || result.gemini.simulated;
+      const simulated = Object.values(result.models).some((model) => model.simulated);
       await db
         .update(searches)
         .set({
@@ -39,8 +41,11 @@ export function createSearchStore(db: Db) {
       await db.update(searches).set({ status, error, completedAt: new Date() }).where(eq(searches.id, id));
     },
 
-    /** The owner's completed search, or null: someone else's id reads exactly like a missing one. */
-    async get(owner: Owner, id: string): Promise<SearchResult | null> {
+    /**
+     * The owner's completed search, or null: someone else's id reads exactly like a missing one.
+     * Rows written by older versions are upgraded as they are read (StoredSearchResult).
+     */
+    async get(owner: Owner, id: string): Promise<SavedSearchResult | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
         .select({ result: searches.result, createdAt: searches.createdAt })
@@ -48,7 +53,7 @@ export function createSearchStore(db: Db) {
         .where(and(eq(searches.id, id), eq(searches.status, "completed"), ownedBy(owner)))
         .limit(1);
       if (!row?.result) return null;
-      return { ...(row.result as SearchResult), id, createdAt: row.createdAt.toISOString() };
+      return { ...v.parse(StoredSearchResult, row.result), id, createdAt: row.createdAt.toISOString() };
     },
 
     /** Newest first, summary columns only; `before` is the previous page's last timestamp. */
@@ -70,6 +75,14 @@ export function createSearchStore(db: Db) {
         .limit(limit + 1);
       const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
+    },
+
+    /** Subscribes to sign-in: the searches this browser made anonymously join the account's history. */
+    async adopt({ anonymousId, userId }: DomainEvents["signedIn"]): Promise<void> {
+      await db
+        .update(searches)
+        .set({ userId })
+        .where(and(isNull(searches.userId), eq(searches.anonymousId, anonymousId)));
     },
 
     /** Start-up: searches still `running` were cut off by a crash or restart. */

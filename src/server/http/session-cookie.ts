@@ -1,8 +1,6 @@
 import { jwt } from "@elysiajs/jwt";
-import { eq, sql } from "drizzle-orm";
 import type { Cookie } from "elysia";
-import type { Db } from "#db/client.ts";
-import { users } from "#db/schema.ts";
+import type { Accounts } from "#src/server/services/auth/accounts.ts";
 
 export const SESSION_COOKIE = "session";
 const LIFETIME_S = 30 * 24 * 3600;
@@ -10,15 +8,16 @@ const LIFETIME_S = 30 * 24 * 3600;
 const RENEW_AFTER_S = 24 * 3600;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type SessionsDeps = { db: Db; secret: string; clock?: () => Date };
+export type SessionsDeps = { accounts: Pick<Accounts, "sessionVersion" | "endSessions">; secret: string; clock?: () => Date };
 type Jar = Cookie<unknown>;
 
 /**
- * Sessions are signed tokens (@elysiajs/jwt, HS256) naming the user and their `tokenVersion`, in
- * an httpOnly cookie: no session table, any instance can check them. Revocation is one integer per
- * user: logout bumps it, and every token carrying the old value stops working, copies included.
+ * The session cookie. Sessions are signed tokens (@elysiajs/jwt, HS256) naming the user and their
+ * session version, in an httpOnly cookie: no session table, any instance can check them.
+ * Revocation is one integer per user (accounts): logout bumps it, and every token carrying the
+ * old value stops working, copies included.
  */
-export function createSessions({ db, secret, clock = () => new Date() }: SessionsDeps) {
+export function createSessions({ accounts, secret, clock = () => new Date() }: SessionsDeps) {
   const { session: tokens } = jwt({ name: "session", secret, alg: "HS256" }).decorator;
   const nowS = () => Math.floor(clock().getTime() / 1000);
 
@@ -45,22 +44,17 @@ export function createSessions({ db, secret, clock = () => new Date() }: Session
       const claims = await tokens.verify(value, { currentDate: clock(), algorithms: ["HS256"] });
       const userId = claims && typeof claims.sub === "string" && UUID.test(claims.sub) ? claims.sub : undefined;
       const version = claims && typeof claims.ver === "number" ? claims.ver : undefined;
-      const [user] = userId && version !== undefined ? await db.select({ tokenVersion: users.tokenVersion }).from(users).where(eq(users.id, userId)).limit(1) : [];
-      if (!claims || !userId || !user || user.tokenVersion !== version) {
+      const current = userId && version !== undefined ? await accounts.sessionVersion(userId) : undefined;
+      if (!claims || !userId || current === undefined || current !== version) {
         clear(jar);
         return undefined;
       }
-      if (typeof claims.exp === "number" && claims.exp - nowS() < LIFETIME_S - RENEW_AFTER_S) await issue(jar, { id: userId, tokenVersion: user.tokenVersion }, secure);
+      if (typeof claims.exp === "number" && claims.exp - nowS() < LIFETIME_S - RENEW_AFTER_S) await issue(jar, { id: userId, tokenVersion: current }, secure);
       return userId;
     },
 
-    /** Ends every session of the user, on every device. */
-    async revoke(userId: string): Promise<void> {
-      await db
-        .update(users)
-        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-        .where(eq(users.id, userId));
-    },
+    /** Ends every session of the user, on every device (a copied cookie stops working too). */
+    revoke: (userId: string) => accounts.endSessions(userId),
   };
 }
 

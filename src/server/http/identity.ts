@@ -1,10 +1,8 @@
 import { Elysia } from "elysia";
-import { isHttps } from "#src/server/forwarded.ts";
-import { SESSION_COOKIE, type Sessions } from "./sessions.ts";
+import type { Caller, Owner } from "#src/server/services/owner.ts";
+import { clientIp, isHttps } from "./forwarded.ts";
+import { SESSION_COOKIE, type Sessions } from "./session-cookie.ts";
 import type { Signer } from "./signed.ts";
-
-/** Who is asking: the signed-in user, else the anonymous visitor behind the signed cookie. */
-export type Owner = { userId?: string; anonymousId: string };
 
 export const ANON_COOKIE = "anon";
 const ONE_YEAR_S = 365 * 24 * 3600;
@@ -13,17 +11,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export type IdentityOptions = {
   /** Without sessions every caller is anonymous. */
   sessions?: Sessions;
-  /** TRUST_PROXY hops, to tell whether the browser used https (Secure cookies). */
+  /** TRUST_PROXY hops, to tell the client's address and whether the browser used https (Secure cookies). */
   trustProxy?: number;
 };
 
 /**
  * Issues the httpOnly anonymous id on a visitor's first request and reads it afterwards; a valid
  * session cookie adds the user. The anonymous id stays while signed in: it is how searches made
- * before signing in are adopted, and who the visitor is again after logging out.
+ * before signing in are adopted, and who the visitor is again after logging out. `caller` adds
+ * the client's address, which the free quota counts against.
  */
 export function identity(signer: Signer, { sessions, trustProxy = 0 }: IdentityOptions = {}) {
-  return new Elysia({ name: "identity" }).derive({ as: "global" }, async ({ cookie, request }) => {
+  return new Elysia({ name: "identity" }).derive({ as: "global" }, async ({ cookie, request, server }) => {
     const secure = isHttps(request, trustProxy);
     const jar = cookie[ANON_COOKIE];
     let anonymousId = signer.unsign(jar?.value);
@@ -42,10 +41,7 @@ export function identity(signer: Signer, { sessions, trustProxy = 0 }: IdentityO
     const session = cookie[SESSION_COOKIE];
     const userId = sessions && session ? await sessions.read(session, secure) : undefined;
     if (userId) owner.userId = userId;
-    return { owner };
+    const caller: Caller = { owner, ip: clientIp({ request, server }, trustProxy) };
+    return { owner, caller };
   });
-}
-
-export function ownerKey(owner: Owner): string {
-  return owner.userId ? `user:${owner.userId}` : `anon:${owner.anonymousId}`;
 }

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { requestHost } from "#src/server/forwarded.ts";
+import { requestHost } from "./forwarded.ts";
 
 export const CROSS_ORIGIN_MESSAGE = "Cross-origin request refused";
 

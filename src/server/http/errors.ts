@@ -1,0 +1,68 @@
+import type { Context } from "elysia";
+import * as v from "valibot";
+import { DomainError, type ErrorCode } from "#src/server/services/errors.ts";
+import { remainingOf, reportQuota } from "./quota-report.ts";
+
+/** Each domain error's HTTP status: the one place codes meet statuses. */
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400,
+  NOT_SIGNED_IN: 401,
+  INVALID_LOGIN: 401,
+  PRO_REQUIRED: 403,
+  NOT_FOUND: 404,
+  ACCOUNT_EXISTS: 409,
+  SEARCH_CANCELLED: 409,
+  DAILY_LIMIT_REACHED: 429,
+  TOO_MANY_ATTEMPTS: 429,
+  PROVIDERS_FAILED: 502,
+};
+
+/** An error answer: its status and the `{ message }` body (with the searches left, for the free tier). */
+export type ErrorAnswer = { status: number; body: { message: string; remainingSearches?: number } };
+
+/** What the caller is told about an error. Anything that is not a DomainError is our fault: 500, logged. */
+export function errorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof DomainError) {
+    return { status: STATUS[error.code], body: { message: error.message, ...(error.options.quota ? remainingOf(error.options.quota) : {}) } };
+  }
+  console.error("Unhandled error", error);
+  return { status: 500, body: { message: "Internal server error" } };
+}
+
+type ErrorContext = Pick<Context, "request" | "set" | "cookie"> & { code: string | number; error: unknown };
+
+/**
+ * The app's onError: domain errors get their status, the quota they carry is reported (header
+ * and display cookie), unreadable JSON is a 400, and a response that breaks its declared schema
+ * is a 500 (a bug of ours, never the caller's).
+ */
+export function onError(trustProxy: number) {
+  return ({ code, error, set, cookie, request }: ErrorContext) => {
+    // First: Elysia also reads a thrown error's `code`, and ours share names with its own (NOT_FOUND).
+    if (error instanceof DomainError) {
+      if (error.options.quota) reportQuota({ set, cookie, request }, error.options.quota, trustProxy);
+      if (error.options.retryAfterS !== undefined) set.headers["retry-after"] = String(error.options.retryAfterS);
+      return answer(set, errorAnswer(error));
+    }
+    if (code === "PARSE") return answer(set, { status: 400, body: { message: "The request body is not valid JSON" } });
+    // A method no route takes (POST to a page's path, say).
+    if (code === "NOT_FOUND") return answer(set, { status: 404, body: { message: `Not found: ${request.method} ${new URL(request.url).pathname}` } });
+    if (code === "VALIDATION" && (error as { type?: string }).type !== "response") return answer(set, { status: 400, body: { message: (error as Error).message } });
+    return answer(set, errorAnswer(error));
+  };
+}
+
+function answer(set: Context["set"], { status, body }: ErrorAnswer): ErrorAnswer["body"] {
+  set.status = status;
+  return body;
+}
+
+/** Parses an input at the boundary; a bad one is INVALID_INPUT (400) naming what is wrong. */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = issue.path?.map((p) => String(p.key)).join(".");
+  const message = issue.message.startsWith("Invalid ") && path ? `${path}: ${issue.message}` : issue.message;
+  throw new DomainError("INVALID_INPUT", message);
+}

@@ -1,0 +1,43 @@
+import type { Quota } from "./quota/index.ts";
+
+/**
+ * What can go wrong in the product's own terms. Services throw these; the HTTP layer maps each
+ * code to a status once (src/server/http/errors.ts), and a CLI or scheduler can read the code.
+ */
+export const ErrorCode = {
+  /** The input breaks a rule (a field, an iteration count the tier does not offer). */
+  INVALID_INPUT: "INVALID_INPUT",
+  NOT_SIGNED_IN: "NOT_SIGNED_IN",
+  INVALID_LOGIN: "INVALID_LOGIN",
+  /** The feature or option needs a Pro subscription. */
+  PRO_REQUIRED: "PRO_REQUIRED",
+  NOT_FOUND: "NOT_FOUND",
+  /** The username or email is already in use. */
+  ACCOUNT_EXISTS: "ACCOUNT_EXISTS",
+  /** A newer search, a cancel call or the caller going away stopped the search. */
+  SEARCH_CANCELLED: "SEARCH_CANCELLED",
+  DAILY_LIMIT_REACHED: "DAILY_LIMIT_REACHED",
+  TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
+  /** Every provider failed: nothing to show. */
+  PROVIDERS_FAILED: "PROVIDERS_FAILED",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export type DomainErrorOptions = {
+  /** The caller's standing after the failure, for refusals and failed searches of the free tier. */
+  quota?: Quota;
+  /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS). */
+  retryAfterS?: number;
+};
+
+/** A failure the caller should hear about, in the product's words (`message` is shown as is). */
+export class DomainError extends Error {
+  override name = "DomainError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: DomainErrorOptions = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,41 @@
+import type { Db } from "#db/client.ts";
+import { createAccounts } from "./auth/accounts.ts";
+import { createThrottle } from "./auth/throttle.ts";
+import { createBilling } from "./billing/index.ts";
+import { createEvents } from "./events.ts";
+import type { RetryPolicy } from "./providers/retry.ts";
+import { createQuotaService } from "./quota/index.ts";
+import { createSearchService } from "./search/index.ts";
+import type { Providers } from "./search/run.ts";
+import { createSearchStore } from "./search/store.ts";
+
+export type ServicesDeps = {
+  db: Db;
+  /** Keys the hashes of client addresses the quota keeps. */
+  secret: string;
+  /** One adapter per connected provider (./providers). */
+  providers: Providers;
+  /** Provider calls in flight at once, per provider. */
+  concurrency: number;
+  retry?: RetryPolicy;
+  /** The time the quota day and login throttling go by; tests move it. */
+  clock?: () => Date;
+};
+
+/**
+ * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
+ * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
+ */
+export function createServices({ db, secret, providers, concurrency, retry, clock }: ServicesDeps) {
+  const events = createEvents();
+  const billing = createBilling({ db });
+  const quota = createQuotaService({ db, secret, billing, clock });
+  const accounts = createAccounts({ db, events });
+  const search = createSearchService({ store: createSearchStore(db), quota, providers, concurrency, retry });
+  events.on("signedIn", search.adopt);
+  events.on("signedIn", quota.adopt);
+  const loginThrottle = createThrottle({ limit: 10, windowMs: 60_000, clock });
+  return { accounts, billing, quota, search, loginThrottle };
+}
+
+export type Services = ReturnType<typeof createServices>;
