@@ -6,7 +6,7 @@
  *
  *   NODE_ENV=production bun bench/ssr.ts [--seconds 5] [--concurrency 8]
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createElement } from "react";
@@ -28,12 +28,11 @@ import { loadPage } from "#web/routes.ts";
 const seconds = Number(flag("--seconds") ?? 5);
 const concurrency = Number(flag("--concurrency") ?? 8);
 
-await buildAssets({ quiet: true });
+const { manifest } = await buildAssets({ quiet: true });
 const dist = resolve(import.meta.dir, "../dist");
 const database = await createDatabase({ dataDir: MEMORY_DATA_DIR });
 await migrate(database);
 const env = parseEnv({ NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")), SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
-const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
 const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
 const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders({ ...env, SIMULATE_PROVIDERS: "on" }, simulator.baseUrls) });
 app.listen({ port: 0, hostname: "127.0.0.1" });

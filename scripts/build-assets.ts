@@ -3,31 +3,38 @@
  * Tailwind CSS compiled ahead of time, and dist/manifest.json for the server. Prints the gzip
  * size of what a first visit to `/` downloads. `--watch` rebuilds when web/ changes.
  */
+import type { BuildMetafile } from "bun";
 import { createHash } from "node:crypto";
 import { watch } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { AssetManifest } from "#web/render.tsx";
-import { pages, type PageId } from "#web/routes.ts";
+import { pageModules, type PageId } from "#web/routes.ts";
 
 const root = resolve(import.meta.dir, "..");
 const dist = join(root, "dist");
 const publicDir = join(dist, "public");
 const PUBLIC_PREFIX = "/assets/";
+const ENTRY_SOURCE = join(root, "web/entry.client.tsx");
+
+/** The manifest the server reads, and the bundler's account of every output (for analysis). */
+export type BuiltAssets = { manifest: AssetManifest; metafile: BuildMetafile };
+type Output = BuildMetafile["outputs"][string];
 
 /**
  * `clean` empties dist/public first (release builds). Without it, files of earlier builds stay:
  * names are content-hashed, so a test process still serving them is never broken by another.
  */
-export async function buildAssets({ quiet = false, clean = false } = {}): Promise<AssetManifest> {
+export async function buildAssets({ quiet = false, clean = false } = {}): Promise<BuiltAssets> {
   const started = performance.now();
   if (clean) await rm(publicDir, { recursive: true, force: true });
   await mkdir(publicDir, { recursive: true });
 
-  const pageFiles = await pageSourceFiles();
+  // The entry alone: the route table's import()s split the pages off, and the metafile says
+  // which output each page module became.
   const result = await Bun.build({
-    entrypoints: [join(root, "web/entry.client.tsx"), ...new Set(Object.values(pageFiles))],
+    entrypoints: [ENTRY_SOURCE],
     outdir: publicDir,
     target: "browser",
     format: "esm",
@@ -36,53 +43,85 @@ export async function buildAssets({ quiet = false, clean = false } = {}): Promis
     sourcemap: "none",
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    metafile: true,
   });
-  if (!result.success) {
+  if (!result.success || !result.metafile) {
     for (const log of result.logs) console.error(log);
     throw new Error("client build failed");
   }
-
-  const outputs = result.outputs.map((o) => ({ path: o.path, kind: o.kind, name: basename(o.path) }));
-  const entry = outputs.find((o) => o.kind === "entry-point" && o.name.startsWith("entry.client-"));
+  const { metafile } = result;
+  const outputs = builtFiles(metafile);
+  const entry = builtFrom(outputs, ENTRY_SOURCE);
   if (!entry) throw new Error("client build produced no entry file");
   const css = await buildCss();
 
   const manifest: AssetManifest = {
-    entry: PUBLIC_PREFIX + entry.name,
+    entry: PUBLIC_PREFIX + entry,
     css: PUBLIC_PREFIX + css,
-    pages: {},
+    pages: pagePreloads(outputs, entry),
   };
-  for (const [id, file] of Object.entries(pageFiles) as [PageId, string][]) {
-    const stem = basename(file).replace(/\.tsx?$/, "");
-    const output = outputs.find((o) => o.kind === "entry-point" && o.name.startsWith(`${stem}-`));
-    if (!output) throw new Error(`no output for page ${id}`);
-    // The entry's static imports load anyway; preload the page and what it imports beyond them.
-    const needed = await staticClosure(output.name);
-    const already = await staticClosure(entry.name);
-    manifest.pages[id] = [...needed].filter((f) => !already.has(f) || f === output.name).map((f) => PUBLIC_PREFIX + f);
-  }
-  await precompress([...outputs.map((o) => o.name), css]);
+  await precompress([...outputs.keys(), css]);
   const manifestTmp = join(dist, `manifest.${process.pid}.json`);
   await writeFile(manifestTmp, JSON.stringify(manifest, null, 2));
   await rename(manifestTmp, join(dist, "manifest.json"));
 
-  if (!quiet) await report(manifest, entry.name, css, performance.now() - started);
-  return manifest;
+  const built = { manifest, metafile };
+  if (!quiet) await report(built, css, performance.now() - started);
+  return built;
+}
+
+/** The build's outputs by file name in dist/public (the metafile names them by path from there). */
+export function builtFiles(metafile: BuildMetafile): Map<string, Output> {
+  return new Map(Object.entries(metafile.outputs).map(([path, output]) => [publicFile(path), output]));
+}
+
+function publicFile(outputPath: string): string {
+  return relative(publicDir, resolve(publicDir, outputPath));
+}
+
+/** The output built from a source file, by file name. The metafile's source paths are relative to the working directory. */
+function builtFrom(outputs: Map<string, Output>, source: string): string | undefined {
+  for (const [file, output] of outputs) if (output.entryPoint && resolve(output.entryPoint) === source) return file;
+  return undefined;
 }
 
 /**
- * Each code-split page's module path, read from the route table's `import("./pages/x.tsx")`
- * loaders. A page without one is bundled with the entry (the landing page) and needs no preload.
+ * Per page module, the public URLs to modulepreload: its chunk (the output built from
+ * web/pages/<id>.tsx, as web/routes.ts keys the modules) and the chunks it imports statically
+ * beyond the entry's, which load anyway. A page bundled with the entry needs none.
  */
-async function pageSourceFiles(): Promise<Partial<Record<PageId, string>>> {
-  const source = await readFile(join(root, "web/routes.ts"), "utf8");
-  const files: Partial<Record<PageId, string>> = {};
-  for (const id of Object.keys(pages) as PageId[]) {
-    const found = new RegExp(`\\b${id}: \\{[^}]*import\\("(\\./pages/[^"]+)"\\)`).exec(source);
-    if (found?.[1]) files[id] = join(root, "web", found[1]);
-    else if (!new RegExp(`\\b${id}: \\{[^}]*Promise\\.resolve\\(`).test(source)) throw new Error(`page ${id}: no loader found in web/routes.ts`);
+function pagePreloads(outputs: Map<string, Output>, entry: string): AssetManifest["pages"] {
+  const withEntry = staticClosure(outputs, entry);
+  const inEntry = new Set([...withEntry].flatMap((file) => Object.keys(outputs.get(file)?.inputs ?? {}).map((input) => resolve(input))));
+  const pages: AssetManifest["pages"] = {};
+  for (const id of Object.keys(pageModules) as PageId[]) {
+    const source = join(root, "web/pages", `${id}.tsx`);
+    const chunk = builtFrom(outputs, source);
+    if (chunk) {
+      const needed = [...staticClosure(outputs, chunk)].filter((file) => file === chunk || !withEntry.has(file));
+      pages[id] = needed.map((file) => PUBLIC_PREFIX + file);
+    } else if (!inEntry.has(source)) {
+      throw new Error(`page "${id}": the build has no output from ${relative(root, source)}; web/routes.ts must key each page module by its file's name in web/pages/`);
+    }
   }
-  return files;
+  return pages;
+}
+
+/** A file plus every chunk it imports statically, transitively (what the browser must fetch). */
+function staticClosure(outputs: Map<string, Output>, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const imported of outputs.get(file)?.imports ?? []) {
+    if (imported.kind === "import-statement") staticClosure(outputs, publicFile(imported.path), seen);
+  }
+  return seen;
+}
+
+/** The files a first visit to `/` downloads: the entry, the landing page, and their static imports. */
+export function firstLoad({ manifest, metafile }: BuiltAssets): string[] {
+  const outputs = builtFiles(metafile);
+  const fromUrl = (url: string) => url.slice(PUBLIC_PREFIX.length);
+  return [...new Set([...staticClosure(outputs, fromUrl(manifest.entry)), ...(manifest.pages.home ?? []).map(fromUrl)])];
 }
 
 async function buildCss(): Promise<string> {
@@ -111,32 +150,25 @@ async function precompress(files: string[]) {
   );
 }
 
-/** A file plus every chunk it imports statically, transitively (what the browser must fetch). */
-async function staticClosure(file: string, seen = new Set<string>()): Promise<Set<string>> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const code = await readFile(join(publicDir, file), "utf8");
-  for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)) {
-    if (m[1]) await staticClosure(m[1], seen);
+/** The bytes served for files in dist/public: their precompressed copies, as the server sends them. */
+export async function servedSize(files: Iterable<string>): Promise<{ gzip: number; brotli: number }> {
+  let gzip = 0;
+  let brotli = 0;
+  for (const file of files) {
+    gzip += (await readFile(join(publicDir, `${file}.gz`))).length;
+    brotli += (await readFile(join(publicDir, `${file}.br`))).length;
   }
-  return seen;
+  return { gzip, brotli };
 }
 
-async function report(manifest: AssetManifest, entry: string, css: string, ms: number) {
-  const gz = async (file: string) => (await readFile(join(publicDir, `${file}.gz`))).length;
-  const br = async (file: string) => (await readFile(join(publicDir, `${file}.br`))).length;
-  const homeFiles = new Set([...(await staticClosure(entry)), ...(manifest.pages.home ?? []).map((f) => f.slice(PUBLIC_PREFIX.length))]);
-  let js = 0;
-  let jsBr = 0;
-  for (const f of homeFiles) {
-    js += await gz(f);
-    jsBr += await br(f);
-  }
+async function report(built: BuiltAssets, css: string, ms: number) {
+  const files = firstLoad(built);
+  const js = await servedSize(files);
+  const styles = await servedSize([css]);
   const kb = (n: number) => (n / 1024).toFixed(1);
-  // The figures are the bytes served: the precompressed copies the server sends.
   console.log(
-    `client built in ${ms.toFixed(0)} ms → ${relative(root, publicDir)}: first-load JS ${kb(js)} KB gzip / ${kb(jsBr)} KB brotli (${homeFiles.size} files), ` +
-      `CSS ${kb(await gz(css))} KB gzip / ${kb(await br(css))} KB brotli`,
+    `client built in ${ms.toFixed(0)} ms → ${relative(root, publicDir)}: first-load JS ${kb(js.gzip)} KB gzip / ${kb(js.brotli)} KB brotli (${files.length} files), ` +
+      `CSS ${kb(styles.gzip)} KB gzip / ${kb(styles.brotli)} KB brotli`,
   );
 }
 

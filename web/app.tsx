@@ -1,5 +1,4 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { Provider as JotaiProvider, createStore } from "jotai";
 import { Suspense, use, useEffect } from "react";
 import { Router, useLocation, type AroundNavHandler } from "wouter";
 import { Header } from "#web/components/header.tsx";
@@ -10,41 +9,39 @@ import { loadPage, matchPage } from "#web/routes.ts";
 
 export type AppProps = {
   queryClient: QueryClient;
-  store?: ReturnType<typeof createStore>;
   /** Server only: the request's path and query string. */
   ssrPath?: string;
   ssrSearch?: string;
 };
 
 /** The whole React tree, identical on the server and in the browser. */
-export function App({ queryClient, store, ssrPath, ssrSearch }: AppProps) {
+export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
   // A visible marker that the page is interactive: end-to-end tests wait on it.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
-      <JotaiProvider store={store}>
-        <TooltipProvider>
-          <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={preloadThenNavigate}>
-            <div className="flex min-h-screen flex-col bg-background text-foreground">
-              <Header />
-              <Suspense fallback={<PageSkeleton />}>
-                <CurrentPage />
-              </Suspense>
-            </div>
-            <Toasts />
-          </Router>
-        </TooltipProvider>
-      </JotaiProvider>
+      <TooltipProvider>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={preloadThenNavigate}>
+          <div className="flex min-h-screen flex-col bg-background text-foreground">
+            <Header />
+            <Suspense fallback={<PageSkeleton />}>
+              <CurrentPage />
+            </Suspense>
+          </div>
+          <Toasts />
+        </Router>
+      </TooltipProvider>
     </QueryClientProvider>
   );
 }
 
 function CurrentPage() {
   const [location] = useLocation();
-  const Page = use(loadPage(matchPage(location).id)).default;
-  return <Page />;
+  const { id, params } = matchPage(location);
+  const Page = use(loadPage(id)).default;
+  return <Page params={params} />;
 }
 
 // Fetch the next page's code before switching, so a click never flashes a skeleton.

@@ -6,7 +6,10 @@ import type { PageId } from "#web/routes.ts";
 export type AssetManifest = {
   entry: string;
   css: string;
-  /** Per page: the page chunk and the shared chunks it needs, for modulepreload. */
+  /**
+   * Per page module: its chunk and the shared chunks it needs beyond the entry's, for
+   * modulepreload. None for a page bundled with the entry.
+   */
   pages: Partial<Record<PageId, string[]>>;
 };
 

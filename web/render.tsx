@@ -59,7 +59,7 @@ export async function renderPage({ url, manifest, signal, api }: RenderRequest):
     },
   );
   return new Response(stream, {
-    status: match.id === "notFound" ? 404 : 200,
+    status: match.id === "not-found" ? 404 : 200,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
   });
 }

@@ -1,42 +1,45 @@
-import type { QueryClient } from "@tanstack/react-query";
-import type { ComponentType } from "react";
 import { parse } from "regexparam";
-import type { ApiClient } from "#src/client/api.ts";
+import type { PageModule, RouteParams } from "#web/page.ts";
 // The landing page ships inside the entry bundle: one request fewer for most first visits,
 // and no page of tiny shared chunks (ADR 006). Every other page is code-split.
 import * as homePage from "./pages/home.tsx";
 
-export type PrefetchContext = { queryClient: QueryClient; api: ApiClient; params: Record<string, string>; url: URL };
+/**
+ * The page modules, keyed by their file's stem in pages/: scripts/build-assets.ts finds each
+ * page's chunk in the build by that name. The browser code-splits on these `import()`s.
+ */
+export const pageModules = {
+  home: () => Promise.resolve(homePage),
+  search: () => import("./pages/search.tsx"),
+  profile: () => import("./pages/profile.tsx"),
+  subscription: () => import("./pages/subscription.tsx"),
+  auth: () => import("./pages/auth.tsx"),
+  checkout: () => import("./pages/checkout.tsx"),
+  variants: () => import("./pages/variants.tsx"),
+  compare: () => import("./pages/compare.tsx"),
+  upgrade: () => import("./pages/upgrade.tsx"),
+  "not-found": () => import("./pages/not-found.tsx"),
+} satisfies Record<string, () => Promise<PageModule>>;
 
-/** A page module: its component, and optionally the data to fetch before it renders on the server. */
-export type PageModule = {
-  default: ComponentType;
-  prefetch?: (context: PrefetchContext) => Promise<unknown>;
-};
+export type PageId = keyof typeof pageModules;
+export type PageMatch = { id: PageId; params: RouteParams };
 
-type PageDef = { path: string | null; load: () => Promise<PageModule> };
+// One table for both sides: the server renders and preloads by it, the browser navigates by it.
+// Any other path shows not-found.
+const routes: [path: string, page: PageId][] = [
+  ["/", "home"],
+  ["/search/:id", "search"],
+  ["/user/profile", "profile"],
+  ["/user/history", "profile"],
+  ["/user/subscription", "subscription"],
+  ["/auth", "auth"],
+  ["/checkout", "checkout"],
+  ["/variants", "variants"],
+  ["/compare", "compare"],
+  ["/upgrade", "upgrade"],
+];
 
-// One table for both sides: the server matches and preloads from it, the browser code-splits on it.
-export const pages = {
-  home: { path: "/", load: () => Promise.resolve(homePage) },
-  search: { path: "/search/:id", load: () => import("./pages/search.tsx") },
-  profile: { path: "/user/profile", load: () => import("./pages/profile.tsx") },
-  history: { path: "/user/history", load: () => import("./pages/profile.tsx") },
-  subscription: { path: "/user/subscription", load: () => import("./pages/subscription.tsx") },
-  auth: { path: "/auth", load: () => import("./pages/auth.tsx") },
-  checkout: { path: "/checkout", load: () => import("./pages/checkout.tsx") },
-  variants: { path: "/variants", load: () => import("./pages/variants.tsx") },
-  compare: { path: "/compare", load: () => import("./pages/compare.tsx") },
-  upgrade: { path: "/upgrade", load: () => import("./pages/upgrade.tsx") },
-  notFound: { path: null, load: () => import("./pages/not-found.tsx") },
-} satisfies Record<string, PageDef>;
-
-export type PageId = keyof typeof pages;
-export type PageMatch = { id: PageId; params: Record<string, string> };
-
-const compiled = Object.entries(pages).flatMap(([id, page]) =>
-  page.path === null ? [] : [{ id: id as PageId, ...parse(page.path) }],
-);
+const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));
 
 export function matchPage(pathname: string): PageMatch {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
@@ -46,7 +49,7 @@ export function matchPage(pathname: string): PageMatch {
     const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(found[i + 1] ?? "")]));
     return { id: route.id, params };
   }
-  return { id: "notFound", params: {} };
+  return { id: "not-found", params: {} };
 }
 
 type TrackedPromise<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T };
@@ -59,7 +62,7 @@ const loaded = new Map<PageId, TrackedPromise<PageModule>>();
 export function loadPage(id: PageId): Promise<PageModule> {
   let promise = loaded.get(id);
   if (!promise) {
-    const tracked: TrackedPromise<PageModule> = pages[id].load();
+    const tracked: TrackedPromise<PageModule> = pageModules[id]();
     tracked.status = "pending";
     tracked.then(
       (mod) => Object.assign(tracked, { status: "fulfilled", value: mod }),

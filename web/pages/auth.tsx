@@ -8,7 +8,7 @@ import { LoginForm } from "#web/components/auth/login-form.tsx";
 import { RegisterForm, type RegisterOutcome } from "#web/components/auth/register-form.tsx";
 import { useSessionCache } from "#web/components/auth/session.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import type { PrefetchContext } from "#web/routes.ts";
+import type { PrefetchContext } from "#web/page.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, toast } from "#web/kit.ts";
 
 /** The user decides what the server renders: a signed-in visitor gets no form, only the way home. */

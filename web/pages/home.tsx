@@ -7,7 +7,7 @@ import { SearchForm } from "#web/components/search/search-form.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
 import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import { messages } from "#web/lib/messages.ts";
-import type { PrefetchContext } from "#web/routes.ts";
+import type { PrefetchContext } from "#web/page.ts";
 import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast } from "#web/kit.ts";
 
 /**

@@ -5,7 +5,7 @@ import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
-import type { PrefetchContext } from "#web/routes.ts";
+import type { PrefetchContext } from "#web/page.ts";
 import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/kit.ts";
 
 /** The first page of the history arrives in the HTML; a signed-out visitor has none to fetch. */

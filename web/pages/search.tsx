@@ -5,7 +5,7 @@ import { Link, useLocation } from "wouter";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { formatDate } from "#web/lib/format.ts";
-import { matchPage, type PrefetchContext } from "#web/routes.ts";
+import type { PageProps, PrefetchContext } from "#web/page.ts";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/kit.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
@@ -13,11 +13,11 @@ export async function prefetch({ queryClient, api: serverApi, params }: Prefetch
 }
 
 /** Spec §2 /search/{id}: one saved search, read-only, arriving with its data in the HTML. */
-export default function SavedSearchPage() {
-  // The app routes without <Route> (see app.tsx), so wouter's useParams is empty: match the path
-  // the way the server's prefetch did, for the same query key.
-  const [location, navigate] = useLocation();
-  const id = matchPage(location).params.id ?? "";
+export default function SavedSearchPage({ params }: PageProps) {
+  // The app routes without <Route> (see app.tsx), so wouter's useParams is empty: the id comes
+  // from the same route match as the server's prefetch, for the same query key.
+  const [, navigate] = useLocation();
+  const id = params.id ?? "";
   const { data: result, error } = useQuery(queries.search(api, id));
   const { data: pro } = useQuery(queries.proStatus(api));
 
