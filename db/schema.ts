@@ -208,15 +208,7 @@ export const apiTokensRelations = relations(apiTokens, ({ one }) => ({
 // row types
 // ---------------------------------------------------------------------------
 
+// The ones code names; the rest are `typeof table.$inferSelect` where they are needed.
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
-export type Search = typeof searches.$inferSelect;
 export type NewSearch = typeof searches.$inferInsert;
-export type DailyUsage = typeof dailyUsage.$inferSelect;
-export type NewDailyUsage = typeof dailyUsage.$inferInsert;
-export type Subscription = typeof subscriptions.$inferSelect;
-export type NewSubscription = typeof subscriptions.$inferInsert;
-export type StripeEvent = typeof stripeEvents.$inferSelect;
-export type NewStripeEvent = typeof stripeEvents.$inferInsert;
-export type ApiToken = typeof apiTokens.$inferSelect;
-export type NewApiToken = typeof apiTokens.$inferInsert;

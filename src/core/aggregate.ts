@@ -18,34 +18,27 @@ type Results = Partial<Record<ProviderId, ModelResult>>;
  * then name. `count` is the number of models.
  */
 export function aggregateProducts(results: Results): AggregatedProduct[] {
-  const merged = new Map<string, AggregatedProduct>();
-  for (const [provider, result] of resultsInOrder(results)) {
-    for (const product of result.products) {
-      const key = nameKey(product.name);
-      if (!key) continue;
-      const seen = merged.get(key);
-      if (!seen) {
-        merged.set(key, { name: product.name.trim(), ...(product.rank !== undefined ? { rank: product.rank } : {}), ...(product.details ? { details: product.details } : {}), models: [provider], count: 1 });
-        continue;
-      }
+  return mergeAcross(
+    results,
+    (result) => result.products,
+    (product) => nameKey(product.name),
+    (product): Omit<AggregatedProduct, "models" | "count"> => ({ name: product.name.trim() }),
+    (seen, product) => {
       seen.name = betterCasing(seen.name, product.name.trim());
       if (product.rank !== undefined && (seen.rank === undefined || product.rank < seen.rank)) seen.rank = product.rank;
       if (!seen.details && product.details) seen.details = product.details;
-      addModel(seen, provider);
-    }
-  }
-  return [...merged.values()].sort(byProductOrder);
+    },
+  ).sort(byProductOrder);
 }
 
 /** Companies merged like products, their product lists united; sorted by number of models desc, then name. */
 export function aggregateCompanies(results: Results): AggregatedCompany[] {
-  const merged = new Map<string, AggregatedCompany & { productKeys: Map<string, number> }>();
-  for (const [provider, result] of resultsInOrder(results)) {
-    for (const company of result.companies) {
-      const key = nameKey(company.name);
-      if (!key) continue;
-      let seen = merged.get(key);
-      if (!seen) merged.set(key, (seen = { name: company.name.trim(), products: [], models: [], count: 0, productKeys: new Map() }));
+  return mergeAcross(
+    results,
+    (result) => result.companies,
+    (company) => nameKey(company.name),
+    (company) => ({ name: company.name.trim(), products: [] as string[], productKeys: new Map<string, number>() }),
+    (seen, company) => {
       seen.name = betterCasing(seen.name, company.name.trim());
       for (const product of company.products ?? []) {
         const productKey = nameKey(product);
@@ -58,10 +51,10 @@ export function aggregateCompanies(results: Results): AggregatedCompany[] {
           seen.products[at] = betterCasing(seen.products[at] ?? product, product.trim());
         }
       }
-      addModel(seen, provider);
-    }
-  }
-  return [...merged.values()].map(({ productKeys: _, ...company }) => company).sort((a, b) => b.count - a.count || compareNames(a.name, b.name));
+    },
+  )
+    .map(({ productKeys: _, ...company }) => company)
+    .sort((a, b) => b.count - a.count || compareNames(a.name, b.name));
 }
 
 /**
@@ -69,19 +62,16 @@ export function aggregateCompanies(results: Results): AggregatedCompany[] {
  * and trailing slash removed); the first title wins. Sorted by number of models desc, then url.
  */
 export function aggregateSources(results: Results): AggregatedSource[] {
-  const merged = new Map<string, AggregatedSource>();
-  for (const [provider, result] of resultsInOrder(results)) {
-    for (const source of result.sources) {
-      const url = normalizeUrl(source.url);
-      if (!url) continue;
+  return mergeAcross(
+    results,
+    (result) => result.sources,
+    (source) => normalizeUrl(source.url),
+    (source): Omit<AggregatedSource, "models" | "count"> => ({ url: normalizeUrl(source.url) }),
+    (seen, source) => {
       const title = source.title?.trim();
-      let seen = merged.get(url);
-      if (!seen) merged.set(url, (seen = { url, models: [], count: 0 }));
       if (!seen.title && title) seen.title = title;
-      addModel(seen, provider);
-    }
-  }
-  return [...merged.values()].sort((a, b) => b.count - a.count || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    },
+  ).sort((a, b) => b.count - a.count || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 }
 
 /**
@@ -190,8 +180,31 @@ function resultsInOrder(results: Results): [ProviderId, ModelResult][] {
   });
 }
 
-function addModel(entry: { models: ProviderId[]; count: number }, provider: ProviderId): void {
-  if (entry.models.includes(provider)) return;
-  entry.models.push(provider);
-  entry.count = entry.models.length;
+/**
+ * Every model's items merged under their key, in catalogue order: `create` starts an entry from
+ * the first item with a key, `update` folds in each item (that first one too); every entry lists
+ * the models that returned it. Items without a key are left out.
+ */
+function mergeAcross<T, E extends object>(
+  results: Results,
+  itemsOf: (result: ModelResult) => readonly T[],
+  keyOf: (item: T) => string,
+  create: (item: T) => E,
+  update: (entry: E & { models: ProviderId[]; count: number }, item: T) => void,
+): Array<E & { models: ProviderId[]; count: number }> {
+  const merged = new Map<string, E & { models: ProviderId[]; count: number }>();
+  for (const [provider, result] of resultsInOrder(results)) {
+    for (const item of itemsOf(result)) {
+      const key = keyOf(item);
+      if (!key) continue;
+      let entry = merged.get(key);
+      if (!entry) merged.set(key, (entry = { ...create(item), models: [], count: 0 }));
+      update(entry, item);
+      if (!entry.models.includes(provider)) {
+        entry.models.push(provider);
+        entry.count = entry.models.length;
+      }
+    }
+  }
+  return [...merged.values()];
 }

@@ -29,6 +29,11 @@ export function withExtractionInstructions(query: string): string {
   return `${query.trim()}\n\n${EXTRACTION_INSTRUCTIONS}`;
 }
 
+/** The fallback call's prompt: the answer text, to be read back as products and companies. */
+export function extractionPrompt(answerText: string): string {
+  return `List the products and companies this answer recommends.\n\n${answerText}`;
+}
+
 /** A JSON Schema object as the three SDKs accept it (OpenAI schema, Anthropic input_schema, Gemini responseJsonSchema). */
 export interface ExtractionJsonSchema {
   type: "object";

@@ -16,6 +16,14 @@ export function normalizeUrl(url: string): string {
   return `${parsed.protocol}//${auth}${parsed.host}${path}${keptQuery(parsed.search)}`;
 }
 
+/**
+ * Gemini cites `…/grounding-api-redirect/<token>` URLs rather than the pages themselves; the
+ * server resolves them, and one it could not resolve keeps this form.
+ */
+export function isGroundingRedirect(url: string): boolean {
+  return url.includes("/grounding-api-redirect/");
+}
+
 /** Host name without a leading `www.`; null when the UI must show the raw text instead (spec §2). */
 export function hostOf(url: string): string | null {
   const parsed = parseHttpUrl(url.trim());

@@ -5,6 +5,7 @@
  * The provider modules only re-shape this into their wire formats.
  */
 import { catalogue, type CatalogueProduct, type Category, type SourcePage } from "./catalogue.ts";
+import type { ProviderContext } from "./http.ts";
 import { isProductName } from "./extract.ts";
 import { hashString, type Rng } from "./random.ts";
 
@@ -73,6 +74,20 @@ export function matchCategory(query: string): { category: Category; matched: boo
   const fallback = catalogue[hashString(query.toLowerCase()) % catalogue.length] ?? catalogue[0];
   if (!fallback) throw new Error("empty catalogue");
   return { category: fallback, matched: false };
+}
+
+/**
+ * The answer to a search request as the provider's handler sees it: whether the request asked
+ * for the search tool, and the faults that change what comes back (no_search, prose_only).
+ */
+export function answerRequest(context: Pick<ProviderContext, "rng" | "fault" | "formatVariety">, prompt: string, request: { searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] }): Answer {
+  return composeAnswer(context.rng, prompt, {
+    search: request.searchTool && context.fault?.kind !== "no_search",
+    structured: context.fault?.kind !== "prose_only",
+    jsonOnly: request.jsonOnly,
+    searches: request.searches,
+    formatVariety: context.formatVariety,
+  });
 }
 
 export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions): Answer {

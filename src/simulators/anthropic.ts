@@ -1,5 +1,5 @@
 /** Anthropic Messages API (`POST /v1/messages`, API version 2026-10-21) wire format. */
-import { composeAnswer, estimateTokens, type Answer, type Segment } from "./answers.ts";
+import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
 import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { randomToken, type Rng } from "./random.ts";
@@ -43,11 +43,9 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
       if (remainder) return message(body, remainder, "end_turn", userText.join("\n\n"), countSearches(remainder));
 
       const maxUses = webSearchTool(body)?.max_uses;
-      const answer = composeAnswer(context.rng, userText[0] ?? "", {
-        search: webSearchTool(body) !== undefined && context.fault?.kind !== "no_search",
-        structured: context.fault?.kind !== "prose_only",
+      const answer = answerRequest(context, userText[0] ?? "", {
+        searchTool: webSearchTool(body) !== undefined,
         searches: { min: 1, max: Math.min(3, typeof maxUses === "number" && maxUses >= 1 ? maxUses : 3) },
-        formatVariety: context.formatVariety,
       });
       const content = [...searchBlocks(answer, context.rng), ...textBlocks(answer.segments)];
       if (context.fault?.kind === "pause_turn") {

@@ -1,6 +1,6 @@
 /** Gemini API `POST /(v1|v1beta)/models/{model}:generateContent` wire format, plus grounding redirects. */
 import { publisherDomain } from "./catalogue.ts";
-import { composeAnswer, estimateTokens, type Answer } from "./answers.ts";
+import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { hashString, randomToken } from "./random.ts";
@@ -44,13 +44,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   if (gemini.classify(body) === "extraction") {
     text = JSON.stringify(extractCatalogueNames(prompt));
   } else {
-    const answer = composeAnswer(context.rng, prompt, {
-      search: hasGoogleSearch(body) && context.fault?.kind !== "no_search",
-      structured: context.fault?.kind !== "prose_only",
-      jsonOnly: wantsJson(body),
-      searches: { min: 1, max: 4 },
-      formatVariety: context.formatVariety,
-    });
+    const answer = answerRequest(context, prompt, { searchTool: hasGoogleSearch(body), jsonOnly: wantsJson(body), searches: { min: 1, max: 4 } });
     text = answer.text;
     if (answer.searches.length > 0) groundingMetadata = grounding(answer, context.origin);
   }

@@ -1,5 +1,5 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
-import { composeAnswer, estimateTokens, type Answer } from "./answers.ts";
+import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { HEX, randomToken } from "./random.ts";
@@ -38,13 +38,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   if (openai.classify(body) === "extraction") {
     text = JSON.stringify(extractCatalogueNames(prompt));
   } else {
-    const answer = composeAnswer(context.rng, prompt, {
-      search: hasWebSearch(body) && context.fault?.kind !== "no_search",
-      structured: context.fault?.kind !== "prose_only",
-      jsonOnly: isJsonSchema(body),
-      searches: { min: 1, max: 3 },
-      formatVariety: context.formatVariety,
-    });
+    const answer = answerRequest(context, prompt, { searchTool: hasWebSearch(body), jsonOnly: isJsonSchema(body), searches: { min: 1, max: 3 } });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = searchCalls_(answer, context, includesSources(body));
     searchCalls = calls.length;

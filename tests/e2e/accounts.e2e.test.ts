@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { searches, users } from "#db/schema.ts";
 import { newAccount } from "#tests/support/accounts.ts";
-import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+import { seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 
 const harness = useBrowser();
 
@@ -66,8 +66,7 @@ describe("accounts in Chromium", () => {
   test("register, search, find it in the history, reopen it, log out", async () => {
     const page = await harness().newPage();
     const account = newAccount();
-    await page.goto("/auth");
-    await waitForHydration(page);
+    await visit(page, "/auth");
     await registerThroughForm(page, account);
 
     // Spec §4: the server signed the new account in; the app goes home as that user.
@@ -103,16 +102,14 @@ describe("accounts in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
 
-    await page.goto("/user/profile");
-    await waitForHydration(page);
+    await visit(page, "/user/profile");
     await page.getByRole("heading", { name: "Please Log In" }).waitFor();
     expect(await page.getByRole("link", { name: "Log In", exact: true }).getAttribute("href")).toBe("/api/login");
   }, SLOW);
 
   test("the forms show the spec's field messages before sending anything", async () => {
     const page = await harness().newPage();
-    await page.goto("/auth");
-    await waitForHydration(page);
+    await visit(page, "/auth");
 
     await page.getByRole("button", { name: "Log In" }).click();
     await page.getByText("Username is required", { exact: true }).waitFor();
@@ -138,8 +135,7 @@ describe("accounts in Chromium", () => {
     const account = await existingAccount();
     // The refused login answers 401, which the browser logs.
     const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b401\b.*\/api\/login/] });
-    await page.goto("/auth");
-    await waitForHydration(page);
+    await visit(page, "/auth");
 
     await page.getByLabel("Username").fill(account.username);
     await page.getByLabel("Password").fill("not the password");
@@ -159,8 +155,7 @@ describe("accounts in Chromium", () => {
     const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b401\b.*\/api\/auth\/user/] });
     await page.route("**/api/auth/user", (route) => route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ message: "Not signed in" }) }));
     const account = newAccount();
-    await page.goto("/auth");
-    await waitForHydration(page);
+    await visit(page, "/auth");
     await registerThroughForm(page, account);
     await page.getByText("Please log in with your new account.", { exact: true }).waitFor();
     expect(await page.locator('[role=tab][aria-selected="true"]').textContent()).toBe("Login");
@@ -172,8 +167,7 @@ describe("accounts in Chromium", () => {
     const taken = await existingAccount();
     // The refused registration answers 409, which the browser logs.
     const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b409\b.*\/api\/register/] });
-    await page.goto("/auth");
-    await waitForHydration(page);
+    await visit(page, "/auth");
     await registerThroughForm(page, newAccount({ username: taken.username }));
     await page.getByText("Registration failed", { exact: true }).waitFor();
     await page.getByText("Username is already taken", { exact: true }).waitFor();
@@ -182,8 +176,7 @@ describe("accounts in Chromium", () => {
 
   test("the profile shows the person, an empty history, and logs out through the plain link", async () => {
     const { page, account } = await signedInPage();
-    await page.goto("/user/profile");
-    await waitForHydration(page);
+    await visit(page, "/user/profile");
     await page.getByRole("heading", { level: 1, name: account.username }).waitFor();
     expect(await page.getByText(account.email, { exact: true }).count()).toBe(1);
     await page.getByText("You haven't performed any searches yet", { exact: true }).waitFor();
@@ -221,8 +214,7 @@ describe("accounts in Chromium", () => {
       })),
     );
 
-    await page.goto("/user/history");
-    await waitForHydration(page);
+    await visit(page, "/user/history");
     await page.getByRole("heading", { level: 1, name: "Ada Lovelace" }).waitFor();
     await page.locator(`main img[src^="data:image/svg+xml"]`).waitFor();
     const entries = page.getByRole("main").getByRole("listitem");
@@ -278,8 +270,7 @@ describe("accounts in Chromium", () => {
 
     test("shows after 'Upgrade to Pro' in the header while anonymous, and the flag is then cleared", async () => {
       const page = await harness().newPage();
-      await page.goto("/");
-      await waitForHydration(page);
+      await visit(page, "/");
       await page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Upgrade to Pro" }).click();
       await page.waitForURL((url) => url.pathname === "/auth" && url.search === "?from=upgrade");
       await page.getByText(BANNER, { exact: true }).waitFor();
@@ -289,8 +280,7 @@ describe("accounts in Chromium", () => {
 
     test("shows for the stored flag alone, once", async () => {
       const page = await harness().newPage();
-      await page.goto("/");
-      await waitForHydration(page);
+      await visit(page, "/");
       // Drop the query the button adds, so that only the flag it stores can bring the banner.
       await page.evaluate(() => {
         const push = history.pushState.bind(history);
@@ -332,8 +322,7 @@ describe("accounts in Chromium", () => {
     await page.getByRole("heading", { name: "AI Search Comparison" }).waitFor();
     await openUserMenu(page, account.username);
     // Signed in, the subscription page stays.
-    await page.goto("/user/subscription");
-    await waitForHydration(page);
+    await visit(page, "/user/subscription");
     await page.getByRole("heading", { name: "Manage Subscription" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/user/subscription");
   }, SLOW);

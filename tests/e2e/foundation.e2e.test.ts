@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
+import { seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 
 const harness = useBrowser();
 
@@ -15,8 +15,7 @@ describe("foundation in Chromium", () => {
 
   test("the home page hydrates: typing shows the clear button, which clears the query", async () => {
     const page = await harness().newPage();
-    await page.goto("/");
-    await waitForHydration(page);
+    await visit(page, "/");
     const input = page.getByLabel("What would you like to search?");
     await input.fill("best running shoes");
     await page.getByRole("button", { name: "Clear search" }).click();
@@ -26,8 +25,7 @@ describe("foundation in Chromium", () => {
 
   test("a blank query shows the spec's toast instead of searching", async () => {
     const page = await harness().newPage();
-    await page.goto("/");
-    await waitForHydration(page);
+    await visit(page, "/");
     await page.getByRole("button", { name: "Search All Models" }).click();
     await page.getByText("Empty search query", { exact: true }).waitFor();
     expect(await page.getByText("Please enter a search query to continue", { exact: true }).count()).toBe(1);
@@ -35,8 +33,7 @@ describe("foundation in Chromium", () => {
 
   test("links navigate on the client, without a full page load", async () => {
     const page = await harness().newPage();
-    await page.goto("/");
-    await waitForHydration(page);
+    await visit(page, "/");
     await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
     await page.getByRole("link", { name: "Log In / Sign Up" }).click();
     await page.waitForURL("**/auth");
@@ -62,8 +59,7 @@ describe("foundation in Chromium", () => {
   test("no serious or critical accessibility violations on the home and 404 pages", async () => {
     const page = await harness().newPage();
     for (const path of ["/", "/does-not-exist"]) {
-      await page.goto(path);
-      await waitForHydration(page);
+      await visit(page, path);
       expect({ path, violations: await seriousAxeViolations(page) }).toEqual({ path, violations: [] });
     }
   });

@@ -1,11 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { modelOf, type SearchEvent } from "#src/contract/search.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
-import { startSimulator } from "#src/simulators/index.ts";
-import { createProAgent } from "#tests/support/accounts.ts";
+import type { App } from "#src/server/app.ts";
+import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -88,6 +91,37 @@ describeEachDatabase("search: run, save, history", (getDb) => {
       // Frequencies differ between products: the simulated models do not answer identically.
       expect(new Set(stats.productFrequencies.map((f) => f.count)).size).toBeGreaterThan(1);
     }
+  });
+
+  test("a search saved in the first format (schema version 1, one key per provider) still loads, in the same JSON, and its page renders", async () => {
+    const { app } = await createTestApp(getDb());
+    const visitor = createAgent(app);
+    const { id: userId } = await signUp(visitor, getDb());
+    // Saved by the product before results were keyed by provider id (tests/fixtures/saved-result-v1.json).
+    const { id: _, createdAt: __, ...v1 } = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/saved-result-v1.json"), "utf8"));
+    const [row] = await getDb()
+      .db.insert(searches)
+      .values({ userId, query: v1.query, iterations: v1.iterationCount, options: v1.options, status: "completed", result: v1, totalProducts: v1.totalProducts, totalCompanies: v1.totalCompanies, totalLinks: v1.totalLinks, iterationCount: v1.iterationCount })
+      .returning();
+    if (!row) throw new Error("no row");
+
+    const read = await visitor.request("GET", `/api/search/${row.id}`);
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual({ ...v1, id: row.id, createdAt: row.createdAt.toISOString() });
+
+    const saved = await visitor.api.getSearch(row.id);
+    expect(saved.schemaVersion).toBe(2);
+    expect(Object.keys(saved.models)).toEqual(["openai", "anthropic", "gemini"]);
+    expect(saved.models.openai?.products).toEqual(v1.openai.products);
+    expect(saved.stats.gemini).toEqual(v1.geminiAggregatedStats);
+    expect(saved.commonProducts.map((item) => item.name)).toEqual(v1.commonProducts.map((item: { name: string }) => item.name));
+    expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([row.id]);
+
+    const page = await visitor.fetch(`http://localhost/search/${row.id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(v1.query);
+    expect(html).toContain(v1.openai.products[0].name);
   });
 
   test("a search left running by a crash is marked interrupted at the next start", async () => {
@@ -243,12 +277,21 @@ describe("search: providers, faults, cancel, streaming", () => {
     }
   });
 
-  test("POST /api/cancel-search aborts the caller's search: the simulator sees every connection close within 100 ms", async () => {
+  /** Providers that take 10 s to answer, and a visitor who has its anonymous id cookie (so its later calls are the same caller). */
+  async function withSlowProviders(run: (slow: Simulator, slowApp: App, visitor: ReturnType<typeof createAgent>) => Promise<void>) {
     const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
     try {
       const { app: slowApp } = await createTestApp(fx.db, { simulator: slow });
       const visitor = createAgent(slowApp);
-      await visitor.api.status(); // the anonymous id cookie, so the cancel comes from the same caller
+      await visitor.api.status();
+      await run(slow, slowApp, visitor);
+    } finally {
+      await slow.stop();
+    }
+  }
+
+  test("POST /api/cancel-search aborts the caller's search: the simulator sees every connection close, long before any answer", async () => {
+    await withSlowProviders(async (slow, _, visitor) => {
       const pending = visitor.request("POST", "/api/search", { query: "best vpn" });
       await waitFor(() => slow.requests.length === 3);
       const cancelledAt = Date.now(); // the simulator records aborts in epoch ms
@@ -258,18 +301,13 @@ describe("search: providers, faults, cancel, streaming", () => {
       // A cancelled search is given back.
       expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
       await waitFor(() => slow.aborts.length === 3);
-      for (const abort of slow.aborts) expect(abort.atMs - cancelledAt).toBeLessThan(100);
-    } finally {
-      slow.stop();
-    }
+      // The answers would take 10 s. Generous because CI machines are noisy; bench/cancel.ts measures the real delay.
+      for (const abort of slow.aborts) expect(abort.atMs - cancelledAt).toBeLessThan(2000);
+    });
   });
 
   test("a client that goes away cancels its search, and a new search by the same caller cancels the previous one", async () => {
-    const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
-    try {
-      const { app: slowApp } = await createTestApp(fx.db, { simulator: slow });
-      const visitor = createAgent(slowApp);
-      await visitor.api.status(); // the anonymous id cookie, so both searches come from the same caller
+    await withSlowProviders(async (slow, slowApp, visitor) => {
       const controller = new AbortController();
       const gone = slowApp.handle(new Request("http://localhost/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }), signal: controller.signal }));
       await waitFor(() => slow.requests.length === 3);
@@ -284,9 +322,7 @@ describe("search: providers, faults, cancel, streaming", () => {
       await waitFor(() => slow.aborts.length === 6);
       await visitor.api.cancelSearch();
       expect((await second).status).toBe(409);
-    } finally {
-      slow.stop();
-    }
+    });
   });
 
   test("the streaming form reports started, per-iteration progress, each provider's first result, and done with the saved id", async () => {

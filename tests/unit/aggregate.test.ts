@@ -1,26 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { toWireResult, type ModelResult } from "#src/contract/search.ts";
+import { modelResult } from "#tests/support/results.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, stabilitySummary } from "#src/core/aggregate.ts";
 
-function result(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {
-  return {
-    provider,
-    status: "ok",
-    simulated: true,
-    modelName: `${provider}-model`,
-    modelVersion: `${provider}-model-1`,
-    products: [],
-    companies: [],
-    sources: [],
-    searched: true,
-    searchQueries: [],
-    usage: { inputTokens: 100, outputTokens: 50, searches: 1 },
-    extraction: "inline",
-    durationMs: 1000,
-    ...parts,
-  };
-}
+const result = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult => modelResult(provider, { simulated: true, ...parts });
 
 const failed = (provider: ProviderId): ModelResult => result(provider, { status: "error", searched: false, extraction: "none", error: "429: rate limited" });
 

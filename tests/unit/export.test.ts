@@ -1,26 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { fromWireResult, type ModelResult } from "#src/contract/search.ts";
+import { modelResult } from "#tests/support/results.ts";
 import { csvField, exportFilename, querySlug, resultToCsv, resultToJson } from "#src/core/export.ts";
 
-function model(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {
-  return {
-    provider,
-    status: "ok",
-    simulated: false,
-    modelName: provider,
-    modelVersion: `${provider}-1`,
-    products: [],
-    companies: [],
-    sources: [],
-    searched: true,
-    searchQueries: [],
-    usage: { inputTokens: 0, outputTokens: 0, searches: 1 },
-    extraction: "inline",
-    durationMs: 1000,
-    ...parts,
-  };
-}
+const model = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult =>
+  modelResult(provider, { modelName: provider, modelVersion: `${provider}-1`, usage: { inputTokens: 0, outputTokens: 0, searches: 1 }, ...parts });
 
 // Written in the API's (spec) JSON, and read back as the product keeps it.
 const wire = {

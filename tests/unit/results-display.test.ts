@@ -4,6 +4,7 @@ import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import type { ModelResult, ProviderId, SearchResult, Source } from "#src/contract/search.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
+import { modelResult } from "#tests/support/results.ts";
 import SearchResultsDefault, { SearchResults, type ResultsTab } from "#web/components/results/search-results.tsx";
 import { formatDate, formatSeconds, relativeTime, safeHref, sourceLabel } from "#web/lib/format.ts";
 
@@ -14,24 +15,8 @@ import { formatDate, formatSeconds, relativeTime, safeHref, sourceLabel } from "
 
 const REDIRECT = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC123xyz";
 
-function run(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {
-  return {
-    provider,
-    status: "ok",
-    simulated: false,
-    modelName: `${provider}-model`,
-    modelVersion: `${provider}-model-2026-01`,
-    products: [],
-    companies: [],
-    sources: [],
-    searched: true,
-    searchQueries: [],
-    usage: { inputTokens: 1200, outputTokens: 400, searches: 2 },
-    extraction: "inline",
-    durationMs: 4200,
-    ...parts,
-  };
-}
+const run = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult =>
+  modelResult(provider, { modelVersion: `${provider}-model-2026-01`, usage: { inputTokens: 1200, outputTokens: 400, searches: 2 }, durationMs: 4200, ...parts });
 
 const claudeSources: Source[] = [
   { url: "https://www.wirecutter.com/reviews/best-standing-desk/", title: "The Best Standing Desks", cited: true },

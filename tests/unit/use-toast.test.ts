@@ -1,10 +1,12 @@
-import { describe, expect, test } from "bun:test"
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test"
+import { createElement } from "react"
+import { renderToString } from "react-dom/server"
 
 import {
   reducer,
-  TOAST_DURATION,
-  TOAST_LIMIT,
+  toast,
   TOAST_REMOVE_DELAY,
+  useToast,
   type State,
   type ToasterToast,
 } from "#web/hooks/use-toast.ts"
@@ -13,17 +15,79 @@ function makeToast(id: string, title: string): ToasterToast {
   return { id, title, open: true }
 }
 
-describe("toast constants", () => {
-  test("a toast stays open for 5 seconds by default", () => {
-    expect(TOAST_DURATION).toBe(5000)
+/**
+ * What a component using useToast() gets when it renders now (callbacks included, as the Toaster
+ * receives them): the app-wide store that toast() dispatches to. How long a toast stays open is
+ * Radix's timer, tested in Chromium: tests/e2e/toasts.e2e.test.ts.
+ */
+function readStore(): ReturnType<typeof useToast> {
+  let seen: ReturnType<typeof useToast> | undefined
+  renderToString(
+    createElement(function Probe() {
+      seen = useToast()
+      return null
+    })
+  )
+  return seen!
+}
+
+/** What a reader of the store would show: each toast's id, title and whether it is open. */
+function shownToasts(): Array<Pick<ToasterToast, "id" | "title" | "open">> {
+  return readStore().toasts.map(({ id, title, open }) => ({ id, title, open }))
+}
+
+describe("toast()", () => {
+  // A fake clock for the removal of closed toasts. Each test leaves the store empty: it is one
+  // per process, and a server rendering in this process (e2e files) would render its toasts.
+  beforeEach(() => {
+    jest.useFakeTimers()
+  })
+  afterEach(() => {
+    readStore().dismiss()
+    jest.advanceTimersByTime(TOAST_REMOVE_DELAY)
+    jest.useRealTimers()
   })
 
-  test("only one toast is shown at a time", () => {
-    expect(TOAST_LIMIT).toBe(1)
+  test("a component using useToast() sees the new toast, open", () => {
+    const shown = toast({ title: "Saved", description: "Your search was saved" })
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Saved", open: true }])
   })
 
-  test("a dismissed toast lingers in state long enough to animate out", () => {
-    expect(TOAST_REMOVE_DELAY).toBe(1000000)
+  test("a second toast replaces the first: only the newest is shown", () => {
+    const first = toast({ title: "First" })
+    const second = toast({ title: "Second" })
+    expect(second.id).not.toBe(first.id)
+    expect(shownToasts()).toEqual([{ id: second.id, title: "Second", open: true }])
+  })
+
+  test("when the toast reports itself closed (its timer ran out, or the close button), it is shown closed", () => {
+    const shown = toast({ title: "Bye" })
+    const [current] = readStore().toasts
+    current?.onOpenChange?.(false)
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Bye", open: false }])
+  })
+
+  test("update() changes the shown toast's text in place; dismiss() closes it", () => {
+    const shown = toast({ title: "Searching…" })
+    shown.update({ id: shown.id, title: "Done" })
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Done", open: true }])
+    shown.dismiss()
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Done", open: false }])
+  })
+
+  test("a closed toast stays listed (for its exit animation) until TOAST_REMOVE_DELAY has passed, then is removed", () => {
+    const shown = toast({ title: "Bye" })
+    shown.dismiss()
+    jest.advanceTimersByTime(TOAST_REMOVE_DELAY - 1)
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Bye", open: false }])
+    jest.advanceTimersByTime(1)
+    expect(shownToasts()).toEqual([])
+  })
+
+  test("an open toast is not removed however long it has been shown (closing it is the Toaster's timer)", () => {
+    const shown = toast({ title: "Still here" })
+    jest.advanceTimersByTime(TOAST_REMOVE_DELAY * 2)
+    expect(shownToasts()).toEqual([{ id: shown.id, title: "Still here", open: true }])
   })
 })
 

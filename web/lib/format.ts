@@ -1,4 +1,4 @@
-import { hostOf } from "#src/core/urls.ts";
+import { hostOf, isGroundingRedirect } from "#src/core/urls.ts";
 
 /**
  * Display formatting shared by the results view and the history lists. Everything here is
@@ -57,13 +57,6 @@ export function relativeTime(date: DateInput, now: DateInput = new Date()): stri
   return formatDate(then, { time: false });
 }
 
-/** Marks a Gemini grounding redirect that could not be resolved to the real page. */
-export const GEMINI_REDIRECT_MARKER = "/grounding-api-redirect/";
-
-export function isUnresolvedRedirect(url: string): boolean {
-  return url.includes(GEMINI_REDIRECT_MARKER);
-}
-
 /**
  * What a source is shown as (spec §2): its host name without "www."; the title for a Gemini
  * redirect we could not resolve (its host would only say "vertexaisearch.cloud.google.com");
@@ -71,7 +64,7 @@ export function isUnresolvedRedirect(url: string): boolean {
  */
 export function sourceLabel(source: { url: string; title?: string | undefined }): string {
   const title = source.title?.trim();
-  if (isUnresolvedRedirect(source.url) && title) return title;
+  if (isGroundingRedirect(source.url) && title) return title;
   return hostOf(source.url) ?? source.url.trim();
 }
 

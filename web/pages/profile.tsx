@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { House, LogIn, LogOut } from "lucide-react";
+import { House, LogIn, LogOut, type LucideIcon } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { displayName } from "#web/components/account/names.ts";
@@ -41,13 +42,10 @@ export default function ProfilePage() {
                 Home
               </Link>
             </Button>
-            {/* A plain link: the server revokes the session and redirects home (spec §7). */}
-            <Button asChild variant="outline">
-              <a href="/api/logout">
-                <LogOut aria-hidden="true" />
-                Log Out
-              </a>
-            </Button>
+            {/* The server revokes the session and redirects home (spec §7). */}
+            <EndpointLink href="/api/logout" icon={LogOut} variant="outline">
+              Log Out
+            </EndpointLink>
           </div>
         </CardContent>
       </Card>
@@ -67,14 +65,23 @@ function PleaseLogIn({ title }: { title: string }) {
           <CardDescription>Log in to see your profile and your search history.</CardDescription>
         </CardHeader>
         <CardContent>
-          <Button asChild>
-            <a href="/api/login">
-              <LogIn aria-hidden="true" />
-              Log In
-            </a>
-          </Button>
+          <EndpointLink href="/api/login" icon={LogIn}>
+            Log In
+          </EndpointLink>
         </CardContent>
       </Card>
     </main>
+  );
+}
+
+/** A button that is a plain link to a server endpoint (spec §7): a full page load, not client navigation. */
+function EndpointLink({ href, icon: Icon, variant, children }: { href: string; icon: LucideIcon; variant?: "outline"; children: ReactNode }) {
+  return (
+    <Button asChild variant={variant}>
+      <a href={href}>
+        <Icon aria-hidden="true" />
+        {children}
+      </a>
+    </Button>
   );
 }

@@ -1,4 +1,4 @@
-import type { Quota } from "./quota/index.ts";
+import type { Quota } from "./quota/standing.ts";
 
 /**
  * What can go wrong in the product's own terms. Services throw these; the HTTP layer maps each

@@ -1,4 +1,4 @@
-import { History, LogOut, User as UserIcon, CreditCard } from "lucide-react";
+import { History, LogOut, User as UserIcon, CreditCard, type LucideIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
@@ -19,6 +19,13 @@ import {
  * server and the hydrating browser here, and the menu (rendered in the browser only) names it.
  */
 const TRIGGER_ID = "user-menu-trigger";
+
+/** Spec §2: the account links, in order. */
+const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
+  { href: "/user/profile", icon: UserIcon, label: "Profile" },
+  { href: "/user/history", icon: History, label: "Search History" },
+  { href: "/user/subscription", icon: CreditCard, label: "Manage Subscription" },
+];
 
 /**
  * Spec §2: the signed-in user's avatar, opening their name, email and account links. Its own
@@ -41,24 +48,14 @@ export function UserMenu({ user }: { user: User }) {
           <p className="truncate text-xs text-muted-foreground">{user.email}</p>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link href="/user/profile">
-            <UserIcon aria-hidden="true" />
-            Profile
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link href="/user/history">
-            <History aria-hidden="true" />
-            Search History
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link href="/user/subscription">
-            <CreditCard aria-hidden="true" />
-            Manage Subscription
-          </Link>
-        </DropdownMenuItem>
+        {ACCOUNT_LINKS.map(({ href, icon: Icon, label }) => (
+          <DropdownMenuItem key={href} asChild>
+            <Link href={href}>
+              <Icon aria-hidden="true" />
+              {label}
+            </Link>
+          </DropdownMenuItem>
+        ))}
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => void logout()}>
           <LogOut aria-hidden="true" />

@@ -1,10 +1,11 @@
 import { ChartColumn, Columns3, Download, type LucideIcon } from "lucide-react";
+import { listModels, providerIds } from "#src/contract/providers.ts";
 
 const POINTS: Array<{ icon: LucideIcon; title: string; text: string }> = [
   {
     icon: Columns3,
     title: "Cross-model comparison",
-    text: "Run one query against ChatGPT, Claude and Gemini and see their products, companies and sources side by side.",
+    text: `Run one query against ${listModels(providerIds)} and see their products, companies and sources side by side.`,
   },
   {
     icon: ChartColumn,

@@ -3,7 +3,7 @@ import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchResult } from "#src/contract/search.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, type AggregatedSource } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf } from "#src/core/urls.ts";
-import { EmptyText, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
+import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
 import { Badge } from "#web/kit.ts";
 
 /** Spec §9: Top Domains shows 10. */
@@ -14,24 +14,20 @@ export function ProductsTab({ result, simulated }: { result: SearchResult; simul
   const products = useMemo(() => aggregateProducts(result.models), [result]);
   return (
     <ResultCard title={`All Products (${products.length})`} description="Merged across models; the ones more models returned come first, then by rank.">
-      {products.length === 0 ? (
-        <EmptyText>No products found in search results</EmptyText>
-      ) : (
-        <ol className="divide-y" aria-label="All products">
-          {products.map((product) => (
-            <li key={product.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-product">
-              <div className="min-w-0">
-                <p className="font-medium break-words">
-                  {product.name}
-                  {product.rank !== undefined ? <span className="ml-2 text-xs font-normal text-muted-foreground">{`best rank #${product.rank}`}</span> : null}
-                </p>
-                {product.details ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{product.details}</p> : null}
-              </div>
-              <ReturnedBy models={product.models} simulated={simulated} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <ListOrEmpty items={products} empty="No products found in search results" ordered className="divide-y" label="All products">
+        {(product) => (
+          <li key={product.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-product">
+            <div className="min-w-0">
+              <p className="font-medium break-words">
+                {product.name}
+                {product.rank !== undefined ? <span className="ml-2 text-xs font-normal text-muted-foreground">{`best rank #${product.rank}`}</span> : null}
+              </p>
+              {product.details ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{product.details}</p> : null}
+            </div>
+            <ReturnedBy models={product.models} simulated={simulated} />
+          </li>
+        )}
+      </ListOrEmpty>
     </ResultCard>
   );
 }
@@ -41,21 +37,17 @@ export function CompaniesTab({ result, simulated }: { result: SearchResult; simu
   const companies = useMemo(() => aggregateCompanies(result.models), [result]);
   return (
     <ResultCard title={`All Companies (${companies.length})`} description="Merged across models; the ones more models mentioned come first.">
-      {companies.length === 0 ? (
-        <EmptyText>No companies found in search results</EmptyText>
-      ) : (
-        <ul className="divide-y" aria-label="All companies">
-          {companies.map((company) => (
-            <li key={company.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
-              <div className="min-w-0">
-                <p className="font-medium break-words">{company.name}</p>
-                {company.products.length > 0 ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p> : null}
-              </div>
-              <ReturnedBy models={company.models} simulated={simulated} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <ListOrEmpty items={companies} empty="No companies found in search results" className="divide-y" label="All companies">
+        {(company) => (
+          <li key={company.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
+            <div className="min-w-0">
+              <p className="font-medium break-words">{company.name}</p>
+              {company.products.length > 0 ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p> : null}
+            </div>
+            <ReturnedBy models={company.models} simulated={simulated} />
+          </li>
+        )}
+      </ListOrEmpty>
     </ResultCard>
   );
 }

@@ -3,7 +3,7 @@ import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#s
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
 import { dedupeSources, normalizeUrl } from "#src/core/urls.ts";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
-import { EmptyText, Mark, ModelBadges, ResultCard, SimulatedBadge, SourceLink, type SimulatedFlags } from "./shared.tsx";
+import { EmptyText, ListOrEmpty, Mark, ModelBadges, ResultCard, SimulatedBadge, SourceLink, type SimulatedFlags } from "./shared.tsx";
 
 const STATUS_TEXT = { ok: "Answered", error: "Error", off: "Not Connected" } as const;
 const NO_COMMON_SOURCE = "No source was returned by more than one model";
@@ -42,18 +42,14 @@ function CommonList<T extends { models: ProviderId[] }>({ title, empty, items, i
   return (
     <section className="min-w-0 space-y-2">
       <h4 className="text-sm font-semibold">{`${title} (${items.length})`}</h4>
-      {items.length === 0 ? (
-        <EmptyText>{empty}</EmptyText>
-      ) : (
-        <ul className="space-y-2">
-          {items.map((item) => (
-            <li key={itemKey(item)} className="flex min-w-0 flex-wrap items-center justify-between gap-2 text-sm">
-              {children(item)}
-              <ModelBadges models={item.models} simulated={simulated} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <ListOrEmpty items={items} empty={empty} className="space-y-2">
+        {(item) => (
+          <li key={itemKey(item)} className="flex min-w-0 flex-wrap items-center justify-between gap-2 text-sm">
+            {children(item)}
+            <ModelBadges models={item.models} simulated={simulated} />
+          </li>
+        )}
+      </ListOrEmpty>
     </section>
   );
 }

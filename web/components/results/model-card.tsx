@@ -1,12 +1,12 @@
 import { CircleAlert, Search, TriangleAlert, Unplug } from "lucide-react";
-import { useId, useMemo } from "react";
+import { useId, useMemo, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { ModelResult } from "#src/contract/search.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
-import { CardHeading, EmptyText, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
+import { CardHeading, EmptyText, ListOrEmpty, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
 
 /** Spec §9 card limits. */
@@ -211,79 +211,70 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
 
-        <section className="min-w-0 space-y-2">
-          <h3 className="font-semibold">{`Products (${products.length})`}</h3>
-          {products.length === 0 ? (
-            <EmptyText>No products found</EmptyText>
-          ) : (
-            <ol className="space-y-2 text-sm">
-              {products.map((product, index) => (
-                <li key={`${product.name}-${index}`} className="min-w-0 rounded-md border p-2">
-                  <p className="font-medium break-words">
-                    {`${product.number}. ${product.name}`}
-                  </p>
-                  {product.details ? <p className="mt-1 break-words whitespace-pre-line text-muted-foreground">{product.details}</p> : null}
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
+        <ResponseSection title={`Products (${products.length})`}>
+          <ListOrEmpty items={products} empty="No products found" ordered className="space-y-2 text-sm">
+            {(product, index) => (
+              <li key={`${product.name}-${index}`} className="min-w-0 rounded-md border p-2">
+                <p className="font-medium break-words">{`${product.number}. ${product.name}`}</p>
+                {product.details ? <p className="mt-1 break-words whitespace-pre-line text-muted-foreground">{product.details}</p> : null}
+              </li>
+            )}
+          </ListOrEmpty>
+        </ResponseSection>
 
-        <section className="min-w-0 space-y-2">
-          <h3 className="font-semibold">{`Companies (${model.companies.length})`}</h3>
-          {model.companies.length === 0 ? (
-            <EmptyText>No companies found</EmptyText>
-          ) : (
-            <ul className="space-y-1.5 text-sm">
-              {model.companies.map((company, index) => (
-                <li key={`${company.name}-${index}`} className="break-words">
-                  <span className="font-medium">{company.name}</span>
-                  {company.products && company.products.length > 0 ? <span className="text-muted-foreground"> — {company.products.join(", ")}</span> : null}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <ResponseSection title={`Companies (${model.companies.length})`}>
+          <ListOrEmpty items={model.companies} empty="No companies found" className="space-y-1.5 text-sm">
+            {(company, index) => (
+              <li key={`${company.name}-${index}`} className="break-words">
+                <span className="font-medium">{company.name}</span>
+                {company.products && company.products.length > 0 ? <span className="text-muted-foreground"> — {company.products.join(", ")}</span> : null}
+              </li>
+            )}
+          </ListOrEmpty>
+        </ResponseSection>
 
-        <section className="min-w-0 space-y-2">
-          <h3 className="font-semibold">{`Sources (${sources.length})`}</h3>
-          {sources.length === 0 ? (
-            <EmptyText>No sources found</EmptyText>
-          ) : (
-            <ul className="space-y-2 text-sm">
-              {sources.map((source, index) => (
-                <li key={`${source.url}-${index}`} className="min-w-0">
-                  <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
-                    {source.title?.trim() || "Unnamed Source"}
-                    {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
-                  </p>
-                  <SourceLink source={source} show="url" className="text-xs" />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <ResponseSection title={`Sources (${sources.length})`}>
+          <ListOrEmpty items={sources} empty="No sources found" className="space-y-2 text-sm">
+            {(source, index) => (
+              <li key={`${source.url}-${index}`} className="min-w-0">
+                <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
+                  {source.title?.trim() || "Unnamed Source"}
+                  {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
+                </p>
+                <SourceLink source={source} show="url" className="text-xs" />
+              </li>
+            )}
+          </ListOrEmpty>
+        </ResponseSection>
 
         {model.searchQueries.length > 0 ? (
-          <section className="min-w-0 space-y-2">
-            <h3 className="font-semibold">{`Search Queries (${model.searchQueries.length})`}</h3>
+          <ResponseSection title={`Search Queries (${model.searchQueries.length})`}>
             <ul className="list-disc space-y-0.5 pl-5 text-sm break-words">
               {model.searchQueries.map((query, index) => (
                 <li key={`${query}-${index}`}>{query}</li>
               ))}
             </ul>
-          </section>
+          </ResponseSection>
         ) : null}
 
         {model.rawResponse ? (
-          <section className="min-w-0 space-y-2">
-            <h3 className="font-semibold">Raw Response</h3>
+          <ResponseSection title="Raw Response">
             <pre tabIndex={0} aria-label={`Raw response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs break-words whitespace-pre-wrap">
               {model.rawResponse}
             </pre>
-          </section>
+          </ResponseSection>
         ) : null}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** One part of the full response, under its heading. */
+function ResponseSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="min-w-0 space-y-2">
+      <h3 className="font-semibold">{title}</h3>
+      {children}
+    </section>
   );
 }

@@ -97,6 +97,17 @@ export function EmptyText({ children }: { children: ReactNode }) {
   return <p className="py-2 text-sm text-muted-foreground">{children}</p>;
 }
 
+/** The items as a list (`children` renders each `<li>`), or the spec's empty text when there are none. */
+export function ListOrEmpty<T>({ items, empty, ordered = false, className, label, children }: { items: readonly T[]; empty: string; ordered?: boolean; className?: string; label?: string; children: (item: T, index: number) => ReactNode }) {
+  if (items.length === 0) return <EmptyText>{empty}</EmptyText>;
+  const List = ordered ? "ol" : "ul";
+  return (
+    <List className={className} aria-label={label}>
+      {items.map(children)}
+    </List>
+  );
+}
+
 /** A card's title as a level-3 heading (the ui CardTitle is a div). */
 export function CardHeading({ id, children }: { id?: string; children: ReactNode }) {
   return (

@@ -3,8 +3,8 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
-import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
+import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
@@ -17,9 +17,7 @@ const MAX_CONTINUATIONS = 3;
 export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
   const client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
   return {
-    id: "anthropic",
-    mode: config.simulated ? "simulated" : "live",
-    model: config.model,
+    ...adapterOf("anthropic", config),
 
     async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
       const messages: MessageParam[] = [{ role: "user", content: prompt }];
@@ -57,7 +55,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
         {
           model: config.model,
           max_tokens: 2048,
-          messages: [{ role: "user", content: `List the products and companies this answer recommends.\n\n${answerText}` }],
+          messages: [{ role: "user", content: extractionPrompt(answerText) }],
           tools: [{ name: "record_extraction", description: "Record the recommended products and the companies behind them.", input_schema: EXTRACTION_JSON_SCHEMA as Anthropic.Tool.InputSchema }],
           tool_choice: { type: "tool", name: "record_extraction" },
         },

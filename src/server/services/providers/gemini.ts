@@ -2,10 +2,10 @@ import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
 import { GeminiResponse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
+import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
-import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /**
  * Gemini generateContent grounded with Google Search. `googleSearchRetrieval` (and its dynamic
@@ -16,9 +16,7 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
   const resolveRedirect = config.resolveRedirect ?? createRedirectResolver();
   const ai = new GoogleGenAI({ apiKey: config.apiKey, apiVersion: "v1beta", httpOptions: config.baseURL ? { baseUrl: config.baseURL } : undefined });
   return {
-    id: "gemini",
-    mode: config.simulated ? "simulated" : "live",
-    model: config.model,
+    ...adapterOf("gemini", config),
 
     async search({ prompt, signal }: SearchCall): Promise<ProviderAnswer> {
       const raw = await ai.models.generateContent({ model: config.model, contents: prompt, config: { tools: [{ googleSearch: {} }], abortSignal: signal } });
@@ -52,7 +50,7 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
     async extract(answerText, signal) {
       const raw = await ai.models.generateContent({
         model: config.model,
-        contents: `List the products and companies this answer recommends.\n\n${answerText}`,
+        contents: extractionPrompt(answerText),
         config: { responseMimeType: "application/json", responseJsonSchema: EXTRACTION_JSON_SCHEMA, abortSignal: signal },
       });
       return JSON.parse(textOf(v.parse(GeminiResponse, raw)));

@@ -2,17 +2,15 @@ import OpenAI from "openai";
 import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA } from "#src/core/extraction.ts";
-import type { AdapterConfig, ProviderAdapter, ProviderAnswer, SearchCall } from "./types.ts";
+import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
+import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
 export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
   // Retries are ours (withRetry), so every provider backs off the same way.
   const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0 });
   return {
-    id: "openai",
-    mode: config.simulated ? "simulated" : "live",
-    model: config.model,
+    ...adapterOf("openai", config),
 
     async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
       const raw = await client.responses.create(
@@ -31,7 +29,7 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
       const raw = await client.responses.create(
         {
           model: config.model,
-          input: `List the products and companies this answer recommends.\n\n${answerText}`,
+          input: extractionPrompt(answerText),
           text: { format: { type: "json_schema", name: "extraction", schema: EXTRACTION_JSON_SCHEMA, strict: true } },
         },
         { signal },

@@ -1,3 +1,5 @@
+import { isGroundingRedirect } from "#src/core/urls.ts";
+
 /**
  * Gemini cites `…/grounding-api-redirect/<token>` URLs rather than the pages themselves. The
  * real target is the redirect's Location: one HEAD request each, short timeout, cached.
@@ -21,9 +23,6 @@ export function createRedirectResolver({ timeoutMs = 2500, maxEntries = 5000 } =
 
 export type RedirectResolver = ReturnType<typeof createRedirectResolver>;
 
-export function isGroundingRedirect(url: string): boolean {
-  return url.includes("/grounding-api-redirect/");
-}
 
 async function follow(url: string, timeoutMs: number, signal?: AbortSignal): Promise<string | null> {
   try {

@@ -28,3 +28,8 @@ export interface ProviderAdapter {
 
 /** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */
 export type AdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+
+/** What every adapter says about itself: its provider, how it runs, the model it asks. */
+export function adapterOf(id: ProviderId, config: AdapterConfig): Pick<ProviderAdapter, "id" | "mode" | "model"> {
+  return { id, mode: config.simulated ? "simulated" : "live", model: config.model };
+}

@@ -5,11 +5,11 @@ import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Caller } from "../owner.ts";
+import type { Quota } from "./standing.ts";
 import { ipHashKey, subjectsOf } from "./subjects.ts";
 import { createUsageCounters } from "./usage.ts";
 
-/** The caller's standing on a UTC day: Pro has no count. */
-export type Quota = { isPro: true; day: string } | { isPro: false; day: string; used: number; remaining: number };
+export type { Quota } from "./standing.ts";
 
 /** A search taken from the caller's allowance, to give back if the search produced nothing. */
 export type Admission = { quota: Quota; refund(): Promise<Quota> };

@@ -1,7 +1,7 @@
 import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { offModelResult, type ModelResult, type ProviderMode, type SearchEvent, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
-import { EXTRACTION_INSTRUCTIONS } from "#src/core/extraction.ts";
+import { withExtractionInstructions } from "#src/core/extraction.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import { createLimiter } from "./limit.ts";
@@ -35,7 +35,7 @@ export class AllProvidersFailedError extends Error {
  */
 export async function runSearch(run: SearchRun): Promise<SearchResult> {
   const started = performance.now();
-  const prompt = `${run.query}\n\n${EXTRACTION_INSTRUCTIONS}`;
+  const prompt = withExtractionInstructions(run.query);
   const emit = run.onEvent ?? (() => {});
   emit({ type: "started", query: run.query, iterations: run.iterations, modes: modesOf(run.providers) });
 

@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importSpecifiers } from "#tests/support/imports.ts";
+
+/*
+ * Dependencies point one way (docs/architecture.md): contract ← core ← db/server ← web/cli, and
+ * no two modules need each other. Read from the sources of src/, web/, db/, cli/, scripts/ and
+ * bench/; type-only imports count (they tie the modules together just the same).
+ */
+const graph = buildImportGraph(resolve(import.meta.dir, "../.."));
+
+describe("the import scanner", () => {
+  test("reads static, type-only, re-exported, side-effect and literal dynamic imports, not commented-out ones", () => {
+    const code = [
+      `import { a } from "./a.ts";`,
+      `import type {`,
+      `  B,`,
+      `} from '#src/b.ts';`,
+      `export { c } from "./c.ts";`,
+      `export * from "./d.ts";`,
+      `import "./styles.ts";`,
+      `const e = () => import("#web/e.tsx");`,
+      `const f = (name: string) => import(\`./pages/\${name}.tsx\`);`,
+      `// import { g } from "./g.ts";`,
+      `/* export { h } from "./h.ts"; */`,
+      `const url = "http://example.com"; import { i } from "./i.ts";`,
+      `const text = "import x from './j.ts' is an example"; const re = /\\/*/; import { k } from "./k.ts";`,
+    ].join("\n");
+    expect(importSpecifiers(code)).toEqual(["./a.ts", "#src/b.ts", "./c.ts", "./d.ts", "./styles.ts", "#web/e.tsx", "./i.ts", "./k.ts"]);
+  });
+
+  test("every relative and aliased import names a file", () => {
+    expect(graph.files).toContain("src/server/app.ts");
+    expect(graph.unresolved).toEqual([]);
+  });
+});
+
+describe("import graph", () => {
+  test("there is no import cycle", () => {
+    expect(importCycles(graph).map(formatCycle)).toEqual([]);
+  });
+
+  test("nothing under src/ imports web/ or cli/", () => {
+    expect(forbiddenImports(graph, "src/", ["web/", "cli/"])).toEqual([]);
+  });
+
+  test("src/contract imports no layer above it, src/core none above it either", () => {
+    expect(forbiddenImports(graph, "src/contract/", ["src/core/", "src/server/", "src/client/", "db/", "web/"])).toEqual([]);
+    expect(forbiddenImports(graph, "src/core/", ["src/server/", "src/client/", "db/", "web/"])).toEqual([]);
+  });
+});
