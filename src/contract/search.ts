@@ -252,8 +252,16 @@ export function toWireResult(result: SearchResult): SearchResultWire & Record<Pr
   return wire as SearchResultWire & Record<ProviderId, ModelResult>;
 }
 
+type Flags = Partial<Record<ProviderId, boolean>>;
+/** The wire form as a reader may meet it: a provider, or a flag, that an older result lacks is absent. */
+export type SearchResultWireIn = Omit<SearchResultWire, "commonProducts" | "commonCompanies" | "commonSources"> & {
+  commonProducts: Array<{ name: string } & Flags>;
+  commonCompanies: Array<{ name: string } & Flags>;
+  commonSources: Array<{ url: string } & Flags>;
+};
+
 /** The wire form (or a version 1 saved result, which had the same shape) read back into a result. */
-export function fromWireResult(wire: SearchResultWire): SearchResult {
+export function fromWireResult(wire: SearchResultWireIn): SearchResult {
   const { commonProducts, commonCompanies, commonSources, options, ...rest } = wire;
   const listed = (flags: Partial<Record<ProviderId, boolean>>) => providerIds.filter((id) => flags[id]);
   const result: SearchResult = {
@@ -276,7 +284,7 @@ export function fromWireResult(wire: SearchResultWire): SearchResult {
 }
 
 /** What storage holds: version 2, or a version 1 row (the wire shape), upgraded as it is read. */
-export const StoredSearchResult = v.union([SearchResult, v.pipe(SearchResultWire, v.transform(fromWireResult))]);
+export const StoredSearchResult = v.union([SearchResult, v.pipe(SearchResultWire, v.transform((wire) => fromWireResult(wire)))]);
 
 function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;

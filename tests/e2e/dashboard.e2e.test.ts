@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Download, Locator, Page } from "playwright-core";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { testRetry } from "#tests/support/app.ts";
 import { seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -28,7 +29,7 @@ const MOBILE = { width: 360, height: 780 };
 const FAST = { kind: "fixed", ms: 5 } as const;
 /** Per test: `bun test <file>` may not apply bunfig's timeout (Bun 1.4.5 uses 5 s). No test asserts on time. */
 const TIMEOUT = 45_000;
-const MODEL_TITLES = ["ChatGPT Results", "Claude Results", "Gemini Results"];
+const MODEL_TITLES = providerIds.map((id) => `${providerCatalogue[id].model} Results`);
 
 /** Hydrated, and the page's own content on screen (not a loading skeleton). */
 async function ready(page: Page, content = queryBox(page)): Promise<void> {
@@ -168,11 +169,11 @@ type Snapshot = { t: number; progress: Record<string, string | null>; cards: str
  * Also records the time of the next click.
  */
 async function recordSearchView(page: Page): Promise<void> {
-  await page.evaluate(() => {
+  await page.evaluate((ids) => {
     const w = window as unknown as { __timeline: unknown[]; __clickAt?: number };
     w.__timeline = [];
     const snap = () => ({
-      progress: Object.fromEntries(["openai", "anthropic", "gemini"].map((id) => [id, document.querySelector(`[data-testid=progress-${id}]`)?.textContent ?? null])),
+      progress: Object.fromEntries(ids.map((id) => [id, document.querySelector(`[data-testid=progress-${id}]`)?.textContent ?? null])),
       cards: [...document.querySelectorAll("[role=region][aria-labelledby]")]
         .map((el) => document.getElementById(el.getAttribute("aria-labelledby") ?? "")?.textContent ?? "")
         .filter((title) => / Results$/.test(title)),
@@ -191,7 +192,7 @@ async function recordSearchView(page: Page): Promise<void> {
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
     record();
     document.addEventListener("click", () => (w.__clickAt ??= performance.now()), { capture: true });
-  }, TIMEOUT);
+  }, providerIds);
 }
 
 async function timeline(page: Page): Promise<{ snapshots: Snapshot[]; clickAt: number }> {

@@ -230,7 +230,7 @@ describe("quota: searches that produce nothing are given back", () => {
       const visitor = createAgent(app);
       await visitor.api.status();
       const pending = search(visitor);
-      await waitFor(() => slow.requests.length === 3);
+      await waitFor(() => slow.requests.length === providerIds.length);
       await visitor.api.cancelSearch();
       expect(quotaOf(await pending)).toEqual({ status: 409, header: "5", body: 5, cookie: 0 });
     } finally {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ProviderId } from "#src/contract/providers.ts";
+import { perProvider, type ProviderId } from "#src/contract/providers.ts";
 import { toWireResult, type ModelResult } from "#src/contract/search.ts";
 import { modelResult } from "#tests/support/results.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, stabilitySummary } from "#src/core/aggregate.ts";
@@ -94,6 +94,7 @@ describe("aggregateSources", () => {
 describe("buildSearchResult", () => {
   // Asserted in the spec's JSON (one key per provider, per-provider flags), which the API sends.
   const wire = toWireResult;
+  const returnedBy = (...ids: ProviderId[]) => perProvider((id) => ids.includes(id));
 
   test("keys each provider's answer, frequencies and overlaps by provider id", () => {
     const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [openai, openai], gemini: [gemini] } });
@@ -108,11 +109,11 @@ describe("buildSearchResult", () => {
     expect(built.anthropic.status).toBe("error");
     expect(built.anthropic.error).toBe("429: rate limited");
     expect(built.commonProducts).toEqual([
-      { name: "Sony WH-1000XM6", openai: true, anthropic: false, gemini: true },
-      { name: "Apple AirPods Max", openai: true, anthropic: false, gemini: true },
+      { name: "Sony WH-1000XM6", ...returnedBy("openai", "gemini") },
+      { name: "Apple AirPods Max", ...returnedBy("openai", "gemini") },
     ]);
     expect(built.commonCompanies.map((c) => c.name)).toEqual(["Apple", "Sony"]);
-    expect(built.commonSources).toEqual([{ url: "https://www.rtings.com/headphones/best", openai: true, anthropic: false, gemini: true }]);
+    expect(built.commonSources).toEqual([{ url: "https://www.rtings.com/headphones/best", ...returnedBy("openai", "gemini") }]);
     expect(built).toMatchObject({ query: "best headphones", executionTimeMs: 4321, iterationCount: 1, totalProducts: 5, totalCompanies: 5, totalLinks: 3 });
     expect(built.openaiAggregatedStats).toBeUndefined();
     expect(built.geminiAggregatedStats).toBeUndefined();

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvError, parseEnv } from "#src/server/env.ts";
+import { perProvider } from "#src/contract/providers.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-test-"));
@@ -57,13 +58,13 @@ describe("providerModes", () => {
   const modes = (vars: Record<string, string>) =>
     providerModes(parseEnv({ NODE_ENV: "development", SIMULATE_PROVIDERS: "auto", SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir(), ...vars }));
   test("auto: keyed providers are live, keyless ones simulated outside production", () => {
-    expect(modes({ OPENAI_API_KEY: "sk" })).toEqual({ openai: "live", anthropic: "simulated", gemini: "simulated" });
+    expect(modes({ OPENAI_API_KEY: "sk" })).toEqual({ ...perProvider(() => "simulated"), openai: "live" });
   });
   test("auto in production: keyless providers are off, never silently simulated", () => {
-    expect(modes({ NODE_ENV: "production", ANTHROPIC_API_KEY: "k" })).toEqual({ openai: "off", anthropic: "live", gemini: "off" });
+    expect(modes({ NODE_ENV: "production", ANTHROPIC_API_KEY: "k" })).toEqual({ ...perProvider(() => "off"), anthropic: "live" });
   });
   test("on forces every provider onto its simulator; off disables keyless ones", () => {
-    expect(modes({ SIMULATE_PROVIDERS: "on", OPENAI_API_KEY: "sk" })).toEqual({ openai: "simulated", anthropic: "simulated", gemini: "simulated" });
-    expect(modes({ SIMULATE_PROVIDERS: "off", GEMINI_API_KEY: "g" })).toEqual({ openai: "off", anthropic: "off", gemini: "live" });
+    expect(modes({ SIMULATE_PROVIDERS: "on", OPENAI_API_KEY: "sk" })).toEqual(perProvider(() => "simulated"));
+    expect(modes({ SIMULATE_PROVIDERS: "off", GEMINI_API_KEY: "g" })).toEqual({ ...perProvider(() => "off"), gemini: "live" });
   });
 });
