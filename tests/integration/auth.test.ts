@@ -311,6 +311,21 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     const spec = (await createAgent(app).request("GET", "/api/docs/json")).json as { paths: Record<string, unknown> };
     for (const path of ["/api/register", "/api/login", "/api/logout", "/api/auth/user", "/api/pro-status", "/api/quota"]) expect(Object.keys(spec.paths)).toContain(path);
   });
+
+  test("every documented call declares what it answers: a schema for each success, or a redirect", async () => {
+    const { app } = await createTestApp(getDb());
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> };
+    const spec = (await createAgent(app).request("GET", "/api/docs/json")).json as { paths: Record<string, Record<string, Operation>> };
+    const undeclared = Object.entries(spec.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) => {
+        const answers = Object.entries(operation.responses ?? {});
+        const declared = answers.some(([status, answer]) => status.startsWith("3") || (status.startsWith("2") && Object.values(answer.content ?? {}).some((media) => Object.keys(media.schema ?? {}).length > 0)));
+        return declared ? [] : [`${method.toUpperCase()} ${path}`];
+      }),
+    );
+    expect(Object.keys(spec.paths).length).toBeGreaterThan(10);
+    expect(undeclared).toEqual([]);
+  });
 });
 
 describe("auth: cross-site requests", () => {

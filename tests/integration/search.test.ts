@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
-import { perProvider, providerIds } from "#src/contract/providers.ts";
+import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, type SearchEvent } from "#src/contract/search.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import type { App } from "#src/server/app.ts";
@@ -146,14 +146,10 @@ describe("search: providers, faults, cancel, streaming", () => {
   test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {
     const { app: live } = await createTestApp(fx.db, {
       simulator: fx.sim,
+      // Every provider gets a key and a base URL, under the names the catalogue gives them.
       env: {
         SIMULATE_PROVIDERS: "off",
-        OPENAI_API_KEY: "sk-dummy",
-        ANTHROPIC_API_KEY: "sk-ant-dummy",
-        GEMINI_API_KEY: "AIza-dummy",
-        OPENAI_BASE_URL: fx.sim.baseUrls.openai,
-        ANTHROPIC_BASE_URL: fx.sim.baseUrls.anthropic,
-        GEMINI_BASE_URL: fx.sim.baseUrls.gemini,
+        ...Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, `dummy-key-${id}`], [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]]])),
       },
     });
     const visitor = createAgent(live);
