@@ -43,6 +43,8 @@ export const users = pgTable(
     profileImageUrl: text("profile_image_url"),
     /** Bumped on logout (and password change) to revoke every issued session. */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** The user's Stripe customer (cus_...), created once, on their first upgrade. */
+    stripeCustomerId: text("stripe_customer_id").unique("users_stripe_customer_id_key"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -141,6 +143,8 @@ export const subscriptions = pgTable(
     cancelAt: tstz("cancel_at"),
     canceledAt: tstz("canceled_at"),
     currentPeriodEnd: tstz("current_period_end"),
+    /** When this row was last read from Stripe: an older read never overwrites a newer one. */
+    syncedAt: tstz("synced_at").notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,7 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Suspense, use, useEffect } from "react";
 import { Router, useLocation, type AroundNavHandler } from "wouter";
+import { ReturnVerification } from "#web/components/billing/return-verification.tsx";
 import { Header } from "#web/components/header.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
 import { Toasts } from "#web/components/toasts.tsx";
@@ -31,6 +32,7 @@ export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
             </Suspense>
           </div>
           <Toasts />
+          <ReturnVerification />
         </Router>
       </TooltipProvider>
     </QueryClientProvider>

@@ -1,6 +1,14 @@
 import * as v from "valibot";
 import { LogoutResult, User, type Login, type Register } from "#src/contract/auth.ts";
-import { ProStatus } from "#src/contract/billing.ts";
+import {
+  BillingPlan,
+  BillingPortalResult,
+  CreateSubscriptionResult,
+  ProStatus,
+  SubscriptionActionResult,
+  SubscriptionDetailsResult,
+  VerifySubscriptionResult,
+} from "#src/contract/billing.ts";
 import { Health } from "#src/contract/health.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import { ApiStatus, CancelResult, fromWireResult, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
@@ -62,6 +70,13 @@ export function createApiClient(options: HttpOptions = {}) {
       }
     },
     proStatus: () => http("GET", "/api/pro-status", ProStatus),
+    billingPlan: () => http("GET", "/api/billing/plan", BillingPlan),
+    createSubscription: () => http("POST", "/api/create-subscription", CreateSubscriptionResult),
+    verifySubscription: (sessionId: string) => http("POST", "/api/verify-subscription", VerifySubscriptionResult, { sessionId }),
+    subscriptionDetails: () => http("GET", "/api/subscription-details", SubscriptionDetailsResult),
+    cancelSubscription: (subscriptionId: string) => http("POST", "/api/cancel-subscription", SubscriptionActionResult, { subscriptionId }),
+    resumeSubscription: (subscriptionId: string) => http("POST", "/api/resume-subscription", SubscriptionActionResult, { subscriptionId }),
+    billingPortal: (returnUrl?: string) => http("POST", "/api/billing-portal", BillingPortalResult, returnUrl ? { returnUrl } : {}),
     quota: () => http("GET", "/api/quota", QuotaStatus),
     health: () => http("GET", "/healthz", Health),
   };

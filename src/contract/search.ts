@@ -1,5 +1,6 @@
 import * as v from "valibot";
 
+import { BillingMode } from "./billing.ts";
 import { FREE_ITERATIONS, MAX_ITERATIONS } from "./constants.ts";
 import { perProvider, providerIds, type ProviderId as Id } from "./providers.ts";
 
@@ -370,9 +371,10 @@ export const SavedSearchListQuery = v.object({
   before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"))),
 });
 
-/** GET /api/status: spec §3 "API status" (a boolean per provider), with each provider's mode. */
+/** GET /api/status: spec §3 "API status" (a boolean per provider), with each provider's mode and how payments run. */
 export const ApiStatus = v.object({
   ...perProvider(() => v.boolean()),
   modes: v.object(perProvider(() => ProviderMode)),
+  billing: BillingMode,
 });
 export type ApiStatus = v.InferOutput<typeof ApiStatus>;

@@ -13,8 +13,11 @@ import { apiDocs } from "#src/server/routes/api/docs.ts";
 import { healthRoutes } from "#src/server/routes/api/health.ts";
 import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
+import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { assetRoutes } from "#src/server/routes/assets.ts";
 import { pageRoutes, type PageRenderer } from "#src/server/routes/pages.ts";
+import { stripeSimRoutes } from "#src/server/routes/stripe-sim.ts";
+import type { BillingConfig } from "#src/server/services/billing/config.ts";
 import { createServices } from "#src/server/services/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
@@ -28,6 +31,8 @@ export type AppDeps = {
   renderPage: PageRenderer;
   /** One adapter per connected provider (src/server/services/providers). */
   providers: Providers;
+  /** How payments run: Stripe, the Stripe simulator, or off (src/server/services/billing/config.ts). */
+  billing: BillingConfig;
   retry?: RetryPolicy;
   /** The time sessions, login throttling and the daily quota go by; tests move it. */
   clock?: () => Date;
@@ -38,7 +43,7 @@ export async function createApp(deps: AppDeps) {
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
-  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, clock });
+  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy });
   const app = new Elysia()
@@ -51,6 +56,8 @@ export async function createApp(deps: AppDeps) {
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
     .use(searchRoutes(services.search, who, { trustProxy }))
+    .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
+    .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
     // Unknown API and asset paths answer 404 in their own format, never with the HTML 404 page.
     .all("/api/*", ({ request, set }) => {
       set.status = 404;

@@ -9,6 +9,8 @@ import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import { startSimulator } from "#src/simulators/index.ts";
+import { startStripeSimulator } from "#src/simulators/stripe.ts";
+import { billingConfig, billingMode } from "#src/server/services/billing/config.ts";
 
 export type StartOptions = {
   /**
@@ -49,16 +51,22 @@ export async function start(options: StartOptions) {
   const modes = providerModes(env);
   const simulator = Object.values(modes).includes("simulated") ? startSimulator() : undefined;
   const providers = createProviders(env, simulator?.baseUrls);
+  // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).
+  const stripeSimulator = billingMode(env) === "simulated" ? startStripeSimulator() : undefined;
+  const billing = billingConfig(env, stripeSimulator);
 
-  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers });
+  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing });
   app.listen({ port: env.PORT, hostname: env.HOST });
+  // The simulator signs its webhooks and posts them to us, as Stripe would.
+  stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
 
   const where = database.kind === "pglite" ? `pglite (${join(env.DATA_DIR, "pglite")})` : "postgres (DATABASE_URL)";
   console.log(
     `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied` +
       (interrupted ? `, ${interrupted} interrupted search(es) marked` : "") +
       " · " +
-      `providers: ${providerIds.map((id) => `${id} ${modes[id]}`).join(", ")}`,
+      `providers: ${providerIds.map((id) => `${id} ${modes[id]}`).join(", ")} · billing ${billing.mode}${billing.mode === "off" ? ` (${billing.missing.join(", ")} not set)` : billing.testMode ? " (test mode)" : ""}` +
+      (stripeSimulator ? ` · Stripe simulator ${stripeSimulator.apiBase} (move its clock: POST /v1/test_helpers/simulator/advance seconds=N)` : ""),
   );
 
   let stopping = false;
@@ -68,6 +76,7 @@ export async function start(options: StartOptions) {
     console.log(`${signal}: finishing in-flight requests, then closing the database`);
     await app.server?.stop(false);
     simulator?.stop();
+    await stripeSimulator?.stop();
     await database.close();
     process.exit(0);
   };

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { searches, users } from "#db/schema.ts";
 import { newAccount } from "#tests/support/accounts.ts";
-import { seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
+import { registerThroughForm, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 
 const harness = useBrowser();
 
@@ -13,16 +13,6 @@ type Account = ReturnType<typeof newAccount>;
 const SLOW = 60_000;
 
 const BANNER = "Create an Account to Upgrade to Pro";
-
-/** Fills and sends the Register tab of /auth (the page must be open). */
-async function registerThroughForm(page: Page, account: Account): Promise<void> {
-  await page.getByRole("tab", { name: "Register" }).click();
-  await page.getByLabel("Username").fill(account.username);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(account.password);
-  await page.getByLabel("Confirm Password").fill(account.password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-}
 
 /** An account made through the API, outside the browser: the page stays signed out. */
 async function existingAccount(): Promise<Account> {

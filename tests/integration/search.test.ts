@@ -140,7 +140,7 @@ describe("search: providers, faults, cancel, streaming", () => {
 
   test("GET /api/status reports each provider connected and how it runs", async () => {
     const status = await createAgent(await app()).api.status();
-    expect(status).toEqual({ ...perProvider(() => true), modes: perProvider(() => "simulated") });
+    expect(status).toEqual({ ...perProvider(() => true), modes: perProvider(() => "simulated"), billing: "simulated" });
   });
 
   test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {

@@ -7,7 +7,9 @@ import { createApp, type App } from "#src/server/app.ts";
 import { parseEnv, type Env } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { billingConfig } from "#src/server/services/billing/config.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
 import { loadPageRenderer } from "#web/render.tsx";
 
@@ -22,13 +24,19 @@ export type TestAppOptions = {
   retry?: RetryPolicy;
   /** The app's time (sessions, login throttle, quota day); real time unless given. */
   clock?: () => Date;
+  /**
+   * The Stripe simulator billing runs on (its webhooks are delivered into this app). By default
+   * one shared by test apps, whose webhooks go to the app created last: a suite that follows
+   * webhooks passes its own.
+   */
+  stripe?: StripeSimulator;
 };
 
 /**
  * The real app on a given database with a test environment. Providers run on a loopback
  * simulator (fixed small latency unless one is passed), through their real SDK adapters.
  */
-export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator }> {
+export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator }> {
   const env = parseEnv({
     NODE_ENV: "test",
     DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
@@ -39,6 +47,7 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     ...options.env,
   });
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
+  const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
   const app = await createApp({
     env,
     database,
@@ -46,9 +55,11 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     renderPage: loadPageRenderer(dist),
     providers: createProviders(env, simulator.baseUrls),
     retry: options.retry ?? testRetry,
+    billing: billingConfig(env, stripe),
     clock: options.clock,
   });
-  return { app, env, simulator };
+  stripe.setWebhook({ deliver: (request) => app.handle(request), url: WEBHOOK_URL });
+  return { app, env, simulator, stripe };
 }
 
 /**
@@ -70,8 +81,11 @@ export function useSimulatedDatabase() {
 
 // Tests that inject faults or latency start their own simulator; the rest share this one.
 let sharedSimulator: Simulator | undefined;
+let sharedStripe: StripeSimulator | undefined;
 
 export const BASE = "http://localhost";
+/** Where the Stripe simulator's webhooks are addressed when it delivers them straight into a test app. */
+export const WEBHOOK_URL = `${BASE}/api/stripe/webhook`;
 
 export function get(app: App, path: string, init?: RequestInit) {
   return app.handle(new Request(BASE + path, init));

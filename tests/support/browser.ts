@@ -17,6 +17,11 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
 
 export type ContextOptions = Parameters<Browser["newContext"]>[0];
 
+/** A headless Chromium with the harness's flags (also for tests that serve their own pages, without the app). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
 export type PageOptions = {
   /**
    * Console errors this page is expected to log (e.g. "Failed to load resource … 404" for a
@@ -75,7 +80,7 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
       await ownSimulator?.stop();
       await database.close();
     };
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    const browser = await launchChromium();
     harness = {
       baseUrl,
       browser,
@@ -132,6 +137,16 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
 /** Resolves once React has hydrated the page (App marks <html data-hydrated>). */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+/** Fills and sends the Register tab of /auth (the page must be open). */
+export async function registerThroughForm(page: Page, account: { username: string; email: string; password: string }): Promise<void> {
+  await page.getByRole("tab", { name: "Register" }).click();
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm Password").fill(account.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
 }
 
 /** Opens `path` and waits until the page is interactive. */

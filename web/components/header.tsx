@@ -48,8 +48,10 @@ function UpgradeButton() {
       </Button>
     );
   }
+  // Where payments are off (production without Stripe keys), Pro is not offered.
+  if (!upgrade.offered) return null;
   return (
-    <Button size="sm" onClick={() => upgrade.start()}>
+    <Button size="sm" onClick={() => void upgrade.start()}>
       Upgrade to Pro
     </Button>
   );

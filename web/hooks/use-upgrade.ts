@@ -1,21 +1,40 @@
 import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api, queries, rememberUpgradeIntent } from "#web/kit.ts";
+import { rememberCheckout } from "#web/lib/checkout.ts";
+import { messages } from "#web/lib/messages.ts";
+import { api, queries, rememberUpgradeIntent, toast } from "#web/kit.ts";
 
-/** The upgrade path of spec §2/§4: signed in → /checkout; anonymous → sign-in with the flag stored. */
+/**
+ * The upgrade path of spec §2/§4. Anonymous: sign in first, with the upgrade intent stored.
+ * Signed in: create-subscription; already active → 'Already Subscribed'; otherwise the payment to
+ * confirm is stored and the checkout page takes over. `offered` is false where payments are off
+ * (production without Stripe keys): upgrade buttons are not shown there.
+ */
 export function useUpgrade() {
   const [, navigate] = useLocation();
   const { data: user } = useQuery(queries.user(api));
+  const { data: status } = useQuery(queries.status(api));
   return {
-    start() {
-      if (user) {
-        navigate("/checkout");
+    offered: status?.billing !== "off",
+    async start() {
+      if (!user) {
+        rememberUpgradeIntent();
+        navigate("/auth?from=upgrade");
         return;
       }
-      rememberUpgradeIntent();
-      navigate("/auth?from=upgrade");
+      try {
+        const result = await api.createSubscription();
+        if (result.status === "active") {
+          toast(messages.alreadySubscribed);
+          return;
+        }
+        if (result.clientSecret && result.subscriptionId) rememberCheckout({ clientSecret: result.clientSecret, subscriptionId: result.subscriptionId });
+        navigate("/checkout");
+      } catch {
+        toast(messages.checkoutError);
+      }
     },
-    /** After a free-limit or Pro-feature toast: checkout, which sends anonymous visitors to sign in. */
+    /** After a free-limit or Pro-feature toast: checkout, which sends anonymous visitors to sign in first. */
     toCheckout() {
       if (!user) rememberUpgradeIntent();
       navigate("/checkout");

@@ -97,3 +97,13 @@ function toDate(value: string | number | Date): Date | null {
   const date = value instanceof Date ? new Date(value.getTime()) : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+// Stripe's zero-decimal currencies: their amounts are already whole units.
+const ZERO_DECIMAL = new Set(["bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"]);
+
+/** Spec §2 subscription price: the amount, the currency upper-cased, a slash and the interval ("19.00 USD/month"). */
+export function formatPrice(amount: number | null, currency: string | null, interval?: string | null): string {
+  if (amount === null || !currency) return "Not available";
+  const value = ZERO_DECIMAL.has(currency.toLowerCase()) ? String(amount) : (amount / 100).toFixed(2);
+  return `${value} ${currency.toUpperCase()}${interval ? `/${interval}` : ""}`;
+}

@@ -10,6 +10,9 @@ export const queries = {
   /** Spec §7: the user is cached 5 minutes; a 401 is "signed out", not an error. */
   user: (api: ApiClient) => queryOptions({ queryKey: ["user"], queryFn: () => api.currentUser(), staleTime: 5 * 60_000 }),
   proStatus: (api: ApiClient) => queryOptions({ queryKey: ["pro-status"], queryFn: () => api.proStatus() }),
+  /** What Pro costs and how to pay: changes only with the server's configuration. */
+  plan: (api: ApiClient) => queryOptions({ queryKey: ["billing-plan"], queryFn: () => api.billingPlan() }),
+  subscription: (api: ApiClient) => queryOptions({ queryKey: ["subscription"], queryFn: () => api.subscriptionDetails(), staleTime: 0 }),
   quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
   /**
@@ -27,4 +30,4 @@ export const queries = {
 };
 
 /** Query keys that belong to one signed-in person: dropped on every sign-in and sign-out. */
-export const personalQueryKeys = [["searches"], ["search"]] as const;
+export const personalQueryKeys = [["searches"], ["search"], ["subscription"]] as const;

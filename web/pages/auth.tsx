@@ -34,9 +34,10 @@ export default function AuthPage() {
   const marketingId = useId();
 
   // Spec §2: a signed-in user is sent home; also how a successful login or registration leaves.
+  // Someone who came to upgrade goes on to pay (spec §4: the upgrade continues after sign-in).
   useEffect(() => {
-    if (user) navigate("/", { replace: true });
-  }, [user, navigate]);
+    if (user) navigate(fromUpgrade && !arrivedSignedIn ? "/checkout" : "/", { replace: true });
+  }, [user, navigate, fromUpgrade, arrivedSignedIn]);
 
   useEffect(() => {
     if (fromUpgrade && !tabChosen.current) setTab("register");

@@ -15,6 +15,9 @@ const STATUS: Record<ErrorCode, number> = {
   DAILY_LIMIT_REACHED: 429,
   TOO_MANY_ATTEMPTS: 429,
   PROVIDERS_FAILED: 502,
+  PAYMENT_FAILED: 402,
+  BILLING_UNAVAILABLE: 503,
+  BILLING_FAILED: 502,
 };
 
 /** An error answer: its status and the `{ message }` body (with the searches left, for the free tier). */

@@ -20,6 +20,12 @@ export const ErrorCode = {
   TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
   /** Every provider failed: nothing to show. */
   PROVIDERS_FAILED: "PROVIDERS_FAILED",
+  /** The card was declined, or the payment could not be taken (Stripe's message). */
+  PAYMENT_FAILED: "PAYMENT_FAILED",
+  /** Payments are not configured here (production without Stripe keys). */
+  BILLING_UNAVAILABLE: "BILLING_UNAVAILABLE",
+  /** Stripe could not be reached or refused the request. */
+  BILLING_FAILED: "BILLING_FAILED",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,6 +1,7 @@
 import type { Db } from "#db/client.ts";
 import { createAccounts } from "./auth/accounts.ts";
 import { createThrottle } from "./auth/throttle.ts";
+import { createStripeClient, type BillingConfig } from "./billing/config.ts";
 import { createBilling } from "./billing/index.ts";
 import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
@@ -18,7 +19,9 @@ export type ServicesDeps = {
   /** Provider calls in flight at once, per provider. */
   concurrency: number;
   retry?: RetryPolicy;
-  /** The time the quota day and login throttling go by; tests move it. */
+  /** How payments run (./billing/config.ts). */
+  billing: BillingConfig;
+  /** The time the quota day, Pro grace and login throttling go by; tests move it. */
   clock?: () => Date;
 };
 
@@ -26,9 +29,9 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, providers, concurrency, retry, clock }: ServicesDeps) {
+export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, clock }: ServicesDeps) {
   const events = createEvents();
-  const billing = createBilling({ db });
+  const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, clock });
   const accounts = createAccounts({ db, events });
   const search = createSearchService({ store: createSearchStore(db), quota, providers, concurrency, retry });

@@ -9,11 +9,11 @@ export function QuotaAlert({ remaining }: { remaining: number }) {
   const atLimit = remaining <= 0;
   const low = remaining <= 2;
   const tone = atLimit ? "border-red-300 bg-red-50 text-red-900" : low ? "border-amber-300 bg-amber-50 text-amber-950" : "";
-  const upgradeLink = (
-    <Button variant="link" className="h-auto p-0 text-inherit underline" onClick={upgrade.start}>
+  const upgradeLink = upgrade.offered ? (
+    <Button variant="link" className="h-auto p-0 text-inherit underline" onClick={() => void upgrade.start()}>
       Upgrade to Pro
     </Button>
-  );
+  ) : null;
   return (
     <Alert className={cn("mb-4", tone)} data-state={atLimit ? "limit" : low ? "low" : "ok"}>
       <AlertTriangle className="size-4" aria-hidden="true" />

@@ -134,8 +134,8 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
                     </NativeSelectOption>
                   ))}
             </NativeSelect>
-            {isPro || disabled ? null : (
-              <Button type="button" size="sm" variant="link" className="h-auto gap-1 p-0" onClick={upgrade.start}>
+            {isPro || disabled || !upgrade.offered ? null : (
+              <Button type="button" size="sm" variant="link" className="h-auto gap-1 p-0" onClick={() => void upgrade.start()}>
                 <Lock className="size-3.5" aria-hidden="true" />
                 Upgrade to Pro
               </Button>

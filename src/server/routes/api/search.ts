@@ -1,7 +1,6 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { perProvider } from "#src/contract/providers.ts";
-import { ApiStatus, CancelResult, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { CancelResult, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -110,17 +109,6 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           summary: "The caller's saved searches, newest first",
           description: "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page.",
         },
-      },
-    )
-    .get(
-      "/api/status",
-      () => {
-        const modes = search.modes();
-        return { ...perProvider((id) => modes[id] !== "off"), modes };
-      },
-      {
-        response: ApiStatus,
-        detail: { tags: ["system"], summary: "Which providers are connected", description: "Booleans per provider, and `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`." },
       },
     );
 }

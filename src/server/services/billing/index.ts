@@ -1,23 +1,277 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import Stripe from "stripe";
 import type { Db } from "#db/client.ts";
-import { subscriptions } from "#db/schema.ts";
+import { stripeEvents, subscriptions, users } from "#db/schema.ts";
+import type { BillingPlan, CreateSubscriptionResult, SubscriptionDetailsResult } from "#src/contract/billing.ts";
+import { DomainError } from "../errors.ts";
+import type { BillingConfig } from "./config.ts";
+import { detailsOf, findSubscription, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
 
 /** Spec §6: Pro is a subscription Stripe calls active or trialing. */
 export const PRO_STATUSES = ["active", "trialing"];
+/**
+ * A renewal that failed leaves the subscription `past_due` while Stripe retries the card: Pro
+ * stays on for this long after the period ended, then goes until the payment succeeds.
+ */
+export const PAST_DUE_GRACE_MS = 3 * 24 * 3600 * 1000;
+/** Stripe lets an unpaid first invoice stand this long before the subscription expires. */
+const INCOMPLETE_REUSE_MS = 23 * 3600 * 1000;
+const PRICE_CACHE_MS = 5 * 60 * 1000;
 
-/** Subscriptions. The one place that answers "is this user Pro?": quota, search and routes ask here. */
-export function createBilling({ db }: { db: Db }) {
+export type BillingDeps = { db: Db; config: BillingConfig; stripe: Stripe | null; clock?: () => Date };
+
+/**
+ * Subscriptions, through Stripe's official SDK (the real service, or the simulator at a base
+ * URL). The one place that answers "is this user Pro?". Pro state only ever comes from Stripe:
+ * a row is written from a subscription retrieved from Stripe, never from what a browser says.
+ */
+export function createBilling({ db, config, stripe, clock = () => new Date() }: BillingDeps) {
+  let price: { at: number; value: NonNullable<BillingPlan["price"]> } | undefined;
+
+  function grantsPro(row: SubscriptionRow, now = clock()): boolean {
+    if (PRO_STATUSES.includes(row.status)) return true;
+    return row.status === "past_due" && row.currentPeriodEnd !== null && now.getTime() < row.currentPeriodEnd.getTime() + PAST_DUE_GRACE_MS;
+  }
+
+  async function isPro(userId: string | undefined): Promise<boolean> {
+    if (!userId) return false;
+    const rows = await db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...PRO_STATUSES, "past_due"])));
+    return rows.some((row) => grantsPro(row));
+  }
+
+  function client(): Stripe {
+    if (stripe) return stripe;
+    const missing = config.missing;
+    throw new DomainError("BILLING_UNAVAILABLE", `Pro subscriptions are not available here: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set`);
+  }
+
+  /** Keeps the local copy of a subscription just read from Stripe. */
+  async function sync(subscription: Stripe.Subscription, userId: string): Promise<ReturnType<typeof rowOf>> {
+    const row = rowOf(subscription, userId, new Date());
+    await saveSubscription(db, row);
+    return row;
+  }
+
+  async function customerOf(userId: string, create: boolean): Promise<string | undefined> {
+    const [user] = await db.select({ email: users.email, username: users.username, customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
+    if (user.customer || !create) return user.customer ?? undefined;
+    // One customer per user: the idempotency key makes a double click one customer too.
+    const customer = await stripeCall(() => client().customers.create({ email: user.email, name: user.username, metadata: { userId } }, { idempotencyKey: `customer:${userId}` }));
+    await db
+      .update(users)
+      .set({ stripeCustomerId: customer.id })
+      .where(and(eq(users.id, userId), isNull(users.stripeCustomerId)));
+    const [stored] = await db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+    return stored?.customer ?? customer.id;
+  }
+
+  /** Retrieves a subscription that must belong to the customer; anyone else's reads like a missing one. */
+  async function ownedSubscription(id: string, customer: string | undefined): Promise<Stripe.Subscription> {
+    const subscription = await stripeCall(() => client().subscriptions.retrieve(id, { expand: ["latest_invoice.confirmation_secret"] }));
+    if (!customer || customerId(subscription.customer) !== customer) throw new DomainError("NOT_FOUND", "Subscription not found");
+    return subscription;
+  }
+
   return {
-    async isPro(userId: string | undefined): Promise<boolean> {
-      if (!userId) return false;
-      const [row] = await db
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, PRO_STATUSES)))
-        .limit(1);
-      return row !== undefined;
+    isPro,
+    config,
+
+    /** What Pro costs (Stripe's price object, cached a few minutes) and how the page pays. */
+    async plan(): Promise<BillingPlan> {
+      const base = { mode: config.mode, testMode: config.testMode, missing: config.missing };
+      if (config.mode === "off" || !config.priceId) return base;
+      if (!price || clock().getTime() - price.at > PRICE_CACHE_MS) {
+        const found = await stripeCall(() => client().prices.retrieve(config.priceId as string, { expand: ["product"] }));
+        const product = typeof found.product === "object" && found.product && "name" in found.product ? found.product.name : "Pro";
+        price = { at: clock().getTime(), value: { amount: found.unit_amount ?? 0, currency: found.currency, interval: found.recurring?.interval ?? "month", productName: product } };
+      }
+      return { ...base, publishableKey: config.publishableKey, ...(config.stripeJsUrl ? { stripeJsUrl: config.stripeJsUrl } : {}), price: price.value };
+    },
+
+    /**
+     * Spec §7 create-subscription. Already Pro: `active`. Otherwise a subscription waiting for its
+     * first payment (the Payment Element confirms it with `clientSecret`); a recent one that is
+     * still waiting is handed out again rather than stacking new ones.
+     */
+    async subscribe(userId: string): Promise<CreateSubscriptionResult> {
+      if (await isPro(userId)) return { status: "active" };
+      const customer = (await customerOf(userId, true)) as string;
+      const rows = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+      const since = new Date(clock().getTime() - INCOMPLETE_REUSE_MS);
+      for (const row of rows.filter((r) => r.status === "incomplete" && r.createdAt > since)) {
+        const waiting = await ownedSubscription(row.id, customer);
+        await sync(waiting, userId);
+        const secret = confirmationSecret(waiting);
+        if (waiting.status === "incomplete" && secret) return { status: waiting.status, clientSecret: secret, subscriptionId: waiting.id };
+      }
+      const created = await stripeCall(() =>
+        client().subscriptions.create(
+          {
+            customer,
+            items: [{ price: config.priceId as string }],
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            expand: ["latest_invoice.confirmation_secret"],
+            metadata: { userId },
+          },
+          // The same request twice at once (a double click) makes one subscription.
+          { idempotencyKey: `subscription:${userId}:${rows.length}` },
+        ),
+      );
+      await sync(created, userId);
+      if (PRO_STATUSES.includes(created.status)) return { status: "active", subscriptionId: created.id };
+      const secret = confirmationSecret(created);
+      if (!secret) throw new DomainError("BILLING_FAILED", "Stripe returned no payment to confirm for the new subscription");
+      return { status: created.status, clientSecret: secret, subscriptionId: created.id };
+    },
+
+    /**
+     * Spec §7 verify-subscription: the id the browser came back with (a subscription, a
+     * PaymentIntent or a Checkout Session) is only a hint of what to read from Stripe; the
+     * caller's own subscriptions are read there and stored. Success = Pro now.
+     */
+    async verify(userId: string, sessionId: string): Promise<{ success: boolean }> {
+      const customer = await customerOf(userId, false);
+      if (!customer) throw new DomainError("NOT_FOUND", "Subscription not found");
+      let ids: string[];
+      if (sessionId.startsWith("cs_")) {
+        const session = await stripeCall(() => client().checkout.sessions.retrieve(sessionId));
+        if (customerId(session.customer) !== customer || !session.subscription) throw new DomainError("NOT_FOUND", "Subscription not found");
+        ids = [typeof session.subscription === "string" ? session.subscription : session.subscription.id];
+      } else if (sessionId.startsWith("pi_")) {
+        await stripeCall(() => client().paymentIntents.retrieve(sessionId));
+        // Which subscription a payment belongs to is not on the PaymentIntent: read the caller's open ones.
+        const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ["incomplete", "active", "trialing", "past_due"])));
+        ids = rows.map((row) => row.id);
+      } else {
+        ids = [sessionId];
+      }
+      for (const id of ids) await sync(await ownedSubscription(id, customer), userId);
+      return { success: await isPro(userId) };
+    },
+
+    /** Spec §7 subscription-details: the subscription that decides the caller's tier, from the local copy. */
+    async details(userId: string): Promise<SubscriptionDetailsResult> {
+      const rows = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+      const now = clock();
+      const current = rows.find((row) => grantsPro(row, now)) ?? rows.find((row) => !["incomplete", "incomplete_expired"].includes(row.status));
+      return { isPro: rows.some((row) => grantsPro(row, now)), subscriptionDetails: current ? detailsOf(current) : null };
+    },
+
+    /** Spec §7 cancel-subscription: at the period's end, so Pro stays until then. The caller's own subscription only. */
+    async cancel(userId: string, subscriptionId: string): Promise<{ success: boolean; message: string }> {
+      const row = await findSubscription(db, userId, subscriptionId);
+      if (!row) throw new DomainError("NOT_FOUND", "Subscription not found");
+      const updated = await sync(await stripeCall(() => client().subscriptions.update(subscriptionId, { cancel_at_period_end: true })), userId);
+      const until = updated.currentPeriodEnd ? ` on ${updated.currentPeriodEnd.toISOString().slice(0, 10)}` : "";
+      return { success: true, message: `Your subscription has been canceled. It remains active until the end of the billing period${until}.` };
+    },
+
+    /** Beyond the spec: undoes a scheduled cancel while the period lasts. */
+    async resume(userId: string, subscriptionId: string): Promise<{ success: boolean; message: string }> {
+      const row = await findSubscription(db, userId, subscriptionId);
+      if (!row) throw new DomainError("NOT_FOUND", "Subscription not found");
+      if (!grantsPro(row)) throw new DomainError("INVALID_INPUT", "Only an active subscription can be resumed");
+      await sync(await stripeCall(() => client().subscriptions.update(subscriptionId, { cancel_at_period_end: false })), userId);
+      return { success: true, message: "Your subscription will renew as usual." };
+    },
+
+    /** Stripe's customer portal (invoices, payment method) for the caller's customer. */
+    async portal(userId: string, returnUrl: string): Promise<{ url: string }> {
+      const customer = await customerOf(userId, false);
+      if (!customer) throw new DomainError("NOT_FOUND", "You have no subscription yet");
+      const session = await stripeCall(() => client().billingPortal.sessions.create({ customer, return_url: returnUrl }));
+      return { url: session.url };
+    },
+
+    /**
+     * A webhook: the signature over the raw body is checked, each event is applied once, and the
+     * subscription it concerns is read again from Stripe, so an old or repeated event can only
+     * ever write what is true now.
+     */
+    async webhook(rawBody: string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
+      const stripeClient = client();
+      if (!signature) throw new DomainError("INVALID_INPUT", "The Stripe-Signature header is missing");
+      let event: Stripe.Event;
+      try {
+        event = await stripeClient.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret as string);
+      } catch {
+        throw new DomainError("INVALID_INPUT", "The webhook signature does not match");
+      }
+      const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
+      if (seen) return { received: true, duplicate: true };
+      const subscription = await subscriptionOf(stripeClient, event);
+      const userId = subscription ? await ownerOf(subscription) : undefined;
+      let applied = false;
+      await db.transaction(async (tx) => {
+        const [recorded] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, payload: event }).onConflictDoNothing().returning({ id: stripeEvents.id });
+        if (!recorded) return;
+        applied = true;
+        if (subscription && userId) await saveSubscription(tx, rowOf(subscription, userId, new Date()));
+      });
+      return { received: true, duplicate: !applied };
     },
   };
+
+  /** The subscription an event is about, read again from Stripe (null for events we do not follow). */
+  async function subscriptionOf(stripeClient: Stripe, event: Stripe.Event): Promise<Stripe.Subscription | null> {
+    const id = subscriptionIdOf(event);
+    if (!id) return null;
+    try {
+      return await stripeClient.subscriptions.retrieve(id);
+    } catch (error) {
+      // Gone from Stripe: the event's own copy is the last word, if it is a subscription.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing" && event.data.object.object === "subscription") return event.data.object as Stripe.Subscription;
+      throw mapStripeError(error);
+    }
+  }
+
+  /** Whose subscription: the stored copy's user, else the user with that Stripe customer. */
+  async function ownerOf(subscription: Stripe.Subscription): Promise<string | undefined> {
+    const [stored] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).limit(1);
+    if (stored) return stored.userId;
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId(subscription.customer))).limit(1);
+    return user?.id;
+  }
 }
 
 export type Billing = ReturnType<typeof createBilling>;
+
+/** Calls Stripe; its failures become the product's errors (a decline is a 402 with Stripe's message, never a 500). */
+async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw mapStripeError(error);
+  }
+}
+
+function mapStripeError(error: unknown): unknown {
+  if (error instanceof DomainError || !(error instanceof Stripe.errors.StripeError)) return error;
+  if (error instanceof Stripe.errors.StripeCardError) return new DomainError("PAYMENT_FAILED", error.message);
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return new DomainError("NOT_FOUND", "Subscription not found");
+  return new DomainError("BILLING_FAILED", `The payment service could not complete the request: ${error.message}`);
+}
+
+function subscriptionIdOf(event: Stripe.Event): string | undefined {
+  const object = event.data.object as { object?: string; id?: string; subscription?: unknown; parent?: { subscription_details?: { subscription?: unknown } | null } | null };
+  const idOf = (value: unknown) => (typeof value === "string" ? value : typeof value === "object" && value && "id" in value && typeof value.id === "string" ? value.id : undefined);
+  if (event.type.startsWith("customer.subscription.")) return object.id;
+  // Invoices name their subscription under parent.subscription_details since API 2025-03-31.
+  if (event.type.startsWith("invoice.")) return idOf(object.parent?.subscription_details?.subscription) ?? idOf(object.subscription);
+  if (event.type === "checkout.session.completed") return idOf(object.subscription);
+  return undefined;
+}
+
+function customerId(customer: string | Stripe.Customer | Stripe.DeletedCustomer | null): string {
+  return typeof customer === "string" ? customer : (customer?.id ?? "");
+}
+
+function confirmationSecret(subscription: Stripe.Subscription): string | undefined {
+  const invoice = subscription.latest_invoice;
+  return typeof invoice === "object" && invoice ? (invoice.confirmation_secret?.client_secret ?? undefined) : undefined;
+}
