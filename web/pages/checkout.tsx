@@ -110,7 +110,7 @@ function Checkout() {
   return (
     <CheckoutCard
       title="Upgrade to Pro"
-      description={price ? `${plan.price?.productName ?? "Pro"} · ${price}` : "Unlimited searches, up to 100 iterations, query variants and comparisons."}
+      description={price ? `${plan.price?.productName ?? "Pro"} · ${price}` : "Unlimited searches, up to 100 iterations each, with frequency analysis."}
       action={
         <Button asChild variant="ghost" size="sm">
           <Link href="/">

@@ -63,7 +63,7 @@ function SubscriptionCard({ details, portal }: { details: SubscriptionDetails; p
             {details.status}
           </Badge>
         </CardTitle>
-        <CardDescription>Unlimited searches, up to 100 iterations, query variants and comparisons.</CardDescription>
+        <CardDescription>Unlimited searches, up to 100 iterations each, with frequency analysis.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <dl className="grid gap-3 text-sm sm:grid-cols-2">

@@ -14,7 +14,9 @@ export function useSessionCache() {
   return useMemo(() => {
     const refreshPersonal = () => {
       for (const queryKey of personalQueryKeys) queryClient.removeQueries({ queryKey });
-      void queryClient.invalidateQueries({ queryKey: queries.proStatus(api).queryKey });
+      // Reset, not just refetched: until the new person's answer is in, the header says
+      // 'Checking...' rather than the previous person's tier.
+      void queryClient.resetQueries({ queryKey: queries.proStatus(api).queryKey });
       void queryClient.invalidateQueries({ queryKey: queries.quota(api).queryKey });
     };
     return {
