@@ -14,6 +14,8 @@ export { toast, useToast } from "#web/hooks/use-toast.ts";
 export { api } from "#web/lib/api.ts";
 export { personalQueryKeys, queries } from "#web/lib/queries.ts";
 export { rememberUpgradeIntent, takeUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+export { useUpgrade } from "#web/hooks/use-upgrade.ts";
+export { messages } from "#web/lib/messages.ts";
 export { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 export { FREE_DAILY_SEARCHES, FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/constants.ts";
 export { ApiError } from "#src/client/errors.ts";

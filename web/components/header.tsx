@@ -3,8 +3,7 @@ import { Crown, Search } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
 import { initialsOf } from "#web/components/account/names.ts";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
-import { api, Button, queries, Skeleton } from "#web/kit.ts";
+import { api, Button, queries, Skeleton, useUpgrade } from "#web/kit.ts";
 
 /** Spec §2 header: title, upgrade button, user menu. */
 export function Header() {

@@ -2,7 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { rememberCheckout } from "#web/lib/checkout.ts";
 import { messages } from "#web/lib/messages.ts";
-import { api, queries, rememberUpgradeIntent, toast } from "#web/kit.ts";
+// Not through kit.ts: kit re-exports this hook, for the first page's sake (ADR 006).
+import { toast } from "#web/hooks/use-toast.ts";
+import { api } from "#web/lib/api.ts";
+import { queries } from "#web/lib/queries.ts";
+import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
 
 /**
  * The upgrade path of spec §2/§4. Anonymous: sign in first, with the upgrade intent stored.

@@ -5,10 +5,8 @@ import { ConnectionStatus } from "#web/components/search/connection-status.tsx";
 import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
-import { messages } from "#web/lib/messages.ts";
 import type { PrefetchContext } from "#web/page.ts";
-import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast } from "#web/kit.ts";
+import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast, useUpgrade, messages } from "#web/kit.ts";
 
 /**
  * A code-split component that renders at once when its code has already loaded. React.lazy

@@ -6,10 +6,9 @@ import type { SubscriptionDetails } from "#src/contract/billing.ts";
 import { RequireUser } from "#web/components/auth/require-user.tsx";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import { formatDate, formatPrice } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
-import { Alert, AlertDescription, AlertTitle, api, ApiError, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, Skeleton, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, ApiError, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, Skeleton, toast, useUpgrade } from "#web/kit.ts";
 
 /** Spec §2 /user/subscription: signed in only (others go to /auth). */
 export default function SubscriptionPage() {

@@ -3,10 +3,9 @@ import { Check, Crown } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { formatPrice } from "#web/lib/format.ts";
-import { api, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, FREE_DAILY_SEARCHES, queries, Skeleton } from "#web/kit.ts";
+import { api, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, FREE_DAILY_SEARCHES, queries, Skeleton, useUpgrade } from "#web/kit.ts";
 
 /** The price is read from Stripe on the server, so the page arrives with it. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {

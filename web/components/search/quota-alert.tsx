@@ -1,7 +1,6 @@
 import { AlertTriangle } from "lucide-react";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
 import { cn } from "#web/lib/utils.ts";
-import { Alert, AlertDescription, AlertTitle, Button, FREE_DAILY_SEARCHES, Progress } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, Button, FREE_DAILY_SEARCHES, Progress, useUpgrade } from "#web/kit.ts";
 
 /** Spec §4: amber at 2 or fewer left, red at the limit; the bar is remaining ÷ 5. */
 export function QuotaAlert({ remaining }: { remaining: number }) {

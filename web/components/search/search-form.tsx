@@ -2,9 +2,7 @@ import { Info, Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { useUpgrade } from "#web/hooks/use-upgrade.ts";
-import { messages } from "#web/lib/messages.ts";
-import { Button, FREE_ITERATIONS, Input, PRO_ITERATION_CHOICES, toast } from "#web/kit.ts";
+import { Button, FREE_ITERATIONS, Input, PRO_ITERATION_CHOICES, toast, useUpgrade, messages } from "#web/kit.ts";
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;
