@@ -143,8 +143,33 @@ export const AggregatedStats = v.object({
   sourceFrequencies: v.array(Frequency),
   /** Per completed iteration, its top 3 product names in rank order (for stability summaries). */
   topProductsPerRun: v.array(v.array(v.string())),
+  /**
+   * How alike the iterations' product lists are: the mean Jaccard overlap of their top `k`, and
+   * the mean rank-biased overlap (p = 0.9) of the whole ranked lists, over every pair of runs
+   * (0 = nothing shared, 1 = identical). Absent with fewer than 2 completed runs, and in older results.
+   */
+  stability: v.optional(v.object({ k: v.number(), jaccard: v.number(), rbo: v.number(), pairs: v.number() })),
+  /** The web searches the model issued (fan-out), by how many iterations issued each. Absent in older results. */
+  searchQueryFrequencies: v.optional(v.array(Frequency)),
 });
 export type AggregatedStats = v.InferOutput<typeof AggregatedStats>;
+
+/**
+ * One iteration of one provider as kept for later analysis (the brand lens): what the answer
+ * recommended, in its order, what it named and cited, and its text. Kept with the saved result
+ * (not sent on the wire), so a brand named later can still be looked for in every answer.
+ */
+export const RunRecord = v.object({
+  status: v.picklist(["ok", "error"]),
+  /** Product names in the answer's order of recommendation (rank, then as listed). */
+  products: v.array(v.string()),
+  companies: v.array(v.string()),
+  /** Normalised URLs of the sources (cited and retrieved). */
+  sources: v.array(v.string()),
+  searchQueries: v.array(v.string()),
+  text: v.string(),
+});
+export type RunRecord = v.InferOutput<typeof RunRecord>;
 
 /**
  * A search as the product keeps it (version 2): each provider's answer and frequencies keyed by
@@ -178,6 +203,8 @@ export const SearchResult = v.object({
   models: v.record(ProviderId, ModelResult),
   /** Frequencies over the iterations (more than one), for each provider that answered at least once. */
   stats: v.record(ProviderId, AggregatedStats),
+  /** Every iteration of every provider, for analyses made later (absent in results saved before it was kept). */
+  runs: v.optional(v.record(ProviderId, v.array(RunRecord))),
   commonProducts: v.array(CommonItem),
   commonCompanies: v.array(CommonItem),
   commonSources: v.array(CommonSource),
@@ -238,7 +265,7 @@ export type SearchResultWire = v.InferOutput<typeof SearchResultWire>;
 
 /** The spec's JSON for a result: one key per provider (an "off" card where it has none). */
 export function toWireResult(result: SearchResult): SearchResultWire & Record<ProviderId, ModelResult> {
-  const { schemaVersion: _, models, stats, commonProducts, commonCompanies, commonSources, ...summary } = result;
+  const { schemaVersion: _, models, stats, runs: __, commonProducts, commonCompanies, commonSources, ...summary } = result;
   const flags = (ids: ProviderId[]) => perProvider((id) => ids.includes(id));
   const wire: Record<string, unknown> = {
     ...summary,

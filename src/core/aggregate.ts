@@ -1,8 +1,9 @@
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { offModelResult, SEARCH_RESULT_VERSION, type AggregatedStats, type ModelResult, type Product, type SearchResult } from "#src/contract/search.ts";
+import { offModelResult, SEARCH_RESULT_VERSION, type AggregatedStats, type ModelResult, type Product, type RunRecord, type SearchResult } from "#src/contract/search.ts";
+import { stabilityOf } from "./stability.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { frequencies } from "./stats.ts";
-import { normalizeUrl } from "./urls.ts";
+import { dedupeSources, normalizeUrl } from "./urls.ts";
 
 /** Spec §9: a product without a rank sorts as rank 999. */
 export const MISSING_RANK = 999;
@@ -83,12 +84,14 @@ export function aggregateSources(results: Results): AggregatedSource[] {
 export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Partial<Record<ProviderId, ModelResult[]>> }): SearchResult {
   const models: SearchResult["models"] = {};
   const stats: SearchResult["stats"] = {};
+  const records: NonNullable<SearchResult["runs"]> = {};
   for (const id of providerIds) {
     const runs = input.runs[id];
     if (!runs) continue;
     models[id] = displayedRun(id, runs);
     const frequencies = input.iterations > 1 ? aggregatedStats(runs) : undefined;
     if (frequencies) stats[id] = frequencies;
+    records[id] = runs.filter((run) => run.status !== "off").map(runRecord);
   }
   const products = aggregateProducts(models);
   const companies = aggregateCompanies(models);
@@ -104,6 +107,7 @@ export function buildSearchResult(input: { query: string; executionTimeMs: numbe
     iterationCount: input.iterations,
     models,
     stats,
+    runs: records,
     commonProducts: shared(products).map(({ name, models: ids }) => ({ name, models: ids })),
     commonCompanies: shared(companies).map(({ name, models: ids }) => ({ name, models: ids })),
     commonSources: shared(sources).map(({ url, models: ids }) => ({ url, models: ids })),
@@ -166,7 +170,28 @@ function aggregatedStats(runs: ModelResult[]): AggregatedStats | undefined {
       ok.length,
     ),
     topProductsPerRun: ok.map((run) => byRank(run.products).slice(0, 3).map((product) => product.name)),
+    ...optional("stability", stabilityOf(ok.map((run) => byRank(run.products).map((product) => product.name)))),
+    searchQueryFrequencies: frequencies(
+      ok.map((run) => run.searchQueries),
+      ok.length,
+    ),
   };
+}
+
+/** One iteration as kept for later analysis (contract RunRecord). */
+function runRecord(run: ModelResult): RunRecord {
+  return {
+    status: run.status === "ok" ? "ok" : "error",
+    products: byRank(run.products).map((product) => product.name),
+    companies: run.companies.map((company) => company.name),
+    sources: dedupeSources(run.sources).map((source) => normalizeUrl(source.url)),
+    searchQueries: run.searchQueries,
+    text: run.rawResponse ?? "",
+  };
+}
+
+function optional<K extends string, T>(key: K, value: T | undefined): Partial<Record<K, T>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, T>);
 }
 
 function byProductOrder(a: AggregatedProduct, b: AggregatedProduct): number {

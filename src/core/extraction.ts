@@ -1,3 +1,4 @@
+import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
 import type { Company, Product } from "#src/contract/search.ts";
 import { readJsonValue } from "./lenient-json.ts";
 import { betterCasing, nameKey } from "./names.ts";
@@ -29,18 +30,14 @@ export function withExtractionInstructions(query: string): string {
   return `${query.trim()}\n\n${EXTRACTION_INSTRUCTIONS}`;
 }
 
-/** The fallback call's prompt: the answer text, to be read back as products and companies. */
-export function extractionPrompt(answerText: string): string {
-  return `List the products and companies this answer recommends.\n\n${answerText}`;
-}
-
-/** A JSON Schema object as the three SDKs accept it (OpenAI schema, Anthropic input_schema, Gemini responseJsonSchema). */
-export interface ExtractionJsonSchema {
-  type: "object";
-  properties: Record<string, unknown>;
-  required: string[];
-  additionalProperties: false;
-  [keyword: string]: unknown;
+/** The fallback call: the answer text, read back as products and companies in EXTRACTION_JSON_SCHEMA's shape. */
+export function extractionRequest(answerText: string): StructuredRequest {
+  return {
+    name: "extraction",
+    description: "Record the recommended products and the companies behind them.",
+    prompt: `List the products and companies this answer recommends.\n\n${answerText}`,
+    schema: EXTRACTION_JSON_SCHEMA,
+  };
 }
 
 /**
@@ -48,7 +45,7 @@ export interface ExtractionJsonSchema {
  * strict structured outputs (every key required, so optional values are nullable), an Anthropic
  * tool input_schema, and Gemini responseJsonSchema (which, unlike responseSchema, takes type lists).
  */
-export const EXTRACTION_JSON_SCHEMA: ExtractionJsonSchema = {
+export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
   type: "object",
   properties: {
     products: {

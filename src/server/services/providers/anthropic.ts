@@ -3,7 +3,6 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 const MAX_TOKENS = 4096;
@@ -50,20 +49,22 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
       return readAnswer(last?.model ?? config.model, blocks, usage);
     },
 
-    async extract(answerText, signal) {
+    async structured({ name, description, prompt, schema }, signal) {
+      // Anthropic's structured output is a forced tool call whose input is the JSON.
+      const tool = `record_${name}`;
       const raw = await client.messages.create(
         {
           model: config.model,
           max_tokens: 2048,
-          messages: [{ role: "user", content: extractionPrompt(answerText) }],
-          tools: [{ name: "record_extraction", description: "Record the recommended products and the companies behind them.", input_schema: EXTRACTION_JSON_SCHEMA as Anthropic.Tool.InputSchema }],
-          tool_choice: { type: "tool", name: "record_extraction" },
+          messages: [{ role: "user", content: prompt }],
+          tools: [{ name: tool, description, input_schema: schema as Anthropic.Tool.InputSchema }],
+          tool_choice: { type: "tool", name: tool },
         },
         { signal },
       );
       const message = v.parse(AnthropicMessage, raw);
       const call = message.content.find((b) => b.type === "tool_use");
-      if (!call) throw new Error("the extraction call returned no tool input");
+      if (!call) throw new Error(`the ${name} call returned no tool input`);
       return v.parse(AnthropicToolUse, call).input;
     },
   };

@@ -2,7 +2,6 @@ import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
 import { GeminiResponse } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
@@ -47,11 +46,11 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
       };
     },
 
-    async extract(answerText, signal) {
+    async structured({ prompt, schema }, signal) {
       const raw = await ai.models.generateContent({
         model: config.model,
-        contents: extractionPrompt(answerText),
-        config: { responseMimeType: "application/json", responseJsonSchema: EXTRACTION_JSON_SCHEMA, abortSignal: signal },
+        contents: prompt,
+        config: { responseMimeType: "application/json", responseJsonSchema: schema, abortSignal: signal },
       });
       return JSON.parse(textOf(v.parse(GeminiResponse, raw)));
     },

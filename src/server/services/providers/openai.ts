@@ -2,7 +2,6 @@ import OpenAI from "openai";
 import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
 import type { Source } from "#src/contract/search.ts";
-import { EXTRACTION_JSON_SCHEMA, extractionPrompt } from "#src/core/extraction.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
@@ -25,12 +24,12 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
       return readAnswer(v.parse(OpenAIResponse, raw));
     },
 
-    async extract(answerText, signal) {
+    async structured({ name, prompt, schema }, signal) {
       const raw = await client.responses.create(
         {
           model: config.model,
-          input: extractionPrompt(answerText),
-          text: { format: { type: "json_schema", name: "extraction", schema: EXTRACTION_JSON_SCHEMA, strict: true } },
+          input: prompt,
+          text: { format: { type: "json_schema", name, schema, strict: true } },
         },
         { signal },
       );

@@ -1,4 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
+import type { StructuredRequest } from "#src/core/structured.ts";
 import type { ProviderMode, SearchOptions, Source, Usage } from "#src/contract/search.ts";
 
 /** What one provider call with web search returned, before products and companies are extracted. */
@@ -22,8 +23,8 @@ export interface ProviderAdapter {
   /** The model asked; the result's modelVersion comes from the response. */
   readonly model: string;
   search(call: SearchCall): Promise<ProviderAnswer>;
-  /** Fallback: a tool-less structured-output call that lists the products in an answer text. */
-  extract(answerText: string, signal: AbortSignal): Promise<unknown>;
+  /** A tool-less structured-output call (the extraction fallback, query variants): the parsed JSON. */
+  structured(request: StructuredRequest, signal: AbortSignal): Promise<unknown>;
 }
 
 /** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */

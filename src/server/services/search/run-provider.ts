@@ -1,5 +1,5 @@
 import { offModelResult, type ModelResult, type SearchOptions } from "#src/contract/search.ts";
-import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
+import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
@@ -21,7 +21,7 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
     let structured = parseStructuredAnswer(answer.text);
     if (!structured && answer.text.trim()) {
       try {
-        structured = asExtraction(await withRetry((signal) => adapter.extract(answer.text, signal), run.signal, run.retry));
+        structured = asExtraction(await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry));
         extraction = structured ? "fallback" : "none";
       } catch (error) {
         if (run.signal.aborted) throw error;

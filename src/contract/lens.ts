@@ -1,0 +1,69 @@
+import * as v from "valibot";
+import { ProviderId } from "./search.ts";
+
+/*
+ * The brand lens: how one brand (and its competitors) fares in the models' answers. The person
+ * names them once in their profile and may override them on any result.
+ */
+
+const Name = v.pipe(v.string("A name is required"), v.trim(), v.minLength(1, "A name is required"), v.maxLength(80, "A name must be at most 80 characters"));
+const Domain = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "A domain looks like example.com"),
+);
+
+/** A brand as people write it: its name, other names that mean it, and the domains that are its own. */
+export const BrandEntry = v.object({
+  name: Name,
+  aliases: v.optional(v.pipe(v.array(Name), v.maxLength(10, "At most 10 aliases")), []),
+  domains: v.optional(v.pipe(v.array(Domain), v.maxLength(5, "At most 5 domains")), []),
+});
+export type BrandEntry = v.InferOutput<typeof BrandEntry>;
+
+/** GET/PUT /api/user/brand-lens: the person's brand and competitors. */
+export const BrandLensSettings = v.object(
+  {
+    brand: v.nullable(BrandEntry),
+    competitors: v.optional(v.pipe(v.array(BrandEntry), v.maxLength(20, "At most 20 competitors")), []),
+  },
+  "The body must be a JSON object with a brand and competitors",
+);
+export type BrandLensSettings = v.InferOutput<typeof BrandLensSettings>;
+
+/** A share with its 95% Wilson interval (percent, 0..100) and the count behind it. */
+export const Rate = v.object({ count: v.number(), n: v.number(), percentage: v.number(), low: v.number(), high: v.number() });
+export type Rate = v.InferOutput<typeof Rate>;
+
+/** One provider through the lens, over the iterations that answered. */
+export const ProviderLens = v.object({
+  /** Iterations whose answer names the brand (a "could not find it" is not a mention). */
+  mentionRate: Rate,
+  /** Among the named brands (the brand and its competitors), each one's share of all their mentions. */
+  shareOfVoice: v.array(v.object({ name: v.string(), mentions: v.number(), share: v.number(), isBrand: v.boolean() })),
+  /** Where the brand stood among the products each answer recommended (1 = first), and how often it was not among them. */
+  positions: v.array(v.object({ position: v.number(), count: v.number() })),
+  notRecommended: v.number(),
+  /** Iterations whose sources include one of the brand's own domains. */
+  domainCited: Rate,
+});
+export type ProviderLens = v.InferOutput<typeof ProviderLens>;
+
+/** The lens on one saved search (GET /api/search/{id}/lens). */
+export const LensReport = v.object({
+  brand: BrandEntry,
+  competitors: v.array(BrandEntry),
+  /** From every iteration when the result kept them; from the displayed answers only in older results. */
+  basis: v.picklist(["iterations", "displayed"]),
+  providers: v.record(ProviderId, ProviderLens),
+});
+export type LensReport = v.InferOutput<typeof LensReport>;
+
+/** The lens of GET /api/search/{id}/lens: the profile's brand, or one given in the query string (`brand`, `alias`, `competitor`, `domain`). */
+export const LensQuery = v.object({
+  brand: v.optional(Name),
+  alias: v.optional(v.union([Name, v.array(Name)])),
+  domain: v.optional(v.union([Domain, v.array(Domain)])),
+  competitor: v.optional(v.union([Name, v.array(Name)])),
+});

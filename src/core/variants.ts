@@ -1,0 +1,71 @@
+import { nameKey } from "./names.ts";
+import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
+
+/** Spec §2: five variants per query. */
+export const VARIANT_COUNT = 5;
+
+/** The shape the model answers in: exactly what the variants page shows. */
+export const VARIANTS_JSON_SCHEMA: JsonObjectSchema = {
+  type: "object",
+  properties: {
+    variants: {
+      type: "array",
+      description: `Exactly ${VARIANT_COUNT} different queries a real person might type for the same need.`,
+      items: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "The query as the person would type it into an AI assistant." },
+          reasoning: { type: "string", description: "One line: who would type it, or what angle it takes." },
+        },
+        required: ["query", "reasoning"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["variants"],
+  additionalProperties: false,
+};
+
+/**
+ * Asks for rephrasings a real person might type for the same need: different wording, a
+ * different intent angle (comparison, budget, alternatives), more or less specific, another
+ * persona. The query is quoted as data, never as instructions.
+ */
+export function variantsRequest(query: string): StructuredRequest {
+  return {
+    name: "variants",
+    description: "Record the query variants.",
+    prompt: [
+      `Here is a query someone typed into an AI assistant to find products or companies:`,
+      "",
+      `<query>${query.trim()}</query>`,
+      "",
+      `Write ${VARIANT_COUNT} other queries that real people with the same need would type, to see how AI assistants answer them.`,
+      "Vary them: different wording; a different intent angle (a comparison, a budget, alternatives, a specific use);",
+      "more or less specific; a different persona (a beginner, a professional, a small business).",
+      "Keep each one short and natural, as typed, in the query's language. Do not repeat the original query.",
+      "For each, one line of reasoning: who would type it, or what angle it takes.",
+    ].join("\n"),
+    schema: VARIANTS_JSON_SCHEMA,
+  };
+}
+
+/**
+ * The variants of a model's answer, tolerant of how it comes: trimmed, empty ones and repeats
+ * (of each other or of the original, case-insensitively) left out, at most VARIANT_COUNT.
+ */
+export function parseVariants(value: unknown, original: string): Array<{ query: string; reasoning: string }> {
+  const list = value && typeof value === "object" && "variants" in value && Array.isArray(value.variants) ? value.variants : Array.isArray(value) ? value : [];
+  const seen = new Set([nameKey(original)]);
+  const variants: Array<{ query: string; reasoning: string }> = [];
+  for (const item of list as unknown[]) {
+    const query = typeof item === "string" ? item : item && typeof item === "object" && "query" in item && typeof item.query === "string" ? item.query : "";
+    const reasoning = item && typeof item === "object" && "reasoning" in item && typeof item.reasoning === "string" ? item.reasoning.trim() : "";
+    const text = query.replace(/\s+/g, " ").trim().slice(0, 500);
+    if (!text || seen.has(nameKey(text))) continue;
+    seen.add(nameKey(text));
+    variants.push({ query: text, reasoning });
+    if (variants.length === VARIANT_COUNT) break;
+  }
+  return variants;
+}
