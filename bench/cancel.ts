@@ -17,6 +17,7 @@ import { createApp } from "#src/server/app.ts";
 import { parseEnv } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { startSimulator } from "#src/simulators/index.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { billingConfig } from "#src/server/services/billing/config.ts";
 import { startStripeSimulator } from "#src/simulators/stripe.ts";
 import { loadPageRenderer } from "#web/render.tsx";
@@ -31,7 +32,7 @@ await migrate(database);
 const env = parseEnv({ NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")), SESSION_SECRET: "bench-secret-bench-secret-bench-secret", SIMULATE_PROVIDERS: "on" });
 // Answers never come: every request ends only when its client lets go.
 const simulator = startSimulator({ latency: { kind: "fixed", ms: 600_000 } });
-const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()) });
+const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()), queue: createJobQueue(database) });
 const call = (path: string, init: RequestInit = {}) => app.handle(new Request(`http://localhost${path}`, { ...init, headers: { "content-type": "application/json", cookie, ...init.headers } }));
 let cookie = "";
 cookie = (await call("/api/status")).headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");

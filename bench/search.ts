@@ -17,6 +17,7 @@ import { createApiClient } from "#src/client/api.ts";
 import { createApp } from "#src/server/app.ts";
 import { parseEnv } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { billingConfig } from "#src/server/services/billing/config.ts";
 import { startStripeSimulator } from "#src/simulators/stripe.ts";
 import { loadPageRenderer } from "#web/render.tsx";
@@ -38,7 +39,7 @@ const env = parseEnv({
   SEARCH_CONCURRENCY: String(concurrency),
 });
 const simulator = await spawnSimulator(latency);
-const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()) });
+const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()), queue: createJobQueue(database) });
 const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
 // Iterations above 1 are Pro: the bench signs in as a user with an active subscription.
 const signUp = await handle("http://localhost/api/register", {

@@ -45,6 +45,8 @@ export const users = pgTable(
     tokenVersion: integer("token_version").notNull().default(0),
     /** The user's Stripe customer (cus_...), created once, on their first upgrade. */
     stripeCustomerId: text("stripe_customer_id").unique("users_stripe_customer_id_key"),
+    /** The brand lens: their brand and competitors (contract BrandLensSettings), or null. */
+    brandLens: jsonb("brand_lens").$type<unknown>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -165,6 +167,44 @@ export const stripeEvents = pgTable("stripe_events", {
   receivedAt: tstz("received_at").notNull().defaultNow(),
   payload: jsonb("payload").$type<unknown>().notNull(),
 });
+
+// ---------------------------------------------------------------------------
+// variant batches (a query's variants, run as searches on the job queue; survive reloads)
+// ---------------------------------------------------------------------------
+
+export const variantBatches = pgTable(
+  "variant_batches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    query: text("query").notNull(),
+    iterations: integer("iterations").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("variant_batches_user_query_idx").on(t.userId, sql`lower(${t.query})`, t.createdAt)],
+);
+
+export const batchItemStatuses = ["pending", "queued", "running", "completed", "failed"] as const;
+export type BatchItemStatus = (typeof batchItemStatuses)[number];
+
+export const variantBatchItems = pgTable(
+  "variant_batch_items",
+  {
+    batchId: uuid("batch_id")
+      .notNull()
+      .references(() => variantBatches.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    query: text("query").notNull(),
+    reasoning: text("reasoning"),
+    status: text("status").$type<BatchItemStatus>().notNull().default("pending"),
+    searchId: uuid("search_id").references(() => searches.id, { onDelete: "set null" }),
+    error: text("error"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ name: "variant_batch_items_pkey", columns: [t.batchId, t.position] })],
+);
 
 // ---------------------------------------------------------------------------
 // api_tokens (CLI access; only a hash of the token is stored)

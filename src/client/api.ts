@@ -51,7 +51,7 @@ export function createApiClient(options: HttpOptions = {}) {
 
     cancelSearch: () => http("POST", "/api/cancel-search", CancelResult),
     getSearch: (id: string) => http("GET", `/api/search/${encodeURIComponent(id)}`, SavedSearch),
-    listSearches: (query: { limit?: number; before?: string } = {}) => {
+    listSearches: (query: { limit?: number; before?: string; query?: string } = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
       return http("GET", `/api/user/searches${params.size ? `?${params}` : ""}`, SavedSearchList);
     },

@@ -396,6 +396,8 @@ export const SavedSearchListQuery = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")),
   ),
   before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"))),
+  /** Only the searches of this query text, in any letter case (spec §5). */
+  query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"), v.maxLength(500, "query must be at most 500 characters"))),
 });
 
 /** GET /api/status: spec §3 "API status" (a boolean per provider), with each provider's mode and how payments run. */

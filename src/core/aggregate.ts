@@ -179,7 +179,7 @@ function aggregatedStats(runs: ModelResult[]): AggregatedStats | undefined {
 }
 
 /** One iteration as kept for later analysis (contract RunRecord). */
-function runRecord(run: ModelResult): RunRecord {
+export function runRecord(run: ModelResult): RunRecord {
   return {
     status: run.status === "ok" ? "ok" : "error",
     products: byRank(run.products).map((product) => product.name),

@@ -1,3 +1,4 @@
+import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, toWireResult, type Frequency, type SearchResult } from "#src/contract/search.ts";
 
@@ -6,23 +7,30 @@ import { modelOf, toWireResult, type Frequency, type SearchResult } from "#src/c
  * (no DOM, no clock): the browser wraps the text in a Blob, a CLI can write it to a file.
  */
 
-/** The whole result in the API's (spec §3) JSON, pretty-printed (2 spaces), with a final newline. */
-export function resultToJson(result: SearchResult): string {
-  return `${JSON.stringify(toWireResult(result), null, 2)}\n`;
+/** What an export may add to the result: the brand lens on it (Pro). */
+export type ExportExtras = { lens?: LensReport };
+
+/**
+ * The whole result in the API's (spec §3) JSON, pretty-printed (2 spaces), with a final newline;
+ * with a lens, under a last `lens` key.
+ */
+export function resultToJson(result: SearchResult, extras: ExportExtras = {}): string {
+  const wire = toWireResult(result);
+  return `${JSON.stringify(extras.lens ? { ...wire, lens: extras.lens } : wire, null, 2)}\n`;
 }
 
 const CRLF = "\r\n";
-type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | null | undefined;
 
 /**
  * The result as CSV (RFC 4180: CRLF line ends, a field holding a comma, quote, CR or LF is
  * quoted with its quotes doubled — see docs/decisions/004-csv-quoting.md). Sections, each a
  * title row, a header row, data rows and a blank line: Search, Providers, Products (per model),
  * Companies (per model), Common Sources (Yes/No per provider), Frequency Analysis (one row per
- * provider, type and name). A simulated provider is marked Yes in every section's Simulated
+ * provider, type and name), and with a lens Brand Lens (see lensCsvRows). A simulated provider is marked Yes in every section's Simulated
  * column. Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
  */
-export function resultToCsv(result: SearchResult): string {
+export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): string {
   const rows: Cell[][] = [];
   const section = (title: string, header: string[], body: Cell[][]) => {
     if (rows.length > 0) rows.push([]);
@@ -84,7 +92,39 @@ export function resultToCsv(result: SearchResult): string {
     }),
   );
 
+  if (extras.lens) section("Brand Lens", [...LENS_CSV_HEADER], lensCsvRows(extras.lens));
+
   return rows.map((row) => row.map(csvField).join(",")).join(CRLF) + CRLF;
+}
+
+export const LENS_CSV_HEADER = ["Provider", "Brand", "Metric", "Value", "Low", "High", "N"] as const;
+
+/**
+ * The lens as CSV rows (LENS_CSV_HEADER), per provider in catalogue order: the brand's mention
+ * rate and domain citations (percent, with the Wilson bounds, of N iterations); each named
+ * brand's mentions (of N iterations) and share of voice (percent of N mentions in all); how
+ * often the brand stood at each position among the products, and was not among them (of N).
+ */
+export function lensCsvRows(lens: LensReport): Cell[][] {
+  return providerIds.flatMap((id) => {
+    const view = lens.providers[id];
+    if (!view) return [];
+    const provider = providerCatalogue[id].column;
+    const brand = lens.brand.name;
+    const n = view.mentionRate.n;
+    const total = view.shareOfVoice.reduce((sum, entry) => sum + entry.mentions, 0);
+    const rateRow = (metric: string, value: Rate): Cell[] => [provider, brand, metric, value.percentage, value.low, value.high, value.n];
+    return [
+      rateRow("Mention rate (%)", view.mentionRate),
+      rateRow("Domain cited (%)", view.domainCited),
+      ...view.shareOfVoice.flatMap((entry): Cell[][] => [
+        [provider, entry.name, "Mentions", entry.mentions, "", "", n],
+        [provider, entry.name, "Share of voice (%)", entry.share, "", "", total],
+      ]),
+      ...view.positions.map(({ position, count }): Cell[] => [provider, brand, `Position ${position}`, count, "", "", n]),
+      [provider, brand, "Not recommended", view.notRecommended, "", "", n],
+    ];
+  });
 }
 
 /**

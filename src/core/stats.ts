@@ -1,3 +1,4 @@
+import type { Rate } from "#src/contract/lens.ts";
 import type { Frequency } from "#src/contract/search.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 
@@ -44,16 +45,48 @@ export function frequencies(runs: string[][], n: number): Frequency[] {
   }
   return [...tallies.values()]
     .map(({ count, spellings }) => {
-      const { low, high } = wilsonInterval(count, n);
-      return {
-        name: mostCommonSpelling(spellings),
-        count,
-        percentage: n > 0 ? round1((count / n) * 100) : 0,
-        low: round1(low),
-        high: round1(high),
-      };
+      const { percentage, low, high } = rate(count, n);
+      return { name: mostCommonSpelling(spellings), count, percentage, low, high };
     })
     .sort((a, b) => b.count - a.count || compareNames(a.name, b.name));
+}
+
+/** `count` of `n` as a Rate: percentage and 95% Wilson bounds, each rounded to one decimal. */
+export function rate(count: number, n: number): Rate {
+  const { low, high } = wilsonInterval(count, n);
+  return { count, n, percentage: percentOf(count, n), low: round1(low), high: round1(high) };
+}
+
+/** `part` as a percentage of `whole`, rounded to one decimal; 0 when the whole is 0. */
+export function percentOf(part: number, whole: number): number {
+  return whole > 0 ? round1((part / whole) * 100) : 0;
+}
+
+/**
+ * Two-sided p-value of Fisher's exact test on the 2×2 table [[a, n1 − a], [b, n2 − b]]: the
+ * probability, with the margins fixed (hypergeometric), of every table as likely as the observed
+ * one or less. Chosen over the two-proportion z-test because a search has 1–100 iterations and
+ * counts are often 0 or n, where the normal approximation is badly off. Log-factorials keep it
+ * exact enough for n in the hundreds; the small relative tolerance counts tables whose
+ * probability equals the observed one up to rounding, as R's fisher.test does.
+ */
+export function fisherExact(a: number, n1: number, b: number, n2: number): number {
+  for (const value of [a, n1, b, n2]) if (!Number.isInteger(value) || value < 0) throw new RangeError("fisherExact takes whole, non-negative counts");
+  if (a > n1 || b > n2) throw new RangeError("fisherExact: a count exceeds its total");
+  const total = n1 + n2;
+  const successes = a + b;
+  const logDenominator = logChoose(total, successes);
+  const logProbability = (x: number) => logChoose(n1, x) + logChoose(n2, successes - x) - logDenominator;
+  const observed = logProbability(a) + 1e-7;
+  let p = 0;
+  let everyTable = true;
+  for (let x = Math.max(0, successes - n2); x <= Math.min(successes, n1); x++) {
+    const logP = logProbability(x);
+    if (logP <= observed) p += Math.exp(logP);
+    else everyTable = false;
+  }
+  // All tables counted: exactly 1, where the sum would come out a few ulps short.
+  return everyTable ? 1 : Math.min(1, p);
 }
 
 // Most frequent spelling; a tie goes to the better-cased one, then to the first seen.
@@ -73,4 +106,15 @@ function mostCommonSpelling(spellings: Map<string, number>): string {
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+// ln(k!) for k = 0, 1, …, grown on demand and kept: the sums are exact enough and cheap.
+const logFactorials = [0];
+function logFactorial(k: number): number {
+  for (let i = logFactorials.length; i <= k; i++) logFactorials.push((logFactorials[i - 1] ?? 0) + Math.log(i));
+  return logFactorials[k] ?? 0;
+}
+
+function logChoose(n: number, k: number): number {
+  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
 }

@@ -14,6 +14,9 @@ import { healthRoutes } from "#src/server/routes/api/health.ts";
 import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
+import { variantRoutes } from "#src/server/routes/api/variants.ts";
+import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
+import type { JobQueue } from "#src/server/services/queue.ts";
 import { assetRoutes } from "#src/server/routes/assets.ts";
 import { pageRoutes, type PageRenderer } from "#src/server/routes/pages.ts";
 import { stripeSimRoutes } from "#src/server/routes/stripe-sim.ts";
@@ -33,6 +36,8 @@ export type AppDeps = {
   providers: Providers;
   /** How payments run: Stripe, the Stripe simulator, or off (src/server/services/billing/config.ts). */
   billing: BillingConfig;
+  /** The job queue (src/server/jobs): started by the caller, or at the first job. */
+  queue: JobQueue;
   retry?: RetryPolicy;
   /** The time sessions, login throttling and the daily quota go by; tests move it. */
   clock?: () => Date;
@@ -43,7 +48,7 @@ export async function createApp(deps: AppDeps) {
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
-  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, clock });
+  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy });
   const app = new Elysia()
@@ -57,6 +62,8 @@ export async function createApp(deps: AppDeps) {
     .use(quotaRoutes(services.quota, who, { trustProxy }))
     .use(searchRoutes(services.search, who, { trustProxy }))
     .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
+    .use(variantRoutes(services.variants, services.billing, who))
+    .use(workbenchRoutes(services, who))
     .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
     // Unknown API and asset paths answer 404 in their own format, never with the HTML 404 page.
     .all("/api/*", ({ request, set }) => {

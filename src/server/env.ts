@@ -31,6 +31,8 @@ const EnvSchema = v.object({
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_BASE: optionalUrl,
   SIMULATE_PROVIDERS: v.optional(v.picklist(["auto", "on", "off"], "auto, on or off"), "auto"),
+  /** Which provider writes query variants; the first connected one in catalogue order when unset. */
+  VARIANTS_PROVIDER: v.optional(v.picklist(providerIds, `one of ${providerIds.join(", ")}`)),
   /**
    * Reverse proxies in front of the app whose X-Forwarded-For / -Proto / -Host we believe:
    * 0 (default, also "false") trusts none; "true" is 1. The client address is the entry that many

@@ -3,6 +3,7 @@ import { createDatabase } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { createApp } from "#src/server/app.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { EnvError, parseEnv } from "#src/server/env.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
@@ -55,7 +56,10 @@ export async function start(options: StartOptions) {
   const stripeSimulator = billingMode(env) === "simulated" ? startStripeSimulator() : undefined;
   const billing = billingConfig(env, stripeSimulator);
 
-  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing });
+  const queue = createJobQueue(database);
+  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue });
+  // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
+  await queue.start();
   app.listen({ port: env.PORT, hostname: env.HOST });
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
@@ -75,6 +79,7 @@ export async function start(options: StartOptions) {
     stopping = true;
     console.log(`${signal}: finishing in-flight requests, then closing the database`);
     await app.server?.stop(false);
+    await queue.stop();
     simulator?.stop();
     await stripeSimulator?.stop();
     await database.close();

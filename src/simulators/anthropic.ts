@@ -1,8 +1,8 @@
 /** Anthropic Messages API (`POST /v1/messages`, API version 2026-10-21) wire format. */
 import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
-import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { randomToken, type Rng } from "./random.ts";
+import { kindOfName, structuredAnswer } from "./structured.ts";
 
 const REMOVED_PARAMETERS = ["temperature", "top_p", "top_k"] as const;
 
@@ -19,7 +19,10 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     apiKey: (request) =>
       request.headers.get("x-api-key")?.trim() || request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
     missingKeyMessage: "x-api-key header or Authorization: Bearer token is required",
-    classify: (body) => (extractionTool(body) ? "extraction" : "search"),
+    classify: (body) => {
+      const tool = structuredTool(body);
+      return tool === undefined ? "search" : kindOfName(tool.replace(/^record_/, ""));
+    },
     validate(body) {
       for (const name of REMOVED_PARAMETERS) {
         if (name in body) return error("invalid_request", `${name}: Extra inputs are not permitted. This parameter was removed in API version 2026-10-21.`);
@@ -32,9 +35,10 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     respond(body, context) {
       const messages = (body.messages as unknown[]).filter(isObject);
       const userText = messages.filter((m) => m.role === "user").map((m) => contentText(m.content));
-      const tool = extractionTool(body);
-      if (tool) {
-        const input = extractCatalogueNames(userText.join("\n\n"));
+      const tool = structuredTool(body);
+      const kind = handler.classify(body);
+      if (tool !== undefined && kind !== "search") {
+        const input = structuredAnswer(kind, userText.join("\n\n"), context.rng);
         const content = [{ type: "tool_use", id: `toolu_01${randomToken(22)}`, name: tool, input, caller: { type: "direct" } }];
         return message(body, content, "tool_use", userText.join("\n\n"), undefined);
       }
@@ -139,7 +143,8 @@ function textBlocks(segments: readonly Segment[]): JsonObject[] {
   return blocks;
 }
 
-function extractionTool(body: JsonObject): string | undefined {
+/** The custom tool a structured-output call forces (`record_<name>`); never with web search. */
+function structuredTool(body: JsonObject): string | undefined {
   if (!Array.isArray(body.tools)) return undefined;
   const custom = body.tools.filter((tool) => isObject(tool) && "input_schema" in tool && typeof tool.name === "string") as JsonObject[];
   if (custom.length === 0 || webSearchTool(body)) return undefined;

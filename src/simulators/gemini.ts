@@ -1,9 +1,9 @@
 /** Gemini API `POST /(v1|v1beta)/models/{model}:generateContent` wire format, plus grounding redirects. */
 import { publisherDomain } from "./catalogue.ts";
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
-import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { hashString, randomToken } from "./random.ts";
+import { kindOfSchema, structuredAnswer } from "./structured.ts";
 
 const GENERATE = /^\/(v1|v1beta)\/models\/([^/:]+):generateContent$/;
 
@@ -14,7 +14,7 @@ export const gemini: ProviderHandler<"gemini"> = {
   endpoint: (method, pathname) => method === "POST" && GENERATE.test(pathname),
   apiKey: (request, url) => request.headers.get("x-goog-api-key")?.trim() || url.searchParams.get("key")?.trim() || undefined,
   missingKeyMessage: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
-  classify: (body) => (hasGoogleSearch(body) || !wantsJson(body) ? "search" : "extraction"),
+  classify: (body) => (hasGoogleSearch(body) || !wantsJson(body) ? "search" : kindOfSchema(responseSchema(body))),
   validate(body) {
     if (Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && "googleSearchRetrieval" in tool)) {
       return error("invalid_request", "Please use google_search field instead of google_search_retrieval field.");
@@ -41,8 +41,9 @@ function respond(body: JsonObject, context: ProviderContext): Response {
     .join("\n\n");
   let text: string;
   let groundingMetadata: JsonObject | undefined;
-  if (gemini.classify(body) === "extraction") {
-    text = JSON.stringify(extractCatalogueNames(prompt));
+  const kind = gemini.classify(body);
+  if (kind !== "search") {
+    text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
     const answer = answerRequest(context, prompt, { searchTool: hasGoogleSearch(body), jsonOnly: wantsJson(body), searches: { min: 1, max: 4 } });
     text = answer.text;
@@ -153,4 +154,9 @@ function hasGoogleSearch(body: JsonObject): boolean {
 
 function wantsJson(body: JsonObject): boolean {
   return isObject(body.generationConfig) && body.generationConfig.responseMimeType === "application/json";
+}
+
+/** The JSON schema asked for: `responseJsonSchema` (what @google/genai sends), or the older `responseSchema`. */
+function responseSchema(body: JsonObject): unknown {
+  return isObject(body.generationConfig) ? (body.generationConfig.responseJsonSchema ?? body.generationConfig.responseSchema) : undefined;
 }

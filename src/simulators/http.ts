@@ -3,7 +3,7 @@ import type { ProviderId } from "#src/contract/providers.ts";
 import type { Fault, FaultKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
 
-export type RequestKind = "search" | "extraction";
+export type RequestKind = "search" | "extraction" | "variants";
 
 export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
 

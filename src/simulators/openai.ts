@@ -1,8 +1,8 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
-import { extractCatalogueNames } from "./extract.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { HEX, randomToken } from "./random.ts";
+import { kindOfName, structuredAnswer } from "./structured.ts";
 
 export const openai: ProviderHandler<"openai"> = {
   id: "openai",
@@ -12,7 +12,7 @@ export const openai: ProviderHandler<"openai"> = {
   endpoint: (method, pathname) => method === "POST" && pathname === "/v1/responses",
   apiKey: (request) => request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
   missingKeyMessage: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
-  classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : "extraction"),
+  classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : kindOfName(formatName(body))),
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
@@ -35,8 +35,9 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   let text: string;
   let annotations: JsonObject[] = [];
   let searchCalls = 0;
-  if (openai.classify(body) === "extraction") {
-    text = JSON.stringify(extractCatalogueNames(prompt));
+  const kind = openai.classify(body);
+  if (kind !== "search") {
+    text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
     const answer = answerRequest(context, prompt, { searchTool: hasWebSearch(body), jsonOnly: isJsonSchema(body), searches: { min: 1, max: 3 } });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
@@ -168,6 +169,10 @@ function hasWebSearch(body: JsonObject): boolean {
 
 function isJsonSchema(body: JsonObject): boolean {
   return isObject(body.text) && isObject(body.text.format) && body.text.format.type === "json_schema";
+}
+
+function formatName(body: JsonObject): unknown {
+  return isObject(body.text) && isObject(body.text.format) ? body.text.format.name : undefined;
 }
 
 function includesSources(body: JsonObject): boolean {

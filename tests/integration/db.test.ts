@@ -76,6 +76,8 @@ describeEachDatabase(
         "stripe_events",
         "subscriptions",
         "users",
+        "variant_batch_items",
+        "variant_batches",
       ]);
     });
 

@@ -4,6 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { extractionRequest } from "#src/core/extraction.ts";
+import { parseVariants, variantsRequest } from "#src/core/variants.ts";
+import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
+import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
+import { openaiAdapter } from "#src/server/services/providers/openai.ts";
+import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
+import { matchCategory } from "#src/simulators/answers.ts";
 import { catalogue } from "#src/simulators/catalogue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 
@@ -323,6 +331,99 @@ describe("extraction calls", () => {
     expect(response.candidates?.[0]?.groundingMetadata).toBeUndefined();
     check(JSON.parse(response.text ?? ""));
     expect(sim.requests.at(-1)?.kind).toBe("extraction");
+  });
+});
+
+describe("variants calls", () => {
+  const models = { openai: "gpt-5-mini", anthropic: "claude-sonnet-4-6", gemini: "gemini-2.5-flash" } satisfies Record<ProviderId, string>;
+  const builders = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<ProviderId, (config: AdapterConfig) => ProviderAdapter>;
+  /** The app's own adapter for a provider, pointed at a simulator. */
+  const adapter = (id: ProviderId, on: Simulator = sim) => builders[id]({ apiKey: "simulated-key", baseURL: on.baseUrls[id], model: models[id], simulated: true });
+  const productNames = catalogue.flatMap((c) => c.products.map((p) => p.name));
+
+  /** Five variants of a query through the real adapter, each new and with a reasoning; the request logged as "variants". */
+  async function variantsOf(id: ProviderId, query: string, on: Simulator = sim) {
+    const variants = parseVariants(await adapter(id, on).structured(variantsRequest(query), AbortSignal.timeout(10_000)), query);
+    expect(on.requests.at(-1)?.kind).toBe("variants");
+    expect(variants).toHaveLength(5);
+    for (const variant of variants) {
+      expect(variant.query.toLowerCase()).not.toBe(query.toLowerCase());
+      expect(variant.reasoning.trim().length).toBeGreaterThan(0);
+    }
+    return variants;
+  }
+
+  for (const id of providerIds) {
+    test(`${id}: "best running shoes" → five variants about running shoes`, async () => {
+      const aboutRunning = (query: string) => /\b(running|shoes?|runners?)\b/i.test(query) || [...runningShoeCompanies, ...runningShoeProducts].some((name) => query.includes(name));
+      for (const { query } of await variantsOf(id, "best running shoes")) expect(aboutRunning(query) ? "" : query).toBe("");
+    });
+
+    test(`${id}: "Notion vs Confluence" (no category) → variants from the query's own words`, async () => {
+      for (const { query } of await variantsOf(id, "Notion vs Confluence")) {
+        expect(query).toMatch(/notion|confluence|documentation|wiki/i);
+        expect(query).not.toMatch(/vpn/i);
+        expect(productNames.filter((name) => name !== "Notion" && query.includes(name))).toEqual([]);
+      }
+    });
+  }
+
+  test('a question outside the catalogue ("what is the capital of France") is rephrased, not answered with products', async () => {
+    for (const { query } of await variantsOf("gemini", "what is the capital of France")) {
+      expect(query).toMatch(/capital|france/i);
+      expect(productNames.filter((name) => query.includes(name))).toEqual([]);
+    }
+  });
+
+  test("every catalogue category's query gets variants about that category, never another's products", async () => {
+    for (const category of catalogue) {
+      const own = new Set(category.products.flatMap((p) => [p.name, p.company]));
+      // Another category's product, unless one of this category's names contains it ("Sony WF-1000XM5 Earbuds").
+      const others = productNames.filter((name) => ![...own].some((mine) => mine.includes(name)));
+      for (const { query } of await variantsOf("openai", `best ${category.label}`)) {
+        const match = matchCategory(query);
+        const about = (match.matched && match.category.id === category.id) || [...own].some((name) => query.includes(name));
+        expect(about ? category.id : `${category.id}: ${query}`).toBe(category.id);
+        expect(others.filter((name) => query.includes(name))).toEqual([]);
+      }
+    }
+  });
+
+  test("on the wire: OpenAI's format name, Anthropic's forced record_variants tool, Gemini's responseJsonSchema with a variants property", async () => {
+    const bodies = [];
+    for (const id of providerIds) {
+      await variantsOf(id, "best crm");
+      bodies.push(sim.requests.at(-1)?.body as Record<string, any>);
+    }
+    const [openaiBody, anthropicBody, geminiBody] = bodies;
+    expect(openaiBody?.text.format).toMatchObject({ type: "json_schema", name: "variants", strict: true });
+    expect(anthropicBody?.tool_choice).toEqual({ type: "tool", name: "record_variants" });
+    expect(geminiBody?.generationConfig.responseMimeType).toBe("application/json");
+    expect(Object.keys(geminiBody?.generationConfig.responseJsonSchema.properties)).toEqual(["variants"]);
+  });
+
+  test("the extraction call through the same adapters is still logged as extraction", async () => {
+    for (const id of providerIds) {
+      const value = await adapter(id).structured(extractionRequest("The Hoka Clifton 9 and the Nike Pegasus 41 lead."), AbortSignal.timeout(10_000));
+      expect(sim.requests.at(-1)?.kind).toBe("extraction");
+      expect((value as { products: { name: string }[] }).products.map((p) => p.name)).toEqual(["Hoka Clifton 9", "Nike Pegasus 41"]);
+    }
+  });
+
+  test("reproducible from the seed, varied from one call to the next", async () => {
+    const [one, two] = [startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 }), startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 })];
+    try {
+      const runs = async (on: Simulator) => {
+        const out = [];
+        for (let i = 0; i < 4; i++) out.push((await variantsOf("anthropic", "best noise cancelling headphones", on)).map((v) => v.query).join(" | "));
+        return out;
+      };
+      const first = await runs(one);
+      expect(await runs(two)).toEqual(first);
+      expect(new Set(first).size).toBeGreaterThan(1);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
   });
 });
 

@@ -7,7 +7,10 @@ import { createApp, type App } from "#src/server/app.ts";
 import { parseEnv, type Env } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { billingConfig } from "#src/server/services/billing/config.ts";
+import type { JobQueue } from "#src/server/services/queue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
@@ -36,7 +39,7 @@ export type TestAppOptions = {
  * The real app on a given database with a test environment. Providers run on a loopback
  * simulator (fixed small latency unless one is passed), through their real SDK adapters.
  */
-export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator }> {
+export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
   const env = parseEnv({
     NODE_ENV: "test",
     DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
@@ -48,6 +51,8 @@ export async function createTestApp(database: Database, options: TestAppOptions 
   });
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
+  // Started at the first job (a variant batch); a suite that runs batches stops it before closing its database.
+  const queue = createJobQueue(database, { pollingIntervalSeconds: MIN_POLLING_INTERVAL_SECONDS });
   const app = await createApp({
     env,
     database,
@@ -56,10 +61,11 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     providers: createProviders(env, simulator.baseUrls),
     retry: options.retry ?? testRetry,
     billing: billingConfig(env, stripe),
+    queue,
     clock: options.clock,
   });
   stripe.setWebhook({ deliver: (request) => app.handle(request), url: WEBHOOK_URL });
-  return { app, env, simulator, stripe };
+  return { app, env, simulator, stripe, queue };
 }
 
 /**

@@ -72,11 +72,12 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
   beforeAll(async () => {
     const database = await openTestDatabase("pglite");
     const ownSimulator = options.simulator ? startSimulator({ latency: { kind: "fixed", ms: 5 }, ...options.simulator }) : undefined;
-    const { app, simulator } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env: options.env });
+    const { app, simulator, queue } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env: options.env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     const baseUrl = `http://127.0.0.1:${app.server?.port}`;
     stopServer = async () => {
       await app.stop(true);
+      await queue.stop();
       await ownSimulator?.stop();
       await database.close();
     };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { frequencies, wilsonInterval } from "#src/core/stats.ts";
+import { fisherExact, frequencies, percentOf, rate, wilsonInterval } from "#src/core/stats.ts";
 
 describe("wilsonInterval", () => {
   test("8 of 10 → about 49.0–94.3 %", () => {
@@ -84,5 +84,69 @@ describe("frequencies", () => {
   test("blank names are ignored and no runs give no frequencies", () => {
     expect(frequencies([["  ", ""]], 1)).toEqual([]);
     expect(frequencies([], 0)).toEqual([]);
+  });
+});
+
+describe("rate and percentOf", () => {
+  test("a rate carries count, n, the percentage and the Wilson bounds, each to one decimal", () => {
+    expect(rate(4, 5)).toEqual({ count: 4, n: 5, percentage: 80, low: 37.6, high: 96.4 });
+    expect(rate(0, 0)).toEqual({ count: 0, n: 0, percentage: 0, low: 0, high: 0 });
+  });
+
+  test("percentOf rounds to one decimal and is 0 of nothing", () => {
+    expect(percentOf(1, 3)).toBe(33.3);
+    expect(percentOf(2, 3)).toBe(66.7);
+    expect(percentOf(0, 0)).toBe(0);
+  });
+});
+
+describe("fisherExact (two-sided)", () => {
+  // Fisher's tea-tasting table (Agresti, Categorical Data Analysis, §3.5.2; R's fisher.test gives 0.4857).
+  test("the lady tasting tea, [[3, 1], [1, 3]] → 0.4857", () => {
+    expect(fisherExact(3, 4, 1, 4)).toBeCloseTo(0.485714, 6);
+  });
+
+  // Only the two extreme tables are as unlikely: 2 / C(20, 10) = 2 / 184756.
+  test("[[10, 0], [0, 10]] → 2 / C(20, 10) ≈ 1.0825e-5", () => {
+    expect(fisherExact(10, 10, 0, 10)).toBeCloseTo(2 / 184_756, 12);
+  });
+
+  // Reference values from SciPy 1.17.1, scipy.stats.fisher_exact(table, alternative="two-sided").
+  test.each([
+    [[1, 9], [11, 3], 0.0027594561852200836], // the Wikipedia example (study habits by sex)
+    [[8, 2], [1, 5], 0.034965034965034975], // SciPy's documentation example
+    [[0, 10], [4, 6], 0.08668730650154799],
+    [[3, 7], [9, 1], 0.019766611097880443],
+    [[45, 55], [60, 40], 0.04716548538301931],
+    [[120, 80], [95, 105], 0.01598574593181204],
+    [[0, 200], [12, 188], 0.000411983340344963], // n = 200 per group: log-factorials keep it exact
+  ])("%p vs %p → %p", (first, second, expected) => {
+    const [a, notA] = first as [number, number];
+    const [b, notB] = second as [number, number];
+    const p = fisherExact(a, a + notA, b, b + notB);
+    expect(Math.abs(p - expected) / expected).toBeLessThan(1e-9);
+  });
+
+  test("equal proportions, and all-or-nothing in both, give 1", () => {
+    expect(fisherExact(2, 5, 2, 5)).toBe(1);
+    expect(fisherExact(5, 5, 5, 5)).toBe(1);
+    expect(fisherExact(0, 3, 1, 3)).toBe(1);
+    expect(fisherExact(0, 0, 0, 0)).toBe(1);
+  });
+
+  test("is symmetric in the two groups and in success/failure", () => {
+    expect(fisherExact(3, 10, 9, 10)).toBeCloseTo(fisherExact(9, 10, 3, 10), 12);
+    expect(fisherExact(3, 10, 9, 10)).toBeCloseTo(fisherExact(7, 10, 1, 10), 12);
+  });
+
+  test("0 of 5 against 5 of 5 is significant at 5 %, 0 of 3 against 3 of 3 is not", () => {
+    expect(fisherExact(0, 5, 5, 5)).toBeCloseTo(0.007937, 6); // 2 / C(10, 5)
+    expect(fisherExact(0, 3, 3, 3)).toBeCloseTo(0.1, 12); // 2 / C(6, 3)
+  });
+
+  test("refuses counts that are not whole, negative or above their total", () => {
+    expect(() => fisherExact(1.5, 4, 1, 4)).toThrow(RangeError);
+    expect(() => fisherExact(-1, 4, 1, 4)).toThrow(RangeError);
+    expect(() => fisherExact(5, 4, 1, 4)).toThrow(RangeError);
   });
 });

@@ -3,6 +3,11 @@ import { createAccounts } from "./auth/accounts.ts";
 import { createThrottle } from "./auth/throttle.ts";
 import { createStripeClient, type BillingConfig } from "./billing/config.ts";
 import { createBilling } from "./billing/index.ts";
+import { createCompare } from "./compare/index.ts";
+import { createLens } from "./lens/index.ts";
+import type { JobQueue } from "./queue.ts";
+import { createVariants } from "./variants/index.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
 import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
@@ -21,6 +26,10 @@ export type ServicesDeps = {
   retry?: RetryPolicy;
   /** How payments run (./billing/config.ts). */
   billing: BillingConfig;
+  /** Work that outlives its request (variant batches). */
+  queue: JobQueue;
+  /** Which provider writes query variants (VARIANTS_PROVIDER). */
+  variantsProvider?: ProviderId;
   /** The time the quota day, Pro grace and login throttling go by; tests move it. */
   clock?: () => Date;
 };
@@ -29,7 +38,7 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, clock }: ServicesDeps) {
+export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, queue, variantsProvider, clock }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, clock });
@@ -37,8 +46,11 @@ export function createServices({ db, secret, providers, concurrency, retry, bill
   const search = createSearchService({ store: createSearchStore(db), quota, providers, concurrency, retry });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
+  const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });
+  const lens = createLens({ db, billing, search });
+  const compare = createCompare({ billing, search });
   const loginThrottle = createThrottle({ limit: 10, windowMs: 60_000, clock });
-  return { accounts, billing, quota, search, loginThrottle };
+  return { accounts, billing, quota, search, variants, lens, compare, loginThrottle };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -99,15 +99,15 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
     .get(
       "/api/user/searches",
       ({ query, owner }) => {
-        const { limit, before } = parseInput(SavedSearchListQuery, query);
-        return search.list(owner, { limit, before });
+        const { limit, before, query: text } = parseInput(SavedSearchListQuery, query);
+        return search.list(owner, { limit, before, query: text });
       },
       {
         response: SavedSearchList,
         detail: {
           tags: ["search"],
           summary: "The caller's saved searches, newest first",
-          description: "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page.",
+          description: "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page; `query` keeps one query's searches (any letter case).",
         },
       },
     );

@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import type { Db } from "#db/client.ts";
 import { stripeEvents, subscriptions, users } from "#db/schema.ts";
 import type { BillingPlan, CreateSubscriptionResult, SubscriptionDetailsResult } from "#src/contract/billing.ts";
+import { PRO_REQUIRED } from "#src/contract/constants.ts";
 import { DomainError } from "../errors.ts";
 import type { BillingConfig } from "./config.ts";
 import { detailsOf, findSubscription, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
@@ -79,6 +80,12 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
   return {
     isPro,
     config,
+
+    /** The door of every Pro tool: a DomainError (403 'Pro subscription required') unless the caller is Pro. */
+    async requirePro(userId: string | undefined): Promise<string> {
+      if (!userId || !(await isPro(userId))) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
+      return userId;
+    },
 
     /** What Pro costs (Stripe's price object, cached a few minutes) and how the page pays. */
     async plan(): Promise<BillingPlan> {

@@ -25,6 +25,12 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** Progress, each provider's first answer, and the saved result, as they happen. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Which other searches this one takes the place of: by default the owner's (a new search on the
+   * dashboard cancels the previous one, spec §4); a batch item has a key of its own, so the
+   * items of a batch never cancel each other or the owner's dashboard search.
+   */
+  slot?: string;
 };
 
 /** A search the quota has admitted, ready to run once. */
@@ -52,7 +58,7 @@ export function createSearchService({ store, quota, providers, concurrency, retr
     let used = false;
     return {
       quota: admission.quota,
-      async run({ signal, onEvent } = {}) {
+      async run({ signal, onEvent, slot } = {}) {
         if (used) throw new Error("a search ticket runs once");
         used = true;
         // The refund rule needs to know whether the caller has seen any provider's answer.
@@ -62,7 +68,7 @@ export function createSearchService({ store, quota, providers, concurrency, retr
           onEvent?.(event);
         };
         try {
-          const result = await execute(caller.owner, request, { signal, onEvent: report });
+          const result = await execute(caller.owner, request, { signal, onEvent: report, slot });
           return { result, quota: admission.quota };
         } catch (error) {
           const standing = delivered ? admission.quota : await admission.refund();
@@ -78,8 +84,8 @@ export function createSearchService({ store, quota, providers, concurrency, retr
    * Runs and saves a search. A newer search by the same owner, cancel() or the signal aborts it;
    * the saved row then says cancelled.
    */
-  async function execute(owner: Owner, request: ParsedSearchRequest, { signal, onEvent }: RunOptions): Promise<SavedSearchResult> {
-    const key = ownerKey(owner);
+  async function execute(owner: Owner, request: ParsedSearchRequest, { signal, onEvent, slot }: RunOptions): Promise<SavedSearchResult> {
+    const key = slot ?? ownerKey(owner);
     const controller = registry.begin(key);
     const onClientGone = () => controller.abort(new SearchCancelledError());
     signal?.addEventListener("abort", onClientGone, { once: true });
@@ -113,6 +119,7 @@ export function createSearchService({ store, quota, providers, concurrency, retr
     cancel: (owner: Owner) => registry.cancel(ownerKey(owner)),
     get: store.get,
     list: store.list,
+    latestFor: store.latestFor,
     modes: (): Record<ProviderId, ProviderMode> => modesOf(providers),
     adopt: (event: DomainEvents["signedIn"]) => store.adopt(event),
   };

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches } from "#db/schema.ts";
 import * as v from "valibot";
@@ -8,7 +8,7 @@ import type { Owner } from "../owner.ts";
 
 /** Searches are rows owned by a user, or by an anonymous visitor until they sign in. */
 export function createSearchStore(db: Db) {
-  return {
+  const store = {
     /** A row in `running` state, so a crash mid-search leaves a trace that start-up marks interrupted. */
     async begin(owner: Owner, query: string, iterations: number, options: SearchOptions): Promise<string> {
       const [row] = await db
@@ -56,8 +56,11 @@ export function createSearchStore(db: Db) {
       return { ...v.parse(StoredSearchResult, row.result), id, createdAt: row.createdAt.toISOString() };
     },
 
-    /** Newest first, summary columns only; `before` is the previous page's last timestamp. */
-    async list(owner: Owner, { limit = 20, before }: { limit?: number; before?: string } = {}): Promise<SavedSearchList> {
+    /**
+     * Newest first, summary columns only; `before` is the previous page's last timestamp; `query`
+     * keeps the searches of that query text (any letter case, spec §5).
+     */
+    async list(owner: Owner, { limit = 20, before, query }: { limit?: number; before?: string; query?: string } = {}): Promise<SavedSearchList> {
       const rows = await db
         .select({
           id: searches.id,
@@ -70,11 +73,22 @@ export function createSearchStore(db: Db) {
           status: searches.status,
         })
         .from(searches)
-        .where(and(ownedBy(owner), eq(searches.status, "completed"), before ? lt(searches.createdAt, new Date(before)) : undefined))
+        .where(and(ownedBy(owner), eq(searches.status, "completed"), before ? lt(searches.createdAt, new Date(before)) : undefined, query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
       const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
+    },
+
+    /** The owner's latest completed search of a query (any letter case), or null. */
+    async latestFor(owner: Owner, query: string): Promise<SavedSearchResult | null> {
+      const [row] = await db
+        .select({ id: searches.id })
+        .from(searches)
+        .where(and(ownedBy(owner), eq(searches.status, "completed"), eq(sql`lower(${searches.query})`, query.trim().toLowerCase())))
+        .orderBy(desc(searches.createdAt))
+        .limit(1);
+      return row ? store.get(owner, row.id) : null;
     },
 
     /** Subscribes to sign-in: the searches this browser made anonymously join the account's history. */
@@ -95,6 +109,7 @@ export function createSearchStore(db: Db) {
       return rows.length;
     },
   };
+  return store;
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;

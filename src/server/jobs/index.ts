@@ -1,0 +1,139 @@
+// Durable jobs: work that must outlive its request (a variant batch that survives a reload and a
+// restart) is queued in the app's own database and handled by whichever instance is running.
+// Built on pg-boss (ARCHITECTURE decision 11) rather than a home-made queue: it already does
+// claiming with FOR UPDATE SKIP LOCKED across instances, retries, expiry of jobs whose process died,
+// retention, and LISTEN/NOTIFY wake-ups, and it runs on PGlite as well as on PostgreSQL. Its tables
+// live in their own schema, `pgboss`, which pg-boss installs and migrates itself on start; our
+// drizzle migrations never see it. It reaches the database through the app's connection
+// (./adapter.ts), so there is no second pool.
+//
+// Order in the server: `startJobs` after `migrate()`, before listening; on SIGTERM, `jobs.stop()`
+// after the HTTP server stops taking requests and before `database.close()` (it waits for running
+// handlers, which still use the database).
+//
+// On PGlite (one session, every call queued) a handler that awaits `jobs.send` inside a drizzle
+// `db.transaction()` would wait for itself: the transaction holds the session. Send after it commits.
+import { randomUUID } from "node:crypto";
+import { PgBoss } from "pg-boss";
+import type { Database } from "#db/client.ts";
+import { pgBossDb } from "./adapter.ts";
+
+export type SendOptions = {
+  /**
+   * At most one job per key is queued, retrying or running in a queue: a send while one is returns
+   * null. Letters, digits and `_ . - /` only. Without a key every send is a new job.
+   */
+  singletonKey?: string;
+  /** Retries after a failed attempt (a throw, or a shutdown that cut it short). Default 2. */
+  retryLimit?: number;
+  /** Wait before a retry. Default 0 (the next poll). */
+  retryDelaySeconds?: number;
+};
+
+export type JobInfo = {
+  id: string;
+  /** 0 on the first attempt. */
+  retryCount: number;
+  /** Aborted when the job can no longer complete here (stop without grace, expiry): stop early. */
+  signal: AbortSignal;
+};
+
+export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
+
+export type Jobs = {
+  /** Enqueues; returns the job id, or null when a job with the same singletonKey is already queued or running. */
+  send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * Handles a queue with at most `concurrency` jobs at once in this process (other instances add
+   * their own). A handler that throws fails the attempt; the job is retried up to its retryLimit.
+   * An attempt may run 15 minutes (pg-boss's default expireInSeconds); then it counts as failed and
+   * its signal is aborted. A job whose process died is picked up again once that time has passed.
+   */
+  work<T extends object>(queue: string, options: { concurrency: number }, handler: JobHandler<T>): Promise<void>;
+  /**
+   * Stops fetching. Graceful (the default): waits up to `timeoutSeconds` (30) for running handlers,
+   * then fails what is still running so that it is retried. `graceful: false` does that at once.
+   */
+  stop(options?: { graceful?: boolean; timeoutSeconds?: number }): Promise<void>;
+};
+
+export type StartJobsOptions = {
+  /**
+   * How often an idle worker looks for jobs. New jobs wake workers at once (LISTEN/NOTIFY, also
+   * across instances); the poll finds retries and anything a notification missed. Default 2;
+   * pg-boss's minimum is 0.5.
+   */
+  pollingIntervalSeconds?: number;
+  /** pg-boss's background errors (a failed poll, maintenance). Default: console.error. */
+  onError?: (error: Error) => void;
+};
+
+/** pg-boss refuses anything shorter. */
+export const MIN_POLLING_INTERVAL_SECONDS = 0.5;
+
+/** Installs or migrates the `pgboss` schema if needed and starts pg-boss on the app's database. */
+export async function startJobs(database: Database, options: StartJobsOptions = {}): Promise<Jobs> {
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const onError = options.onError ?? ((error: Error) => console.error(`jobs: ${error.message}`));
+  const boss = new PgBoss({
+    db: pgBossDb(database),
+    backend: database.kind,
+    useListenNotify: true,
+    // No cron schedules yet: their timers would only poll an empty table.
+    schedule: false,
+  });
+  boss.on("error", onError);
+  boss.on("warning", (warning) => console.warn(`jobs: ${warning.message}`));
+  await boss.start();
+
+  // Queues must exist before send/work (pg-boss 10+); creating one is idempotent (ON CONFLICT DO
+  // NOTHING), so an existing queue keeps the options it was created with.
+  const queues = new Map<string, Promise<void>>();
+  const ensureQueue = (name: string): Promise<void> => {
+    let created = queues.get(name);
+    if (!created) {
+      // `exclusive`: one queued-or-active job per singleton key. Sends without a key use their own
+      // id as key, so for them the policy never bites.
+      created = boss.createQueue(name, { policy: "exclusive", notify: true });
+      created.catch(() => queues.delete(name));
+      queues.set(name, created);
+    }
+    return created;
+  };
+
+  return {
+    async send(queue, data, sendOptions = {}) {
+      await ensureQueue(queue);
+      const id = randomUUID();
+      // pg-boss validates a key that is present, so unset options are left out rather than undefined.
+      const { singletonKey = id, retryLimit, retryDelaySeconds } = sendOptions;
+      return boss.send(queue, data, {
+        id,
+        singletonKey,
+        ...(retryLimit === undefined ? {} : { retryLimit }),
+        ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
+      });
+    },
+
+    async work<T extends object>(queue: string, workOptions: { concurrency: number }, handler: JobHandler<T>) {
+      await ensureQueue(queue);
+      await boss.work<T>(
+        queue,
+        {
+          localConcurrency: workOptions.concurrency,
+          batchSize: 1,
+          pollingIntervalSeconds,
+          // While notifications flow pg-boss would otherwise poll every 30 s, which delays retries.
+          notifyPollingIntervalSeconds: pollingIntervalSeconds,
+        },
+        async (jobs) => {
+          for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, signal: job.signal });
+        },
+      );
+    },
+
+    async stop({ graceful = true, timeoutSeconds = 30 } = {}) {
+      await boss.stop({ graceful, timeout: timeoutSeconds * 1000 });
+    },
+  };
+}

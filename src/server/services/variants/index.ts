@@ -1,0 +1,156 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { variantBatchItems, variantBatches } from "#db/schema.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { SearchRequest } from "#src/contract/search.ts";
+import type { GeneratedVariants, VariantBatch } from "#src/contract/variants.ts";
+import { parseVariants, variantsRequest } from "#src/core/variants.ts";
+import type { Billing } from "../billing/index.ts";
+import { DomainError } from "../errors.ts";
+import type { Caller } from "../owner.ts";
+import { withRetry, type RetryPolicy } from "../providers/retry.ts";
+import type { JobQueue } from "../queue.ts";
+import type { SearchService } from "../search/index.ts";
+import type { Providers } from "../search/run.ts";
+
+const QUEUE = "variant-search";
+/** Searches of one batch in flight at once, per app instance: a batch must not crowd out the dashboard. */
+const BATCH_CONCURRENCY = 2;
+
+export type VariantsDeps = {
+  db: Db;
+  providers: Providers;
+  billing: Billing;
+  search: SearchService;
+  queue: JobQueue;
+  /** Which provider writes variants (VARIANTS_PROVIDER); else the first connected one. */
+  generator?: ProviderId;
+  retry?: RetryPolicy;
+};
+
+type ItemJob = { batchId: string; position: number };
+
+/**
+ * Pro's query variants (spec §2, §7): rephrasings written by one model through its SDK's
+ * structured output, and batches that run them as searches on the job queue. A batch is saved, so
+ * it outlives the page and the server; its items never cancel each other or the dashboard.
+ */
+export function createVariants({ db, providers, billing, search, queue, generator, retry }: VariantsDeps) {
+  queue.work<ItemJob>(QUEUE, { concurrency: BATCH_CONCURRENCY }, runItem);
+
+  function writer() {
+    const id = generator && providers[generator] ? generator : providerIds.find((candidate) => providers[candidate]);
+    const adapter = id ? providers[id] : null;
+    if (!id || !adapter) throw new DomainError("PROVIDERS_FAILED", "No provider is connected to generate variants");
+    return { id, adapter };
+  }
+
+  async function load(userId: string, batchId: string): Promise<VariantBatch> {
+    const [batch] = await db
+      .select()
+      .from(variantBatches)
+      .where(and(eq(variantBatches.id, batchId), eq(variantBatches.userId, userId)))
+      .limit(1);
+    if (!batch) throw new DomainError("NOT_FOUND", "Batch not found");
+    const items = await db.select().from(variantBatchItems).where(eq(variantBatchItems.batchId, batchId)).orderBy(asc(variantBatchItems.position));
+    return {
+      id: batch.id,
+      query: batch.query,
+      iterations: batch.iterations,
+      createdAt: batch.createdAt.toISOString(),
+      items: items.map((item) => ({ position: item.position, query: item.query, reasoning: item.reasoning, status: item.status, searchId: item.searchId, error: item.error })),
+    };
+  }
+
+  const service = {
+    /** Which provider writes the variants here (shown on the page). */
+    generator: () => {
+      const { id, adapter } = writer();
+      return { provider: id, model: adapter.model, mode: adapter.mode };
+    },
+
+    /** Spec §7 generate-variants; with `executeSearches` the batch starts at once. */
+    async generate(caller: Caller, input: { query: string; iterations: number; executeSearches: boolean }): Promise<GeneratedVariants> {
+      const userId = await billing.requirePro(caller.owner.userId);
+      const { id, adapter } = writer();
+      let answer: unknown;
+      try {
+        answer = await withRetry((signal) => adapter.structured(variantsRequest(input.query), signal), new AbortController().signal, retry);
+      } catch (error) {
+        throw new DomainError("PROVIDERS_FAILED", `The model could not write variants: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const variants = parseVariants(answer, input.query);
+      if (variants.length === 0) throw new DomainError("PROVIDERS_FAILED", "The model returned no usable variants");
+      const generatedBy = { provider: id, model: adapter.model, mode: adapter.mode };
+      if (!input.executeSearches) return { variants, generatedBy };
+      const batch = await service.createBatch(userId, { query: input.query, iterations: input.iterations, variants });
+      await service.run(userId, batch.id);
+      return { variants, generatedBy, batchId: batch.id };
+    },
+
+    /** Saves the variants as the person kept, edited or added them; nothing runs yet. */
+    async createBatch(userId: string, input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string }> }): Promise<VariantBatch> {
+      await billing.requirePro(userId);
+      const [batch] = await db.insert(variantBatches).values({ userId, query: input.query, iterations: input.iterations }).returning({ id: variantBatches.id });
+      if (!batch) throw new Error("could not save the batch");
+      await db.insert(variantBatchItems).values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning ?? null })));
+      return load(userId, batch.id);
+    },
+
+    /** Queues the given items (all not yet completed when none are named); each runs once at a time. */
+    async run(userId: string, batchId: string, positions?: number[]): Promise<VariantBatch> {
+      await billing.requirePro(userId);
+      const batch = await load(userId, batchId);
+      const chosen = batch.items.filter((item) => (positions ? positions.includes(item.position) : item.status !== "completed") && item.status !== "queued" && item.status !== "running");
+      if (positions?.some((position) => !batch.items.some((item) => item.position === position))) throw new DomainError("INVALID_INPUT", "No such variant in this batch");
+      if (chosen.length === 0) return batch;
+      await db
+        .update(variantBatchItems)
+        .set({ status: "queued", error: null, updatedAt: sql`now()` })
+        .where(and(eq(variantBatchItems.batchId, batchId), inArray(variantBatchItems.position, chosen.map((item) => item.position))));
+      for (const item of chosen) await queue.send<ItemJob>(QUEUE, { batchId, position: item.position }, { singletonKey: `${batchId}/${item.position}`, retryLimit: 0 });
+      return load(userId, batchId);
+    },
+
+    batch: (userId: string, batchId: string) => load(userId, batchId),
+
+    /** The caller's latest batch for a query (any letter case), so a reopened page shows what ran. */
+    async latest(userId: string, query: string): Promise<VariantBatch | null> {
+      const [row] = await db
+        .select({ id: variantBatches.id })
+        .from(variantBatches)
+        .where(and(eq(variantBatches.userId, userId), eq(sql`lower(${variantBatches.query})`, query.trim().toLowerCase())))
+        .orderBy(desc(variantBatches.createdAt))
+        .limit(1);
+      return row ? load(userId, row.id) : null;
+    },
+  };
+  return service;
+
+  /** One queued variant: its search, as its owner (Pro is checked again), in a slot of its own. */
+  async function runItem({ batchId, position }: ItemJob): Promise<void> {
+    const [row] = await db
+      .select({ userId: variantBatches.userId, iterations: variantBatches.iterations, query: variantBatchItems.query, status: variantBatchItems.status })
+      .from(variantBatchItems)
+      .innerJoin(variantBatches, eq(variantBatches.id, variantBatchItems.batchId))
+      .where(and(eq(variantBatchItems.batchId, batchId), eq(variantBatchItems.position, position)))
+      .limit(1);
+    if (!row || row.status === "completed") return;
+    const item = and(eq(variantBatchItems.batchId, batchId), eq(variantBatchItems.position, position));
+    await db.update(variantBatchItems).set({ status: "running", updatedAt: sql`now()` }).where(item);
+    try {
+      // Queued while Pro, run later: a lapsed subscription stops the batch, it never spends free searches.
+      await billing.requirePro(row.userId);
+      const request = v.parse(SearchRequest, { query: row.query, iterations: row.iterations });
+      const { result } = await search.search({ owner: { userId: row.userId, anonymousId: `batch:${batchId}` }, ip: "batch" }, request, { slot: `batch:${batchId}:${position}` });
+      await db.update(variantBatchItems).set({ status: "completed", searchId: result.id, error: null, updatedAt: sql`now()` }).where(item);
+    } catch (error) {
+      // A failed search is an answer, shown on its card with 'Run Search' to try again; not retried.
+      const message = error instanceof Error ? error.message : String(error);
+      await db.update(variantBatchItems).set({ status: "failed", error: message.slice(0, 500), updatedAt: sql`now()` }).where(item);
+    }
+  }
+}
+
+export type Variants = ReturnType<typeof createVariants>;
