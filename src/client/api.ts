@@ -9,7 +9,10 @@ import {
   SubscriptionDetailsResult,
   VerifySubscriptionResult,
 } from "#src/contract/billing.ts";
+import { CompareReport } from "#src/contract/compare.ts";
 import { Health } from "#src/contract/health.ts";
+import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
+import { GeneratedVariants, LatestBatch, VariantBatch, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import { ApiStatus, CancelResult, fromWireResult, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
@@ -79,6 +82,31 @@ export function createApiClient(options: HttpOptions = {}) {
     billingPortal: (returnUrl?: string) => http("POST", "/api/billing-portal", BillingPortalResult, returnUrl ? { returnUrl } : {}),
     quota: () => http("GET", "/api/quota", QuotaStatus),
     health: () => http("GET", "/healthz", Health),
+
+    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    createBatch: (input: { query: string; iterations?: number; variants: Variant[] }) => http("POST", "/api/variant-batches", VariantBatch, input),
+    runBatch: (id: string, positions?: number[]) => http("POST", `/api/variant-batches/${encodeURIComponent(id)}/run`, VariantBatch, positions ? { positions } : {}),
+    getBatch: (id: string) => http("GET", `/api/variant-batches/${encodeURIComponent(id)}`, VariantBatch),
+    latestBatch: (query: string) => http("GET", `/api/variant-batches?${new URLSearchParams({ query })}`, LatestBatch),
+    /** Spec §2 compare: the original query and its variants (each the caller's latest saved search of it). */
+    compare: (input: { query?: string; variants: string[] }) => {
+      const params = new URLSearchParams();
+      if (input.query) params.set("compareQuery", input.query);
+      for (const variant of input.variants) params.append("compareVariants", variant);
+      return http("GET", `/api/compare?${params}`, CompareReport);
+    },
+    brandLens: () => http("GET", "/api/user/brand-lens", BrandLensSettings),
+    saveBrandLens: (settings: { brand: BrandEntry | null; competitors: BrandEntry[] }) => http("PUT", "/api/user/brand-lens", BrandLensSettings, settings),
+    /** The lens on a saved search: the profile's brand, or `brand` (with its aliases and competitors) for this view only. */
+    searchLens: (id: string, brand?: { name: string; aliases?: string[]; competitors?: string[] }) => {
+      const params = new URLSearchParams();
+      if (brand) {
+        params.set("brand", brand.name);
+        for (const alias of brand.aliases ?? []) params.append("alias", alias);
+        for (const competitor of brand.competitors ?? []) params.append("competitor", competitor);
+      }
+      return http("GET", `/api/search/${encodeURIComponent(id)}/lens${params.size ? `?${params}` : ""}`, v.object({ lens: v.nullable(LensReport) }));
+    },
   };
 }
 
