@@ -218,6 +218,8 @@ export const apiTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /** The token's first characters ("aisc_Ab12"), to tell tokens apart in a list; the token itself is never kept. */
+    prefix: text("prefix").notNull().default(""),
     tokenHash: text("token_hash").notNull().unique("api_tokens_token_hash_key"),
     lastUsedAt: tstz("last_used_at"),
     createdAt: createdAt(),

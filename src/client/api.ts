@@ -10,6 +10,7 @@ import {
   VerifySubscriptionResult,
 } from "#src/contract/billing.ts";
 import { CompareReport } from "#src/contract/compare.ts";
+import { CreatedToken, RevokedToken, TokenList } from "#src/contract/tokens.ts";
 import { Health } from "#src/contract/health.ts";
 import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
 import { GeneratedVariants, LatestBatch, VariantBatch, type Variant } from "#src/contract/variants.ts";
@@ -82,6 +83,9 @@ export function createApiClient(options: HttpOptions = {}) {
     billingPortal: (returnUrl?: string) => http("POST", "/api/billing-portal", BillingPortalResult, returnUrl ? { returnUrl } : {}),
     quota: () => http("GET", "/api/quota", QuotaStatus),
     health: () => http("GET", "/healthz", Health),
+    createToken: (name: string) => http("POST", "/api/tokens", CreatedToken, { name }),
+    listTokens: () => http("GET", "/api/tokens", TokenList),
+    revokeToken: (id: string) => http("DELETE", `/api/tokens/${encodeURIComponent(id)}`, RevokedToken),
 
     generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
     createBatch: (input: { query: string; iterations?: number; variants: Variant[] }) => http("POST", "/api/variant-batches", VariantBatch, input),

@@ -14,6 +14,7 @@ import { healthRoutes } from "#src/server/routes/api/health.ts";
 import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
+import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
 import type { JobQueue } from "#src/server/services/queue.ts";
@@ -50,7 +51,7 @@ export async function createApp(deps: AppDeps) {
   const clock = deps.clock ?? (() => new Date());
   const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
-  const who = identity(createSigner(secret), { sessions, trustProxy });
+  const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()
     .onError(onError(trustProxy))
     .use(csrf({ trustProxy }))
@@ -64,6 +65,7 @@ export async function createApp(deps: AppDeps) {
     .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
     .use(variantRoutes(services.variants, services.billing, who))
     .use(workbenchRoutes(services, who))
+    .use(tokenRoutes(services.tokens, who))
     .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
     // Unknown API and asset paths answer 404 in their own format, never with the HTML 404 page.
     .all("/api/*", ({ request, set }) => {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { requestHost } from "./forwarded.ts";
+import { bearerToken } from "./identity.ts";
 
 export const CROSS_ORIGIN_MESSAGE = "Cross-origin request refused";
 
@@ -15,6 +16,8 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function csrf({ trustProxy }: { trustProxy: number }) {
   return new Elysia({ name: "csrf" }).onRequest(({ request, set }) => {
     if (!STATE_CHANGING.has(request.method)) return;
+    // A bearer token is not an ambient credential: a page elsewhere cannot send ours without knowing it.
+    if (bearerToken(request) !== undefined) return;
     if (isCrossOrigin(request, trustProxy)) {
       set.status = 403;
       return { message: CROSS_ORIGIN_MESSAGE };

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Caller, Owner } from "#src/server/services/owner.ts";
+import type { Tokens } from "#src/server/services/tokens/index.ts";
 import { clientIp, isHttps } from "./forwarded.ts";
 import { SESSION_COOKIE, type Sessions } from "./session-cookie.ts";
 import type { Signer } from "./signed.ts";
@@ -13,6 +14,8 @@ export type IdentityOptions = {
   sessions?: Sessions;
   /** TRUST_PROXY hops, to tell the client's address and whether the browser used https (Secure cookies). */
   trustProxy?: number;
+  /** Personal API tokens (`Authorization: Bearer aisc_…`), for the CLI and MCP clients. */
+  tokens?: Pick<Tokens, "authenticate">;
 };
 
 /**
@@ -21,8 +24,15 @@ export type IdentityOptions = {
  * before signing in are adopted, and who the visitor is again after logging out. `caller` adds
  * the client's address, which the free quota counts against.
  */
-export function identity(signer: Signer, { sessions, trustProxy = 0 }: IdentityOptions = {}) {
+export function identity(signer: Signer, { sessions, trustProxy = 0, tokens }: IdentityOptions = {}) {
   return new Elysia({ name: "identity" }).derive({ as: "global" }, async ({ cookie, request, server }) => {
+    const bearer = bearerToken(request);
+    if (bearer !== undefined && tokens) {
+      // A token is the user, with no cookies either way; an unknown or revoked one is a 401, never anonymous.
+      const { userId, tokenId } = await tokens.authenticate(bearer);
+      const owner: Owner = { userId, anonymousId: tokenId };
+      return { owner, caller: { owner, ip: clientIp({ request, server }, trustProxy) } satisfies Caller };
+    }
     const secure = isHttps(request, trustProxy);
     const jar = cookie[ANON_COOKIE];
     let anonymousId = signer.unsign(jar?.value);
@@ -44,4 +54,10 @@ export function identity(signer: Signer, { sessions, trustProxy = 0 }: IdentityO
     const caller: Caller = { owner, ip: clientIp({ request, server }, trustProxy) };
     return { owner, caller };
   });
+}
+
+/** The token of an `Authorization: Bearer …` header, if the request has one. */
+export function bearerToken(request: Request): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return match?.[1];
 }

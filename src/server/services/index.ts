@@ -6,6 +6,7 @@ import { createBilling } from "./billing/index.ts";
 import { createCompare } from "./compare/index.ts";
 import { createLens } from "./lens/index.ts";
 import type { JobQueue } from "./queue.ts";
+import { createTokens } from "./tokens/index.ts";
 import { createVariants } from "./variants/index.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { createEvents } from "./events.ts";
@@ -50,7 +51,8 @@ export function createServices({ db, secret, providers, concurrency, retry, bill
   const lens = createLens({ db, billing, search });
   const compare = createCompare({ billing, search });
   const loginThrottle = createThrottle({ limit: 10, windowMs: 60_000, clock });
-  return { accounts, billing, quota, search, variants, lens, compare, loginThrottle };
+  const tokens = createTokens({ db, clock });
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, loginThrottle };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -29,6 +29,7 @@ export function apiDocs() {
         { name: "variants", description: "Query variants and the batches that run them (Pro)" },
         { name: "compare", description: "A query against its variants (Pro)" },
         { name: "lens", description: "The brand lens (Pro)" },
+        { name: "tokens", description: "Personal API tokens for the CLI and MCP clients" },
         { name: "system", description: "Health and provider status" },
       ],
     },
