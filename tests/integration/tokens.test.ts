@@ -83,6 +83,18 @@ describeEachDatabase("personal API tokens", (getDb) => {
     expect((await browser.request("POST", "/api/tokens", { name: "  " })).status).toBe(400);
   });
 
+  test("outside /api a bearer header is not ours: pages render, and Stripe.js's publishable key reaches the Stripe simulator", async () => {
+    const { app } = await createTestApp(getDb());
+    const browser = createAgent(app);
+    const page = await browser.request("GET", "/", undefined, { authorization: "Bearer pk_test_simulated" });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const proxied = await browser.request("GET", "/stripe-sim/v1/prices", undefined, { authorization: "Bearer pk_test_not_ours" });
+    expect(proxied.json).not.toEqual({ message: "Invalid or revoked token" });
+    // On the API the same header is a token, and a wrong one is a 401.
+    expect((await browser.request("GET", "/api/auth/user", undefined, { authorization: "Bearer pk_test_simulated" })).status).toBe(401);
+  });
+
   test("the typed client with a token header is how the CLI talks to the server", async () => {
     const { app, token } = await withToken();
     const client = createApiClient({ baseUrl: BASE, headers: { authorization: `Bearer ${token.token}` }, fetch: ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch });

@@ -56,8 +56,13 @@ export function identity(signer: Signer, { sessions, trustProxy = 0, tokens }: I
   });
 }
 
-/** The token of an `Authorization: Bearer …` header, if the request has one. */
+/**
+ * The token of an `Authorization: Bearer …` header on an API call, if it has one. Other paths
+ * ignore the header: pages are for browsers, and the Stripe simulator's proxy carries Stripe.js's
+ * own bearer (the publishable key).
+ */
 export function bearerToken(request: Request): string | undefined {
+  if (!new URL(request.url).pathname.startsWith("/api/")) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
   return match?.[1];
 }
