@@ -49,7 +49,7 @@ export async function createApp(deps: AppDeps) {
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
-  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
+  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()
@@ -58,7 +58,7 @@ export async function createApp(deps: AppDeps) {
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
     .use(healthRoutes(deps.database))
-    .use(authRoutes({ accounts: services.accounts, sessions, loginThrottle: services.loginThrottle, trustProxy }, who))
+    .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
     .use(searchRoutes(services.search, who, { trustProxy }))

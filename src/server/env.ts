@@ -3,10 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
 
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url("a URL such as http://127.0.0.1:4010")));
+const count = (fallback: number, max: number) => {
+  const expected = `a whole number from 0 to ${max}`;
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.maxValue(max, expected)), String(fallback));
+};
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
@@ -51,6 +56,12 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
     "5",
   ),
+  /** Free searches a day per network, shared by anonymous visitors and accounts on their first day (ADR 015). */
+  FREE_NETWORK_DAILY_SEARCHES: count(defaultFreeTierPolicy.networkSearches, 1_000_000),
+  /** Free searches a day per network, shared by free accounts older than a day. */
+  FREE_NETWORK_MEMBER_SEARCHES: count(defaultFreeTierPolicy.memberSearches, 1_000_000),
+  /** New accounts a day per network. */
+  FREE_NETWORK_DAILY_REGISTRATIONS: count(defaultFreeTierPolicy.registrations, 1_000_000),
 });
 
 /** Each provider's variables, named in the catalogue: key (and its stand-ins), base URL, model. */
@@ -67,7 +78,7 @@ const ProviderEnvSchema = v.object(
 export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string };
 
 type RawEnv = v.InferOutput<typeof EnvSchema>;
-export type Env = Omit<RawEnv, "SESSION_SECRET"> & { SESSION_SECRET: string; providers: Record<ProviderId, ProviderEnv> };
+export type Env = Omit<RawEnv, "SESSION_SECRET"> & { SESSION_SECRET: string; providers: Record<ProviderId, ProviderEnv>; freeTier: FreeTierPolicy };
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -92,6 +103,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     DATA_DIR: resolve(env.DATA_DIR),
     SESSION_SECRET: SESSION_SECRET ?? developmentSecret(env.NODE_ENV, resolve(env.DATA_DIR)),
     providers,
+    freeTier: { networkSearches: env.FREE_NETWORK_DAILY_SEARCHES, memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES, registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS },
   };
 }
 

@@ -213,39 +213,58 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     expect((await stale.request("GET", "/api/auth/user")).status).toBe(401);
   });
 
-  test("login attempts are throttled per username: the 11th in a minute is 429 even with the right password, and a minute later it works", async () => {
+  test("wrong passwords slow down one username on one network only: after 5 the waits double, another network still signs in, the right password clears the count", async () => {
     let now = new Date();
     const { app } = await createTestApp(getDb(), { clock: () => now });
     const account = newAccount();
     await createAgent(app).api.register(account);
-    // From a different address each time: the username alone trips it.
-    for (let i = 1; i <= 10; i++) {
-      const attempt = await createAgent(app).request("POST", "/api/login", { username: account.username, password: `wrong ${i}` });
+    const attacker = (ip: string) => createAgent(app, { ip });
+    // Five wrong guesses from one network (IPv6 addresses in one /64 are one network).
+    for (let i = 1; i <= 5; i++) {
+      const attempt = await attacker(`2001:db8:7:1::${i}`).request("POST", "/api/login", { username: account.username, password: `wrong ${i}` });
       expect({ i, status: attempt.status }).toEqual({ i, status: 401 });
     }
-    const eleventh = await createAgent(app).request("POST", "/api/login", { username: account.username.toUpperCase(), password: account.password });
-    expect(eleventh.status).toBe(429);
-    expect(eleventh.json).toEqual({ message: "Too many login attempts. Please wait a minute and try again." });
-    expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(setCookie(eleventh.headers, "session")).toBeUndefined();
-
-    now = new Date(now.getTime() + 61_000);
-    expect((await createAgent(app).request("POST", "/api/login", account)).status).toBe(200);
+    // The sixth from there waits a second, even with the right password.
+    const held = await attacker("2001:db8:7:1::99").request("POST", "/api/login", { username: account.username.toUpperCase(), password: account.password });
+    expect(held.status).toBe(429);
+    expect(held.json).toEqual({ message: "Too many login attempts. Please try again in 1 second." });
+    expect(held.headers.get("retry-after")).toBe("1");
+    expect(setCookie(held.headers, "session")).toBeUndefined();
+    // The owner, elsewhere, is not locked out.
+    expect((await createAgent(app, { ip: "198.51.100.20" }).request("POST", "/api/login", account)).status).toBe(200);
+    // Each further wrong guess doubles the wait: 1 s, 2 s, 4 s, 8 s.
+    for (const wait of [1, 2, 4, 8]) {
+      now = new Date(now.getTime() + wait * 1000);
+      expect((await attacker("2001:db8:7:1::5").request("POST", "/api/login", { username: account.username, password: "still wrong" })).status).toBe(401);
+    }
+    const longer = await attacker("2001:db8:7:1::5").request("POST", "/api/login", account);
+    expect(longer.status).toBe(429);
+    expect(longer.headers.get("retry-after")).toBe("16");
+    // After the wait the right password works, and clears the count.
+    now = new Date(now.getTime() + 16_000);
+    expect((await attacker("2001:db8:7:1::5").request("POST", "/api/login", account)).status).toBe(200);
+    expect((await attacker("2001:db8:7:1::5").request("POST", "/api/login", { username: account.username, password: "typo" })).status).toBe(401);
+    expect((await attacker("2001:db8:7:1::5").request("POST", "/api/login", account)).status).toBe(200);
   });
 
-  test("login attempts are throttled per client address too; another address is not affected", async () => {
-    const { app } = await createTestApp(getDb());
+  test("one network gets 30 login attempts a minute over all usernames; another network is not affected", async () => {
+    let now = new Date();
+    const { app } = await createTestApp(getDb(), { clock: () => now });
     const account = newAccount();
     await createAgent(app).api.register(account);
-    // IPv6 addresses in one /64 are one network: walking through them buys no attempts.
-    for (let i = 1; i <= 10; i++) {
-      const attacker = createAgent(app, { ip: `2001:db8:1:2::${i.toString(16)}` });
-      expect((await attacker.request("POST", "/api/login", { username: `guess${i}`, password: "123456" })).status).toBe(401);
+    // Spraying one password over many usernames from one /64.
+    for (let i = 1; i <= 30; i++) {
+      const sprayer = createAgent(app, { ip: `2001:db8:1:2::${i.toString(16)}` });
+      expect((await sprayer.request("POST", "/api/login", { username: `guess${i}`, password: "123456" })).status).toBe(401);
     }
-    expect((await createAgent(app, { ip: "2001:db8:1:2:ffff::9" }).request("POST", "/api/login", account)).status).toBe(429);
+    const capped = await createAgent(app, { ip: "2001:db8:1:2:ffff::9" }).request("POST", "/api/login", account);
+    expect(capped.status).toBe(429);
+    expect(Number(capped.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await createAgent(app, { ip: "198.51.100.7" }).request("POST", "/api/login", account)).status).toBe(200);
     expect((await createAgent(app, { ip: "2001:db8:1:3::1" }).request("POST", "/api/login", account)).status).toBe(200);
-  });
+    now = new Date(now.getTime() + 61_000);
+    expect((await createAgent(app, { ip: "2001:db8:1:2::1" }).request("POST", "/api/login", account)).status).toBe(200);
+    }, 60_000);
 
   test("searches made anonymously are adopted by the account on register, and on login", async () => {
     const { app } = await createTestApp(getDb());

@@ -48,8 +48,9 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     expect(readQuotaCookie([...visitor.jar].map(([k, val]) => `${k}=${val}`).join("; "))).toEqual({ date: utcDay(), count: 5 });
   });
 
-  test("clearing cookies does not reset it (same address), editing the display cookie does not either, and another address is not affected", async () => {
-    const { app } = await createTestApp(getDb());
+  test("clearing cookies does not reset it on a network whose pool is used (ADR 015), editing the display cookie does not either, and another address is not affected", async () => {
+    // The network's pool at 5: the one visitor uses it all.
+    const { app } = await createTestApp(getDb(), { env: { FREE_NETWORK_DAILY_SEARCHES: "5" } });
     const ip = "203.0.113.10";
     const visitor = createAgent(app, { ip });
     for (let i = 0; i < 5; i++) expect((await search(visitor)).status).toBe(200);
@@ -72,11 +73,13 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
   });
 
   test("a page rendered on the server reads the quota as the visitor, from their address", async () => {
-    const { app } = await createTestApp(getDb());
+    const { app } = await createTestApp(getDb(), { env: { FREE_NETWORK_DAILY_SEARCHES: "5" } });
     const ip = "203.0.113.20";
     const visitor = createAgent(app, { ip });
-    for (let i = 0; i < 5; i++) await search(visitor);
-    // A fresh browser on the same network: the home page's prefetched quota already says 0 left.
+    for (let i = 0; i < 4; i++) await search(visitor);
+    expect((await visitor.request("GET", "/")).text).toContain(`"used":4,"limit":5,"remaining":1`);
+    await search(visitor);
+    // A fresh browser on the same network, whose pool is used: the home page's prefetched quota already says 0 left.
     const page = await createAgent(app, { ip }).request("GET", "/");
     expect(page.text).toContain(`"used":5,"limit":5,"remaining":0`);
     expect((await createAgent(app).request("GET", "/")).text).toContain(`"used":0,"limit":5,"remaining":5`);
@@ -152,10 +155,14 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     expect(await visitor.api.quota()).toMatchObject({ used: 5, remaining: 0 });
   });
 
-  test("searches run at the same moment cannot overdraw the day: exactly 5 of 8 go through", async () => {
-    const { app } = await createTestApp(getDb());
-    const ip = "203.0.113.99";
+  test("searches run at the same moment cannot overdraw the day: exactly 5 of 8 go through, for one visitor and for a network's pool", async () => {
+    const { app } = await createTestApp(getDb(), { env: { FREE_NETWORK_DAILY_SEARCHES: "5" } });
+    const visitor = createAgent(app);
+    const own = await Promise.all(Array.from({ length: 8 }, () => search(visitor)));
+    expect(own.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect((await visitor.api.quota()).remaining).toBe(0);
     // Different browsers on one network, all at once.
+    const ip = "203.0.113.99";
     const answers = await Promise.all(Array.from({ length: 8 }, () => search(createAgent(app, { ip }))));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     expect((await createAgent(app, { ip }).api.quota()).remaining).toBe(0);

@@ -1,6 +1,6 @@
 import type { Db } from "#db/client.ts";
 import { createAccounts } from "./auth/accounts.ts";
-import { createThrottle } from "./auth/throttle.ts";
+import { createLoginGuard } from "./auth/login-guard.ts";
 import { createStripeClient, type BillingConfig } from "./billing/config.ts";
 import { createBilling } from "./billing/index.ts";
 import { createCompare } from "./compare/index.ts";
@@ -12,6 +12,8 @@ import type { ProviderId } from "#src/contract/providers.ts";
 import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
+import { createRegistrationGate } from "./quota/registrations.ts";
+import type { FreeTierPolicy } from "./quota/subjects.ts";
 import { createSearchService } from "./search/index.ts";
 import type { Providers } from "./search/run.ts";
 import { createSearchStore } from "./search/store.ts";
@@ -29,6 +31,8 @@ export type ServicesDeps = {
   billing: BillingConfig;
   /** Work that outlives its request (variant batches). */
   queue: JobQueue;
+  /** How far the free tier stretches per network (ADR 015); the defaults when not given. */
+  freeTier?: FreeTierPolicy;
   /** Which provider writes query variants (VARIANTS_PROVIDER). */
   variantsProvider?: ProviderId;
   /** The time the quota day, Pro grace and login throttling go by; tests move it. */
@@ -39,20 +43,20 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, queue, variantsProvider, clock }: ServicesDeps) {
+export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
-  const quota = createQuotaService({ db, secret, billing, clock });
-  const accounts = createAccounts({ db, events });
+  const quota = createQuotaService({ db, secret, billing, policy: freeTier, clock });
+  const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
+  const accounts = createAccounts({ db, events, registrations, loginGuard: createLoginGuard({ clock }) });
   const search = createSearchService({ store: createSearchStore(db), quota, providers, concurrency, retry });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });
   const lens = createLens({ db, billing, search });
   const compare = createCompare({ billing, search });
-  const loginThrottle = createThrottle({ limit: 10, windowMs: 60_000, clock });
   const tokens = createTokens({ db, clock });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, loginThrottle };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,27 +5,22 @@ import { isHttps } from "#src/server/http/forwarded.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import { SESSION_COOKIE, type Sessions } from "#src/server/http/session-cookie.ts";
 import { INVALID_LOGIN, toUser, type Accounts } from "#src/server/services/auth/accounts.ts";
-import type { Throttle } from "#src/server/services/auth/throttle.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Caller } from "#src/server/services/owner.ts";
-import { networkOf } from "#src/server/services/quota/subjects.ts";
 import { jsonBody } from "./docs.ts";
 
 export const NOT_SIGNED_IN = "Not signed in";
-export const TOO_MANY_LOGINS = "Too many login attempts. Please wait a minute and try again.";
 
 export type AuthRouteDeps = {
   accounts: Accounts;
   sessions: Sessions;
-  /** Login attempts per username and per client network. */
-  loginThrottle: Throttle;
   trustProxy: number;
 };
 
 type SignInContext = Pick<Context, "request" | "cookie"> & { caller: Caller };
 
 /** Spec §7 account calls: register, log in and out, who am I. */
-export function authRoutes({ accounts, sessions, loginThrottle, trustProxy }: AuthRouteDeps, who: ReturnType<typeof identity>) {
+export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, who: ReturnType<typeof identity>) {
   /** Sets the session cookie; what the browser did anonymously becomes the account's. */
   async function signIn({ request, cookie, caller }: SignInContext, user: { id: string; tokenVersion: number }): Promise<void> {
     await sessions.issue(cookie[SESSION_COOKIE]!, user, isHttps(request, trustProxy));
@@ -42,7 +37,7 @@ export function authRoutes({ accounts, sessions, loginThrottle, trustProxy }: Au
     .post(
       "/api/register",
       async (context) => {
-        const user = await accounts.register(parseInput(Register, context.body));
+        const user = await accounts.register(parseInput(Register, context.body), context.caller.ip);
         await signIn(context, user);
         context.set.status = 201;
         return toUser(user);
@@ -54,7 +49,8 @@ export function authRoutes({ accounts, sessions, loginThrottle, trustProxy }: Au
           summary: "Create an account and sign in",
           description:
             "Username 3–50 characters, unique in any letter case; a valid email, unique; password at least 8 characters. 201 with the user and the `session` cookie; " +
-            "400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username or email is taken. Searches made anonymously in this browser join the account.",
+            "400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username or email is taken; 429 (with Retry-After) when the caller's network " +
+            "has made its new accounts for the day (FREE_NETWORK_DAILY_REGISTRATIONS, default 3). Searches made anonymously in this browser join the account.",
           requestBody: jsonBody(Register),
         },
       },
@@ -63,9 +59,7 @@ export function authRoutes({ accounts, sessions, loginThrottle, trustProxy }: Au
       "/api/login",
       async (context) => {
         const input = parseInput(Login, context.body);
-        const verdict = loginThrottle.attempt([`user:${input.username.toLowerCase()}`, `ip:${networkOf(context.caller.ip)}`]);
-        if (!verdict.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", TOO_MANY_LOGINS, { retryAfterS: verdict.retryAfterS });
-        const user = await accounts.authenticate(input.username, input.password);
+        const user = await accounts.authenticate(input.username, input.password, context.caller.ip);
         await signIn(context, user);
         return toUser(user);
       },
@@ -76,7 +70,8 @@ export function authRoutes({ accounts, sessions, loginThrottle, trustProxy }: Au
           summary: "Sign in",
           description:
             `200 with the user and the \`session\` cookie (30 days, renewed with use); 401 \`${INVALID_LOGIN}\` for an unknown username or a wrong password alike; ` +
-            "429 (with Retry-After) after 10 attempts in a minute for one username or from one network. Searches made anonymously in this browser join the account.",
+            "429 (with Retry-After) after 5 wrong passwords for one username from one network (then each wait doubles, up to 15 minutes; the right password clears it; " +
+            "other networks are not affected), or 30 attempts in a minute from one network. Searches made anonymously in this browser join the account.",
           requestBody: jsonBody(Login),
         },
       },

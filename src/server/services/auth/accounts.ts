@@ -4,62 +4,46 @@ import { users, type User as UserRow } from "#db/schema.ts";
 import type { User } from "#src/contract/auth.ts";
 import { DomainError } from "../errors.ts";
 import type { Events } from "../events.ts";
+import type { RegistrationGate } from "../quota/registrations.ts";
+import type { LoginGuard } from "./login-guard.ts";
 
 export const INVALID_LOGIN = "Invalid username or password";
 const TAKEN = { username: "Username is already taken", email: "An account with this email already exists" } as const;
 
-export type AccountsDeps = { db: Db; events: Events };
+export type AccountsDeps = {
+  db: Db;
+  events: Events;
+  /** New accounts per network per day. */
+  registrations: RegistrationGate;
+  /** Wrong passwords per username and network. */
+  loginGuard: LoginGuard;
+};
 
-/** Accounts: registration, password checks, session versions, and the sign-in event. */
-export function createAccounts({ db, events }: AccountsDeps) {
+/**
+ * Accounts: registration, password checks, session versions, and the sign-in event. `ip` is the
+ * caller's address: registrations and password guesses are bounded per network (ADR 015).
+ */
+export function createAccounts({ db, events, registrations, loginGuard }: AccountsDeps) {
   // Verifying against a throwaway hash when the username is unknown makes both failures take as
   // long, so response time does not tell which usernames exist.
   let decoyHash: Promise<string> | undefined;
 
   return {
-    /** Creates the account; 409 naming the username or email already in use (case-insensitively). */
-    async register(input: { username: string; email: string; password: string }): Promise<UserRow> {
-      const clash = await db
-        .select({ username: users.username, email: users.email })
-        .from(users)
-        .where(or(eq(sql`lower(${users.username})`, input.username.toLowerCase()), eq(sql`lower(${users.email})`, input.email.toLowerCase())));
-      assertFree(input, clash);
-      const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-      try {
-        const [user] = await db
-          .insert(users)
-          // The form asks for no name (spec §3): the username stands in until a profile says otherwise.
-          .values({ username: input.username, email: input.email, passwordHash, firstName: input.username, lastName: "" })
-          .returning();
-        if (!user) throw new Error("could not create the user");
-        return user;
-      } catch (error) {
-        // Lost a race with a simultaneous registration: the unique index decides.
-        const index = uniqueViolation(error);
-        if (index?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
-        if (index?.includes("email")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
-        throw error;
-      }
+    /**
+     * Creates the account; ACCOUNT_EXISTS naming the username or email already in use
+     * (case-insensitively), TOO_MANY_ATTEMPTS when the network has made its accounts for the day.
+     */
+    register(input: { username: string; email: string; password: string }, ip: string): Promise<UserRow> {
+      return registrations.admit(ip, () => create(input));
     },
 
     /**
      * The user whose username (any case) and password match. One answer (INVALID_LOGIN) for an
      * unknown user and a wrong password, in the same time either way: the form cannot be used to
-     * find accounts.
+     * find accounts. TOO_MANY_ATTEMPTS while this username is cooling down on this network.
      */
-    async authenticate(username: string, password: string): Promise<UserRow> {
-      const [user] = await db
-        .select()
-        .from(users)
-        .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
-        .limit(1);
-      if (!user) {
-        decoyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
-        await Bun.password.verify(password, await decoyHash);
-        throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
-      }
-      if (!(await Bun.password.verify(password, user.passwordHash))) throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
-      return user;
+    authenticate(username: string, password: string, ip: string): Promise<UserRow> {
+      return loginGuard.attempt(username, ip, () => verify(username, password));
     },
 
     async find(userId: string): Promise<UserRow | undefined> {
@@ -84,6 +68,45 @@ export function createAccounts({ db, events }: AccountsDeps) {
     /** A visitor signed in from a browser with an anonymous id: what they did there becomes theirs. */
     signedIn: (anonymousId: string, userId: string) => events.emit("signedIn", { anonymousId, userId }),
   };
+
+  async function create(input: { username: string; email: string; password: string }): Promise<UserRow> {
+    const clash = await db
+      .select({ username: users.username, email: users.email })
+      .from(users)
+      .where(or(eq(sql`lower(${users.username})`, input.username.toLowerCase()), eq(sql`lower(${users.email})`, input.email.toLowerCase())));
+    assertFree(input, clash);
+    const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+    try {
+      const [user] = await db
+        .insert(users)
+        // The form asks for no name (spec §3): the username stands in until a profile says otherwise.
+        .values({ username: input.username, email: input.email, passwordHash, firstName: input.username, lastName: "" })
+        .returning();
+      if (!user) throw new Error("could not create the user");
+      return user;
+    } catch (error) {
+      // Lost a race with a simultaneous registration: the unique index decides.
+      const index = uniqueViolation(error);
+      if (index?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
+      if (index?.includes("email")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
+      throw error;
+    }
+  }
+
+  async function verify(username: string, password: string): Promise<UserRow> {
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
+      .limit(1);
+    if (!user) {
+      decoyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+      await Bun.password.verify(password, await decoyHash);
+      throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
+    }
+    if (!(await Bun.password.verify(password, user.passwordHash))) throw new DomainError("INVALID_LOGIN", INVALID_LOGIN);
+    return user;
+  }
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,12 +1,14 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED, remainingSearches, utcDay } from "#src/contract/quota.ts";
+import { users } from "#db/schema.ts";
+import { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED, utcDay } from "#src/contract/quota.ts";
 import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Caller } from "../owner.ts";
 import type { Quota } from "./standing.ts";
-import { ipHashKey, subjectsOf } from "./subjects.ts";
+import { defaultFreeTierPolicy, ipHashKey, NEWCOMER_MS, subjectsOf, type FreeTierPolicy, type Subject } from "./subjects.ts";
 import { createUsageCounters } from "./usage.ts";
 
 export type { Quota } from "./standing.ts";
@@ -14,20 +16,38 @@ export type { Quota } from "./standing.ts";
 /** A search taken from the caller's allowance, to give back if the search produced nothing. */
 export type Admission = { quota: Quota; refund(): Promise<Quota> };
 
-export type QuotaDeps = { db: Db; secret: string; billing: Billing; clock?: () => Date };
+export type QuotaDeps = { db: Db; secret: string; billing: Billing; policy?: FreeTierPolicy; clock?: () => Date };
 
 /**
- * Tiers and the free daily quota, enforced here whatever the client shows: the count lives in
- * `daily_usage` (shared by every app instance) and is taken before a search runs.
+ * Tiers and the free daily quota, enforced here whatever the client shows: the counts live in
+ * `daily_usage` (shared by every app instance) and are taken before a search runs. A free search
+ * counts against the caller (5 a day) and against a pool of the network it comes from (ADR 015).
  */
-export function createQuotaService({ db, secret, billing, clock = () => new Date() }: QuotaDeps) {
+export function createQuotaService({ db, secret, billing, policy = defaultFreeTierPolicy, clock = () => new Date() }: QuotaDeps) {
   const counters = createUsageCounters(db);
   const ipKey = ipHashKey(secret);
 
+  /** An account younger than a day shares its network's pool with anonymous visitors. */
+  async function isNewcomer(userId: string | undefined): Promise<boolean> {
+    if (!userId) return true;
+    const [user] = await db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId)).limit(1);
+    return !user || clock().getTime() - user.createdAt.getTime() < NEWCOMER_MS;
+  }
+
+  async function subjects(caller: Caller, day: string): Promise<Subject[]> {
+    return subjectsOf({ ...caller, newcomer: await isNewcomer(caller.owner.userId) }, day, ipKey, policy);
+  }
+
+  /** The free standing the counts leave: the tightest of the caller's own 5 and the network's pool. */
+  function freeStanding(day: string, list: Subject[], counts: number[]): Quota {
+    const remaining = Math.max(0, Math.min(FREE_DAILY_SEARCHES, ...list.map((s, i) => s.limit - (counts[i] ?? 0))));
+    return { isPro: false, day, used: FREE_DAILY_SEARCHES - remaining, remaining };
+  }
+
   async function standing(caller: Caller, day = utcDay(clock())): Promise<Quota> {
     if (await billing.isPro(caller.owner.userId)) return { isPro: true, day };
-    const used = Math.min(FREE_DAILY_SEARCHES, await counters.used(subjectsOf(caller.owner, caller.ip, day, ipKey), day));
-    return { isPro: false, day, used, remaining: remainingSearches(used) };
+    const list = await subjects(caller, day);
+    return freeStanding(day, list, await counters.counts(list, day));
   }
 
   return {
@@ -49,14 +69,14 @@ export function createQuotaService({ db, secret, billing, clock = () => new Date
         return { quota: pro, refund: async () => pro };
       }
       if (iterations > FREE_ITERATIONS) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED, { quota: await standing(caller, day) });
-      const subjects = subjectsOf(caller.owner, caller.ip, day, ipKey);
-      const used = await counters.reserve(subjects, day, FREE_DAILY_SEARCHES);
-      if (used === null) throw new DomainError("DAILY_LIMIT_REACHED", DAILY_LIMIT_MESSAGE, { quota: { isPro: false, day, used: FREE_DAILY_SEARCHES, remaining: 0 } });
+      const list = await subjects(caller, day);
+      const counts = await counters.reserve(list, day);
+      if (counts === null) throw new DomainError("DAILY_LIMIT_REACHED", DAILY_LIMIT_MESSAGE, { quota: { isPro: false, day, used: FREE_DAILY_SEARCHES, remaining: 0 } });
       let refunded = false;
       return {
-        quota: { isPro: false, day, used, remaining: remainingSearches(used) },
+        quota: freeStanding(day, list, counts),
         async refund() {
-          if (!refunded) await counters.release(subjects, day);
+          if (!refunded) await counters.release(list, day);
           refunded = true;
           return standing(caller);
         },
@@ -66,7 +86,7 @@ export function createQuotaService({ db, secret, billing, clock = () => new Date
     /** Subscribes to sign-in: today's anonymous count moves to the account. */
     async adopt({ anonymousId, userId }: DomainEvents["signedIn"]): Promise<void> {
       const day = utcDay(clock());
-      await counters.transfer({ kind: "anon", key: anonymousId }, { kind: "user", key: userId }, day, FREE_DAILY_SEARCHES);
+      await counters.transfer({ kind: "anon", key: anonymousId }, { kind: "user", key: userId, limit: FREE_DAILY_SEARCHES }, day);
     },
   };
 }

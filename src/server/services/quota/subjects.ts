@@ -1,23 +1,62 @@
 import { createHmac } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
+import { FREE_DAILY_SEARCHES } from "#src/contract/quota.ts";
 import type { UsageSubjectKind } from "#db/schema.ts";
 import type { Owner } from "../owner.ts";
 
-/** One counter a search is charged to: a `daily_usage` row's kind and key. */
-export type Subject = { kind: UsageSubjectKind; key: string };
+/** One counter a search is charged to: a `daily_usage` row's kind and key, and how far it may go. */
+export type Subject = { kind: UsageSubjectKind; key: string; limit: number };
 
 /**
- * What a free search is counted against. Signed in: the account. Anonymous: the anonymous id
- * AND the network it came from, so clearing cookies (a new anonymous id) does not reset the
- * count. The address is kept only as a keyed hash, and the day is part of the hash so the
- * stored keys cannot link one day's visitor to another's.
+ * How far the free tier stretches on one network (ADR 015). A visitor or an account gets the
+ * spec's 5 a day; the network they come from has two larger pools, so clearing cookies or
+ * registering accounts runs out at a small multiple of 5, while one heavy user takes at most 5
+ * from a pool that everyone behind the same address shares.
  */
-export function subjectsOf(owner: Owner, ip: string, day: string, ipKey: Buffer): Subject[] {
-  if (owner.userId) return [{ kind: "user", key: owner.userId }];
-  return [
-    { kind: "anon", key: owner.anonymousId },
-    { kind: "ip", key: createHmac("sha256", ipKey).update(`${day}|${networkOf(ip)}`).digest("base64url") },
-  ];
+export type FreeTierPolicy = {
+  /** Searches a day shared by anonymous visitors and accounts on their first day, per network. */
+  networkSearches: number;
+  /** Searches a day shared by free accounts older than a day, per network. */
+  memberSearches: number;
+  /** New accounts a day per network. */
+  registrations: number;
+};
+
+export const defaultFreeTierPolicy: FreeTierPolicy = { networkSearches: 25, memberSearches: 50, registrations: 3 };
+
+/** An account this young draws on its network's newcomer pool, like an anonymous visitor. */
+export const NEWCOMER_MS = 24 * 60 * 60 * 1000;
+
+/** The pools a network has, each its own `daily_usage` row (kind "ip"). */
+type NetworkPool = "newcomers" | "members" | "registrations";
+
+/**
+ * The keyed hash of a network's pool on a day. The address is never stored; the day is part of
+ * the hash so one day's keys cannot be linked to another's. The newcomer pool keeps the input
+ * the single per-network counter had before, so counts taken before an upgrade still hold.
+ */
+export function networkKey(ipKey: Buffer, pool: NetworkPool, day: string, ip: string): string {
+  const input = pool === "newcomers" ? `${day}|${networkOf(ip)}` : `${pool}|${day}|${networkOf(ip)}`;
+  return createHmac("sha256", ipKey).update(input).digest("base64url");
+}
+
+/**
+ * What a free search is counted against. Anonymous: the visitor's id (5) and the network's
+ * newcomer pool. Signed in: the account (5) and the network's newcomer pool while the account is
+ * new, its member pool after that.
+ */
+export function subjectsOf(
+  caller: { owner: Owner; ip: string; newcomer: boolean },
+  day: string,
+  ipKey: Buffer,
+  policy: FreeTierPolicy,
+): Subject[] {
+  const { owner, ip, newcomer } = caller;
+  const own: Subject = owner.userId ? { kind: "user", key: owner.userId, limit: FREE_DAILY_SEARCHES } : { kind: "anon", key: owner.anonymousId, limit: FREE_DAILY_SEARCHES };
+  const pool: Subject = newcomer || !owner.userId
+    ? { kind: "ip", key: networkKey(ipKey, "newcomers", day, ip), limit: policy.networkSearches }
+    : { kind: "ip", key: networkKey(ipKey, "members", day, ip), limit: policy.memberSearches };
+  return [own, pool];
 }
 
 /** The salt for IP hashes, derived from SESSION_SECRET so there is one secret to keep. */

@@ -8,19 +8,19 @@ class CounterFull extends Error {}
 
 /** The `daily_usage` counters: one row per subject per UTC day. */
 export function createUsageCounters(db: Db) {
-  const row = (subject: Subject, day: string) => and(eq(dailyUsage.subjectKind, subject.kind), eq(dailyUsage.subjectKey, subject.key), eq(dailyUsage.day, day));
+  const row = (subject: Pick<Subject, "kind" | "key">, day: string) => and(eq(dailyUsage.subjectKind, subject.kind), eq(dailyUsage.subjectKey, subject.key), eq(dailyUsage.day, day));
 
   return {
     /**
-     * Adds one search to every subject, or to none if any is already at `limit`: each counter is
-     * bumped by one INSERT … ON CONFLICT DO UPDATE … WHERE count < limit, which PostgreSQL runs
-     * atomically per row, and all of them in one transaction. Returns the highest new count, or
-     * null when refused. Concurrent requests cannot both take the last search.
+     * Adds one search to every subject, or to none if any is already at its limit: each counter
+     * is bumped by one INSERT … ON CONFLICT DO UPDATE … WHERE count < limit, which PostgreSQL runs
+     * atomically per row, and all of them in one transaction. Returns the new counts in the
+     * subjects' order, or null when refused. Concurrent requests cannot both take the last search.
      */
-    async reserve(subjects: Subject[], day: string, limit: number): Promise<number | null> {
+    async reserve(subjects: Subject[], day: string): Promise<number[] | null> {
       try {
         return await db.transaction(async (tx) => {
-          let used = 0;
+          const counts: number[] = [];
           for (const subject of subjects) {
             const [counted] = await tx
               .insert(dailyUsage)
@@ -28,13 +28,14 @@ export function createUsageCounters(db: Db) {
               .onConflictDoUpdate({
                 target: [dailyUsage.subjectKind, dailyUsage.subjectKey, dailyUsage.day],
                 set: { count: sql`${dailyUsage.count} + 1`, updatedAt: sql`now()` },
-                setWhere: sql`${dailyUsage.count} < ${limit}`,
+                setWhere: sql`${dailyUsage.count} < ${subject.limit}`,
               })
               .returning({ count: dailyUsage.count });
-            if (!counted) throw new CounterFull();
-            used = Math.max(used, counted.count);
+            // A first insert is not checked by the WHERE: a limit of 0 refuses it here.
+            if (!counted || counted.count > subject.limit) throw new CounterFull();
+            counts.push(counted.count);
           }
-          return used;
+          return counts;
         });
       } catch (error) {
         if (error instanceof CounterFull) return null;
@@ -54,13 +55,13 @@ export function createUsageCounters(db: Db) {
       });
     },
 
-    /** Searches used on `day`: the highest of the subjects' counts. */
-    async used(subjects: Subject[], day: string): Promise<number> {
+    /** Each subject's count on `day`, in the subjects' order. */
+    async counts(subjects: Subject[], day: string): Promise<number[]> {
       const rows = await db
-        .select({ count: dailyUsage.count })
+        .select({ kind: dailyUsage.subjectKind, key: dailyUsage.subjectKey, count: dailyUsage.count })
         .from(dailyUsage)
         .where(or(...subjects.map((subject) => row(subject, day))));
-      return Math.max(0, ...rows.map((r) => r.count));
+      return subjects.map((s) => rows.find((r) => r.kind === s.kind && r.key === s.key)?.count ?? 0);
     },
 
     /**
@@ -68,7 +69,8 @@ export function createUsageCounters(db: Db) {
      * searches they made anonymously (now adopted by the account) count against the account, so
      * registering is not a way to start the day over.
      */
-    async transfer(from: Subject, to: Subject, day: string, limit: number): Promise<void> {
+    async transfer(from: Omit<Subject, "limit">, to: Subject, day: string): Promise<void> {
+      const { limit } = to;
       await db.transaction(async (tx) => {
         const [moved] = await tx.delete(dailyUsage).where(row(from, day)).returning({ count: dailyUsage.count });
         if (!moved?.count) return;
