@@ -391,11 +391,25 @@ export const SavedSearchList = v.object({
 });
 export type SavedSearchList = v.InferOutput<typeof SavedSearchList>;
 
+/**
+ * Whether an ISO timestamp names a moment a Date can hold. valibot's format check passes
+ * "…T00:00:00+05", "…-23" offsets, 30 February and year 0000, which the database refuses.
+ */
+export function isRealTimestamp(text: string): boolean {
+  const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(text) ?? [];
+  const y = Number(year);
+  const m = Number(month);
+  const d = Number(day);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return y >= 1 && days !== undefined && d >= 1 && d <= days && !Number.isNaN(new Date(text).getTime());
+}
+
 export const SavedSearchListQuery = v.object({
   limit: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")),
   ),
-  before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"))),
+  before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"), v.check(isRealTimestamp, "before must be an ISO timestamp"))),
   /** Only the searches of this query text, in any letter case (spec §5). */
   query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"), v.maxLength(500, "query must be at most 500 characters"))),
 });

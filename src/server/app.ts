@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Database } from "#db/client.ts";
 import type { Env } from "#src/server/env.ts";
+import { bodyLimit } from "#src/server/http/body-limit.ts";
 import { csrf } from "#src/server/http/csrf.ts";
 import { onError } from "#src/server/http/errors.ts";
 import { relayClientIp, type ConnectionInfo } from "#src/server/http/forwarded.ts";
@@ -15,6 +16,7 @@ import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
+import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
 import type { JobQueue } from "#src/server/services/queue.ts";
@@ -54,6 +56,7 @@ export async function createApp(deps: AppDeps) {
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()
     .onError(onError(trustProxy))
+    .use(bodyLimit())
     .use(csrf({ trustProxy }))
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
@@ -67,12 +70,12 @@ export async function createApp(deps: AppDeps) {
     .use(workbenchRoutes(services, who))
     .use(tokenRoutes(services.tokens, who))
     .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
-    // Unknown API and asset paths answer 404 in their own format, never with the HTML 404 page.
-    .all("/api/*", ({ request, set }) => {
-      set.status = 404;
-      return { message: `Not found: ${request.method} ${new URL(request.url).pathname}` };
-    })
+    .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle));
+  // The routes as registered, read at the first unmatched request; declared with its type to break the cycle.
+  function routeTable(): ReadonlyArray<{ method: string; path: string; handler?: unknown }> {
+    return app.routes;
+  }
   // Pages fetch their data through the app itself; declared with its type to break the cycle.
   function handle(request: Request, from: ConnectionInfo): Promise<Response> {
     return app.handle(relayClientIp(request, from, trustProxy));

@@ -60,7 +60,9 @@ export async function start(options: StartOptions) {
   const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue });
   // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
   await queue.start();
-  app.listen({ port: env.PORT, hostname: env.HOST });
+  // Bodies are bounded by the app (http/body-limit.ts), which answers 413 with a message before
+  // reading; Bun's own cap would answer first, with an empty body, for declared sizes over it.
+  app.listen({ port: env.PORT, hostname: env.HOST, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
 

@@ -14,6 +14,7 @@ const STATUS: Record<ErrorCode, number> = {
   SEARCH_CANCELLED: 409,
   DAILY_LIMIT_REACHED: 429,
   TOO_MANY_ATTEMPTS: 429,
+  PAYLOAD_TOO_LARGE: 413,
   PROVIDERS_FAILED: 502,
   PAYMENT_FAILED: 402,
   BILLING_UNAVAILABLE: 503,
@@ -41,6 +42,8 @@ type ErrorContext = Pick<Context, "request" | "set" | "cookie"> & { code: string
  */
 export function onError(trustProxy: number) {
   return ({ code, error, set, cookie, request }: ErrorContext) => {
+    // Elysia wraps what a body parser throws (http/body-limit.ts) in its ParseError.
+    if (code === "PARSE" && (error as { cause?: unknown }).cause instanceof DomainError) error = (error as { cause: DomainError }).cause;
     // First: Elysia also reads a thrown error's `code`, and ours share names with its own (NOT_FOUND).
     if (error instanceof DomainError) {
       if (error.options.quota) reportQuota({ set, cookie, request }, error.options.quota, trustProxy);

@@ -10,7 +10,7 @@ export type PageRenderer = (request: { url: URL; signal: AbortSignal; api: ApiCl
  * fetched through the app itself (`handle`), as the caller, so the server reads what they may.
  */
 export function pageRoutes(render: PageRenderer, handle: (request: Request, from: ConnectionInfo) => Promise<Response>) {
-  return new Elysia().get("/*", ({ request, server }) => {
+  function page(request: Request, server: ConnectionInfo["server"]): Promise<Response> {
     const url = new URL(request.url);
     const cookie = request.headers.get("cookie");
     const api = createApiClient({
@@ -20,5 +20,23 @@ export function pageRoutes(render: PageRenderer, handle: (request: Request, from
       fetch: ((input: string | URL | Request, init?: RequestInit) => handle(new Request(input, init), { request, server })) as typeof fetch,
     });
     return render({ url, signal: request.signal, api });
-  });
+  }
+
+  return (
+    new Elysia()
+      .get("/*", ({ request, server }) => page(request, server))
+      // Pages are read, never written: say so, and still show the page the address names.
+      .options("/*", ({ set }) => {
+        set.status = 204;
+        set.headers.allow = PAGE_METHODS;
+      })
+      .all("/*", async ({ request, server }) => {
+        const shown = await page(new Request(request.url, { headers: request.headers, signal: request.signal }), server);
+        const headers = new Headers(shown.headers);
+        headers.set("allow", PAGE_METHODS);
+        return new Response(shown.body, { status: shown.status === 404 ? 404 : 405, headers });
+      })
+  );
 }
+
+const PAGE_METHODS = "GET, HEAD, OPTIONS";

@@ -18,6 +18,8 @@ export const ErrorCode = {
   SEARCH_CANCELLED: "SEARCH_CANCELLED",
   DAILY_LIMIT_REACHED: "DAILY_LIMIT_REACHED",
   TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
+  /** The request body is over its limit. */
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   /** Every provider failed: nothing to show. */
   PROVIDERS_FAILED: "PROVIDERS_FAILED",
   /** The card was declined, or the payment could not be taken (Stripe's message). */

@@ -12,6 +12,7 @@ import {
   VerifySubscriptionResult,
   WebhookReceipt,
 } from "#src/contract/billing.ts";
+import { rawBody } from "#src/server/http/body-limit.ts";
 import { parseInput } from "#src/server/http/errors.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import type { Billing } from "#src/server/services/billing/index.ts";
@@ -90,9 +91,8 @@ export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>
         detail: { tags: ["billing"], summary: "Stripe's customer portal", description: "A portal session URL for the caller's invoices and payment method.", requestBody: jsonBody(BillingPortal) },
       },
     )
-    .post("/api/stripe/webhook", async ({ request }) => billing.webhook(await request.text(), request.headers.get("stripe-signature") ?? undefined), {
-      // The signature is over the raw bytes: the body must not be parsed and re-serialised first.
-      parse: "none",
+    // The signature is over the raw bytes: the handler reads them, not the parsed body.
+    .post("/api/stripe/webhook", ({ request }) => billing.webhook(rawBody(request), request.headers.get("stripe-signature") ?? undefined), {
       response: WebhookReceipt,
       detail: {
         tags: ["billing"],
