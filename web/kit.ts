@@ -10,6 +10,8 @@ export { Input } from "#web/components/ui/input.tsx";
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "#web/components/ui/card.tsx";
 export { Skeleton } from "#web/components/ui/skeleton.tsx";
 export { Progress } from "#web/components/ui/progress.tsx";
+export { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
+export { InfoTip } from "#web/components/info-tip.tsx";
 export { toast, useToast } from "#web/hooks/use-toast.ts";
 export { api } from "#web/lib/api.ts";
 export { personalQueryKeys, queries } from "#web/lib/queries.ts";

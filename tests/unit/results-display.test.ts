@@ -283,10 +283,12 @@ describe("Frequency Analysis", () => {
     expect(text).not.toContain("No Aggregated Results Available");
     expect(html).toContain('role="tab"');
     expect(text).toMatch(/Claude\s*\(Simulated\)/);
-    // 5 result tabs + Claude and Gemini (OpenAI failed every run, so it has no stats).
-    expect(html.match(/role="tab"/g)?.length).toBe(7);
+    // 6 result tabs (the spec's 5 and the Brand Lens) + Claude and Gemini (OpenAI failed every run, so it has no stats).
+    expect(html.match(/role="tab"/g)?.length).toBe(8);
     for (const card of ["Product Frequency", "Company Frequency", "Source Frequency"]) expect(text).toContain(card);
     expect(text).toContain("Claude: top 3 products identical in 5 of 5 runs");
+    // The same top 3 every run (Jaccard 1); a 4th product in 3 of the 5 runs lowers the rank-biased overlap. 10 pairs of 5 runs.
+    expect(text).toContain("Run-to-run stability: top-3 overlap 1.00 (Jaccard), rank-biased overlap 0.89, over 10 pairs of runs");
     expect(text).toContain("Aardvark Stand");
     expect(text).toContain("3/5");
     expect(text).toContain("60%");

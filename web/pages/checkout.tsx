@@ -109,7 +109,7 @@ function Checkout() {
   return (
     <CheckoutCard
       title="Upgrade to Pro"
-      description={price ? `${plan.price?.productName ?? "Pro"} · ${price}` : "Unlimited searches, up to 100 iterations each, with frequency analysis."}
+      description={price ? `${plan.price?.productName ?? "Pro"} · ${price}` : "Unlimited searches, up to 100 iterations each, with frequency analysis, query variants and the brand lens."}
       action={
         <Button asChild variant="ghost" size="sm">
           <Link href="/">

@@ -1,9 +1,86 @@
-import { NotYetAvailable, PageShell } from "#web/components/page-shell.tsx";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, SearchX } from "lucide-react";
+import { useMemo } from "react";
+import { Link, useSearchParams } from "wouter";
+import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx";
+import { useProGate } from "#web/components/workbench/pro-gate.ts";
+import type { PrefetchContext } from "#web/page.ts";
+import { workbenchQueries } from "#web/lib/workbench-queries.ts";
+import { errorText, workbenchMessages } from "#web/lib/workbench.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, Skeleton } from "#web/kit.ts";
 
+/** What /compare was asked: compareQuery and the repeated compareVariants, blank ones left out. */
+function asked(params: URLSearchParams): { query: string | undefined; variants: string[] } {
+  const query = params.get("compareQuery")?.trim() || undefined;
+  const variants = params.getAll("compareVariants").map((variant) => variant.trim()).filter(Boolean);
+  return { query, variants };
+}
+
+/** The comparison arrives with the page (for a Pro caller). */
+export async function prefetch({ queryClient, api: serverApi, url }: PrefetchContext) {
+  const { query, variants } = asked(url.searchParams);
+  if (!query && variants.length === 0) return;
+  const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
+  if (pro.isPro) await queryClient.prefetchQuery(workbenchQueries.compare(serverApi, query, variants));
+}
+
+/** Spec §2 /compare?compareQuery=..&compareVariants=..: a query against its variants (Pro). */
 export default function ComparePage() {
+  const [params] = useSearchParams();
+  const search = params.toString();
+  const { query, variants } = useMemo(() => asked(new URLSearchParams(search)), [search]);
+  const ready = useProGate(query || variants.length > 0 ? null : workbenchMessages.noQueries);
+  // The same query the comparison below reads (no second request): the original's iterations for the way back.
+  const { data: report } = useQuery({ ...workbenchQueries.compare(api, query, variants), enabled: ready });
+  const iterations = report?.searches.find((search) => search.role === "original")?.iterationCount;
+
   return (
-    <PageShell title="Compare Variants" heading="Compare Variants">
-      <NotYetAvailable feature="Variant comparison" />
-    </PageShell>
+    <main className="container mx-auto w-full max-w-6xl flex-1 space-y-6 px-4 py-8">
+      <title>Compare Variants · AI Search Comparison</title>
+      <header className="space-y-3">
+        {query ? (
+          <Button asChild variant="ghost" size="sm" className="-ml-2">
+            <Link href={`/variants?query=${encodeURIComponent(query)}${iterations ? `&iterations=${iterations}` : ""}`}>
+              <ArrowLeft aria-hidden="true" />
+              Back to Variants
+            </Link>
+          </Button>
+        ) : null}
+        <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
+        {query ? <p className="break-words text-muted-foreground">{`Original query: ${query}`}</p> : null}
+      </header>
+      {ready ? <Comparison query={query} variants={variants} /> : <Skeleton className="h-64 w-full" aria-label="Loading" />}
+    </main>
   );
+}
+
+function Comparison({ query, variants }: { query: string | undefined; variants: string[] }) {
+  const { data: report, error, isPending } = useQuery(workbenchQueries.compare(api, query, variants));
+  if (isPending) return <Skeleton className="h-96 w-full" aria-label="Loading the comparison" role="status" />;
+  if (error) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>Could not compare these searches</AlertTitle>
+        <AlertDescription>{errorText(error)}</AlertDescription>
+      </Alert>
+    );
+  }
+  if (report.searches.length === 0) {
+    return (
+      <Card className="mx-auto max-w-2xl gap-4">
+        <CardHeader className="items-center text-center">
+          <SearchX className="mx-auto size-8 text-muted-foreground" aria-hidden="true" />
+          <h2 className="text-lg font-semibold">No Results Found</h2>
+          <CardDescription>None of these queries has a saved search of yours yet. Run them first, then compare.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <Missing missing={report.missing} />
+          <Button asChild variant="outline">
+            <Link href="/">Back to Dashboard</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    );
+  }
+  return <CompareView report={report} />;
 }

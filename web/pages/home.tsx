@@ -30,6 +30,7 @@ function preloadable<P extends object>(load: () => Promise<ComponentType<P>>) {
 const SearchResults = preloadable(() => import("#web/components/results/search-results.tsx").then((m) => m.SearchResults));
 const SearchProgress = preloadable(() => import("#web/components/search/search-progress.tsx").then((m) => m.SearchProgress));
 const ModelCard = preloadable(() => import("#web/components/results/model-card.tsx").then((m) => m.ModelCard));
+const LatestSearch = preloadable(() => import("#web/components/search/latest-search.tsx").then((m) => m.LatestSearch));
 const preloadSearchCode = () => {
   void SearchResults.preload();
   void SearchProgress.preload();
@@ -37,8 +38,14 @@ const preloadSearchCode = () => {
   void import("#web/lib/search-runner.ts");
 };
 
-export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
-  await queryClient.prefetchQuery(queries.quota(serverApi));
+export async function prefetch(context: PrefetchContext) {
+  const { queryClient, api: serverApi, url } = context;
+  const query = url.searchParams.get("query")?.trim();
+  await Promise.all([
+    queryClient.prefetchQuery(queries.quota(serverApi)),
+    // `/?query=`: a signed-in caller's latest saved result of it comes with the page.
+    query && queryClient.ensureQueryData(queries.user(serverApi)).then(async (user) => user && (await import("#web/components/search/latest-search.tsx")).prefetchLatestSearch(context, query)),
+  ]);
 }
 
 export default function HomePage() {
@@ -46,9 +53,11 @@ export default function HomePage() {
   const { data: status } = useQuery(queries.status(api));
   const { data: pro } = useQuery(queries.proStatus(api));
   const { data: quota } = useQuery(queries.quota(api));
+  const { data: user } = useQuery(queries.user(api));
   const upgrade = useUpgrade();
   const [params] = useSearchParams();
   const isPro = pro?.isPro ?? false;
+  const asked = params.get("query")?.trim() ?? "";
   const remaining = isPro ? null : (quota?.remaining ?? FREE_DAILY_SEARCHES);
 
   const { state, start, cancel, reset } = useSearch({
@@ -126,14 +135,20 @@ export default function HomePage() {
         <Suspense fallback={<Skeleton className="h-96" />}>
           <SearchResults result={state.result} isPro={isPro} />
         </Suspense>
+      ) : asked && user ? (
+        <Suspense fallback={<Skeleton className="h-96" />}>
+          <LatestSearch key={asked} query={asked} isPro={isPro} fallback={placeholder} />
+        </Suspense>
       ) : (
-        <p className="text-center text-muted-foreground">
-          Enter a query above to see which products, companies and sources OpenAI, Anthropic and Gemini return for it.
-        </p>
+        placeholder
       )}
     </main>
   );
 }
+
+const placeholder = (
+  <p className="text-center text-muted-foreground">Enter a query above to see which products, companies and sources OpenAI, Anthropic and Gemini return for it.</p>
+);
 
 /** Spec §8 "Search failed": the server's message, else 'Search failed', else 'An unknown error occurred'. */
 function failureMessage(error: Error): string {

@@ -5,21 +5,24 @@ import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
+import { BrandLensCard } from "#web/components/lens/brand-lens-card.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
 import type { PrefetchContext } from "#web/page.ts";
+import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/kit.ts";
 
 /** The first page of the history arrives in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
   const user = await queryClient.ensureQueryData(queries.user(serverApi));
-  if (user) await queryClient.prefetchInfiniteQuery(queries.searches(serverApi));
+  if (user) await Promise.all([queryClient.prefetchInfiniteQuery(queries.searches(serverApi)), queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi))]);
 }
 
 /** Spec §2 /user/profile and /user/history: one screen, the person and their search history. */
 export default function ProfilePage() {
   const [location] = useLocation();
   const { data: user, isPending } = useQuery(queries.user(api));
-  const title = location.startsWith("/user/history") ? "Search History" : "Profile";
+  const history = location.startsWith("/user/history");
+  const title = history ? "Search History" : "Profile";
 
   if (isPending) return <PageSkeleton />;
   if (!user) return <PleaseLogIn title={title} />;
@@ -49,7 +52,10 @@ export default function ProfilePage() {
           </div>
         </CardContent>
       </Card>
+      {/* The same screen either way; the one the address names comes first. */}
+      {history ? null : <BrandLensCard />}
       <SearchHistory />
+      {history ? <BrandLensCard /> : null}
     </main>
   );
 }

@@ -62,7 +62,7 @@ function SubscriptionCard({ details, portal }: { details: SubscriptionDetails; p
             {details.status}
           </Badge>
         </CardTitle>
-        <CardDescription>Unlimited searches, up to 100 iterations each, with frequency analysis.</CardDescription>
+        <CardDescription>Unlimited searches, up to 100 iterations each, with frequency analysis, query variants and the brand lens.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <dl className="grid gap-3 text-sm sm:grid-cols-2">

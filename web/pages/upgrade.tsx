@@ -14,7 +14,13 @@ export async function prefetch({ queryClient, api: serverApi }: PrefetchContext)
 
 const FREE = [`${FREE_DAILY_SEARCHES} searches a day`, "1 iteration per search", "Search history, JSON and CSV export"];
 // What Pro gives today; each new Pro tool is added here when it ships.
-const PRO = ["Unlimited searches", "1, 5, 10, 25, 50 or 100 iterations per search", "Frequency analysis: how often each product, company and source comes back, with 95% intervals"];
+const PRO = [
+  "Unlimited searches",
+  "1, 5, 10, 25, 50 or 100 iterations per search",
+  "Frequency analysis: how often each product, company and source comes back, with 95% intervals, and how stable the models' top picks are from run to run",
+  "Query variants: rephrasings written by a model, run side by side and compared, with significance tests",
+  "Brand lens: how often each model mentions your brand, its position and share of voice against your competitors",
+];
 
 /** /upgrade: where Pro features send free users. What Pro gives, what it costs, and the way to it. */
 export default function UpgradePage() {

@@ -12,7 +12,7 @@ const NO_COMMON_SOURCE = "No source was returned by more than one model";
  * The ui Table's horizontal scroller, made focusable and named so keyboard users can scroll it
  * on narrow screens (axe scrollable-region-focusable).
  */
-function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div data-slot="table-container" role="region" aria-label={label} tabIndex={0} className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
       <table data-slot="table" className="w-full caption-bottom text-sm">

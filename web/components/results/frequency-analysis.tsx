@@ -5,7 +5,7 @@ import { stabilitySummary } from "#src/core/aggregate.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { compactUrl, formatPercent } from "#web/lib/format.ts";
 import { CardHeading, EmptyText, SimulatedBadge, plural, type SimulatedFlags } from "./shared.tsx";
-import { Card, CardContent, CardHeader, Progress } from "#web/kit.ts";
+import { Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
 
 type Kind = "product" | "company" | "source";
 
@@ -62,6 +62,14 @@ function ProviderFrequencies({ provider, stats, simulated }: { provider: Provide
           {simulated ? <SimulatedBadge /> : null}
         </p>
         {stability.identicalTop3 > 1 && stability.mostCommonTop3.length > 0 ? <p className="break-words text-muted-foreground">{`Most common top 3: ${stability.mostCommonTop3.join(", ")}`}</p> : null}
+        {stats.stability ? (
+          <p className="flex items-start gap-1.5 text-muted-foreground">
+            <span data-testid="stability">{stabilityText(stats.stability)}</span>
+            <InfoTip label="About run-to-run stability" className="mt-0.5">
+              {STABILITY_HELP}
+            </InfoTip>
+          </p>
+        ) : null}
         <p className="text-muted-foreground">
           {`Percentages are over ${plural(stats.iterations, "completed iteration")}`}
           {stats.failedIterations > 0 ? `; ${plural(stats.failedIterations, "iteration")} failed and ${stats.failedIterations === 1 ? "is" : "are"} not counted` : ""}
@@ -75,6 +83,14 @@ function ProviderFrequencies({ provider, stats, simulated }: { provider: Provide
       </div>
     </>
   );
+}
+
+const STABILITY_HELP =
+  "How alike this model's runs are, from 0 (nothing in common) to 1 (identical). Top-3 overlap: the share of the top 3 products two runs have in common (Jaccard: shared ÷ all named), averaged over every pair of runs. Rank-biased overlap: the whole ranked lists compared, the top places weighing most (p = 0.9).";
+
+/** "Run-to-run stability: top-3 overlap 0.72 (Jaccard), rank-biased overlap 0.81, over 10 pairs of runs". */
+export function stabilityText(stability: NonNullable<AggregatedStats["stability"]>): string {
+  return `Run-to-run stability: top-${stability.k} overlap ${stability.jaccard.toFixed(2)} (Jaccard), rank-biased overlap ${stability.rbo.toFixed(2)}, over ${plural(stability.pairs, "pair")} of runs`;
 }
 
 function FrequencyCard({ title, model, items, runs, kind }: { title: string; model: string; items: Frequency[]; runs: number; kind: Kind }) {

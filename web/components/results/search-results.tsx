@@ -1,9 +1,11 @@
 import { Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
-import { useId, useMemo, type ReactNode } from "react";
+import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
+import type { LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
 import { exportFilename, resultToCsv, resultToJson } from "#src/core/export.ts";
+import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate, formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
@@ -15,7 +17,7 @@ import { ModelCard } from "./model-card.tsx";
 import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, toast } from "#web/kit.ts";
 
-export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency";
+export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
 
 export type SearchResultsProps = {
   result: SearchResult;
@@ -28,7 +30,7 @@ export type SearchResultsProps = {
   className?: string;
 };
 
-type TabProps = { result: SearchResult; simulated: SimulatedFlags };
+type TabProps = { result: SearchResult; simulated: SimulatedFlags; isPro: boolean; lens: LensControl };
 
 /** Spec §2 tabs, in order: each its label and what it shows. */
 const TABS: { value: ResultsTab; label: string; className: string; render: (props: TabProps) => ReactNode }[] = [
@@ -37,16 +39,24 @@ const TABS: { value: ResultsTab; label: string; className: string; render: (prop
   { value: "companies", label: "Companies", className: "min-w-0", render: (props) => <CompaniesTab {...props} /> },
   { value: "links", label: "All Links", className: "min-w-0", render: (props) => <LinksTab {...props} /> },
   { value: "frequency", label: "Frequency Analysis", className: "min-w-0", render: (props) => <FrequencyAnalysis {...props} /> },
+  // Beyond the spec (Pro): the person's brand through the answers of a saved search.
+  { value: "lens", label: "Brand Lens", className: "min-w-0", render: ({ result, isPro, simulated, lens }) => <LensTab searchId={result.id} isPro={isPro} simulated={simulated} control={lens} /> },
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
 export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", className }: SearchResultsProps) {
   const simulated = useMemo(() => simulatedFlags(result), [result]);
   const headingId = useId();
+  // The lens is loaded by its tab; the exports include the one shown.
+  const [override, setOverride] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ searchId: string | undefined; lens: LensReport | null }>({ searchId: undefined, lens: null });
+  const onLens = useCallback((lens: LensReport | null) => setShown({ searchId: result.id, lens }), [result.id]);
+  const lensControl = useMemo(() => ({ override, setOverride, onLens }), [override, onLens]);
+  const lens = shown.searchId === result.id ? shown.lens : null;
 
   return (
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
-      <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} />
+      <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} lens={lens} />
       <SimulatedNotice simulated={simulated} />
 
       <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">
@@ -60,7 +70,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
 
         {TABS.map((tab) => (
           <TabsContent key={tab.value} value={tab.value} className={tab.className}>
-            {tab.render({ result, simulated })}
+            {tab.render({ result, simulated, isPro, lens: lensControl })}
           </TabsContent>
         ))}
       </Tabs>
@@ -87,7 +97,7 @@ function SideBySide({ result, simulated }: TabProps) {
 
 export default SearchResults;
 
-function ResultsHeader({ result, isPro, readOnly, headingId }: { result: SearchResult; isPro: boolean; readOnly: boolean; headingId: string }) {
+function ResultsHeader({ result, isPro, readOnly, headingId, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; headingId: string; lens: LensReport | null }) {
   const stats = [
     { label: "Search Time", value: formatSeconds(result.executionTimeMs) },
     { label: "Total Links", value: String(result.totalLinks) },
@@ -113,7 +123,7 @@ function ResultsHeader({ result, isPro, readOnly, headingId }: { result: SearchR
             {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}
           </div>
         </div>
-        <ResultActions result={result} isPro={isPro} readOnly={readOnly} />
+        <ResultActions result={result} isPro={isPro} readOnly={readOnly} lens={lens} />
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         {stats.map((stat) => (
@@ -127,12 +137,14 @@ function ResultsHeader({ result, isPro, readOnly, headingId }: { result: SearchR
   );
 }
 
-function ResultActions({ result, isPro, readOnly }: { result: SearchResult; isPro: boolean; readOnly: boolean }) {
+function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; lens: LensReport | null }) {
   const save = (kind: "json" | "csv") => {
     try {
       const filename = exportFilename(result.query, new Date(), kind);
-      if (kind === "json") downloadText(resultToJson(result), filename, "application/json");
-      else downloadText(UTF8_BOM + resultToCsv(result), filename, "text/csv;charset=utf-8");
+      // With the brand lens when its tab has loaded one (Pro).
+      const extras = lens ? { lens } : {};
+      if (kind === "json") downloadText(resultToJson(result, extras), filename, "application/json");
+      else downloadText(UTF8_BOM + resultToCsv(result, extras), filename, "text/csv;charset=utf-8");
     } catch (error) {
       toast({ variant: "destructive", title: "Export failed", description: error instanceof Error && error.message ? error.message : "The file could not be created." });
     }

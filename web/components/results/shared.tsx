@@ -73,8 +73,8 @@ export function SourceLink({ source, show = "label", className }: { source: { ur
   );
 }
 
-/** ✓ for true, ✗ for false (with "Yes"/"No" for screen readers), or the string itself. */
-export function Mark({ value }: { value: boolean | string }) {
+/** ✓ for true, ✗ (or `no`, e.g. the compare page's dash) for false, with "Yes"/"No" for screen readers; or the string itself. */
+export function Mark({ value, no = "✗" }: { value: boolean | string; no?: string }) {
   if (typeof value === "string") return <>{value}</>;
   return value ? (
     <>
@@ -86,7 +86,7 @@ export function Mark({ value }: { value: boolean | string }) {
   ) : (
     <>
       <span aria-hidden="true" className="text-muted-foreground">
-        ✗
+        {no}
       </span>
       <span className="sr-only">No</span>
     </>

@@ -1,8 +1,7 @@
-import { Info, Lock, Search, X } from "lucide-react";
+import { Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
-import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { Button, FREE_ITERATIONS, Input, PRO_ITERATION_CHOICES, toast, useUpgrade, messages } from "#web/kit.ts";
+import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, useUpgrade, messages } from "#web/kit.ts";
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;
@@ -100,16 +99,9 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
             <span id={`${inputId}-iterations`} className="text-sm font-medium">
               Search Iterations
             </span>
-            <Tooltip>
-              <TooltipTrigger asChild>
-                <button type="button" className="rounded-sm text-muted-foreground hover:text-foreground" aria-label="About search iterations">
-                  <Info className="size-4" aria-hidden="true" />
-                </button>
-              </TooltipTrigger>
-              <TooltipContent className="max-w-xs">
-                AI models are non-deterministic, so running the same search multiple times provides a more complete view of possible results.
-              </TooltipContent>
-            </Tooltip>
+            <InfoTip label="About search iterations">
+              AI models are non-deterministic, so running the same search multiple times provides a more complete view of possible results.
+            </InfoTip>
           </div>
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <NativeSelect

@@ -1,0 +1,181 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Crown, Plus, Save, Trash2 } from "lucide-react";
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { Link } from "wouter";
+import type { BrandEntry, BrandLensSettings } from "#src/contract/lens.ts";
+import { workbenchQueries } from "#web/lib/workbench-queries.ts";
+import { errorText, splitList } from "#web/lib/workbench.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, Input, queries, Skeleton, toast } from "#web/kit.ts";
+
+/** The competitors the form offers at most (the API takes 20). */
+const MAX_COMPETITORS = 20;
+
+/**
+ * The brand lens settings on the profile: the person's brand (other names, own domains) and
+ * competitors (each with other names), saved with PUT /api/user/brand-lens. Anyone signed in can
+ * keep them; the lens itself shows on results for Pro.
+ */
+export function BrandLensCard() {
+  const headingId = useId();
+  const settings = useQuery(workbenchQueries.brandLens(api));
+  const { data: pro } = useQuery(queries.proStatus(api));
+  // The results' "Set up your brand lens" links here: a client-side navigation does not scroll to the anchor by itself.
+  useEffect(() => {
+    if (window.location.hash === "#brand-lens") document.getElementById("brand-lens")?.scrollIntoView();
+  }, []);
+
+  return (
+    <Card id="brand-lens" aria-labelledby={headingId} role="region" className="scroll-mt-20">
+      <CardHeader>
+        <CardTitle>
+          <h2 id={headingId} className="text-xl">
+            Brand lens
+          </h2>
+        </CardTitle>
+        <CardDescription>Name your brand once: each result then shows how often every model mentions it, where it stands among the products they recommend, its share of voice against your competitors, and whether your own domain is cited.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {pro && !pro.isPro ? (
+          <Alert role="note">
+            <Crown aria-hidden="true" />
+            <AlertTitle>The lens shows on results for Pro</AlertTitle>
+            <AlertDescription>
+              <p>
+                You can name your brand now; with Pro, every saved search shows it through the lens.{" "}
+                <Link href="/upgrade" className="font-medium text-foreground underline underline-offset-2">
+                  What Pro includes
+                </Link>
+              </p>
+            </AlertDescription>
+          </Alert>
+        ) : null}
+        {settings.isPending ? (
+          <Skeleton className="h-48 w-full" aria-label="Loading your brand lens" />
+        ) : settings.isError ? (
+          <Alert variant="destructive">
+            <AlertTitle>Could not load your brand lens</AlertTitle>
+            <AlertDescription>{errorText(settings.error)}</AlertDescription>
+          </Alert>
+        ) : (
+          <BrandLensForm initial={settings.data} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+type CompetitorRow = { key: number; name: string; aliases: string };
+
+function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
+  const queryClient = useQueryClient();
+  const ids = { name: useId(), aliases: useId(), domains: useId(), error: useId() };
+  const [name, setName] = useState(initial.brand?.name ?? "");
+  const [aliases, setAliases] = useState(initial.brand?.aliases.join(", ") ?? "");
+  const [domains, setDomains] = useState(initial.brand?.domains.join(", ") ?? "");
+  const [competitors, setCompetitors] = useState<CompetitorRow[]>(() => initial.competitors.map((c, i) => ({ key: i, name: c.name, aliases: c.aliases.join(", ") })));
+  const [nextKey, setNextKey] = useState(initial.competitors.length);
+
+  const save = useMutation({
+    mutationFn: () => {
+      const brand: BrandEntry | null = name.trim() ? { name: name.trim(), aliases: splitList(aliases), domains: splitList(domains) } : null;
+      const rivals = competitors.filter((row) => row.name.trim()).map((row): BrandEntry => ({ name: row.name.trim(), aliases: splitList(row.aliases), domains: [] }));
+      return api.saveBrandLens({ brand, competitors: rivals });
+    },
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(workbenchQueries.brandLens(api).queryKey, saved);
+      await queryClient.invalidateQueries({ queryKey: ["workbench", "lens"] });
+      toast({ title: "Brand lens saved", description: saved.brand ? `Results now show how the models treat ${saved.brand.name}.` : "No brand is named: the lens is off." });
+    },
+  });
+
+  const setRow = (key: number, change: Partial<CompetitorRow>) => setCompetitors((rows) => rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
+
+  return (
+    <form
+      className="space-y-4"
+      aria-label="Brand lens settings"
+      aria-describedby={save.isError ? ids.error : undefined}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate();
+      }}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={ids.name} label="Brand name" hint="As people write it, e.g. Acme">
+          <Input id={ids.name} value={name} onChange={(event) => setName(event.target.value)} maxLength={80} aria-describedby={`${ids.name}-hint`} />
+        </Field>
+        <Field id={ids.aliases} label="Other names" hint="Comma-separated, e.g. Acme Corp, ACME Rocket">
+          <Input id={ids.aliases} value={aliases} onChange={(event) => setAliases(event.target.value)} aria-describedby={`${ids.aliases}-hint`} />
+        </Field>
+        <Field id={ids.domains} label="Your domains" hint="Comma-separated, e.g. acme.com">
+          <Input id={ids.domains} value={domains} onChange={(event) => setDomains(event.target.value)} aria-describedby={`${ids.domains}-hint`} />
+        </Field>
+      </div>
+
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-medium">Competitors</legend>
+        {competitors.length === 0 ? <p className="text-sm text-muted-foreground">None yet. Competitors are what your share of voice is measured against.</p> : null}
+        <ul className="space-y-3">
+          {competitors.map((row, index) => (
+            <li key={row.key} className="grid items-end gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_auto]">
+              <Field id={`${ids.name}-c${row.key}`} label={`Competitor ${index + 1}`}>
+                <Input id={`${ids.name}-c${row.key}`} value={row.name} onChange={(event) => setRow(row.key, { name: event.target.value })} maxLength={80} />
+              </Field>
+              <Field id={`${ids.aliases}-c${row.key}`} label={`Competitor ${index + 1}: other names`}>
+                <Input id={`${ids.aliases}-c${row.key}`} value={row.aliases} onChange={(event) => setRow(row.key, { aliases: event.target.value })} />
+              </Field>
+              <Button type="button" variant="ghost" size="sm" onClick={() => setCompetitors((rows) => rows.filter((other) => other.key !== row.key))}>
+                <Trash2 aria-hidden="true" />
+                Remove
+                <span className="sr-only">{` competitor ${index + 1}`}</span>
+              </Button>
+            </li>
+          ))}
+        </ul>
+        {competitors.length < MAX_COMPETITORS ? (
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            onClick={() => {
+              setCompetitors((rows) => [...rows, { key: nextKey, name: "", aliases: "" }]);
+              setNextKey((key) => key + 1);
+            }}
+          >
+            <Plus aria-hidden="true" />
+            Add competitor
+          </Button>
+        ) : null}
+      </fieldset>
+
+      {save.isError ? (
+        <Alert variant="destructive" id={ids.error} role="alert">
+          <AlertTitle>Could not save your brand lens</AlertTitle>
+          <AlertDescription>{errorText(save.error)}</AlertDescription>
+        </Alert>
+      ) : null}
+      <CardFooter className="px-0">
+        <Button type="submit" disabled={save.isPending}>
+          <Save aria-hidden="true" />
+          Save brand lens
+        </Button>
+      </CardFooter>
+    </form>
+  );
+}
+
+function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0 space-y-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
