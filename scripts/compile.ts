@@ -1,10 +1,11 @@
 /**
  * Compiles the server into one executable, dist/ai-search-comparison, with the built client
- * files, the migrations and PGlite's WebAssembly embedded. Run scripts/build-assets.ts first
- * (`bun run build` does both).
+ * files, the migrations and PGlite's WebAssembly embedded; then the CLI, dist/aisc
+ * (scripts/compile-cli.ts). Run scripts/build-assets.ts first (`bun run build` does both).
  */
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { CLI_BINARY, compileCli } from "./compile-cli.ts";
 
 const root = resolve(import.meta.dir, "..");
 const buildDir = join(root, "build");
@@ -30,6 +31,10 @@ const proc = Bun.spawn(
 if ((await proc.exited) !== 0) process.exit(1);
 const size = Bun.file(outfile).size;
 console.log(`single binary: ${relative(root, outfile)} (${(size / 1024 / 1024).toFixed(1)} MB, ${embedded.length} embedded files, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+const cliStarted = performance.now();
+const cliSize = await compileCli();
+console.log(`CLI binary: ${relative(root, CLI_BINARY)} (${(cliSize / 1024 / 1024).toFixed(1)} MB, ${((performance.now() - cliStarted) / 1000).toFixed(1)} s)`);
 
 function entrySource(files: Array<[string, string]>): string {
   const imports = files.map(([, abs], i) => `import f${i} from ${JSON.stringify(relative(buildDir, abs))} with { type: "file" };`);

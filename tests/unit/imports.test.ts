@@ -44,6 +44,11 @@ describe("import graph", () => {
     expect(forbiddenImports(graph, "src/", ["web/", "cli/"])).toEqual([]);
   });
 
+  test("cli/ reaches the server only through the client: it imports src/client, src/contract and src/core, and nothing imports it", () => {
+    expect(forbiddenImports(graph, "cli/", ["src/server/", "src/simulators/", "db/", "web/"])).toEqual([]);
+    expect(forbiddenImports(graph, "", ["cli/"]).filter((line) => !line.startsWith("cli/"))).toEqual([]);
+  });
+
   test("src/contract imports no layer above it, src/core none above it either", () => {
     expect(forbiddenImports(graph, "src/contract/", ["src/core/", "src/server/", "src/client/", "db/", "web/"])).toEqual([]);
     expect(forbiddenImports(graph, "src/core/", ["src/server/", "src/client/", "db/", "web/"])).toEqual([]);

@@ -1,0 +1,51 @@
+import * as v from "valibot";
+import type { ApiClient } from "#src/client/api.ts";
+import { Iterations, SearchQuery } from "#src/contract/search.ts";
+import type { VariantBatch } from "#src/contract/variants.ts";
+import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
+import { signedIn } from "#cli/lib/context.ts";
+import { note, print, printJson, table } from "#cli/lib/output.ts";
+import { startProgress, type Progress } from "#cli/lib/progress.ts";
+
+const Options = v.object({ run: Flag, iterations: v.optional(Iterations) });
+const POLL_MS = 1000;
+
+export const variants = defineCommand("variants", "write rephrasings of a query as people might type it (Pro); --run searches them all")
+  .argument("<query>", "the original query")
+  .option("--run", "run every variant as a search (a batch on the server) and wait for them")
+  .option("-n, --iterations <n>", "with --run: iterations of each variant's search (5, 10, 25, 50 or 100)")
+  .action(
+    action<typeof Options, [string]>(Options, async ({ context, options, args: [rawQuery] }) => {
+      const query = parseOptions(SearchQuery, rawQuery);
+      const api = signedIn(context);
+      const progress = startProgress(`Writing variants of "${query}"`, context);
+      const generated = await api.generateVariants({ query });
+      progress.succeed(`${generated.variants.length} variants by ${generated.generatedBy.model}${generated.generatedBy.mode === "simulated" ? " (simulated)" : ""}`);
+      if (!options.run) {
+        if (context.json) return printJson(generated);
+        print(table(["#", "Variant", "Why"], generated.variants.map((variant, i) => [String(i + 1), variant.query, variant.reasoning])));
+        return note(context.quiet, `Search them all: aisc variants "${query}" --run`);
+      }
+      const created = await api.createBatch({ query, variants: generated.variants, ...(options.iterations ? { iterations: options.iterations } : {}) });
+      const batch = await waitForBatch(api, await api.runBatch(created.id), startProgress("Running the variants", context));
+      if (context.json) return printJson(batch);
+      print(table(["#", "Variant", "Status", "Search"], batch.items.map((item) => [String(item.position + 1), item.query, item.error ? `${item.status}: ${item.error}` : item.status, item.searchId ?? "—"])));
+      note(context.quiet, `Compare them: aisc compare "${query}"`);
+    }),
+  );
+
+/** Polls the batch until every item has completed or failed. */
+async function waitForBatch(api: ApiClient, batch: VariantBatch, progress: Progress): Promise<VariantBatch> {
+  for (;;) {
+    const finished = batch.items.filter((item) => item.status === "completed" || item.status === "failed");
+    const failed = batch.items.filter((item) => item.status === "failed").length;
+    const line = `Running ${batch.items.length} variant searches · ${finished.length}/${batch.items.length} done${failed ? ` (${failed} failed)` : ""}`;
+    if (finished.length === batch.items.length) {
+      progress.succeed(line);
+      return batch;
+    }
+    progress.update(line);
+    await Bun.sleep(POLL_MS);
+    batch = await api.getBatch(batch.id);
+  }
+}

@@ -1,0 +1,57 @@
+import { ValiError } from "valibot";
+import { ApiError } from "#src/client/errors.ts";
+
+/** The exit codes, as `aisc --help` and the README list them. */
+export const EXIT = {
+  ok: 0,
+  usage: 1,
+  /** Not signed in, or the token is unknown or revoked. */
+  auth: 2,
+  /** The daily quota is used up, or the option needs Pro. */
+  limit: 3,
+  /** The server failed, could not be reached, or every provider failed. */
+  server: 4,
+  interrupted: 130,
+} as const;
+export type ExitReason = keyof typeof EXIT;
+
+/** An error the CLI itself raises, with the exit code it ends with. */
+export class CliError extends Error {
+  override name = "CliError";
+  constructor(
+    readonly reason: ExitReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const NOT_SIGNED_IN = "Not signed in: run `aisc login` or set AISC_TOKEN";
+
+/** An HTTP status as an exit reason. */
+export function reasonOfStatus(status: number): ExitReason {
+  if (status === 401) return "auth";
+  if (status === 402 || status === 403 || status === 429) return "limit";
+  if (status >= 500) return "server";
+  return "usage";
+}
+
+/** What to tell the person about anything a command threw, and how to exit. */
+export function describeError(error: unknown, server: string): { reason: ExitReason; message: string } {
+  if (error instanceof CliError) return { reason: error.reason, message: error.message };
+  if (error instanceof ApiError) return { reason: reasonOfStatus(error.status), message: error.serverMessage ?? error.message };
+  if (error instanceof ValiError) return { reason: "server", message: `unexpected answer from ${server}: ${error.message}` };
+  if (isNetworkError(error)) return { reason: "server", message: `could not reach ${server}` };
+  if (isFileError(error)) return { reason: "usage", message: error.message };
+  return { reason: "server", message: error instanceof Error ? error.message : String(error) };
+}
+
+// fetch rejects with a TypeError carrying a system code (ECONNREFUSED, ENOTFOUND, …) when nothing answers.
+function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError && typeof (error as { code?: unknown }).code === "string";
+}
+
+// A file that cannot be written (--out in a missing folder, no permission).
+function isFileError(error: unknown): error is Error {
+  return error instanceof Error && typeof (error as { syscall?: unknown }).syscall === "string";
+}

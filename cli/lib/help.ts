@@ -1,0 +1,23 @@
+import { EXIT } from "./exit.ts";
+
+/** The end of `aisc --help`: configuration and exit codes. */
+export const HELP_FOOTER = `
+Configuration:
+  AISC_SERVER   the server (same as --server)
+  AISC_TOKEN    a personal API token (aisc_…); overrides the saved one
+  The saved login is $XDG_CONFIG_HOME/aisc/config.json (default ~/.config/aisc/config.json, mode 0600).
+
+Exit codes:
+  ${EXIT.ok}    ok
+  ${EXIT.usage}    usage: a bad command, option or argument
+  ${EXIT.auth}    not signed in, or the token is invalid or revoked
+  ${EXIT.limit}    the daily quota is used up, or Pro is required
+  ${EXIT.server}    the server failed or could not be reached, or every provider failed
+  ${EXIT.interrupted}  interrupted (Ctrl-C; a running search is cancelled on the server)
+
+Examples:
+  aisc login
+  aisc search "best crm for a small agency" -n 5
+  aisc search "best crm" --json | jq '.openai.products[].name'
+  aisc export <id> --format csv -o crm.csv
+`;

@@ -1,0 +1,49 @@
+import { createInterface } from "node:readline/promises";
+import { CliError } from "./exit.ts";
+
+/** Asks on the terminal (the question on stderr, so stdout stays clean). */
+export async function ask(question: string): Promise<string> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    return (await lines.question(question)).trim();
+  } catch (error) {
+    // Ctrl-C at the prompt rejects the question (the terminal is in raw mode: no SIGINT).
+    throw error instanceof Error && error.name === "AbortError" ? new CliError("interrupted", "Cancelled") : error;
+  } finally {
+    lines.close();
+  }
+}
+
+/** Asks without echoing what is typed (raw mode); Ctrl-C stops the command. */
+export function askHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(question);
+  stdin.setRawMode(true);
+  stdin.setEncoding("utf8");
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let typed = "";
+    const finish = (end: () => void) => {
+      stdin.off("data", onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write("\n");
+      end();
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === "\r" || char === "\n") return finish(() => resolve(typed));
+        if (char === "\u0003") return finish(() => reject(new CliError("interrupted", "Cancelled")));
+        typed = char === "\u007f" || char === "\b" ? typed.slice(0, -1) : typed + char;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
+
+/** The first line of standard input (for --password-stdin). */
+export async function readStdinLine(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.split(/\r?\n/)[0] ?? "";
+}

@@ -1,0 +1,123 @@
+import type { LensReport, Rate } from "#src/contract/lens.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { QuotaStatus } from "#src/contract/quota.ts";
+import type { ModelResult, SearchResult } from "#src/contract/search.ts";
+import { byRank } from "#src/core/aggregate.ts";
+import { dim, screenWidth, table } from "./output.ts";
+
+/*
+ * Results as people read them: a table per search on a terminal, and short summaries (also the
+ * MCP tools' text). Everything is read from the result; nothing is recomputed here.
+ */
+
+const TOP = 5;
+type Top = { name: string; percentage?: number };
+
+/** The providers that took part in the search, in catalogue order. */
+function providersOf(result: SearchResult): Array<[ProviderId, ModelResult]> {
+  return providerIds.flatMap((id) => (result.models[id] ? [[id, result.models[id]] as [ProviderId, ModelResult]] : []));
+}
+
+/** A provider's top products: by frequency over several iterations, else in the answer's order. */
+export function topProducts(result: SearchResult, id: ProviderId, count = TOP): Top[] {
+  const stats = result.stats[id];
+  if (result.iterationCount > 1 && stats) return stats.productFrequencies.slice(0, count).map(({ name, percentage }) => ({ name, percentage }));
+  return byRank(result.models[id]?.products ?? []).slice(0, count).map(({ name }) => ({ name }));
+}
+
+/** Distinct companies and sources a provider returned (over every iteration when there were several; then no cited count). */
+function counts(result: SearchResult, id: ProviderId, model: ModelResult): { companies: number; sources: number; cited?: number } {
+  const stats = result.stats[id];
+  if (result.iterationCount > 1 && stats) return { companies: stats.companyFrequencies.length, sources: stats.sourceFrequencies.length };
+  return { companies: model.companies.length, sources: model.sources.length, cited: model.sources.filter((source) => source.cited).length };
+}
+
+const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${index + 1}. ${top.name}` : `${top.name} ${top.percentage}%`);
+
+/** One line about the search: its query, iterations, time and totals. */
+export function resultHeadline(result: SearchResult): string {
+  const iterations = result.iterationCount === 1 ? "1 iteration" : `${result.iterationCount} iterations`;
+  return `"${result.query}" · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links`;
+}
+
+/** The result as a table: a column per provider; its model, status, top products and counts. */
+export function resultTable(result: SearchResult): string {
+  const providers = providersOf(result);
+  const label = 16;
+  const column = Math.max(20, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
+  const cells = (cell: (id: ProviderId, model: ModelResult) => string) => providers.map(([id, model]) => cell(id, model));
+  const rows = [
+    ["Model", ...cells((_, m) => `${m.modelName || "—"}${m.simulated ? "\n(simulated)" : ""}`)],
+    ["Status", ...cells((id, m) => statusText(result, id, m))],
+    ["Top products", ...cells((id) => topProducts(result, id).map(topLine).join("\n") || "—")],
+    ["Companies", ...cells((id, m) => String(counts(result, id, m).companies))],
+    ["Sources", ...cells((id, m) => sourcesText(counts(result, id, m)))],
+  ];
+  const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
+  const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
+  const common = result.commonProducts.slice(0, TOP).map((item) => `${item.name} (${item.models.length})`);
+  if (common.length) lines.push(`In common: ${common.join(", ")}`);
+  return lines.join("\n");
+}
+
+/** A few lines: per provider its top products and counts, then what several have in common. */
+export function resultSummary(result: SearchResult): string {
+  const lines = [result.id ? `Search ${result.id}: ${resultHeadline(result)}` : resultHeadline(result)];
+  for (const [id, model] of providersOf(result)) {
+    const name = `${providerCatalogue[id].model}${model.simulated ? " (simulated)" : ""}`;
+    if (model.status !== "ok") {
+      lines.push(`- ${name}: ${model.status}${model.error ? ` (${model.error})` : ""}`);
+      continue;
+    }
+    const top = topProducts(result, id).map((t) => (t.percentage === undefined ? t.name : `${t.name} ${t.percentage}%`));
+    const { companies, sources } = counts(result, id, model);
+    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources`);
+  }
+  if (result.commonProducts.length) lines.push(`Named by several: ${result.commonProducts.slice(0, TOP).map((item) => item.name).join(", ")}`);
+  return lines.join("\n");
+}
+
+/** The brand lens: a row per provider. */
+export function lensTable(lens: LensReport): string {
+  const rows = lensRows(lens).map(({ id, view }) => [
+    providerCatalogue[id].model,
+    rateText(view.mentionRate),
+    `${view.shareOfVoice.find((entry) => entry.isBrand)?.share ?? 0}%`,
+    view.positions.map(({ position, count }) => `#${position}×${count}`).join(" ") || "—",
+    String(view.notRecommended),
+    rateText(view.domainCited),
+  ]);
+  return [`Brand lens: ${lens.brand.name}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`, table(["", "Mentioned", "Share of voice", "Positions", "Not recommended", "Own domain cited"], rows)].join("\n");
+}
+
+/** The lens in a few lines. */
+export function lensSummary(lens: LensReport): string {
+  return [
+    `Brand lens for ${lens.brand.name}:`,
+    ...lensRows(lens).map(({ id, view }) => `- ${providerCatalogue[id].model}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`),
+  ].join("\n");
+}
+
+function lensRows(lens: LensReport) {
+  return providerIds.flatMap((id) => (lens.providers[id] ? [{ id, view: lens.providers[id] }] : []));
+}
+
+function statusText(result: SearchResult, id: ProviderId, model: ModelResult): string {
+  if (model.status !== "ok") return model.error ? `${model.status}: ${model.error}` : model.status;
+  const stats = result.stats[id];
+  if (result.iterationCount <= 1 || !stats) return "ok";
+  return `ok · ${stats.iterations}/${result.iterationCount}${stats.failedIterations ? ` (${stats.failedIterations} failed)` : ""}${stats.stability ? `\ntop-${stats.stability.k} overlap ${stats.stability.jaccard.toFixed(2)}` : ""}`;
+}
+
+function sourcesText({ sources, cited }: { sources: number; cited?: number }): string {
+  return cited === undefined || cited === sources ? String(sources) : `${sources} (${cited} cited)`;
+}
+
+function rateText(rate: Rate): string {
+  return `${rate.percentage}% (${rate.count}/${rate.n})`;
+}
+
+/** "Pro" or "Free: 4 of 5 searches left today". */
+export function quotaText(quota: QuotaStatus): string {
+  return quota.isPro ? "Pro" : `Free: ${quota.remaining ?? 0} of ${quota.limit ?? 0} searches left today`;
+}

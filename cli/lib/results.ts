@@ -1,0 +1,52 @@
+import { Option } from "commander";
+import * as v from "valibot";
+import type { ApiClient } from "#src/client/api.ts";
+import { LensQuery, type LensReport } from "#src/contract/lens.ts";
+import type { SavedSearchResult } from "#src/contract/search.ts";
+import { resultToCsv, resultToJson } from "#src/core/export.ts";
+import type { Context } from "./context.ts";
+import { note, print, writeDocument } from "./output.ts";
+import { lensTable, resultTable } from "./render.ts";
+
+export type Format = "json" | "csv";
+
+/** `--brand <name>` (search, show, export): the brand lens for a brand named on the spot. */
+export const brandOption = () => new Option("--brand <name>", "add the brand lens for NAME: mention rate, share of voice, positions (Pro)");
+export const BrandName = LensQuery.entries.brand;
+/** `-o, --out <file>`. */
+export const OutFile = v.optional(v.pipe(v.string(), v.minLength(1, "a file name is required")));
+
+/** The brand lens on a saved search for `brand` (Pro), or none without a brand. */
+export async function lensOf(api: ApiClient, id: string, brand: string | undefined): Promise<LensReport | undefined> {
+  if (!brand) return undefined;
+  return (await api.searchLens(id, { name: brand })).lens ?? undefined;
+}
+
+/** The result as the web's download writes it (src/core/export.ts). */
+export function exportText(result: SavedSearchResult, format: Format, lens?: LensReport): string {
+  return format === "json" ? resultToJson(result, { lens }) : resultToCsv(result, { lens });
+}
+
+/** A file's format by its extension: .csv is CSV, anything else JSON. */
+export function formatOfFile(file: string): Format {
+  return /\.csv$/i.test(file) ? "csv" : "json";
+}
+
+/**
+ * How `search` and `show` print a result: `--json` or `--csv` print that document (to `--out`
+ * when given); otherwise a table, and `--out` also writes the file in its extension's format.
+ */
+export function emitResult(context: Context, result: SavedSearchResult, options: { csv: boolean; out?: string; lens?: LensReport }): void {
+  const chosen: Format | undefined = context.json ? "json" : options.csv ? "csv" : undefined;
+  if (options.out) {
+    writeDocument(options.out, exportText(result, chosen ?? formatOfFile(options.out), options.lens));
+    if (options.out !== "-") note(context.quiet, `Wrote ${options.out}`);
+    if (chosen || options.out === "-") return;
+  } else if (chosen) {
+    process.stdout.write(exportText(result, chosen, options.lens));
+    return;
+  }
+  print(resultTable(result));
+  if (options.lens) print(lensTable(options.lens));
+  note(context.quiet, `Saved as ${result.id}: aisc show ${result.id} · aisc export ${result.id} --format csv`);
+}

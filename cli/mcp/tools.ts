@@ -1,0 +1,116 @@
+import * as v from "valibot";
+import type { ApiClient } from "#src/client/api.ts";
+import { LensQuery } from "#src/contract/lens.ts";
+import { Iterations, SearchQuery } from "#src/contract/search.ts";
+import { resultToJson } from "#src/core/export.ts";
+import { CliError } from "#cli/lib/exit.ts";
+import { lensOf } from "#cli/lib/results.ts";
+import { lensSummary, resultSummary } from "#cli/lib/render.ts";
+
+/*
+ * The MCP tools: each an input schema built from the contract's schemas (the same rules and
+ * messages as the API), and a call through the typed client answering a short summary for the
+ * model to read plus the JSON the CLI's --json prints.
+ */
+
+export type ToolAnswer = { summary: string; json: string };
+export type Tool = { name: string; description: string; input: v.ObjectSchema<v.ObjectEntries, undefined>; run: (api: ApiClient, input: unknown) => Promise<ToolAnswer> };
+
+function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: { name: string; description: string; input: S; run: (api: ApiClient, input: v.InferOutput<S>) => Promise<ToolAnswer> }): Tool {
+  return {
+    ...tool,
+    run: async (api, input) => {
+      const parsed = v.safeParse(tool.input, input);
+      if (!parsed.success) throw new CliError("usage", parsed.issues[0].message);
+      return tool.run(api, parsed.output);
+    },
+  };
+}
+
+const said = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description<v.InferOutput<S>, string>(text));
+const BrandName = LensQuery.entries.brand.wrapped;
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export const tools: Tool[] = [
+  defineTool({
+    name: "search",
+    description:
+      "Ask ChatGPT, Claude and Gemini the same question with their web search on, and get which products, companies and sources each returned (saved to the user's history). " +
+      "Several iterations (Pro) tell how often each item comes back; a brand adds its mention rate and share of voice (Pro).",
+    input: v.object({
+      query: said(SearchQuery, "The question, as a person would ask an AI assistant (e.g. 'best CRM for a small agency')"),
+      iterations: v.optional(said(Iterations, "Times to ask each provider (Pro: 5, 10, 25, 50 or 100; free: 1)")),
+      brand: v.optional(said(BrandName, "A brand to look for in the answers (Pro)")),
+    }),
+    async run(api, { query, iterations, brand }) {
+      const { result } = await api.search({ query, ...(iterations ? { iterations } : {}) });
+      const lens = await lensOf(api, result.id, brand);
+      return { summary: [resultSummary(result), ...(lens ? [lensSummary(lens)] : [])].join("\n\n"), json: resultToJson(result, { lens }) };
+    },
+  }),
+  defineTool({
+    name: "get_search",
+    description: "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies.",
+    input: v.object({ id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id") }),
+    async run(api, { id }) {
+      const result = await api.getSearch(id);
+      return { summary: resultSummary(result), json: resultToJson(result) };
+    },
+  }),
+  defineTool({
+    name: "list_searches",
+    description: "The user's saved searches, newest first (id, query, date, iterations, totals).",
+    input: v.object({
+      // The API's limit (1–100) as a number: the contract's is the query string's text.
+      limit: v.optional(said(v.pipe(v.number(), v.integer(), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")), "How many (1–100, default 20)")),
+      query: v.optional(said(SearchQuery, "Only the searches of this query (any letter case)")),
+    }),
+    async run(api, input) {
+      const list = await api.listSearches(input);
+      const lines = list.searches.map((s) => `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products`);
+      return { summary: lines.length ? `${lines.length} saved searches:\n${lines.join("\n")}` : "No saved searches.", json: json(list) };
+    },
+  }),
+  defineTool({
+    name: "generate_variants",
+    description: "Rephrasings of a query as different people might type it, each with why (Pro). Search them, then compare.",
+    input: v.object({ query: said(SearchQuery, "The original query") }),
+    async run(api, { query }) {
+      const generated = await api.generateVariants({ query });
+      return { summary: [`${generated.variants.length} variants of "${query}":`, ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`)].join("\n"), json: json(generated) };
+    },
+  }),
+  defineTool({
+    name: "compare",
+    description: "Compare the user's latest saved search of a query with those of its variants (Pro): items in common, top items, and significant differences (Fisher's exact test).",
+    input: v.object({
+      query: said(SearchQuery, "The original query"),
+      variants: v.optional(said(v.array(SearchQuery), "The variants' queries; default: the variants of the user's latest batch for the query")),
+    }),
+    async run(api, { query, variants }) {
+      const asked = variants ?? (await api.latestBatch(query)).batch?.items.map((item) => item.query) ?? [];
+      const report = await api.compare({ query, variants: asked });
+      const top = (items: Array<{ name: string; searches: number }>) => items.map((item) => `${item.name} (${item.searches})`).join(", ") || "none";
+      const summary = [
+        `${report.searches.length} searches compared${report.missing.length ? `; no saved search for ${report.missing.map((q) => `"${q}"`).join(", ")}` : ""}.`,
+        `Top products: ${top(report.summary.topProducts)}`,
+        `Top companies: ${top(report.summary.topCompanies)}`,
+      ].join("\n");
+      return { summary, json: json(report) };
+    },
+  }),
+  defineTool({
+    name: "brand_lens",
+    description: "How visible a brand is in a saved search's answers (Pro): per provider its mention rate, share of voice against competitors, positions and own-domain citations.",
+    input: v.object({
+      id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id"),
+      brand: said(BrandName, "The brand"),
+      aliases: v.optional(said(v.array(BrandName), "Other names of the brand")),
+      competitors: v.optional(said(v.array(BrandName), "Competitors to measure share of voice against")),
+    }),
+    async run(api, { id, brand, aliases, competitors }) {
+      const { lens } = await api.searchLens(id, { name: brand, aliases, competitors });
+      return { summary: lens ? lensSummary(lens) : "No lens.", json: json(lens) };
+    },
+  }),
+];

@@ -1,0 +1,75 @@
+import { afterEach, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import * as v from "valibot";
+import { PRO_REQUIRED } from "#src/contract/quota.ts";
+import { SavedSearchList, SavedSearchResponse } from "#src/contract/search.ts";
+import { CLI_ENTRY, cliEnv, createUser, ROOT, useCliServer, type CliServer } from "#tests/support/cli.ts";
+
+const getServer = useCliServer();
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** An MCP client (the SDK's) talking to `aisc mcp` over stdio, with the given token. */
+async function connect(server: CliServer, token?: string): Promise<Client> {
+  const env = cliEnv({ server, env: token ? { AISC_TOKEN: token } : {} });
+  const transport = new StdioClientTransport({ command: "bun", args: [CLI_ENTRY, "mcp"], env, cwd: ROOT, stderr: "pipe" });
+  const client = new Client({ name: "aisc-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type Text = { type: "text"; text: string };
+const texts = (result: Record<string, unknown>) => (result.content as Text[]).map((item) => item.text);
+
+test("aisc mcp lists its tools with input schemas from the contract", async () => {
+  const client = await connect(getServer());
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name).sort()).toEqual(["brand_lens", "compare", "generate_variants", "get_search", "list_searches", "search"]);
+  const search = tools.find((tool) => tool.name === "search");
+  expect(search?.inputSchema.required).toEqual(["query"]);
+  expect(search?.inputSchema.properties?.query).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
+  expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual(["brand", "iterations", "query"]);
+});
+
+test("the search tool runs a search as the token's user and answers a summary and the result's JSON; the others read it back", async () => {
+  const server = getServer();
+  const user = await createUser(server);
+  const client = await connect(server, user.token);
+
+  const answer = await client.callTool({ name: "search", arguments: { query: "best standing desk" } });
+  expect(answer.isError).toBeFalsy();
+  const [summary, json] = texts(answer);
+  expect(summary).toContain('"best standing desk"');
+  expect(summary).toContain("ChatGPT");
+  const result = v.parse(SavedSearchResponse, JSON.parse(json ?? ""));
+  expect(result.query).toBe("best standing desk");
+
+  const listed = await client.callTool({ name: "list_searches", arguments: { limit: 5 } });
+  expect(v.parse(SavedSearchList, JSON.parse(texts(listed)[1] ?? "")).searches.map((s) => s.id)).toEqual([result.id]);
+  const got = await client.callTool({ name: "get_search", arguments: { id: result.id } });
+  expect(v.parse(SavedSearchResponse, JSON.parse(texts(got)[1] ?? "")).id).toBe(result.id);
+});
+
+test("the same limits as the CLI: Pro options refused for a free user, no token, bad arguments", async () => {
+  const server = getServer();
+  const user = await createUser(server);
+  const free = await connect(server, user.token);
+  const refused = await free.callTool({ name: "search", arguments: { query: "best crm", iterations: 5 } });
+  expect(refused.isError).toBe(true);
+  expect(texts(refused)).toEqual([PRO_REQUIRED]);
+  expect((await free.callTool({ name: "generate_variants", arguments: { query: "best crm" } })).isError).toBe(true);
+  for (const query of ["", "   "]) {
+    const invalid = await free.callTool({ name: "search", arguments: { query } });
+    expect(invalid.isError).toBe(true);
+  }
+  expect(texts(await free.callTool({ name: "search", arguments: { query: "   " } }))).toEqual(["Search query is required"]);
+
+  const anonymous = await connect(server);
+  const signedOut = await anonymous.callTool({ name: "list_searches", arguments: {} });
+  expect(signedOut.isError).toBe(true);
+  expect(texts(signedOut)[0]).toContain("Not signed in");
+});

@@ -1,0 +1,101 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll } from "bun:test";
+import type { Database } from "#db/client.ts";
+import { createApiClient } from "#src/client/api.ts";
+import type { App } from "#src/server/app.ts";
+import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { Simulator } from "#src/simulators/index.ts";
+import { grantPro, signUp } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
+import { createTestApp } from "#tests/support/app.ts";
+import { openTestDatabase } from "#tests/support/databases.ts";
+
+/*
+ * The CLI as a person runs it: `bun cli/index.ts …` in a subprocess, against the real app
+ * listening on a loopback port (simulated providers), with its own config folder and no colour.
+ */
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const CLI_ENTRY = join(ROOT, "cli/index.ts");
+
+export type CliServer = { baseUrl: string; app: App; database: Database; simulator: Simulator };
+
+/** The app on a free loopback port for the suite (or describe block) that calls it. */
+export function useCliServer(options: { simulator?: () => Simulator; retry?: RetryPolicy } = {}): () => CliServer {
+  let server: CliServer | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const database = await openTestDatabase("pglite");
+    const own = options.simulator?.();
+    const { app, simulator, queue } = await createTestApp(database, { simulator: own, retry: options.retry });
+    app.listen({ port: 0, hostname: "127.0.0.1" });
+    server = { baseUrl: `http://127.0.0.1:${app.server?.port}`, app, database, simulator };
+    stop = async () => {
+      await app.stop(true);
+      await queue.stop();
+      await own?.stop();
+      await database.close();
+    };
+  });
+  afterAll(async () => stop?.());
+  return () => {
+    if (!server) throw new Error("useCliServer: read it inside a test");
+    return server;
+  };
+}
+
+/** A user registered through the API, optionally Pro, with a personal API token. */
+export async function createUser(server: CliServer, { pro = false } = {}) {
+  const agent = createAgent(server.app);
+  const account = await signUp(agent, server.database);
+  if (pro) await grantPro(server.database, account.id);
+  const { token } = await agent.api.createToken("test");
+  return { ...account, token };
+}
+
+/** The typed client as the given token, straight at the listening server. */
+export function clientAs(server: CliServer, token: string) {
+  return createApiClient({ baseUrl: server.baseUrl, headers: { authorization: `Bearer ${token}` } });
+}
+
+export type CliRun = { code: number; stdout: string; stderr: string };
+export type CliOptions = { server: CliServer; configHome?: string; env?: Record<string, string>; stdin?: string; cwd?: string };
+
+/** A fresh config folder (XDG_CONFIG_HOME). */
+export function tempConfigHome(): string {
+  return mkdtempSync(join(tmpdir(), "aisc-config-"));
+}
+
+/** Only what the CLI should see: no AISC_TOKEN or colour settings of the machine running the tests. */
+export function cliEnv({ server, configHome = tempConfigHome(), env = {} }: CliOptions): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", HOME: configHome, XDG_CONFIG_HOME: configHome, AISC_SERVER: server.baseUrl, NO_COLOR: "1", ...env };
+}
+
+/** Starts `aisc …` (for signals); stdout and stderr piped. */
+export function spawnCli(args: string[], options: CliOptions) {
+  return Bun.spawn(["bun", CLI_ENTRY, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: cliEnv(options),
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+/** Runs `aisc …` to its end. */
+export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+  const proc = spawnCli(args, options);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** Polls until `check` holds, failing after a generous bound (not a timing assertion). */
+export async function eventually(check: () => boolean, what: string, boundMs = 30_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await Bun.sleep(25);
+  }
+}
