@@ -1,4 +1,5 @@
 import type { Db } from "#db/client.ts";
+import type { UsageCharge } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED, remainingSearches, utcDay } from "#src/contract/quota.ts";
 import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
 import type { Billing } from "../billing/index.ts";
@@ -11,8 +12,12 @@ import { createUsageCounters } from "./usage.ts";
 
 export type { Quota } from "./standing.ts";
 
-/** A search taken from the caller's allowance, to give back if the search produced nothing. */
-export type Admission = { quota: Quota; refund(): Promise<Quota> };
+/**
+ * A search taken from the caller's allowance, to give back if the search produced nothing.
+ * `charge` names the counters taken (null for Pro), kept with the running search so the sweep can
+ * give it back if the instance running it dies; the address in it is already a keyed hash.
+ */
+export type Admission = { quota: Quota; charge: UsageCharge | null; refund(): Promise<Quota> };
 
 export type QuotaDeps = { db: Db; secret: string; billing: Billing; clock?: () => Date };
 
@@ -46,7 +51,7 @@ export function createQuotaService({ db, secret, billing, clock = () => new Date
         if (!(PRO_ITERATION_CHOICES as readonly number[]).includes(iterations)) {
           throw new DomainError("INVALID_INPUT", `Iterations must be one of ${PRO_ITERATION_CHOICES.slice(0, -1).join(", ")} or ${PRO_ITERATION_CHOICES.at(-1)}`, { quota: pro });
         }
-        return { quota: pro, refund: async () => pro };
+        return { quota: pro, charge: null, refund: async () => pro };
       }
       if (iterations > FREE_ITERATIONS) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED, { quota: await standing(caller, day) });
       const subjects = subjectsOf(caller.owner, caller.ip, day, ipKey);
@@ -55,6 +60,7 @@ export function createQuotaService({ db, secret, billing, clock = () => new Date
       let refunded = false;
       return {
         quota: { isPro: false, day, used, remaining: remainingSearches(used) },
+        charge: { day, subjects },
         async refund() {
           if (!refunded) await counters.release(subjects, day);
           refunded = true;
