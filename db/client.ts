@@ -59,6 +59,11 @@ async function pgliteAssets(dir: string) {
   return { pgliteWasmModule, initdbWasmModule, fsBundle: Bun.file(join(dir, "pglite.data")) };
 }
 
+/** The driver under the app's drizzle instance (drizzle keeps it as `$client`): PGlite or postgres.js's Sql. */
+export function clientOf<T>(database: Database): T {
+  return (database.db as unknown as { $client: T }).$client;
+}
+
 /** Wraps an open postgres.js pool; close() ends it. */
 export function postgresDatabase(client: Sql): Database {
   const db: Db = drizzlePostgres({ client, schema });

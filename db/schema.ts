@@ -64,6 +64,12 @@ export const users = pgTable(
 export const searchStatuses = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
 export type SearchStatus = (typeof searchStatuses)[number];
 
+/**
+ * The `daily_usage` counters a free search was taken from, kept on its row while it runs so that
+ * whoever ends it (its instance, or the sweep after that instance died) can give it back.
+ */
+export type UsageCharge = { day: string; subjects: Array<{ kind: UsageSubjectKind; key: string }> };
+
 export const searches = pgTable(
   "searches",
   {
@@ -85,6 +91,12 @@ export const searches = pgTable(
     status: text("status").$type<SearchStatus>().notNull().default("running"),
     error: text("error"),
     simulated: boolean("simulated").notNull().default(false),
+    /** The app instance running it (instances.id): only a dead instance's runs are marked interrupted. */
+    instanceId: uuid("instance_id"),
+    /** Which searches it takes the place of (the owner's, or a batch item's own): the key a cancel names. */
+    slot: text("slot"),
+    /** While running, what the free quota was charged (null for Pro, and once the search has ended). */
+    charge: jsonb("charge").$type<UsageCharge>(),
     createdAt: createdAt(),
     completedAt: tstz("completed_at"),
   },
@@ -96,6 +108,17 @@ export const searches = pgTable(
     index("searches_status_idx").on(t.status),
   ],
 );
+
+// ---------------------------------------------------------------------------
+// instances (app servers sharing the database, each with a lease it renews)
+// ---------------------------------------------------------------------------
+
+export const instances = pgTable("instances", {
+  id: uuid("id").primaryKey(),
+  startedAt: tstz("started_at").notNull().defaultNow(),
+  /** Renewed every few seconds with the database's now(); an old one means the instance is gone. */
+  heartbeatAt: tstz("heartbeat_at").notNull().defaultNow(),
+});
 
 // ---------------------------------------------------------------------------
 // daily_usage (free-tier quota: N searches per UTC day per subject)

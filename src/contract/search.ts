@@ -322,8 +322,8 @@ function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, 
 
 /** POST /api/search: the saved result, and the free searches left (absent for Pro). */
 export const SearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), remainingSearches: v.optional(v.number()) });
-/** GET /api/search/{id}. */
-export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string() });
+/** GET /api/search/{id}; `status` only for a search its server stopped mid-way (what had finished, error cards for the rest). */
+export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), status: v.optional(v.literal("interrupted")) });
 
 // ---------------------------------------------------------------------------------------------
 // Streaming (Server-Sent Events on POST /api/search/stream)

@@ -6,6 +6,7 @@ import { csrf } from "#src/server/http/csrf.ts";
 import { onError } from "#src/server/http/errors.ts";
 import { relayClientIp, type ConnectionInfo } from "#src/server/http/forwarded.ts";
 import { identity } from "#src/server/http/identity.ts";
+import { createInstance, type Instance } from "#src/server/instance.ts";
 import { createSessions } from "#src/server/http/session-cookie.ts";
 import { createSigner } from "#src/server/http/signed.ts";
 import { authRoutes } from "#src/server/routes/api/auth.ts";
@@ -41,6 +42,8 @@ export type AppDeps = {
   billing: BillingConfig;
   /** The job queue (src/server/jobs): started by the caller, or at the first job. */
   queue: JobQueue;
+  /** This process among the instances sharing the database, started by the caller; an unstarted one by default. */
+  instance?: Instance;
   retry?: RetryPolicy;
   /** The time sessions, login throttling and the daily quota go by; tests move it. */
   clock?: () => Date;
@@ -51,7 +54,8 @@ export async function createApp(deps: AppDeps) {
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
-  const services = createServices({ db: deps.database.db, secret, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
+  const host = deps.instance ?? createInstance(deps.database);
+  const services = createServices({ db: deps.database.db, secret, host, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()

@@ -5,10 +5,10 @@ import { providerIds } from "#src/contract/providers.ts";
 import { createApp } from "#src/server/app.ts";
 import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { EnvError, parseEnv } from "#src/server/env.ts";
+import { createInstance } from "#src/server/instance.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
-import { createSearchStore } from "#src/server/services/search/store.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { startStripeSimulator } from "#src/simulators/stripe.ts";
 import { billingConfig, billingMode } from "#src/server/services/billing/config.ts";
@@ -46,7 +46,6 @@ export async function start(options: StartOptions) {
   }
   const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
-  const interrupted = await createSearchStore(database.db).markInterrupted();
 
   // Keyless providers outside production answer from the loopback simulator, labelled Simulated.
   const modes = providerModes(env);
@@ -57,7 +56,10 @@ export async function start(options: StartOptions) {
   const billing = billingConfig(env, stripeSimulator);
 
   const queue = createJobQueue(database);
-  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue });
+  const instance = createInstance(database);
+  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue, instance });
+  // Only the runs of instances whose lease lapsed are marked interrupted, never a live one's.
+  const interrupted = await instance.start();
   // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
   await queue.start();
   // Bodies are bounded by the app (http/body-limit.ts), which answers 413 with a message before
@@ -82,6 +84,7 @@ export async function start(options: StartOptions) {
     console.log(`${signal}: finishing in-flight requests, then closing the database`);
     await app.server?.stop(false);
     await queue.stop();
+    await instance.stop();
     simulator?.stop();
     await stripeSimulator?.stop();
     await database.close();

@@ -72,6 +72,7 @@ describeEachDatabase(
       expect(await tableNames(database.db)).toEqual([
         "api_tokens",
         "daily_usage",
+        "instances",
         "searches",
         "stripe_events",
         "subscriptions",

@@ -7,6 +7,7 @@ import type { SearchEvent, SearchEventWire } from "#src/contract/search.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
+import { waitFor } from "#tests/support/wait.ts";
 import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
@@ -266,11 +267,3 @@ describe("quota: searches that produce nothing are given back", () => {
     }
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error("condition not met in time");
-    await Bun.sleep(2);
-  }
-}

@@ -5,11 +5,13 @@ import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, type SearchEvent } from "#src/contract/search.ts";
-import { createSearchStore } from "#src/server/services/search/store.ts";
+import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
+import { HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import type { App } from "#src/server/app.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
+import { waitFor } from "#tests/support/wait.ts";
 import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
@@ -126,8 +128,9 @@ describeEachDatabase("search: run, save, history", (getDb) => {
 
   test("a search left running by a crash is marked interrupted at the next start", async () => {
     const db = getDb().db;
+    // Written before instances had leases: no instance id, so nobody alive runs it.
     const [row] = await db.insert(searches).values({ anonymousId: "crashed", query: "q", iterations: 1 }).returning();
-    expect(await createSearchStore(db).markInterrupted()).toBeGreaterThanOrEqual(1);
+    expect(await sweepAbandoned(db, leaseOf(HEARTBEAT_MS))).toBeGreaterThanOrEqual(1);
     const [after] = await db.select().from(searches).where(eq(searches.id, row?.id ?? ""));
     expect(after?.status).toBe("interrupted");
   });
@@ -375,11 +378,3 @@ describe("search: providers, faults, cancel, streaming", () => {
     expect((await visitor.request("POST", "/api/search", { query: "  " })).json).toEqual({ message: "Search query is required" });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error("condition not met in time");
-    await Bun.sleep(2);
-  }
-}

@@ -8,6 +8,8 @@ export type AgentOptions = {
    * every agent has its own, as different machines would; null sends none ("unknown").
    */
   ip?: string | null;
+  /** Cookies shared with another agent: the same browser reaching another app instance. */
+  jar?: Map<string, string>;
 };
 
 let agents = 0;
@@ -16,8 +18,7 @@ let agents = 0;
  * A visitor of the app: a cookie jar in front of `app.handle`, with the same typed API client
  * the web app and CLI use. Each agent is a different browser.
  */
-export function createAgent(app: App, { ip = nextTestIp() }: AgentOptions = {}) {
-  const jar = new Map<string, string>();
+export function createAgent(app: App, { ip = nextTestIp(), jar = new Map<string, string>() }: AgentOptions = {}) {
   const agentFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     if (ip && !request.headers.has("x-forwarded-for")) request.headers.set("x-forwarded-for", ip);

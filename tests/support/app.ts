@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
 import { createApp, type App } from "#src/server/app.ts";
 import { parseEnv, type Env } from "#src/server/env.ts";
+import type { Instance } from "#src/server/instance.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
@@ -33,6 +34,8 @@ export type TestAppOptions = {
    * webhooks passes its own.
    */
   stripe?: StripeSimulator;
+  /** This app as one of several instances on the database (started by the test); an unstarted one by default. */
+  instance?: Instance;
 };
 
 /**
@@ -62,6 +65,7 @@ export async function createTestApp(database: Database, options: TestAppOptions 
     retry: options.retry ?? testRetry,
     billing: billingConfig(env, stripe),
     queue,
+    instance: options.instance,
     clock: options.clock,
   });
   stripe.setWebhook({ deliver: (request) => app.handle(request), url: WEBHOOK_URL });

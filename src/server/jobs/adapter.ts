@@ -28,64 +28,47 @@
 // simple protocol, so scripts run whole. A BEGIN script runs on a reserved connection
 // (postgres.js refuses BEGIN on a pooled one: the next statement could land elsewhere), rolled back
 // there if it fails before the connection goes back to the pool. LISTEN uses postgres.js's own
-// listener connection, which re-listens after a drop and calls onReconnect.
+// listener connection, which re-listens after a drop and calls onReconnect (both in db/listen.ts).
 import type { PGlite } from "@electric-sql/pglite";
 import type { Db as PgBossDb } from "pg-boss";
 import type { Sql } from "postgres";
-import type { Database } from "#db/client.ts";
+import { clientOf, type Database } from "#db/client.ts";
+import { listen } from "#db/listen.ts";
 
 type Rows = { rows: unknown[] };
 
 /** A parameterless script that opens its own transaction (pg-boss's plans.transaction/locked). */
 const STARTS_TRANSACTION = /^\s*BEGIN\b/i;
 
-/** The driver under the app's drizzle instance (drizzle keeps it as `$client`). */
-function clientOf<T>(database: Database): T {
-  return (database.db as unknown as { $client: T }).$client;
-}
-
 /** pg-boss's `db` adapter over the app's open database; the app keeps owning (and closes) it. */
 export function pgBossDb(database: Database): PgBossDb {
-  return database.kind === "pglite" ? pgliteDb(clientOf<PGlite>(database)) : postgresDb(clientOf<Sql>(database));
+  const executeSql = database.kind === "pglite" ? pgliteSql(clientOf<PGlite>(database)) : postgresSql(clientOf<Sql>(database));
+  return { executeSql, listen: (channel, onNotification, onReconnect) => listen(database, channel, onNotification, onReconnect) };
 }
 
-function pgliteDb(pglite: PGlite): PgBossDb {
-  return {
-    async executeSql(text, values) {
-      if (values?.length) return { rows: (await pglite.query(text, values.map(parameter))).rows };
-      const results = STARTS_TRANSACTION.test(text)
-        ? await pglite.transaction((tx) => tx.exec(text))
-        : await pglite.exec(text);
-      return { rows: results.flatMap((result) => result.rows) };
-    },
-    async listen(channel, onNotification, onReconnect) {
-      const unlisten = await pglite.listen(channel, onNotification);
-      // One in-process session: there is never a reconnect, only the first subscribe.
-      onReconnect();
-      return { close: () => unlisten() };
-    },
+function pgliteSql(pglite: PGlite): PgBossDb["executeSql"] {
+  return async (text, values) => {
+    if (values?.length) return { rows: (await pglite.query(text, values.map(parameter))).rows };
+    const results = STARTS_TRANSACTION.test(text)
+      ? await pglite.transaction((tx) => tx.exec(text))
+      : await pglite.exec(text);
+    return { rows: results.flatMap((result) => result.rows) };
   };
 }
 
-function postgresDb(sql: Sql): PgBossDb {
-  return {
-    async executeSql(text, values) {
-      if (values?.length) return rowsOf(await sql.unsafe(text, values.map(parameter) as never[], { prepare: false }));
-      if (!STARTS_TRANSACTION.test(text)) return rowsOf(await sql.unsafe(text));
-      const connection = await sql.reserve();
-      try {
-        return rowsOf(await connection.unsafe(text));
-      } catch (error) {
-        await connection.unsafe("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        connection.release();
-      }
-    },
-    async listen(channel, onNotification, onReconnect) {
-      const { unlisten } = await sql.listen(channel, onNotification, onReconnect);
-      return { close: () => unlisten() };
-    },
+function postgresSql(sql: Sql): PgBossDb["executeSql"] {
+  return async (text, values) => {
+    if (values?.length) return rowsOf(await sql.unsafe(text, values.map(parameter) as never[], { prepare: false }));
+    if (!STARTS_TRANSACTION.test(text)) return rowsOf(await sql.unsafe(text));
+    const connection = await sql.reserve();
+    try {
+      return rowsOf(await connection.unsafe(text));
+    } catch (error) {
+      await connection.unsafe("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      connection.release();
+    }
   };
 }
 

@@ -15,6 +15,7 @@ import { createQuotaService } from "./quota/index.ts";
 import { createRegistrationGate } from "./quota/registrations.ts";
 import type { FreeTierPolicy } from "./quota/subjects.ts";
 import { createSearchService } from "./search/index.ts";
+import type { Host } from "./search/instances.ts";
 import type { Providers } from "./search/run.ts";
 import { createSearchStore } from "./search/store.ts";
 
@@ -22,6 +23,8 @@ export type ServicesDeps = {
   db: Db;
   /** Keys the hashes of client addresses the quota keeps. */
   secret: string;
+  /** The app instance searches run on (src/server/instance.ts). */
+  host: Host;
   /** One adapter per connected provider (./providers). */
   providers: Providers;
   /** Provider calls in flight at once, per provider. */
@@ -43,13 +46,13 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, providers, concurrency, retry, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
+export function createServices({ db, secret, host, providers, concurrency, retry, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, policy: freeTier, clock });
   const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
   const accounts = createAccounts({ db, events, registrations, loginGuard: createLoginGuard({ clock }) });
-  const search = createSearchService({ store: createSearchStore(db), quota, providers, concurrency, retry });
+  const search = createSearchService({ store: createSearchStore(db), quota, host, providers, concurrency, retry });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });

@@ -73,6 +73,7 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
           <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
           <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
           <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
+          {search.status === "interrupted" ? <Badge variant="outline">Interrupted</Badge> : null}
           {search.iterationCount > 1 ? (
             <Badge variant="secondary">
               <Repeat aria-hidden="true" />

@@ -80,20 +80,32 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         },
       },
     )
-    .post("/api/cancel-search", ({ owner }) => ({ cancelled: search.cancel(owner) }), {
+    .post("/api/cancel-search", async ({ owner }) => ({ cancelled: await search.cancel(owner) }), {
       response: CancelResult,
-      detail: { tags: ["search"], summary: "Cancel the caller's search in flight", description: "Returns `{ cancelled }`: false when nothing was running." },
+      detail: {
+        tags: ["search"],
+        summary: "Cancel the caller's search in flight",
+        description: "Cancels it on whichever app instance runs it. Returns `{ cancelled }`: false when nothing was running.",
+      },
     })
     .get(
       "/api/search/:id",
       async ({ params, owner }) => {
         const found = await search.get(owner, params.id);
         if (!found) throw new DomainError("NOT_FOUND", "Search not found");
-        return { ...toWireResult(found), id: found.id };
+        const { status, ...result } = found;
+        // A completed search answers exactly the spec's JSON, as before.
+        return { ...toWireResult(result), id: result.id, ...(status === "interrupted" ? { status } : {}) };
       },
       {
         response: SavedSearchResponse,
-        detail: { tags: ["search"], summary: "One saved search", description: "Only its owner can read it; any other id answers 404 `Search not found`." },
+        detail: {
+          tags: ["search"],
+          summary: "One saved search",
+          description:
+            "Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: \"interrupted\"`: " +
+            "it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).",
+        },
       },
     )
     .get(
@@ -107,7 +119,9 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         detail: {
           tags: ["search"],
           summary: "The caller's saved searches, newest first",
-          description: "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page; `query` keeps one query's searches (any letter case).",
+          description:
+            "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page; `query` keeps one query's searches (any letter case). " +
+            "Lists completed searches and interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had).",
         },
       },
     );

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { users } from "#db/schema.ts";
+import { users, type UsageCharge } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED, utcDay } from "#src/contract/quota.ts";
 import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
 import type { Billing } from "../billing/index.ts";
@@ -13,8 +13,12 @@ import { createUsageCounters } from "./usage.ts";
 
 export type { Quota } from "./standing.ts";
 
-/** A search taken from the caller's allowance, to give back if the search produced nothing. */
-export type Admission = { quota: Quota; refund(): Promise<Quota> };
+/**
+ * A search taken from the caller's allowance, to give back if the search produced nothing.
+ * `charge` names the counters taken (null for Pro), kept with the running search so the sweep can
+ * give it back if the instance running it dies; the address in it is already a keyed hash.
+ */
+export type Admission = { quota: Quota; charge: UsageCharge | null; refund(): Promise<Quota> };
 
 export type QuotaDeps = { db: Db; secret: string; billing: Billing; policy?: FreeTierPolicy; clock?: () => Date };
 
@@ -66,7 +70,7 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
         if (!(PRO_ITERATION_CHOICES as readonly number[]).includes(iterations)) {
           throw new DomainError("INVALID_INPUT", `Iterations must be one of ${PRO_ITERATION_CHOICES.slice(0, -1).join(", ")} or ${PRO_ITERATION_CHOICES.at(-1)}`, { quota: pro });
         }
-        return { quota: pro, refund: async () => pro };
+        return { quota: pro, charge: null, refund: async () => pro };
       }
       if (iterations > FREE_ITERATIONS) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED, { quota: await standing(caller, day) });
       const list = await subjects(caller, day);
@@ -75,6 +79,7 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
       let refunded = false;
       return {
         quota: freeStanding(day, list, counts),
+        charge: { day, subjects: list.map(({ kind, key }) => ({ kind, key })) },
         async refund() {
           if (!refunded) await counters.release(list, day);
           refunded = true;

@@ -44,7 +44,7 @@ export function createUsageCounters(db: Db) {
     },
 
     /** Takes back one reserved search from every subject (never below zero). */
-    async release(subjects: Subject[], day: string): Promise<void> {
+    async release(subjects: Array<Pick<Subject, "kind" | "key">>, day: string): Promise<void> {
       await db.transaction(async (tx) => {
         for (const subject of subjects) {
           await tx

@@ -1,6 +1,7 @@
 /**
- * The in-flight search of each caller. Starting a new one aborts the previous (spec §4), and
- * POST /api/cancel-search aborts it; the AbortSignal reaches the SDKs, which close their sockets.
+ * The in-flight search of each caller on this instance. Starting a new one aborts the previous
+ * (spec §4), and POST /api/cancel-search aborts it; the AbortSignal reaches the SDKs, which close
+ * their sockets. Other instances are reached by a notice (./instances.ts).
  */
 export function createCancelRegistry() {
   const inFlight = new Map<string, AbortController>();

@@ -4,8 +4,10 @@ import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import { ownerKey, type Caller, type Owner } from "../owner.ts";
-import type { Quota, QuotaService } from "../quota/index.ts";
+import type { Admission, Quota, QuotaService } from "../quota/index.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
+import { createCheckpoint } from "./checkpoint.ts";
+import type { Host } from "./instances.ts";
 import { AllProvidersFailedError, modesOf, runSearch, type Providers, type RunEvent } from "./run.ts";
 import type { SearchStore } from "./store.ts";
 
@@ -14,6 +16,8 @@ export type { RunEvent } from "./run.ts";
 export type SearchServiceDeps = {
   store: SearchStore;
   quota: QuotaService;
+  /** The app instance this runs on: its id goes on the rows it runs, cancels reach the others. */
+  host: Host;
   providers: Providers;
   /** Provider calls in flight at once, per provider. */
   concurrency: number;
@@ -49,8 +53,9 @@ export type SearchTicket = {
  * The metered search: admit (tier and daily quota) → run → refund, for every way in (the web's
  * two routes, and later the CLI, variant batches, schedules). Callers pass plain values.
  */
-export function createSearchService({ store, quota, providers, concurrency, retry }: SearchServiceDeps) {
+export function createSearchService({ store, quota, host, providers, concurrency, retry }: SearchServiceDeps) {
   const registry = createCancelRegistry();
+  host.onCancel((slot) => registry.cancel(slot));
 
   /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
@@ -58,65 +63,79 @@ export function createSearchService({ store, quota, providers, concurrency, retr
     let used = false;
     return {
       quota: admission.quota,
-      async run({ signal, onEvent, slot } = {}) {
+      async run(options = {}) {
         if (used) throw new Error("a search ticket runs once");
         used = true;
-        // The refund rule needs to know whether the caller has seen any provider's answer.
-        let delivered = false;
-        const report = (event: RunEvent) => {
-          if (event.type === "result" && event.result.status === "ok") delivered = true;
-          onEvent?.(event);
-        };
-        try {
-          const result = await execute(caller.owner, request, { signal, onEvent: report, slot });
-          return { result, quota: admission.quota };
-        } catch (error) {
-          const standing = delivered ? admission.quota : await admission.refund();
-          if (error instanceof SearchCancelledError) throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing });
-          if (error instanceof AllProvidersFailedError) throw new DomainError("PROVIDERS_FAILED", error.message, { quota: standing });
-          throw error;
-        }
+        return execute(caller, request, admission, options);
       },
     };
   }
 
   /**
-   * Runs and saves a search. A newer search by the same owner, cancel() or the signal aborts it;
-   * the saved row then says cancelled.
+   * Runs and saves a search. A newer search in the same slot, cancel() or the signal aborts it, on
+   * whichever instance it runs; the saved row then says cancelled.
    */
-  async function execute(owner: Owner, request: ParsedSearchRequest, { signal, onEvent, slot }: RunOptions): Promise<SavedSearchResult> {
-    const key = slot ?? ownerKey(owner);
+  async function execute(caller: Caller, request: ParsedSearchRequest, admission: Admission, { signal, onEvent, slot }: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }> {
+    const key = slot ?? ownerKey(caller.owner);
     const controller = registry.begin(key);
     const onClientGone = () => controller.abort(new SearchCancelledError());
     signal?.addEventListener("abort", onClientGone, { once: true });
+    const { query, options } = request;
     const iterations = requestedIterations(request);
-    // The row is written while the providers work: it is not on the search's critical path.
-    const recorded = store.begin(owner, request.query, iterations, request.options);
+    // The row is written, and the slot's run on other instances cancelled, while the providers work.
+    const recorded = Promise.all([store.begin(caller.owner, query, iterations, options, { instanceId: host.id, slot: key, charge: admission.charge }), host.broadcast(key)]).then(([id]) => id);
     recorded.catch(() => undefined); // awaited below; this only marks a rejection as handled
+    const checkpoint = createCheckpoint(async (partial) => store.checkpoint(await recorded, host.id, partial), { query, iterations });
+    // The refund rule needs to know whether the caller has seen any provider's answer.
+    let delivered = false;
+    const report = (event: RunEvent) => {
+      if (event.type === "result" && event.result.status === "ok") {
+        delivered = true;
+        checkpoint.shown();
+      }
+      onEvent?.(event);
+    };
     let id: string | undefined;
     try {
-      const result = await runSearch({ query: request.query, iterations, options: request.options, providers, concurrency, signal: controller.signal, onEvent, retry });
+      const result = await runSearch({ query, iterations, options, providers, concurrency, signal: controller.signal, onEvent: report, onRun: checkpoint.add, retry });
+      await checkpoint.close();
       id = await recorded;
-      const saved = { ...result, id, options: request.options, createdAt: new Date().toISOString() };
-      await store.complete(id, saved);
+      const saved = { ...result, id, options, createdAt: new Date().toISOString() };
+      await store.complete(id, host.id, saved);
       onEvent?.({ type: "done", id, result: saved });
-      return saved;
+      return { result: saved, quota: admission.quota };
     } catch (error) {
+      await checkpoint.close();
       const cancelled = controller.signal.aborted;
       id ??= await recorded;
-      await store.fail(id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
-      throw cancelled ? new SearchCancelledError() : error;
+      const ours = await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
+      // A search that delivered no answer is given back, unless the sweep already settled it (this
+      // instance's lease had lapsed, and the row was marked interrupted).
+      const standing = delivered ? admission.quota : ours ? await admission.refund() : await quota.standing(caller);
+      if (cancelled) throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing });
+      if (error instanceof AllProvidersFailedError) throw new DomainError("PROVIDERS_FAILED", error.message, { quota: standing });
+      throw error;
     } finally {
       signal?.removeEventListener("abort", onClientGone);
       registry.end(key, controller);
     }
   }
 
+  /** Cancels the owner's search, here or on another instance; false when none was running. */
+  async function cancel(owner: Owner): Promise<boolean> {
+    const key = ownerKey(owner);
+    const here = registry.cancel(key);
+    // Asked before the broadcast: once it lands, the other instance's row no longer says running.
+    const elsewhere = !here && (await store.runningElsewhere(key, host.id, host.leaseMs));
+    await host.broadcast(key);
+    return here || elsewhere;
+  }
+
   return {
     admit,
     /** Admit and run in one call, for callers with nothing to tell in between (a CLI, a schedule). */
     search: async (caller: Caller, request: ParsedSearchRequest, options?: RunOptions) => (await admit(caller, request)).run(options),
-    cancel: (owner: Owner) => registry.cancel(ownerKey(owner)),
+    cancel,
     get: store.get,
     list: store.list,
     latestFor: store.latestFor,

@@ -22,6 +22,8 @@ export type SearchRun = {
   concurrency: number;
   signal: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** Each finished iteration of each provider (a "not connected" card counts as one), as it lands. */
+  onRun?: (provider: ProviderId, result: ModelResult) => void;
   retry?: RetryPolicy;
 };
 
@@ -46,6 +48,7 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
       if (!adapter) {
         const off = { ...offModelResult(id), modelName: "not connected", modelVersion: "not connected", error: "Not connected: no API key is configured for this provider" };
         runs[id].push(off);
+        run.onRun?.(id, off);
         emit({ type: "result", provider: id, result: off });
         return;
       }
@@ -57,6 +60,7 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
             run.signal.throwIfAborted();
             const result = await runProvider(adapter, { query: run.query, prompt, options: run.options, signal: run.signal, retry: run.retry });
             runs[id].push(result);
+            run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;
             emit({ type: "progress", provider: id, completed: runs[id].length - failed, failed, total: run.iterations });
             // The card appears with the first answer; an error is replaced by a later success.

@@ -1,59 +1,97 @@
-import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches } from "#db/schema.ts";
+import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
+import { onLiveInstance } from "./instances.ts";
+import { interruptedResult } from "./interrupted.ts";
 
-/** Searches are rows owned by a user, or by an anonymous visitor until they sign in. */
+/** A search as its saved page shows it: finished, or what finished before its server stopped. */
+export type SavedSearch = SavedSearchResult & { status: "completed" | "interrupted" };
+
+/** What a new row records besides the search itself: who runs it, in which slot, charged what. */
+export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null };
+
+/** The history shows finished searches, and the ones a dead server cut off (with what finished). */
+const SHOWN = inArray(searches.status, ["completed", "interrupted"]);
+
+/**
+ * Searches are rows owned by a user, or by an anonymous visitor until they sign in. While one runs
+ * its row is written only by the instance running it (`instance_id`), and only while `running`:
+ * the sweep of a dead instance's runs and the run's own end cannot overwrite each other.
+ */
 export function createSearchStore(db: Db) {
+  const ownRun = (id: string, instanceId: string) => and(eq(searches.id, id), eq(searches.instanceId, instanceId));
+
   const store = {
-    /** A row in `running` state, so a crash mid-search leaves a trace that start-up marks interrupted. */
-    async begin(owner: Owner, query: string, iterations: number, options: SearchOptions): Promise<string> {
+    /** A row in `running` state, so a crash mid-search leaves a trace that the sweep marks interrupted. */
+    async begin(owner: Owner, query: string, iterations: number, options: SearchOptions, { instanceId, slot, charge }: RunRecordOptions): Promise<string> {
       const [row] = await db
         .insert(searches)
-        .values({ userId: owner.userId ?? null, anonymousId: owner.userId ? null : owner.anonymousId, query, iterations, options })
+        .values({ userId: owner.userId ?? null, anonymousId: owner.userId ? null : owner.anonymousId, query, iterations, iterationCount: iterations, options, instanceId, slot, charge })
         .returning({ id: searches.id });
       if (!row) throw new Error("could not record the search");
       return row.id;
     },
 
-    /** The finished result and its summary columns, in one statement (one transaction). */
-    async complete(id: string, result: SearchResult): Promise<void> {
-      const simulated = Object.values(result.models).some((model) => model.simulated);
+    /** What has finished so far (./checkpoint.ts), while the row is still this instance's running search. */
+    async checkpoint(id: string, instanceId: string, partial: SearchResult): Promise<void> {
       await db
         .update(searches)
-        .set({
-          status: "completed",
-          result,
-          totalProducts: result.totalProducts,
-          totalCompanies: result.totalCompanies,
-          totalLinks: result.totalLinks,
-          iterationCount: result.iterationCount,
-          simulated,
-          completedAt: new Date(),
-        })
-        .where(eq(searches.id, id));
-    },
-
-    async fail(id: string, status: "failed" | "cancelled", error: string): Promise<void> {
-      await db.update(searches).set({ status, error, completedAt: new Date() }).where(eq(searches.id, id));
+        .set({ result: partial, ...summaryOf(partial) })
+        .where(and(ownRun(id, instanceId), eq(searches.status, "running")));
     },
 
     /**
-     * The owner's completed search, or null: someone else's id reads exactly like a missing one.
-     * Rows written by older versions are upgraded as they are read (StoredSearchResult).
+     * The finished result and its summary columns, in one statement. A finished result also
+     * replaces an `interrupted` mark: the sweep took this instance for dead (its lease lapsed while
+     * it was cut off from the database), and the real result beats that guess.
      */
-    async get(owner: Owner, id: string): Promise<SavedSearchResult | null> {
+    async complete(id: string, instanceId: string, result: SearchResult): Promise<void> {
+      await db
+        .update(searches)
+        .set({ status: "completed", result, ...summaryOf(result), error: null, charge: null, completedAt: new Date() })
+        .where(and(ownRun(id, instanceId), inArray(searches.status, ["running", "interrupted"])));
+    },
+
+    /** Ends a run that failed or was cancelled; false when the sweep had already marked it interrupted (and settled its charge). */
+    async fail(id: string, instanceId: string, status: "failed" | "cancelled", error: string): Promise<boolean> {
+      const rows = await db
+        .update(searches)
+        .set({ status, error, charge: null, completedAt: new Date() })
+        .where(and(ownRun(id, instanceId), eq(searches.status, "running")))
+        .returning({ id: searches.id });
+      return rows.length > 0;
+    },
+
+    /** Whether another live instance runs a search in `slot` (what a cancel sent there would stop). */
+    async runningElsewhere(slot: string, instanceId: string, leaseMs: number): Promise<boolean> {
+      const [row] = await db
+        .select({ id: searches.id })
+        .from(searches)
+        .where(and(eq(searches.slot, slot), eq(searches.status, "running"), ne(searches.instanceId, instanceId), onLiveInstance(leaseMs)))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /**
+     * The owner's completed or interrupted search, or null: someone else's id reads exactly like a
+     * missing one. Rows written by older versions are upgraded as they are read (StoredSearchResult).
+     */
+    async get(owner: Owner, id: string): Promise<SavedSearch | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
-        .select({ result: searches.result, createdAt: searches.createdAt })
+        .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt })
         .from(searches)
-        .where(and(eq(searches.id, id), eq(searches.status, "completed"), ownedBy(owner)))
+        .where(and(eq(searches.id, id), SHOWN, ownedBy(owner)))
         .limit(1);
-      if (!row?.result) return null;
-      return { ...v.parse(StoredSearchResult, row.result), id, createdAt: row.createdAt.toISOString() };
+      if (!row) return null;
+      const createdAt = row.createdAt.toISOString();
+      if (row.status === "interrupted") return { ...interruptedResult(row), id, createdAt, status: "interrupted" };
+      if (!row.result) return null;
+      return { ...v.parse(StoredSearchResult, row.result), id, createdAt, status: "completed" };
     },
 
     /**
@@ -73,7 +111,7 @@ export function createSearchStore(db: Db) {
           status: searches.status,
         })
         .from(searches)
-        .where(and(ownedBy(owner), eq(searches.status, "completed"), before ? lt(searches.createdAt, new Date(before)) : undefined, query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined))
+        .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
       const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
@@ -98,16 +136,6 @@ export function createSearchStore(db: Db) {
         .set({ userId })
         .where(and(isNull(searches.userId), eq(searches.anonymousId, anonymousId)));
     },
-
-    /** Start-up: searches still `running` were cut off by a crash or restart. */
-    async markInterrupted(): Promise<number> {
-      const rows = await db
-        .update(searches)
-        .set({ status: "interrupted", error: "The server stopped while this search was running", completedAt: new Date() })
-        .where(eq(searches.status, "running"))
-        .returning({ id: searches.id });
-      return rows.length;
-    },
   };
   return store;
 }
@@ -115,6 +143,17 @@ export function createSearchStore(db: Db) {
 export type SearchStore = ReturnType<typeof createSearchStore>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The summary columns the history lists. */
+function summaryOf(result: SearchResult) {
+  return {
+    totalProducts: result.totalProducts,
+    totalCompanies: result.totalCompanies,
+    totalLinks: result.totalLinks,
+    iterationCount: result.iterationCount,
+    simulated: Object.values(result.models).some((model) => model.simulated),
+  };
+}
 
 function ownedBy(owner: Owner): SQL | undefined {
   return owner.userId ? eq(searches.userId, owner.userId) : and(isNull(searches.userId), eq(searches.anonymousId, owner.anonymousId));
