@@ -64,7 +64,7 @@ export async function createApp(deps: AppDeps) {
     .use(csrf({ trustProxy }))
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
-    .use(healthRoutes(deps.database))
+    .use(healthRoutes({ db: deps.database.kind, write: () => host.beat() }))
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { GOOGLE_REDIRECT_ORIGINS } from "#src/server/services/providers/redirects.ts";
 import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
 
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
@@ -55,6 +56,15 @@ const EnvSchema = v.object({
   SEARCH_CONCURRENCY: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
     "5",
+  ),
+  /** Origins whose grounding redirects Gemini's citations may be resolved through (comma-separated); Google's by default. */
+  GEMINI_REDIRECT_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
+      v.array(v.pipe(v.string(), v.url("comma-separated origins such as https://vertexaisearch.cloud.google.com"))),
+    ),
+    GOOGLE_REDIRECT_ORIGINS.join(","),
   ),
   /** Free searches a day per network, shared by anonymous visitors and accounts on their first day (ADR 015). */
   FREE_NETWORK_DAILY_SEARCHES: count(defaultFreeTierPolicy.networkSearches, 1_000_000),

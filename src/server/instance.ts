@@ -4,7 +4,7 @@ import { listen, notify, type Listener } from "#db/listen.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { createLease, decodeNotice, encodeNotice, HEARTBEAT_MS, leaseOf, SEARCH_CANCEL_CHANNEL, type Host } from "#src/server/services/search/instances.ts";
 
-/** This process among the app instances sharing one database (docs/decisions/015-instances-and-cancel.md). */
+/** This process among the app instances sharing one database (docs/decisions/017-instances-leases-and-cancel.md). */
 export type Instance = Host & {
   /**
    * Takes the lease, marks the runs of dead instances interrupted, listens for cancels, and from
@@ -13,6 +13,8 @@ export type Instance = Host & {
   start(): Promise<number>;
   /** Stops all that and gives the lease up. */
   stop(): Promise<void>;
+  /** Renews the lease now: a one-row write, so /healthz can tell whether the database takes writes. */
+  beat(): Promise<void>;
 };
 
 export type InstanceOptions = { heartbeatMs?: number };
@@ -57,6 +59,7 @@ export function createInstance(database: Database, { heartbeatMs = HEARTBEAT_MS 
   return {
     id,
     leaseMs,
+    beat: () => lease.beat(),
     async broadcast(slot) {
       await notify(database.db, SEARCH_CANCEL_CHANNEL, encodeNotice({ from: id, slot }));
     },

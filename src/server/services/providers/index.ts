@@ -19,13 +19,14 @@ const SIMULATOR_KEY = "simulated-key";
  * One adapter per connected provider: live ones use the key and base URL from the environment,
  * simulated ones the loopback simulator's URL; `off` providers are null ("Not Connected").
  */
-export function createProviders(env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers">, simulator?: Readonly<SimulatorUrls>): Providers {
+export function createProviders(env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS">, simulator?: Readonly<SimulatorUrls>): Providers {
   const modes = providerModes(env);
   return perProvider((id) => {
     const { apiKey, baseUrl, model } = env.providers[id];
-    if (modes[id] === "live" && apiKey) return adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false });
+    if (modes[id] === "live" && apiKey) return adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS });
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
-    return adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true });
+    // A simulator's citations redirect through the simulator itself.
+    return adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] });
   });
 }
