@@ -39,13 +39,15 @@ async function checkToken({ server }: Context, token: string): Promise<SignedIn>
   return { saved: { server, token }, user };
 }
 
-/** Signs in with the password (a cookie session), creates a token named after this machine, signs the session out. */
+/**
+ * Signs in with the password (a cookie session held only in memory) and creates a token named after this machine.
+ * It does not sign out: logout ends every session of the user, and `aisc login` must not sign the browser out.
+ */
 async function signIn({ server }: Context, options: v.InferOutput<typeof Options>): Promise<SignedIn> {
   const credentials = parseOptions(Login, await askCredentials(options));
   const session = clientFor(server, undefined, fetchWithCookies());
   const user = await session.login(credentials);
   const created = await session.createToken(`aisc on ${hostname()}`.slice(0, 60));
-  await session.logout().catch(() => undefined); // the token is saved either way; the cookie dies with us
   return { saved: { server, token: created.token, tokenId: created.id }, user };
 }
 

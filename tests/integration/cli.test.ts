@@ -25,7 +25,8 @@ describe("aisc against a running server", () => {
     const server = getServer();
     const configHome = tempConfigHome();
     const run = (args: string[], extra: { stdin?: string; cwd?: string; env?: Record<string, string> } = {}) => runCli(args, { server, configHome, ...extra });
-    const account = await signUp(createAgent(server.app), server.database, newAccount());
+    const browser = createAgent(server.app);
+    const account = await signUp(browser, server.database, newAccount());
 
     const login = await run(["login", "--username", account.username, "--password-stdin"], { stdin: `${account.password}\n` });
     expect(login).toMatchObject({ code: EXIT.ok, stderr: "" });
@@ -36,6 +37,7 @@ describe("aisc against a running server", () => {
     expect(saved.token).toMatch(/^aisc_/);
     const tokens = await clientAs(server, saved.token).listTokens();
     expect(tokens.tokens.map((t) => t.name)).toEqual([expect.stringMatching(/^aisc on /)]);
+    expect((await browser.api.currentUser())?.username).toBe(account.username); // the browser stays signed in
 
     const whoami = await run(["whoami"]);
     expect(whoami.code).toBe(EXIT.ok);
