@@ -59,13 +59,32 @@ export function scoreRow(fixture: AnswerFixture, result: ModelResult, log: Repla
   };
 }
 
+type Figures = { tp: number; fp: number; fn: number; precision: number; recall: number; f1: number };
+
+/** Micro-averaged figures over every row, and what falls short of the goal. */
+export type Summary = {
+  rows: number;
+  products: Figures;
+  companies: Figures;
+  citedRecall: number;
+  citedTotal: number;
+  invented: number;
+  rowsBelow: string[];
+  keptCategories: number;
+  keptNotFound: number;
+  cutNotRecorded: string[];
+  positions: { items: number; located: number; wrong: number };
+  problems: number;
+  failures: string[];
+};
+
 /** Micro-averaged figures over every row. */
-export function summarize(rows: RowScore[]) {
+export function summarize(rows: RowScore[]): Summary {
   const sum = (pick: (row: RowScore) => ItemScore) => rows.reduce((acc, row) => ({ tp: acc.tp + pick(row).tp, fp: acc.fp + pick(row).fp, fn: acc.fn + pick(row).fn }), { tp: 0, fp: 0, fn: 0 });
-  const figures = (s: { tp: number; fp: number; fn: number }) => ({ ...s, precision: ratio(s.tp, s.tp + s.fp), recall: ratio(s.tp, s.tp + s.fn), f1: f1(s.tp, s.fp, s.fn) });
+  const figures = (s: { tp: number; fp: number; fn: number }): Figures => ({ ...s, precision: ratio(s.tp, s.tp + s.fp), recall: ratio(s.tp, s.tp + s.fn), f1: f1(s.tp, s.fp, s.fn) });
   const citedTotal = rows.reduce((n, row) => n + row.cited.total, 0);
   const citedMissing = rows.reduce((n, row) => n + row.cited.missing.length, 0);
-  const summary = {
+  const summary: Omit<Summary, "failures"> = {
     rows: rows.length,
     products: figures(sum((row) => row.products)),
     companies: figures(sum((row) => row.companies)),
@@ -85,7 +104,6 @@ export function summarize(rows: RowScore[]) {
   };
   return { ...summary, failures: failures(summary) };
 }
-export type Summary = ReturnType<typeof summarize>;
 
 function failures(s: Omit<Summary, "failures">): string[] {
   const out: string[] = [];

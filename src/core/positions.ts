@@ -29,7 +29,7 @@ function ordered<T extends { name: string }>(items: T[], locate: (name: string) 
   return items.map((item, index) => {
     const span = spans[index];
     const { mention: _, ...rest } = item as T & { mention?: Mention };
-    return span ? { ...rest, mention: { ...span, order: starts.indexOf(span.start) + 1 } } : (rest as T);
+    return (span ? { ...rest, mention: { ...span, order: starts.indexOf(span.start) + 1 } } : rest) as T & { mention?: Mention };
   });
 }
 
