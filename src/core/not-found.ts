@@ -31,8 +31,7 @@ export function notFoundSubjects(answerText: string): string[] {
   const text = answerText.replace(/[’‘]/g, "'");
   const subjects: string[] = [];
   for (const match of text.matchAll(NOT_FOUND_LEAD)) {
-    const subject = subjectOf(text.slice(match.index + match[0].length, match.index + match[0].length + 300));
-    if (subject) subjects.push(subject);
+    subjects.push(...subjectsOf(text.slice(match.index + match[0].length, match.index + match[0].length + 300)));
   }
   for (const match of text.matchAll(DOES_NOT_EXIST)) {
     const before = text.slice(Math.max(0, match.index - 200), match.index);
@@ -65,36 +64,66 @@ export function mentions(subject: string, name: string, strict: boolean): boolea
 
 // ---------------------------------------------------------------------------------------------
 
-// What follows a "could not find": filler words, then the thing (a name, maybe quoted) or a fact about it.
-function subjectOf(after: string): string {
+// What follows a "could not find": filler words, then the thing (a name, maybe quoted) or a fact
+// about it, and any more names joined to it ("nothing on *X* or **Y**", "about X, Y and Z").
+function subjectsOf(after: string): string[] {
   let rest = stripWords(after, FILLER);
   const named = CALLED.exec(rest.slice(0, 80));
   if (named) rest = rest.slice(named.index + named[0].length);
-  const marked = markedName(rest);
+  const subjects: string[] = [];
+  for (;;) {
+    const next = subjectAt(rest);
+    // A joined name counts only where the statement ends with it: in "…about X, and the Y is
+    // better" Y starts a clause of its own.
+    if (!next.subject || (subjects.length > 0 && !LIST_END.test(next.rest))) return subjects;
+    subjects.push(next.subject);
+    const joined = LIST_JOIN.exec(next.rest);
+    if (!joined) return subjects;
+    rest = stripWords(next.rest.slice(joined[0].length), ARTICLE);
+  }
+}
+
+// One name at the start of `text`, and the text after it.
+function subjectAt(text: string): { subject: string; rest: string } {
+  const marked = markedName(text);
   if (marked !== undefined) return marked;
   const words: string[] = [];
-  for (const token of rest.split(/\s+/)) {
-    const word = token.replace(/[*_`]/g, "");
+  let consumed = 0;
+  for (const token of text.matchAll(/\s*(\S+)/g)) {
+    const raw = token[1] ?? "";
+    const word = raw.replace(/[*_`]/g, "");
     const bare = word.replace(/[,;:!?()[\]{}"“”]+$|\.$/, "");
     const glue = words.length > 0 && INNER_GLUE.has(bare);
     if (!bare || (!glue && !isNameWord(bare))) break;
     words.push(bare);
-    if (bare !== word || CLAUSE_MARK.test(token)) break;
+    consumed = token.index + token[0].length;
+    if (bare !== word || CLAUSE_MARK.test(raw)) {
+      consumed -= raw.length - raw.indexOf(bare) - bare.length;
+      break;
+    }
   }
-  while (words.length > 0 && INNER_GLUE.has(words.at(-1) ?? "")) words.pop();
-  return words.join(" ");
+  // A trailing "and"/"or" joins the next name rather than being part of this one.
+  while (words.length > 0 && INNER_GLUE.has(words.at(-1) ?? "")) {
+    const glue = words.pop() ?? "";
+    consumed = text.lastIndexOf(glue, consumed);
+  }
+  return { subject: words.join(" "), rest: text.slice(consumed) };
 }
 
 // `"X"`, `“X”`, `'X'`, `*X*`, `**X**`, `_X_`: the marked span is the name.
-function markedName(text: string): string | undefined {
+function markedName(text: string): { subject: string; rest: string } | undefined {
   const open = /^(\*\*|__|\*|_|`|["“'‘])/.exec(text)?.[1];
   if (open === undefined) return undefined;
   const closers = MARK_CLOSERS[open] ?? [open];
   const body = text.slice(open.length);
-  const ends = closers.map((closer) => body.indexOf(closer)).filter((at) => at > 0);
-  if (ends.length === 0) return undefined;
-  const inner = body.slice(0, Math.min(...ends)).trim();
-  return inner.length > 0 && inner.length <= 80 ? inner : undefined;
+  const ends = closers.flatMap((closer) => {
+    const at = body.indexOf(closer);
+    return at > 0 ? [{ at, length: closer.length }] : [];
+  });
+  const end = ends.sort((a, b) => a.at - b.at)[0];
+  if (!end) return undefined;
+  const inner = body.slice(0, end.at).trim();
+  return inner.length > 0 && inner.length <= 80 ? { subject: inner, rest: body.slice(end.at + end.length) } : undefined;
 }
 
 // A word that can be part of a name: capitalised, with a digit, or not an ordinary English word ("zorblax", "monday.com").
@@ -152,4 +181,8 @@ const FILLER =
 const CALLED = /^(?:[\p{Ll}-]+\s+){0,3}(?:called|named)\s+/u;
 const INNER_GLUE = new Set(["&", "+", "and", "of", "de", "by", "for", "-"]);
 const CLAUSE_MARK = /[,;:!?()[\]{}"“”]|\.$/;
+// Between two names of one not-found statement: "X or Y", "X, Y and Z", "X nor Y" (not ", but").
+const LIST_JOIN = /^\s*(?:,?\s*(?:and|or|nor)\s+|,\s*(?=[*_"“'‘]))/;
+const LIST_END = /^\s*(?:$|[,;:!?)\]]|\.(?:\s|$)|(?:and|or|nor)\s)/;
+const ARTICLE = /^(?:the|a|an)\s+/;
 const MARK_CLOSERS: Record<string, string[]> = { '"': ['"', "”"], "“": ["”", '"'], "'": ["'"], "‘": ["'", "’"] };

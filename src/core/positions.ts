@@ -87,5 +87,9 @@ function atSentenceStart(text: string, index: number): boolean {
   return before === "" || before.endsWith("\n") || /[.!?:]$/.test(before);
 }
 
-/** Words that end a company's legal or group name, not its brand. */
-const CORPORATE = new Set(["inc", "ltd", "llc", "plc", "corp", "corporation", "co", "company", "companies", "group", "holdings", "labs", "technologies", "technology", "innovations", "se", "ag", "ab", "gmbh", "sa", "nv", "bv", "financial", "brands", "international"]);
+/** Words that end a company's legal or group name, or describe its trade, not its brand. */
+const CORPORATE = new Set([
+  "inc", "ltd", "llc", "plc", "corp", "corporation", "co", "company", "companies", "group", "holdings", "labs", "technologies", "technology", "innovations", "se", "ag", "ab", "gmbh", "sa", "nv", "bv", "financial", "brands", "international",
+  // What a maker adds to its brand in its company name ("Brooks Running", "Hill's Pet Nutrition").
+  "running", "sports", "audio", "electronics", "software", "systems", "motors", "foods", "nutrition", "pet", "industries", "enterprises", "health", "mobile",
+]);
