@@ -1,5 +1,5 @@
 import { nameKey } from "./names.ts";
-import { isOrdinaryWord } from "./words.ts";
+import { isEnglishWord } from "./words.ts";
 
 /**
  * Tidies a product or company name as models write it: markdown emphasis and links, list
@@ -46,7 +46,7 @@ export function isFragment(name: string): boolean {
 /**
  * Rule a: a product category is not a product. A name is a category when its last word is a
  * category noun — one of CATEGORY_HEADS ("software", "shoes", "CRM", …) or the plural of an
- * ordinary English word ("parkas", "grinders") — and none of its words looks like a brand. A word
+ * English word ("parkas", "purifiers") — and none of its words looks like a brand. A word
  * looks like a brand when it
  *  - has a capital after its first letter (HubSpot, iPhone, ClickUp), or is an all-caps word that
  *    is not a generic acronym (ASICS; but CRM, VPN, AI are generic);
@@ -95,13 +95,13 @@ function isGenericWord(word: string, brandWords: ReadonlySet<string>): boolean {
   return true;
 }
 
-// A listed noun, or the plural of an ordinary English word: "parkas", "grinders", "diets".
+// A listed noun, or the plural of an English word: "parkas", "grinders", "purifiers".
 function isCategoryNoun(word: string): boolean {
   const lower = word.toLowerCase();
   if (CATEGORY_HEADS.has(lower)) return true;
   if (!/^\p{Ll}+s$/u.test(lower) || /(?:ss|us|is)$/.test(lower)) return false;
   const singular = lower.endsWith("ies") ? `${lower.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(lower) ? lower.slice(0, -2) : lower.slice(0, -1);
-  return isOrdinaryWord(singular);
+  return isEnglishWord(singular);
 }
 
 // "Inc.", "Co.", "S.A." end in a period without ending a sentence.
@@ -157,7 +157,7 @@ const GENERIC_WORDS = new Set([
 ]);
 
 /** Acronyms that name a category (an all-caps "ASICS" or "HP" is a brand). */
-const GENERIC_ACRONYMS = new Set(["crm", "erp", "vpn", "ai", "seo", "hr", "saas", "cms", "lms", "ats", "pos", "it", "ev", "suv", "tv", "pc", "gps", "led", "oled", "usb", "ssd", "cpu", "gpu", "anc", "diy"]);
+const GENERIC_ACRONYMS = new Set(["crm", "erp", "vpn", "ai", "seo", "hr", "saas", "cms", "lms", "ats", "pos", "it", "ev", "suv", "tv", "pc", "gps", "led", "oled", "usb", "ssd", "cpu", "gpu", "anc", "diy", "hepa", "uv", "hdr", "apy", "ira", "esim", "nas", "ups", "lcd"]);
 const GENERIC_SPECS = new Set(["4k", "8k", "5g", "4g", "1080p", "1440p", "2-in-1", "3d", "2d", "360", "24/7"]);
 const GLUE_WORDS = new Set(["and", "&", "or", "for", "with", "of", "to", "in", "on", "the", "a", "an", "-", "/"]);
 

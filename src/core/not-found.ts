@@ -68,6 +68,9 @@ export function mentions(subject: string, name: string, strict: boolean): boolea
 // about it, and any more names joined to it ("nothing on *X* or **Y**", "about X, Y and Z").
 function subjectsOf(after: string): string[] {
   let rest = stripWords(after, FILLER);
+  // "any listing or reviews for X": no listing means no X, whatever else is joined to it.
+  const joined = rest !== after.trimStart() ? JOINED_FACTS.exec(rest) : null;
+  if (joined) rest = stripWords(rest.slice(joined[0].length), FILLER);
   const named = CALLED.exec(rest.slice(0, 80));
   if (named) rest = rest.slice(named.index + named[0].length);
   const subjects: string[] = [];
@@ -177,6 +180,8 @@ const DOES_NOT_EXIST = /\b(?:does not|doesn't|did not|didn't)\s+(?:appear|seem)\
 // prices and stock are facts about a thing, not the thing, so they are not filler.
 const FILLER =
   /^(?:any|anything|much|reliable|specific|credible|verifiable|public|current|recent|relevant|up-to-date|detailed|further|additional|information|info|details|data|results?|evidence|records?|trace|listings?|mentions?|mentioning|that|called|named|matching|about|on|for|from|by|regarding|concerning|related|to|of|the|a|an|such|products?|brands?|company|companies|models?)\b\s*/;
+// After a whole-thing noun ("listing", "information"): "or reviews for ", "and prices of ".
+const JOINED_FACTS = /^(?:or|and|nor)\s+(?:[\p{Ll}-]+\s+){1,3}?(?:for|about|on|of|regarding|concerning)\s+/u;
 // "a budgeting app called X": what follows "called" is the name.
 const CALLED = /^(?:[\p{Ll}-]+\s+){0,3}(?:called|named)\s+/u;
 const INNER_GLUE = new Set(["&", "+", "and", "of", "de", "by", "for", "-"]);

@@ -35,6 +35,11 @@ If you work at a desk all day, Sihoo chairs are a budget alternative to Ergonomi
     expect(names(cleaned.companies)).toEqual(["Canada Goose", "Fjällräven"]);
   });
 
+  test("a rarer head noun and a generic acronym still make a category", () => {
+    const cleaned = cleanExtraction({ products: ["True HEPA air purifiers", "Coway Airmega AP-1512HH", "Cool-mist humidifiers"], companies: ["Coway"] });
+    expect(names(cleaned.products)).toEqual(["Coway Airmega AP-1512HH"]);
+  });
+
   test("a company in the answer vouches for a word of the phrase", () => {
     expect(names(cleanExtraction({ products: ["Sihoo chairs"], companies: [] }, answer).products)).toEqual([]);
     expect(names(cleanExtraction({ products: ["Sihoo chairs"], companies: ["Sihoo"] }, answer).products)).toEqual(["Sihoo chairs"]);
@@ -61,6 +66,13 @@ The **Gaggia Classic Pro** is the enthusiast's choice. I couldn't find 2026 pric
       answer,
     );
     expect(names(cleaned.products)).toEqual(["Breville Bambino Plus", "Gaggia Classic Pro"]);
+  });
+
+  test("no listing 'or reviews' for a product is not finding the product", () => {
+    const answer = `I couldn't find any listing or reviews for the "PureZone Max 3" you mentioned. I also couldn't find the official CADR rating for the Winix 5500-2, but it is widely recommended.`;
+    const cleaned = cleanExtraction({ products: ["PureZone Max 3", "Winix 5500-2"], companies: [{ name: "PureZone", products: ["PureZone Max 3"] }, { name: "Winix", products: ["Winix 5500-2"] }] }, answer);
+    expect(names(cleaned.products)).toEqual(["Winix 5500-2"]);
+    expect(names(cleaned.companies)).toEqual(["Winix"]);
   });
 
   test("details that miss one fact keep the product; details that found nothing drop it", () => {
