@@ -14,7 +14,9 @@ export function report(rows: RowScore[], summary: Summary): string {
   const figures = (s: Summary["products"]) => `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`;
   lines.push(
     `${summary.rows} answers: ${countBy(rows, (row) => row.fixture.provider)}; ${new Set(rows.map((row) => row.fixture.category)).size} categories`,
-    `classes: ${FAILURE_CLASSES.map((name) => `${name} ${rows.filter((row) => row.fixture.classes.includes(name)).length}`).join(", ")}`,
+    "",
+    "by failure class        rows  products F1  companies F1  worst row",
+    ...FAILURE_CLASSES.map((name) => classLine(name, rows.filter((row) => row.fixture.classes.includes(name)))),
     "",
     `products   ${figures(summary.products)}`,
     `companies  ${figures(summary.companies)}`,
@@ -26,6 +28,17 @@ export function report(rows: RowScore[], summary: Summary): string {
     summary.failures.length === 0 ? "goal met" : `goal NOT met: ${summary.failures.join("; ")}`,
   );
   return lines.join("\n");
+}
+
+// One class's rows: their products and companies F1 taken together, and the lowest row F1.
+function classLine(name: string, rows: RowScore[]): string {
+  const f1 = (pick: (row: RowScore) => RowScore["products"]) => {
+    const tp = rows.reduce((n, row) => n + pick(row).tp, 0);
+    const wrong = rows.reduce((n, row) => n + pick(row).fp + pick(row).fn, 0);
+    return tp + wrong === 0 ? 1 : (2 * tp) / (2 * tp + wrong);
+  };
+  const worst = rows.reduce<RowScore | undefined>((low, row) => (!low || row.f1 < low.f1 ? row : low), undefined);
+  return [name.padEnd(22), String(rows.length).padStart(5), f1((row) => row.products).toFixed(3).padStart(12), f1((row) => row.companies).toFixed(3).padStart(13), `  ${worst ? `${worst.f1.toFixed(2)} ${worst.fixture.id}` : "-"}`].join(" ");
 }
 
 function missesOf(row: RowScore): string[] {
