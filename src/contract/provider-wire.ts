@@ -33,6 +33,7 @@ export const OpenAIWebSearchCall = v.looseObject({
 export const OpenAIResponse = v.looseObject({
   model: v.string(),
   status: v.optional(v.nullable(v.string())),
+  incomplete_details: v.optional(v.nullable(v.looseObject({ reason: v.optional(v.nullable(v.string())) }))),
   output: v.array(Item),
   usage: v.optional(v.nullable(v.looseObject({ input_tokens: count, output_tokens: count }))),
   tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: count }))) }))),
@@ -76,6 +77,7 @@ export const GeminiResponse = v.looseObject({
   candidates: v.optional(
     v.array(
       v.looseObject({
+        finishReason: v.optional(v.nullable(v.string())),
         content: v.optional(v.looseObject({ parts: v.optional(v.array(v.looseObject({ text: v.optional(v.string()), thought: v.optional(v.boolean()) })), []) })),
         groundingMetadata: v.optional(
           v.nullable(

@@ -72,16 +72,26 @@ export function requestedIterations(request: ParsedSearchRequest): number {
 // Result
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Where the answer first names an item: [start, end) in its text (rawResponse, UTF-16 offsets),
+ * and the item's place among its kind (products or companies) in order of first mention, from 1.
+ * Absent when the answer never names it in so many words, and in results saved before it was kept.
+ */
+export const Mention = v.object({ start: v.number(), end: v.number(), order: v.number() });
+export type Mention = v.InferOutput<typeof Mention>;
+
 export const Product = v.object({
   name: v.string(),
   rank: v.optional(v.number()),
   details: v.optional(v.string()),
+  mention: v.optional(Mention),
 });
 export type Product = v.InferOutput<typeof Product>;
 
 export const Company = v.object({
   name: v.string(),
   products: v.optional(v.array(v.string())),
+  mention: v.optional(Mention),
 });
 export type Company = v.InferOutput<typeof Company>;
 
@@ -119,6 +129,8 @@ export const ModelResult = v.object({
   usage: Usage,
   /** inline: parsed from the answer; fallback: a second extraction call; none: nothing usable. */
   extraction: v.picklist(["inline", "fallback", "none"]),
+  /** Why the provider cut the answer short, in its own words (max_output_tokens, max_tokens, MAX_TOKENS…); absent when it finished. */
+  truncated: v.optional(v.string()),
   durationMs: v.number(),
   error: v.optional(v.string()),
 });

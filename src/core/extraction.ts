@@ -2,7 +2,9 @@ import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
 import type { Company, Product } from "#src/contract/search.ts";
 import { readJsonValue } from "./lenient-json.ts";
 import { betterCasing, nameKey } from "./names.ts";
-import { brandWordsOf, cleanName, detailsSayNotFound, isCategory, isFragment, mentions, notFoundSubjects } from "./noise.ts";
+import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";
+import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
+import { possessivesDropped } from "./possessives.ts";
 
 /**
  * Appended to the user's query after a blank line (see withExtractionInstructions). The answer
@@ -84,11 +86,22 @@ export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
  * Recovers the structured part of an answer: the LAST JSON object with a products or companies
  * key (any key case, e.g. "Products"), wherever it is — in a ```json or plain fence, after prose,
  * or followed by more text — read tolerantly (single or typographic quotes, trailing commas).
- * Failing that, the last top-level array of product-like objects counts as the products.
- * Returns null when nothing can be recovered, so the caller can make a fallback extraction call.
+ * Failing that, the last top-level array of product-like objects counts as the products — never
+ * an array inside an object, which would be part of a block that could not be read whole. In an
+ * answer the provider cut short (`cut`), a block with a products or companies key after it means
+ * the real block was cut, so nothing is used. Returns null when nothing can be recovered, so the
+ * caller can make a fallback extraction call.
  */
-export function parseStructuredAnswer(text: string): { products: unknown[]; companies: unknown[] } | null {
-  return locateStructured(text)?.value ?? null;
+export function parseStructuredAnswer(text: string, { cut = false } = {}): { products: unknown[]; companies: unknown[] } | null {
+  const located = locateStructured(text);
+  if (!located || (cut && STRUCTURED_KEY.test(text.slice(located.end)))) return null;
+  return located.value;
+}
+
+/** Where the structured block parseStructuredAnswer reads sits in the text, if any. */
+export function structuredSpan(text: string): { start: number; end: number } | null {
+  const located = locateStructured(text);
+  return located ? { start: located.start, end: located.end } : null;
 }
 
 /**
@@ -100,15 +113,17 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
   const subjects = answerText ? notFoundSubjects(proseOf(answerText)) : [];
   const saysNotFound = (name: string) => subjects.some((subject) => mentions(subject, name, true));
 
-  const rawCompanies = asArray(raw?.companies).flatMap((entry) => readCompany(entry) ?? []);
+  const rawProducts = asArray(raw?.products).flatMap((entry) => readProduct(entry) ?? []);
+  const rawCompanies = [...asArray(raw?.companies), ...asArray(raw?.products).flatMap(companyOfProduct)].flatMap((entry) => readCompany(entry) ?? []);
+  // Rule c inside names: "Acme's Rocket 3" is "Acme Rocket 3" when the answer knows Acme or that spelling.
+  const unpossess = possessivesDropped([...rawProducts.map((p) => p.name), ...rawCompanies.flatMap((c) => c.products)], rawCompanies.map((c) => c.name));
   const brandWords = brandWordsOf(rawCompanies.map((company) => company.name));
 
   const products = new Map<string, Product>();
   const notFound = new Set<string>();
   const allProductKeys: string[] = [];
-  for (const entry of asArray(raw?.products)) {
-    const product = readProduct(entry);
-    if (!product || isFragment(product.name) || isCategory(product.name, brandWords)) continue;
+  for (const product of rawProducts.map((p) => ({ ...p, name: unpossess(p.name) }))) {
+    if (isFragment(product.name) || isCategory(product.name, brandWords)) continue;
     const key = nameKey(product.name);
     allProductKeys.push(key);
     if ((product.details && detailsSayNotFound(product.details)) || saysNotFound(product.name)) {
@@ -122,15 +137,18 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
 
   const companies = new Map<string, Company & { products: string[] }>();
   for (const company of rawCompanies) {
-    if (isFragment(company.name) || isCategory(company.name)) continue;
+    const listed = company.products.map(unpossess);
+    if (isFragment(company.name) || isCategory(company.name, brandWordsOf(listed))) continue;
     const key = nameKey(company.name);
-    const ownKeys = company.products.map(nameKey);
-    const linked = [...ownKeys, ...allProductKeys.filter((productKey) => productKey.startsWith(`${key} `))];
-    // A company only named within a not-found subject ("the Zorblax Pro 9") goes with its products.
-    const onlyNotFound = linked.length > 0 && linked.every((productKey) => notFound.has(productKey));
-    if (saysNotFound(company.name) || (onlyNotFound && subjects.some((subject) => mentions(subject, company.name, false)))) continue;
-    const kept = company.products
-      .filter((name) => !isFragment(name) && !isCategory(name, brandWords) && !notFound.has(nameKey(name)) && !saysNotFound(name))
+    const ownKeys = listed.map(nameKey);
+    for (const name of listed) if (saysNotFound(name)) notFound.add(nameKey(name));
+    // A company whose listed products were all not found goes with them (rule e); one only
+    // linked by name ("Zorblax" for "Zorblax Pro 9") goes when a not-found subject names it.
+    const prefixed = allProductKeys.filter((productKey) => productKey.startsWith(`${key} `));
+    const allNotFound = (keys: string[]) => keys.length > 0 && keys.every((productKey) => notFound.has(productKey));
+    if (saysNotFound(company.name) || allNotFound(ownKeys) || (allNotFound([...ownKeys, ...prefixed]) && subjects.some((subject) => mentions(subject, company.name, false)))) continue;
+    const kept = listed
+      .filter((name) => !isFragment(name) && !isCategory(name, brandWords) && !notFound.has(nameKey(name)))
       .map((name) => products.get(nameKey(name))?.name ?? name);
     const seen = companies.get(key);
     if (!seen) companies.set(key, { name: company.name, products: uniqueNames(kept) });
@@ -160,6 +178,7 @@ function locateStructured(text: string): { value: { products: unknown[]; compani
     }
   }
   for (let i = text.lastIndexOf("["); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("[", i - 1)) {
+    if (/:\s*$/.test(text.slice(Math.max(0, i - 40), i))) continue;
     const read = readAt(text, i);
     if (read && Array.isArray(read.value) && isProductArray(read.value)) {
       return { value: { products: read.value, companies: [] }, start: i, end: read.end };
@@ -198,6 +217,14 @@ function readProduct(entry: unknown): Product | null {
   const rank = toRank(pick(entry, RANK_KEYS));
   const details = toDetails(pick(entry, DETAILS_KEYS));
   return { name, ...(rank !== undefined ? { rank } : {}), ...(details ? { details } : {}) };
+}
+
+// A product entry that names its maker ({"product_name": "YNAB", "brand": "YNAB LLC"}) lists a company too.
+function companyOfProduct(entry: unknown): unknown[] {
+  if (!isRecord(entry)) return [];
+  const maker = pick(entry, MAKER_KEYS);
+  const name = pick(entry, PRODUCT_NAME_KEYS);
+  return typeof maker === "string" ? [{ name: maker, products: typeof name === "string" ? [name] : [] }] : [];
 }
 
 function readCompany(entry: unknown): { name: string; products: string[] } | null {
@@ -264,11 +291,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const STRUCTURED_KEY = /["'“‘]?(?:products|companies)["'”’]?\s*:/i;
 // Plural keys only: a single {"product": "X"} entry must not pass for the whole block.
 const PRODUCT_LIST_KEYS = ["products", "productlist", "recommendedproducts", "topproducts", "recommendations"];
 const COMPANY_LIST_KEYS = ["companies", "companylist", "brands", "brandsmentioned", "manufacturers"];
 const PRODUCT_NAME_KEYS = ["name", "productname", "product", "title", "model", "productmodel"];
 const COMPANY_NAME_KEYS = ["name", "companyname", "company", "brand", "brandname", "manufacturer"];
 const COMPANY_PRODUCT_KEYS = ["products", "productnames", "product", "productlist", "models"];
+const MAKER_KEYS = ["brand", "brandname", "company", "companyname", "manufacturer", "maker", "madeby"];
 const RANK_KEYS = ["rank", "ranking", "position", "order", "place"];
 const DETAILS_KEYS = ["details", "detail", "description", "desc", "reason", "reasoning", "notes", "note", "summary", "why"];

@@ -1,7 +1,7 @@
 import type { BrandEntry } from "#src/contract/lens.ts";
 import type { RunRecord } from "#src/contract/search.ts";
 import { nameKey } from "./names.ts";
-import { mentions, notFoundSubjects } from "./noise.ts";
+import { mentions, notFoundSubjects } from "./not-found.ts";
 import { CALENDAR_WORDS, isOrdinaryWord } from "./words.ts";
 
 /*

@@ -1,4 +1,5 @@
 import { nameKey } from "./names.ts";
+import { isEnglishWord } from "./words.ts";
 
 /**
  * Tidies a product or company name as models write it: markdown emphasis and links, list
@@ -23,14 +24,15 @@ export function cleanName(raw: string): string {
 
 /**
  * Rule b: text that is not a name — shorter than 2 characters, no letters or digits, more than
- * 8 words, a sentence (ends in "." after 3+ words, or "?"), a name with an explanation after
+ * 8 words that read like a phrase (a third of them lower case: "Hill's Science Diet Adult 7+
+ * Sensitive Stomach & Skin" is a name), a sentence (ends in "." after 3+ words, or "?"), a name with an explanation after
  * ": " or a spaced dash ("Notion: great for docs"), or a phrase starting with a conjunction or
  * article + adjective ("and Asana", "The best option").
  */
 export function isFragment(name: string): boolean {
   if (name.length < 2 || !/[\p{L}\p{N}]/u.test(name)) return true;
   const words = name.split(" ");
-  if (words.length > 8) return true;
+  if (words.length > 8 && words.filter((word) => /^\p{Ll}/u.test(word)).length * 3 >= words.length) return true;
   if (name.endsWith("?")) return true;
   if (name.endsWith(".") && words.length >= 3 && !isAbbreviation(words.at(-1) ?? "")) return true;
   const explanation = /(?::\s|\s[-–—]\s)(.+)$/.exec(name)?.[1];
@@ -43,84 +45,40 @@ export function isFragment(name: string): boolean {
 
 /**
  * Rule a: a product category is not a product. A name is a category when its last word is a
- * generic category noun ("software", "shoes", "headphones", "services", "CRM", …) and none of its
- * words looks like a brand. A word looks like a brand when it
+ * category noun — one of CATEGORY_HEADS ("software", "shoes", "CRM", …) or the plural of an
+ * English word ("parkas", "purifiers") — and none of its words looks like a brand. A word
+ * looks like a brand when it
  *  - has a capital after its first letter (HubSpot, iPhone, ClickUp), or is an all-caps word that
  *    is not a generic acronym (ASICS; but CRM, VPN, AI are generic);
  *  - contains a digit, other than a year or a generic spec like 4K or 5G (Pegasus 41, 1Password);
  *  - contains "." or "+" (monday.com, Disney+);
- *  - is capitalised and not a known generic word ("Nike", "Apple" — but not "Running", "Best");
+ *  - is capitalised and not a known generic word ("Nike", "Apple" — but not "Running", "Best"),
+ *    except the first word of a phrase in sentence case ("Insulated winter parkas", "Hardside
+ *    carry-on suitcases"), whose capital only starts the phrase;
  *  - is one of `brandWords`, the words of the company names in the same answer, so that a
- *    lower-cased "hubspot crm" survives when HubSpot is among the companies.
+ *    lower-cased "hubspot crm" or a sentence-case "Sihoo chairs" survives when the company is named.
  * Lower-case words are generic ("project management tools"), so a brand typed in lower case and
- * ending in a category noun is only kept through `brandWords`.
+ * ending in a category noun is only kept through `brandWords`, and so is a name that is all one
+ * company's name ("Kit", a brand named like a category).
  */
 export function isCategory(name: string, brandWords: ReadonlySet<string> = new Set()): boolean {
+  if (brandWords.has(nameKey(name))) return false;
   const words = name.split(" ").map((word) => word.replace(/^[("'“‘]+|[)"'”’,.!]+$/g, ""));
-  const head = words.at(-1)?.toLowerCase() ?? "";
-  if (!CATEGORY_HEADS.has(head)) return false;
-  return words.every((word) => word === "" || isGenericWord(word, brandWords));
+  if (!isCategoryNoun(words.at(-1) ?? "")) return false;
+  const sentenceCase = words.length >= 2 && /^\p{Lu}\p{Ll}*(?:-\p{Ll}+)*$/u.test(words[0] ?? "") && !words.slice(1).some((word) => /\p{Lu}/u.test(word));
+  return words.every((word, index) => word === "" || isGenericWord(index === 0 && sentenceCase ? word.toLowerCase() : word, brandWords));
 }
 
-/** The words of company names that can vouch for a lower-case product name (see isCategory). */
+/** What can vouch for a name that looks like a category (see isCategory): company names, whole and word by word. */
 export function brandWordsOf(names: string[]): Set<string> {
   const words = new Set<string>();
   for (const name of names) {
+    words.add(nameKey(name));
     for (const word of nameKey(name).split(" ")) {
       if (word.length >= 2 && !GENERIC_WORDS.has(word) && !CATEGORY_HEADS.has(word) && !GLUE_WORDS.has(word)) words.add(word);
     }
   }
   return words;
-}
-
-/**
- * Rule e, per entry: details that say the model found nothing ("No information found",
- * "I couldn't find reliable reviews", "This product does not appear to exist"). Only a leading
- * statement counts, so "Great battery; no information on 2026 pricing" keeps its product.
- */
-export function detailsSayNotFound(details: string): boolean {
-  return NOT_FOUND_DETAILS_START.test(details.trim()) || NOT_FOUND_DETAILS_ANYWHERE.test(details);
-}
-
-/**
- * Rule e, from the answer: the things the answer says it found nothing about, e.g. "the Zorblax
- * 3000" from "I couldn't find any information about the Zorblax 3000, but…" or "Zorblax" from
- * "Zorblax does not appear to exist". Each subject stops at the end of its clause.
- */
-export function notFoundSubjects(answerText: string): string[] {
-  const text = answerText.replace(/[’‘]/g, "'");
-  const subjects: string[] = [];
-  for (const match of text.matchAll(NOT_FOUND_LEAD)) {
-    const subject = cutClause(stripFiller(text.slice(match.index + match[0].length, match.index + match[0].length + 300)));
-    if (subject) subjects.push(subject);
-  }
-  for (const match of text.matchAll(DOES_NOT_EXIST)) {
-    const before = text.slice(Math.max(0, match.index - 200), match.index);
-    const boundary = Math.max(...[...before.matchAll(/[,;:!?()[\]{}"“”\n]|\.\s/g)].map((m) => m.index + m[0].length), 0);
-    const subject = before.slice(boundary).trim();
-    if (subject) subjects.push(subject);
-  }
-  return subjects;
-}
-
-/**
- * Whether `name` occurs in `subject` as whole words, case-insensitively, and not as a possessive
- * ("Sony's 2026 lineup" is not about Sony). strict also refuses an occurrence that continues
- * with a capitalised word or a number, i.e. is only part of a longer name ("Notion" in "Notion
- * Plus").
- */
-export function mentions(subject: string, name: string, strict: boolean): boolean {
-  const haystack = subject.replace(/[’‘]/g, "'").replace(/\s+/g, " ");
-  const needle = name.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
-  if (needle === "") return false;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(needle)}(?![\\p{L}\\p{N}])`, "giu");
-  for (const match of haystack.matchAll(pattern)) {
-    const after = haystack.slice(match.index + match[0].length);
-    if (/^'s(?![\p{L}\p{N}])/u.test(after)) continue;
-    if (strict && /^ (?:\p{Lu}|\p{N})/u.test(after)) continue;
-    return true;
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,6 +95,15 @@ function isGenericWord(word: string, brandWords: ReadonlySet<string>): boolean {
   return true;
 }
 
+// A listed noun, or the plural of an English word: "parkas", "grinders", "purifiers".
+function isCategoryNoun(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (CATEGORY_HEADS.has(lower)) return true;
+  if (!/^\p{Ll}+s$/u.test(lower) || /(?:ss|us|is)$/.test(lower)) return false;
+  const singular = lower.endsWith("ies") ? `${lower.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(lower) ? lower.slice(0, -2) : lower.slice(0, -1);
+  return isEnglishWord(singular);
+}
+
 // "Inc.", "Co.", "S.A." end in a period without ending a sentence.
 function isAbbreviation(word: string): boolean {
   const bare = word.replace(/\.$/, "");
@@ -147,25 +114,6 @@ function stripWrappingQuotes(name: string): string {
   let result = name;
   while (result.length >= 2 && /^["'“”‘’`]/.test(result) && /["'“”‘’`]$/.test(result)) result = result.slice(1, -1).trim();
   return result;
-}
-
-// Leading words that say what kind of mention follows rather than name the thing.
-function stripFiller(text: string): string {
-  let rest = text.trimStart();
-  for (;;) {
-    const next = rest.replace(FILLER, "");
-    if (next === rest) return rest;
-    rest = next;
-  }
-}
-
-function cutClause(text: string): string {
-  const end = text.search(CLAUSE_END);
-  return (end === -1 ? text : text.slice(0, end)).trim();
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function withPlurals(words: string[]): Set<string> {
@@ -209,7 +157,7 @@ const GENERIC_WORDS = new Set([
 ]);
 
 /** Acronyms that name a category (an all-caps "ASICS" or "HP" is a brand). */
-const GENERIC_ACRONYMS = new Set(["crm", "erp", "vpn", "ai", "seo", "hr", "saas", "cms", "lms", "ats", "pos", "it", "ev", "suv", "tv", "pc", "gps", "led", "oled", "usb", "ssd", "cpu", "gpu", "anc", "diy"]);
+const GENERIC_ACRONYMS = new Set(["crm", "erp", "vpn", "ai", "seo", "hr", "saas", "cms", "lms", "ats", "pos", "it", "ev", "suv", "tv", "pc", "gps", "led", "oled", "usb", "ssd", "cpu", "gpu", "anc", "diy", "hepa", "uv", "hdr", "apy", "ira", "esim", "nas", "ups", "lcd"]);
 const GENERIC_SPECS = new Set(["4k", "8k", "5g", "4g", "1080p", "1440p", "2-in-1", "3d", "2d", "360", "24/7"]);
 const GLUE_WORDS = new Set(["and", "&", "or", "for", "with", "of", "to", "in", "on", "the", "a", "an", "-", "/"]);
 
@@ -222,24 +170,3 @@ const ABBREVIATIONS = new Set(["inc", "co", "corp", "ltd", "llc", "plc", "bros",
 const POSSESSIVE_BRANDS = new Set(
   ["levi's", "mcdonald's", "kiehl's", "trader joe's", "ben & jerry's", "kellogg's", "lowe's", "macy's", "kohl's", "wendy's", "domino's", "hershey's", "reese's", "carter's", "dick's sporting goods", "sam's club", "moe's", "denny's", "arby's", "hellmann's", "french's", "land o'lakes", "annie's", "campbell's", "welch's"],
 );
-
-const NOT_FOUND_DETAILS_START =
-  /^(?:note:\s*)?(?:(?:i|we|the search|search(?:es)?|web search|searching)\s+)?(?:(?:was|were)\s+)?(?:no (?:information|info|results?|reliable|data|details|mentions?|evidence)|could\s?n['’]?o?t find|can['’]t find|cannot find|not found|unable to find|(?:was|were)\s?n['’]?o?t able to find|did\s?n['’]?o?t find|found nothing|nothing (?:was )?found)/i;
-const NOT_FOUND_DETAILS_ANYWHERE =
-  /(?:does not|doesn['’]t|did not|didn['’]t) (?:appear|seem) to exist|no (?:reliable |verifiable )?information (?:was |is )?(?:found|available)|could not be (?:found|verified)|not found in (?:the )?(?:search|web)/i;
-
-// "I couldn't find …", "my searches turned up nothing about …", "No results for …". The finder
-// must be first person or the search, so "you won't find a better tool than Notion" is no lead.
-const FINDER = String.raw`\b(?:I(?:'m|'ve)?|we(?:'ve)?|(?:my|our|the|web) search(?:es)?|search(?:es| results)?)\s+(?:(?:also|still|really|unfortunately|just|simply)\s+)?`;
-const NEGATED_FIND = String.raw`(?:could\s?n[o']?t|can'?t|cannot|can not|(?:am|was|were|are)\s+not able to|(?:was|were)n't able to|(?:am|was|were|are)?\s*unable to|did\s?n[o']?t|do\s?n[o']?t|failed to|ha(?:ve|s)\s?n[o']?t(?:\s+been able to)?)\s+(?:find|found|locate|identify|turn up|turned up|return|surface)`;
-const NOUNS = String.raw`(?:information|info|results?|details|data|mentions?|evidence|records?|trace)\b`;
-const FOUND_NOTHING = String.raw`(?:found|find|turned up|returned|yielded|surfaced)\s+(?:nothing|no(?=\s+(?:\w+\s+)?${NOUNS}))`;
-const NOT_FOUND_LEAD = new RegExp(
-  String.raw`${FINDER}(?:${NEGATED_FIND}|${FOUND_NOTHING})|\b(?:there\s+(?:is|was|are|were)\s+)?no\s+(?=(?:(?:reliable|specific|credible|verifiable|public|current|recent|relevant)\s+)?${NOUNS})`,
-  "gi",
-);
-const DOES_NOT_EXIST = /\b(?:does not|doesn't|did not|didn't)\s+(?:appear|seem)\s+to\s+exist|\b(?:is|was)\s*n[o']?t\s+a\s+real\s+(?:product|brand|company)/gi;
-// Lower-case only: "On Cloudmonster" after "information on" is a name, not filler.
-const FILLER =
-  /^(?:any|anything|much|reliable|specific|credible|verifiable|public|current|recent|relevant|up-to-date|detailed|further|additional|information|info|details|data|results?|evidence|records?|reviews?|trace|listings?|mentions?|mentioning|that|called|named|matching|about|on|for|regarding|concerning|related|to|of|the|a|an|such|products?|brands?|company|companies|models?)\b\s*/;
-const CLAUSE_END = /[,;:!?()[\]{}"“”\n]|\.(?:\s|$)|\s(?:but|however|though|although|because|since|so|yet|which|that|who|while|whereas|on|at|in|from|via|through|within|across|as|than|-|–|—)(?:\s|$)/;

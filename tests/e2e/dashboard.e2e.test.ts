@@ -283,6 +283,12 @@ describe("search dashboard in Chromium", () => {
     expect(await dialog.getByRole("heading", { name: "ChatGPT Full Response" }).isVisible()).toBe(true);
     expect(await dialog.getByRole("heading", { name: "Raw Response", exact: true }).isVisible()).toBe(true);
     expect(await dialog.getByText(topProduct, { exact: false }).first().isVisible()).toBe(true);
+    // "Show where it says that" marks the product's first mention in the raw answer, in view.
+    await dialog.getByRole("button", { name: `Show where it says that: ${topProduct}` }).click();
+    const marked = dialog.locator("pre mark");
+    await marked.waitFor();
+    expect(await marked.isVisible()).toBe(true);
+    expect(topProduct.toLowerCase()).toContain(((await marked.textContent()) ?? "").toLowerCase().replace(/['’]s$|[™®]/g, ""));
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     await modelCard(page, "Gemini Results").getByRole("button", { name: "View Full Response from Gemini" }).click();

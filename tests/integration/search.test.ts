@@ -41,6 +41,11 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const saved = await visitor.api.getSearch(result.id);
     expect(saved.models.openai?.products).toEqual(result.models.openai?.products);
     expect(saved.createdAt).toBeString();
+    // Where the answer first names each product is saved with it, for "show where it says that".
+    const openai = saved.models.openai;
+    const shown = openai?.products.map((p) => (p.mention ? openai.rawResponse?.slice(p.mention.start, p.mention.end) : undefined));
+    expect(shown).toEqual(openai?.products.map((p) => p.name));
+    expect(openai?.products.map((p) => p.mention?.order).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(openai?.products.map((_, i) => i + 1));
 
     const [row] = await getDb().db.select().from(searches).where(eq(searches.id, result.id));
     expect(row).toMatchObject({ status: "completed", simulated: true, totalProducts: result.totalProducts, totalCompanies: result.totalCompanies, totalLinks: result.totalLinks });

@@ -211,7 +211,7 @@ describe("cleanExtraction: noise rules", () => {
     const cleaned = cleanExtraction({
       products: [
         { name: "Zorblax 3000", details: "No information found about this product." },
-        { name: "Quuxly Pro", details: "I couldn't find reliable reviews of it." },
+        { name: "Quuxly Pro", details: "I couldn't find reliable reviews of it, but owners rate it well." },
         { name: "Frobnitz X", details: "This product does not appear to exist." },
         { name: "Glimmer Buds", details: "Could not find any listing." },
         { name: "Plonk Max", details: "Unable to find it in stores" },
@@ -219,7 +219,8 @@ describe("cleanExtraction: noise rules", () => {
       ],
       companies: [],
     });
-    expect(names(cleaned.products)).toEqual(["Sony WH-1000XM5"]);
+    // Reviews are one fact about Quuxly Pro, not Quuxly Pro itself (issue 13, class 2).
+    expect(names(cleaned.products)).toEqual(["Quuxly Pro", "Sony WH-1000XM5"]);
   });
 
   test("e. what the answer says it found nothing about is not listed", () => {
@@ -236,7 +237,7 @@ describe("cleanExtraction: noise rules", () => {
   });
 
   test("e. a not-found remark about one product keeps its maker and siblings", () => {
-    const answer = "I couldn't find pricing for Notion Plus, but Notion itself and Notion Calendar are free for individuals. I also couldn't find any reviews of Sony's 2026 lineup.";
+    const answer = "I couldn't find any information about Notion Plus, but Notion itself and Notion Calendar are free for individuals. I also couldn't find any reviews of Sony's 2026 lineup.";
     const cleaned = cleanExtraction(
       {
         products: ["Notion Plus", "Notion", "Notion Calendar", "Sony WH-1000XM5"],

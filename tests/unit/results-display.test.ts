@@ -220,6 +220,13 @@ describe("Side by Side", () => {
     expect(empty).toContain("No sources found");
   });
 
+  test("says so on the card when the provider cut the answer short, and only then", () => {
+    const cut = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: "MAX_TOKENS" })] } });
+    const { text: t } = render(cut);
+    expect(t).toContain("The provider cut this answer short (MAX_TOKENS); the lists come from the part that arrived.");
+    expect(cardText(t, "Claude Results", "Gemini Results")).not.toContain("cut this answer short");
+  });
+
   test("has a View Full Response button per answering card", () => {
     expect(text.match(/View Full Response/g)?.length).toBe(3);
   });

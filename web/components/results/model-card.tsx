@@ -1,11 +1,12 @@
-import { CircleAlert, Search, TriangleAlert, Unplug } from "lucide-react";
-import { useId, useMemo, type ReactNode } from "react";
+import { CircleAlert, Scissors, Search, TextSearch, TriangleAlert, Unplug } from "lucide-react";
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
-import type { ModelResult } from "#src/contract/search.ts";
+import type { Mention, ModelResult } from "#src/contract/search.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
+import { cn } from "#web/lib/utils.ts";
 import { CardHeading, EmptyText, ListOrEmpty, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
 
@@ -91,6 +92,8 @@ function Answer({ model }: { model: ModelResult }) {
         </Alert>
       ) : null}
 
+      {model.truncated ? <TruncatedNote reason={model.truncated} /> : null}
+
       {model.searchQueries.length > 0 ? <SearchQueries queries={model.searchQueries} /> : null}
 
       <section className="space-y-2">
@@ -167,6 +170,16 @@ function Answer({ model }: { model: ModelResult }) {
   );
 }
 
+/** The provider stopped before the answer was finished: what is listed comes from the part that arrived. */
+function TruncatedNote({ reason }: { reason: string }) {
+  return (
+    <p role="note" className="flex items-start gap-1.5 text-xs text-amber-900 dark:text-amber-100">
+      <Scissors className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
+      <span>{`The provider cut this answer short (${reason}); the lists come from the part that arrived.`}</span>
+    </p>
+  );
+}
+
 function SearchQueries({ queries }: { queries: string[] }) {
   return (
     <details className="group rounded-md border px-3 py-2 text-xs">
@@ -188,9 +201,12 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
   const labels = providerCatalogue[provider];
   const products = byRank(model.products);
   const sources = dedupeSources(model.sources);
+  // The item whose first mention the raw response highlights ("Show where it says that").
+  const [shown, setShown] = useState<Mention | null>(null);
+  const show = ({ mention }: { mention?: Mention | undefined }) => (mention ? () => setShown(mention) : undefined);
 
   return (
-    <Dialog>
+    <Dialog onOpenChange={() => setShown(null)}>
       <DialogTrigger asChild>
         <Button variant="outline" size="sm" className="w-full">
           View Full Response<span className="sr-only"> from {labels.model}</span>
@@ -210,12 +226,16 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         </DialogHeader>
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
+        {model.truncated ? <TruncatedNote reason={model.truncated} /> : null}
 
         <ResponseSection title={`Products (${products.length})`}>
           <ListOrEmpty items={products} empty="No products found" ordered className="space-y-2 text-sm">
             {(product, index) => (
               <li key={`${product.name}-${index}`} className="min-w-0 rounded-md border p-2">
-                <p className="font-medium break-words">{`${product.number}. ${product.name}`}</p>
+                <p className="flex flex-wrap items-center justify-between gap-x-2 font-medium break-words">
+                  {`${product.number}. ${product.name}`}
+                  <ShowWhere name={product.name} onShow={show(product)} />
+                </p>
                 {product.details ? <p className="mt-1 break-words whitespace-pre-line text-muted-foreground">{product.details}</p> : null}
               </li>
             )}
@@ -228,6 +248,7 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
               <li key={`${company.name}-${index}`} className="break-words">
                 <span className="font-medium">{company.name}</span>
                 {company.products && company.products.length > 0 ? <span className="text-muted-foreground"> — {company.products.join(", ")}</span> : null}
+                <ShowWhere name={company.name} onShow={show(company)} className="ml-2" />
               </li>
             )}
           </ListOrEmpty>
@@ -259,13 +280,46 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
 
         {model.rawResponse ? (
           <ResponseSection title="Raw Response">
-            <pre tabIndex={0} aria-label={`Raw response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs break-words whitespace-pre-wrap">
-              {model.rawResponse}
-            </pre>
+            <RawResponse text={model.rawResponse} label={`Raw response from ${labels.model}`} shown={shown} />
           </ResponseSection>
         ) : null}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** A link-sized button that highlights where the answer first names an item; nothing when it never does in so many words. */
+function ShowWhere({ name, onShow, className }: { name: string; onShow: (() => void) | undefined; className?: string }) {
+  if (!onShow) return null;
+  return (
+    <Button type="button" variant="link" size="xs" className={cn("h-auto p-0 font-normal", className)} onClick={onShow} aria-label={`Show where it says that: ${name}`}>
+      <TextSearch aria-hidden="true" />
+      Show where it says that
+    </Button>
+  );
+}
+
+/** The answer as the model wrote it, with the chosen item's first mention marked and scrolled into view. */
+function RawResponse({ text, label, shown }: { text: string; label: string; shown: Mention | null }) {
+  const mark = useRef<HTMLElement>(null);
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: "center" });
+  }, [shown]);
+  const span = shown && shown.end <= text.length && shown.start < shown.end ? shown : null;
+  return (
+    <pre tabIndex={0} aria-label={label} className="max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs break-words whitespace-pre-wrap">
+      {span ? (
+        <>
+          {text.slice(0, span.start)}
+          <mark ref={mark} className="rounded-sm bg-yellow-200 text-foreground dark:bg-yellow-700">
+            {text.slice(span.start, span.end)}
+          </mark>
+          {text.slice(span.end)}
+        </>
+      ) : (
+        text
+      )}
+    </pre>
   );
 }
 

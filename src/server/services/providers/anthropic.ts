@@ -8,6 +8,8 @@ import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswe
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
 const MAX_CONTINUATIONS = 3;
+/** Stop reasons that end the text mid-answer. */
+const CUT_STOP_REASONS = new Set(["max_tokens", "model_context_window_exceeded", "refusal"]);
 
 /**
  * Anthropic Messages API with the server-side `web_search` tool. The tool is forced, because
@@ -46,7 +48,8 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
         // pause_turn: send the assistant content back so the server-tool loop continues.
         messages.push({ role: "assistant", content: raw.content });
       }
-      return readAnswer(last?.model ?? config.model, blocks, usage);
+      const answer = readAnswer(last?.model ?? config.model, blocks, usage);
+      return last?.stop_reason && CUT_STOP_REASONS.has(last.stop_reason) ? { ...answer, truncated: last.stop_reason } : answer;
     },
 
     async structured({ name, description, prompt, schema }, signal) {

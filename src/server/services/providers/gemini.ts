@@ -38,6 +38,8 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
         sources: [...sources.filter((s) => s.cited), ...sources.filter((s) => !s.cited)],
         searchQueries: grounding?.webSearchQueries ?? [],
         searched: chunks.length > 0 || (grounding?.webSearchQueries?.length ?? 0) > 0,
+        // Anything but STOP (MAX_TOKENS, SAFETY, RECITATION…) ended the text early.
+        ...(candidate?.finishReason && !FINISHED.has(candidate.finishReason) ? { truncated: candidate.finishReason } : {}),
         usage: {
           inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
           outputTokens: usage?.candidatesTokenCount ?? 0,
@@ -56,6 +58,8 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
     },
   };
 }
+
+const FINISHED = new Set(["STOP", "FINISH_REASON_UNSPECIFIED"]);
 
 /** A redirect that cannot be resolved keeps its URL, titled with the publisher host it names. */
 async function resolveSource(uri: string, title: string | undefined, cited: boolean, resolve: RedirectResolver, signal: AbortSignal): Promise<Source> {

@@ -66,6 +66,8 @@ function readAnswer(response: OpenAIResponse): ProviderAnswer {
     sources: [...cited, ...retrieved],
     searchQueries,
     searched: searchCalls > 0,
+    // status "incomplete": the output hit max_output_tokens or a content filter mid-answer.
+    ...(response.status === "incomplete" ? { truncated: response.incomplete_details?.reason || "incomplete" } : {}),
     usage: {
       inputTokens: response.usage?.input_tokens ?? 0,
       outputTokens: response.usage?.output_tokens ?? 0,

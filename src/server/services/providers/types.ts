@@ -12,6 +12,8 @@ export type ProviderAnswer = {
   searchQueries: string[];
   searched: boolean;
   usage: Usage;
+  /** Why the provider stopped before the answer was finished (its finish signal), absent when it finished. */
+  truncated?: string;
 };
 
 export type SearchCall = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal };

@@ -1,5 +1,6 @@
 import { offModelResult, type ModelResult, type SearchOptions } from "#src/contract/search.ts";
 import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction.ts";
+import { withMentions } from "#src/core/positions.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
@@ -8,8 +9,9 @@ export type ProviderRun = { query: string; prompt: string; options: SearchOption
 
 /**
  * One iteration of one provider: search, then extract products and companies from the answer
- * (inline JSON, else a fallback extraction call). A failure becomes an error result, so one
- * provider never fails the others; only cancellation propagates.
+ * (inline JSON, else a fallback extraction call on the text there is, which is also the way for
+ * an answer the provider cut short) and find where the answer first names each. A failure
+ * becomes an error result, so one provider never fails the others; only cancellation propagates.
  */
 export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<ModelResult> {
   const started = performance.now();
@@ -18,7 +20,7 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
   try {
     const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry);
     let extraction: ModelResult["extraction"] = "inline";
-    let structured = parseStructuredAnswer(answer.text);
+    let structured = parseStructuredAnswer(answer.text, { cut: answer.truncated !== undefined });
     if (!structured && answer.text.trim()) {
       try {
         structured = asExtraction(await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry));
@@ -29,7 +31,7 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
       }
     }
     if (!structured) extraction = "none";
-    const { products, companies } = structured ? cleanExtraction(structured, answer.text) : { products: [], companies: [] };
+    const { products, companies } = structured ? withMentions(cleanExtraction(structured, answer.text), answer.text) : { products: [], companies: [] };
     return {
       ...base,
       status: "ok",
@@ -43,6 +45,7 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
       searchQueries: answer.searchQueries,
       usage: answer.usage,
       extraction,
+      ...(answer.truncated ? { truncated: answer.truncated } : {}),
       durationMs: Math.round(performance.now() - started),
     };
   } catch (error) {

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { ProviderId } from "#src/contract/search.ts";
+
+/** Where the labelled answers live, one JSON file each (tests/fixtures/answers/README.md). */
+export const FIXTURES_DIR = join(import.meta.dir, "../../tests/fixtures/answers");
+
+/** The failure classes a fixture exercises; the report counts rows per class. */
+export const FAILURE_CLASSES = [
+  "categories",
+  "negatives",
+  "quoted-names",
+  "emphasised-names",
+  "no-json",
+  "truncation",
+  "messy-json",
+  "citation-noise",
+  "tables",
+  "brands-unlike-products",
+  "common-word-brands",
+  "possessives",
+  "refusal",
+] as const;
+
+/** A truth entry: one name, or the spellings that all count as that one item. */
+const Names = v.array(v.union([v.string(), v.pipe(v.array(v.string()), v.minLength(1))]));
+const WireBody = v.record(v.string(), v.unknown());
+
+export const AnswerFixture = v.object({
+  id: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
+  provider: ProviderId,
+  category: v.string(),
+  classes: v.array(v.picklist(FAILURE_CLASSES)),
+  query: v.string(),
+  note: v.optional(v.string()),
+  truth: v.object({
+    products: Names,
+    companies: Names,
+    /** Named in passing (a retailer, a discontinued product): neither a hit nor a miss. */
+    optional: v.optional(v.array(v.string()), []),
+    /** Descriptions of a kind of thing that the answer or its JSON lists; keeping one is a miss. */
+    categories: v.optional(v.array(v.string()), []),
+    /** What the answer says it found nothing about, and companies known only through it. */
+    notFound: v.optional(v.array(v.string()), []),
+    cited: v.array(v.string()),
+    retrieved: v.array(v.string()),
+    truncated: v.boolean(),
+  }),
+  /** The search call's response body, in the provider's wire format. */
+  response: WireBody,
+  /** The fallback extraction call's response body, when the answer needs one. */
+  extraction: v.optional(WireBody),
+  /** Gemini: grounding-redirect token → the page it leads to. */
+  redirects: v.optional(v.record(v.string(), v.string()), {}),
+});
+export type AnswerFixture = v.InferOutput<typeof AnswerFixture>;
+
+/** Every fixture, by file name; a malformed one stops the run, naming its file. */
+export function loadFixtures(dir = FIXTURES_DIR): AnswerFixture[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .sort()
+    .map((file) => {
+      const parsed = v.safeParse(AnswerFixture, JSON.parse(readFileSync(join(dir, file), "utf8")));
+      if (!parsed.success) throw new Error(`${file}: ${v.summarize(parsed.issues)}`);
+      if (`${parsed.output.id}.json` !== file) throw new Error(`${file}: its id is ${parsed.output.id}`);
+      return parsed.output;
+    });
+}
