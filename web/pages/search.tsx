@@ -20,6 +20,7 @@ export default function SavedSearchPage({ params }: PageProps) {
   const id = params.id ?? "";
   const { data: result, error } = useQuery(queries.search(api, id));
   const { data: pro } = useQuery(queries.proStatus(api));
+  const { data: user } = useQuery(queries.user(api));
 
   useEffect(() => {
     if (!error) return;
@@ -59,7 +60,25 @@ export default function SavedSearchPage({ params }: PageProps) {
         <Skeleton className="h-96 w-full" aria-label="Loading saved search" />
       )}
       <footer className="mt-10 border-t pt-4 text-center text-sm text-muted-foreground">
-        {result ? `Saved search from ${formatDate(result.createdAt)}.` : null} Results are kept in your search history.
+        {result ? `Saved search from ${formatDate(result.createdAt)}. ` : null}
+        {user ? (
+          <>
+            Results are kept in your{" "}
+            <Link href="/user/history" className="text-foreground underline underline-offset-2">
+              search history
+            </Link>
+            .
+          </>
+        ) : (
+          // An anonymous visitor's searches belong to this browser until they sign in, when they join the account's history.
+          <>
+            Only this browser can open it.{" "}
+            <Link href="/auth" className="text-foreground underline underline-offset-2">
+              Sign up or log in
+            </Link>{" "}
+            to keep it, and every search you make, in a search history.
+          </>
+        )}
       </footer>
     </main>
   );

@@ -3,7 +3,8 @@ import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#s
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
 import { dedupeSources, normalizeUrl } from "#src/core/urls.ts";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
-import { EmptyText, ListOrEmpty, Mark, ModelBadges, ResultCard, SimulatedBadge, SourceLink, type SimulatedFlags } from "./shared.tsx";
+import { cn } from "#web/lib/utils.ts";
+import { EmptyText, ListOrEmpty, Mark, ModelBadges, ResultCard, SimulatedMark, SourceLink, type SimulatedFlags } from "./shared.tsx";
 
 const STATUS_TEXT = { ok: "Answered", error: "Error", off: "Not Connected" } as const;
 const NO_COMMON_SOURCE = "No source was returned by more than one model";
@@ -12,10 +13,10 @@ const NO_COMMON_SOURCE = "No source was returned by more than one model";
  * The ui Table's horizontal scroller, made focusable and named so keyboard users can scroll it
  * on narrow screens (axe scrollable-region-focusable).
  */
-export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollTable({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
     <div data-slot="table-container" role="region" aria-label={label} tabIndex={0} className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
-      <table data-slot="table" className="w-full caption-bottom text-sm">
+      <table data-slot="table" role="table" className={cn("w-full caption-bottom text-sm", className)}>
         {children}
       </table>
     </div>
@@ -44,7 +45,7 @@ function CommonList<T extends { models: ProviderId[] }>({ title, empty, items, i
       <h4 className="text-sm font-semibold">{`${title} (${items.length})`}</h4>
       <ListOrEmpty items={items} empty={empty} className="space-y-2">
         {(item) => (
-          <li key={itemKey(item)} className="flex min-w-0 flex-wrap items-center justify-between gap-2 text-sm">
+          <li key={itemKey(item)} className="flex min-w-0 flex-col gap-1 text-sm sm:flex-row sm:flex-wrap sm:items-center sm:justify-between sm:gap-2">
             {children(item)}
             <ModelBadges models={item.models} simulated={simulated} />
           </li>
@@ -63,7 +64,6 @@ export function comparisonRows(result: SearchResult): ComparisonRow[] {
   return [
     { name: "Model version", ...per((model) => model.modelVersion || "—") },
     { name: "Status", ...per((model) => STATUS_TEXT[model.status]) },
-    { name: "Simulated", ...per((model) => model.simulated) },
     { name: "Searched the web", ...per((model) => model.status === "ok" && model.searched) },
     { name: "Products", ...per((model) => String(model.products.length)) },
     { name: "Companies", ...per((model) => String(model.companies.length)) },
@@ -77,14 +77,41 @@ function ProviderHeads({ simulated }: { simulated: SimulatedFlags }) {
   return (
     <>
       {providerIds.map((id) => (
-        <TableHead key={id} scope="col" className="text-center">
-          <span className="inline-flex flex-col items-center gap-1">
+        <TableHead key={id} scope="col" role="columnheader" className="text-center">
+          <span className="inline-flex items-center gap-1">
             {providerCatalogue[id].column}
-            {simulated[id] ? <SimulatedBadge /> : null}
+            {simulated[id] ? <SimulatedMark /> : null}
           </span>
         </TableHead>
       ))}
     </>
+  );
+}
+
+/**
+ * A provider-column table laid out for a phone (below `sm`): each row a block, its name across
+ * the top and one cell per provider under it, labelled with the provider; the column headers
+ * stay for screen readers. The roles are explicit because the rows are no longer CSS table rows.
+ */
+const STACKED = {
+  table: "max-sm:block",
+  head: "max-sm:sr-only",
+  body: "max-sm:block",
+  row: "max-sm:grid max-sm:grid-cols-3 max-sm:gap-x-2 max-sm:py-2",
+  group: "max-sm:block",
+  name: "max-sm:col-span-3 max-sm:h-auto max-sm:px-1 max-sm:pb-1 max-sm:font-medium",
+  cell: "max-sm:flex max-sm:flex-col max-sm:items-center max-sm:gap-0.5 max-sm:px-1 max-sm:py-1",
+} as const;
+
+/** A provider's cell, with the provider's name above the value on a phone (where the column headers are hidden). */
+function ProviderCell({ id, className, children }: { id: ProviderId; className?: string; children: ReactNode }) {
+  return (
+    <TableCell role="cell" className={cn("text-center", STACKED.cell, className)}>
+      <span aria-hidden="true" className="text-xs text-muted-foreground sm:hidden">
+        {providerCatalogue[id].column}
+      </span>
+      {children}
+    </TableCell>
   );
 }
 
@@ -93,20 +120,22 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
   let lastGroup: string | undefined;
   return (
     <ResultCard title="Model Comparison" description="Each model's answer side by side, and the products and companies found by more than one.">
-      <ScrollTable label="Model comparison table">
-        <TableHeader>
-          <TableRow>
-            <TableHead scope="col">Item</TableHead>
+      <ScrollTable label="Model comparison table" className={STACKED.table}>
+        <TableHeader role="rowgroup" className={STACKED.head}>
+          <TableRow role="row">
+            <TableHead scope="col" role="columnheader">
+              Item
+            </TableHead>
             <ProviderHeads simulated={simulated} />
           </TableRow>
         </TableHeader>
-        <TableBody>
+        <TableBody role="rowgroup" className={STACKED.body}>
           {rows.flatMap((row, index) => {
             const out = [];
             if (row.group && row.group !== lastGroup) {
               out.push(
-                <TableRow key={`group-${row.group}`} className="bg-muted/50 hover:bg-muted/50">
-                  <TableHead scope="colgroup" colSpan={providerIds.length + 1} className="h-8 text-xs tracking-wide text-muted-foreground uppercase">
+                <TableRow key={`group-${row.group}`} role="row" className={cn("bg-muted/50 hover:bg-muted/50", STACKED.group)}>
+                  <TableHead scope="colgroup" role="columnheader" colSpan={providerIds.length + 1} className="flex h-8 items-center text-xs tracking-wide text-muted-foreground uppercase sm:table-cell">
                     {row.group}
                   </TableHead>
                 </TableRow>,
@@ -114,14 +143,15 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
             }
             lastGroup = row.group;
             out.push(
-              <TableRow key={`${row.group ?? ""}-${row.name}-${index}`}>
-                <TableHead scope="row" className="font-normal whitespace-normal break-words">
+              <TableRow key={`${row.group ?? ""}-${row.name}-${index}`} role="row" className={STACKED.row}>
+                <TableHead scope="row" role="rowheader" className={cn("font-normal whitespace-normal break-words", STACKED.name)}>
                   {row.name}
                 </TableHead>
                 {providerIds.map((id) => (
-                  <TableCell key={id} className="text-center whitespace-normal break-all">
+                  // Version strings wrap at their hyphens, never inside a word.
+                  <ProviderCell key={id} id={id} className="whitespace-normal">
                     <Mark value={row[id]} />
-                  </TableCell>
+                  </ProviderCell>
                 ))}
               </TableRow>,
             );
@@ -141,25 +171,27 @@ export function CommonSourcesTable({ result, simulated }: { result: SearchResult
       {result.commonSources.length === 0 ? (
         <EmptyText>{NO_COMMON_SOURCE}</EmptyText>
       ) : (
-        <ScrollTable label="Common sources table">
-          <TableHeader>
-            <TableRow>
-              <TableHead scope="col">Source URL</TableHead>
+        <ScrollTable label="Common sources table" className={STACKED.table}>
+          <TableHeader role="rowgroup" className={STACKED.head}>
+            <TableRow role="row">
+              <TableHead scope="col" role="columnheader">
+                Source URL
+              </TableHead>
               <ProviderHeads simulated={simulated} />
             </TableRow>
           </TableHeader>
-          <TableBody>
+          <TableBody role="rowgroup" className={STACKED.body}>
             {result.commonSources.map((source) => (
-              <TableRow key={source.url}>
-                <TableCell>
-                  <div className="max-w-[12rem] sm:max-w-md">
+              <TableRow key={source.url} role="row" className={STACKED.row}>
+                <TableCell role="cell" className={STACKED.name}>
+                  <div className="max-w-full sm:max-w-md">
                     <SourceLink source={withTitle(titles, source.url)} show="url" className="w-full" />
                   </div>
                 </TableCell>
                 {providerIds.map((id) => (
-                  <TableCell key={id} className="text-center">
+                  <ProviderCell key={id} id={id}>
                     <Mark value={source.models.includes(id)} />
-                  </TableCell>
+                  </ProviderCell>
                 ))}
               </TableRow>
             ))}

@@ -4,7 +4,7 @@ import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/sea
 import { stabilitySummary } from "#src/core/aggregate.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { compactUrl, formatPercent } from "#web/lib/format.ts";
-import { CardHeading, EmptyText, SimulatedBadge, plural, type SimulatedFlags } from "./shared.tsx";
+import { CardHeading, EmptyText, SimulatedBadge, SimulatedMark, plural, type SimulatedFlags } from "./shared.tsx";
 import { Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
 
 type Kind = "product" | "company" | "source";
@@ -38,7 +38,7 @@ export function FrequencyAnalysis({ result, simulated }: { result: SearchResult;
         {withStats.map(({ id }) => (
           <TabsTrigger key={id} value={id} className="flex-none gap-1.5">
             {providerCatalogue[id].model}
-            {simulated[id] ? <span className="text-xs font-normal text-amber-800 dark:text-amber-200">(Simulated)</span> : null}
+            {simulated[id] ? <SimulatedMark /> : null}
           </TabsTrigger>
         ))}
       </TabsList>

@@ -221,7 +221,6 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
           <DialogDescription>
             {labels.company}
             {model.modelVersion ? ` · ${model.modelVersion}` : ""}
-            {model.simulated ? " · simulated answer, not from the live provider" : ""}
           </DialogDescription>
         </DialogHeader>
 

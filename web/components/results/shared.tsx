@@ -12,11 +12,15 @@ export function simulatedFlags(result: SearchResult): SimulatedFlags {
   return perProvider((id) => modelOf(result, id).simulated);
 }
 
-/** Honesty rule: every place a simulated provider's answer appears carries this badge. */
+/**
+ * Honesty rule, the clear label: once per simulated answer (its card, its frequency panel), next
+ * to the results' banner. Where the same answer shows up again it gets the quieter SimulatedMark.
+ */
 export function SimulatedBadge({ className }: { className?: string }) {
   return (
     <Badge
       variant="outline"
+      data-simulated="label"
       className={cn("border-amber-500 bg-amber-50 text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100", className)}
       title="This answer comes from our simulator, not from the live provider"
     >
@@ -26,16 +30,26 @@ export function SimulatedBadge({ className }: { className?: string }) {
   );
 }
 
-/** Which models returned an item, as small badges ("Claude · Simulated" for a simulated one). */
+/** Honesty rule, the quiet mark: a flask beside a simulated provider's name where the label would repeat ("(simulated)" to screen readers). */
+export function SimulatedMark({ className }: { className?: string }) {
+  return (
+    <span data-simulated="mark" title="Simulated: this answer comes from our simulator" className={cn("inline-flex shrink-0 text-amber-700 dark:text-amber-300", className)}>
+      <FlaskConical className="size-3.5" aria-hidden="true" />
+      <span className="sr-only">(simulated)</span>
+    </span>
+  );
+}
+
+/** Which models returned an item, as small badges, a simulated one with its quiet mark. */
 export function ModelBadges({ models, simulated }: { models: ProviderId[]; simulated: SimulatedFlags }) {
   const ordered = providerIds.filter((id) => models.includes(id));
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Returned by">
       {ordered.map((id) => (
         <li key={id}>
-          <Badge variant="secondary" className={simulated[id] ? "border-amber-500" : undefined}>
+          <Badge variant="secondary">
             {providerCatalogue[id].model}
-            {simulated[id] ? <span className="font-normal text-amber-900 dark:text-amber-100">· Simulated</span> : null}
+            {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
           </Badge>
         </li>
       ))}

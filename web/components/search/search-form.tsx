@@ -103,8 +103,10 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
               AI models are non-deterministic, so running the same search multiple times provides a more complete view of possible results.
             </InfoTip>
           </div>
-          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {/* The select and the locked choices' upgrade link share one line, at every width. */}
+          <div className="flex items-center gap-3">
             <NativeSelect
+              wrapperClassName="min-w-0 flex-1 sm:flex-none"
               id={`${inputId}-iterations-select`}
               value={String(iterations)}
               onChange={(event) => setIterations(Number(event.target.value))}
@@ -125,7 +127,7 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
                   ))}
             </NativeSelect>
             {isPro || disabled || !upgrade.offered ? null : (
-              <Button type="button" size="sm" variant="link" className="h-auto gap-1 p-0" onClick={() => void upgrade.start()}>
+              <Button type="button" size="sm" variant="link" className="h-9 shrink-0 gap-1 px-0" onClick={() => void upgrade.start()}>
                 <Lock className="size-3.5" aria-hidden="true" />
                 Upgrade to Pro
               </Button>

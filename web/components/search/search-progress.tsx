@@ -2,6 +2,7 @@ import { Loader2 } from "lucide-react";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { ProviderMode } from "#src/contract/search.ts";
 import type { ProviderProgress } from "#web/lib/search-state.ts";
+import { TruncatedText } from "#web/components/truncated-text.tsx";
 import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerCatalogue, providerIds } from "#web/kit.ts";
 
 type SearchProgressProps = {
@@ -16,11 +17,13 @@ type SearchProgressProps = {
 export function SearchProgress({ query, progress, modes, live, onCancel }: SearchProgressProps) {
   return (
     <Card className="mx-auto mb-8 max-w-3xl" aria-live="polite">
-      <CardHeader className="flex flex-row items-center justify-between gap-2">
-        <CardTitle className="flex min-w-0 items-center gap-2 text-base">
+      {/* A phone: the label, then the query cut to one line (whole on hover or tap) beside Cancel. */}
+      <CardHeader className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 sm:flex sm:flex-row">
+        <CardTitle className="col-span-2 flex shrink-0 items-center gap-2 text-base">
           <Loader2 className="size-4 shrink-0 animate-spin" aria-hidden="true" />
-          <span className="truncate">Searching all models for “{query}”</span>
+          Searching all models for
         </CardTitle>
+        <TruncatedText text={`“${query}”`} className="font-semibold sm:flex-1" />
         <Button variant="outline" size="sm" onClick={onCancel}>
           Cancel
         </Button>

@@ -4,9 +4,9 @@ import { ChevronDownIcon } from "lucide-react"
 import { cn } from "#web/lib/utils.ts"
 
 /** shadcn's NativeSelect: a styled <select>, light enough for the first page load (ADR 006). */
-function NativeSelect({ className, ...props }: React.ComponentProps<"select">) {
+function NativeSelect({ className, wrapperClassName, ...props }: React.ComponentProps<"select"> & { wrapperClassName?: string }) {
   return (
-    <div data-slot="native-select-wrapper" className="group/native-select relative w-fit has-[select:disabled]:opacity-50">
+    <div data-slot="native-select-wrapper" className={cn("group/native-select relative w-fit has-[select:disabled]:opacity-50", wrapperClassName)}>
       <select
         data-slot="native-select"
         className={cn(

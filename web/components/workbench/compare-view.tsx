@@ -1,12 +1,12 @@
 import { useQueries } from "@tanstack/react-query";
-import { ArrowDown, ArrowUp, FlaskConical, Search } from "lucide-react";
+import { ArrowDown, ArrowUp, Search } from "lucide-react";
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/compare.ts";
 import { listModels, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { rate } from "#src/core/stats.ts";
 import { ScrollTable } from "#web/components/results/comparison.tsx";
-import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SourceLink, plural, simulatedFlags, type SimulatedFlags } from "#web/components/results/shared.tsx";
+import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SimulatedMark, SourceLink, plural, simulatedFlags, type SimulatedFlags } from "#web/components/results/shared.tsx";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#web/lib/format.ts";
@@ -226,12 +226,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     <TableHead key={`${search.id}-${id}`} scope="col" className={i === 0 ? "border-l text-center" : "text-center"}>
                       <span className="inline-flex items-center gap-1">
                         {providerCatalogue[id].column}
-                        {pair.simulated[search.id]?.[id] ? (
-                          <span title="Simulated: this answer comes from our simulator" className="text-amber-700 dark:text-amber-300">
-                            <FlaskConical className="size-3.5" aria-hidden="true" />
-                            <span className="sr-only">(simulated)</span>
-                          </span>
-                        ) : null}
+                        {pair.simulated[search.id]?.[id] ? <SimulatedMark /> : null}
                       </span>
                     </TableHead>
                   )),
