@@ -128,6 +128,11 @@ test("twelve concurrent 100 MB bodies to /api/login over real sockets: all 413 b
     expect(statuses).toEqual(Array(12).fill(413));
     // Reading them would take 1.2 GB; refusing them takes next to nothing.
     expect(peak - before).toBeLessThan(200 * 1024 * KB);
+    // Ordinary bodies over the same socket are read as usual (Bun's compiled handler, not app.handle).
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "nobody", password: "wrong password" }) });
+    expect(login.status).toBe(401);
+    const noBody = await fetch(`http://127.0.0.1:${port}/api/cancel-search`, { method: "POST" });
+    expect(await noBody.json()).toEqual({ cancelled: false });
   } finally {
     await app.stop(true);
     await database.close();

@@ -60,7 +60,9 @@ export function bodyLimit() {
         return { message: tooLarge(limit) };
       }
     })
-    .onParse({ as: "global" }, async ({ request, path }, contentType) => {
+    .onParse({ as: "global" }, async ({ request }, contentType) => {
+      // The context's `path` is not set yet when Bun's compiled handler parses: read the URL.
+      const path = new URL(request.url).pathname;
       if (!READS_BODIES.some((prefix) => path.startsWith(prefix))) return "";
       const text = await readBounded(request, bodyLimitFor(path));
       rawBodies.set(request, text);
