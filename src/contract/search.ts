@@ -121,6 +121,11 @@ export const ModelResult = v.object({
   extraction: v.picklist(["inline", "fallback", "none"]),
   durationMs: v.number(),
   error: v.optional(v.string()),
+  /**
+   * Why an error card has no answer when the provider did not fail: the search's time limit cut it
+   * off (`deadline`), or its server stopped (`interrupted`). Absent for the provider's own errors.
+   */
+  stopped: v.optional(v.picklist(["deadline", "interrupted"])),
 });
 export type ModelResult = v.InferOutput<typeof ModelResult>;
 

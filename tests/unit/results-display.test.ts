@@ -220,6 +220,26 @@ describe("Side by Side", () => {
     expect(empty).toContain("No sources found");
   });
 
+  test("a provider the time limit or a stopping server cut off says so, not 'Search failed'", () => {
+    const cut = buildSearchResult({
+      query: "q",
+      executionTimeMs: 90_000,
+      iterations: 1,
+      runs: {
+        openai: [run("openai", { status: "error", stopped: "deadline", error: "No answer within 90 s: the search's time limit was reached." })],
+        anthropic: [run("anthropic", { status: "error", stopped: "interrupted", error: "Interrupted: the server stopped before this provider answered." })],
+        gemini: [gemini(0)],
+      },
+    });
+    const { text: t } = render(cut);
+    const openaiCard = cardText(t, "ChatGPT Results", "Claude Results");
+    expect(openaiCard).toContain("No answer in time No answer within 90 s: the search's time limit was reached.");
+    expect(openaiCard).not.toContain("Search failed");
+    const claudeCard = cardText(t, "Claude Results", "Gemini Results");
+    expect(claudeCard).toContain("Server stopped Interrupted: the server stopped before this provider answered.");
+    expect(claudeCard).not.toContain("Search failed");
+  });
+
   test("has a View Full Response button per answering card", () => {
     expect(text.match(/View Full Response/g)?.length).toBe(3);
   });
