@@ -18,6 +18,8 @@ export type RenderRequest = {
   signal?: AbortSignal;
   /** The API as this request's caller sees it (their cookies), for prefetching page data. */
   api: ApiClient;
+  /** Put on every script React writes; the page's CSP names it. Absent, React writes none. */
+  nonce?: string;
 };
 
 /** The server's page renderer for the client build in `distDir` (its manifest names the hashed files). */
@@ -32,7 +34,7 @@ export function loadPageRenderer(distDir: string): PageRenderer {
 }
 
 /** Streams the server-rendered page; status 404 for unknown paths (spec §2 not-found screen). */
-export async function renderPage({ url, manifest, signal, api }: RenderRequest): Promise<Response> {
+export async function renderPage({ url, manifest, signal, api, nonce }: RenderRequest): Promise<Response> {
   const match = matchPage(url.pathname);
   const page = await loadPage(match.id);
   const queryClient = createQueryClient();
@@ -50,6 +52,8 @@ export async function renderPage({ url, manifest, signal, api }: RenderRequest):
     </Document>,
     {
       bootstrapModules: [manifest.entry],
+      // The page's CSP allows inline scripts only with this (src/server/http/security-headers.ts).
+      nonce,
       // Never outline content into hidden segments: without JavaScript the page must still read.
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       signal,

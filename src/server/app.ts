@@ -3,6 +3,7 @@ import type { Database } from "#db/client.ts";
 import type { Env } from "#src/server/env.ts";
 import { bodyLimit } from "#src/server/http/body-limit.ts";
 import { csrf } from "#src/server/http/csrf.ts";
+import { securityHeaders } from "#src/server/http/security-headers.ts";
 import { onError } from "#src/server/http/errors.ts";
 import { relayClientIp, type ConnectionInfo } from "#src/server/http/forwarded.ts";
 import { identity } from "#src/server/http/identity.ts";
@@ -61,11 +62,12 @@ export async function createApp(deps: AppDeps) {
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()
     .onError(onError(trustProxy))
+    .use(securityHeaders({ trustProxy }))
     .use(bodyLimit())
     .use(csrf({ trustProxy }))
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
-    .use(healthRoutes(deps.database))
+    .use(healthRoutes({ db: deps.database.kind, write: () => host.beat() }))
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
@@ -76,7 +78,7 @@ export async function createApp(deps: AppDeps) {
     .use(tokenRoutes(services.tokens, who))
     .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
     .use(unmatchedApiRoutes(routeTable))
-    .use(pageRoutes(deps.renderPage, handle));
+    .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));
   // The routes as registered, read at the first unmatched request; declared with its type to break the cycle.
   function routeTable(): ReadonlyArray<{ method: string; path: string; handler?: unknown }> {
     return app.routes;

@@ -19,6 +19,8 @@ export type Instance = Host & {
   drain(graceMs: number): Promise<DrainReport>;
   /** Stops all that and gives the lease up. */
   stop(): Promise<void>;
+  /** Renews the lease now: a one-row write, so /healthz can tell whether the database takes writes. */
+  beat(): Promise<void>;
 };
 
 export type InstanceOptions = { heartbeatMs?: number };
@@ -64,6 +66,7 @@ export function createInstance(database: Database, { heartbeatMs = HEARTBEAT_MS 
   return {
     id,
     leaseMs,
+    beat: () => lease.beat(),
     async broadcast(slot) {
       await notify(database.db, SEARCH_CANCEL_CHANNEL, encodeNotice({ from: id, slot }));
     },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { isStorableText } from "#src/core/storable-text.ts";
 import { STRIPE_SIM_PATH } from "#src/server/services/billing/config.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 
@@ -81,7 +82,6 @@ export function bodyLimit() {
     });
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const BAD_TEXT_MESSAGE = "Text must be valid Unicode, without NUL characters";
 
 /**
@@ -89,7 +89,7 @@ const BAD_TEXT_MESSAGE = "Text must be valid Unicode, without NUL characters";
  * (refused in text) or a lone surrogate such as "\ud800" (refused in jsonb).
  */
 function hasBadText(value: unknown): boolean {
-  const bad = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
+  const bad = (text: string) => !isStorableText(text);
   if (typeof value === "string") return bad(value);
   if (Array.isArray(value)) return value.some(hasBadText);
   if (value && typeof value === "object") return Object.entries(value).some(([key, child]) => bad(key) || hasBadText(child));

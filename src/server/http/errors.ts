@@ -1,5 +1,6 @@
 import type { Context } from "elysia";
 import * as v from "valibot";
+import { isDatabaseUnavailable } from "#db/errors.ts";
 import { DomainError, type ErrorCode } from "#src/server/services/errors.ts";
 import { remainingOf, reportQuota } from "./quota-report.ts";
 
@@ -25,10 +26,22 @@ const STATUS: Record<ErrorCode, number> = {
 /** An error answer: its status and the `{ message }` body (with the searches left, for the free tier). */
 export type ErrorAnswer = { status: number; body: { message: string; remainingSearches?: number } };
 
-/** What the caller is told about an error. Anything that is not a DomainError is our fault: 500, logged. */
+export const DATABASE_UNAVAILABLE = "The database is unavailable right now. Please try again in a moment.";
+/** Seconds a 503 for a database outage asks the caller to wait. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/**
+ * What the caller is told about an error. A database that cannot serve is a 503 to retry (said
+ * once in the log per error, without the query); anything else that is not a DomainError is our
+ * fault: 500, logged.
+ */
 export function errorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) {
     return { status: STATUS[error.code], body: { message: error.message, ...(error.options.quota ? remainingOf(error.options.quota) : {}) } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    console.error(`Database unavailable: ${driverMessage(error)}`);
+    return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
   }
   console.error("Unhandled error", error);
   return { status: 500, body: { message: "Internal server error" } };
@@ -55,7 +68,9 @@ export function onError(trustProxy: number) {
     // A method no route takes (POST to a page's path, say).
     if (code === "NOT_FOUND") return answer(set, { status: 404, body: { message: `Not found: ${request.method} ${new URL(request.url).pathname}` } });
     if (code === "VALIDATION" && (error as { type?: string }).type !== "response") return answer(set, { status: 400, body: { message: (error as Error).message } });
-    return answer(set, errorAnswer(error));
+    const failure = errorAnswer(error);
+    if (failure.status === 503) set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
+    return answer(set, failure);
   };
 }
 
@@ -72,4 +87,11 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
   const path = issue.path?.map((p) => String(p.key)).join(".");
   const message = issue.message.startsWith("Invalid ") && path ? `${path}: ${issue.message}` : issue.message;
   throw new DomainError("INVALID_INPUT", message);
+}
+
+/** The driver's own words under drizzle's "Failed query: …" wrapper (which would print the query and its parameters). */
+export function driverMessage(error: unknown): string {
+  let e = error;
+  for (let depth = 0; depth < 6 && e && typeof e === "object" && (e as { cause?: unknown }).cause; depth++) e = (e as { cause: unknown }).cause;
+  return e instanceof Error ? `${e.message}${(e as { code?: unknown }).code ? ` (${String((e as { code?: unknown }).code)})` : ""}` : String(e);
 }

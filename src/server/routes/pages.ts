@@ -1,16 +1,24 @@
 import { Elysia } from "elysia";
 import { createApiClient, type ApiClient } from "#src/client/api.ts";
-import type { ConnectionInfo } from "#src/server/http/forwarded.ts";
+import { randomBytes } from "node:crypto";
+import { isHttps, type ConnectionInfo } from "#src/server/http/forwarded.ts";
+import { pagePolicy } from "#src/server/http/security-headers.ts";
 
 /** What renders a page: the web app's server renderer (web/render.tsx), injected by the entry. */
-export type PageRenderer = (request: { url: URL; signal: AbortSignal; api: ApiClient }) => Promise<Response>;
+export type PageRenderer = (request: { url: URL; signal: AbortSignal; api: ApiClient; nonce: string }) => Promise<Response>;
+
+export type PageOptions = {
+  /** Live Stripe: its script and frames are allowed by the pages' CSP. */
+  liveStripe: boolean;
+  trustProxy: number;
+};
 
 /**
  * Every non-API GET is a page: rendered on the server, hydrated in the browser. Page data is
  * fetched through the app itself (`handle`), as the caller, so the server reads what they may.
  */
-export function pageRoutes(render: PageRenderer, handle: (request: Request, from: ConnectionInfo) => Promise<Response>) {
-  function page(request: Request, server: ConnectionInfo["server"]): Promise<Response> {
+export function pageRoutes(render: PageRenderer, handle: (request: Request, from: ConnectionInfo) => Promise<Response>, { liveStripe, trustProxy }: PageOptions) {
+  async function page(request: Request, server: ConnectionInfo["server"]): Promise<Response> {
     const url = new URL(request.url);
     const cookie = request.headers.get("cookie");
     const api = createApiClient({
@@ -19,7 +27,11 @@ export function pageRoutes(render: PageRenderer, handle: (request: Request, from
       // `from`: the data is read as this visitor, from their address (e.g. their free quota).
       fetch: ((input: string | URL | Request, init?: RequestInit) => handle(new Request(input, init), { request, server })) as typeof fetch,
     });
-    return render({ url, signal: request.signal, api });
+    // A fresh nonce per page: React puts it on the scripts it writes, and the CSP allows only those inline.
+    const nonce = randomBytes(16).toString("base64");
+    const response = await render({ url, signal: request.signal, api, nonce });
+    response.headers.set("content-security-policy", pagePolicy({ nonce, liveStripe, https: isHttps(request, trustProxy) }));
+    return response;
   }
 
   return (

@@ -12,7 +12,7 @@ import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswe
  * version is pinned: @google/genai 3.x defaults to v1, where search grounding is not guaranteed.
  */
 export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: RedirectResolver }): ProviderAdapter {
-  const resolveRedirect = config.resolveRedirect ?? createRedirectResolver();
+  const resolveRedirect = config.resolveRedirect ?? createRedirectResolver(config.redirectOrigins ? { origins: config.redirectOrigins } : {});
   const ai = new GoogleGenAI({ apiKey: config.apiKey, apiVersion: "v1beta", httpOptions: config.baseURL ? { baseUrl: config.baseURL } : undefined });
   return {
     ...adapterOf("gemini", config),

@@ -4,6 +4,7 @@ import type { Providers } from "#src/server/services/search/run.ts";
 import { anthropicAdapter } from "./anthropic.ts";
 import { geminiAdapter } from "./gemini.ts";
 import { providerModes } from "./mode.ts";
+import { storableText } from "#src/core/storable-text.ts";
 import { openaiAdapter } from "./openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "./types.ts";
 
@@ -19,13 +20,23 @@ const SIMULATOR_KEY = "simulated-key";
  * One adapter per connected provider: live ones use the key and base URL from the environment,
  * simulated ones the loopback simulator's URL; `off` providers are null ("Not Connected").
  */
-export function createProviders(env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers">, simulator?: Readonly<SimulatorUrls>): Providers {
+/** Every answer an adapter gives, in text the database can keep (src/core/storable-text.ts). */
+function storable(adapter: ProviderAdapter): ProviderAdapter {
+  return {
+    ...adapter,
+    search: async (call) => storableText(await adapter.search(call)),
+    structured: async (request, signal) => storableText(await adapter.structured(request, signal)),
+  };
+}
+
+export function createProviders(env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS">, simulator?: Readonly<SimulatorUrls>): Providers {
   const modes = providerModes(env);
   return perProvider((id) => {
     const { apiKey, baseUrl, model } = env.providers[id];
-    if (modes[id] === "live" && apiKey) return adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false });
+    if (modes[id] === "live" && apiKey) return storable(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }));
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
-    return adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true });
+    // A simulator's citations redirect through the simulator itself.
+    return storable(adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }));
   });
 }

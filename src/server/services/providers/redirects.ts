@@ -1,14 +1,22 @@
 import { isGroundingRedirect } from "#src/core/urls.ts";
 
+/** Where Gemini's grounding redirects live (GEMINI_REDIRECT_ORIGINS changes it). */
+export const GOOGLE_REDIRECT_ORIGINS = ["https://vertexaisearch.cloud.google.com"] as const;
+
 /**
  * Gemini cites `…/grounding-api-redirect/<token>` URLs rather than the pages themselves. The
- * real target is the redirect's Location: one HEAD request each, short timeout, cached.
+ * real target is the redirect's Location: one HEAD request each, short timeout, cached. Only
+ * redirects on `origins` are followed: a citation is text from outside, and a crafted one must
+ * not make the server fetch an address of its choosing (its own metadata service, say). Any
+ * other stays unresolved, shown as it came.
  */
-export function createRedirectResolver({ timeoutMs = 2500, maxEntries = 5000 } = {}) {
+export function createRedirectResolver({ origins = GOOGLE_REDIRECT_ORIGINS as readonly string[], timeoutMs = 2500, maxEntries = 5000 } = {}) {
   const cache = new Map<string, Promise<string | null>>();
+  const allowed = new Set(origins.map((origin) => new URL(origin).origin));
 
   return function resolve(url: string, signal?: AbortSignal): Promise<string | null> {
     if (!isGroundingRedirect(url)) return Promise.resolve(url);
+    if (!allowed.has(originOf(url))) return Promise.resolve(null);
     let found = cache.get(url);
     if (!found) {
       found = follow(url, timeoutMs, signal);
@@ -23,6 +31,14 @@ export function createRedirectResolver({ timeoutMs = 2500, maxEntries = 5000 } =
 
 export type RedirectResolver = ReturnType<typeof createRedirectResolver>;
 
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+}
 
 async function follow(url: string, timeoutMs: number, signal?: AbortSignal): Promise<string | null> {
   try {

@@ -28,7 +28,14 @@ export interface ProviderAdapter {
 }
 
 /** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */
-export type AdapterConfig = { apiKey: string; baseURL?: string; model: string; simulated: boolean };
+export type AdapterConfig = {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  simulated: boolean;
+  /** Origins whose redirects in citations may be followed (Gemini's grounding redirects); the provider's own when absent. */
+  redirectOrigins?: readonly string[];
+};
 
 /** What every adapter says about itself: its provider, how it runs, the model it asks. */
 export function adapterOf(id: ProviderId, config: AdapterConfig): Pick<ProviderAdapter, "id" | "mode" | "model"> {

@@ -1,0 +1,50 @@
+import { Elysia } from "elysia";
+import { isHttps } from "./forwarded.ts";
+
+/**
+ * Headers every answer carries: no MIME sniffing, referrers only to ourselves in full, no framing
+ * (X-Frame-Options for browsers that predate frame-ancestors), and over HTTPS a year of HSTS. API
+ * answers also get a CSP that forbids everything, so a JSON body opened as a page runs nothing;
+ * pages get their own (pagePolicy).
+ */
+export function securityHeaders({ trustProxy }: { trustProxy: number }) {
+  return new Elysia({ name: "security-headers" }).onRequest(({ request, set }) => {
+    set.headers["x-content-type-options"] = "nosniff";
+    set.headers["referrer-policy"] = "strict-origin-when-cross-origin";
+    set.headers["x-frame-options"] = "DENY";
+    if (isHttps(request, trustProxy)) set.headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
+    if (new URL(request.url).pathname.startsWith("/api/")) set.headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
+  });
+}
+
+/** Stripe.js and its Payment Element, as Stripe documents them for a CSP. */
+const STRIPE = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+};
+
+/**
+ * A page's Content-Security-Policy. Scripts: our own files, plus anything React writes inline
+ * carrying this request's nonce (it adds it to its bootstrap and streaming scripts), plus
+ * Stripe.js when billing is live (the simulator's stand-in is served from here). Styles allow
+ * inline attributes (React renders `style=` for progress bars). Images may come from anywhere
+ * over HTTPS (profile pictures). Nothing may frame a page.
+ */
+export function pagePolicy({ nonce, liveStripe, https }: { nonce: string; liveStripe: boolean; https: boolean }): string {
+  const stripe = (list: string[]) => (liveStripe ? list : []);
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", `'nonce-${nonce}'`, ...stripe(STRIPE.script)].join(" "),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    ["connect-src 'self'", ...stripe(STRIPE.connect)].join(" "),
+    liveStripe ? `frame-src ${STRIPE.frame.join(" ")}` : "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
