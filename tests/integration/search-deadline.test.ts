@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { streamSearch } from "#cli/lib/stream.ts";
+import { createApiClient } from "#src/client/api.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { SearchEventWire, type SearchEvent } from "#src/contract/search.ts";
@@ -40,6 +41,20 @@ describe("search: time limit, heartbeats, drain", () => {
     expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([result.id]);
     // The hung call was closed, not left open.
     await waitFor(() => fx.sim.aborts.some((abort) => abort.provider === "gemini"));
+    // Answers were shown, so the free search counts.
+    expect((await visitor.api.quota()).remaining).toBe(4);
+  });
+
+  test("a search whose every provider hangs fails at its time limit (502, saying so) and is given back", async () => {
+    hang(...providerIds);
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "0.5" } });
+    const visitor = createAgent(app);
+    await visitor.api.status(); // its anonymous id, so the quota asked after is the same caller's
+    const answer = await visitor.request("POST", "/api/search", { query: "best e-bike" });
+    expect(answer.status).toBe(502);
+    expect(answer.json).toMatchObject({ remainingSearches: 5 });
+    expect((answer.json as { message: string }).message).toContain("No answer within 0.5 s: the search's time limit was reached.");
+    expect((await visitor.api.quota()).remaining).toBe(5);
   });
 
   test("an attempt's timeout shrinks to the time left: a limit shorter than one attempt cuts it, and no retry follows", async () => {
@@ -103,6 +118,23 @@ describe("search: time limit, heartbeats, drain", () => {
       for await (const event of visitor.api.searchStream({ query: "best laptop" })) state = reduceSearch(state, event);
       expect(state.status).toBe("done");
     } finally {
+      await slow.stop();
+    }
+  });
+
+  test("over a real socket, a stream quieter than the server's idle timeout is kept open by its heartbeats and reaches its result", async () => {
+    // Providers quiet for 10 s, a server that drops a connection idle for 8 s (Elysia sets 30 s; Bun
+    // honours idle timeouts this short only roughly, and cuts below about 4 s whatever is written).
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
+    const { app } = await createTestApp(fx.db, { simulator: slow, retry: patient, env: { SSE_HEARTBEAT_SECONDS: "1" } });
+    app.listen({ port: 0, hostname: "127.0.0.1", idleTimeout: 8 });
+    try {
+      const api = createApiClient({ baseUrl: `http://127.0.0.1:${app.server?.port}` });
+      let state: SearchState = beginSearch({ query: "best air purifier", iterations: 1 }, Date.now());
+      for await (const event of api.searchStream({ query: "best air purifier" })) state = reduceSearch(state, event);
+      expect(state.status).toBe("done");
+    } finally {
+      await app.stop(true);
       await slow.stop();
     }
   });

@@ -233,10 +233,10 @@ describe("Side by Side", () => {
     });
     const { text: t } = render(cut);
     const openaiCard = cardText(t, "ChatGPT Results", "Claude Results");
-    expect(openaiCard).toContain("No answer in time No answer within 90 s: the search's time limit was reached.");
+    expect(openaiCard).toContain("Timed Out No answer within 90 s: the search's time limit was reached.");
     expect(openaiCard).not.toContain("Search failed");
     const claudeCard = cardText(t, "Claude Results", "Gemini Results");
-    expect(claudeCard).toContain("Server stopped Interrupted: the server stopped before this provider answered.");
+    expect(claudeCard).toContain("Server Stopped Interrupted: the server stopped before this provider answered.");
     expect(claudeCard).not.toContain("Search failed");
   });
 

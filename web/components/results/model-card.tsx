@@ -66,8 +66,8 @@ function NotConnected() {
 
 /** Why there is no answer: the provider failed, or the search stopped waiting for it (its time limit, its server stopping). */
 const STOPPED = {
-  deadline: { title: "No answer in time", Icon: TimerOff },
-  interrupted: { title: "Server stopped", Icon: PowerOff },
+  deadline: { title: "Timed Out", Icon: TimerOff },
+  interrupted: { title: "Server Stopped", Icon: PowerOff },
 } as const;
 
 function ErrorState({ model }: { model: ModelResult }) {
