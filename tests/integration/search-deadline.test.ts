@@ -178,6 +178,7 @@ describe("search: time limit, heartbeats, drain", () => {
     const late = await createAgent(app).request("POST", "/api/search", { query: "best crm" });
     expect(late.status).toBe(503);
     expect(late.json).toEqual({ message: "The server is restarting: try again in a moment", remainingSearches: 5 });
+    expect(late.headers.get("retry-after")).toBe("5");
   });
 
   test("a search a drain stops before any answer was shown is given back, and its history entry says interrupted", async () => {

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createApiClient } from "#src/client/api.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { join } from "node:path";
 import type { SearchEvent } from "#src/contract/search.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { browserAt, startServer } from "#tests/support/server.ts";
 
 /*
  * SIGTERM as a container sends it, to the server process itself (`bun web/entry.server.tsx`), with
  * a search in flight and one provider hung. The providers run "live" against this test's
  * simulator, so the test decides which one hangs.
  */
-
-const ROOT = resolve(import.meta.dir, "../..");
 
 let sim: Simulator;
 beforeAll(() => {
@@ -26,7 +23,7 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
   sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
   const dataDir = mkdtempSync(join(tmpdir(), "ai-search-shutdown-"));
   // A time limit far off: only the drain can end this search.
-  const server = await startServer(dataDir, { SEARCH_DEADLINE_SECONDS: "600", SHUTDOWN_GRACE_SECONDS: "1" });
+  const server = await startServer(sim, dataDir, { SEARCH_DEADLINE_SECONDS: "600", SHUTDOWN_GRACE_SECONDS: "1" });
   const visitor = browserAt(server.baseUrl);
   await visitor.api.status(); // its anonymous id
   const events: SearchEvent[] = [];
@@ -54,7 +51,7 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
   expect(await server.output()).toContain("1 of 1 search(es) interrupted and saved with what had finished");
 
   // The next start on the same data: the search is in the history with the providers that finished.
-  const next = await startServer(dataDir, {});
+  const next = await startServer(sim, dataDir, {});
   try {
     const again = browserAt(next.baseUrl, visitor.jar);
     const [listed] = (await again.api.listSearches()).searches;
@@ -68,51 +65,3 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
     expect(await next.process.exited).toBe(0);
   }
 });
-
-type Server = { baseUrl: string; process: Bun.Subprocess<"ignore", "pipe", "pipe">; output: () => Promise<string> };
-
-/** `bun web/entry.server.tsx` on a free port, every provider "live" against the test's simulator. */
-async function startServer(dataDir: string, env: Record<string, string>): Promise<Server> {
-  const providers = Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, `key-${id}`], [providerCatalogue[id].env.baseUrl, sim.baseUrls[id]]]));
-  const child = Bun.spawn(["bun", "web/entry.server.tsx"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dataDir, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "shutdown-test-secret-0123456789abcdef", SIMULATE_PROVIDERS: "off", ...providers, ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  // Read as it comes: the start-up line names the port.
-  let text = "";
-  const decoder = new TextDecoder();
-  const reader = child.stdout.getReader();
-  const drained = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })();
-  const errors = new Response(child.stderr).text();
-  for (;;) {
-    const port = /on http:\/\/localhost:(\d+)/.exec(text)?.[1];
-    if (port) return { baseUrl: `http://127.0.0.1:${port}`, process: child, output: async () => (await drained, text) };
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${text}${await errors}`);
-    await Bun.sleep(20);
-  }
-}
-
-/** A browser: the typed client with a cookie jar (kept across servers, as a browser keeps it across restarts). */
-function browserAt(baseUrl: string, jar = new Map<string, string>()) {
-  const jarFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    if (jar.size) request.headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await fetch(request);
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ""] = header.split(";");
-      const at = pair.indexOf("=");
-      if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-    return response;
-  };
-  return { jar, api: createApiClient({ baseUrl, fetch: jarFetch as typeof fetch }) };
-}

@@ -36,7 +36,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type DomainErrorOptions = {
   /** The caller's standing after the failure, for refusals and failed searches of the free tier. */
   quota?: Quota;
-  /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS). */
+  /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS, SERVER_STOPPING). */
   retryAfterS?: number;
 };
 

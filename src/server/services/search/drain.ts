@@ -1,3 +1,6 @@
+/** Seconds a search refused during a drain is asked to wait: about a restart. */
+export const RESTART_RETRY_AFTER_S = 5;
+
 /** What a drain did: the searches running when it began, and how many of them the grace cut short. */
 export type DrainReport = { inFlight: number; interrupted: number };
 

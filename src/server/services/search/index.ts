@@ -9,7 +9,7 @@ import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
 import { deadlineFor, type DeadlinePolicy } from "./deadline.ts";
-import { createRunTracker, ServerStoppingError } from "./drain.ts";
+import { createRunTracker, RESTART_RETRY_AFTER_S, ServerStoppingError } from "./drain.ts";
 import type { Host } from "./instances.ts";
 import { AllProvidersFailedError, modesOf, runSearch, type Providers, type RunEvent } from "./run.ts";
 import type { SearchStore } from "./store.ts";
@@ -84,7 +84,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
    * server stopping (a drain) aborts it too, but keeps what finished, marked interrupted.
    */
   async function execute(caller: Caller, request: ParsedSearchRequest, admission: Admission, { signal, onEvent, slot }: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }> {
-    if (tracker.stopping) throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", { quota: await admission.refund() });
+    if (tracker.stopping) throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", { quota: await admission.refund(), retryAfterS: RESTART_RETRY_AFTER_S });
     const key = slot ?? ownerKey(caller.owner);
     const controller = registry.begin(key);
     const untrack = tracker.add(controller);
