@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import * as v from "valibot";
+import { resultTable } from "#cli/lib/render.ts";
 import { streamSearch } from "#cli/lib/stream.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { readEventStream } from "#src/client/sse.ts";
@@ -35,6 +36,8 @@ describe("search: time limit, heartbeats, drain", () => {
     expect(result.models.gemini).toMatchObject({ status: "error", stopped: "deadline", error: "No answer within 1 s: the search's time limit was reached." });
     expect(result.models.openai?.status).toBe("ok");
     expect(result.models.anthropic?.status).toBe("ok");
+    // The CLI's table says it too.
+    expect(resultTable(result)).toContain("timed out: No answer within");
     const saved = await visitor.api.getSearch(result.id);
     expect(saved.models.gemini).toEqual(result.models.gemini);
     expect(saved.models.openai?.products).toEqual(result.models.openai?.products ?? []);
