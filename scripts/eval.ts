@@ -7,6 +7,7 @@
  */
 import { withExtractionInstructions } from "#src/core/extraction.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
+import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";
 import { loadFixtures } from "./eval/fixtures.ts";
 import { startReplayServer } from "./eval/replay.ts";
@@ -38,6 +39,7 @@ try {
       prompt: withExtractionInstructions(fixture.query),
       options: {},
       signal: new AbortController().signal,
+      deadline: deadlineFor(1, { oneIterationMs: 600_000, hundredIterationsMs: 600_000 }),
       // A replayed answer never improves on a second try.
       retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, callTimeoutMs: 30_000 },
     });

@@ -103,7 +103,11 @@ function lensRows(lens: LensReport) {
 }
 
 function statusText(result: SearchResult, id: ProviderId, model: ModelResult): string {
-  if (model.status !== "ok") return model.error ? `${model.status}: ${model.error}` : model.status;
+  if (model.status !== "ok") {
+    // A card the search's time limit or a stopping server cut off says so, as the web's does.
+    const status = model.stopped === "deadline" ? "timed out" : (model.stopped ?? model.status);
+    return model.error ? `${status}: ${model.error}` : status;
+  }
   const stats = result.stats[id];
   if (result.iterationCount <= 1 || !stats) return "ok";
   return `ok · ${stats.iterations}/${result.iterationCount}${stats.failedIterations ? ` (${stats.failedIterations} failed)` : ""}${stats.stability ? `\ntop-${stats.stability.k} overlap ${stats.stability.jaccard.toFixed(2)}` : ""}`;

@@ -133,6 +133,11 @@ export const ModelResult = v.object({
   truncated: v.optional(v.string()),
   durationMs: v.number(),
   error: v.optional(v.string()),
+  /**
+   * Why an error card has no answer when the provider did not fail: the search's time limit cut it
+   * off (`deadline`), or its server stopped (`interrupted`). Absent for the provider's own errors.
+   */
+  stopped: v.optional(v.picklist(["deadline", "interrupted"])),
 });
 export type ModelResult = v.InferOutput<typeof ModelResult>;
 

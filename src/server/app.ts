@@ -56,7 +56,8 @@ export async function createApp(deps: AppDeps) {
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
   const host = deps.instance ?? createInstance(deps.database);
-  const services = createServices({ db: deps.database.db, secret, host, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
+  const deadline = { oneIterationMs: deps.env.SEARCH_DEADLINE_SECONDS * 1000, hundredIterationsMs: deps.env.SEARCH_DEADLINE_SECONDS_AT_100 * 1000 };
+  const services = createServices({ db: deps.database.db, secret, host, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, deadline, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   const app = new Elysia()
@@ -70,7 +71,7 @@ export async function createApp(deps: AppDeps) {
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
-    .use(searchRoutes(services.search, who, { trustProxy }))
+    .use(searchRoutes(services.search, who, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
     .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
     .use(variantRoutes(services.variants, services.billing, who))
     .use(workbenchRoutes(services, who))

@@ -15,6 +15,11 @@ const count = (fallback: number, max: number) => {
   const expected = `a whole number from 0 to ${max}`;
   return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.maxValue(max, expected)), String(fallback));
 };
+/** A duration in seconds, fractions allowed (tests use short ones); up to a day unless said. */
+const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
+  const expected = `a number of seconds ${zero ? "from 0" : "above 0"} to ${max}, such as ${fallback} or 0.5`;
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.check((n) => zero || n > 0, expected), v.maxValue(max, expected)), String(fallback));
+};
 
 const SECONDS = "a whole number of seconds from 1 to 600";
 
@@ -66,6 +71,17 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
     "5",
   ),
+  /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */
+  SEARCH_DEADLINE_SECONDS: seconds(90),
+  SEARCH_DEADLINE_SECONDS_AT_100: seconds(600),
+  /**
+   * A comment line on every event stream this often, so proxies and clients do not take a slow
+   * search for a dead one. At most 25: the server itself drops a stream quiet for 30 s (Bun's idle
+   * timeout, as Elysia sets it).
+   */
+  SSE_HEARTBEAT_SECONDS: seconds(15, { max: 25 }),
+  /** On SIGTERM, how long searches in flight may run on before they are stopped and saved with what finished. */
+  SHUTDOWN_GRACE_SECONDS: seconds(8, { zero: true }),
   /** Origins whose grounding redirects Gemini's citations may be resolved through (comma-separated); Google's by default. */
   GEMINI_REDIRECT_ORIGINS: v.optional(
     v.pipe(

@@ -102,13 +102,19 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
 
+  // A clean stop (ADR 018): no new requests; searches in flight get the grace, then are stopped and
+  // saved with what finished; then the rest is closed, within a container's usual 10 s.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing in-flight requests, then closing the database`);
-    await app.server?.stop(false);
-    await queue.stop();
+    console.log(`${signal}: taking no new requests; searches in flight get ${env.SHUTDOWN_GRACE_SECONDS} s, then are saved with what finished`);
+    const closed = app.server?.stop(false); // resolves once the requests in flight have ended
+    const [drained] = await Promise.all([instance.drain(env.SHUTDOWN_GRACE_SECONDS * 1000), queue.stop()]);
+    if (drained.interrupted) console.log(`${drained.interrupted} of ${drained.inFlight} search(es) interrupted and saved with what had finished`);
+    // Their streams have sent their last event; anything still open after a moment is cut.
+    await Promise.race([closed, Bun.sleep(1_000)]);
+    await app.server?.stop(true);
     await instance.stop();
     simulator?.stop();
     await stripeSimulator?.stop();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "#db/client.ts";
 import { listen, notify, type Listener } from "#db/listen.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
+import type { DrainReport } from "#src/server/services/search/drain.ts";
 import { createLease, decodeNotice, encodeNotice, HEARTBEAT_MS, leaseOf, SEARCH_CANCEL_CHANNEL, type Host } from "#src/server/services/search/instances.ts";
 
 /** This process among the app instances sharing one database (docs/decisions/017-instances-leases-and-cancel.md). */
@@ -11,6 +12,11 @@ export type Instance = Host & {
    * then on renews the lease and sweeps every heartbeat. Returns how many searches it marked.
    */
   start(): Promise<number>;
+  /**
+   * On a clean stop, before `stop`: takes no new search, lets those running finish for up to
+   * `graceMs`, then interrupts the rest, saving what finished (ADR 018).
+   */
+  drain(graceMs: number): Promise<DrainReport>;
   /** Stops all that and gives the lease up. */
   stop(): Promise<void>;
   /** Renews the lease now: a one-row write, so /healthz can tell whether the database takes writes. */
@@ -29,6 +35,7 @@ export function createInstance(database: Database, { heartbeatMs = HEARTBEAT_MS 
   const leaseMs = leaseOf(heartbeatMs);
   const lease = createLease(database.db, id);
   let onCancel: (slot: string) => void = () => {};
+  let onDrain: (graceMs: number) => Promise<DrainReport> = async () => ({ inFlight: 0, interrupted: 0 });
   let listener: Listener | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let tick: Promise<void> | undefined;
@@ -66,6 +73,10 @@ export function createInstance(database: Database, { heartbeatMs = HEARTBEAT_MS 
     onCancel(handler) {
       onCancel = handler;
     },
+    onDrain(handler) {
+      onDrain = handler;
+    },
+    drain: (graceMs) => onDrain(graceMs),
     async start() {
       await lease.beat();
       const marked = await sweepAbandoned(database.db, leaseMs);

@@ -110,8 +110,11 @@ describeEachDatabase("interrupted searches", (getDb) => {
     await visitor.api.search({ query: "best vpn" });
     hang(...providerIds);
     const gone = new AbortController();
+    const before = sim.requests.length;
     const pending = visitor.fetch("http://localhost/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }), signal: gone.signal });
     await waitFor(async () => (await rowOf("best crm"))?.status === "running");
+    // The calls have reached the simulator, so it sees them closed (an abort before that goes unrecorded).
+    await waitFor(() => sim.requests.length - before >= providerIds.length);
     expect((await visitor.api.quota()).remaining).toBe(3);
 
     await restart();

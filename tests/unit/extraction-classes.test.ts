@@ -3,6 +3,7 @@ import type { ModelResult } from "#src/contract/search.ts";
 import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { withMentions } from "#src/core/positions.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
+import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";
 
 /*
@@ -163,6 +164,7 @@ describe("4. truncated answers", () => {
       options: {},
       signal: new AbortController().signal,
       retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, callTimeoutMs: 10_000 },
+      deadline: deadlineFor(1, { oneIterationMs: 60_000, hundredIterationsMs: 60_000 }),
     });
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("Roborock S8 MaxV Ultra");

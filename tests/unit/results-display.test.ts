@@ -227,6 +227,26 @@ describe("Side by Side", () => {
     expect(cardText(t, "Claude Results", "Gemini Results")).not.toContain("cut this answer short");
   });
 
+  test("a provider the time limit or a stopping server cut off says so, not 'Search failed'", () => {
+    const cut = buildSearchResult({
+      query: "q",
+      executionTimeMs: 90_000,
+      iterations: 1,
+      runs: {
+        openai: [run("openai", { status: "error", stopped: "deadline", error: "No answer within 90 s: the search's time limit was reached." })],
+        anthropic: [run("anthropic", { status: "error", stopped: "interrupted", error: "Interrupted: the server stopped before this provider answered." })],
+        gemini: [gemini(0)],
+      },
+    });
+    const { text: t } = render(cut);
+    const openaiCard = cardText(t, "ChatGPT Results", "Claude Results");
+    expect(openaiCard).toContain("Timed Out No answer within 90 s: the search's time limit was reached.");
+    expect(openaiCard).not.toContain("Search failed");
+    const claudeCard = cardText(t, "Claude Results", "Gemini Results");
+    expect(claudeCard).toContain("Server Stopped Interrupted: the server stopped before this provider answered.");
+    expect(claudeCard).not.toContain("Search failed");
+  });
+
   test("has a View Full Response button per answering card", () => {
     expect(text.match(/View Full Response/g)?.length).toBe(3);
   });

@@ -20,6 +20,8 @@ export const ErrorCode = {
   TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
   /** The request body is over its limit. */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  /** The server is stopping: a search is refused, or one running was stopped (what finished is saved). */
+  SERVER_STOPPING: "SERVER_STOPPING",
   /** Every provider failed: nothing to show. */
   PROVIDERS_FAILED: "PROVIDERS_FAILED",
   /** The card was declined, or the payment could not be taken (Stripe's message). */
@@ -34,7 +36,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type DomainErrorOptions = {
   /** The caller's standing after the failure, for refusals and failed searches of the free tier. */
   quota?: Quota;
-  /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS). */
+  /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS, SERVER_STOPPING). */
   retryAfterS?: number;
 };
 

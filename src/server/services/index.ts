@@ -14,6 +14,7 @@ import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
 import { createRegistrationGate } from "./quota/registrations.ts";
 import type { FreeTierPolicy } from "./quota/subjects.ts";
+import type { DeadlinePolicy } from "./search/deadline.ts";
 import { createSearchService } from "./search/index.ts";
 import type { Host } from "./search/instances.ts";
 import type { Providers } from "./search/run.ts";
@@ -30,6 +31,8 @@ export type ServicesDeps = {
   /** Provider calls in flight at once, per provider. */
   concurrency: number;
   retry?: RetryPolicy;
+  /** How long a search may take (./search/deadline.ts). */
+  deadline: DeadlinePolicy;
   /** How payments run (./billing/config.ts). */
   billing: BillingConfig;
   /** Work that outlives its request (variant batches). */
@@ -46,13 +49,13 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, host, providers, concurrency, retry, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
+export function createServices({ db, secret, host, providers, concurrency, retry, deadline, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, policy: freeTier, clock });
   const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
   const accounts = createAccounts({ db, events, registrations, loginGuard: createLoginGuard({ clock }) });
-  const search = createSearchService({ store: createSearchStore(db), quota, host, providers, concurrency, retry });
+  const search = createSearchService({ store: createSearchStore(db), quota, host, providers, concurrency, retry, deadline });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });

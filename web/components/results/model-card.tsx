@@ -1,4 +1,4 @@
-import { CircleAlert, Scissors, Search, TextSearch, TriangleAlert, Unplug } from "lucide-react";
+import { CircleAlert, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search.ts";
@@ -65,12 +65,29 @@ function NotConnected() {
   );
 }
 
+/** Why there is no answer: the provider failed, or the search stopped waiting for it (its time limit, its server stopping). */
+const STOPPED = {
+  deadline: { title: "Timed Out", Icon: TimerOff },
+  interrupted: { title: "Server Stopped", Icon: PowerOff },
+} as const;
+
 function ErrorState({ model }: { model: ModelResult }) {
+  const description = <AlertDescription className="break-words">{model.error?.trim() || "The provider returned an error."}</AlertDescription>;
+  if (model.stopped) {
+    const { title, Icon } = STOPPED[model.stopped];
+    return (
+      <Alert className="border-amber-500 text-amber-900 dark:text-amber-100">
+        <Icon aria-hidden="true" />
+        <AlertTitle>{title}</AlertTitle>
+        {description}
+      </Alert>
+    );
+  }
   return (
     <Alert variant="destructive">
       <CircleAlert aria-hidden="true" />
       <AlertTitle>Search failed</AlertTitle>
-      <AlertDescription className="break-words">{model.error?.trim() || "The provider returned an error."}</AlertDescription>
+      {description}
     </Alert>
   );
 }

@@ -18,7 +18,7 @@ const QUOTA_DOCS =
 type AdmitContext = Pick<Context, "body" | "set" | "cookie" | "request"> & { caller: Caller };
 
 /** Spec §7 search calls, plus the streaming form that reports real progress. */
-export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, { trustProxy }: { trustProxy: number }) {
+export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, { trustProxy, heartbeatMs }: { trustProxy: number; heartbeatMs: number }) {
   /** Both search routes start here: parse the body, take the search from the quota, say where the caller stands. */
   async function admit(context: AdmitContext) {
     const ticket = await search.admit(context.caller, parseInput(SearchRequest, context.body));
@@ -42,7 +42,9 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           summary: "Run a search and return the saved result",
           description:
             "Sends the query to every connected provider with web search on, `iterations` times each (1–100), and returns the aggregated result once all have answered. " +
-            "A provider that fails has `status: \"error\"` and an `error`; the call fails (502) only if none answered. A newer search by the same caller, " +
+            "A provider that fails has `status: \"error\"` and an `error`; the call fails (502) only if none answered. The search has a time limit (SEARCH_DEADLINE_SECONDS, " +
+            "more for more iterations): a provider without an answer by then has `status: \"error\"`, `stopped: \"deadline\"` and an `error` saying so. A server that stops mid-search " +
+            "answers 503 and keeps what had finished in the history (`status: \"interrupted\"`). A newer search by the same caller, " +
             "POST /api/cancel-search or closing the connection cancels it (409). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
             QUOTA_DOCS,
           requestBody: jsonBody(SearchRequest),
@@ -54,7 +56,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       async (context) => {
         const ticket = await admit(context);
         const remaining = remainingOf(ticket.quota);
-        return eventStream<WireEvent>(context.request.signal, async (send) => {
+        return eventStream<WireEvent>(context.request.signal, heartbeatMs, async (send) => {
           try {
             await ticket.run({ signal: context.request.signal, onEvent: (event) => send(toWireEvent(event, remaining)) });
           } catch (error) {
@@ -72,7 +74,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "Same body and behaviour as POST /api/search, answered as `text/event-stream`. Events, each with a JSON `data` line: " +
             "`started` {query, iterations, modes}; `progress` {provider, completed, failed, total} after every iteration of every provider; " +
             "`result` {provider, result} as soon as a provider's first iteration completes (sent again if a later iteration replaces an error); " +
-            "`done` {id, result} with the saved search; or `error` {message, status}. Closing the stream cancels the search. " +
+            "`done` {id, result} with the saved search; or `error` {message, status}. Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
             "Quota as for POST /api/search, checked before the stream starts (a refusal is a plain JSON error); `started`, `done`'s result and `error` carry `remainingSearches`. " +
             "A stream closed after a provider's result was sent is not given back.",
           requestBody: jsonBody(SearchRequest),

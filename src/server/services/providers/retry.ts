@@ -8,19 +8,37 @@ export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 500, m
 /**
  * Runs one provider call with a timeout, retrying retryable failures with exponential backoff
  * (jittered) or the provider's retry-after. The caller's signal aborts the wait and the call.
+ * With `deadlineAt` (performance.now() clock), each attempt's timeout shrinks to the time left,
+ * no retry starts whose wait would end past it, and an attempt it cuts throws DeadlineReachedError.
  */
-export async function withRetry<T>(run: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, policy: RetryPolicy = defaultRetryPolicy): Promise<T> {
+export async function withRetry<T>(run: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, policy: RetryPolicy = defaultRetryPolicy, deadlineAt = Number.POSITIVE_INFINITY): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();
-    const callSignal = AbortSignal.any([signal, AbortSignal.timeout(policy.callTimeoutMs)]);
+    const left = deadlineAt - performance.now();
+    if (left <= 0) throw new DeadlineReachedError();
+    const timeoutMs = Math.min(policy.callTimeoutMs, Math.ceil(left));
+    const callSignal = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
     try {
       return await run(callSignal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const timedOut = callSignal.aborted;
-      if (attempt >= policy.retries || !(timedOut || isRetryable(error))) throw timedOut ? new Error(`timed out after ${policy.callTimeoutMs} ms`) : error;
-      await sleep(retryAfterMs(error, policy.maxDelayMs) ?? backoff(attempt, policy), signal);
+      if (timedOut && timeoutMs < policy.callTimeoutMs) throw new DeadlineReachedError();
+      const failure = timedOut ? new Error(`timed out after ${policy.callTimeoutMs} ms`) : error;
+      if (attempt >= policy.retries || !(timedOut || isRetryable(error))) throw failure;
+      const wait = retryAfterMs(error, policy.maxDelayMs) ?? backoff(attempt, policy);
+      // No attempt would fit before the deadline: the provider's own failure is the answer.
+      if (performance.now() + wait >= deadlineAt) throw failure;
+      await sleep(wait, signal);
     }
+  }
+}
+
+/** The search's time limit ran out before the provider answered (not the provider's failure). */
+export class DeadlineReachedError extends Error {
+  override name = "DeadlineReachedError";
+  constructor() {
+    super("the search's time limit was reached");
   }
 }
 

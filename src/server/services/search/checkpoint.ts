@@ -27,13 +27,16 @@ export function createCheckpoint(save: (partial: SearchResult) => Promise<unknow
     if (closed || writing || !unsaved) return;
     unsaved = urgent = false;
     lastWrite = performance.now();
-    const partial = buildSearchResult({ query: search.query, executionTimeMs: Math.round(lastWrite - started), iterations: search.iterations, runs });
-    writing = save(partial)
+    writing = save(snapshot())
       .then(() => undefined, () => undefined)
       .finally(() => {
         writing = null;
         schedule();
       });
+  }
+
+  function snapshot(): SearchResult {
+    return buildSearchResult({ query: search.query, executionTimeMs: Math.round(performance.now() - started), iterations: search.iterations, runs });
   }
 
   function schedule(): void {
@@ -54,6 +57,8 @@ export function createCheckpoint(save: (partial: SearchResult) => Promise<unknow
       urgent = true;
       schedule();
     },
+    /** What has finished so far, as a result (what a search stopped part-way keeps). */
+    snapshot,
     /** Stops writing, and waits for a write in flight so it cannot land after the final save. */
     async close(): Promise<void> {
       closed = true;

@@ -5,8 +5,11 @@ import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import { ownerKey, type Caller, type Owner } from "../owner.ts";
 import type { Admission, Quota, QuotaService } from "../quota/index.ts";
+import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
+import { deadlineFor, type DeadlinePolicy } from "./deadline.ts";
+import { createRunTracker, RESTART_RETRY_AFTER_S, ServerStoppingError } from "./drain.ts";
 import type { Host } from "./instances.ts";
 import { AllProvidersFailedError, modesOf, runSearch, type Providers, type RunEvent } from "./run.ts";
 import type { SearchStore } from "./store.ts";
@@ -22,6 +25,8 @@ export type SearchServiceDeps = {
   /** Provider calls in flight at once, per provider. */
   concurrency: number;
   retry?: RetryPolicy;
+  /** How long a search may take (SEARCH_DEADLINE_SECONDS and _AT_100). */
+  deadline: DeadlinePolicy;
 };
 
 export type RunOptions = {
@@ -42,9 +47,9 @@ export type SearchTicket = {
   /** The caller's standing with this search taken from it. */
   quota: Quota;
   /**
-   * Runs and saves the search. On failure throws DomainError (SEARCH_CANCELLED, PROVIDERS_FAILED)
-   * carrying the standing after the refund rule: a search that delivered no provider's answer to
-   * the caller is given back; one that showed an answer is not.
+   * Runs and saves the search. On failure throws DomainError (SEARCH_CANCELLED, PROVIDERS_FAILED,
+   * SERVER_STOPPING) carrying the standing after the refund rule: a search that delivered no
+   * provider's answer to the caller is given back; one that showed an answer is not.
    */
   run(options?: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }>;
 };
@@ -53,9 +58,11 @@ export type SearchTicket = {
  * The metered search: admit (tier and daily quota) → run → refund, for every way in (the web's
  * two routes, and later the CLI, variant batches, schedules). Callers pass plain values.
  */
-export function createSearchService({ store, quota, host, providers, concurrency, retry }: SearchServiceDeps) {
+export function createSearchService({ store, quota, host, providers, concurrency, retry, deadline }: SearchServiceDeps) {
   const registry = createCancelRegistry();
   host.onCancel((slot) => registry.cancel(slot));
+  const tracker = createRunTracker();
+  host.onDrain((graceMs) => tracker.drain(graceMs));
 
   /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
@@ -72,12 +79,15 @@ export function createSearchService({ store, quota, host, providers, concurrency
   }
 
   /**
-   * Runs and saves a search. A newer search in the same slot, cancel() or the signal aborts it, on
-   * whichever instance it runs; the saved row then says cancelled.
+   * Runs and saves a search, by its deadline. A newer search in the same slot, cancel() or the
+   * signal aborts it, on whichever instance it runs; the saved row then says cancelled. The
+   * server stopping (a drain) aborts it too, but keeps what finished, marked interrupted.
    */
   async function execute(caller: Caller, request: ParsedSearchRequest, admission: Admission, { signal, onEvent, slot }: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }> {
+    if (tracker.stopping) throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", { quota: await admission.refund(), retryAfterS: RESTART_RETRY_AFTER_S });
     const key = slot ?? ownerKey(caller.owner);
     const controller = registry.begin(key);
+    const untrack = tracker.add(controller);
     const onClientGone = () => controller.abort(new SearchCancelledError());
     signal?.addEventListener("abort", onClientGone, { once: true });
     const { query, options } = request;
@@ -97,7 +107,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
     };
     let id: string | undefined;
     try {
-      const result = await runSearch({ query, iterations, options, providers, concurrency, signal: controller.signal, onEvent: report, onRun: checkpoint.add, retry });
+      const result = await runSearch({ query, iterations, options, providers, concurrency, signal: controller.signal, onEvent: report, onRun: checkpoint.add, retry, deadline: deadlineFor(iterations, deadline) });
       await checkpoint.close();
       id = await recorded;
       const saved = { ...result, id, options, createdAt: new Date().toISOString() };
@@ -106,18 +116,23 @@ export function createSearchService({ store, quota, host, providers, concurrency
       return { result: saved, quota: admission.quota };
     } catch (error) {
       await checkpoint.close();
-      const cancelled = controller.signal.aborted;
+      const interrupted = controller.signal.reason instanceof ServerStoppingError;
+      const cancelled = controller.signal.aborted && !interrupted;
       id ??= await recorded;
-      const ours = await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
+      const ours = interrupted
+        ? await store.fail(id, host.id, "interrupted", INTERRUPTED_MESSAGE, checkpoint.snapshot())
+        : await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
       // A search that delivered no answer is given back, unless the sweep already settled it (this
       // instance's lease had lapsed, and the row was marked interrupted).
       const standing = delivered ? admission.quota : ours ? await admission.refund() : await quota.standing(caller);
+      if (interrupted) throw new DomainError("SERVER_STOPPING", "The server restarted during this search: what had finished is saved in your history", { quota: standing });
       if (cancelled) throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing });
       if (error instanceof AllProvidersFailedError) throw new DomainError("PROVIDERS_FAILED", error.message, { quota: standing });
       throw error;
     } finally {
       signal?.removeEventListener("abort", onClientGone);
       registry.end(key, controller);
+      untrack();
     }
   }
 

@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { instances, searches } from "#db/schema.ts";
+import type { DrainReport } from "./drain.ts";
 
 /** How often an instance renews its lease; three missed beats and its runs count as abandoned. */
 export const HEARTBEAT_MS = 5_000;
@@ -22,6 +23,8 @@ export type Host = {
   broadcast(slot: string): Promise<void>;
   /** What to do when another instance asks (the search service's local cancel). */
   onCancel(handler: (slot: string) => void): void;
+  /** What to do when this instance stops cleanly (the search service's drain, ./drain.ts). */
+  onDrain(handler: (graceMs: number) => Promise<DrainReport>): void;
 };
 
 /** A cancel notice: the sender, which ignores its own, and the slot. */

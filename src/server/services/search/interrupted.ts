@@ -19,5 +19,5 @@ export function interruptedResult(row: { result: unknown; query: string; iterati
 }
 
 function interruptedCard(provider: ProviderId): ModelResult {
-  return { ...offModelResult(provider), status: "error", error: PROVIDER_INTERRUPTED };
+  return { ...offModelResult(provider), status: "error", stopped: "interrupted", error: PROVIDER_INTERRUPTED };
 }

@@ -2,28 +2,30 @@ import { offModelResult, type ModelResult, type SearchOptions } from "#src/contr
 import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { withMentions } from "#src/core/positions.ts";
 import { dedupeSources } from "#src/core/urls.ts";
-import { withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { DeadlineReachedError, withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+import { deadlineMessage, type Deadline } from "./deadline.ts";
 
-export type ProviderRun = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy };
+export type ProviderRun = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy; deadline: Deadline };
 
 /**
  * One iteration of one provider: search, then extract products and companies from the answer
  * (inline JSON, else a fallback extraction call on the text there is, which is also the way for
  * an answer the provider cut short) and find where the answer first names each. A failure
  * becomes an error result, so one provider never fails the others; only cancellation propagates.
+ * Past the search's deadline it calls nothing, and a call the deadline cuts becomes a card saying so.
  */
 export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<ModelResult> {
   const started = performance.now();
   // What the card shows if the call fails: the provider, its mode and the model asked.
   const base: ModelResult = { ...offModelResult(adapter.id), simulated: adapter.mode === "simulated", modelName: adapter.model, modelVersion: adapter.model };
   try {
-    const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry);
+    const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry, run.deadline.at);
     let extraction: ModelResult["extraction"] = "inline";
     let structured = parseStructuredAnswer(answer.text, { cut: answer.truncated !== undefined });
     if (!structured && answer.text.trim()) {
       try {
-        structured = asExtraction(await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry));
+        structured = asExtraction(await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry, run.deadline.at));
         extraction = structured ? "fallback" : "none";
       } catch (error) {
         if (run.signal.aborted) throw error;
@@ -50,7 +52,9 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
     };
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
-    return { ...base, status: "error", error: describeError(error), durationMs: Math.round(performance.now() - started) };
+    const durationMs = Math.round(performance.now() - started);
+    if (error instanceof DeadlineReachedError) return { ...base, status: "error", stopped: "deadline", error: deadlineMessage(run.deadline.ms), durationMs };
+    return { ...base, status: "error", error: describeError(error), durationMs };
   }
 }
 

@@ -4,6 +4,7 @@ import { buildSearchResult } from "#src/core/aggregate.ts";
 import { withExtractionInstructions } from "#src/core/extraction.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+import type { Deadline } from "./deadline.ts";
 import { createLimiter } from "./limit.ts";
 import { runProvider } from "./run-provider.ts";
 
@@ -25,6 +26,8 @@ export type SearchRun = {
   /** Each finished iteration of each provider (a "not connected" card counts as one), as it lands. */
   onRun?: (provider: ProviderId, result: ModelResult) => void;
   retry?: RetryPolicy;
+  /** When the search must be over: calls in flight are cut there, and iterations not started by then count as cut (./deadline.ts). */
+  deadline: Deadline;
 };
 
 export class AllProvidersFailedError extends Error {
@@ -58,7 +61,7 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
         Array.from({ length: run.iterations }, () =>
           limit(async () => {
             run.signal.throwIfAborted();
-            const result = await runProvider(adapter, { query: run.query, prompt, options: run.options, signal: run.signal, retry: run.retry });
+            const result = await runProvider(adapter, { query: run.query, prompt, options: run.options, signal: run.signal, retry: run.retry, deadline: run.deadline });
             runs[id].push(result);
             run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;

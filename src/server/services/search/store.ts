@@ -56,11 +56,14 @@ export function createSearchStore(db: Db) {
         .where(and(ownRun(id, instanceId), inArray(searches.status, ["running", "interrupted"])));
     },
 
-    /** Ends a run that failed or was cancelled; false when the sweep had already marked it interrupted (and settled its charge). */
-    async fail(id: string, instanceId: string, status: "failed" | "cancelled", error: string): Promise<boolean> {
+    /**
+     * Ends a run that failed, was cancelled, or was interrupted by its server stopping (keeping what
+     * had finished, `partial`); false when the sweep had already marked it interrupted (and settled its charge).
+     */
+    async fail(id: string, instanceId: string, status: "failed" | "cancelled" | "interrupted", error: string, partial?: SearchResult): Promise<boolean> {
       const rows = await db
         .update(searches)
-        .set({ status, error, charge: null, completedAt: new Date() })
+        .set({ status, error, charge: null, completedAt: new Date(), ...(partial ? { result: partial, ...summaryOf(partial) } : {}) })
         .where(and(ownRun(id, instanceId), eq(searches.status, "running")))
         .returning({ id: searches.id });
       return rows.length > 0;

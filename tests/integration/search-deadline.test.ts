@@ -1,0 +1,200 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { resultTable } from "#cli/lib/render.ts";
+import { streamSearch } from "#cli/lib/stream.ts";
+import { createApiClient } from "#src/client/api.ts";
+import { readEventStream } from "#src/client/sse.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { SearchEventWire, type SearchEvent } from "#src/contract/search.ts";
+import { createInstance } from "#src/server/instance.ts";
+import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
+import { startSimulator } from "#src/simulators/index.ts";
+import { createProAgent } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
+import { BASE, createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import { beginSearch, reduceSearch, type SearchState } from "#web/lib/search-state.ts";
+
+/** Attempts that would each wait 10 minutes: only the search's time limit can end them in a test. */
+const patient: RetryPolicy = { retries: 3, baseDelayMs: 5, maxDelayMs: 60_000, callTimeoutMs: 600_000 };
+
+describe("search: time limit, heartbeats, drain", () => {
+  const fx = useSimulatedDatabase();
+  afterEach(() => fx.sim.clearFaults());
+  /** Providers that never answer, until the test is over. */
+  const hang = (...ids: ProviderId[]) => ids.forEach((id) => fx.sim.setFaults(id, [{ kind: "timeout" }], { persistent: true }));
+
+  test("a search with one provider hung ends at its time limit: the others' answers are saved, and the hung one's card says the limit was reached", async () => {
+    hang("gemini");
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, env: { SEARCH_DEADLINE_SECONDS: "1" } });
+    const visitor = createAgent(app);
+    const started = performance.now();
+    const { result } = await visitor.api.search({ query: "best robot vacuum" });
+    console.log(`time to a saved result with one provider hung (SEARCH_DEADLINE_SECONDS=1): ${Math.round(performance.now() - started)} ms`);
+
+    expect(result.models.gemini).toMatchObject({ status: "error", stopped: "deadline", error: "No answer within 1 s: the search's time limit was reached." });
+    expect(result.models.openai?.status).toBe("ok");
+    expect(result.models.anthropic?.status).toBe("ok");
+    // The CLI's table says it too.
+    expect(resultTable(result)).toContain("timed out: No answer within");
+    const saved = await visitor.api.getSearch(result.id);
+    expect(saved.models.gemini).toEqual(result.models.gemini);
+    expect(saved.models.openai?.products).toEqual(result.models.openai?.products ?? []);
+    expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([result.id]);
+    // The hung call was closed, not left open.
+    await waitFor(() => fx.sim.aborts.some((abort) => abort.provider === "gemini"));
+    // Answers were shown, so the free search counts.
+    expect((await visitor.api.quota()).remaining).toBe(4);
+  });
+
+  test("a search whose every provider hangs fails at its time limit (502, saying so) and is given back", async () => {
+    hang(...providerIds);
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "0.5" } });
+    const visitor = createAgent(app);
+    await visitor.api.status(); // its anonymous id, so the quota asked after is the same caller's
+    const answer = await visitor.request("POST", "/api/search", { query: "best e-bike" });
+    expect(answer.status).toBe(502);
+    expect(answer.json).toMatchObject({ remainingSearches: 5 });
+    expect((answer.json as { message: string }).message).toContain("No answer within 0.5 s: the search's time limit was reached.");
+    expect((await visitor.api.quota()).remaining).toBe(5);
+  });
+
+  test("an attempt's timeout shrinks to the time left: a limit shorter than one attempt cuts it, and no retry follows", async () => {
+    hang("anthropic");
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "0.5" } });
+    const before = fx.sim.requests.length;
+    const { result } = await createAgent(app).api.search({ query: "best standing desk" });
+    expect(result.models.anthropic).toMatchObject({ status: "error", stopped: "deadline", error: "No answer within 0.5 s: the search's time limit was reached." });
+    expect(fx.sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(1);
+  });
+
+  test("no retry starts whose wait would end past the limit: the provider's own error stands", async () => {
+    fx.sim.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 30 }], { persistent: true });
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "2" } });
+    const before = fx.sim.requests.length;
+    const { result } = await createAgent(app).api.search({ query: "best coffee machine" });
+    expect(result.models.openai?.status).toBe("error");
+    expect(result.models.openai?.stopped).toBeUndefined();
+    expect(result.models.openai?.error).toContain("429");
+    expect(fx.sim.requests.slice(before).filter((r) => r.provider === "openai" && r.kind === "search").length).toBe(1);
+  });
+
+  test("with several iterations, those not started by the limit count as cut: no call is made after it", async () => {
+    hang("gemini");
+    // One call at a time per provider: gemini's first iteration holds the other four back until the limit.
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_CONCURRENCY: "1", SEARCH_DEADLINE_SECONDS: "2", SEARCH_DEADLINE_SECONDS_AT_100: "2" } });
+    const { agent: pro } = await createProAgent(app, fx.db);
+    const before = fx.sim.requests.length;
+    const events: SearchEvent[] = [];
+    for await (const event of pro.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
+    const done = events.at(-1);
+    if (done?.type !== "done") throw new Error(`the search did not finish: ${JSON.stringify(done)}`);
+    expect(events.filter((e) => e.type === "progress" && e.provider === "gemini").at(-1)).toEqual({ type: "progress", provider: "gemini", completed: 0, failed: 5, total: 5 });
+    expect(done.result.models.gemini?.stopped).toBe("deadline");
+    expect(done.result.stats.openai?.iterations).toBe(5);
+    expect(fx.sim.requests.slice(before).filter((r) => r.provider === "gemini" && r.kind === "search").length).toBe(1);
+  });
+
+  test("the event stream sends ': heartbeat' comment lines while providers are slow, and the reader the web and the CLI share skips them", async () => {
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 300 } });
+    try {
+      const { app } = await createTestApp(fx.db, { simulator: slow, env: { SSE_HEARTBEAT_SECONDS: "0.02" } });
+      const visitor = createAgent(app);
+      const response = await visitor.fetch(`${BASE}/api/search/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best vpn" }) });
+      const text = await response.text();
+      const lines = text.split("\n");
+      expect(lines.filter((line) => line === ": heartbeat").length).toBeGreaterThan(0);
+
+      // The same bytes read back: every event, nothing for the comments.
+      const events: SearchEventWire[] = [];
+      for await (const data of readEventStream(new Response(text).body ?? new ReadableStream())) events.push(v.parse(SearchEventWire, data));
+      expect(events.length).toBe(lines.filter((line) => line.startsWith("event: ")).length);
+      expect(events[0]?.type).toBe("started");
+      expect(events.at(-1)?.type).toBe("done");
+
+      // The CLI's stream reader and the web's search state, over a live stream with heartbeats.
+      const quiet = { update() {}, succeed() {}, fail() {} };
+      const cli = await streamSearch(visitor.api, { query: "best crm" }, quiet);
+      expect(cli.result.models.openai?.status).toBe("ok");
+      let state: SearchState = beginSearch({ query: "best laptop", iterations: 1 }, Date.now());
+      for await (const event of visitor.api.searchStream({ query: "best laptop" })) state = reduceSearch(state, event);
+      expect(state.status).toBe("done");
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  test("over a real socket, a stream quieter than the server's idle timeout is kept open by its heartbeats and reaches its result", async () => {
+    // Providers quiet for 10 s, a server that drops a connection idle for 8 s (Elysia sets 30 s; Bun
+    // honours idle timeouts this short only roughly, and cuts below about 4 s whatever is written).
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 10_000 } });
+    const { app } = await createTestApp(fx.db, { simulator: slow, retry: patient, env: { SSE_HEARTBEAT_SECONDS: "1" } });
+    app.listen({ port: 0, hostname: "127.0.0.1", idleTimeout: 8 });
+    try {
+      const api = createApiClient({ baseUrl: `http://127.0.0.1:${app.server?.port}` });
+      let state: SearchState = beginSearch({ query: "best air purifier", iterations: 1 }, Date.now());
+      for await (const event of api.searchStream({ query: "best air purifier" })) state = reduceSearch(state, event);
+      expect(state.status).toBe("done");
+    } finally {
+      await app.stop(true);
+      await slow.stop();
+    }
+  });
+
+  test("a drain lets a search in flight finish within the grace, and it is saved as completed", async () => {
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 300 } });
+    try {
+      const instance = createInstance(fx.db);
+      const { app } = await createTestApp(fx.db, { simulator: slow, instance });
+      const visitor = createAgent(app);
+      const pending = visitor.request("POST", "/api/search", { query: "best note taking app" });
+      await waitFor(() => slow.requests.length >= providerIds.length);
+      expect(await instance.drain(30_000)).toEqual({ inFlight: 1, interrupted: 0 });
+      expect((await pending).status).toBe(200);
+      expect((await visitor.api.listSearches()).searches.map((s) => s.status)).toEqual(["completed"]);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  test("past the grace, a drain stops what still runs and saves what finished as interrupted; answers shown are not given back; new searches are refused and not charged", async () => {
+    hang("gemini");
+    const instance = createInstance(fx.db);
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, instance, retry: patient });
+    const visitor = createAgent(app);
+    const events: SearchEvent[] = [];
+    const reading = (async () => {
+      for await (const event of visitor.api.searchStream({ query: "best vpn" })) events.push(event);
+    })();
+    await waitFor(() => events.filter((e) => e.type === "result").length === 2);
+
+    expect(await instance.drain(50)).toEqual({ inFlight: 1, interrupted: 1 });
+    await reading;
+    expect(events.at(-1)).toEqual({ type: "error", status: 503, message: "The server restarted during this search: what had finished is saved in your history", remainingSearches: 4 });
+    const [listed] = (await visitor.api.listSearches()).searches;
+    expect(listed).toMatchObject({ query: "best vpn", status: "interrupted" });
+    expect(listed?.totalProducts).toBeGreaterThan(0);
+    const saved = await visitor.request("GET", `/api/search/${listed?.id}`);
+    expect(saved.json).toMatchObject({ status: "interrupted", openai: { status: "ok" }, anthropic: { status: "ok" }, gemini: { status: "error", stopped: "interrupted", error: PROVIDER_INTERRUPTED } });
+
+    const late = await createAgent(app).request("POST", "/api/search", { query: "best crm" });
+    expect(late.status).toBe(503);
+    expect(late.json).toEqual({ message: "The server is restarting: try again in a moment", remainingSearches: 5 });
+    expect(late.headers.get("retry-after")).toBe("5");
+  });
+
+  test("a search a drain stops before any answer was shown is given back, and its history entry says interrupted", async () => {
+    hang(...providerIds);
+    const instance = createInstance(fx.db);
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, instance, retry: patient });
+    const visitor = createAgent(app);
+    await visitor.api.status(); // its anonymous id, so the search and the history are the same caller's
+    const before = fx.sim.requests.length;
+    const pending = visitor.request("POST", "/api/search", { query: "best mattress" });
+    await waitFor(() => fx.sim.requests.length - before === providerIds.length);
+    expect(await instance.drain(0)).toEqual({ inFlight: 1, interrupted: 1 });
+    expect(await pending).toMatchObject({ status: 503, json: { remainingSearches: 5 } });
+    expect((await visitor.api.listSearches()).searches).toMatchObject([{ query: "best mattress", status: "interrupted", totalProducts: 0 }]);
+  });
+});

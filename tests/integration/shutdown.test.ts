@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SearchEvent } from "#src/contract/search.ts";
+import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
+import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { browserAt, startServer } from "#tests/support/server.ts";
+
+/*
+ * SIGTERM as a container sends it, to the server process itself (`bun web/entry.server.tsx`), with
+ * a search in flight and one provider hung. The providers run "live" against this test's
+ * simulator, so the test decides which one hangs.
+ */
+
+let sim: Simulator;
+beforeAll(() => {
+  sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+});
+afterAll(() => sim.stop());
+
+test("SIGTERM with a search in flight: the server takes no new request, stops the hung provider after the grace, saves what finished, and exits 0", async () => {
+  sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
+  const dataDir = mkdtempSync(join(tmpdir(), "ai-search-shutdown-"));
+  // A time limit far off: only the drain can end this search.
+  const server = await startServer(sim, dataDir, { SEARCH_DEADLINE_SECONDS: "600", SHUTDOWN_GRACE_SECONDS: "1" });
+  const visitor = browserAt(server.baseUrl);
+  await visitor.api.status(); // its anonymous id
+  const events: SearchEvent[] = [];
+  const reading = (async () => {
+    for await (const event of visitor.api.searchStream({ query: "best project management software" })) events.push(event);
+  })();
+  while (events.filter((e) => e.type === "result").length < 2) await Bun.sleep(10);
+
+  const signalled = performance.now();
+  server.process.kill("SIGTERM");
+  // While it drains, it answers no new connection.
+  let refusedWhileRunning = false;
+  while (server.process.exitCode === null && !refusedWhileRunning) {
+    refusedWhileRunning = await fetch(`${server.baseUrl}/healthz`).then(
+      () => false,
+      () => server.process.exitCode === null,
+    );
+  }
+  expect(refusedWhileRunning).toBe(true);
+  const code = await server.process.exited;
+  console.log(`SIGTERM to exit with a provider hung (SHUTDOWN_GRACE_SECONDS=1): ${Math.round(performance.now() - signalled)} ms`);
+  expect(code).toBe(0);
+  await reading;
+  expect(events.at(-1)).toMatchObject({ type: "error", status: 503 });
+  expect(await server.output()).toContain("1 of 1 search(es) interrupted and saved with what had finished");
+
+  // The next start on the same data: the search is in the history with the providers that finished.
+  const next = await startServer(sim, dataDir, {});
+  try {
+    const again = browserAt(next.baseUrl, visitor.jar);
+    const [listed] = (await again.api.listSearches()).searches;
+    expect(listed).toMatchObject({ query: "best project management software", status: "interrupted" });
+    const saved = await again.api.getSearch(listed?.id ?? "");
+    expect(saved.models.openai?.status).toBe("ok");
+    expect(saved.models.anthropic?.status).toBe("ok");
+    expect(saved.models.gemini).toMatchObject({ status: "error", stopped: "interrupted", error: PROVIDER_INTERRUPTED });
+  } finally {
+    next.process.kill("SIGTERM");
+    expect(await next.process.exited).toBe(0);
+  }
+});
