@@ -21,8 +21,6 @@ const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
   return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.check((n) => zero || n > 0, expected), v.maxValue(max, expected)), String(fallback));
 };
 
-const SECONDS = "a whole number of seconds from 1 to 600";
-
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
   PORT: v.optional(
@@ -39,10 +37,7 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")),
   ),
   /** How long start-up keeps trying to reach DATABASE_URL (up to 5 attempts, with backoff). */
-  DATABASE_CONNECT_TIMEOUT_S: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, SECONDS), v.transform(Number), v.minValue(1, SECONDS), v.maxValue(600, SECONDS)),
-    "10",
-  ),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(10, { max: 600 }),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "at least 32 characters"))),
   STRIPE_SECRET_KEY: optionalText,

@@ -63,7 +63,7 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   context.stage = "database";
   const { DATABASE_URL: databaseUrl } = env;
   if (databaseUrl) {
-    const policy = retryPolicy(env.DATABASE_CONNECT_TIMEOUT_S);
+    const policy = retryPolicy(env.DATABASE_CONNECT_TIMEOUT_SECONDS);
     await connectWithRetry((timeoutMs) => probePostgres(databaseUrl, timeoutMs), policy, {
       isTransient: isTransientConnectFailure,
       onRetry: (error, attempt, delayMs) =>

@@ -135,8 +135,8 @@ function postgresFailure(e: Fields, context: StartupContext, tries: string): Fai
   const refused = (message: string): Failure => ({ exitCode: EXIT.databaseRefused, message, expected: true });
   if (code === "ECONNREFUSED") return unreachable(`PostgreSQL at ${where} refused the connection (ECONNREFUSED${tries}). Fix: start the database, or correct the host and port in DATABASE_URL.`);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return unreachable(`The PostgreSQL host "${host}" in DATABASE_URL could not be resolved (${code}${tries}). Fix: correct the host name, or check DNS and the network.`);
-  if (TIMEOUTS.has(code)) return unreachable(`PostgreSQL at ${where} did not answer (${code}${tries}). Fix: check that the database is up and reachable from here (host, port, firewall), or raise DATABASE_CONNECT_TIMEOUT_S.`);
-  if (code === "57P03") return unreachable(`PostgreSQL at ${where} is still starting up (57P03${tries}). Fix: start the app once the database is ready, or raise DATABASE_CONNECT_TIMEOUT_S.`);
+  if (TIMEOUTS.has(code)) return unreachable(`PostgreSQL at ${where} did not answer (${code}${tries}). Fix: check that the database is up and reachable from here (host, port, firewall), or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`);
+  if (code === "57P03") return unreachable(`PostgreSQL at ${where} is still starting up (57P03${tries}). Fix: start the app once the database is ready, or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`);
   if (UNREACHABLE.has(code) || code === "53300" || e.syscall === "connect") return unreachable(`PostgreSQL at ${where} could not be reached (${code}: ${reason}${tries}). Fix: check that the database is up and accepts connections, and DATABASE_URL.`);
   if (code === "28P01") return refused(`PostgreSQL at ${where} refused the password for user "${user}" (28P01). Fix: correct the user name and password in DATABASE_URL.`);
   if (code === "28000") return refused(`PostgreSQL at ${where} refused user "${user}": ${reason} (28000). Fix: correct the user in DATABASE_URL, or allow it in the server's pg_hba.conf.`);

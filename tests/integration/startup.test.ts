@@ -118,10 +118,10 @@ describe("start-up failures: one line naming the cause and the fix, exit code â‰
     expect(line).toContain(`mv ${dataDir}/pglite ${dataDir}/pglite.broken`);
   }, TIMEOUT_MS);
 
-  test("DATABASE_URL on a closed port: retried within DATABASE_CONNECT_TIMEOUT_S, one line per retry, then the failure", async () => {
+  test("DATABASE_URL on a closed port: retried within DATABASE_CONNECT_TIMEOUT_SECONDS, one line per retry, then the failure", async () => {
     const port = await freePort();
     const started = performance.now();
-    const run = await runServer({ DATA_DIR: tempDir(), DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app`, DATABASE_CONNECT_TIMEOUT_S: "2" });
+    const run = await runServer({ DATA_DIR: tempDir(), DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app`, DATABASE_CONNECT_TIMEOUT_SECONDS: "2" });
     const line = failureLine(run, EXIT.databaseUnreachable);
     expect(line).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/app refused the connection \\(ECONNREFUSED, 5 attempts in 1\\.\\d s\\)\\. Fix: `));
     expect(line).not.toContain("secret");
@@ -140,8 +140,8 @@ describe("start-up failures: one line naming the cause and the fix, exit code â‰
   }, TIMEOUT_MS);
 
   test("a bad variable keeps its message, with the configuration's code", async () => {
-    const line = failureLine(await runServer({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_S: "0" }), EXIT.config);
-    expect(line).toStartWith("Invalid environment variable DATABASE_CONNECT_TIMEOUT_S: expected a whole number of seconds from 1 to 600");
+    const line = failureLine(await runServer({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_SECONDS: "0" }), EXIT.config);
+    expect(line).toStartWith("Invalid environment variable DATABASE_CONNECT_TIMEOUT_SECONDS: expected a number of seconds above 0 to 600, such as 10 or 0.5");
   }, TIMEOUT_MS);
 });
 
@@ -172,7 +172,7 @@ describe("start-ups that recover", () => {
         }).listen(port, "127.0.0.1"));
       try {
         const run = await runServer(
-          { DATA_DIR: tempDir(), DATABASE_URL: url.href.replace(`:${url.port}/`, `:${port}/`), DATABASE_CONNECT_TIMEOUT_S: "20" },
+          { DATA_DIR: tempDir(), DATABASE_URL: url.href.replace(`:${url.port}/`, `:${port}/`), DATABASE_CONNECT_TIMEOUT_SECONDS: "20" },
           { stopWhenReady: true, onOutput: (stdout) => void (stdout.includes("Database not reachable yet") && openDatabase()) },
         );
         expect(run.stdout).toMatch(/^Database not reachable yet \(attempt 1 of 5: connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying in 1\.0 s$/m);

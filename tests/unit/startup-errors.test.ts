@@ -127,11 +127,11 @@ describe("DATABASE_URL", () => {
     expect(failure.message).toStartWith('The PostgreSQL host "db.internal" in DATABASE_URL could not be resolved (ENOTFOUND, 5 attempts');
   });
 
-  test("timing out (postgres.js CONNECT_TIMEOUT) suggests DATABASE_CONNECT_TIMEOUT_S", () => {
+  test("timing out (postgres.js CONNECT_TIMEOUT) suggests DATABASE_CONNECT_TIMEOUT_SECONDS", () => {
     const failure = describe1(gaveUp(pgConnectionError("CONNECT_TIMEOUT", "db.internal", 5433), 1), pg());
     expect(failure.exitCode).toBe(EXIT.databaseUnreachable);
     expect(failure.message).toContain("did not answer (CONNECT_TIMEOUT, 1 attempt in 7.5 s)");
-    expect(failure.message).toContain("DATABASE_CONNECT_TIMEOUT_S");
+    expect(failure.message).toContain("DATABASE_CONNECT_TIMEOUT_SECONDS");
   });
 
   test("bad credentials (28P01) and a missing database (3D000) say what to correct", () => {
