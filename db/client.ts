@@ -52,6 +52,25 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
   return pgliteDatabase(await PGlite.create(pgliteDir, opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir) : {}));
 }
 
+/**
+ * Opens one connection to `databaseUrl`, asks `select 1` and closes it; rejects with postgres.js's
+ * error (ECONNREFUSED, 28P01, ...) or, after `timeoutMs` without an answer, CONNECT_TIMEOUT.
+ */
+export async function probePostgres(databaseUrl: string, timeoutMs: number): Promise<void> {
+  const client = postgres(databaseUrl, { max: 1, connect_timeout: timeoutMs / 1000, onnotice: () => {} });
+  let timer: Timer | undefined;
+  // Our own timer too: a peer that accepts and then closes makes postgres.js reconnect without end.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "CONNECT_TIMEOUT" })), timeoutMs);
+  });
+  try {
+    await Promise.race([client`select 1`, timeout]);
+  } finally {
+    clearTimeout(timer);
+    await client.end({ timeout: 0 }).catch(() => {});
+  }
+}
+
 async function pgliteAssets(dir: string) {
   const [pgliteWasmModule, initdbWasmModule] = await Promise.all(
     ["pglite.wasm", "initdb.wasm"].map(async (file) => WebAssembly.compile(await Bun.file(join(dir, file)).arrayBuffer())),

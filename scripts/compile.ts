@@ -43,11 +43,12 @@ function entrySource(files: Array<[string, string]>): string {
 ${imports.join("\n")}
 import { unpackEmbedded } from "../src/server/embedded.ts";
 import { start } from "../src/server/index.ts";
+import { failStartup } from "../src/server/startup-errors.ts";
 import { loadPageRenderer } from "../web/render.tsx";
 
 const dir = await unpackEmbedded([
 ${table.join("\n")}
-]);
+]).catch((error: unknown) => failStartup(error, { stage: "unpack" }));
 await start({ renderer: loadPageRenderer, distDir: dir + "/dist", migrationsFolder: dir + "/db/migrations", pgliteDir: dir + "/pglite" });
 `;
 }

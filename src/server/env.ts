@@ -1,10 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import * as v from "valibot";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { GOOGLE_REDIRECT_ORIGINS } from "#src/server/services/providers/redirects.ts";
 import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
+import { loadOrCreateSecret } from "#src/server/session-secret.ts";
+import { EXIT, StartupError } from "#src/server/startup-errors.ts";
+
+export const DEFAULT_DATA_DIR = "./data";
 
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
@@ -13,6 +15,8 @@ const count = (fallback: number, max: number) => {
   const expected = `a whole number from 0 to ${max}`;
   return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.maxValue(max, expected)), String(fallback));
 };
+
+const SECONDS = "a whole number of seconds from 1 to 600";
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
@@ -29,7 +33,12 @@ const EnvSchema = v.object({
   DATABASE_URL: v.optional(
     v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")),
   ),
-  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "./data"),
+  /** How long start-up keeps trying to reach DATABASE_URL (up to 5 attempts, with backoff). */
+  DATABASE_CONNECT_TIMEOUT_S: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, SECONDS), v.transform(Number), v.minValue(1, SECONDS), v.maxValue(600, SECONDS)),
+    "10",
+  ),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "at least 32 characters"))),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
@@ -90,8 +99,11 @@ export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string };
 type RawEnv = v.InferOutput<typeof EnvSchema>;
 export type Env = Omit<RawEnv, "SESSION_SECRET"> & { SESSION_SECRET: string; providers: Record<ProviderId, ProviderEnv>; freeTier: FreeTierPolicy };
 
-export class EnvError extends Error {
+export class EnvError extends StartupError {
   override name = "EnvError";
+  constructor(message: string) {
+    super(message, EXIT.config);
+  }
 }
 
 /**
@@ -130,10 +142,5 @@ function developmentSecret(nodeEnv: RawEnv["NODE_ENV"], dataDir: string): string
   if (nodeEnv === "production") {
     throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
   }
-  const file = join(dataDir, "session-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return loadOrCreateSecret(dataDir);
 }

@@ -1,10 +1,12 @@
 import { join, resolve } from "node:path";
-import { createDatabase } from "#db/client.ts";
+import { createDatabase, probePostgres } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { createApp } from "#src/server/app.ts";
 import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { EnvError, parseEnv } from "#src/server/env.ts";
+import { connectWithRetry, retryPolicy } from "#src/server/connect-retry.ts";
+import { DEFAULT_DATA_DIR, parseEnv } from "#src/server/env.ts";
+import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
 import { createInstance } from "#src/server/instance.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
@@ -26,33 +28,62 @@ export type StartOptions = {
   pgliteDir?: string;
 };
 
-/** Parses config, opens and migrates the database, and listens. Exits non-zero on bad config. */
+/**
+ * Parses config, opens and migrates the database, and listens. A failure is one line on stderr
+ * naming the cause and the fix, and an exit code per kind (startup-errors.ts).
+ */
 export async function start(options: StartOptions) {
-  let env;
+  const context: StartupContext = { stage: "config", dataDir: resolve(process.env.DATA_DIR || DEFAULT_DATA_DIR) };
+  // What is open so far, closed (newest first) before exiting on a failure.
+  const opened: Array<() => unknown> = [];
   try {
-    env = parseEnv();
+    return await boot(options, context, opened);
   } catch (error) {
-    if (!(error instanceof EnvError)) throw error;
-    console.error(error.message);
-    process.exit(1);
+    const closeAll = async () => {
+      for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => {});
+    };
+    await Promise.race([closeAll(), Bun.sleep(5000)]);
+    return failStartup(error, context);
   }
+}
+
+async function boot(options: StartOptions, context: StartupContext, opened: Array<() => unknown>) {
+  const env = parseEnv();
+  Object.assign(context, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, host: env.HOST, port: env.PORT });
+
+  context.stage = "client";
   const distDir = options.distDir ?? resolve(import.meta.dir, "../../dist");
   let renderPage: PageRenderer;
   try {
     renderPage = options.renderer(distDir);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+    throw new StartupError(error instanceof Error ? error.message : String(error), EXIT.clientBuild, { cause: error });
   }
-  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
+
+  context.stage = "database";
+  const { DATABASE_URL: databaseUrl } = env;
+  if (databaseUrl) {
+    const policy = retryPolicy(env.DATABASE_CONNECT_TIMEOUT_S);
+    await connectWithRetry((timeoutMs) => probePostgres(databaseUrl, timeoutMs), policy, {
+      isTransient: isTransientConnectFailure,
+      onRetry: (error, attempt, delayMs) =>
+        console.log(`Database not reachable yet (attempt ${attempt} of ${policy.attempts}: ${error instanceof Error ? error.message : String(error)}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+    });
+  }
+  const database = await createDatabase({ databaseUrl, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
+  opened.push(() => database.close());
+  context.stage = "migrate";
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
+  context.stage = "serve";
 
   // Keyless providers outside production answer from the loopback simulator, labelled Simulated.
   const modes = providerModes(env);
   const simulator = Object.values(modes).includes("simulated") ? startSimulator() : undefined;
+  if (simulator) opened.push(() => simulator.stop());
   const providers = createProviders(env, simulator?.baseUrls);
   // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).
   const stripeSimulator = billingMode(env) === "simulated" ? startStripeSimulator() : undefined;
+  if (stripeSimulator) opened.push(() => stripeSimulator.stop());
   const billing = billingConfig(env, stripeSimulator);
 
   const queue = createJobQueue(database);
@@ -60,22 +91,16 @@ export async function start(options: StartOptions) {
   const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue, instance });
   // Only the runs of instances whose lease lapsed are marked interrupted, never a live one's.
   const interrupted = await instance.start();
+  opened.push(() => instance.stop());
   // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
   await queue.start();
+  opened.push(() => queue.stop());
+  context.stage = "listen";
   // Bodies are bounded by the app (http/body-limit.ts), which answers 413 with a message before
   // reading; Bun's own cap would answer first, with an empty body, for declared sizes over it.
   app.listen({ port: env.PORT, hostname: env.HOST, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
-
-  const where = database.kind === "pglite" ? `pglite (${join(env.DATA_DIR, "pglite")})` : "postgres (DATABASE_URL)";
-  console.log(
-    `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied` +
-      (interrupted ? `, ${interrupted} interrupted search(es) marked` : "") +
-      " · " +
-      `providers: ${providerIds.map((id) => `${id} ${modes[id]}`).join(", ")} · billing ${billing.mode}${billing.mode === "off" ? ` (${billing.missing.join(", ")} not set)` : billing.testMode ? " (test mode)" : ""}` +
-      (stripeSimulator ? ` · Stripe simulator ${stripeSimulator.apiBase} (move its clock: POST /v1/test_helpers/simulator/advance seconds=N)` : ""),
-  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -92,6 +117,16 @@ export async function start(options: StartOptions) {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  // Last, so that whoever waits for this line can stop the server at once.
+  const where = database.kind === "pglite" ? `pglite (${join(env.DATA_DIR, "pglite")})` : "postgres (DATABASE_URL)";
+  console.log(
+    `AI Search Comparison on http://localhost:${app.server?.port} · db ${where}, ${applied} migration(s) applied` +
+      (interrupted ? `, ${interrupted} interrupted search(es) marked` : "") +
+      " · " +
+      `providers: ${providerIds.map((id) => `${id} ${modes[id]}`).join(", ")} · billing ${billing.mode}${billing.mode === "off" ? ` (${billing.missing.join(", ")} not set)` : billing.testMode ? " (test mode)" : ""}` +
+      (stripeSimulator ? ` · Stripe simulator ${stripeSimulator.apiBase} (move its clock: POST /v1/test_helpers/simulator/advance seconds=N)` : ""),
+  );
   return app;
 }
 

@@ -46,6 +46,15 @@ async function openUserMenu(page: Page, name: string) {
   return menu;
 }
 
+/** Marks the current document, to tell a client-side navigation (the mark stays) from a page load (it is gone). */
+async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => Object.assign(window, { sameDocumentMark: true }));
+}
+
+async function sameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => "sameDocumentMark" in window);
+}
+
 /** After hydration and one frame, so that effects reading the browser (the upgrade flag, the referrer) have run. */
 async function settled(page: Page): Promise<void> {
   await waitForHydration(page);
@@ -88,9 +97,15 @@ describe("accounts in Chromium", () => {
     await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
     await page.getByRole("tablist", { name: "Result views" }).waitFor();
 
+    // The menu's "Log out" submits a POST form; with JavaScript the app sends it as a JSON call and goes home without a page load.
+    await markDocument(page);
+    const logout = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/logout");
     await (await openUserMenu(page, account.username)).getByRole("menuitem", { name: "Log out" }).click();
+    expect((await logout).method()).toBe("POST");
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
+    expect(await sameDocument(page)).toBe(true);
+    expect((await page.request.get("/api/auth/user")).status()).toBe(401);
 
     await visit(page, "/user/profile");
     await page.getByRole("heading", { name: "Please Log In" }).waitFor();
@@ -164,7 +179,7 @@ describe("accounts in Chromium", () => {
     await expect(page.url()).toEndWith("/auth");
   }, SLOW);
 
-  test("the profile shows the person, an empty history, and logs out through the plain link", async () => {
+  test("the profile shows the person, an empty history, and logs out through its form", async () => {
     const { page, account } = await signedInPage();
     await visit(page, "/user/profile");
     await page.getByRole("heading", { level: 1, name: account.username }).waitFor();
@@ -174,12 +189,41 @@ describe("accounts in Chromium", () => {
     expect(await page.getByRole("link", { name: "Home", exact: true }).getAttribute("href")).toBe("/");
     expect({ path: "/user/profile", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile", violations: [] });
 
-    await page.getByRole("link", { name: "Log Out", exact: true }).click();
+    // Issue 12: a POST form (a link on any site could log people out), not a link to /api/logout.
+    expect(await page.locator('a[href="/api/logout"]').count()).toBe(0);
+    const button = page.locator('form[method="post"][action="/api/logout"]').getByRole("button", { name: "Log Out", exact: true });
+    expect(await button.getAttribute("type")).toBe("submit");
+
+    // With JavaScript: the client's JSON call, then home without a page load.
+    await markDocument(page);
+    const logout = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/logout");
+    await button.click();
+    // The client's JSON call, not the form's own urlencoded post.
+    const sent = await logout;
+    expect([sent.method(), sent.headers().accept, sent.headers()["content-type"] ?? ""]).toEqual(["POST", "application/json", ""]);
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
+    expect(await sameDocument(page)).toBe(true);
+    expect((await page.request.get("/api/auth/user")).status()).toBe(401);
     await page.goto("/user/history");
     await page.getByRole("heading", { name: "Please Log In" }).waitFor();
     expect({ path: "/user/history (signed out)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/history (signed out)", violations: [] });
+  }, SLOW);
+
+  test("without JavaScript, the profile's Log Out posts the form and the server sends the browser home (303)", async () => {
+    const page = await harness().newPage({ javaScriptEnabled: false });
+    const account = newAccount();
+    expect((await page.request.post("/api/register", { data: account })).status()).toBe(201);
+    await page.goto("/user/profile");
+    await page.getByRole("heading", { level: 1, name: account.username }).waitFor();
+
+    const posted = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/logout");
+    await page.getByRole("button", { name: "Log Out", exact: true }).click();
+    const response = await posted;
+    expect([response.request().method(), response.status(), response.headers().location]).toEqual(["POST", 303, "/"]);
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("link", { name: "Log In / Sign Up" }).waitFor();
+    expect((await page.request.get("/api/auth/user")).status()).toBe(401);
   }, SLOW);
 
   test("the history pages with 'Load more', shows iterations above 1, and the profile image", async () => {

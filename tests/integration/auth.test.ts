@@ -133,13 +133,23 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     expect(visitor.jar.get("session")).not.toBe(token);
   });
 
-  test("GET /api/logout signs out and redirects home; GET /api/login redirects to /auth; logging out signed out is fine", async () => {
+  test("a plain form post to /api/logout signs out and goes home (303); GET no longer signs out (405); GET /api/login redirects to /auth; logging out signed out is fine", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
     await visitor.api.register(newAccount());
-    const out = await visitor.fetch(`${BASE}/api/logout`);
-    expect(out.status).toBe(302);
-    expect(out.headers.get("location")).toBe("/");
+
+    // A link (or an image, or a prefetch) on any site must not end the sessions.
+    const link = await visitor.fetch(`${BASE}/api/logout`);
+    expect(link.status).toBe(405);
+    expect(link.headers.get("allow")).toContain("POST");
+    expect(((await link.json()) as { message: string }).message).toStartWith("Method not allowed");
+    expect(await visitor.api.currentUser()).not.toBeNull();
+
+    // The profile page's form without JavaScript.
+    const form = await visitor.fetch(`${BASE}/api/logout`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toBe("/");
+    expect(setCookie(form.headers, "session")).toContain("max-age=0");
     expect(await visitor.api.currentUser()).toBeNull();
     expect((await visitor.request("POST", "/api/logout")).status).toBe(200);
 

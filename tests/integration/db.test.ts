@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { createDatabase, type Db } from "#db/client.ts";
-import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
+import { DEFAULT_MIGRATIONS_FOLDER, migrate, MigrationError } from "#db/migrate.ts";
 import { searches, users, type NewSearch, type NewUser } from "#db/schema.ts";
 import { describeEachDatabase, freshPostgresUrl, postgresAvailable } from "#tests/support/databases.ts";
 
@@ -87,6 +87,28 @@ describeEachDatabase(
       expect(await migrate(database)).toEqual({ applied: 0 });
       const rows = rowsOf(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
       expect(rows[0]?.n).toBe(MIGRATION_COUNT);
+    });
+  },
+  { migrated: false },
+);
+
+describeEachDatabase(
+  "a migration that fails",
+  (getDb) => {
+    test("is named (its journal tag), with the database's error as the cause, and nothing of the run is kept", async () => {
+      // A copy of the migrations whose third one ends in a statement the database refuses.
+      const folder = mkdtempSync(join(tmpdir(), "app-migrations-"));
+      cpSync(DEFAULT_MIGRATIONS_FOLDER, folder, { recursive: true });
+      appendFileSync(join(folder, "0002_workbench.sql"), "\n--> statement-breakpoint\nSELECT 1/0;");
+      try {
+        const error = await migrate(getDb(), { migrationsFolder: folder }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(MigrationError);
+        expect((error as MigrationError).migration).toBe("0002_workbench");
+        expect(sqlState(error)).toBe("22012");
+        expect(await tableNames(getDb().db)).toEqual([]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   },
   { migrated: false },

@@ -153,6 +153,8 @@ describe("search: providers, faults, cancel, streaming", () => {
       env: {
         SIMULATE_PROVIDERS: "off",
         ...Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, `dummy-key-${id}`], [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]]])),
+        // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
+        GEMINI_REDIRECT_ORIGINS: fx.sim.origin,
       },
     });
     const visitor = createAgent(live);

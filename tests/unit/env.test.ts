@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvError, parseEnv } from "#src/server/env.ts";
+import { writeFileAtomic } from "#src/server/session-secret.ts";
+import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 import { perProvider } from "#src/contract/providers.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 
@@ -40,6 +42,65 @@ describe("parseEnv", () => {
     expect(existsSync(join(dir, "session-secret"))).toBe(true);
     expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(first);
     expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe(first);
+  });
+
+  test("the secret is written whole and owner-only, nothing left beside it", () => {
+    const dir = dataDir();
+    const secret = parseEnv({ DATA_DIR: dir }).SESSION_SECRET;
+    expect(readdirSync(dir)).toEqual(["session-secret"]);
+    expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secret);
+    expect(statSync(join(dir, "session-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  test("writeFileAtomic: a write that fails leaves the old file as it was and no temp file", () => {
+    const dir = dataDir();
+    const file = join(dir, "session-secret");
+    writeFileSync(file, "old");
+    mkdirSync(`${file}.${process.pid}.tmp`); // the temp file cannot be opened: EISDIR
+    expect(() => writeFileAtomic(file, "new", 0o600)).toThrow("EISDIR");
+    expect(readFileSync(file, "utf8")).toBe("old");
+    rmSync(`${file}.${process.pid}.tmp`, { recursive: true });
+    writeFileAtomic(file, "new", 0o600);
+    expect(readFileSync(file, "utf8")).toBe("new");
+    expect(readdirSync(dir)).toEqual(["session-secret"]);
+  });
+
+  test("an empty or blank secret file (a write cut short by a full disk) counts as absent and is regenerated", () => {
+    for (const blank of ["", "  \n\t"]) {
+      const dir = dataDir();
+      writeFileSync(join(dir, "session-secret"), blank);
+      const secret = parseEnv({ DATA_DIR: dir }).SESSION_SECRET;
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secret);
+    }
+  });
+
+  test("a secret file that cannot be read is an error naming the file, not a new secret", () => {
+    const dir = dataDir();
+    mkdirSync(join(dir, "session-secret")); // read() answers EISDIR, for root too
+    const attempt = () => parseEnv({ DATA_DIR: dir });
+    expect(attempt).toThrow(StartupError);
+    expect(attempt).toThrow(`Cannot read the session secret ${join(dir, "session-secret")} (EISDIR)`);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as StartupError).exitCode).toBe(EXIT.dataDir);
+    }
+  });
+
+  test.skipIf(process.getuid?.() === 0)("an unreadable secret file (mode 000) is an error naming it (not as root, who reads anything)", () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, "session-secret"), "x".repeat(43));
+    chmodSync(join(dir, "session-secret"), 0o000);
+    expect(() => parseEnv({ DATA_DIR: dir })).toThrow(`Cannot read the session secret ${join(dir, "session-secret")} (EACCES)`);
+  });
+
+  test("DATABASE_CONNECT_TIMEOUT_S: 10 s by default, whole seconds from 1 to 600", () => {
+    expect(parseEnv({ DATA_DIR: dataDir() }).DATABASE_CONNECT_TIMEOUT_S).toBe(10);
+    expect(parseEnv({ DATABASE_CONNECT_TIMEOUT_S: "30", DATA_DIR: dataDir() }).DATABASE_CONNECT_TIMEOUT_S).toBe(30);
+    for (const bad of ["0", "601", "1.5", "soon"]) {
+      expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_S: bad, DATA_DIR: dataDir() })).toThrow("DATABASE_CONNECT_TIMEOUT_S: expected a whole number of seconds from 1 to 600");
+    }
   });
 
   test("production requires SESSION_SECRET", () => {

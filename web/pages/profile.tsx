@@ -5,16 +5,25 @@ import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
+import { LogoutForm } from "#web/components/auth/logout-form.tsx";
 import { BrandLensCard } from "#web/components/lens/brand-lens-card.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
+import { CliAccessCard } from "#web/components/tokens/cli-access-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
+import { tokenQueries } from "#web/lib/token-queries.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/kit.ts";
 
-/** The first page of the history arrives in the HTML; a signed-out visitor has none to fetch. */
+/** The first page of the history, the brand lens and the tokens arrive in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
   const user = await queryClient.ensureQueryData(queries.user(serverApi));
-  if (user) await Promise.all([queryClient.prefetchInfiniteQuery(queries.searches(serverApi)), queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi))]);
+  if (user) {
+    await Promise.all([
+      queryClient.prefetchInfiniteQuery(queries.searches(serverApi)),
+      queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
+      queryClient.prefetchQuery(tokenQueries.list(serverApi)),
+    ]);
+  }
 }
 
 /** Spec §2 /user/profile and /user/history: one screen, the person and their search history. */
@@ -45,18 +54,31 @@ export default function ProfilePage() {
                 Home
               </Link>
             </Button>
-            {/* The server revokes the session and redirects home (spec §7). */}
-            <EndpointLink href="/api/logout" icon={LogOut} variant="outline">
-              Log Out
-            </EndpointLink>
+            {/* POST only (issue 12); without JavaScript the server answers 303 to `/`. */}
+            <LogoutForm>
+              <Button type="submit" variant="outline">
+                <LogOut aria-hidden="true" />
+                Log Out
+              </Button>
+            </LogoutForm>
           </div>
         </CardContent>
       </Card>
       {/* The same screen either way; the one the address names comes first. */}
-      {history ? null : <BrandLensCard />}
+      {history ? null : <Settings />}
       <SearchHistory />
-      {history ? <BrandLensCard /> : null}
+      {history ? <Settings /> : null}
     </main>
+  );
+}
+
+/** What the person sets up once: their brand, and tokens for the CLI. */
+function Settings() {
+  return (
+    <>
+      <BrandLensCard />
+      <CliAccessCard />
+    </>
   );
 }
 

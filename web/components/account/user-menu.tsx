@@ -2,7 +2,7 @@ import { History, LogOut, User as UserIcon, CreditCard, type LucideIcon } from "
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
-import { useLogout } from "#web/components/auth/session.ts";
+import { LogoutForm } from "#web/components/auth/logout-form.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { AvatarButton } from "#web/components/account/user-avatar.tsx";
 import {
@@ -32,7 +32,6 @@ const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
  * chunk: Radix's menu (with its positioning engine) is only downloaded by signed-in visitors.
  */
 export function UserMenu({ user }: { user: User }) {
-  const logout = useLogout();
   const name = displayName(user);
   // Marks the trigger once it is interactive (the menu hydrates after the rest of the page).
   const [ready, setReady] = useState(false);
@@ -57,10 +56,16 @@ export function UserMenu({ user }: { user: User }) {
           </DropdownMenuItem>
         ))}
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void logout()}>
-          <LogOut aria-hidden="true" />
-          Log out
-        </DropdownMenuItem>
+        {/* A submit button in a POST form, like the profile's. Selecting it keeps the menu open
+            (and the form in the page) until the form's own submit has signed out. */}
+        <LogoutForm>
+          <DropdownMenuItem asChild onSelect={(event) => event.preventDefault()}>
+            <button type="submit" className="w-full">
+              <LogOut aria-hidden="true" />
+              Log out
+            </button>
+          </DropdownMenuItem>
+        </LogoutForm>
       </DropdownMenuContent>
     </DropdownMenu>
   );

@@ -32,7 +32,7 @@ export function useSessionCache() {
   }, [queryClient]);
 }
 
-/** The user menu's "Log out" (spec §7): POST /api/logout, then home with the caches cleared. */
+/** "Log out" (spec §7, LogoutForm): POST /api/logout, then home with the caches cleared. */
 export function useLogout(): () => Promise<void> {
   const [, navigate] = useLocation();
   const session = useSessionCache();

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Crown, Plus, Save, Trash2 } from "lucide-react";
+import { Plus, Save, Trash2 } from "lucide-react";
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { Link } from "wouter";
 import type { BrandEntry, BrandLensSettings } from "#src/contract/lens.ts";
+import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, splitList } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, Input, queries, Skeleton, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, CardFooter, Input, Skeleton, toast } from "#web/kit.ts";
 
 /** The competitors the form offers at most (the API takes 20). */
 const MAX_COMPETITORS = 20;
@@ -16,51 +16,30 @@ const MAX_COMPETITORS = 20;
  * keep them; the lens itself shows on results for Pro.
  */
 export function BrandLensCard() {
-  const headingId = useId();
   const settings = useQuery(workbenchQueries.brandLens(api));
-  const { data: pro } = useQuery(queries.proStatus(api));
   // The results' "Set up your brand lens" links here: a client-side navigation does not scroll to the anchor by itself.
   useEffect(() => {
     if (window.location.hash === "#brand-lens") document.getElementById("brand-lens")?.scrollIntoView();
   }, []);
 
   return (
-    <Card id="brand-lens" aria-labelledby={headingId} role="region" className="scroll-mt-20">
-      <CardHeader>
-        <CardTitle>
-          <h2 id={headingId} className="text-xl">
-            Brand lens
-          </h2>
-        </CardTitle>
-        <CardDescription>Name your brand once: each result then shows how often every model mentions it, where it stands among the products they recommend, its share of voice against your competitors, and whether your own domain is cited.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {pro && !pro.isPro ? (
-          <Alert role="note">
-            <Crown aria-hidden="true" />
-            <AlertTitle>The lens shows on results for Pro</AlertTitle>
-            <AlertDescription>
-              <p>
-                You can name your brand now; with Pro, every saved search shows it through the lens.{" "}
-                <Link href="/upgrade" className="font-medium text-foreground underline underline-offset-2">
-                  What Pro includes
-                </Link>
-              </p>
-            </AlertDescription>
-          </Alert>
-        ) : null}
-        {settings.isPending ? (
-          <Skeleton className="h-48 w-full" aria-label="Loading your brand lens" />
-        ) : settings.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Could not load your brand lens</AlertTitle>
-            <AlertDescription>{errorText(settings.error)}</AlertDescription>
-          </Alert>
-        ) : (
-          <BrandLensForm initial={settings.data} />
-        )}
-      </CardContent>
-    </Card>
+    <SettingsCard
+      id="brand-lens"
+      title="Brand lens"
+      description="Name your brand once: each result then shows how often every model mentions it, where it stands among the products they recommend, its share of voice against your competitors, and whether your own domain is cited."
+    >
+      <ProNote title="The lens shows on results for Pro">You can name your brand now; with Pro, every saved search shows it through the lens.</ProNote>
+      {settings.isPending ? (
+        <Skeleton className="h-48 w-full" aria-label="Loading your brand lens" />
+      ) : settings.isError ? (
+        <Alert variant="destructive">
+          <AlertTitle>Could not load your brand lens</AlertTitle>
+          <AlertDescription>{errorText(settings.error)}</AlertDescription>
+        </Alert>
+      ) : (
+        <BrandLensForm initial={settings.data} />
+      )}
+    </SettingsCard>
   );
 }
 

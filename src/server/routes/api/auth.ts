@@ -80,6 +80,11 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
       "/api/logout",
       async (context) => {
         await signOut(context);
+        // A plain HTML form (the profile page without JavaScript) goes home; fetch callers read the JSON.
+        if (isFormPost(context.request)) {
+          context.set.status = 303;
+          context.set.headers.location = "/";
+        }
         return { success: true as const };
       },
       {
@@ -87,17 +92,12 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
         detail: {
           tags: ["auth"],
           summary: "Sign out everywhere",
-          description: "Ends every session of the user (a copied cookie stops working too) and clears the cookie. `{ success: true }`, also when not signed in.",
+          description:
+            "Ends every session of the user (a copied cookie stops working too) and clears the cookie. `{ success: true }`, also when not signed in; " +
+            "a plain HTML form post (`application/x-www-form-urlencoded`) gets a 303 to `/` instead. POST only: a link on another site cannot sign anyone out.",
+          responses: { 303: { description: "To `/`, for an HTML form" } },
         },
       },
-    )
-    .get(
-      "/api/logout",
-      async (context) => {
-        await signOut(context);
-        return context.redirect("/", 302);
-      },
-      { detail: { tags: ["auth"], summary: "Sign out and go home", description: "Same as POST /api/logout, then a redirect to `/`, for plain links (spec §7).", responses: { 302: { description: "To `/`" } } } },
     )
     .get("/api/login", ({ redirect }) => redirect("/auth", 302), {
       detail: { tags: ["auth"], summary: "The sign-in page", description: "Redirects to `/auth` (link target of the profile page's log-in link).", responses: { 302: { description: "To `/auth`" } } },
@@ -118,4 +118,9 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
         },
       },
     );
+}
+
+/** A browser's own form submission (no JavaScript), as opposed to a fetch with a JSON body. */
+function isFormPost(request: Request): boolean {
+  return (request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
 }
