@@ -5,6 +5,7 @@
  * (1–10) drives how often a product is picked; `tags` are words of a query that favour it.
  */
 import { businessSoftware } from "./catalogue/business.ts";
+import type { CategoryData } from "./catalogue/data.ts";
 import { hostOf } from "./catalogue/domains.ts";
 import { electronics } from "./catalogue/electronics.ts";
 import { finance } from "./catalogue/finance.ts";
@@ -49,23 +50,6 @@ export interface Category {
   business: boolean;
   products: CatalogueProduct[];
   sources: SourcePage[];
-}
-
-/** A product as the data files write it. */
-export type ProductRow = [name: string, company: string, popularity: number, details: string, tags?: string[]];
-
-/** A category as the data files write it. */
-export interface CategoryData {
-  id: string;
-  label: string;
-  noun: string;
-  about: string;
-  keywords: string[];
-  uses: string[];
-  price: string;
-  business?: true;
-  products: ProductRow[];
-  sources: [url: string, title: string][];
 }
 
 export const catalogue: readonly Category[] = [...businessSoftware, ...teamwork, ...software, ...electronics, ...gadgets, ...home, ...kitchen, ...lifestyle, ...services, ...finance, ...travel].map(

@@ -122,7 +122,8 @@ const SYNONYMS: Record<string, string> = {
   freelance: "freelancer", freelancing: "freelancer", insurer: "insurance", insurers: "insurance", headset: "headphone", headsets: "headphone",
 };
 
-const keywordPhrases = new Map(catalogue.map((category) => [category, category.keywords.map(words)]));
+// Deduplicated once normalised, so "phone" and "phones" count once.
+const keywordPhrases = new Map(catalogue.map((category) => [category, [...new Set(category.keywords.map((k) => words(k).join(" ")))].map((k) => k.split(" "))]));
 const allTags = [...new Set(catalogue.flatMap((c) => c.products.flatMap((p) => p.tags)))];
 /** Words the catalogue's categories are described with: not names. */
 const vocabulary = new Set(

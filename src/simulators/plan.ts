@@ -27,7 +27,10 @@ export interface Plan {
   searches: string[];
 }
 
-export function planAnswer(rng: Rng, need: Need, intent: Intent): Plan {
+/** How much one provider favours a product over the catalogue's popularity (1: not at all). */
+export type Taste = (product: CatalogueProduct) => number;
+
+export function planAnswer(rng: Rng, need: Need, intent: Intent, taste: Taste = () => 1): Plan {
   const year = new Date().getFullYear();
   const core = need.core.toLowerCase();
   switch (intent.kind) {
@@ -38,23 +41,23 @@ export function planAnswer(rng: Rng, need: Need, intent: Intent): Plan {
     }
     case "category": {
       const { category, featured, brands } = intent;
-      const products = pick(rng, category.products, { tags: queryTags(need), featured, brands, count: rng.int(5, 9) });
+      const products = pick(rng, category.products, { tags: queryTags(need), featured, brands, taste, count: rng.int(5, 9) });
       return { category, products, pages: [...pagesOf(products.slice(0, 3)), ...category.sources], cite: true, search: true, searches: categorySearches(core, category, year) };
     }
     case "versus":
-      return versusPlan(rng, need, intent.sides, intent.category, year);
+      return versusPlan(rng, need, intent.sides, intent.category, year, taste);
     case "alternatives": {
       const { category, side } = intent;
       const x = side.placement?.product;
       const excluded = (p: CatalogueProduct) => p === x || (x !== undefined && side.typed.toLowerCase() === x.company.toLowerCase() && p.company === x.company);
-      const products = category ? pick(rng, category.products.filter((p) => !excluded(p)), { tags: queryTags(need), count: x ? rng.int(4, 7) : rng.int(3, 5) }) : [];
+      const products = category ? pick(rng, category.products.filter((p) => !excluded(p)), { tags: queryTags(need), taste, count: x ? rng.int(4, 7) : rng.int(3, 5) }) : [];
       const name = x?.name ?? side.typed;
       const pages = [...(x && category ? [alternativesPage(name, category)] : []), ...pagesOf(products.slice(0, 2)), ...(category?.sources ?? searchPages(`${name} alternatives`))];
       return { category, products, pages, cite: x !== undefined, search: true, searches: [`${name} alternatives`, `best ${name} alternatives ${year}`, `${name} competitors`, `apps like ${name}`] };
     }
     case "unknown": {
       const { category, name } = intent;
-      const products = category ? pick(rng, category.products, { tags: queryTags(need), count: rng.int(3, 5) }) : [];
+      const products = category ? pick(rng, category.products, { tags: queryTags(need), taste, count: rng.int(3, 5) }) : [];
       return { category, products, pages: [...searchPages(name), ...(category?.sources ?? [])], cite: false, search: true, searches: [`${name}`, `${name} reviews`, `${name} official site`, `what is ${name}`] };
     }
     case "generic":
@@ -65,10 +68,10 @@ export function planAnswer(rng: Rng, need: Need, intent: Intent): Plan {
 // ---------------------------------------------------------------------------------------------
 
 /** Both sides when known, in a perturbed order of popularity, and now and then a rival or two. */
-function versusPlan(rng: Rng, need: Need, sides: Side[], category: Category | undefined, year: number): Plan {
+function versusPlan(rng: Rng, need: Need, sides: Side[], category: Category | undefined, year: number, taste: Taste): Plan {
   const known = sides.flatMap((side) => (side.placement ? [side.placement.product] : []));
-  const ranked = rankByPopularity(rng, [...new Set(known)], new Set());
-  const extra = category && known.length > 0 && rng.chance(0.3) ? pick(rng, category.products.filter((p) => !known.includes(p)), { tags: queryTags(need), count: rng.int(1, 2) }) : [];
+  const ranked = rankByPopularity(rng, [...new Set(known)], { brands: new Set(), tags: new Set(), taste });
+  const extra = category && known.length > 0 && rng.chance(0.3) ? pick(rng, category.products.filter((p) => !known.includes(p)), { tags: queryTags(need), taste, count: rng.int(1, 2) }) : [];
   const products = [...ranked, ...extra].map((product, index) => ({ ...product, rank: index + 1 }));
   const [a, b] = sides.map((side) => side.placement?.product.name ?? side.typed);
   const comparison = category && a && b && known.length >= 2 ? [comparisonPage(a, b, category)] : [];
@@ -78,21 +81,31 @@ function versusPlan(rng: Rng, need: Need, sides: Side[], category: Category | un
 }
 
 /** count of the products, weighted by popularity and the query's tags and brands; featured ones first. */
-function pick(rng: Rng, all: readonly CatalogueProduct[], options: { tags: ReadonlySet<string>; featured?: readonly CatalogueProduct[]; brands?: readonly string[]; count: number }): RankedProduct[] {
+function pick(rng: Rng, all: readonly CatalogueProduct[], options: { tags: ReadonlySet<string>; featured?: readonly CatalogueProduct[]; brands?: readonly string[]; taste: Taste; count: number }): RankedProduct[] {
   const featured = (options.featured ?? []).filter((p) => all.includes(p));
-  const brands = new Set(options.brands ?? []);
-  const weight = (p: CatalogueProduct) => p.popularity * tagBoost(p, options.tags) * (brands.has(p.company) ? 4 : 1);
+  const favour = { brands: new Set(options.brands ?? []), tags: options.tags, taste: options.taste };
   const rest = all.filter((p) => !featured.includes(p));
   const count = Math.max(0, Math.min(options.count, all.length) - featured.length);
-  const sampled = rng.weightedSample(rest, (p) => Math.pow(weight(p), 1.6), count);
-  const ranked = [...featured, ...rankByPopularity(rng, sampled, brands, options.tags)];
+  const sampled = rng.weightedSample(rest, (p) => Math.pow(weight(p, favour), 1.6), count);
+  const ranked = [...featured, ...rankByPopularity(rng, sampled, favour)];
   return ranked.map((product, index) => ({ ...product, rank: index + 1 }));
 }
 
-/** Ranked by popularity (boosted as picked) with multiplicative noise. */
-function rankByPopularity(rng: Rng, products: readonly CatalogueProduct[], brands: ReadonlySet<string>, tags: ReadonlySet<string> = new Set()): CatalogueProduct[] {
+interface Favour {
+  brands: ReadonlySet<string>;
+  tags: ReadonlySet<string>;
+  taste: Taste;
+}
+
+/** Popularity, boosted by the query's tags and brands and by the provider's taste. */
+function weight(product: CatalogueProduct, favour: Favour): number {
+  return product.popularity * tagBoost(product, favour.tags) * (favour.brands.has(product.company) ? 4 : 1) * favour.taste(product);
+}
+
+/** Ranked by weight with multiplicative noise. */
+function rankByPopularity(rng: Rng, products: readonly CatalogueProduct[], favour: Favour): CatalogueProduct[] {
   return products
-    .map((product) => ({ product, score: product.popularity * tagBoost(product, tags) * (brands.has(product.company) ? 4 : 1) * Math.exp(0.35 * rng.normal()) }))
+    .map((product) => ({ product, score: weight(product, favour) * Math.exp(0.35 * rng.normal()) }))
     .sort((a, b) => b.score - a.score)
     .map(({ product }) => product);
 }

@@ -11,9 +11,9 @@ import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
 import { openaiAdapter } from "#src/server/services/providers/openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
-import { matchCategory } from "#src/simulators/answers.ts";
 import { catalogue } from "#src/simulators/catalogue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { matchCategory } from "#src/simulators/matching.ts";
 
 const INSTRUCTION =
   'List the products and companies you recommend. After your answer, add a fenced ```json block with {"products":[{"name","rank","details"}],"companies":[{"name","products"}]}.';
@@ -254,10 +254,10 @@ describe("search answers", () => {
     }
   });
 
-  test("an unmatched query still gets an answer that mentions it", async () => {
+  test("a product query outside the catalogue gets an honest answer about its own words, never another category's products", async () => {
     const response = await openaiSearch("zxqv frobnicator recommendations");
-    expect(response.output_text).toContain("zxqv frobnicator recommendations");
-    expect(jsonBlock(response.output_text).products.length).toBeGreaterThanOrEqual(5);
+    expect(response.output_text).toContain("zxqv frobnicator");
+    expect(jsonBlock(response.output_text).products).toEqual([]);
   });
 
   test("the log records provider, path, kind and body", async () => {
@@ -359,11 +359,11 @@ describe("variants calls", () => {
       for (const { query } of await variantsOf(id, "best running shoes")) expect(aboutRunning(query) ? "" : query).toBe("");
     });
 
-    test(`${id}: "Notion vs Confluence" (no category) → variants from the query's own words`, async () => {
+    test(`${id}: "Notion vs Confluence" → variants from the query's own words`, async () => {
       for (const { query } of await variantsOf(id, "Notion vs Confluence")) {
         expect(query).toMatch(/notion|confluence|documentation|wiki/i);
         expect(query).not.toMatch(/vpn/i);
-        expect(productNames.filter((name) => name !== "Notion" && query.includes(name))).toEqual([]);
+        expect(productNames.filter((name) => name !== "Notion" && name !== "Confluence" && query.includes(name))).toEqual([]);
       }
     });
   }
@@ -381,8 +381,7 @@ describe("variants calls", () => {
       // Another category's product, unless one of this category's names contains it ("Sony WF-1000XM5 Earbuds").
       const others = productNames.filter((name) => ![...own].some((mine) => mine.includes(name)));
       for (const { query } of await variantsOf("openai", `best ${category.label}`)) {
-        const match = matchCategory(query);
-        const about = (match.matched && match.category.id === category.id) || [...own].some((name) => query.includes(name));
+        const about = matchCategory(query)?.id === category.id || [...own].some((name) => query.includes(name));
         expect(about ? category.id : `${category.id}: ${query}`).toBe(category.id);
         expect(others.filter((name) => query.includes(name))).toEqual([]);
       }

@@ -1,5 +1,5 @@
 /** Software businesses buy to sell and market: CRM, email, social, stores, support, forms. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const businessSoftware: CategoryData[] = [
   {

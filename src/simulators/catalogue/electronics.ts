@@ -1,5 +1,5 @@
 /** Personal electronics: headphones, earbuds, laptops, phones, tablets, watches, TVs, cameras, speakers. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const electronics: CategoryData[] = [
   {

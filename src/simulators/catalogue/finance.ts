@@ -1,5 +1,5 @@
 /** Money: insurance, cards, banks, investing, budgeting and taxes (US-centric, as most coverage is). */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const finance: CategoryData[] = [
   {

@@ -1,5 +1,5 @@
 /** Gadgets around the home and desk: 3D printers, consoles, routers, smart speakers, monitors, e-readers. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const gadgets: CategoryData[] = [
   {

@@ -1,5 +1,5 @@
 /** Furnishing and keeping a home: mattresses, desks, chairs, vacuums, air purifiers. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const home: CategoryData[] = [
   {

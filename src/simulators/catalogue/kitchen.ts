@@ -1,5 +1,5 @@
 /** The kitchen: coffee, appliances, cookware and meal kits. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const kitchen: CategoryData[] = [
   {

@@ -1,5 +1,5 @@
 /** Things to wear and carry: shoes, boots, jackets, backpacks, and personal care. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const lifestyle: CategoryData[] = [
   {

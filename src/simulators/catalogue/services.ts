@@ -1,5 +1,5 @@
 /** Subscriptions and services: streaming, music, delivery, phone plans, learning. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const services: CategoryData[] = [
   {

@@ -1,5 +1,5 @@
 /** Software people pick for themselves: security, notes, creative tools, storage, AI, the web. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const software: CategoryData[] = [
   {

@@ -1,5 +1,5 @@
 /** Software teams run on: projects, wikis, chat, meetings, scheduling, books and payroll. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const teamwork: CategoryData[] = [
   {

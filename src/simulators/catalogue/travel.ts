@@ -1,5 +1,5 @@
 /** Getting around and going away: cars, e-bikes, luggage, booking, insurance, mobile data. */
-import type { CategoryData } from "../catalogue.ts";
+import type { CategoryData } from "./data.ts";
 
 export const travel: CategoryData[] = [
   {
