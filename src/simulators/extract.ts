@@ -1,6 +1,8 @@
 /**
  * What the extraction fallback "model" returns: the catalogue's product and company names found
- * in a text (catalogue-names.ts), in order of appearance.
+ * in a text (catalogue-names.ts), in order of appearance. Like a model, it lists what the answer
+ * recommends: when some names stand out (bold, a list item's or a table row's head), a product
+ * mentioned only in passing ("deep Jira integration") is left out.
  */
 import { findNames } from "./catalogue-names.ts";
 
@@ -28,7 +30,11 @@ export function extractCatalogueNames(text: string): Extraction {
     companies.set(name, company);
     return company;
   };
-  for (const { entry } of findNames(text)) {
+  const hits = findNames(text);
+  const heads = hits.filter((hit) => standsOut(text, hit.index));
+  const recommended = new Set((heads.some((hit) => hit.entry.kind === "product") ? heads : hits).map((hit) => hit.entry));
+  for (const { entry } of hits) {
+    if (entry.kind === "product" && !recommended.has(entry)) continue;
     const product = entry.placements[0]?.product;
     if (entry.kind === "company" || !product) {
       companyNamed(entry.name);
@@ -39,4 +45,10 @@ export function extractCatalogueNames(text: string): Extraction {
     companyNamed(product.company).products.push(product.name);
   }
   return { products, companies: [...companies.values()] };
+}
+
+/** Whether a name at this offset opens a bold span, a list item or a table cell. */
+function standsOut(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 8), index);
+  return /\*\*$/.test(before) || /(?:^|\n)\s*(?:\d+\.|[-*])\s+$/.test(before) || /\|\s*$/.test(before);
 }

@@ -655,3 +655,50 @@ describe("format variety", () => {
     }
   });
 });
+
+describe("noise", () => {
+  test("with noise 1 every answer has a quirk of real models; a cut-off one carries each API's finish signal", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 11, noise: 1 });
+    try {
+      const query = "best robot vacuum";
+      const o = new OpenAI({ apiKey: "sk", baseURL: local.baseUrls.openai, maxRetries: 0 });
+      const g = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
+      const a = new Anthropic({ apiKey: "sk-ant", baseURL: local.baseUrls.anthropic, maxRetries: 0 });
+      const answers: { provider: ProviderId; text: string; cut: boolean }[] = [];
+      for (let i = 0; i < 40; i++) {
+        const openaiAnswer = await openaiSearch(query, { client: o });
+        expect(openaiAnswer.status === "incomplete").toBe(openaiAnswer.incomplete_details?.reason === "max_output_tokens");
+        answers.push({ provider: "openai", text: openaiAnswer.output_text, cut: openaiAnswer.status === "incomplete" });
+        const claude = await a.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages: [{ role: "user", content: prompt(query) }], tools: anthropicTools });
+        expect(["end_turn", "max_tokens"]).toContain(claude.stop_reason ?? "");
+        answers.push({ provider: "anthropic", text: claude.content.map((block) => (block.type === "text" ? block.text : "")).join(""), cut: claude.stop_reason === "max_tokens" });
+        const geminiAnswer = await geminiSearch(query, { client: g });
+        const finish = geminiAnswer.candidates?.[0]?.finishReason;
+        expect(["STOP", "MAX_TOKENS"]).toContain(finish ?? "");
+        answers.push({ provider: "gemini", text: geminiAnswer.text ?? "", cut: finish === "MAX_TOKENS" });
+      }
+      for (const provider of providerIds) {
+        const own = answers.filter((answer) => answer.provider === provider);
+        // Cut off: never a closed JSON block; whole: the block (if any) closes.
+        expect(own.some((answer) => answer.cut)).toBe(true);
+        for (const answer of own.filter((x) => x.cut)) expect(answer.text.trimEnd().endsWith("```")).toBe(false);
+        expect(own.some((answer) => !/products/i.test(answer.text))).toBe(true);
+      }
+      const all = answers.map((answer) => answer.text);
+      expect(all.some((text) => text.includes("| # | Product | Maker |"))).toBe(true);
+      expect(all.some((text) => text.includes("couldn't find current stock levels for"))).toBe(true);
+      expect(all.some((text) => /\[[a-z.]+\]\(https:[^)]+utm_source=openai\)/.test(text))).toBe(true);
+      expect(all.some((text) => /\*\*[A-Z][a-z]+'s [^*]+\*\*/.test(text))).toBe(true);
+      expect(all.some((text) => text.includes("\n\n**Robot vacuums**"))).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("without noise (the default) answers are whole, with one fenced JSON block", async () => {
+    const response = await openaiSearch("best robot vacuum");
+    expect(response.status).toBe("completed");
+    expect(response.output_text).toMatch(/```json\n[\s\S]+\n```$/);
+  });
+});
+
