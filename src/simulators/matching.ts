@@ -46,8 +46,25 @@ export function holds(haystack: readonly string[], phrase: readonly string[]): b
 export function candidatesFor(typed: string): Placement[] {
   const entry = lookupName(typed) ?? longestHit(typed);
   if (entry) return entry.placements;
-  // Part of a product's name ("Pegasus"), but never an ordinary word ("coffee" is no OXO Brew).
-  return soundsLikeName(typed) ? productsNamed(typed) : [];
+  const keyword = keywordProducts(typed);
+  if (keyword.length > 0) return keyword;
+  // Part of a product's name typed as a name ("Pegasus", "Zoom"), never an ordinary word ("coffee" is no OXO Brew).
+  const named = soundsLikeName(typed) || /^\p{Lu}/u.test(typed.trim()) ? productsNamed(typed) : [];
+  if (named.length > 0) return named;
+  // A name with category words around it ("Sony headphones"): the name, when nothing else in it is one.
+  const [hit] = findNames(typed);
+  return hit && !soundsLikeName(typed.replace(hit.text, " ")) ? hit.entry.placements : [];
+}
+
+/** A category's own word for its leading products ("iPhone", "Mac"): its products with a word that starts so, most popular first. */
+function keywordProducts(typed: string): Placement[] {
+  const phrase = words(typed);
+  if (phrase.length !== 1 || !phrase[0]) return [];
+  const [word] = phrase;
+  return catalogue
+    .filter((category) => keywordPhrases.get(category)?.some((k) => k.length === 1 && k[0] === word))
+    .flatMap((category) => category.products.filter((p) => p.name.toLowerCase().split(/[\s-]+/).some((w) => w.startsWith(word))).map((product) => ({ category, product })))
+    .sort((a, b) => b.product.popularity - a.product.popularity);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Gadgets around the home and desk: 3D printers, consoles, routers, smart speakers, monitors, e-readers. */
+/** Gadgets around the home and desk: 3D printers, consoles, routers, smart speakers, monitors, e-readers, keyboards. */
 import type { CategoryData } from "./data.ts";
 
 export const gadgets: CategoryData[] = [
@@ -166,6 +166,36 @@ export const gadgets: CategoryData[] = [
       ["https://goodereader.com/blog/electronic-readers/best-e-readers", "The Best E-Readers of 2026 | Good e-Reader"],
       ["https://www.techradar.com/news/best-ereader", "Best ereader 2026 | TechRadar"],
       ["https://www.tomsguide.com/us/best-ereaders,review-2766.html", "The best e-readers in 2026 | Tom's Guide"],
+    ],
+  },
+  {
+    id: "keyboards",
+    label: "mechanical keyboards",
+    noun: "mechanical keyboard",
+    price: "under $100",
+    uses: ["for programming", "for gaming", "for a quiet office", "for Mac"],
+    about: "A mechanical keyboard has a separate switch under each key, which makes typing more precise and durable than a laptop's membrane keys; switches differ in feel and noise.",
+    keywords: ["mechanical keyboard", "keyboard", "keyboards", "gaming keyboard", "wireless keyboard", "ergonomic keyboard", "hot swappable keyboard", "keycaps"],
+    products: [
+      ["Keychron Q1 Max", "Keychron", 9, "Gasket-mounted aluminum board with hot-swappable switches and wireless", ["programming", "mac"]],
+      ["Logitech MX Mechanical", "Logitech", 8, "Low-profile wireless keyboard that pairs with three devices", ["office", "quiet", "mac"]],
+      ["Keychron K2 (Version 2)", "Keychron", 8, "Compact 75% wireless board with Mac and Windows layouts at a low price", ["budget", "mac"]],
+      ["Razer Huntsman V3 Pro", "Razer", 7, "Analog optical switches with adjustable actuation for competitive gaming", ["gaming"]],
+      ["Corsair K70 RGB Pro", "Corsair", 6, "Full-size gaming board with 8,000 Hz polling and sturdy aluminum frame", ["gaming"]],
+      ["Wooting 60HE+", "Wooting", 6, "Hall-effect switches with rapid trigger, a favorite of esports players", ["gaming"]],
+      ["NuPhy Air75 V2", "NuPhy", 5, "Slim low-profile mechanical board that travels well", ["mac", "travel"]],
+      ["Logitech G Pro X TKL", "Logitech", 5, "Tournament-ready tenkeyless with Lightspeed wireless", ["gaming"]],
+      ["Das Keyboard 4 Professional", "Das Keyboard", 4, "Classic full-size board with a volume knob and Cherry MX switches", ["office", "programming"]],
+      ["Royal Kludge RK84", "Royal Kludge", 4, "Budget 75% wireless board with hot-swap sockets", ["budget"]],
+      ["ZSA Moonlander", "ZSA", 3, "Split ergonomic board, fully programmable", ["programming", "ergonomic"]],
+    ],
+    sources: [
+      ["https://www.rtings.com/keyboard/reviews/best/mechanical", "The 6 Best Mechanical Keyboards of 2026 | RTINGS.com"],
+      ["https://www.nytimes.com/wirecutter/reviews/best-mechanical-keyboards/", "The Best Mechanical Keyboards | Wirecutter"],
+      ["https://www.theverge.com/23366806/best-mechanical-keyboard", "The best mechanical keyboards | The Verge"],
+      ["https://www.tomshardware.com/reviews/best-gaming-keyboards,3031.html", "Best Gaming Keyboards 2026 | Tom's Hardware"],
+      ["https://www.pcgamer.com/best-gaming-keyboard/", "The best gaming keyboard in 2026 | PC Gamer"],
+      ["https://www.reddit.com/r/MechanicalKeyboards/wiki/", "r/MechanicalKeyboards wiki"],
     ],
   },
 ];
