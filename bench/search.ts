@@ -76,7 +76,7 @@ simulator.stop();
 
 /** `bun src/simulators/index.ts` in a child process; resolves once it prints its base URLs. */
 async function spawnSimulator(ms: number) {
-  const child = Bun.spawn(["bun", join(import.meta.dir, "../src/simulators/index.ts"), "--latency-ms", String(ms)], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", join(import.meta.dir, "../src/simulators/index.ts"), "--latency-ms", String(ms), "--noise", "0"], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let out = "";
   const printed = () => providerIds.every((id) => new RegExp(`${providerCatalogue[id].env.baseUrl}=\\S+\\n`).test(out));

@@ -11,7 +11,7 @@ import { createInstance } from "#src/server/instance.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { DEMO_NOISE, startSimulator } from "#src/simulators/index.ts";
 import { startStripeSimulator } from "#src/simulators/stripe.ts";
 import { billingConfig, billingMode } from "#src/server/services/billing/config.ts";
 
@@ -76,9 +76,10 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
   context.stage = "serve";
 
-  // Keyless providers outside production answer from the loopback simulator, labelled Simulated.
+  // Keyless providers outside production answer from the loopback simulator, labelled Simulated,
+  // with the quirks of real models now and then so the demo runs the same paths as live answers.
   const modes = providerModes(env);
-  const simulator = Object.values(modes).includes("simulated") ? startSimulator() : undefined;
+  const simulator = Object.values(modes).includes("simulated") ? startSimulator({ noise: DEMO_NOISE }) : undefined;
   if (simulator) opened.push(() => simulator.stop());
   const providers = createProviders(env, simulator?.baseUrls);
   // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).

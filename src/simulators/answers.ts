@@ -1,36 +1,34 @@
 /**
- * One simulated answer, provider-neutral: the category the query matches, a popularity-weighted
- * random pick of products in a slightly perturbed order, the searches run and pages retrieved,
- * prose split into segments (each citing zero or more pages), and the structured block.
- * The provider modules only re-shape this into their wire formats.
+ * One simulated answer, provider-neutral: what the query asks (intent.ts), what the answer will
+ * recommend and which pages a search finds (plan.ts, searches.ts), the prose in cited segments
+ * (prose.ts) and the structured block (json-block.ts). Now and then, at the `noise` rate, it
+ * carries one of the quirks real models have, each provider with its own habits. The provider
+ * modules only re-shape this into their wire formats.
  */
-import { catalogue, type CatalogueProduct, type Category, type SourcePage } from "./catalogue.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { publisherDomain, type CatalogueProduct, type SourcePage } from "./catalogue.ts";
 import type { ProviderContext } from "./http.ts";
-import { isProductName } from "./extract.ts";
+import { readIntent, type Intent } from "./intent.ts";
+import { blockStyle, jsonBlock, type Structured } from "./json-block.ts";
+import { planAnswer, type RankedProduct, type Taste } from "./plan.ts";
+import { writeProse, type Segment, type Style } from "./prose.ts";
+import { userQuery } from "./query.ts";
 import { hashString, type Rng } from "./random.ts";
+import { NO_SEARCH, runSearches, type Search } from "./searches.ts";
 
-export interface RankedProduct extends CatalogueProduct {
-  rank: number;
-}
+export type { Segment } from "./prose.ts";
+export type { Search } from "./searches.ts";
 
-export interface Segment {
-  text: string;
-  /** Pages this span cites; empty for uncited text. */
-  sources: SourcePage[];
-  /** The passage "quoted" from the cited page (Anthropic's cited_text). */
-  citedText?: string;
-}
-
-export interface Search {
-  query: string;
-  results: SourcePage[];
-}
+/**
+ * The quirks of real answers the extraction must survive: no JSON block, messy JSON, a table, a
+ * cut-off answer, "Acme's Rocket 3", a category in bold, a "couldn't find" about one fact or about
+ * a product that does not exist, markdown links in the text, a citation on a sentence naming nothing.
+ */
+export type NoiseKind = "no_json" | "messy_json" | "table" | "truncated" | "possessive" | "category_heading" | "fact_not_found" | "missing_product" | "inline_links" | "stray_citation";
 
 export interface Answer {
   query: string;
-  category: Category;
-  /** Whether the query matched the category by keyword (false: hash-picked). */
-  matched: boolean;
+  intent: Intent["kind"];
   products: RankedProduct[];
   companies: { name: string; products: string[] }[];
   searches: Search[];
@@ -38,9 +36,13 @@ export interface Answer {
   cited: SourcePage[];
   segments: Segment[];
   text: string;
+  /** Cut off at the output limit, which the provider's finish signal reports. */
+  truncated: boolean;
+  noise?: NoiseKind;
 }
 
 export interface AnswerOptions {
+  provider: ProviderId;
   /** false: answer from "memory" (no searches, no citations). */
   search: boolean;
   /** false: prose only, no structured JSON block. */
@@ -50,57 +52,50 @@ export interface AnswerOptions {
   searches: { min: number; max: number };
   /** Probability of an unusual structured block (unfenced, single-quoted, trailing text). */
   formatVariety: number;
-}
-
-/** The person's query: the prompt up to its first blank line. */
-export function userQuery(prompt: string): string {
-  const head = prompt.split("\n\n")[0]?.trim() ?? "";
-  return head || prompt.trim();
-}
-
-export function matchCategory(query: string): { category: Category; matched: boolean } {
-  const words = normalize(query);
-  const haystack = ` ${words.join(" ")} `;
-  let best: { category: Category; score: number } | undefined;
-  for (const category of catalogue) {
-    let score = 0;
-    for (const keyword of category.keywords) {
-      const phrase = normalize(keyword);
-      if (phrase.length > 0 && haystack.includes(` ${phrase.join(" ")} `)) score += 1 + 2 * phrase.length;
-    }
-    if (score > 0 && (!best || score > best.score)) best = { category, score };
-  }
-  if (best) return { category: best.category, matched: true };
-  const fallback = catalogue[hashString(query.toLowerCase()) % catalogue.length] ?? catalogue[0];
-  if (!fallback) throw new Error("empty catalogue");
-  return { category: fallback, matched: false };
+  /** Probability that the answer carries one of its provider's noise classes. */
+  noise: number;
 }
 
 /**
  * The answer to a search request as the provider's handler sees it: whether the request asked
  * for the search tool, and the faults that change what comes back (no_search, prose_only).
  */
-export function answerRequest(context: Pick<ProviderContext, "rng" | "fault" | "formatVariety">, prompt: string, request: { searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] }): Answer {
+export function answerRequest(context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">, prompt: string, request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] }): Answer {
   return composeAnswer(context.rng, prompt, {
+    provider: request.provider,
     search: request.searchTool && context.fault?.kind !== "no_search",
     structured: context.fault?.kind !== "prose_only",
     jsonOnly: request.jsonOnly,
     searches: request.searches,
     formatVariety: context.formatVariety,
+    noise: context.noise,
   });
 }
 
 export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions): Answer {
   const query = userQuery(prompt);
-  const { category, matched } = matchCategory(query);
-  const products = pickProducts(rng, category.products);
+  const { need, intent } = readIntent(query);
+  const plan = planAnswer(rng, need, intent, tasteOf(options.provider));
+  const { products } = plan;
   const companies = companiesOf(products);
-  const { searches, retrieved, cited } = options.search ? runSearches(rng, query, category, options.searches) : { searches: [], retrieved: [], cited: [] };
-  const structured = { products: products.map(({ name, rank, details }) => ({ name, rank, details })), companies };
-  const segments = options.jsonOnly
-    ? [{ text: JSON.stringify(structured, null, 2), sources: [] }]
-    : [...prose(rng, query, category, matched, products, cited, options.search), ...(options.structured ? structuredBlock(rng, structured, options.formatVariety) : [])];
-  return { query, category, matched, products, companies, searches, retrieved, cited, segments, text: segments.map((s) => s.text).join("") };
+  const structured: Structured = { products: products.map(({ name, rank, details }) => ({ name, rank, details })), companies };
+  const run = options.search ? runSearches(rng, query, plan, options.searches) : NO_SEARCH;
+  const base = { query, intent: intent.kind, products, companies, ...run, truncated: false };
+  if (options.jsonOnly) {
+    const segments = [{ text: JSON.stringify(structured, null, 2), sources: [] }];
+    return { ...base, segments, text: segments[0]?.text ?? "" };
+  }
+  const noise = products.length > 0 && rng.chance(options.noise) ? rng.pick(HABITS[options.provider]) : undefined;
+  const style: Style = { table: noise === "table", nameOf: noise === "possessive" ? possessive : (p) => p.name };
+  const { segments, notesAt } = writeProse(rng, query, intent, plan, run.cited, style);
+  segments.splice(notesAt, 0, ...notes(rng, noise, { products, cited: run.cited, label: plan.category?.label, provider: options.provider }));
+  if (noise === "category_heading" && plan.category) segments.splice(1, 0, { text: `\n\n**${sentenceCase(plan.category.label)}**`, sources: [] });
+  // Asked for a block, a model adds one even when it lists nothing (empty lists).
+  if (options.structured && noise !== "no_json") {
+    segments.push(jsonBlock(rng, structured, blockStyle(rng, options.formatVariety, noise === "messy_json")));
+  }
+  const kept = noise === "truncated" ? cutOff(rng, segments) : segments;
+  return { ...base, segments: kept, text: kept.map((s) => s.text).join(""), truncated: noise === "truncated", ...(noise ? { noise } : {}) };
 }
 
 export function estimateTokens(text: string): number {
@@ -109,23 +104,19 @@ export function estimateTokens(text: string): number {
 
 // ---------------------------------------------------------------------------------------------
 
-function normalize(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .split(" ")
-    .filter(Boolean)
-    .map((word) => (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word));
-}
+/** Each provider's quirks, as often as listed (drawn uniformly from the list). */
+const HABITS: Record<ProviderId, readonly NoiseKind[]> = {
+  openai: ["inline_links", "inline_links", "inline_links", "messy_json", "table", "fact_not_found", "truncated", "category_heading", "possessive", "no_json", "missing_product"],
+  anthropic: ["fact_not_found", "fact_not_found", "possessive", "possessive", "no_json", "no_json", "category_heading", "missing_product", "table", "messy_json", "truncated"],
+  gemini: ["table", "table", "table", "messy_json", "messy_json", "category_heading", "category_heading", "stray_citation", "stray_citation", "truncated", "no_json", "inline_links"],
+};
 
-/** A popularity-weighted subset, ranked by popularity with multiplicative noise. */
-function pickProducts(rng: Rng, all: readonly CatalogueProduct[]): RankedProduct[] {
-  const count = rng.int(Math.min(5, all.length), Math.min(9, all.length));
-  return rng
-    .weightedSample(all, (p) => Math.pow(p.popularity, 1.6), count)
-    .map((product) => ({ product, score: product.popularity * Math.exp(0.35 * rng.normal()) }))
-    .sort((a, b) => b.score - a.score)
-    .map(({ product }, index) => ({ ...product, rank: index + 1 }));
+/**
+ * A provider's lasting preferences: each product's weight scaled by 0.75–1.35, fixed per
+ * provider and product, so frequencies over many runs differ between providers as they do for real.
+ */
+function tasteOf(provider: ProviderId): Taste {
+  return (product: CatalogueProduct) => Math.exp(0.3 * ((hashString(`${provider}|${product.name}`) / 0x1_0000_0000) * 2 - 1));
 }
 
 function companiesOf(products: readonly RankedProduct[]): { name: string; products: string[] }[] {
@@ -134,81 +125,54 @@ function companiesOf(products: readonly RankedProduct[]): { name: string; produc
   return [...companies].map(([name, names]) => ({ name, products: names }));
 }
 
-function runSearches(rng: Rng, query: string, category: Category, range: { min: number; max: number }) {
-  const weight = (page: SourcePage) => category.sources.length - category.sources.indexOf(page) + 2;
-  const retrievedCount = rng.int(Math.min(6, category.sources.length), Math.min(12, category.sources.length));
-  const retrieved = rng.weightedSample(category.sources, weight, retrievedCount);
-  const cited = rng.weightedSample(retrieved, weight, rng.int(2, Math.min(5, retrieved.length - 1)));
-  const queries = fanOut(rng, query, category, rng.int(Math.max(1, range.min), Math.max(1, range.min, range.max)));
-  const searches = queries.map((q, i) => ({ query: q, results: retrieved.filter((_, j) => j % queries.length === i) }));
-  return { searches: searches.filter((s) => s.results.length > 0), retrieved, cited };
-}
-
-function fanOut(rng: Rng, query: string, category: Category, count: number): string[] {
-  const q = query.toLowerCase().replace(/[?!.]+$/, "").trim();
-  const core = q.replace(/^(what are |what is |which )?(the )?(best|top|good)\s+/, "") || q;
-  const year = new Date().getFullYear();
-  const templates = [`best ${core} ${year}`, `${core} reviews`, `${core} comparison`, `top rated ${category.label} ${year}`, `${core} reddit recommendations`, `${category.label} buying guide`, `most popular ${category.label}`, `${core} expert picks`];
-  return [q, ...rng.shuffle(templates)].slice(0, count);
-}
-
-function prose(rng: Rng, query: string, category: Category, matched: boolean, products: readonly RankedProduct[], cited: readonly SourcePage[], searched: boolean): Segment[] {
-  const label = category.label;
-  const intro = !matched
-    ? `I couldn't find one definitive ranking for "${query}", but the closest coverage I found points to ${label}. These are the options reviewers mention most often:`
-    : searched
-      ? rng.pick([
-          `Based on current reviews and buyer's guides, here are the ${label} that come up most often for "${query}":`,
-          `Here's a roundup of the top ${label} for "${query}", drawing on recent expert testing and user reviews:`,
-          `I looked through several recent reviews for "${query}". These ${label} are the most consistently recommended:`,
-        ])
-      : `Here are some of the most popular ${label} for "${query}", based on what reviewers have generally recommended:`;
-  const citeFor = assignCitations(rng, products.length, cited);
-  const bullet = rng.chance(0.7) ? (p: RankedProduct) => `${p.rank}. ` : () => "- ";
-  const segments: Segment[] = [{ text: intro, sources: [] }];
-  products.forEach((product, index) => {
-    // A maker that is also a product's name ("HelloFresh") is left out, as it would read as that product.
-    const maker = isProductName(product.company) ? "" : ` (${product.company})`;
-    const head = `\n\n${bullet(product)}**${product.name}**${maker}: `;
-    const claim = `${product.details}.`;
-    const sources = citeFor[index] ?? [];
-    if (sources.length === 0) segments.push({ text: head + claim, sources: [] });
-    else segments.push({ text: head, sources: [] }, { text: claim, sources, citedText: `${product.name}: ${product.details}. ${sources[0]?.title ?? ""}`.slice(0, 150) });
-  });
-  const [first, second] = products;
-  if (first && second) segments.push({ text: `\n\nOverall, ${first.name} is the most widely recommended pick, with ${second.name} a close second; the right choice depends on your budget and priorities.`, sources: [] });
-  return segments;
-}
-
-/** Every cited page is used at least once; some product lines cite nothing. */
-function assignCitations(rng: Rng, lines: number, cited: readonly SourcePage[]): SourcePage[][] {
-  const out: SourcePage[][] = Array.from({ length: lines }, () => []);
-  const order = rng.shuffle(out.map((_, i) => i));
-  cited.forEach((page, i) => out[order[i % lines] ?? 0]?.push(page));
-  for (const list of out) if (list.length > 0 && cited.length > 1 && rng.chance(0.2)) list.push(rng.pick(cited.filter((p) => !list.includes(p))));
-  return out.map((list) => [...new Set(list)]);
-}
-
-type Structured = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
-
-function structuredBlock(rng: Rng, structured: Structured, formatVariety: number): Segment[] {
-  const json = JSON.stringify(structured, null, 2);
-  const lead = rng.pick(["\n\nHere is the structured summary:\n\n", "\n\n", "\n\nStructured data:\n\n"]);
-  if (!rng.chance(formatVariety)) return [{ text: `${lead}\`\`\`json\n${json}\n\`\`\``, sources: [] }];
-  switch (rng.pick(["unfenced", "single_quoted", "trailing_text"] as const)) {
-    case "unfenced":
-      return [{ text: `${lead}${json}`, sources: [] }];
-    case "single_quoted":
-      return [{ text: `${lead}\`\`\`json\n${singleQuoted(structured)}\n\`\`\``, sources: [] }];
-    case "trailing_text":
-      return [{ text: `${lead}${JSON.stringify(structured)}\n\nLet me know if you'd like me to compare any of these in more detail.`, sources: [] }];
+/** Remarks a noise class adds before the closing line. */
+function notes(rng: Rng, noise: NoiseKind | undefined, answer: { products: readonly RankedProduct[]; cited: readonly SourcePage[]; label?: string; provider: ProviderId }): Segment[] {
+  const product = rng.pick(answer.products.length > 0 ? answer.products : [undefined]);
+  switch (noise) {
+    case "fact_not_found":
+      return product ? [plain(`\n\nI couldn't find current stock levels for ${product.name}, but it is usually easy to find at major retailers.`)] : [];
+    case "missing_product": {
+      if (!product) return [];
+      const ghost = `${product.name} ${rng.pick(["Pro Max", "Ultra 2", "Lite X", "Plus Edition"])}`;
+      return [plain(`\n\nSome forums mention a "${ghost}", but I couldn't find any reliable information about it, so I've left it out.`)];
+    }
+    case "inline_links": {
+      if (answer.cited.length === 0) return [];
+      const tag = answer.provider === "openai" ? "?utm_source=openai" : "";
+      return [plain(`\n\nSources: ${answer.cited.map((page) => `[${publisherDomain(page.url)}](${page.url}${tag})`).join(", ")}`)];
+    }
+    case "stray_citation": {
+      const [page] = answer.cited;
+      return page ? [{ text: "\n\nPrices and availability change often, so check current deals before you buy.", sources: [page], citedText: page.title }] : [];
+    }
+    default:
+      return [];
   }
 }
 
-/** Python-repr-like JSON with single-quoted strings. */
-function singleQuoted(value: unknown): string {
-  if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(singleQuoted).join(", ")}]`;
-  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${singleQuoted(k)}: ${singleQuoted(v)}`).join(", ")}}`;
-  return String(value);
+/** The answer as it stood when the output limit hit: somewhere in its last 40%, mid-word. */
+function cutOff(rng: Rng, segments: readonly Segment[]): Segment[] {
+  const total = segments.reduce((sum, s) => sum + s.text.length, 0);
+  let left = Math.floor(total * (0.6 + 0.35 * rng.next()));
+  const kept: Segment[] = [];
+  for (const segment of segments) {
+    if (left <= 0) break;
+    if (segment.text.length <= left) kept.push(segment);
+    else kept.push({ ...segment, text: segment.text.slice(0, left), ...(segment.citedText ? { citedText: segment.citedText.slice(0, left) } : {}) });
+    left -= segment.text.length;
+  }
+  return kept;
+}
+
+/** "Acme Rocket 3" → "Acme's Rocket 3"; other names as they are. */
+function possessive(product: RankedProduct): string {
+  return product.name.startsWith(`${product.company} `) ? `${product.company}'s ${product.name.slice(product.company.length + 1)}` : product.name;
+}
+
+function sentenceCase(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+function plain(text: string): Segment {
+  return { text, sources: [] };
 }

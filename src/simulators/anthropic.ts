@@ -48,6 +48,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
 
       const maxUses = webSearchTool(body)?.max_uses;
       const answer = answerRequest(context, userText[0] ?? "", {
+        provider: "anthropic",
         searchTool: webSearchTool(body) !== undefined,
         searches: { min: 1, max: Math.min(3, typeof maxUses === "number" && maxUses >= 1 ? maxUses : 3) },
       });
@@ -61,7 +62,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         if (paused.size > 1000) paused.delete(paused.keys().next().value as string);
         return message(body, first, "pause_turn", userText.join("\n\n"), countSearches(first));
       }
-      return message(body, content, "end_turn", userText.join("\n\n"), answer.searches.length > 0 ? countSearches(content) : undefined);
+      return message(body, content, answer.truncated ? "max_tokens" : "end_turn", userText.join("\n\n"), answer.searches.length > 0 ? countSearches(content) : undefined);
     },
     error,
     truncatedBody: () => `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Based on current reviews`,

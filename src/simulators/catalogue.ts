@@ -1,14 +1,30 @@
 /**
  * The simulators' knowledge: product categories with the products a model would name and the
- * publisher pages a web search would retrieve. Real brands and publishers; paths and titles are
- * plausible, not verified links. `popularity` (1–10) drives how often a product is picked.
+ * publisher pages a web search would retrieve, gathered from the data files in `catalogue/`.
+ * Real brands and publishers; paths and titles are plausible, not verified links. `popularity`
+ * (1–10) drives how often a product is picked; `tags` are words of a query that favour it.
  */
+import { businessSoftware } from "./catalogue/business.ts";
+import type { CategoryData } from "./catalogue/data.ts";
+import { hostOf } from "./catalogue/domains.ts";
+import { electronics } from "./catalogue/electronics.ts";
+import { finance } from "./catalogue/finance.ts";
+import { gadgets } from "./catalogue/gadgets.ts";
+import { home } from "./catalogue/home.ts";
+import { kitchen } from "./catalogue/kitchen.ts";
+import { lifestyle } from "./catalogue/lifestyle.ts";
+import { services } from "./catalogue/services.ts";
+import { software } from "./catalogue/software.ts";
+import { teamwork } from "./catalogue/teamwork.ts";
+import { travel } from "./catalogue/travel.ts";
 
 export interface CatalogueProduct {
   name: string;
   company: string;
   details: string;
   popularity: number;
+  /** Query words that make it a likelier pick ("family", "budget"). */
+  tags: string[];
 }
 
 export interface SourcePage {
@@ -20,625 +36,53 @@ export interface Category {
   id: string;
   /** Plural noun phrase used in prose ("running shoes"). */
   label: string;
-  /** Words and phrases that identify a query about this category. */
+  /** How people type the need ("CRM", "running shoes"). */
+  noun: string;
+  /** One sentence saying what it is, for "what is a …" questions. */
+  about: string;
+  /** Words and phrases that identify a query about this category (its label and noun included). */
   keywords: string[];
+  /** Uses that narrow the need ("for flat feet"), for query variants. */
+  uses: string[];
+  /** A price cap people type ("under $100"). */
+  price: string;
+  /** Whether businesses buy it (a small-business persona fits). */
+  business: boolean;
   products: CatalogueProduct[];
   sources: SourcePage[];
 }
 
-type P = [name: string, company: string, popularity: number, details: string];
-type S = [url: string, title: string];
-
-function category(id: string, label: string, keywords: string[], products: P[], sources: S[]): Category {
-  return {
-    id,
-    label,
-    keywords,
-    products: products.map(([name, company, popularity, details]) => ({ name, company, popularity, details })),
-    sources: sources.map(([url, title]) => ({ url, title })),
-  };
-}
-
-export const catalogue: readonly Category[] = [
-  category("running-shoes", "running shoes", ["running shoes", "running shoe", "running", "runner", "runners", "jogging", "marathon", "trainers", "sneakers", "shoes"], [
-    ["Nike Pegasus 41", "Nike", 10, "Reliable daily trainer with ReactX foam and a smooth, versatile ride"],
-    ["Brooks Ghost 16", "Brooks", 9, "Soft, neutral everyday shoe with DNA Loft v3 cushioning and a secure fit"],
-    ["Hoka Clifton 9", "Hoka", 9, "Lightweight max-cushion shoe with a rocker geometry for easy miles"],
-    ["ASICS Gel-Nimbus 26", "ASICS", 8, "Plush long-run cruiser with PureGEL and FF Blast+ Eco foam"],
-    ["Saucony Endorphin Speed 4", "Saucony", 7, "Nylon-plated uptempo trainer that handles workouts and race day"],
-    ["New Balance Fresh Foam X 1080v14", "New Balance", 7, "Premium cushioned trainer with a roomy toe box and stable platform"],
-    ["Adidas Adizero Boston 12", "Adidas", 6, "Firm, fast trainer with Lightstrike Pro and EnergyRods for tempo runs"],
-    ["On Cloudmonster 2", "On Running", 6, "Maximal CloudTec Phase cushioning with a distinctive bouncy feel"],
-    ["Brooks Adrenaline GTS 24", "Brooks", 7, "Go-to stability shoe with GuideRails support for overpronators"],
-    ["Hoka Bondi 8", "Hoka", 6, "Hoka's most cushioned road shoe for recovery days and walking"],
-    ["ASICS Novablast 4", "ASICS", 5, "Bouncy, affordable all-rounder with a trampoline-like midsole"],
-    ["Nike Vaporfly 3", "Nike", 5, "Carbon-plated super shoe with ZoomX foam for racing 10K to marathon"],
-    ["Saucony Ride 17", "Saucony", 4, "Balanced neutral daily trainer with PWRRUN+ foam at a fair price"],
-  ], [
-    ["https://www.runnersworld.com/gear/a19663621/best-running-shoes/", "The Best Running Shoes of 2026, Tested and Reviewed"],
-    ["https://runrepeat.com/ranking/rankings-of-running-shoes", "Best Running Shoes (2026) - Lab-Tested Rankings"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-running-shoes/", "The Best Running Shoes | Reviews by Wirecutter"],
-    ["https://www.believeintherun.com/best-running-shoes/", "Best Running Shoes 2026 | Believe in the Run"],
-    ["https://www.outdoorgearlab.com/topics/shoes-and-boots/best-running-shoes", "The 8 Best Running Shoes of 2026 | OutdoorGearLab"],
-    ["https://www.doctorsofrunning.com/2026/01/best-running-shoes-2026.html", "Best Running Shoes 2026: Our Top Picks | Doctors of Running"],
-    ["https://www.roadtrailrun.com/2026/02/best-road-running-shoes.html", "Road Trail Run: Best Road Running Shoes of the Year"],
-    ["https://www.verywellfit.com/best-running-shoes-4157256", "The 11 Best Running Shoes, Tested and Reviewed"],
-    ["https://www.gearpatrol.com/fitness/g29446186/best-running-shoes/", "The Best Running Shoes You Can Buy Right Now - Gear Patrol"],
-    ["https://www.self.com/gallery/best-running-shoes", "The 14 Best Running Shoes for Every Type of Runner | SELF"],
-    ["https://www.reddit.com/r/RunningShoeGeeks/comments/1h8k2x1/best_daily_trainers_this_year/", "Best daily trainers this year? : r/RunningShoeGeeks"],
-  ]),
-
-  category("crm-software", "CRM platforms", ["crm", "crms", "customer relationship management", "sales pipeline", "sales software", "lead management", "contact management"], [
-    ["HubSpot CRM", "HubSpot", 10, "Generous free tier with marketing, sales and service hubs that scale up"],
-    ["Salesforce Sales Cloud", "Salesforce", 10, "The enterprise standard, endlessly customizable with a huge app ecosystem"],
-    ["Zoho CRM", "Zoho", 8, "Feature-rich and affordable, with AI assistant Zia and deep Zoho suite integration"],
-    ["Pipedrive", "Pipedrive", 8, "Visual, deal-focused pipeline management built for small sales teams"],
-    ["Microsoft Dynamics 365 Sales", "Microsoft", 6, "Tight Outlook, Teams and Copilot integration for Microsoft-centric companies"],
-    ["Freshsales", "Freshworks", 6, "Built-in phone, email and AI lead scoring at a competitive price"],
-    ["monday sales CRM", "monday.com", 5, "Flexible no-code boards that double as a lightweight CRM"],
-    ["Zendesk Sell", "Zendesk", 4, "Sales CRM that pairs naturally with Zendesk's support desk"],
-    ["Insightly", "Insightly", 4, "CRM plus project delivery for teams that hand deals to operations"],
-    ["Less Annoying CRM", "Less Annoying Software", 3, "Simple, inexpensive CRM with famously friendly support"],
-    ["Keap", "Keap", 3, "CRM with strong marketing automation for solopreneurs and small businesses"],
-    ["Attio", "Attio", 4, "Modern, data-model-driven CRM popular with startups"],
-  ], [
-    ["https://www.forbes.com/advisor/business/software/best-crm-software/", "Best CRM Software Of 2026 – Forbes Advisor"],
-    ["https://www.pcmag.com/picks/the-best-crm-software", "The Best CRM Software for 2026 | PCMag"],
-    ["https://www.techradar.com/best/best-crm-software", "Best CRM software of 2026 | TechRadar"],
-    ["https://zapier.com/blog/best-crm-app/", "The 9 best CRM software in 2026 | Zapier"],
-    ["https://www.g2.com/categories/crm", "Best CRM Software: User Reviews from 2026 | G2"],
-    ["https://www.capterra.com/customer-relationship-management-software/", "Best CRM Software 2026 | Capterra"],
-    ["https://www.nerdwallet.com/article/small-business/best-crm-software", "Best CRM Software for Small Businesses - NerdWallet"],
-    ["https://tech.co/crm-software/best-crm-software-small-business", "Best CRM Software for Small Business in 2026 | Tech.co"],
-    ["https://www.business.com/categories/best-crm-software/", "The Best CRM Software of 2026 | business.com"],
-    ["https://www.gartner.com/reviews/market/sales-force-automation-platforms", "Best Sales Force Automation Platforms Reviews 2026 | Gartner Peer Insights"],
-  ]),
-
-  category("project-management", "project management tools", ["project management", "project manager", "task management", "kanban", "team collaboration", "project tracking", "projects", "gantt"], [
-    ["Asana", "Asana", 9, "Polished task and portfolio management with timelines, goals and automations"],
-    ["Trello", "Atlassian", 8, "Simple, visual Kanban boards that are easy for any team to adopt"],
-    ["Jira", "Atlassian", 8, "The default for software teams running Scrum and Kanban with deep dev tooling"],
-    ["monday work management", "monday.com", 9, "Colorful, highly customizable boards with strong automations and dashboards"],
-    ["ClickUp", "ClickUp", 8, "All-in-one workspace with tasks, docs, goals and a very capable free plan"],
-    ["Smartsheet", "Smartsheet", 6, "Spreadsheet-style planning with Gantt charts, favored by enterprises"],
-    ["Wrike", "Wrike", 5, "Robust resource management and cross-team workflows for larger organizations"],
-    ["Basecamp", "37signals", 5, "Flat-priced, opinionated project hub focused on calm communication"],
-    ["Airtable", "Airtable", 5, "Database-powered workflows with interfaces and automations"],
-    ["Microsoft Planner", "Microsoft", 4, "Included with Microsoft 365 and tightly woven into Teams"],
-    ["Zoho Projects", "Zoho", 3, "Affordable, full-featured option with time tracking and Gantt charts"],
-    ["Teamwork.com", "Teamwork.com", 3, "Client-work focused project management for agencies"],
-  ], [
-    ["https://zapier.com/blog/best-project-management-software/", "The best project management software in 2026 | Zapier"],
-    ["https://www.pcmag.com/picks/the-best-project-management-software", "The Best Project Management Software for 2026 | PCMag"],
-    ["https://www.forbes.com/advisor/business/software/best-project-management-software/", "Best Project Management Software Of 2026 – Forbes Advisor"],
-    ["https://www.techradar.com/best/best-project-management-software", "Best project management software of 2026 | TechRadar"],
-    ["https://www.g2.com/categories/project-management", "Best Project Management Software in 2026 | G2"],
-    ["https://www.capterra.com/project-management-software/", "Best Project Management Software 2026 | Capterra"],
-    ["https://thedigitalprojectmanager.com/tools/best-project-management-software/", "33 Best Project Management Software Of 2026 - The Digital Project Manager"],
-    ["https://tech.co/project-management-software/best-project-management-software", "Best Project Management Software 2026 | Tech.co"],
-    ["https://www.softwareadvice.com/project-management/", "Best Project Management Software - 2026 Reviews | Software Advice"],
-    ["https://www.zdnet.com/article/best-project-management-software/", "The best project management software of 2026 | ZDNET"],
-  ]),
-
-  category("noise-cancelling-headphones", "noise-cancelling headphones", ["noise cancelling", "noise canceling", "noise-cancelling", "noise-canceling", "anc", "headphones", "headphone", "earbuds", "over-ear", "audio"], [
-    ["Sony WH-1000XM6", "Sony", 10, "Class-leading ANC with a refined fit, rich sound and up to 30 hours of battery"],
-    ["Bose QuietComfort Ultra Headphones", "Bose", 10, "Superb comfort and top-tier noise cancellation with Immersive Audio"],
-    ["Apple AirPods Max", "Apple", 7, "Premium aluminum build and seamless iPhone integration with excellent ANC"],
-    ["Sennheiser Momentum 4 Wireless", "Sennheiser", 7, "Detailed, warm sound and an outstanding 60-hour battery life"],
-    ["Sony WH-1000XM5", "Sony", 7, "Previous flagship that is still a great buy at a lower price"],
-    ["Bowers & Wilkins Px8", "Bowers & Wilkins", 4, "Luxurious materials and audiophile-grade tuning"],
-    ["Sonos Ace", "Sonos", 5, "Comfortable headphones that pair with Sonos soundbars for TV audio"],
-    ["Soundcore Space One", "Anker", 6, "The best budget pick with surprisingly strong noise cancelling"],
-    ["Apple AirPods Pro 2", "Apple", 8, "Best noise-cancelling earbuds for iPhone owners, with hearing health features"],
-    ["Sony WF-1000XM5", "Sony", 6, "Compact flagship earbuds with excellent ANC and sound"],
-    ["Beats Studio Pro", "Beats Electronics", 4, "Stylish, punchy-sounding cans with USB-C lossless audio"],
-    ["Technics EAH-A800", "Panasonic", 3, "Long 50-hour battery and natural sound from Panasonic's audio brand"],
-  ], [
-    ["https://www.rtings.com/headphones/reviews/best/by-feature/noise-cancelling", "The 6 Best Noise Cancelling Headphones of 2026 - RTINGS.com"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-noise-cancelling-headphones/", "The Best Noise-Cancelling Headphones | Reviews by Wirecutter"],
-    ["https://www.soundguys.com/best-noise-cancelling-headphones-13258/", "The best noise cancelling headphones - SoundGuys"],
-    ["https://www.whathifi.com/best-buys/best-noise-cancelling-headphones", "Best noise-cancelling headphones 2026: expert-tested | What Hi-Fi?"],
-    ["https://www.cnet.com/tech/mobile/best-noise-canceling-headphones/", "Best Noise-Canceling Headphones for 2026 - CNET"],
-    ["https://www.techradar.com/news/audio/portable-audio/best-noise-cancelling-headphones-1280331", "The best noise-cancelling headphones 2026 | TechRadar"],
-    ["https://www.tomsguide.com/us/best-noise-cancelling-headphones,review-2179.html", "The best noise-cancelling headphones in 2026 | Tom's Guide"],
-    ["https://www.theverge.com/23421441/best-noise-canceling-headphones", "The best noise-canceling headphones to buy right now - The Verge"],
-    ["https://www.engadget.com/audio/headphones/best-noise-cancelling-headphones-120045678.html", "The best noise-cancelling headphones for 2026 - Engadget"],
-    ["https://www.consumerreports.org/electronics/headphones/best-noise-canceling-headphones-a1144398764/", "Best Noise-Canceling Headphones of 2026 - Consumer Reports"],
-  ]),
-
-  category("laptops-for-programming", "laptops for programming", ["laptop", "laptops", "notebook", "programming", "programmer", "programmers", "coding", "developer", "developers", "software engineering", "macbook"], [
-    ["Apple MacBook Pro 14", "Apple", 10, "M4 Pro chip, mini-LED display and all-day battery; a favorite for compiling and containers"],
-    ["Apple MacBook Air 15", "Apple", 8, "Fanless M4 machine with a big screen and excellent battery life"],
-    ["Lenovo ThinkPad X1 Carbon Gen 13", "Lenovo", 8, "Legendary keyboard, light chassis and first-class Linux support"],
-    ["Dell XPS 14", "Dell", 7, "Premium Windows ultrabook with a sharp OLED option and strong performance"],
-    ["Framework Laptop 13", "Framework Computer", 6, "Repairable, upgradeable laptop beloved by Linux developers"],
-    ["Lenovo ThinkPad T14s", "Lenovo", 5, "Business workhorse with great ports and a comfortable keyboard"],
-    ["ASUS Zenbook 14 OLED", "ASUS", 5, "Excellent value with a vivid OLED screen and long battery life"],
-    ["Microsoft Surface Laptop 7", "Microsoft", 5, "Snapdragon X Elite efficiency with a great 3:2 touchscreen"],
-    ["HP Spectre x360 14", "HP", 4, "Versatile 2-in-1 with a gorgeous OLED display"],
-    ["Razer Blade 16", "Razer", 4, "Desktop-class GPU power for ML workloads and game development"],
-    ["System76 Lemur Pro", "System76", 3, "Ultralight laptop that ships with Pop!_OS Linux"],
-    ["LG gram 17", "LG", 3, "Huge 17-inch screen in a remarkably light chassis"],
-  ], [
-    ["https://www.techradar.com/news/best-laptops-for-programming", "Best laptops for programming of 2026 | TechRadar"],
-    ["https://www.pcmag.com/picks/the-best-laptops-for-programming", "The Best Laptops for Programming in 2026 | PCMag"],
-    ["https://www.tomsguide.com/best-picks/best-laptops-for-programming", "Best laptops for programming 2026 | Tom's Guide"],
-    ["https://www.laptopmag.com/best-picks/best-laptops-for-programming", "The best laptops for programming in 2026 | Laptop Mag"],
-    ["https://www.zdnet.com/article/best-laptop-for-programming/", "The best laptops for programming in 2026: Expert tested | ZDNET"],
-    ["https://www.rtings.com/laptop/reviews/best/by-usage/programming", "The 5 Best Laptops For Programming - Winter 2026: Reviews - RTINGS.com"],
-    ["https://www.xda-developers.com/best-laptops-for-programming/", "Best laptops for programming in 2026 - XDA Developers"],
-    ["https://www.notebookcheck.net/Top-10-Subnotebooks.98631.0.html", "Top 10 Subnotebooks - Notebookcheck.net Reviews"],
-    ["https://www.theverge.com/23602547/best-laptop", "The best laptop to buy right now - The Verge"],
-    ["https://www.nytimes.com/wirecutter/reviews/the-best-laptop/", "The Best Laptops | Reviews by Wirecutter"],
-  ]),
-
-  category("password-managers", "password managers", ["password manager", "password managers", "passwords", "password", "passkeys", "credential manager"], [
-    ["1Password", "AgileBits", 10, "Polished apps, Watchtower alerts and excellent family and business plans"],
-    ["Bitwarden", "Bitwarden", 10, "Open-source, audited and the best free password manager"],
-    ["Dashlane", "Dashlane", 6, "Slick interface with built-in phishing alerts and passkey support"],
-    ["Proton Pass", "Proton", 7, "Privacy-first manager with unlimited hide-my-email aliases"],
-    ["NordPass", "Nord Security", 6, "XChaCha20 encryption and an easy-to-use interface"],
-    ["Keeper Password Manager", "Keeper Security", 5, "Strong enterprise features and zero-knowledge architecture"],
-    ["RoboForm", "Siber Systems", 4, "Best-in-class form filling at a budget price"],
-    ["Apple Passwords", "Apple", 6, "Free and built into iPhone, iPad and Mac with passkey sync"],
-    ["Google Password Manager", "Google", 5, "Free and built into Chrome and Android"],
-    ["LastPass", "LastPass", 3, "Still widely used, though past breaches make reviewers cautious"],
-    ["Enpass", "Sinew Software", 3, "Stores your vault locally or in your own cloud, with a lifetime license"],
-    ["KeePassXC", "KeePassXC", 4, "Free, offline, open-source manager for technical users"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-password-managers/", "The Best Password Managers | Reviews by Wirecutter"],
-    ["https://www.pcmag.com/picks/the-best-password-managers", "The Best Password Managers for 2026 | PCMag"],
-    ["https://www.cnet.com/tech/services-and-software/best-password-manager/", "Best Password Manager for 2026 - CNET"],
-    ["https://www.security.org/password-manager/best/", "Best Password Managers of 2026 | Security.org"],
-    ["https://www.tomsguide.com/us/best-password-managers,review-3785.html", "The best password managers in 2026 | Tom's Guide"],
-    ["https://www.zdnet.com/article/best-password-manager/", "The best password managers of 2026: Expert tested | ZDNET"],
-    ["https://www.techradar.com/best/password-manager", "Best password manager of 2026 | TechRadar"],
-    ["https://www.theverge.com/22732631/best-password-manager", "The best password manager to use right now - The Verge"],
-    ["https://www.safetydetectives.com/best-password-managers/", "10 Best Password Managers in 2026 | Safety Detectives"],
-    ["https://cybernews.com/best-password-managers/", "Best password managers in 2026: tested and ranked | Cybernews"],
-  ]),
-
-  category("email-marketing", "email marketing platforms", ["email marketing", "newsletter", "newsletters", "email campaigns", "mailing list", "email automation", "email"], [
-    ["Mailchimp", "Intuit", 10, "The best-known platform, with templates, automations and a free starter plan"],
-    ["Klaviyo", "Klaviyo", 8, "E-commerce powerhouse with deep store data and predictive segments"],
-    ["Brevo", "Brevo", 7, "Email plus SMS and WhatsApp, priced by sends rather than contacts"],
-    ["ConvertKit", "ConvertKit", 6, "Now branded as Kit; creator-focused with landing pages and paid newsletters"],
-    ["Constant Contact", "Constant Contact", 6, "Beginner-friendly with strong event and small-business tools"],
-    ["ActiveCampaign", "ActiveCampaign", 7, "Best-in-class automation builder with built-in CRM"],
-    ["MailerLite", "MailerLite", 7, "Clean, affordable and very generous on its free plan"],
-    ["Campaign Monitor", "Marigold", 4, "Beautiful templates and solid agency features"],
-    ["Omnisend", "Omnisend", 4, "E-commerce email and SMS with pre-built flows"],
-    ["HubSpot Marketing Hub", "HubSpot", 6, "Email tied to a full CRM for inbound marketing teams"],
-    ["GetResponse", "GetResponse", 4, "Email plus webinars and conversion funnels"],
-    ["beehiiv", "beehiiv", 5, "Newsletter platform with growth tools and an ad network"],
-  ], [
-    ["https://zapier.com/blog/best-email-marketing-apps/", "The 7 best email marketing software in 2026 | Zapier"],
-    ["https://www.forbes.com/advisor/business/software/best-email-marketing-software/", "Best Email Marketing Software Of 2026 – Forbes Advisor"],
-    ["https://www.pcmag.com/picks/the-best-email-marketing-software", "The Best Email Marketing Software for 2026 | PCMag"],
-    ["https://www.emailtooltester.com/en/email-marketing-software-comparison/", "Best Email Marketing Services in 2026 (Tested & Compared) | EmailToolTester"],
-    ["https://www.g2.com/categories/email-marketing", "Best Email Marketing Software in 2026 | G2"],
-    ["https://www.techradar.com/best/best-email-marketing-software", "Best email marketing software of 2026 | TechRadar"],
-    ["https://www.emailvendorselection.com/best-email-marketing-software/", "Best Email Marketing Software 2026 | Email Vendor Selection"],
-    ["https://www.nerdwallet.com/article/small-business/email-marketing-software", "Best Email Marketing Software for Small Business - NerdWallet"],
-    ["https://www.shopify.com/blog/email-marketing-software", "The Best Email Marketing Software for Ecommerce - Shopify"],
-    ["https://www.zdnet.com/article/best-email-marketing-software/", "The best email marketing software of 2026 | ZDNET"],
-  ]),
-
-  category("web-hosting", "web hosting providers", ["web hosting", "hosting", "host", "wordpress hosting", "shared hosting", "vps", "domain", "server"], [
-    ["Bluehost", "Newfold Digital", 8, "Officially recommended by WordPress.org, with cheap intro pricing"],
-    ["SiteGround", "SiteGround", 8, "Fast, reliable managed WordPress hosting with excellent support"],
-    ["Hostinger", "Hostinger", 9, "Low prices, a custom control panel and solid performance"],
-    ["DreamHost", "DreamHost", 6, "Month-to-month plans and a 97-day money-back guarantee"],
-    ["InMotion Hosting", "InMotion Hosting", 5, "Strong uptime and free SSDs for small-business sites"],
-    ["HostGator", "Newfold Digital", 5, "Budget shared hosting with unmetered bandwidth"],
-    ["Cloudways", "DigitalOcean", 6, "Managed cloud hosting on your choice of major cloud providers"],
-    ["Kinsta", "Kinsta", 6, "Premium managed WordPress hosting on a fast, premium cloud network"],
-    ["WP Engine", "WP Engine", 6, "Enterprise-grade managed WordPress with staging and dev tools"],
-    ["GreenGeeks", "GreenGeeks", 3, "Eco-friendly hosting that offsets three times its energy use"],
-    ["IONOS", "IONOS", 4, "Very cheap entry plans from one of Europe's largest hosts"],
-    ["A2 Hosting", "Hosting.com", 4, "Turbo servers for speed-focused sites"],
-  ], [
-    ["https://www.pcmag.com/picks/the-best-web-hosting-services", "The Best Web Hosting Services for 2026 | PCMag"],
-    ["https://www.techradar.com/web-hosting/best-web-hosting-service-websites", "Best web hosting service of 2026 | TechRadar"],
-    ["https://www.cnet.com/tech/services-and-software/best-web-hosting/", "Best Web Hosting Services for 2026 - CNET"],
-    ["https://www.forbes.com/advisor/business/software/best-web-hosting/", "Best Web Hosting Services Of 2026 – Forbes Advisor"],
-    ["https://www.websiteplanet.com/web-hosting/", "10 Best Web Hosting Services in 2026 | WebsitePlanet"],
-    ["https://www.hostingadvice.com/how-to/best-web-hosting-services/", "Best Web Hosting Services (2026) | HostingAdvice.com"],
-    ["https://www.zdnet.com/article/best-web-hosting-service/", "The best web hosting services of 2026 | ZDNET"],
-    ["https://www.wpbeginner.com/wordpress-hosting/", "How to Choose the Best WordPress Hosting in 2026 - WPBeginner"],
-    ["https://www.tomsguide.com/best-picks/best-web-hosting-services", "Best web hosting services in 2026 | Tom's Guide"],
-    ["https://www.hostingadvice.com/how-to/best-wordpress-hosting/", "Best WordPress Hosting (2026) | HostingAdvice.com"],
-  ]),
-
-  category("electric-cars", "electric cars", ["electric car", "electric cars", "electric vehicle", "electric vehicles", "ev", "evs", "electric suv", "car", "cars", "suv", "tesla"], [
-    ["Tesla Model Y", "Tesla", 10, "Best-selling EV with a roomy cabin and access to the Supercharger network"],
-    ["Tesla Model 3", "Tesla", 9, "Efficient, quick sedan with over 300 miles of range"],
-    ["Hyundai Ioniq 5", "Hyundai", 9, "Ultra-fast 800-volt charging and a spacious, retro-styled cabin"],
-    ["Kia EV6", "Kia", 7, "Sporty crossover with quick charging and a fun-to-drive chassis"],
-    ["Kia EV9", "Kia", 6, "Three-row electric SUV that fits a family of seven"],
-    ["Ford Mustang Mach-E", "Ford", 6, "Engaging handling and BlueCruise hands-free driving"],
-    ["Chevrolet Equinox EV", "General Motors", 7, "Affordable long-range crossover with about 319 miles of range"],
-    ["BMW i4", "BMW", 5, "Luxury sport sedan that drives like a proper BMW"],
-    ["Rivian R1S", "Rivian", 5, "Adventure-ready three-row SUV with serious off-road ability"],
-    ["Lucid Air", "Lucid Motors", 4, "Class-leading range of more than 400 miles in a luxury sedan"],
-    ["Volkswagen ID.4", "Volkswagen", 4, "Comfortable, practical compact SUV"],
-    ["Polestar 2", "Polestar", 3, "Scandinavian design with Android Automotive infotainment"],
-    ["Honda Prologue", "Honda", 4, "Spacious and comfortable SUV built on GM's Ultium platform"],
-  ], [
-    ["https://www.caranddriver.com/rankings/best-evs", "Best Electric Cars of 2026 and 2027, Ranked | Car and Driver"],
-    ["https://www.motortrend.com/features/best-electric-cars/", "The Best Electric Cars You Can Buy - MotorTrend"],
-    ["https://www.edmunds.com/electric-car/articles/best-electric-cars/", "Best Electric Cars of 2026 | Edmunds"],
-    ["https://cars.usnews.com/cars-trucks/rankings/electric-cars", "Best Electric Cars for 2026 | U.S. News"],
-    ["https://www.consumerreports.org/cars/hybrids-evs/best-electric-cars-a1106425736/", "Best Electric Cars of 2026 - Consumer Reports"],
-    ["https://www.kbb.com/best-cars/best-electric-cars/", "Best Electric Cars of 2026 | Kelley Blue Book"],
-    ["https://insideevs.com/features/best-electric-cars-to-buy/", "The Best Electric Cars To Buy Right Now | InsideEVs"],
-    ["https://electrek.co/guides/best-electric-cars/", "Best electric cars: Electrek's buyer's guide"],
-    ["https://www.topgear.com/car-news/electric/best-electric-cars", "The best electric cars you can buy in 2026 | Top Gear"],
-    ["https://www.cnet.com/roadshow/news/best-electric-cars/", "Best Electric Cars for 2026 - CNET"],
-  ]),
-
-  category("coffee-machines", "coffee machines", ["coffee machine", "coffee machines", "coffee maker", "coffee makers", "espresso", "espresso machine", "coffee", "cappuccino", "latte", "barista"], [
-    ["Breville Barista Express", "Breville", 10, "All-in-one espresso machine with a built-in conical burr grinder"],
-    ["Breville Bambino Plus", "Breville", 8, "Compact machine that heats in 3 seconds with automatic milk texturing"],
-    ["De'Longhi Dinamica Plus", "De'Longhi", 6, "Super-automatic bean-to-cup machine with a one-touch milk system"],
-    ["Nespresso Vertuo Pop", "Nespresso", 7, "Convenient capsule brewer for espresso and full mugs"],
-    ["Technivorm Moccamaster KBGV Select", "Moccamaster", 7, "Handmade drip brewer that hits ideal brewing temperature every time"],
-    ["Gaggia Classic Pro", "Gaggia", 6, "Classic manual espresso machine loved by home baristas"],
-    ["Rancilio Silvia", "Rancilio", 4, "Commercial-grade build that lasts for decades"],
-    ["Philips 3200 LatteGo", "Philips", 6, "Affordable super-automatic with an easy-clean milk frother"],
-    ["Jura E8", "Jura", 4, "Premium Swiss bean-to-cup with 17 specialty drinks"],
-    ["OXO Brew 8-Cup Coffee Maker", "OXO", 5, "SCA-certified drip maker at a reasonable price"],
-    ["Ninja Luxe Cafe", "SharkNinja", 6, "Espresso, drip and cold brew in one machine with guided grinding"],
-    ["Keurig K-Supreme Plus", "Keurig Dr Pepper", 4, "Fast single-serve pod brewer with adjustable strength"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-espresso-machine/", "The Best Espresso Machine | Reviews by Wirecutter"],
-    ["https://www.seriouseats.com/best-espresso-machines", "The Best Espresso Machines, Tested & Reviewed | Serious Eats"],
-    ["https://www.foodandwine.com/best-espresso-machines-7107474", "The 9 Best Espresso Machines of 2026, Tested | Food & Wine"],
-    ["https://www.goodhousekeeping.com/appliances/coffee-makers/g2154/best-coffee-makers/", "Best Coffee Makers of 2026, Tested by Experts - Good Housekeeping"],
-    ["https://www.homegrounds.co/best-espresso-machine/", "Best Espresso Machines for Home (2026 Buyer's Guide) | Home Grounds"],
-    ["https://www.consumerreports.org/appliances/coffee-makers/best-coffee-makers-of-the-year-a1170237617/", "Best Coffee Makers of 2026 - Consumer Reports"],
-    ["https://www.techradar.com/news/best-coffee-maker", "Best coffee makers 2026 | TechRadar"],
-    ["https://www.thespruceeats.com/best-espresso-machines-4151926", "The 10 Best Espresso Machines of 2026, Tested and Reviewed | The Spruce Eats"],
-    ["https://www.cnet.com/home/kitchen-and-household/best-espresso-machine/", "Best Espresso Machine for 2026 - CNET"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-drip-coffee-maker/", "The Best Drip Coffee Maker | Reviews by Wirecutter"],
-  ]),
-
-  category("mattresses", "mattresses", ["mattress", "mattresses", "bed", "beds", "sleep", "memory foam", "hybrid mattress"], [
-    ["Saatva Classic", "Saatva", 9, "Luxury innerspring with three firmness options and free white-glove delivery"],
-    ["Purple Restore Plus", "Purple", 6, "Gel-grid comfort layer that stays cool and relieves pressure"],
-    ["Casper Dream", "Casper Sleep", 6, "Zoned support and a soft, breathable foam feel"],
-    ["Helix Midnight", "Helix Sleep", 8, "Great for side sleepers with targeted shoulder and hip relief"],
-    ["Tempur-Pedic TEMPUR-Adapt", "Tempur Sealy", 7, "The classic memory-foam hug from the brand that popularized it"],
-    ["Nectar Classic", "Resident Home", 7, "Budget-friendly memory foam with a 365-night trial"],
-    ["DreamCloud Hybrid", "Resident Home", 6, "Plush hybrid with a cashmere-blend cover at a mid-range price"],
-    ["Leesa Original", "Leesa Sleep", 4, "Balanced all-foam mattress that suits most sleep positions"],
-    ["Tuft & Needle Mint", "Tuft & Needle", 4, "Simple, affordable foam mattress with cooling graphite"],
-    ["Avocado Green Mattress", "Avocado", 5, "Organic latex and wool hybrid for eco-conscious shoppers"],
-    ["Brooklyn Bedding Aurora Luxe", "Brooklyn Bedding", 4, "Cooling hybrid with a phase-change cover for hot sleepers"],
-    ["WinkBed", "WinkBeds", 5, "Supportive hybrid with extra lumbar support for back pain"],
-    ["Bear Elite Hybrid", "Bear Mattress", 3, "Celliant cover and zoned coils aimed at athletes"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-mattress/", "The Best Mattress | Reviews by Wirecutter"],
-    ["https://www.sleepfoundation.org/best-mattress", "Best Mattresses of 2026: Expert Tested | Sleep Foundation"],
-    ["https://mattressclarity.com/best-mattresses/", "Best Mattresses of 2026 - Tested by Our Experts | Mattress Clarity"],
-    ["https://www.goodhousekeeping.com/home-products/mattress-reviews/g5007/best-mattresses/", "The 9 Best Mattresses of 2026, Tested by Experts - Good Housekeeping"],
-    ["https://www.cnet.com/health/sleep/best-mattress/", "Best Mattress for 2026 - CNET"],
-    ["https://sleepopolis.com/mattresses/best-mattress/", "Best Mattresses of 2026 – Tested & Rated | Sleepopolis"],
-    ["https://www.consumerreports.org/home-garden/mattresses/best-mattresses-of-the-year-a1118056432/", "Best Mattresses of 2026 - Consumer Reports"],
-    ["https://www.forbes.com/health/mattress/best-mattress/", "Best Mattresses Of 2026 – Forbes Health"],
-    ["https://www.tomsguide.com/us/best-mattresses,review-5469.html", "The best mattress 2026: tested and rated | Tom's Guide"],
-    ["https://www.reddit.com/r/Mattress/comments/1fq8z7k/which_mattress_did_you_end_up_buying/", "Which mattress did you end up buying? : r/Mattress"],
-  ]),
-
-  category("vpns", "VPN services", ["vpn", "vpns", "virtual private network", "privacy", "streaming vpn", "proxy"], [
-    ["NordVPN", "Nord Security", 10, "Fast NordLynx protocol, audited no-logs policy and Threat Protection"],
-    ["ExpressVPN", "ExpressVPN", 9, "Easy apps, reliable streaming unblocking and the Lightway protocol"],
-    ["Surfshark", "Surfshark", 8, "Unlimited simultaneous connections at a low price"],
-    ["Proton VPN", "Proton", 9, "Swiss privacy, open-source apps and a genuinely usable free plan"],
-    ["Mullvad VPN", "Mullvad", 6, "Anonymous accounts and flat pricing; a privacy purist's choice"],
-    ["Private Internet Access", "Kape Technologies", 5, "Highly configurable with thousands of servers"],
-    ["CyberGhost VPN", "Kape Technologies", 4, "Streaming-optimized servers and beginner-friendly apps"],
-    ["IPVanish", "Ziff Davis", 3, "Unlimited devices and good speeds on nearby servers"],
-    ["Windscribe", "Windscribe", 4, "Generous free tier and flexible build-a-plan pricing"],
-    ["TunnelBear", "McAfee", 3, "Friendly design and a small free allowance for beginners"],
-    ["PrivadoVPN", "PrivadoVPN", 2, "Swiss-based with a free plan that unblocks streaming"],
-  ], [
-    ["https://www.pcmag.com/picks/the-best-vpn-services", "The Best VPN Services for 2026 | PCMag"],
-    ["https://www.cnet.com/tech/services-and-software/best-vpn/", "Best VPN Service for 2026 - CNET"],
-    ["https://www.techradar.com/vpn/best-vpn", "The best VPN service 2026 | TechRadar"],
-    ["https://www.tomsguide.com/us/best-vpn,review-5606.html", "The best VPN services in 2026 | Tom's Guide"],
-    ["https://www.zdnet.com/article/best-vpn/", "The best VPN services of 2026: Expert tested | ZDNET"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-vpn-service/", "The Best VPN Service | Reviews by Wirecutter"],
-    ["https://www.security.org/vpn/best/", "Best VPN Services of 2026 | Security.org"],
-    ["https://www.vpnmentor.com/blog/best-vpns-on-the-market/", "10 Best VPNs in 2026: Tested & Ranked | vpnMentor"],
-    ["https://www.privacyguides.org/en/vpn/", "VPN Services - Privacy Guides"],
-    ["https://www.theverge.com/23701962/best-vpn-services", "The best VPN service to buy - The Verge"],
-  ]),
-
-  category("note-taking-apps", "note-taking apps", ["note taking", "note-taking", "notes", "note app", "notes app", "second brain", "knowledge base", "journaling", "pkm"], [
-    ["Notion", "Notion Labs", 10, "Flexible docs, databases and AI in one collaborative workspace"],
-    ["Obsidian", "Obsidian", 9, "Local-first Markdown notes with backlinks, graph view and plugins"],
-    ["Evernote", "Bending Spoons", 6, "Veteran note app with excellent web clipping and search"],
-    ["Microsoft OneNote", "Microsoft", 7, "Free-form notebooks that work well with a stylus"],
-    ["Apple Notes", "Apple", 7, "Free, fast and synced across iPhone, iPad and Mac"],
-    ["Google Keep", "Google", 5, "Quick sticky-note capture synced with Google Workspace"],
-    ["Joplin", "Joplin", 4, "Open-source, end-to-end encrypted Markdown notes"],
-    ["Logseq", "Logseq", 4, "Outliner-style, local-first notes for networked thinking"],
-    ["Craft Docs", "Craft Docs Ltd", 3, "Beautifully designed documents for Mac and iPhone users"],
-    ["Goodnotes 6", "Goodnotes", 5, "The best handwriting note app for iPad"],
-    ["Standard Notes", "Proton", 3, "Encrypted, minimalist notes focused on longevity"],
-    ["Simplenote", "Automattic", 2, "Lightweight, free plain-text notes that sync everywhere"],
-  ], [
-    ["https://zapier.com/blog/best-note-taking-apps/", "The best note taking apps in 2026 | Zapier"],
-    ["https://www.pcmag.com/picks/the-best-note-taking-apps", "The Best Note-Taking Apps for 2026 | PCMag"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-note-taking-app/", "The Best Note-Taking App | Reviews by Wirecutter"],
-    ["https://www.techradar.com/best/best-note-taking-apps", "Best note-taking apps of 2026 | TechRadar"],
-    ["https://www.zdnet.com/article/best-note-taking-app/", "The best note-taking apps of 2026 | ZDNET"],
-    ["https://www.makeuseof.com/best-note-taking-apps/", "The Best Note-Taking Apps for Every Platform - MakeUseOf"],
-    ["https://www.theverge.com/24008512/best-notes-app", "The best note-taking app - The Verge"],
-    ["https://www.tomsguide.com/best-picks/best-note-taking-apps", "Best note-taking apps in 2026 | Tom's Guide"],
-    ["https://www.reddit.com/r/productivity/comments/1gk3n2r/what_note_taking_app_do_you_actually_use/", "What note taking app do you actually use? : r/productivity"],
-    ["https://www.xda-developers.com/best-note-taking-apps/", "Best note-taking apps in 2026 - XDA Developers"],
-  ]),
-
-  category("standing-desks", "standing desks", ["standing desk", "standing desks", "sit stand desk", "sit-stand", "height adjustable desk", "desk", "desks", "ergonomic"], [
-    ["Uplift V2 Standing Desk", "UPLIFT Desk", 10, "Rock-solid frame, huge range of tops and a 15-year warranty"],
-    ["Fully Jarvis", "MillerKnoll", 7, "Long-time favorite with a stable frame and wide height range"],
-    ["FlexiSpot E7", "FlexiSpot", 8, "Sturdy dual-motor desk that costs far less than premium brands"],
-    ["Vari Electric Standing Desk", "Vari", 6, "Fast to assemble with a clean, minimal look"],
-    ["IKEA Trotten", "IKEA", 5, "Budget crank-adjustable desk from IKEA"],
-    ["Branch Duo Standing Desk", "Branch Furniture", 4, "Well-built, modern design for home offices"],
-    ["Autonomous SmartDesk Core", "Autonomous.ai", 5, "Affordable dual-motor desk popular with remote workers"],
-    ["Secretlab Magnus Pro", "Secretlab", 4, "Metal desk with magnetic cable management for gamers"],
-    ["Steelcase Migration SE", "Steelcase", 3, "Office-grade build quality with a quiet motor"],
-    ["Humanscale Float", "Humanscale", 2, "Counterbalanced, motor-free height adjustment"],
-    ["Herman Miller Nevi", "MillerKnoll", 3, "Premium electric desk with Herman Miller's design pedigree"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-standing-desk/", "The Best Standing Desk | Reviews by Wirecutter"],
-    ["https://www.techradar.com/news/best-standing-desks", "Best standing desks of 2026 | TechRadar"],
-    ["https://www.pcmag.com/picks/the-best-standing-desks", "The Best Standing Desks for 2026 | PCMag"],
-    ["https://www.tomsguide.com/us/best-standing-desks,review-6153.html", "The best standing desks in 2026 | Tom's Guide"],
-    ["https://www.btod.com/blog/best-standing-desks/", "Best Standing Desks of 2026: 300+ Desks Tested | BTOD.com"],
-    ["https://www.forbes.com/vetted/home/best-standing-desks/", "The Best Standing Desks 2026 | Forbes Vetted"],
-    ["https://www.cnn.com/cnn-underscored/reviews/best-standing-desks", "The best standing desks of 2026, tested by editors | CNN Underscored"],
-    ["https://www.zdnet.com/article/best-standing-desk/", "The best standing desks of 2026 | ZDNET"],
-    ["https://www.theverge.com/23622107/best-standing-desk", "The best standing desk - The Verge"],
-    ["https://www.wired.com/gallery/best-standing-desks/", "The Best Standing Desks, Tested and Reviewed | WIRED"],
-  ]),
-
-  category("robot-vacuums", "robot vacuums", ["robot vacuum", "robot vacuums", "robovac", "roomba", "robot mop", "vacuum", "vacuums", "cleaning robot"], [
-    ["Roborock S8 MaxV Ultra", "Roborock", 9, "Flagship vacuum-mop with a self-cleaning dock and excellent obstacle avoidance"],
-    ["Roborock Q5 Pro", "Roborock", 6, "Strong suction and lidar mapping at a mid-range price"],
-    ["iRobot Roomba j9+", "iRobot", 7, "Reliable navigation that dodges cords and pet waste"],
-    ["iRobot Roomba Combo 10 Max", "iRobot", 5, "Retracting mop pad and an all-in-one AutoWash dock"],
-    ["Ecovacs Deebot X2 Omni", "Ecovacs", 6, "Square design that reaches corners with hot-water mop washing"],
-    ["Dreame X40 Ultra", "Dreame", 7, "Extendable mop and side brush for edges, plus powerful suction"],
-    ["Shark AI Ultra", "SharkNinja", 6, "Bagless self-empty base that holds 60 days of debris"],
-    ["Eufy X10 Pro Omni", "Anker", 5, "Feature-packed vacuum-mop combo at a competitive price"],
-    ["Narwal Freo Z Ultra", "Narwal", 4, "Dirt-sensing mopping that rewashes dirty areas"],
-    ["Tapo RV30 Plus", "TP-Link", 3, "Budget lidar robot with a self-emptying dock"],
-    ["Roborock Qrevo Curv", "Roborock", 5, "Lifting chassis that climbs thresholds with ease"],
-  ], [
-    ["https://www.rtings.com/robot-vacuum/reviews/best/robot-vacuums", "The 6 Best Robot Vacuums of 2026 - RTINGS.com"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-robot-vacuum/", "The Best Robot Vacuums | Reviews by Wirecutter"],
-    ["https://vacuumwars.com/best-robot-vacuums/", "Best Robot Vacuums of 2026 - Vacuum Wars"],
-    ["https://www.techradar.com/news/best-robot-vacuum-cleaners", "Best robot vacuums of 2026 | TechRadar"],
-    ["https://www.pcmag.com/picks/the-best-robot-vacuums", "The Best Robot Vacuums for 2026 | PCMag"],
-    ["https://www.tomsguide.com/us/best-robot-vacuums,review-2494.html", "The best robot vacuums in 2026 | Tom's Guide"],
-    ["https://www.theverge.com/22990264/best-robot-vacuum-cleaner", "The best robot vacuum - The Verge"],
-    ["https://www.cnet.com/home/kitchen-and-household/best-robot-vacuum/", "Best Robot Vacuum for 2026 - CNET"],
-    ["https://www.consumerreports.org/appliances/robotic-vacuums/best-robot-vacuums-a1053993958/", "Best Robotic Vacuums of 2026 - Consumer Reports"],
-    ["https://www.engadget.com/home/smart-home/best-robot-vacuums-130010426.html", "The best robot vacuums for 2026 - Engadget"],
-  ]),
-
-  category("accounting-software", "accounting software options", ["accounting", "bookkeeping", "accounting software", "invoicing", "small business accounting", "payroll", "taxes", "bookkeeper"], [
-    ["QuickBooks Online", "Intuit", 10, "Market leader with the deepest feature set and accountant familiarity"],
-    ["Xero", "Xero", 9, "Unlimited users on every plan and a strong app marketplace"],
-    ["FreshBooks", "FreshBooks", 7, "Invoicing-first accounting built for freelancers and service businesses"],
-    ["Wave Accounting", "Wave Financial", 6, "Free core accounting for very small businesses"],
-    ["Zoho Books", "Zoho", 6, "Affordable, automation-rich accounting in the Zoho ecosystem"],
-    ["Sage Intacct", "Sage", 4, "Cloud financials for growing mid-market companies"],
-    ["NetSuite", "Oracle", 5, "Full ERP with accounting for scaling businesses"],
-    ["Odoo Accounting", "Odoo", 3, "Open-source ERP module with bank sync and AI invoice scanning"],
-    ["Patriot Accounting", "Patriot Software", 3, "Low-cost accounting with optional payroll"],
-    ["Kashoo", "Kashoo", 2, "Simple, no-frills bookkeeping for sole proprietors"],
-    ["Sage 50", "Sage", 3, "Desktop accounting with strong inventory features"],
-  ], [
-    ["https://www.forbes.com/advisor/business/software/best-accounting-software/", "Best Accounting Software For Small Businesses 2026 – Forbes Advisor"],
-    ["https://www.nerdwallet.com/article/small-business/best-accounting-software-for-small-business", "Best Accounting Software for Small Business - NerdWallet"],
-    ["https://www.pcmag.com/picks/the-best-small-business-accounting-software", "The Best Small Business Accounting Software for 2026 | PCMag"],
-    ["https://fitsmallbusiness.com/best-accounting-software/", "Best Small Business Accounting Software of 2026 | Fit Small Business"],
-    ["https://www.techradar.com/best/best-accounting-software", "Best accounting software of 2026 | TechRadar"],
-    ["https://www.g2.com/categories/accounting", "Best Accounting Software in 2026 | G2"],
-    ["https://www.capterra.com/accounting-software/", "Best Accounting Software 2026 | Capterra"],
-    ["https://www.investopedia.com/best-accounting-software-5071316", "Best Accounting Software for Small Businesses of 2026 | Investopedia"],
-    ["https://www.business.com/categories/best-accounting-software/", "The Best Accounting Software of 2026 | business.com"],
-    ["https://www.businessnewsdaily.com/7543-best-accounting-software.html", "Best Accounting Software of 2026 | Business News Daily"],
-  ]),
-
-  category("video-editing-software", "video editing programs", ["video editing", "video editor", "video editors", "edit videos", "editing software", "youtube editing", "film editing", "video"], [
-    ["Adobe Premiere Pro", "Adobe", 10, "Industry-standard NLE with AI tools like Generative Extend"],
-    ["DaVinci Resolve", "Blackmagic Design", 9, "Hollywood-grade color grading with a remarkably capable free version"],
-    ["Final Cut Pro", "Apple", 8, "Fast, Mac-optimized editing with the magnetic timeline"],
-    ["CapCut", "ByteDance", 7, "Free, template-driven editor built for short-form social video"],
-    ["CyberLink PowerDirector 365", "CyberLink", 5, "Feature-packed consumer editor with frequent updates"],
-    ["Avid Media Composer", "Avid Technology", 4, "The long-time standard for film and TV post-production"],
-    ["Filmora", "Wondershare", 5, "Beginner-friendly with lots of effects and AI helpers"],
-    ["iMovie", "Apple", 5, "Free and simple editing for Mac and iPhone users"],
-    ["Vegas Pro", "MAGIX", 3, "Windows editor with a loyal following and strong audio tools"],
-    ["Camtasia", "TechSmith", 4, "Screen recording and editing for tutorials and courses"],
-    ["Adobe Premiere Elements", "Adobe", 3, "One-time purchase consumer editor with guided edits"],
-    ["Shotcut", "Meltytech", 3, "Free, open-source cross-platform editor"],
-  ], [
-    ["https://www.pcmag.com/picks/the-best-video-editing-software", "The Best Video Editing Software for 2026 | PCMag"],
-    ["https://www.techradar.com/best/best-video-editing-software", "Best video editing software of 2026 | TechRadar"],
-    ["https://www.creativebloq.com/buying-guides/best-video-editing-software", "The best video editing software in 2026 | Creative Bloq"],
-    ["https://www.tomsguide.com/best-picks/best-video-editing-software", "The best video editing software in 2026 | Tom's Guide"],
-    ["https://nofilmschool.com/best-video-editing-software", "The Best Video Editing Software for Filmmakers - No Film School"],
-    ["https://www.digitalcameraworld.com/buying-guides/best-video-editing-software", "Best video editing software in 2026 | Digital Camera World"],
-    ["https://www.g2.com/categories/video-editing", "Best Video Editing Software in 2026 | G2"],
-    ["https://www.cnet.com/tech/computing/best-video-editing-software/", "Best Video Editing Software for 2026 - CNET"],
-    ["https://www.theverge.com/24112231/best-video-editing-apps", "The best video editing apps - The Verge"],
-    ["https://www.zdnet.com/article/best-video-editing-software/", "The best video editing software of 2026 | ZDNET"],
-  ]),
-
-  category("smartphones", "smartphones", ["smartphone", "smartphones", "phone", "phones", "mobile phone", "iphone", "android", "cell phone"], [
-    ["Apple iPhone 17 Pro", "Apple", 10, "Top-tier cameras, the A19 Pro chip and years of software updates"],
-    ["Apple iPhone 17", "Apple", 8, "The best iPhone for most people, now with a 120Hz display"],
-    ["Samsung Galaxy S26 Ultra", "Samsung", 9, "Huge bright screen, S Pen and a versatile zoom camera"],
-    ["Google Pixel 10 Pro", "Google", 8, "Excellent computational photography and clean Android with Gemini"],
-    ["Samsung Galaxy Z Fold 7", "Samsung", 5, "Thin, light foldable that doubles as a small tablet"],
-    ["Google Pixel 10a", "Google", 6, "Flagship-level camera at a midrange price"],
-    ["OnePlus 15", "OnePlus", 5, "Blazing-fast charging and strong performance for the money"],
-    ["Samsung Galaxy S26", "Samsung", 6, "Compact flagship with seven years of updates"],
-    ["Motorola Razr Ultra", "Motorola", 3, "Flip phone with a large, useful cover screen"],
-    ["Xiaomi 15 Ultra", "Xiaomi", 3, "Leica-tuned cameras with a 1-inch main sensor"],
-    ["Sony Xperia 1 VII", "Sony", 2, "Enthusiast phone with a headphone jack and pro camera controls"],
-    ["Samsung Galaxy A56", "Samsung", 4, "Solid budget Android with long software support"],
-  ], [
-    ["https://www.tomsguide.com/us/best-phones,review-2539.html", "The best phones in 2026 tested and rated | Tom's Guide"],
-    ["https://www.techradar.com/news/best-phone", "The best phone 2026: top smartphones in the US right now | TechRadar"],
-    ["https://www.cnet.com/tech/mobile/best-phone/", "Best Phone to Buy for 2026 - CNET"],
-    ["https://www.pcmag.com/picks/the-best-phones", "The Best Phones for 2026 | PCMag"],
-    ["https://www.zdnet.com/article/best-phone/", "The best phones of 2026: Expert tested | ZDNET"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-smartphone/", "The Best Smartphones | Reviews by Wirecutter"],
-    ["https://www.androidauthority.com/best-android-phones-568001/", "The best Android phones of 2026 - Android Authority"],
-    ["https://www.theverge.com/21384368/best-smartphone", "The best phone to buy right now - The Verge"],
-    ["https://www.gsmarena.com/best_smartphones_buyers_guide-review-2184.php", "Best smartphones buyer's guide - GSMArena.com"],
-    ["https://www.engadget.com/mobile/smartphones/best-smartphones-153004736.html", "The best smartphones to buy in 2026 - Engadget"],
-  ]),
-
-  category("3d-printers", "3D printers", ["3d printer", "3d printers", "3d printing", "3-d printer", "filament", "resin printer", "fdm", "printer", "printers"], [
-    ["Bambu Lab X1 Carbon", "Bambu Lab", 9, "Fast CoreXY printer with lidar calibration and multicolor AMS support"],
-    ["Bambu Lab P1S", "Bambu Lab", 9, "Enclosed, fast and reliable; the best value in high-speed printing"],
-    ["Bambu Lab A1 Mini", "Bambu Lab", 8, "Beginner-friendly compact printer with fully automatic calibration"],
-    ["Prusa Core One", "Prusa Research", 7, "Enclosed CoreXY from Prusa with open-source firmware"],
-    ["Original Prusa MK4S", "Prusa Research", 6, "Dependable bed-slinger with input shaping and excellent support"],
-    ["Creality K1C", "Creality", 5, "Fast enclosed printer that handles carbon-fiber filaments"],
-    ["Creality Ender-3 V3", "Creality", 5, "Updated budget classic with CoreXZ motion"],
-    ["Elegoo Neptune 4 Pro", "Elegoo", 4, "Klipper-powered speed at a low price"],
-    ["Anycubic Kobra 3", "Anycubic", 4, "Affordable multicolor printing with the ACE Pro"],
-    ["Elegoo Saturn 4 Ultra", "Elegoo", 4, "12K resin printer for detailed miniatures"],
-    ["Formlabs Form 4", "Formlabs", 4, "Professional resin printer with fast, accurate prints"],
-    ["QIDI Q1 Pro", "QIDI Tech", 3, "Heated chamber for engineering materials at a hobbyist price"],
-  ], [
-    ["https://www.tomshardware.com/best-picks/best-3d-printers", "Best 3D Printers 2026: Top Picks Tested | Tom's Hardware"],
-    ["https://all3dp.com/1/best-3d-printer-reviews-top-3d-printers-home-3-d-printer-3d/", "The Best 3D Printers of 2026 – Buyer's Guide | All3DP"],
-    ["https://www.pcmag.com/picks/the-best-3d-printers", "The Best 3D Printers for 2026 | PCMag"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-3d-printer/", "The Best 3D Printer | Reviews by Wirecutter"],
-    ["https://www.cnet.com/tech/computing/best-3d-printer/", "Best 3D Printer for 2026 - CNET"],
-    ["https://www.techradar.com/news/best-3d-printers", "Best 3D printers of 2026 | TechRadar"],
-    ["https://www.theverge.com/23716302/best-3d-printer", "The best 3D printer - The Verge"],
-    ["https://www.creativebloq.com/buying-guides/best-3d-printers", "The best 3D printers in 2026 | Creative Bloq"],
-    ["https://www.popularmechanics.com/technology/gadgets/g2711/best-3d-printers/", "The 8 Best 3D Printers of 2026 - Popular Mechanics"],
-    ["https://www.reddit.com/r/3Dprinting/comments/1fz2x9m/which_printer_should_i_buy_2026/", "Which printer should I buy? : r/3Dprinting"],
-  ]),
-
-  category("meal-kit-delivery", "meal kit delivery services", ["meal kit", "meal kits", "meal delivery", "meal-kit", "recipe box", "food delivery", "meal prep", "dinner kits", "cooking"], [
-    ["HelloFresh", "HelloFresh", 10, "The biggest meal kit, with lots of weekly recipes and add-ons"],
-    ["Home Chef", "Kroger", 8, "Flexible portions and oven-ready options from Kroger"],
-    ["Blue Apron", "Wonder Group", 6, "Chef-designed recipes with no subscription required"],
-    ["Green Chef", "HelloFresh", 6, "Organic, keto and paleo-friendly meal kits"],
-    ["Factor Meals", "HelloFresh", 7, "Fully prepared, dietitian-designed meals that just need reheating"],
-    ["EveryPlate", "HelloFresh", 5, "Budget meal kit with simple recipes"],
-    ["Marley Spoon", "Marley Spoon", 4, "Martha Stewart-inspired recipes with flexible plans"],
-    ["Dinnerly", "Marley Spoon", 4, "One of the cheapest meal kits per serving"],
-    ["Purple Carrot", "Purple Carrot", 4, "Fully plant-based meal kits"],
-    ["Hungryroot", "Hungryroot", 5, "AI-personalized grocery and recipe boxes"],
-    ["CookUnity", "CookUnity", 5, "Chef-made prepared meals from local restaurant cooks"],
-    ["Gobble", "Gobble", 2, "15-minute dinners with prepped ingredients"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-meal-kit-delivery-service/", "The Best Meal Kit Delivery Services | Reviews by Wirecutter"],
-    ["https://www.cnet.com/health/nutrition/best-meal-kit-delivery-service/", "Best Meal Kit Delivery Service for 2026 - CNET"],
-    ["https://www.goodhousekeeping.com/food-products/g32112549/best-meal-kit-delivery-services/", "Best Meal Kit Delivery Services of 2026 - Good Housekeeping"],
-    ["https://www.forbes.com/health/nutrition/best-meal-delivery-services/", "Best Meal Delivery Services Of 2026 – Forbes Health"],
-    ["https://www.healthline.com/nutrition/best-meal-delivery-services", "The 13 Best Meal Delivery Services of 2026 | Healthline"],
-    ["https://www.tomsguide.com/best-picks/best-meal-kits", "Best meal kits in 2026 | Tom's Guide"],
-    ["https://www.thekitchn.com/best-meal-kit-delivery-services-23024567", "The Best Meal Kit Delivery Services, Tested | The Kitchn"],
-    ["https://www.seriouseats.com/best-meal-kit-delivery-services", "The Best Meal Kit Delivery Services, Tested | Serious Eats"],
-    ["https://www.usatoday.com/story/reviewed/2026/01/10/best-meal-kits/", "Best meal kits of 2026 - Reviewed"],
-    ["https://www.verywellfit.com/best-meal-delivery-services-4165271", "The 10 Best Meal Delivery Services, Tested | Verywell Fit"],
-  ]),
-
-  category("website-builders", "website builders", ["website builder", "website builders", "site builder", "build a website", "make a website", "website", "websites", "landing page", "online store"], [
-    ["Wix", "Wix.com", 10, "Drag-and-drop freedom, hundreds of templates and a big app market"],
-    ["Squarespace", "Squarespace", 9, "Design-forward templates ideal for portfolios and small brands"],
-    ["Shopify", "Shopify", 8, "The leading choice for online stores of every size"],
-    ["Webflow", "Webflow", 6, "Designer-grade control over layout and interactions without code"],
-    ["WordPress.com", "Automattic", 7, "Hosted WordPress with plugins on higher tiers"],
-    ["Hostinger Website Builder", "Hostinger", 5, "AI-assisted builder bundled with cheap hosting"],
-    ["GoDaddy Airo", "GoDaddy", 4, "AI site generation for quick small-business sites"],
-    ["Framer", "Framer", 5, "Fast, animated sites with a Figma-like editor"],
-    ["Square Online", "Block, Inc.", 4, "Free online store for businesses already using Square"],
-    ["Weebly", "Block, Inc.", 2, "Simple legacy builder now part of Square"],
-    ["Duda", "Duda", 3, "White-label builder popular with agencies"],
-    ["Carrd", "Carrd", 3, "Tiny, cheap one-page sites and landing pages"],
-    ["Jimdo", "Jimdo", 2, "Guided builder aimed at solo entrepreneurs"],
-  ], [
-    ["https://www.pcmag.com/picks/the-best-website-builders", "The Best Website Builders for 2026 | PCMag"],
-    ["https://www.techradar.com/news/best-website-builder", "Best website builder of 2026 | TechRadar"],
-    ["https://www.forbes.com/advisor/business/software/best-website-builders/", "Best Website Builders Of 2026 – Forbes Advisor"],
-    ["https://www.websitebuilderexpert.com/website-builders/comparisons/", "Best Website Builders 2026: Tested & Ranked | Website Builder Expert"],
-    ["https://www.cnet.com/tech/services-and-software/best-website-builder/", "Best Website Builder for 2026 - CNET"],
-    ["https://zapier.com/blog/best-website-builder/", "The best website builders in 2026 | Zapier"],
-    ["https://www.tomsguide.com/best-picks/best-website-builders", "Best website builders of 2026 | Tom's Guide"],
-    ["https://www.nerdwallet.com/article/small-business/best-website-builders", "Best Website Builders for Small Business - NerdWallet"],
-    ["https://www.zdnet.com/article/best-website-builder/", "The best website builders of 2026 | ZDNET"],
-    ["https://www.websiteplanet.com/website-builders/", "10 Best Website Builders in 2026 | WebsitePlanet"],
-  ]),
-
-  category("air-purifiers", "air purifiers", ["air purifier", "air purifiers", "air cleaner", "hepa", "allergies", "wildfire smoke", "air quality"], [
-    ["Coway Airmega AP-1512HH Mighty", "Coway", 10, "Long-time best value with true HEPA filtration and low running costs"],
-    ["Levoit Core 300S", "Levoit", 8, "Small, quiet and smart; ideal for bedrooms"],
-    ["Blueair Blue Pure 211i Max", "Blueair", 7, "Cleans large rooms quickly and whisper-quiet on low"],
-    ["Dyson Purifier Cool TP07", "Dyson", 6, "Purifier plus fan with detailed air-quality reporting"],
-    ["Winix 5500-2", "Winix", 7, "Carbon filter and PlasmaWave at a budget price"],
-    ["Honeywell HPA300", "Honeywell", 5, "Powerful, simple purifier for big spaces"],
-    ["IQAir HealthPro Plus", "IQAir", 4, "Medical-grade HyperHEPA for severe allergies"],
-    ["Coway Airmega 400", "Coway", 6, "Dual-sided filtration for rooms up to 1,560 sq ft"],
-    ["Rabbit Air MinusA3", "Rabbit Air", 3, "Wall-mountable with customizable filters"],
-    ["Alen BreatheSmart 75i", "Alen", 3, "Large-room purifier with a lifetime warranty"],
-    ["Mila Air Purifier", "Mila", 3, "Smart, auto-adjusting purifier with interchangeable filters"],
-  ], [
-    ["https://www.nytimes.com/wirecutter/reviews/best-air-purifier/", "The Best Air Purifier | Reviews by Wirecutter"],
-    ["https://www.rtings.com/air-purifier/reviews/best/air-purifiers", "The 5 Best Air Purifiers of 2026 - RTINGS.com"],
-    ["https://www.consumerreports.org/appliances/air-purifiers/best-air-purifiers-of-the-year-a9263617271/", "Best Air Purifiers of 2026 - Consumer Reports"],
-    ["https://www.goodhousekeeping.com/appliances/g4542/best-air-purifiers/", "The 7 Best Air Purifiers of 2026, Tested - Good Housekeeping"],
-    ["https://www.cnet.com/home/kitchen-and-household/best-air-purifier/", "Best Air Purifier for 2026 - CNET"],
-    ["https://www.techradar.com/news/best-air-purifier", "Best air purifiers of 2026 | TechRadar"],
-    ["https://housefresh.com/best-air-purifiers/", "The Best Air Purifiers, Tested | HouseFresh"],
-    ["https://www.popularmechanics.com/home/g32917064/best-air-purifiers/", "The 10 Best Air Purifiers of 2026 - Popular Mechanics"],
-    ["https://www.tomsguide.com/best-picks/best-air-purifiers", "Best air purifiers 2026 | Tom's Guide"],
-    ["https://nymag.com/strategist/article/best-air-purifiers.html", "The Very Best Air Purifiers | The Strategist"],
-  ]),
-
-  category("wireless-earbuds", "wireless earbuds", ["wireless earbuds", "earbuds", "true wireless", "in-ear", "airpods", "bluetooth earbuds", "earphones"], [
-    ["Apple AirPods Pro 3", "Apple", 10, "Improved ANC, heart-rate sensing and a better fit for iPhone users"],
-    ["Samsung Galaxy Buds3 Pro", "Samsung", 7, "Sleek stem design and Hi-Fi codec support for Galaxy phones"],
-    ["Bose QuietComfort Ultra Earbuds", "Bose", 8, "The strongest noise cancelling you can fit in your ears"],
-    ["Sony WF-1000XM5 Earbuds", "Sony", 8, "Small, comfortable and excellent-sounding with great ANC"],
-    ["Google Pixel Buds Pro 2", "Google", 6, "Tiny, light and tightly integrated with Android and Gemini"],
-    ["Jabra Elite 10 Gen 2", "GN Group", 4, "Semi-open comfort with Dolby Atmos spatial sound"],
-    ["Nothing Ear (3)", "Nothing Technology", 4, "Transparent design and solid ANC at a fair price"],
-    ["Soundcore Liberty 4 Pro", "Anker", 5, "Feature-packed budget earbuds with a touchscreen case"],
-    ["Beats Powerbeats Pro 2", "Beats Electronics", 5, "Ear-hook fit and heart-rate tracking for workouts"],
-    ["Sennheiser Momentum True Wireless 4", "Sennheiser", 4, "Audiophile sound and aptX Lossless support"],
-    ["Shokz OpenFit 2", "Shokz", 3, "Open-ear comfort for runners who need awareness"],
-  ], [
-    ["https://www.rtings.com/headphones/reviews/best/true-wireless-earbuds", "The 6 Best Wireless Earbuds of 2026 - RTINGS.com"],
-    ["https://www.nytimes.com/wirecutter/reviews/best-true-wireless-bluetooth-earbuds/", "The Best Wireless Earbuds | Reviews by Wirecutter"],
-    ["https://www.soundguys.com/best-true-wireless-earbuds-19437/", "The best true wireless earbuds - SoundGuys"],
-    ["https://www.whathifi.com/best-buys/headphones/best-wireless-earbuds", "Best wireless earbuds 2026 | What Hi-Fi?"],
-    ["https://www.cnet.com/tech/mobile/best-wireless-earbuds/", "Best Wireless Earbuds for 2026 - CNET"],
-    ["https://www.tomsguide.com/us/best-wireless-earbuds,review-5480.html", "The best wireless earbuds in 2026 | Tom's Guide"],
-    ["https://www.theverge.com/23024497/best-wireless-earbuds", "The best wireless earbuds to buy right now - The Verge"],
-    ["https://www.techradar.com/news/wearables/best-true-wireless-earbuds-1001234", "Best wireless earbuds 2026 | TechRadar"],
-    ["https://www.engadget.com/audio/headphones/best-wireless-earbuds-120058222.html", "The best wireless earbuds for 2026 - Engadget"],
-    ["https://www.pcmag.com/picks/the-best-wireless-earbuds", "The Best Wireless Earbuds for 2026 | PCMag"],
-  ]),
-];
+export const catalogue: readonly Category[] = [...businessSoftware, ...teamwork, ...software, ...electronics, ...gadgets, ...home, ...kitchen, ...lifestyle, ...services, ...finance, ...travel].map(
+  (data): Category => ({
+    ...data,
+    business: data.business === true,
+    keywords: [...new Set([data.label, data.noun, ...data.keywords].map((k) => k.toLowerCase()))],
+    products: data.products.map(([name, company, popularity, details, tags = []]) => ({ name, company, popularity, details, tags })),
+    sources: data.sources.map(([url, title]) => ({ url, title })),
+  }),
+);
 
 /** Publisher domain of a page ("rtings.com"), as Gemini's grounding chunks title it. */
 export function publisherDomain(url: string): string {
   return new URL(url).hostname.replace(/^www\./, "");
+}
+
+/** The product's own page on its company's site, when the company's domain is known. */
+export function productPage(product: CatalogueProduct): SourcePage | undefined {
+  const host = hostOf(product.company, product.name);
+  if (!host) return undefined;
+  const model = product.name.startsWith(`${product.company} `) ? product.name.slice(product.company.length + 1) : product.name;
+  if (model === product.company) return { url: `https://${host}/`, title: `${product.company} | Official Site` };
+  return { url: `https://${host}/products/${slug(model)}`, title: `${product.name} | ${product.company}` };
+}
+
+/** "Nike Pegasus 41" → "nike-pegasus-41". */
+export function slug(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }

@@ -1,8 +1,10 @@
 /**
  * What the extraction fallback "model" returns: the catalogue's product and company names found
- * in a text (case-insensitive, whole words, longest name first), in order of appearance.
+ * in a text (catalogue-names.ts), in order of appearance. Like a model, it lists what the answer
+ * recommends: when some names stand out (bold, a list item's or a table row's head), a product
+ * mentioned only in passing ("deep Jira integration") is left out.
  */
-import { catalogue, type CatalogueProduct } from "./catalogue.ts";
+import { findNames } from "./catalogue-names.ts";
 
 export interface ExtractedProduct {
   name: string;
@@ -20,50 +22,33 @@ export interface Extraction {
   companies: ExtractedCompany[];
 }
 
-type Entry = { kind: "product"; product: CatalogueProduct } | { kind: "company"; name: string };
-
-const entries = new Map<string, Entry>();
-for (const category of catalogue) {
-  for (const product of category.products) {
-    if (!entries.has(product.name.toLowerCase())) entries.set(product.name.toLowerCase(), { kind: "product", product });
-  }
-}
-for (const category of catalogue) {
-  for (const product of category.products) {
-    if (!entries.has(product.company.toLowerCase())) entries.set(product.company.toLowerCase(), { kind: "company", name: product.company });
-  }
-}
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const alternation = [...entries.keys()].sort((a, b) => b.length - a.length).map(escape).join("|");
-const namePattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation})(?![\\p{L}\\p{N}])`, "giu");
-
-/** Whether a name is some catalogue product's name (case-insensitive). */
-export function isProductName(name: string): boolean {
-  return entries.get(name.toLowerCase())?.kind === "product";
-}
-
 export function extractCatalogueNames(text: string): Extraction {
   const products: ExtractedProduct[] = [];
   const companies = new Map<string, ExtractedCompany>();
-  const addCompany = (name: string): ExtractedCompany => {
-    const existing = companies.get(name);
-    if (existing) return existing;
-    const company = { name, products: [] };
+  const companyNamed = (name: string): ExtractedCompany => {
+    const company = companies.get(name) ?? { name, products: [] };
     companies.set(name, company);
     return company;
   };
-  for (const match of text.matchAll(namePattern)) {
-    const entry = entries.get(match[0].toLowerCase());
-    if (!entry) continue;
-    if (entry.kind === "company") {
-      addCompany(entry.name);
+  const hits = findNames(text);
+  const heads = hits.filter((hit) => standsOut(text, hit.index));
+  const recommended = new Set((heads.some((hit) => hit.entry.kind === "product") ? heads : hits).map((hit) => hit.entry));
+  for (const { entry } of hits) {
+    if (entry.kind === "product" && !recommended.has(entry)) continue;
+    const product = entry.placements[0]?.product;
+    if (entry.kind === "company" || !product) {
+      companyNamed(entry.name);
       continue;
     }
-    const { product } = entry;
     if (products.some((p) => p.name === product.name)) continue;
     products.push({ name: product.name, rank: products.length + 1, details: product.details });
-    addCompany(product.company).products.push(product.name);
+    companyNamed(product.company).products.push(product.name);
   }
   return { products, companies: [...companies.values()] };
+}
+
+/** Whether a name at this offset opens a bold span, a list item or a table cell. */
+function standsOut(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 8), index);
+  return /\*\*$/.test(before) || /(?:^|\n)\s*(?:\d+\.|[-*])\s+$/.test(before) || /\|\s*$/.test(before);
 }

@@ -40,13 +40,15 @@ function respond(body: JsonObject, context: ProviderContext): Response {
     .map((c) => contentText(c.parts))
     .join("\n\n");
   let text: string;
+  let truncated = false;
   let groundingMetadata: JsonObject | undefined;
   const kind = gemini.classify(body);
   if (kind !== "search") {
     text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
-    const answer = answerRequest(context, prompt, { searchTool: hasGoogleSearch(body), jsonOnly: wantsJson(body), searches: { min: 1, max: 4 } });
+    const answer = answerRequest(context, prompt, { provider: "gemini", searchTool: hasGoogleSearch(body), jsonOnly: wantsJson(body), searches: { min: 1, max: 4 } });
     text = answer.text;
+    truncated = answer.truncated;
     if (answer.searches.length > 0) groundingMetadata = grounding(answer, context.origin);
   }
   const promptTokens = estimateTokens(prompt);
@@ -58,7 +60,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       candidates: [
         {
           content: { parts: [{ text }], role: "model" },
-          finishReason: "STOP",
+          finishReason: truncated ? "MAX_TOKENS" : "STOP",
           index: 0,
           ...(groundingMetadata ? { groundingMetadata } : {}),
         },

@@ -22,6 +22,8 @@ export interface ProviderContext {
   /** no_search / prose_only / pause_turn; error faults never reach a handler. */
   fault: Fault | undefined;
   formatVariety: number;
+  /** Probability that a search answer carries one of its provider's noise classes (answers.ts). */
+  noise: number;
   /** Path of the request (Gemini reads the model from it). */
   pathname: string;
 }

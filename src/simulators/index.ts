@@ -37,6 +37,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Probability (0–1) that a structured block comes unfenced, single-quoted or with trailing text. Default 0. */
   formatVariety?: number;
+  /** Probability (0–1) that a search answer carries one of the quirks of real models (answers.ts). Default 0. */
+  noise?: number;
 }
 
 export interface RequestLogEntry {
@@ -79,6 +81,9 @@ export interface Simulator {
   stop(): Promise<void>;
 }
 
+/** The keyless demo's noise rate: about one answer in twelve shows a quirk of real models. */
+export const DEMO_NOISE = 0.08;
+
 export const DEFAULT_LATENCY: Latency = { kind: "lognormal", medianMs: 1200, p95Ms: 3500 };
 
 export function startSimulator(options: SimulatorOptions = {}): Simulator {
@@ -87,6 +92,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const latencyRng = createRng(seed ^ 0x9e3779b9);
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
+  const noise = options.noise ?? 0;
   const handlers = perProvider<ProviderHandler>((id) => simulators[id]());
   const routes = Object.values(handlers);
   const faults = new FaultBook();
@@ -148,7 +154,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
   const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string): Response =>
-    handler.respond(body, { rng: random, origin, fault, formatVariety, pathname });
+    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, pathname });
 
   const simulator: Simulator = {
     origin,
@@ -243,6 +249,7 @@ if (import.meta.main) {
     port: number("--port") ?? 0,
     seed: number("--seed"),
     formatVariety: number("--format-variety"),
+    noise: number("--noise") ?? DEMO_NOISE,
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);

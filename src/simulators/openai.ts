@@ -35,22 +35,24 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   let text: string;
   let annotations: JsonObject[] = [];
   let searchCalls = 0;
+  let truncated = false;
   const kind = openai.classify(body);
   if (kind !== "search") {
     text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
-    const answer = answerRequest(context, prompt, { searchTool: hasWebSearch(body), jsonOnly: isJsonSchema(body), searches: { min: 1, max: 3 } });
+    const answer = answerRequest(context, prompt, { provider: "openai", searchTool: hasWebSearch(body), jsonOnly: isJsonSchema(body), searches: { min: 1, max: 3 } });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = searchCalls_(answer, context, includesSources(body));
     searchCalls = calls.length;
     output.push(...calls);
     text = answer.text;
     annotations = annotationsOf(answer);
+    truncated = answer.truncated;
   }
   output.push({
     id: `msg_${randomToken(48, HEX)}`,
     type: "message",
-    status: "completed",
+    status: truncated ? "incomplete" : "completed",
     role: "assistant",
     content: [{ type: "output_text", text, annotations, logprobs: [] }],
   });
@@ -62,10 +64,10 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       id: `resp_${randomToken(48, HEX)}`,
       object: "response",
       created_at: now(),
-      status: "completed",
+      status: truncated ? "incomplete" : "completed",
       background: false,
       error: null,
-      incomplete_details: null,
+      incomplete_details: truncated ? { reason: "max_output_tokens" } : null,
       instructions: body.instructions ?? null,
       max_output_tokens: body.max_output_tokens ?? null,
       model,

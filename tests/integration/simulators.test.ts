@@ -11,9 +11,9 @@ import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
 import { openaiAdapter } from "#src/server/services/providers/openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
-import { matchCategory } from "#src/simulators/answers.ts";
 import { catalogue } from "#src/simulators/catalogue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { matchCategory } from "#src/simulators/matching.ts";
 
 const INSTRUCTION =
   'List the products and companies you recommend. After your answer, add a fenced ```json block with {"products":[{"name","rank","details"}],"companies":[{"name","products"}]}.';
@@ -254,10 +254,10 @@ describe("search answers", () => {
     }
   });
 
-  test("an unmatched query still gets an answer that mentions it", async () => {
+  test("a product query outside the catalogue gets an honest answer about its own words, never another category's products", async () => {
     const response = await openaiSearch("zxqv frobnicator recommendations");
-    expect(response.output_text).toContain("zxqv frobnicator recommendations");
-    expect(jsonBlock(response.output_text).products.length).toBeGreaterThanOrEqual(5);
+    expect(response.output_text).toContain("zxqv frobnicator");
+    expect(jsonBlock(response.output_text).products).toEqual([]);
   });
 
   test("the log records provider, path, kind and body", async () => {
@@ -359,11 +359,11 @@ describe("variants calls", () => {
       for (const { query } of await variantsOf(id, "best running shoes")) expect(aboutRunning(query) ? "" : query).toBe("");
     });
 
-    test(`${id}: "Notion vs Confluence" (no category) → variants from the query's own words`, async () => {
+    test(`${id}: "Notion vs Confluence" → variants from the query's own words`, async () => {
       for (const { query } of await variantsOf(id, "Notion vs Confluence")) {
         expect(query).toMatch(/notion|confluence|documentation|wiki/i);
         expect(query).not.toMatch(/vpn/i);
-        expect(productNames.filter((name) => name !== "Notion" && query.includes(name))).toEqual([]);
+        expect(productNames.filter((name) => name !== "Notion" && name !== "Confluence" && query.includes(name))).toEqual([]);
       }
     });
   }
@@ -381,8 +381,7 @@ describe("variants calls", () => {
       // Another category's product, unless one of this category's names contains it ("Sony WF-1000XM5 Earbuds").
       const others = productNames.filter((name) => ![...own].some((mine) => mine.includes(name)));
       for (const { query } of await variantsOf("openai", `best ${category.label}`)) {
-        const match = matchCategory(query);
-        const about = (match.matched && match.category.id === category.id) || [...own].some((name) => query.includes(name));
+        const about = matchCategory(query)?.id === category.id || [...own].some((name) => query.includes(name));
         expect(about ? category.id : `${category.id}: ${query}`).toBe(category.id);
         expect(others.filter((name) => query.includes(name))).toEqual([]);
       }
@@ -656,3 +655,50 @@ describe("format variety", () => {
     }
   });
 });
+
+describe("noise", () => {
+  test("with noise 1 every answer has a quirk of real models; a cut-off one carries each API's finish signal", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 11, noise: 1 });
+    try {
+      const query = "best robot vacuum";
+      const o = new OpenAI({ apiKey: "sk", baseURL: local.baseUrls.openai, maxRetries: 0 });
+      const g = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
+      const a = new Anthropic({ apiKey: "sk-ant", baseURL: local.baseUrls.anthropic, maxRetries: 0 });
+      const answers: { provider: ProviderId; text: string; cut: boolean }[] = [];
+      for (let i = 0; i < 40; i++) {
+        const openaiAnswer = await openaiSearch(query, { client: o });
+        expect(openaiAnswer.status === "incomplete").toBe(openaiAnswer.incomplete_details?.reason === "max_output_tokens");
+        answers.push({ provider: "openai", text: openaiAnswer.output_text, cut: openaiAnswer.status === "incomplete" });
+        const claude = await a.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages: [{ role: "user", content: prompt(query) }], tools: anthropicTools });
+        expect(["end_turn", "max_tokens"]).toContain(claude.stop_reason ?? "");
+        answers.push({ provider: "anthropic", text: claude.content.map((block) => (block.type === "text" ? block.text : "")).join(""), cut: claude.stop_reason === "max_tokens" });
+        const geminiAnswer = await geminiSearch(query, { client: g });
+        const finish = geminiAnswer.candidates?.[0]?.finishReason;
+        expect(["STOP", "MAX_TOKENS"]).toContain(finish ?? "");
+        answers.push({ provider: "gemini", text: geminiAnswer.text ?? "", cut: finish === "MAX_TOKENS" });
+      }
+      for (const provider of providerIds) {
+        const own = answers.filter((answer) => answer.provider === provider);
+        // Cut off: never a closed JSON block; whole: the block (if any) closes.
+        expect(own.some((answer) => answer.cut)).toBe(true);
+        for (const answer of own.filter((x) => x.cut)) expect(answer.text.trimEnd().endsWith("```")).toBe(false);
+        expect(own.some((answer) => !/products/i.test(answer.text))).toBe(true);
+      }
+      const all = answers.map((answer) => answer.text);
+      expect(all.some((text) => text.includes("| # | Product | Maker |"))).toBe(true);
+      expect(all.some((text) => text.includes("couldn't find current stock levels for"))).toBe(true);
+      expect(all.some((text) => /\[[a-z.]+\]\(https:[^)]+utm_source=openai\)/.test(text))).toBe(true);
+      expect(all.some((text) => /\*\*[A-Z][a-z]+'s [^*]+\*\*/.test(text))).toBe(true);
+      expect(all.some((text) => text.includes("\n\n**Robot vacuums**"))).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("without noise (the default) answers are whole, with one fenced JSON block", async () => {
+    const response = await openaiSearch("best robot vacuum");
+    expect(response.status).toBe("completed");
+    expect(response.output_text).toMatch(/```json\n[\s\S]+\n```$/);
+  });
+});
+

@@ -1,0 +1,32 @@
+/** The web searches behind an answer: the queries run, the pages retrieved, and those cited. */
+import type { SourcePage } from "./catalogue.ts";
+import type { Plan } from "./plan.ts";
+import type { Rng } from "./random.ts";
+
+export interface Search {
+  query: string;
+  results: SourcePage[];
+}
+
+export interface SearchRun {
+  searches: Search[];
+  retrieved: SourcePage[];
+  cited: SourcePage[];
+}
+
+export const NO_SEARCH: SearchRun = { searches: [], retrieved: [], cited: [] };
+
+/** Earlier (more relevant) pages are likelier to be retrieved and cited; some retrieved pages go uncited. */
+export function runSearches(rng: Rng, query: string, plan: Plan, range: { min: number; max: number }): SearchRun {
+  const pages = [...new Map(plan.pages.map((page) => [page.url, page])).values()];
+  if (!plan.search || pages.length === 0) return NO_SEARCH;
+  const weight = (page: SourcePage) => pages.length - pages.indexOf(page) + 2;
+  const retrieved = rng.weightedSample(pages, weight, rng.int(Math.min(6, pages.length), Math.min(12, pages.length)));
+  const citable = Math.min(5, retrieved.length - 1);
+  const cited = plan.cite ? (citable >= 2 ? rng.weightedSample(retrieved, weight, rng.int(2, citable)) : retrieved.slice(0, 1)) : [];
+  const q = query.toLowerCase().replace(/[?!.]+$/, "").trim();
+  const count = rng.int(Math.max(1, range.min), Math.max(1, range.min, range.max));
+  const queries = [...new Set([q, ...rng.shuffle(plan.searches)])].slice(0, count);
+  const searches = queries.map((text, i) => ({ query: text, results: retrieved.filter((_, j) => j % queries.length === i) }));
+  return { searches: searches.filter((s) => s.results.length > 0), retrieved, cited };
+}
