@@ -96,6 +96,10 @@ describe("the keyless demo answers the question asked", () => {
       if (expectation.kind === "products") {
         // Cited sources come with the products, from every provider.
         for (const id of providerIds) expect(result.models[id]?.sources.some((s) => s.cited)).toBe(true);
+      } else if (expectation.kind === "unknown" || expectation.foundNothing) {
+        // An answer that found nothing rests on no page: what the search retrieved is not cited
+        // (Gemini's pages count as cited only where a grounding support ties a sentence to them).
+        for (const id of providerIds) expect({ id, cited: result.models[id]?.sources.filter((s) => s.cited).map((s) => s.url) }).toEqual({ id, cited: [] });
       }
     });
   }

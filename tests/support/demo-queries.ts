@@ -7,8 +7,8 @@
 export type DemoExpectation =
   /** Products of this catalogue category only; `named` among them in every answer, `absent` never. */
   | { kind: "products"; category: string; named?: string[]; companies?: string[]; absent?: string[]; first?: string }
-  /** A plain or honest answer: no products, no companies; the text says `says`. */
-  | { kind: "none"; says: RegExp }
+  /** A plain or honest answer: no products, no companies; the text says `says`; `foundNothing`: it cites no page. */
+  | { kind: "none"; says: RegExp; foundNothing?: true }
   /** An honest "couldn't find X": X is never a product; any products are from `category`. */
   | { kind: "unknown"; name: string; category?: string };
 
@@ -42,5 +42,5 @@ export const demoQueries: DemoQuery[] = [
   { query: "best Sony headphones", why: "brand in the query", expect: { kind: "products", category: "noise-cancelling-headphones", companies: ["Sony"] } },
   { query: "Sony WH-1000XM6 review", why: "product in the query", expect: { kind: "products", category: "noise-cancelling-headphones", first: "Sony WH-1000XM6" } },
   { query: "Zorblax CRM reviews", why: "unknown product", expect: { kind: "unknown", name: "Zorblax", category: "crm-software" } },
-  { query: "best left handed scissors", why: "product question outside the catalogue", expect: { kind: "none", says: /left handed scissors/i } },
+  { query: "best left handed scissors", why: "product question outside the catalogue", expect: { kind: "none", says: /left handed scissors/i, foundNothing: true } },
 ];

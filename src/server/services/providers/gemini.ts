@@ -23,11 +23,13 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
       const candidate = response.candidates[0];
       const grounding = candidate?.groundingMetadata;
       const chunks = grounding?.groundingChunks ?? [];
+      // A page is cited only when a support ties a sentence of the answer to it; pages no sentence
+      // rests on were retrieved, not cited (an answer saying it found nothing cites nothing).
       const citedChunks = new Set((grounding?.groundingSupports ?? []).flatMap((s) => s.groundingChunkIndices));
       const sources = await Promise.all(
         chunks.flatMap((chunk, index) => {
           const uri = chunk.web?.uri;
-          return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.size === 0 || citedChunks.has(index), resolveRedirect, signal)] : [];
+          return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.has(index), resolveRedirect, signal)] : [];
         }),
       );
       const usage = response.usageMetadata;
