@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { providerIds } from "#src/contract/providers.ts";
 import { newAccount } from "#tests/support/accounts.ts";
@@ -280,6 +281,7 @@ describe("Pro workbench in Chromium", () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
     await screenshot(page, "workbench-lens.png");
+    await page.screenshot({ path: resolve(import.meta.dir, "../../docs/screenshots/brand-lens.png"), fullPage: true, animations: "disabled", caret: "hide" }); // the README's picture
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export as CSV" }).click()]);
     const csv = readFileSync(await download.path(), "utf8");
