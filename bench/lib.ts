@@ -79,6 +79,8 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
 /** `bun src/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop. */
 export async function spawnSimulator(latencyMs: number) {
   const child = Bun.spawn(["bun", join(root, "src/simulators/index.ts"), "--latency-ms", String(latencyMs)], { stdout: "pipe", stderr: "inherit" });
+  // A bench that throws must not leave it running (it would hold the caller's output open).
+  process.on("exit", () => child.kill());
   const reader = child.stdout.getReader();
   let out = "";
   const printed = () => providerIds.every((id) => new RegExp(`${providerCatalogue[id].env.baseUrl}=\\S+\\n`).test(out));
