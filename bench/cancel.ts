@@ -100,3 +100,4 @@ function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+process.exit(0); // the Stripe simulator and the app keep the event loop alive

@@ -1,92 +1,89 @@
 /**
- * SSR throughput: `GET /` through the real server (HTTP, routing, identity, prefetching the
- * page's data through the API, streaming render) against a bare `renderToString` of the same
- * tree with the same data, in the same process, so the machine's speed cancels out. Prints
- * requests/s, p50 and the ratio (goal ≥ 0.5).
+ * SSR throughput: `GET /` through the real server (HTTP, routing, identity, the page's data,
+ * streaming render) against a bare `renderToString` of the same tree with the same data, in the
+ * same process, so the machine's speed cancels out. Prints requests/s, p50 and the ratio (goal ≥ 0.5)
+ * for a returning visitor (their anonymous-id cookie from a first visit), and for first visits (no cookie).
  *
- *   NODE_ENV=production bun bench/ssr.ts [--seconds 5] [--concurrency 8]
+ *   NODE_ENV=production bun bench/ssr.ts [--seconds 5] [--concurrency 8] [--quick]
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { createDatabase, MEMORY_DATA_DIR } from "#db/client.ts";
-import { migrate } from "#db/migrate.ts";
-import { buildAssets } from "../scripts/build-assets.ts";
-import { createApp } from "#src/server/app.ts";
-import { parseEnv } from "#src/server/env.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
-import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { billingConfig } from "#src/server/services/billing/config.ts";
-import { startStripeSimulator } from "#src/simulators/stripe.ts";
-import { loadPageRenderer } from "#web/render.tsx";
-import { startSimulator } from "#src/simulators/index.ts";
 import { hydrate } from "@tanstack/react-query";
+import { startSimulator } from "#src/simulators/index.ts";
 import { App } from "#web/app.tsx";
 import { Document, type BootData } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
 import { loadPage } from "#web/routes.ts";
+import { buildAssets } from "../scripts/build-assets.ts";
+import { benchApp, flag, median, quick, report } from "./lib.ts";
 
-const seconds = Number(flag("--seconds") ?? 5);
+const seconds = Number(flag("--seconds") ?? (quick ? 1 : 5));
 const concurrency = Number(flag("--concurrency") ?? 8);
+const warmup = quick ? 50 : 200;
 
-const { manifest } = await buildAssets({ quiet: true });
-const dist = resolve(import.meta.dir, "../dist");
-const database = await createDatabase({ dataDir: MEMORY_DATA_DIR });
-await migrate(database);
-const env = parseEnv({ NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")), SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
+await buildAssets({ quiet: true });
 const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
-const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders({ ...env, SIMULATE_PROVIDERS: "on" }, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()), queue: createJobQueue(database) });
-app.listen({ port: 0, hostname: "127.0.0.1" });
-const url = `http://127.0.0.1:${app.server?.port}/`;
+const bench = await benchApp({ baseUrls: simulator.baseUrls });
+bench.app.listen({ port: 0, hostname: "127.0.0.1" });
+const url = `http://127.0.0.1:${bench.app.server?.port}/`;
 await loadPage("home");
 
+// A returning visitor sends the cookie their first visit was given.
+const first = await fetch(url);
+const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 // The same tree the server streams: the document around <App>, with the same prefetched data.
-const page = await (await fetch(url)).text();
+const page = await (await fetch(url, { headers: { cookie } })).text();
 const bootJson = /<script id="__BOOT__" type="application\/json">([^<]*)<\/script>/.exec(page)?.[1];
 if (!bootJson) throw new Error("no boot data in GET /");
 const boot = JSON.parse(bootJson) as BootData;
-const bare = await measure(async () => {
-  const queryClient = createQueryClient();
-  hydrate(queryClient, boot.queryState);
-  renderToString(createElement(Document, { boot, bootJson, children: createElement(App, { queryClient, ssrPath: "/", ssrSearch: "" }) }));
-}, 1);
-const server = await measure(async () => {
-  const response = await fetch(url);
+const get = (headers: Record<string, string>) => async () => {
+  const response = await fetch(url, { headers });
   if (response.status !== 200) throw new Error(`GET / answered ${response.status}`);
   await response.text();
-}, concurrency);
+};
+const runs = {
+  bare: async () => {
+    const queryClient = createQueryClient();
+    hydrate(queryClient, boot.queryState);
+    renderToString(createElement(Document, { boot, bootJson, children: createElement(App, { queryClient, ssrPath: "/", ssrSearch: "" }) }));
+  },
+  server: get({ cookie }),
+  firstVisits: get({}),
+};
+// Warm-up (JIT, caches), then the three take turns in slices of a fifth of a second, so a change
+// in the machine's load (other processes) weighs on each alike.
+for (const run of Object.values(runs)) for (let i = 0; i < warmup; i++) await run();
+const totals = { bare: { count: 0, ms: 0, latencies: [] as number[] }, server: { count: 0, ms: 0, latencies: [] as number[] }, firstVisits: { count: 0, ms: 0, latencies: [] as number[] } };
+for (let slice = 0; slice < seconds * 5; slice++) {
+  for (const [name, run] of Object.entries(runs) as Array<[keyof typeof runs, () => Promise<void>]>) {
+    const total = totals[name];
+    const workers = name === "bare" ? 1 : concurrency;
+    const started = performance.now();
+    const deadline = started + 200;
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        while (performance.now() < deadline) {
+          const t = performance.now();
+          await run();
+          total.latencies.push(performance.now() - t);
+          total.count++;
+        }
+      }),
+    );
+    total.ms += performance.now() - started;
+  }
+}
+const rate = (name: keyof typeof totals) => ({ rps: (totals[name].count * 1000) / totals[name].ms, p50: median(totals[name].latencies) });
+const bare = rate("bare");
+const server = rate("server");
+const firstVisits = rate("firstVisits");
 
 console.log(`React ${process.env.NODE_ENV === "production" ? "production" : "development"} build, ${seconds} s each, ${concurrency} concurrent requests`);
 console.log(`bare renderToString: ${bare.rps.toFixed(0)} renders/s, p50 ${bare.p50.toFixed(2)} ms`);
-console.log(`GET / via server:    ${server.rps.toFixed(0)} requests/s, p50 ${server.p50.toFixed(2)} ms`);
-console.log(`ratio server/bare: ${(server.rps / bare.rps).toFixed(2)} (goal ≥ 0.5)`);
+console.log(`GET / via server, returning visitor: ${server.rps.toFixed(0)} requests/s, p50 ${server.p50.toFixed(2)} ms`);
+console.log(`GET / via server, first visits:     ${firstVisits.rps.toFixed(0)} requests/s, p50 ${firstVisits.p50.toFixed(2)} ms (ratio ${(firstVisits.rps / bare.rps).toFixed(2)})`);
+report({ figure: "GET / via server ÷ bare renderToString", value: server.rps / bare.rps, unit: "×", goal: 0.5, better: "higher", detail: `${server.rps.toFixed(0)} vs ${bare.rps.toFixed(0)} per s; first visits ${(firstVisits.rps / bare.rps).toFixed(2)}` });
 
-await app.stop(true);
+await bench.close();
 simulator.stop();
-await database.close();
-
-async function measure(run: () => Promise<void>, workers: number) {
-  for (let i = 0; i < 200; i++) await run(); // warm-up: JIT, caches
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (performance.now() < deadline) {
-        const t = performance.now();
-        await run();
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: latencies[Math.floor(latencies.length / 2)] ?? 0 };
-}
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+process.exit(0);

@@ -1,6 +1,6 @@
 // Opens the app's database: PostgreSQL (postgres.js) when a URL is given,
 // otherwise embedded PGlite. Both are exposed as the same drizzle type `Db`.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres, { type Sql } from "postgres";
@@ -34,11 +34,18 @@ export type CreateDatabaseOptions = {
   /** App data directory; PGlite files go to `${dataDir}/pglite`. Use MEMORY_DATA_DIR for in-memory. */
   dataDir: string;
   /**
-   * Folder holding PGlite's pglite.wasm, initdb.wasm and pglite.data. Only the single binary
-   * needs it: PGlite finds them beside its own module otherwise.
+   * Folder holding PGlite's pglite.wasm, initdb.wasm and pglite.data, and optionally
+   * DATA_IMAGE. Only the single binary needs it: PGlite finds them beside its own module otherwise.
    */
   pgliteAssetsDir?: string;
 };
+
+/**
+ * A new, migrated PGlite data folder as a tarball: scripts/compile.ts makes it at build time and
+ * the binary carries it. A new data folder starts as a copy of it, written natively, because
+ * initdb in WebAssembly takes seconds and leaves a second PostgreSQL's memory resident (ADR 022).
+ */
+export const DATA_IMAGE = "pgdata.tar.gz";
 
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -47,9 +54,47 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
   let pgliteDir: string = MEMORY_DATA_DIR;
   if (opts.dataDir !== MEMORY_DATA_DIR) {
     pgliteDir = join(opts.dataDir, "pglite");
+    if (opts.pgliteAssetsDir) await startFromImage(join(opts.pgliteAssetsDir, DATA_IMAGE), pgliteDir);
     mkdirSync(pgliteDir, { recursive: true });
   }
-  return pgliteDatabase(await PGlite.create(pgliteDir, opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir) : {}));
+  const initialised = pgliteDir !== MEMORY_DATA_DIR && existsSync(join(pgliteDir, "PG_VERSION"));
+  const assets = opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir, initialised) : {};
+  return pgliteDatabase(await PGlite.create(pgliteDir, { ...assets, startParams: PGLITE_START_PARAMS }));
+}
+
+/**
+ * PostgreSQL's default 128 MB of shared buffers are all resident in PGlite's WebAssembly memory;
+ * one process and one connection need far less, and the OS caches the files below them (ADR 022).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * Writes DATA_IMAGE to `file`: a new PGlite data folder with every migration applied (a copy of
+ * what a first start would make). `migrate` is db/migrate.ts's, passed in: it imports this module.
+ */
+export async function writeDataImage(file: string, migrate: (database: Database) => Promise<unknown>): Promise<void> {
+  const client = await PGlite.create({ startParams: PGLITE_START_PARAMS });
+  await migrate(pgliteDatabase(client));
+  await Bun.write(file, await client.dumpDataDir("gzip"));
+  await client.close();
+}
+
+/**
+ * Unpacks `image` as the data folder `pgliteDir` when there is none yet (no folder, or an empty
+ * one). It is unpacked beside it and renamed, so a start cut short never leaves half a database.
+ */
+async function startFromImage(image: string, pgliteDir: string): Promise<void> {
+  if (existsSync(join(pgliteDir, "PG_VERSION")) || !existsSync(image)) return;
+  try {
+    rmdirSync(pgliteDir); // only when empty: anything else there is left to PGlite, as before
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return;
+  }
+  const staging = `${pgliteDir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  await new Bun.Archive(await Bun.file(image).bytes()).extract(staging);
+  renameSync(staging, pgliteDir);
 }
 
 /**
@@ -71,10 +116,10 @@ export async function probePostgres(databaseUrl: string, timeoutMs: number): Pro
   }
 }
 
-async function pgliteAssets(dir: string) {
-  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(
-    ["pglite.wasm", "initdb.wasm"].map(async (file) => WebAssembly.compile(await Bun.file(join(dir, file)).arrayBuffer())),
-  );
+/** PGlite's files from `dir`; initdb's only when it will run, for a data folder not `initialised` yet. */
+async function pgliteAssets(dir: string, initialised: boolean) {
+  const compile = async (file: string) => WebAssembly.compile(await Bun.file(join(dir, file)).arrayBuffer());
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile("pglite.wasm"), initialised ? undefined : compile("initdb.wasm")]);
   return { pgliteWasmModule, initdbWasmModule, fsBundle: Bun.file(join(dir, "pglite.data")) };
 }
 

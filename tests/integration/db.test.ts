@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, existsSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { createDatabase, type Db } from "#db/client.ts";
+import { createDatabase, DATA_IMAGE, writeDataImage, type Db } from "#db/client.ts";
 import { DEFAULT_MIGRATIONS_FOLDER, migrate, MigrationError } from "#db/migrate.ts";
 import { searches, users, type NewSearch, type NewUser } from "#db/schema.ts";
 import { describeEachDatabase, freshPostgresUrl, postgresAvailable } from "#tests/support/databases.ts";
@@ -278,6 +278,31 @@ describe("createDatabase() without a URL", () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test("a new data folder starts from the data image the binary ships: migrated already, and what is written then survives a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "app-pglite-image-test-"));
+    // The binary's PGlite folder: its WebAssembly files and the image (scripts/compile.ts).
+    const assets = join(dir, "assets");
+    cpSync(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/dist"), assets, { recursive: true });
+    await writeDataImage(join(assets, DATA_IMAGE), migrate);
+    const dataDir = join(dir, "data");
+    try {
+      const first = await createDatabase({ dataDir, pgliteAssetsDir: assets });
+      expect(await migrate(first)).toEqual({ applied: 0 });
+      await insertUser(first.db, { username: "from-image" });
+      await first.close();
+
+      const second = await createDatabase({ dataDir, pgliteAssetsDir: assets });
+      try {
+        expect(await migrate(second)).toEqual({ applied: 0 });
+        expect(await second.db.select({ username: users.username }).from(users)).toEqual([{ username: "from-image" }]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

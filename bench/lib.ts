@@ -1,0 +1,153 @@
+/**
+ * What the benches share: flags, the row format bench/index.ts collects, percentiles, the
+ * in-process app on a fresh database, the simulator in its own process, and a server process
+ * (from source or the single binary) whose memory is read from /proc.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createDatabase, MEMORY_DATA_DIR, type Database } from "#db/client.ts";
+import { migrate } from "#db/migrate.ts";
+import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { createApp } from "#src/server/app.ts";
+import { parseEnv } from "#src/server/env.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
+import { billingConfig } from "#src/server/services/billing/config.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import { startStripeSimulator } from "#src/simulators/stripe.ts";
+import { loadPageRenderer } from "#web/render.tsx";
+
+export const root = resolve(import.meta.dir, "..");
+export const dist = join(root, "dist");
+
+/** `--quick`: a short smoke (CI), figures printed but noisier. */
+export const quick = process.argv.includes("--quick");
+
+export function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/**
+ * One row of the budget table. Printed as a `ROW {json}` line, which bench/index.ts collects;
+ * `met` compares `value` with `goal` in the direction that is better.
+ */
+export type Row = { figure: string; value: number; unit: string; goal: number; better: "lower" | "higher"; detail?: string };
+
+export function report(row: Row): void {
+  console.log(`ROW ${JSON.stringify(row)}`);
+}
+
+export function met(row: Row): boolean {
+  return row.better === "lower" ? row.value <= row.goal : row.value >= row.goal;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
+/** The real app, in this process, on a fresh in-memory PGlite (or `database`), providers on the simulator at `baseUrls`. */
+export async function benchApp(options: { baseUrls: Record<ProviderId, string>; database?: Database; env?: Record<string, string> }) {
+  const database = options.database ?? (await createDatabase({ dataDir: MEMORY_DATA_DIR }));
+  if (!options.database) await migrate(database);
+  const env = parseEnv({
+    NODE_ENV: "test",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")),
+    SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+    SIMULATE_PROVIDERS: "on",
+    ...options.env,
+  });
+  const stripe = startStripeSimulator();
+  const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, options.baseUrls), billing: billingConfig(env, stripe), queue: createJobQueue(database) });
+  const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
+  return {
+    app,
+    database,
+    handle,
+    async close() {
+      if (app.server) await app.stop(true);
+      await stripe.stop();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/** `bun src/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop; no demo noise, so runs compare. */
+export async function spawnSimulator(latencyMs: number) {
+  const child = Bun.spawn(["bun", join(root, "src/simulators/index.ts"), "--latency-ms", String(latencyMs), "--noise", "0"], { stdout: "pipe", stderr: "inherit" });
+  // A bench that throws must not leave it running (it would hold the caller's output open).
+  process.on("exit", () => child.kill());
+  const reader = child.stdout.getReader();
+  let out = "";
+  const printed = () => providerIds.every((id) => new RegExp(`${providerCatalogue[id].env.baseUrl}=\\S+\\n`).test(out));
+  while (!printed()) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`simulator exited: ${out}`);
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void child.stdout.pipeTo(new WritableStream()).catch(() => {});
+  const url = (name: string) => new RegExp(`${name}=(\\S+)`).exec(out)?.[1] ?? "";
+  return { baseUrls: perProvider((id) => url(providerCatalogue[id].env.baseUrl)), stop: () => child.kill() };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? done(address.port) : fail(new Error("no port"))));
+    });
+  });
+}
+
+/** A process's resident memory now (VmRSS) and at its peak (VmHWM), in MB, from /proc. */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/**
+ * Starts a server process (`command`) on a free port and a new data folder; resolves when
+ * /healthz first answers 200, with the time that took from spawning.
+ */
+export async function startServer(command: string[], env: Record<string, string> = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-data-"));
+  const started = performance.now();
+  const child = Bun.spawn(command, {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "bench-secret-bench-secret-bench-secret", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${command.join(" ")} exited with ${child.exitCode}: ${await new Response(child.stderr).text()}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (performance.now() - started > 60_000) throw new Error(`${command.join(" ")}: no /healthz 200 within 60 s`);
+    await Bun.sleep(5);
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid,
+    readyMs,
+    dataDir,
+    async stop() {
+      child.kill("SIGTERM");
+      await Promise.race([child.exited, Bun.sleep(5000)]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** The single binary, built by `bun run build`. */
+export const BINARY = join(dist, "ai-search-comparison");

@@ -1,0 +1,99 @@
+/**
+ * Fills a database with saved searches for one user, for trying the history at scale and for
+ * bench/history.ts. A few searches run for real (the app in this process, providers on the
+ * loopback simulator, labelled Simulated like any simulated search); the rest are copies of them,
+ * one a minute back in time, so the rows are what the app writes. The user is created if missing
+ * (and made Pro, so the copies are not free searches) and signs in with the printed password.
+ *
+ *   bun run seed --searches 10000 [--user seed] [--password seed-password]
+ *
+ * It writes where the server would read: DATABASE_URL, or PGlite under DATA_DIR (default ./data).
+ * Stop the server first when it runs on PGlite (one process owns a PGlite folder).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { createDatabase, type Database } from "#db/client.ts";
+import { migrate } from "#db/migrate.ts";
+import { searches, subscriptions, users } from "#db/schema.ts";
+import { createApiClient } from "#src/client/api.ts";
+import { createApp } from "#src/server/app.ts";
+import { parseEnv } from "#src/server/env.ts";
+import { createJobQueue } from "#src/server/jobs/queue.ts";
+import { billingConfig } from "#src/server/services/billing/config.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import { startSimulator } from "#src/simulators/index.ts";
+import { startStripeSimulator } from "#src/simulators/stripe.ts";
+
+/** Queries of different catalogue categories, so the copies are not all one answer. */
+const QUERIES = ["best running shoes", "best project management software", "best noise cancelling headphones", "best password manager", "best espresso machine"];
+
+export type SeedOptions = { searches: number; username?: string; password?: string };
+
+/**
+ * Seeds `database` (migrated) with `searches` completed searches for one user; returns the user's
+ * id and the ids of the searches. `handle` is the app the real searches run through.
+ */
+export async function seedSearches(database: Database, handle: typeof fetch, { searches: count, username = "seed", password = "seed-password" }: SeedOptions) {
+  const { db } = database;
+  const json = { "content-type": "application/json" };
+  const auth = await handle("http://localhost/api/login", { method: "POST", headers: json, body: JSON.stringify({ username, password }) });
+  const signedIn = auth.ok
+    ? auth
+    : await handle("http://localhost/api/register", { method: "POST", headers: json, body: JSON.stringify({ username, email: `${username}@example.com`, password }) });
+  if (!signedIn.ok) throw new Error(`could not sign in or register ${username}: ${signedIn.status} ${await signedIn.text()}`);
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
+  if (!user) throw new Error(`no user ${username}`);
+  await db.insert(subscriptions).values({ id: `sub_seed_${user.id}`, userId: user.id, stripeCustomerId: `cus_seed_${user.id}`, status: "active" }).onConflictDoNothing();
+  const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
+
+  const originals: string[] = [];
+  for (const query of QUERIES.slice(0, Math.min(count, QUERIES.length))) originals.push((await api.search({ query, iterations: 1 })).result.id);
+  const copies = count - originals.length;
+  // Each copy: one of the real rows, created `n` minutes before now, so pages of history go back in time.
+  for (let from = 1; from <= copies; from += 1000) {
+    const to = Math.min(copies, from + 999);
+    await db.execute(sql`
+      insert into ${searches} (user_id, query, iterations, options, result, total_products, total_companies, total_links, iteration_count, status, simulated, created_at, completed_at)
+      select s.user_id, s.query, s.iterations, s.options, s.result, s.total_products, s.total_companies, s.total_links, s.iteration_count, s.status, s.simulated,
+             now() - make_interval(mins => n), now() - make_interval(mins => n)
+      from generate_series(${from}::int, ${to}::int) as n
+      join ${searches} s on s.id = (array[${sql.join(originals.map((id) => sql`${id}::uuid`), sql`, `)}])[1 + n % ${originals.length}]`);
+  }
+  return { userId: user.id, originals, cookie };
+}
+
+if (import.meta.main) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const count = Number(arg("--searches") ?? 10_000);
+  if (!Number.isInteger(count) || count < 1) throw new Error("--searches must be a whole number of at least 1");
+  const env = parseEnv({ ...process.env, SIMULATE_PROVIDERS: "on" });
+  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  await migrate(database);
+  const simulator = startSimulator({ latency: { kind: "fixed", ms: 0 } });
+  const stripe = startStripeSimulator();
+  const app = await createApp({
+    env,
+    database,
+    assetsDir: mkdtempSync(join(tmpdir(), "seed-assets-")),
+    renderPage: () => Promise.resolve(new Response("no pages while seeding", { status: 404 })),
+    providers: createProviders(env, simulator.baseUrls),
+    billing: billingConfig(env, stripe),
+    queue: createJobQueue(database),
+  });
+  const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
+  const username = arg("--user") ?? "seed";
+  const password = arg("--password") ?? "seed-password";
+  const started = performance.now();
+  await seedSearches(database, handle, { searches: count, username, password });
+  console.log(`seeded ${count} searches for ${username} (password ${password}) in ${((performance.now() - started) / 1000).toFixed(1)} s · db ${database.kind === "pglite" ? `pglite in ${env.DATA_DIR}` : "DATABASE_URL"}`);
+  simulator.stop();
+  await stripe.stop();
+  await database.close();
+  process.exit(0);
+}
