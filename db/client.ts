@@ -66,7 +66,7 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
  * PostgreSQL's default 128 MB of shared buffers are all resident in PGlite's WebAssembly memory;
  * one process and one connection need far less, and the OS caches the files below them (ADR 022).
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"];
 
 /**
  * Writes DATA_IMAGE to `file`: a new PGlite data folder with every migration applied (a copy of

@@ -11,8 +11,6 @@ import { createInstance } from "#src/server/instance.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
-import { DEMO_NOISE, startSimulator } from "#src/simulators/index.ts";
-import { startStripeSimulator } from "#src/simulators/stripe.ts";
 import { billingConfig, billingMode } from "#src/server/services/billing/config.ts";
 
 export type StartOptions = {
@@ -79,11 +77,14 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   // Keyless providers outside production answer from the loopback simulator, labelled Simulated,
   // with the quirks of real models now and then so the demo runs the same paths as live answers.
   const modes = providerModes(env);
-  const simulator = Object.values(modes).includes("simulated") ? startSimulator({ noise: DEMO_NOISE }) : undefined;
+  // The simulators (their catalogue and English word lists) are loaded only when they run: with
+  // real keys, or in production, they would be resident memory for nothing (ADR 022).
+  const simulated = Object.values(modes).includes("simulated");
+  const simulator = simulated ? await import("#src/simulators/index.ts").then(({ startSimulator, DEMO_NOISE }) => startSimulator({ noise: DEMO_NOISE })) : undefined;
   if (simulator) opened.push(() => simulator.stop());
   const providers = createProviders(env, simulator?.baseUrls);
   // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).
-  const stripeSimulator = billingMode(env) === "simulated" ? startStripeSimulator() : undefined;
+  const stripeSimulator = billingMode(env) === "simulated" ? (await import("#src/simulators/stripe.ts")).startStripeSimulator() : undefined;
   if (stripeSimulator) opened.push(() => stripeSimulator.stop());
   const billing = billingConfig(env, stripeSimulator);
 
