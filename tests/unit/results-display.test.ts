@@ -223,8 +223,21 @@ describe("Side by Side", () => {
   test("says so on the card when the provider cut the answer short, and only then", () => {
     const cut = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: "MAX_TOKENS" })] } });
     const { text: t } = render(cut);
-    expect(t).toContain("The provider cut this answer short (MAX_TOKENS); the lists come from the part that arrived.");
+    expect(t).toContain("The provider cut this answer short (length limit reached); the lists come from the part that arrived.");
     expect(cardText(t, "Claude Results", "Gemini Results")).not.toContain("cut this answer short");
+  });
+
+  test("a cut answer's finish signal reads in words; one we do not know shows as the provider sent it", () => {
+    const cut = buildSearchResult({
+      query: "q",
+      executionTimeMs: 1,
+      iterations: 1,
+      runs: { openai: [run("openai", { truncated: "content_filter" })], anthropic: [run("anthropic", { truncated: "refusal" })], gemini: [run("gemini", { truncated: "BLOCKLIST" })] },
+    });
+    const { text: t } = render(cut);
+    expect(cardText(t, "ChatGPT Results", "Claude Results")).toContain("cut this answer short (content filter)");
+    expect(cardText(t, "Claude Results", "Gemini Results")).toContain("cut this answer short (the model declined to go on)");
+    expect(t).toContain("cut this answer short (BLOCKLIST)");
   });
 
   test("a provider the time limit or a stopping server cut off says so, not 'Search failed'", () => {

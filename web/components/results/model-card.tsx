@@ -187,12 +187,25 @@ function Answer({ model }: { model: ModelResult }) {
   );
 }
 
+/** The finish signals the providers send for a cut answer, in words; any other shows as sent. */
+const CUT_REASONS: Record<string, string> = {
+  max_output_tokens: "length limit reached",
+  max_tokens: "length limit reached",
+  MAX_TOKENS: "length limit reached",
+  model_context_window_exceeded: "context window full",
+  refusal: "the model declined to go on",
+  content_filter: "content filter",
+  SAFETY: "safety filter",
+  RECITATION: "recitation filter",
+};
+
 /** The provider stopped before the answer was finished: what is listed comes from the part that arrived. */
 function TruncatedNote({ reason }: { reason: string }) {
+  const words = Object.hasOwn(CUT_REASONS, reason) ? CUT_REASONS[reason] : reason;
   return (
-    <p role="note" className="flex items-start gap-1.5 text-xs text-amber-900 dark:text-amber-100">
+    <p role="note" className="flex items-start gap-1.5 text-xs text-amber-900 dark:text-amber-100" title={`Finish signal: ${reason}`}>
       <Scissors className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
-      <span>{`The provider cut this answer short (${reason}); the lists come from the part that arrived.`}</span>
+      <span>{`The provider cut this answer short (${words}); the lists come from the part that arrived.`}</span>
     </p>
   );
 }
