@@ -66,6 +66,14 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
     "5",
   ),
+  /**
+   * Provider calls in flight at once per provider across all searches of this instance (ADR 022):
+   * each call in flight holds about 2 MB of native buffers, and a provider's rate limit is per key.
+   */
+  PROVIDER_CONCURRENCY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 1000"), v.transform(Number), v.minValue(1, "a whole number from 1 to 1000"), v.maxValue(1000, "a whole number from 1 to 1000")),
+    "32",
+  ),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */
   SEARCH_DEADLINE_SECONDS: seconds(90),
   SEARCH_DEADLINE_SECONDS_AT_100: seconds(600),

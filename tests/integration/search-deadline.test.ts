@@ -48,6 +48,22 @@ describe("search: time limit, heartbeats, drain", () => {
     expect((await visitor.api.quota()).remaining).toBe(4);
   });
 
+  test("PROVIDER_CONCURRENCY caps a provider's calls in flight across searches: with 2, a third search's call to a hung provider waits its turn", async () => {
+    hang("gemini");
+    const { app } = await createTestApp(fx.db, { simulator: fx.sim, env: { PROVIDER_CONCURRENCY: "2", SEARCH_DEADLINE_SECONDS: "2" } });
+    fx.sim.clearLog();
+    const calls = (id: ProviderId) => fx.sim.requests.filter((request) => request.provider === id && request.kind === "search").length;
+    const searches = Promise.all([1, 2, 3].map(() => createAgent(app).api.search({ query: "best robot vacuum" })));
+    // The other providers take all three at once; Gemini, hung, holds its two slots.
+    await waitFor(() => calls("openai") === 3 && calls("anthropic") === 3);
+    await Bun.sleep(200);
+    expect(calls("gemini")).toBe(2);
+    for (const { result } of await searches) {
+      expect(result.models.openai?.status).toBe("ok");
+      expect(result.models.gemini).toMatchObject({ status: "error", stopped: "deadline" });
+    }
+  });
+
   test("a search whose every provider hangs fails at its time limit (502, saying so) and is given back", async () => {
     hang(...providerIds);
     const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "0.5" } });

@@ -5,6 +5,7 @@ import { anthropicAdapter } from "./anthropic.ts";
 import { geminiAdapter } from "./gemini.ts";
 import { providerModes } from "./mode.ts";
 import { storableText } from "#src/core/storable-text.ts";
+import { createLimiter } from "#src/server/services/search/limit.ts";
 import { openaiAdapter } from "./openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "./types.ts";
 
@@ -20,23 +21,32 @@ const SIMULATOR_KEY = "simulated-key";
  * One adapter per connected provider: live ones use the key and base URL from the environment,
  * simulated ones the loopback simulator's URL; `off` providers are null ("Not Connected").
  */
-/** Every answer an adapter gives, in text the database can keep (src/core/storable-text.ts). */
-function storable(adapter: ProviderAdapter): ProviderAdapter {
+/**
+ * Every answer an adapter gives, in text the database can keep (src/core/storable-text.ts), with
+ * at most `inFlight` of the provider's calls running at once across all searches (the rest wait
+ * their turn; a call whose search was cancelled meanwhile ends as soon as it starts).
+ */
+function guarded(adapter: ProviderAdapter, inFlight: number): ProviderAdapter {
+  const limit = createLimiter(inFlight);
   return {
     ...adapter,
-    search: async (call) => storableText(await adapter.search(call)),
-    structured: async (request, signal) => storableText(await adapter.structured(request, signal)),
+    search: (call) => limit(async () => storableText(await adapter.search(call))),
+    structured: (request, signal) => limit(async () => storableText(await adapter.structured(request, signal))),
   };
 }
 
-export function createProviders(env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS">, simulator?: Readonly<SimulatorUrls>): Providers {
+export function createProviders(
+  env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS"> & Partial<Pick<Env, "PROVIDER_CONCURRENCY">>,
+  simulator?: Readonly<SimulatorUrls>,
+): Providers {
   const modes = providerModes(env);
+  const inFlight = env.PROVIDER_CONCURRENCY ?? Number.POSITIVE_INFINITY;
   return perProvider((id) => {
     const { apiKey, baseUrl, model } = env.providers[id];
-    if (modes[id] === "live" && apiKey) return storable(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }));
+    if (modes[id] === "live" && apiKey) return guarded(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), inFlight);
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
     // A simulator's citations redirect through the simulator itself.
-    return storable(adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }));
+    return guarded(adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }), inFlight);
   });
 }
