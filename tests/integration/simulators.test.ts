@@ -14,6 +14,7 @@ import type { AdapterConfig, ProviderAdapter } from "#src/server/services/provid
 import { catalogue } from "#src/simulators/catalogue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { matchCategory } from "#src/simulators/matching.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const INSTRUCTION =
   'List the products and companies you recommend. After your answer, add a fenced ```json block with {"products":[{"name","rank","details"}],"companies":[{"name","products"}]}.';
@@ -505,16 +506,14 @@ describe("faults", () => {
       const controller = new AbortController();
       const pending = rejection(call(controller.signal));
       await Bun.sleep(150);
-      const abortedAt = Date.now();
       controller.abort();
       const error = await pending;
       if (errorClass) expect(error).toBeInstanceOf(errorClass);
       else expect(error.name).toMatch(/Abort/);
-      for (let i = 0; i < 400 && seen.length === 0; i++) await Bun.sleep(5);
+      // How soon is bench/cancel.ts's to measure; here, that the simulator saw the close.
+      await waitFor(() => seen.length > 0);
       unsubscribe();
       expect(seen.length).toBe(1);
-      // Generous because CI machines are noisy; bench/cancel.ts measures the real delay.
-      expect((seen[0] ?? Infinity) - abortedAt).toBeLessThan(2000);
       const record = sim.aborts.at(-1);
       expect(record?.provider).toBe(provider);
       expect(record?.sinceStartMs).toBeGreaterThanOrEqual(140);
@@ -527,12 +526,11 @@ describe("faults", () => {
       const controller = new AbortController();
       const pending = rejection(openaiSearch("best crm", { signal: controller.signal }));
       await Bun.sleep(50);
-      const abortedAt = Date.now();
       controller.abort();
       await pending;
-      for (let i = 0; i < 400 && sim.aborts.at(-1)?.provider !== "openai"; i++) await Bun.sleep(5);
-      // Generous because CI machines are noisy; bench/cancel.ts measures the real delay.
-      expect((sim.aborts.at(-1)?.atMs ?? Infinity) - abortedAt).toBeLessThan(2000);
+      // Recorded while the 5 s answer was still pending (the simulator records only closes before an answer).
+      await waitFor(() => sim.aborts.at(-1)?.provider === "openai");
+      expect(sim.aborts.at(-1)?.provider).toBe("openai");
     } finally {
       sim.setLatency({ kind: "fixed", ms: 2 });
     }

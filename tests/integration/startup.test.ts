@@ -120,13 +120,11 @@ describe("start-up failures: one line naming the cause and the fix, exit code â‰
 
   test("DATABASE_URL on a closed port: retried within DATABASE_CONNECT_TIMEOUT_SECONDS, one line per retry, then the failure", async () => {
     const port = await freePort();
-    const started = performance.now();
     const run = await runServer({ DATA_DIR: tempDir(), DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app`, DATABASE_CONNECT_TIMEOUT_SECONDS: "2" });
     const line = failureLine(run, EXIT.databaseUnreachable);
     expect(line).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/app refused the connection \\(ECONNREFUSED, 5 attempts in 1\\.\\d s\\)\\. Fix: `));
     expect(line).not.toContain("secret");
     expect(run.stdout.match(/^Database not reachable yet \(attempt \d of 5: /gm)).toHaveLength(4);
-    expect(performance.now() - started).toBeLessThan(30_000);
   }, TIMEOUT_MS);
 
   test("the port in use", async () => {
