@@ -11,9 +11,9 @@ export const DEFAULT_DATA_DIR = "./data";
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url("a URL such as http://127.0.0.1:4010")));
-const count = (fallback: number, max: number) => {
-  const expected = `a whole number from 0 to ${max}`;
-  return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.maxValue(max, expected)), String(fallback));
+const count = (fallback: number, max: number, min = 0) => {
+  const expected = `a whole number from ${min} to ${max}`;
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.minValue(min, expected), v.maxValue(max, expected)), String(fallback));
 };
 /** A duration in seconds, fractions allowed (tests use short ones); up to a day unless said. */
 const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
@@ -23,15 +23,7 @@ const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
-  PORT: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, "a whole number from 0 to 65535"),
-      v.transform(Number),
-      v.maxValue(65535, "a whole number from 0 to 65535"),
-    ),
-    "3000",
-  ),
+  PORT: count(3000, 65535),
   HOST: v.optional(v.pipe(v.string(), v.minLength(1)), "0.0.0.0"),
   DATABASE_URL: v.optional(
     v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")),
@@ -62,18 +54,12 @@ const EnvSchema = v.object({
     "0",
   ),
   /** Provider calls in flight at once per provider during a multi-iteration search. */
-  SEARCH_CONCURRENCY: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 50"), v.transform(Number), v.minValue(1, "a whole number from 1 to 50"), v.maxValue(50, "a whole number from 1 to 50")),
-    "5",
-  ),
+  SEARCH_CONCURRENCY: count(5, 50, 1),
   /**
    * Provider calls in flight at once per provider across all searches of this instance (ADR 022):
    * each call in flight holds about 2 MB of native buffers, and a provider's rate limit is per key.
    */
-  PROVIDER_CONCURRENCY: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, "a whole number from 1 to 1000"), v.transform(Number), v.minValue(1, "a whole number from 1 to 1000"), v.maxValue(1000, "a whole number from 1 to 1000")),
-    "32",
-  ),
+  PROVIDER_CONCURRENCY: count(32, 1000, 1),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */
   SEARCH_DEADLINE_SECONDS: seconds(90),
   SEARCH_DEADLINE_SECONDS_AT_100: seconds(600),

@@ -5,7 +5,7 @@
  * (1–10) drives how often a product is picked; `tags` are words of a query that favour it.
  */
 import { businessSoftware } from "./catalogue/business.ts";
-import type { CategoryData } from "./catalogue/data.ts";
+import type { Category, CatalogueProduct, SourcePage } from "./catalogue/data.ts";
 import { hostOf } from "./catalogue/domains.ts";
 import { electronics } from "./catalogue/electronics.ts";
 import { finance } from "./catalogue/finance.ts";
@@ -18,39 +18,7 @@ import { software } from "./catalogue/software.ts";
 import { teamwork } from "./catalogue/teamwork.ts";
 import { travel } from "./catalogue/travel.ts";
 
-export interface CatalogueProduct {
-  name: string;
-  company: string;
-  details: string;
-  popularity: number;
-  /** Query words that make it a likelier pick ("family", "budget"). */
-  tags: string[];
-}
-
-export interface SourcePage {
-  url: string;
-  title: string;
-}
-
-export interface Category {
-  id: string;
-  /** Plural noun phrase used in prose ("running shoes"). */
-  label: string;
-  /** How people type the need ("CRM", "running shoes"). */
-  noun: string;
-  /** One sentence saying what it is, for "what is a …" questions. */
-  about: string;
-  /** Words and phrases that identify a query about this category (its label and noun included). */
-  keywords: string[];
-  /** Uses that narrow the need ("for flat feet"), for query variants. */
-  uses: string[];
-  /** A price cap people type ("under $100"). */
-  price: string;
-  /** Whether businesses buy it (a small-business persona fits). */
-  business: boolean;
-  products: CatalogueProduct[];
-  sources: SourcePage[];
-}
+export type { Category, CatalogueProduct, SourcePage };
 
 export const catalogue: readonly Category[] = [...businessSoftware, ...teamwork, ...software, ...electronics, ...gadgets, ...home, ...kitchen, ...lifestyle, ...services, ...finance, ...travel].map(
   (data): Category => ({
