@@ -1,9 +1,9 @@
 /**
  * fetch with a cookie jar, for the one exchange that needs a session cookie: `aisc login` signs in
- * with a password, creates a token and signs out. Every other call sends the token instead.
+ * with a password and creates a token. Every other call sends the token instead. A given `jar` is
+ * shared (tests keep one across server restarts, as a browser does).
  */
-export function fetchWithCookies(): typeof fetch {
-  const jar = new Map<string, string>();
+export function fetchWithCookies(jar = new Map<string, string>()): typeof fetch {
   const withCookies = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     if (jar.size) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { fetchWithCookies } from "#cli/lib/cookies.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { Simulator } from "#src/simulators/index.ts";
@@ -45,16 +46,5 @@ export async function startServer(sim: Simulator, dataDir: string, env: Record<s
 
 /** A browser: the typed client with a cookie jar (kept across servers, as a browser keeps it across restarts). */
 export function browserAt(baseUrl: string, jar = new Map<string, string>()) {
-  const jarFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    if (jar.size) request.headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await fetch(request);
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ""] = header.split(";");
-      const at = pair.indexOf("=");
-      if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-    return response;
-  };
-  return { jar, api: createApiClient({ baseUrl, fetch: jarFetch as typeof fetch }) };
+  return { jar, api: createApiClient({ baseUrl, fetch: fetchWithCookies(jar) }) };
 }
