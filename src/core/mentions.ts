@@ -2,6 +2,7 @@ import type { BrandEntry } from "#src/contract/lens.ts";
 import type { RunRecord } from "#src/contract/search.ts";
 import { nameKey } from "./names.ts";
 import { mentions, notFoundSubjects } from "./not-found.ts";
+import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { CALENDAR_WORDS, isOrdinaryWord } from "./words.ts";
 
 /*
@@ -112,7 +113,7 @@ function term(text: string): Term {
   const capitals = words.map((word, index) => index === 0 || /^\p{Lu}/u.test(word));
   return {
     text: written,
-    pattern: new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, kind === "short" ? "gu" : "giu"),
+    pattern: wholeWords(body, kind === "short" ? "gu" : "giu"),
     kind,
     capitals,
     capitalOnlyFirst: capitals.filter(Boolean).length === 1,
@@ -195,10 +196,6 @@ function inDateContext(text: string, at: Occurrence): boolean {
 /** NFKC and one apostrophe; every position in this module is in the folded text. */
 function fold(text: string): string {
   return text.normalize("NFKC").replace(/[’‘`´]/g, "'");
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Markup, quotes, list markers and spaces that may stand between a sentence's start and its first word. */

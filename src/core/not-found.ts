@@ -1,3 +1,4 @@
+import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { isOrdinaryWord } from "./words.ts";
 
 /*
@@ -52,8 +53,7 @@ export function mentions(subject: string, name: string, strict: boolean): boolea
   const haystack = subject.replace(/[’‘]/g, "'").replace(/\s+/g, " ");
   const needle = name.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
   if (needle === "") return false;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(needle)}(?![\\p{L}\\p{N}])`, "giu");
-  for (const match of haystack.matchAll(pattern)) {
+  for (const match of haystack.matchAll(wholeWords(escapeRegExp(needle), "giu"))) {
     const after = haystack.slice(match.index + match[0].length);
     if (/^'s(?![\p{L}\p{N}])/u.test(after)) continue;
     if (strict && /^ (?:\p{Lu}|\p{N})/u.test(after)) continue;
@@ -150,10 +150,6 @@ function stripWords(text: string, filler: RegExp): string {
     if (next === rest) return rest;
     rest = next;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 const NOT_FOUND_DETAILS_START =

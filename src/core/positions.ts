@@ -1,5 +1,6 @@
 import type { Company, Mention, Product } from "#src/contract/search.ts";
 import { structuredSpan } from "./extraction.ts";
+import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { isOrdinaryWord } from "./words.ts";
 
 /**
@@ -48,7 +49,7 @@ function occurrences(text: string, name: string): Span[] {
   const plain = words.every((word) => /^[\p{L}'’-]+$/u.test(word) && isOrdinaryWord(word.replace(/['’]s$/, "")));
   const strict = plain || name.replace(/[^\p{L}\p{N}]/gu, "").length <= 3;
   const body = words.map((word) => `${escapeWord(word)}(?:['’]s)?[™®©]?`).join("\\s+");
-  const spans = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, strict ? "gu" : "giu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const spans = [...text.matchAll(wholeWords(body, strict ? "gu" : "giu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   return plain ? spans.filter((span) => emphasised(text, span) || !atSentenceStart(text, span.start)) : spans;
 }
 
@@ -71,9 +72,7 @@ function variantsOf(name: string, company: boolean): string[] {
 }
 
 function escapeWord(word: string): string {
-  return word
-    .replace(/['’]s$/, "")
-    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  return escapeRegExp(word.replace(/['’]s$/, ""))
     .replace(/['’]/g, "['’]")
     .replace(/[-‐‑‒–—]/g, "[-‐‑‒–—]");
 }

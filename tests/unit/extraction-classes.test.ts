@@ -232,4 +232,13 @@ ${json({
     expect(located.products[0]?.mention?.order).toBe(1);
     expect(located.products[1]?.mention).toBeUndefined();
   });
+
+  test("names that come back in answer after answer are found alike in each (their patterns are made once and shared)", () => {
+    const items = () => cleanExtraction(parseStructuredAnswer(answer)!, answer);
+    const first = withMentions(items(), answer);
+    const other = `Runners rate the Brooks Ghost 16 and Nike Pegasus 41 alike; ASICS and On trail them. ${answer}`;
+    const shifted = withMentions(items(), other);
+    expect(shifted.products.find((p) => p.name === "Brooks Ghost 16")?.mention?.start).toBe(other.indexOf("Brooks Ghost 16"));
+    expect(withMentions(items(), answer)).toEqual(first);
+  });
 });

@@ -12,8 +12,21 @@ export const UNKNOWN_IP = "unknown";
  * the client sent and cannot be believed. Otherwise the socket's address (Bun's requestIP).
  */
 export function clientIp({ request, server }: ConnectionInfo, trustProxy: number): string {
-  const onBehalfOf = relayed.get(request);
-  if (onBehalfOf) return onBehalfOf;
+  let address = addresses.get(request);
+  if (address === undefined) {
+    address = addressOf(request, server, trustProxy);
+    addresses.set(request, address);
+  }
+  return address;
+}
+
+/**
+ * Each request's address, once known: a page asks for it once per call it makes through the app,
+ * and an in-process request made on a visitor's behalf is given theirs (relayClientIp).
+ */
+const addresses = new WeakMap<Request, string>();
+
+function addressOf(request: Request, server: ConnectionInfo["server"], trustProxy: number): string {
   if (trustProxy > 0) {
     const hops = (request.headers.get("x-forwarded-for") ?? "")
       .split(",")
@@ -26,15 +39,13 @@ export function clientIp({ request, server }: ConnectionInfo, trustProxy: number
   return socket ? stripZone(socket) : UNKNOWN_IP;
 }
 
-const relayed = new WeakMap<Request, string>();
-
 /**
  * Marks an in-process request the server makes on a visitor's behalf (server-side rendering
  * fetches page data through the app) as coming from that visitor's address. It has no socket,
  * and a header would be forgeable; an entry keyed by the Request object is not.
  */
 export function relayClientIp(inner: Request, outer: ConnectionInfo, trustProxy: number): Request {
-  relayed.set(inner, clientIp(outer, trustProxy));
+  addresses.set(inner, clientIp(outer, trustProxy));
   return inner;
 }
 

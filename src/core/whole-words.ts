@@ -1,0 +1,27 @@
+/**
+ * Whole-word patterns for names in answer text: a match may not touch another letter or digit
+ * on either side. Made once per pattern and kept: the same names come back in every iteration
+ * and search, and building a Unicode pattern per name per answer left a burst of searches with
+ * some hundred thousand regexes waiting for the collector (ADR 022).
+ */
+const cache = new Map<string, RegExp>();
+const CACHE_SIZE = 4096;
+
+/** `body` (already a pattern, e.g. from escapeRegExp) between whole-word boundaries, global. Use with matchAll, which never moves the shared lastIndex. */
+export function wholeWords(body: string, flags: "gu" | "giu"): RegExp {
+  const key = `${flags} ${body}`;
+  let pattern = cache.get(key);
+  if (pattern) {
+    cache.delete(key); // re-inserted below: the Map's order is the least recently used first
+  } else {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, flags);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, pattern);
+  return pattern;
+}
+
+/** `text` as a pattern that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
