@@ -57,7 +57,7 @@ const EnvSchema = v.object({
   SEARCH_CONCURRENCY: count(5, 50, 1),
   /**
    * Provider calls in flight at once per provider across all searches of this instance (ADR 022):
-   * each call in flight holds about 2 MB of native buffers, and a provider's rate limit is per key.
+   * a provider's rate limit is per key, and answers that arrive together are processed together.
    */
   PROVIDER_CONCURRENCY: count(32, 1000, 1),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */

@@ -8,6 +8,7 @@ import type { Admission, Quota, QuotaService } from "../quota/index.ts";
 import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
+import { createCollectorPacing } from "./collector-pacing.ts";
 import { deadlineFor, type DeadlinePolicy } from "./deadline.ts";
 import { createRunTracker, RESTART_RETRY_AFTER_S, ServerStoppingError } from "./drain.ts";
 import type { Host } from "./instances.ts";
@@ -63,6 +64,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
   host.onCancel((slot) => registry.cancel(slot));
   const tracker = createRunTracker();
   host.onDrain((graceMs) => tracker.drain(graceMs));
+  const pacing = createCollectorPacing();
 
   /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
@@ -88,6 +90,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
     const key = slot ?? ownerKey(caller.owner);
     const controller = registry.begin(key);
     const untrack = tracker.add(controller);
+    const unpace = pacing.begin();
     const onClientGone = () => controller.abort(new SearchCancelledError());
     signal?.addEventListener("abort", onClientGone, { once: true });
     const { query, options } = request;
@@ -133,6 +136,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
       signal?.removeEventListener("abort", onClientGone);
       registry.end(key, controller);
       untrack();
+      unpace();
     }
   }
 
