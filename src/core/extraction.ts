@@ -100,9 +100,14 @@ export function parseStructuredAnswer(text: string, { cut = false } = {}): { pro
 
 /** Where the structured block parseStructuredAnswer reads sits in the text, if any. */
 export function structuredSpan(text: string): { start: number; end: number } | null {
-  const located = locateStructured(text);
-  return located ? { start: located.start, end: located.end } : null;
+  if (lastSpan?.text !== text) locateStructured(text);
+  return lastSpan?.span ?? null;
 }
+
+// An answer is read by parseStructuredAnswer, then cleanExtraction and withMentions look for the
+// same block: the last answer's span is kept so the scan runs once (it reads every "{" in it).
+// Only the span: the parsed value goes to the caller, who may change it.
+let lastSpan: { text: string; span: { start: number; end: number } | null } | undefined;
 
 /**
  * Validated, de-noised products and companies from a raw extraction (parsed answer or fallback
@@ -166,6 +171,12 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
 // Scans backwards so the last block wins (models sometimes show an example first) and a nested
 // {"products": …} is found before its wrapper. Each candidate is read strictly, then tolerantly.
 function locateStructured(text: string): { value: { products: unknown[]; companies: unknown[] }; start: number; end: number } | null {
+  const located = scanStructured(text);
+  lastSpan = { text, span: located ? { start: located.start, end: located.end } : null };
+  return located;
+}
+
+function scanStructured(text: string): { value: { products: unknown[]; companies: unknown[] }; start: number; end: number } | null {
   for (let i = text.lastIndexOf("{"); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("{", i - 1)) {
     const read = readAt(text, i);
     // A named object is an entry — {"name": "Sony", "products": [...]} is a company, not the block.
@@ -199,7 +210,7 @@ function isProductArray(items: unknown[]): boolean {
 
 // The answer without its JSON, so rule e reads what the model said, not what it listed.
 function proseOf(answerText: string): string {
-  const located = locateStructured(answerText);
+  const located = structuredSpan(answerText);
   const text = located ? answerText.slice(0, located.start) + answerText.slice(located.end) : answerText;
   return text.replace(/```[^\n]*\n?[\s\S]*?(?:```|$)/g, " ");
 }

@@ -31,6 +31,18 @@ const CLOSERS: Record<string, string> = {
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null, True: true, False: false, None: null, undefined: null };
 const MAX_DEPTH = 100;
+// Made once: a regex literal in a method is a new object on every call, and the reader calls them per character.
+const SPACE = /\s/;
+const NUMBER_START = /[-+\d.]/;
+const WORD = /^[A-Za-z_$][\w$]*/;
+const STRICT_LITERAL = /^(true|false|null)$/;
+const KEY_WORD = /^[A-Za-z_$][\w$-]*/;
+const LENIENT_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/;
+const STRICT_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/;
+const AFTER_STRING = /\s*(.)/sy;
+const CAN_FOLLOW_STRING = /[,:}\]"'“”‘’]/;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+const PLAIN_ESCAPE = /["\\/]/;
 
 class Reader {
   pos = 0;
@@ -49,9 +61,9 @@ class Reader {
     if (ch === "{") return this.object(depth);
     if (ch === "[") return this.array(depth);
     if (ch !== undefined && this.isQuote(ch)) return this.string();
-    if (ch !== undefined && /[-+\d.]/.test(ch)) return this.number();
-    const word = /^[A-Za-z_$][\w$]*/.exec(this.text.slice(this.pos, this.pos + 16))?.[0];
-    if (word !== undefined && Object.hasOwn(LITERALS, word) && (this.lenient || /^(true|false|null)$/.test(word))) {
+    if (ch !== undefined && NUMBER_START.test(ch)) return this.number();
+    const word = WORD.exec(this.text.slice(this.pos, this.pos + 16))?.[0];
+    if (word !== undefined && Object.hasOwn(LITERALS, word) && (this.lenient || STRICT_LITERAL.test(word))) {
       this.pos += word.length;
       return LITERALS[word];
     }
@@ -114,7 +126,7 @@ class Reader {
     const ch = this.text[this.pos];
     if (ch !== undefined && this.isQuote(ch)) return this.string();
     if (!this.lenient) return this.fail();
-    const word = /^[A-Za-z_$][\w$-]*/.exec(this.text.slice(this.pos, this.pos + 64))?.[0];
+    const word = KEY_WORD.exec(this.text.slice(this.pos, this.pos + 64))?.[0];
     if (word === undefined) return this.fail();
     this.pos += word.length;
     return word;
@@ -123,27 +135,31 @@ class Reader {
   private string(): string {
     const open = this.text[this.pos] ?? "";
     const closers = this.lenient ? (CLOSERS[open] ?? open) : '"';
+    // The string is copied in runs between escapes, not a character at a time.
     let out = "";
     this.pos++;
+    let run = this.pos;
     for (;;) {
       const ch = this.text[this.pos];
       if (ch === undefined) return this.fail();
       if (ch === "\\") {
+        out += this.text.slice(run, this.pos);
         out += this.escape();
+        run = this.pos;
         continue;
       }
       this.pos++;
-      if (closers.includes(ch) && (!this.lenient || this.endsString())) return out;
+      if (closers.includes(ch) && (!this.lenient || this.endsString())) return out + this.text.slice(run, this.pos - 1);
       if (!this.lenient && ch < " ") this.fail();
-      out += ch;
     }
   }
 
   // A quote only closes a hand-written string when what follows could follow a string; otherwise
   // it is an apostrophe ("Nike's") or an unescaped inner quote ("the "best" one").
   private endsString(): boolean {
-    const rest = /^\s*(.)/s.exec(this.text.slice(this.pos, this.pos + 200));
-    return rest === null || /[,:}\]"'“”‘’]/.test(rest[1] ?? "");
+    AFTER_STRING.lastIndex = this.pos;
+    const rest = AFTER_STRING.exec(this.text);
+    return rest === null || CAN_FOLLOW_STRING.test(rest[1] ?? "");
   }
 
   private escape(): string {
@@ -152,18 +168,17 @@ class Reader {
     this.pos += 2;
     if (ch === "u") {
       const hex = this.text.slice(this.pos, this.pos + 4);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return this.fail();
+      if (!HEX4.test(hex)) return this.fail();
       this.pos += 4;
       return String.fromCharCode(parseInt(hex, 16));
     }
-    if (/["\\/]/.test(ch)) return ch;
+    if (PLAIN_ESCAPE.test(ch)) return ch;
     if (!this.lenient) return this.fail();
     return ESCAPES[ch] ?? ch;
   }
 
   private number(): number {
-    const pattern = this.lenient ? /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/ : /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/;
-    const match = pattern.exec(this.text.slice(this.pos, this.pos + 64))?.[0];
+    const match = (this.lenient ? LENIENT_NUMBER : STRICT_NUMBER).exec(this.text.slice(this.pos, this.pos + 64))?.[0];
     if (match === undefined) return this.fail();
     this.pos += match.length;
     return Number(match);
@@ -171,8 +186,10 @@ class Reader {
 
   private skipSpace(): void {
     for (;;) {
+      const code = this.text.charCodeAt(this.pos);
       const ch = this.text[this.pos];
-      if (ch !== undefined && /\s/.test(ch)) {
+      // ASCII spaces without a regex; others (no-break space, line separator…) by \s.
+      if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(ch ?? ""))) {
         this.pos++;
       } else if (this.lenient && ch === "/" && this.text[this.pos + 1] === "/") {
         const end = this.text.indexOf("\n", this.pos);
