@@ -62,11 +62,14 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
     ...options.env,
   });
   const stripe = startStripeSimulator();
-  const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, options.baseUrls), billing: billingConfig(env, stripe), queue: createJobQueue(database) });
+  const providers = createProviders(env, options.baseUrls);
+  const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers, billing: billingConfig(env, stripe), queue: createJobQueue(database) });
   const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
   return {
     app,
     database,
+    /** The app's provider adapters, for timing their SDK calls alone. */
+    providers,
     handle,
     async close() {
       if (app.server) await app.stop(true);

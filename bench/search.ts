@@ -14,8 +14,6 @@ import { subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { withExtractionInstructions } from "#src/core/extraction.ts";
-import { parseEnv } from "#src/server/env.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
 import { createLimiter } from "#src/server/services/search/limit.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { benchApp, flag, median, quick, report, spawnSimulator } from "./lib.ts";
@@ -27,7 +25,7 @@ const runs = quick ? 3 : 5;
 await buildAssets({ quiet: true });
 const simulator = await spawnSimulator(latency);
 const bench = await benchApp({ baseUrls: simulator.baseUrls, env: { SEARCH_CONCURRENCY: String(concurrency) } });
-const { database, handle } = bench;
+const { database, handle, providers: adapters } = bench;
 // Iterations above 1 are Pro: the bench signs in as a user with an active subscription.
 const signUp = await handle("http://localhost/api/register", {
   method: "POST",
@@ -40,8 +38,7 @@ await database.db.insert(subscriptions).values({ id: "sub_bench", userId: user.i
 const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
 
-// The same SDK adapters the app builds, on the same simulator: the baseline's calls.
-const adapters = createProviders(parseEnv({ NODE_ENV: "test", DATA_DIR: "/tmp", SESSION_SECRET: "bench-secret-bench-secret-bench-secret", SIMULATE_PROVIDERS: "on" }), simulator.baseUrls);
+// The app's own SDK adapters, on the same simulator: the baseline's calls.
 const prompt = withExtractionInstructions("best running shoes");
 async function bareCalls(iterations: number): Promise<void> {
   await Promise.all(

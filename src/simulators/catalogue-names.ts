@@ -3,6 +3,7 @@
  * only, longest name first; a name made of ordinary English words ("Notion", "Found", "Apple
  * Notes") counts only as written, so "I found" or "a notion" never names anything.
  */
+import { escapeRegExp, wholeWordPattern } from "#src/core/whole-words.ts";
 import { isOrdinaryWord } from "#src/core/words.ts";
 import { catalogue, type CatalogueProduct, type Category } from "./catalogue.ts";
 
@@ -74,9 +75,8 @@ function add(name: string, kind: NameEntry["kind"], placement: Placement): void 
   entries.set(key, entry);
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const ordinary = (name: string): boolean => name.split(/[\s-]+/).every((word) => /^\p{L}+$/u.test(word) && isOrdinaryWord(word));
-const alternation = (names: string[]): string => names.sort((a, b) => b.length - a.length).map(escape).join("|");
-const boundary = (body: string, flags: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${body})(?![\\p{L}\\p{N}])`, flags);
+const alternation = (names: string[]): string => names.sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+const boundary = (body: string, flags: "gu" | "giu") => wholeWordPattern(`(?:${body})`, flags);
 const names = [...entries.values()].map((entry) => entry.name);
 const patterns = [boundary(alternation(names.filter((name) => !ordinary(name))), "giu"), boundary(alternation(names.filter(ordinary)), "gu")];
