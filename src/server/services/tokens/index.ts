@@ -24,14 +24,15 @@ export type AuthenticatedToken = { userId: string; tokenId: string; scopes: read
  */
 export function createTokens({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
   return {
-    async create(userId: string, name: string, scopes: readonly TokenScope[] = DEFAULT_TOKEN_SCOPES): Promise<CreatedToken> {
+    /** Every token gets the default scopes (all the CLI and MCP clients need), stored with it. */
+    async create(userId: string, name: string): Promise<CreatedToken> {
       const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
       const row = await db.transaction(async (tx) => {
         // The user's row is the lock: two creates at once cannot both see room for one more.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
         const [live] = await tx.select({ n: count() }).from(apiTokens).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
         if ((live?.n ?? 0) >= MAX_LIVE_TOKENS) throw new DomainError("TOKEN_LIMIT_REACHED", TOKEN_LIMIT);
-        const [inserted] = await tx.insert(apiTokens).values({ userId, name, prefix: token.slice(0, SHOWN_CHARACTERS), tokenHash: hash(token), scopes: [...scopes] }).returning();
+        const [inserted] = await tx.insert(apiTokens).values({ userId, name, prefix: token.slice(0, SHOWN_CHARACTERS), tokenHash: hash(token), scopes: [...DEFAULT_TOKEN_SCOPES] }).returning();
         return inserted;
       });
       if (!row) throw new Error("could not save the token");
