@@ -244,6 +244,8 @@ export const apiTokens = pgTable(
     /** The token's first characters ("aisc_Ab12"), to tell tokens apart in a list; the token itself is never kept. */
     prefix: text("prefix").notNull().default(""),
     tokenHash: text("token_hash").notNull().unique("api_tokens_token_hash_key"),
+    /** What the token may do (src/contract/tokens.ts); null for a token made before scopes, which has the default set. */
+    scopes: text("scopes").array(),
     lastUsedAt: tstz("last_used_at"),
     createdAt: createdAt(),
     revokedAt: tstz("revoked_at"),

@@ -7,6 +7,7 @@ import { securityHeaders } from "#src/server/http/security-headers.ts";
 import { onError } from "#src/server/http/errors.ts";
 import { relayClientIp, type ConnectionInfo } from "#src/server/http/forwarded.ts";
 import { identity } from "#src/server/http/identity.ts";
+import { tokenAccessGuard } from "#src/server/http/token-access.ts";
 import { createInstance, type Instance } from "#src/server/instance.ts";
 import { createSessions } from "#src/server/http/session-cookie.ts";
 import { createSigner } from "#src/server/http/signed.ts";
@@ -68,6 +69,8 @@ export async function createApp(deps: AppDeps) {
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
     .use(healthRoutes({ db: deps.database.kind, write: () => host.beat() }))
+    // Before every route that reads the caller: what a token may do is checked here, once.
+    .use(tokenAccessGuard(who, routeTable))
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
     .use(billingRoutes(services.billing, who))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
@@ -80,7 +83,7 @@ export async function createApp(deps: AppDeps) {
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));
   // The routes as registered, read at the first unmatched request; declared with its type to break the cycle.
-  function routeTable(): ReadonlyArray<{ method: string; path: string; handler?: unknown }> {
+  function routeTable(): ReadonlyArray<{ method: string; path: string; handler?: unknown; hooks?: { detail?: unknown } }> {
     return app.routes;
   }
   // Pages fetch their data through the app itself; declared with its type to break the cycle.

@@ -71,7 +71,7 @@ describe("the CLI access card", () => {
       const field = tokens.getByLabel("Token", { exact: true });
       expect(await field.evaluate((input) => input === document.activeElement && (input as HTMLInputElement).readOnly)).toBe(true);
       await tokens.getByText("it will not be shown again", { exact: false }).waitFor();
-      await tokens.getByText(/aisc login --server http:\/\/127\.0\.0\.1:\d+ --token <token>/).waitFor();
+      await tokens.getByText(/aisc login --server http:\/\/127\.0\.0\.1:\d+ --token-stdin/).waitFor();
       await tokens.getByText("AISC_TOKEN", { exact: true }).waitFor();
       expect(await tokens.getByText("A token name is required").count()).toBe(0);
       expect({ path: "/user/profile (new token)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile (new token)", violations: [] });
@@ -84,6 +84,8 @@ describe("the CLI access card", () => {
       const row = tokens.getByRole("listitem").filter({ hasText: "Laptop" });
       await row.getByText(`${token.slice(0, 9)}…`, { exact: true }).waitFor();
       await row.getByText("Never used", { exact: true }).waitFor();
+      // What the token may do, quietly (issue 20: managing tokens and billing are not among them).
+      await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers", { exact: true }).waitFor();
       expect(await row.textContent()).not.toContain(token);
 
       expect(await whoIsBearer(page, token)).toEqual({ status: 200, username });

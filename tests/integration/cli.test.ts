@@ -138,6 +138,68 @@ describe("aisc against a running server", () => {
     expect(run.code).toBe(EXIT.server);
     expect(run.stderr).toContain("could not reach http://127.0.0.1:9");
   });
+
+  test("login --token-stdin saves a token read from standard input (never on the command line); the help says to prefer it or AISC_TOKEN", async () => {
+    const server = getServer();
+    const user = await createUser(server);
+    const configHome = tempConfigHome();
+    const login = await runCli(["login", "--token-stdin"], { server, configHome, stdin: `${user.token}\n` });
+    expect(login).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(login.stdout).toContain(`as ${user.username}`);
+    expect(JSON.parse(readFileSync(join(configHome, "aisc", "config.json"), "utf8"))).toMatchObject({ server: server.baseUrl, token: user.token });
+    expect((await runCli(["whoami"], { server, configHome })).stdout).toContain(user.username);
+
+    const bogus = await runCli(["login", "--token-stdin"], { server, configHome: tempConfigHome(), stdin: "aisc_bogusbogusbogusbogusbogusbogusbogusbogusbog\n" });
+    expect(bogus.code).toBe(EXIT.auth);
+    expect((await runCli(["login", "--token-stdin", "--token", user.token], { server })).code).toBe(EXIT.usage);
+
+    const help = await runCli(["login", "--help"], { server });
+    expect(help.stdout).toContain("--token-stdin");
+    expect(help.stdout).toContain("Prefer --token-stdin (or AISC_TOKEN) to --token: a token on the command line shows in the process list.");
+
+    // A token saved this way has no id in the config: logout finds it in the list (by its first characters) and it revokes itself.
+    const logout = await runCli(["logout"], { server, configHome });
+    expect(logout).toMatchObject({ code: EXIT.ok, stdout: `Signed out of ${server.baseUrl}; the token is revoked.\n` });
+    expect(await clientAs(server, user.token).currentUser()).toBeNull();
+  });
+
+  test("tokens create and revoke sign in with the password for that call (a token cannot); tokens list works with the token and shows scopes", async () => {
+    const server = getServer();
+    const user = await createUser(server);
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+
+    // No terminal and no --password-stdin: nothing is made, and the message says what to do.
+    const noPassword = await runCli(["tokens", "create", "ci"], asUser);
+    expect(noPassword.code).toBe(EXIT.usage);
+    expect(noPassword.stderr).toContain("a token cannot create tokens");
+    expect(noPassword.stderr).toContain(`${server.baseUrl}/user/profile`);
+    expect(noPassword.stderr).toContain("--password-stdin");
+    expect((await clientAs(server, user.token).listTokens()).tokens).toHaveLength(1);
+
+    // The username is the token's; the password comes from standard input.
+    const created = await runCli(["tokens", "create", "ci", "--password-stdin", "--json"], { ...asUser, stdin: `${user.password}\n` });
+    expect(created.code).toBe(EXIT.ok);
+    const made = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
+    expect((await clientAs(server, made.token).currentUser())?.username).toBe(user.username);
+    expect(made.scopes).toContain("search");
+
+    const wrong = await runCli(["tokens", "create", "other", "--password-stdin"], { ...asUser, stdin: "not the password\n" });
+    expect(wrong.code).toBe(EXIT.auth);
+
+    const listed = await runCli(["tokens", "list"], asUser);
+    expect(listed.code).toBe(EXIT.ok);
+    expect(listed.stdout).toContain("ci");
+    expect(listed.stdout).toContain("Scopes");
+    expect(listed.stdout).toContain("search");
+
+    const revoked = await runCli(["tokens", "revoke", made.id, "--password-stdin"], { ...asUser, stdin: `${user.password}\n` });
+    expect(revoked).toMatchObject({ code: EXIT.ok, stdout: `Revoked ${made.id}.\n` });
+    expect(await clientAs(server, made.token).currentUser()).toBeNull();
+    // Signed out, --username says who.
+    const byName = await runCli(["tokens", "create", "laptop", "--username", user.username, "--password-stdin"], { server, stdin: `${user.password}\n` });
+    expect(byName.code).toBe(EXIT.ok);
+    expect(byName.stdout).toMatch(/^aisc_/);
+  });
 });
 
 describe("aisc search and Ctrl-C", () => {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Caller, Owner } from "#src/server/services/owner.ts";
-import type { Tokens } from "#src/server/services/tokens/index.ts";
+import type { AuthenticatedToken, Tokens } from "#src/server/services/tokens/index.ts";
 import { clientIp, isHttps } from "./forwarded.ts";
 import { SESSION_COOKIE, type Sessions } from "./session-cookie.ts";
 import type { Signer } from "./signed.ts";
@@ -22,16 +22,17 @@ export type IdentityOptions = {
  * Issues the httpOnly anonymous id on a visitor's first request and reads it afterwards; a valid
  * session cookie adds the user. The anonymous id stays while signed in: it is how searches made
  * before signing in are adopted, and who the visitor is again after logging out. `caller` adds
- * the client's address, which the free quota counts against.
+ * the client's address, which the free quota counts against. `token` is the API token the call
+ * came with (undefined for browsers): what it may do is checked once, in token-access.ts.
  */
 export function identity(signer: Signer, { sessions, trustProxy = 0, tokens }: IdentityOptions = {}) {
   return new Elysia({ name: "identity" }).derive({ as: "global" }, async ({ cookie, request, server }) => {
     const bearer = bearerToken(request);
     if (bearer !== undefined && tokens) {
       // A token is the user, with no cookies either way; an unknown or revoked one is a 401, never anonymous.
-      const { userId, tokenId } = await tokens.authenticate(bearer);
-      const owner: Owner = { userId, anonymousId: tokenId };
-      return { owner, caller: { owner, ip: clientIp({ request, server }, trustProxy) } satisfies Caller };
+      const token = await tokens.authenticate(bearer);
+      const owner: Owner = { userId: token.userId, anonymousId: token.tokenId };
+      return { owner, caller: { owner, ip: clientIp({ request, server }, trustProxy) } satisfies Caller, token: token as AuthenticatedToken | undefined };
     }
     const secure = isHttps(request, trustProxy);
     const jar = cookie[ANON_COOKIE];
@@ -52,7 +53,7 @@ export function identity(signer: Signer, { sessions, trustProxy = 0, tokens }: I
     const userId = sessions && session ? await sessions.read(session, secure) : undefined;
     if (userId) owner.userId = userId;
     const caller: Caller = { owner, ip: clientIp({ request, server }, trustProxy) };
-    return { owner, caller };
+    return { owner, caller, token: undefined };
   });
 }
 

@@ -12,12 +12,16 @@ export const ErrorCode = {
   /** The feature or option needs a Pro subscription. */
   PRO_REQUIRED: "PRO_REQUIRED",
   NOT_FOUND: "NOT_FOUND",
+  /** An API token asked for what needs a browser session (managing tokens, billing, the account), or a scope it lacks. */
+  SESSION_REQUIRED: "SESSION_REQUIRED",
   /** The username or email is already in use. */
   ACCOUNT_EXISTS: "ACCOUNT_EXISTS",
   /** A newer search, a cancel call or the caller going away stopped the search. */
   SEARCH_CANCELLED: "SEARCH_CANCELLED",
   DAILY_LIMIT_REACHED: "DAILY_LIMIT_REACHED",
   TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
+  /** The user has MAX_LIVE_TOKENS live tokens already. */
+  TOKEN_LIMIT_REACHED: "TOKEN_LIMIT_REACHED",
   /** The request body is over its limit. */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   /** The server is stopping: a search is refused, or one running was stopped (what finished is saved). */

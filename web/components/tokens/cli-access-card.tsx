@@ -28,7 +28,7 @@ export function CliAccessCard() {
       description={
         <>
           Personal API tokens let the <code className="font-mono">aisc</code> command-line tool, your scripts and MCP clients such as Claude Desktop search as you, with your plan's limits, until you
-          revoke them.
+          revoke them. A token cannot create tokens, manage billing or change your account: those need you signed in here.
         </>
       }
     >
@@ -124,6 +124,9 @@ function TokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }
               "Never used"
             )}
           </span>
+        </p>
+        <p className="text-xs text-muted-foreground">
+          Scopes: <span className="font-mono">{token.scopes.join(", ")}</span>
         </p>
       </div>
       <Button id={revokeButtonId(token)} variant="outline" size="sm" aria-haspopup="dialog" onClick={onRevoke} onPointerEnter={() => void loadRevokeDialog()} onFocus={() => void loadRevokeDialog()}>

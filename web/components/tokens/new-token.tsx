@@ -126,9 +126,9 @@ export function CreatedTokenPanel({ created, onDone }: { created: CreatedToken; 
         </p>
       </div>
       <div className="space-y-1.5 text-sm">
-        <p>Sign the command-line tool in with it:</p>
+        <p>Sign the command-line tool in with it (paste it when asked: on the command line it would show in the process list):</p>
         <pre className="rounded-md bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">
-          <code>{`aisc login --server ${origin} --token <token>`}</code>
+          <code>{`aisc login --server ${origin} --token-stdin`}</code>
         </pre>
         <p className="text-muted-foreground">
           For scripts and MCP clients, set <code className="font-mono text-foreground">AISC_TOKEN</code> to it instead (and <code className="font-mono text-foreground">AISC_SERVER</code> to{" "}

@@ -8,6 +8,7 @@ import { INVALID_LOGIN, toUser, type Accounts } from "#src/server/services/auth/
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Caller } from "#src/server/services/owner.ts";
 import { jsonBody } from "./docs.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 export const NOT_SIGNED_IN = "Not signed in";
 
@@ -44,7 +45,7 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
       },
       {
         response: { 201: User },
-        detail: {
+        detail: forTokens("session", {
           tags: ["auth"],
           summary: "Create an account and sign in",
           description:
@@ -52,7 +53,7 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
             "400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username or email is taken; 429 (with Retry-After) when the caller's network " +
             "has made its new accounts for the day (FREE_NETWORK_DAILY_REGISTRATIONS, default 3). Searches made anonymously in this browser join the account.",
           requestBody: jsonBody(Register),
-        },
+        }),
       },
     )
     .post(
@@ -65,7 +66,7 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
       },
       {
         response: User,
-        detail: {
+        detail: forTokens("session", {
           tags: ["auth"],
           summary: "Sign in",
           description:
@@ -73,7 +74,7 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
             "429 (with Retry-After) after 5 wrong passwords for one username from one network (then each wait doubles, up to 15 minutes; the right password clears it; " +
             "other networks are not affected), or 30 attempts in a minute from one network. Searches made anonymously in this browser join the account.",
           requestBody: jsonBody(Login),
-        },
+        }),
       },
     )
     .post(
@@ -89,18 +90,18 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
       },
       {
         response: LogoutResult,
-        detail: {
+        detail: forTokens("session", {
           tags: ["auth"],
           summary: "Sign out everywhere",
           description:
             "Ends every session of the user (a copied cookie stops working too) and clears the cookie. `{ success: true }`, also when not signed in; " +
             "a plain HTML form post (`application/x-www-form-urlencoded`) gets a 303 to `/` instead. POST only: a link on another site cannot sign anyone out.",
           responses: { 303: { description: "To `/`, for an HTML form" } },
-        },
+        }),
       },
     )
     .get("/api/login", ({ redirect }) => redirect("/auth", 302), {
-      detail: { tags: ["auth"], summary: "The sign-in page", description: "Redirects to `/auth` (link target of the profile page's log-in link).", responses: { 302: { description: "To `/auth`" } } },
+      detail: forTokens("public", { tags: ["auth"], summary: "The sign-in page", description: "Redirects to `/auth` (link target of the profile page's log-in link).", responses: { 302: { description: "To `/auth`" } } }),
     })
     .get(
       "/api/auth/user",
@@ -111,11 +112,11 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
       },
       {
         response: User,
-        detail: {
+        detail: forTokens("account:read", {
           tags: ["auth"],
           summary: "The signed-in user",
           description: `\`{ username, firstName, lastName, email, profileImageUrl }\`; 401 \`${NOT_SIGNED_IN}\` otherwise (spec §7: a 401 means signed out).`,
-        },
+        }),
       },
     );
 }

@@ -19,6 +19,7 @@ import type { Billing } from "#src/server/services/billing/index.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Owner } from "#src/server/services/owner.ts";
 import { jsonBody } from "./docs.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 /** Spec §7 subscription calls, the plan for the pricing page, and Stripe's webhook. */
 export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>) {
@@ -31,54 +32,54 @@ export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>
     .use(who)
     .get("/api/pro-status", async ({ owner }) => ({ isPro: await billing.isPro(owner.userId) }), {
       response: ProStatus,
-      detail: {
+      detail: forTokens("account:read", {
         tags: ["billing"],
         summary: "Whether the caller is Pro",
         description: "`{ isPro }`: true while the user has an active or trialing subscription (or one past due by less than 3 days after its period ended); false for anonymous callers.",
-      },
+      }),
     })
     .get("/api/billing/plan", () => billing.plan(), {
       response: BillingPlan,
-      detail: {
+      detail: forTokens("public", {
         tags: ["billing"],
         summary: "What Pro costs and how to pay",
         description: "The price from Stripe's price object, the publishable key, the billing mode (`live`, `simulated`, `off`) and whether cards are really charged. When off, `missing` names the variables to set.",
-      },
+      }),
     })
     .post("/api/create-subscription", ({ owner }) => billing.subscribe(signedIn(owner)), {
       response: CreateSubscriptionResult,
-      detail: {
+      detail: forTokens("session", {
         tags: ["billing"],
         summary: "Start a Pro subscription",
         description:
           "Signed in only. `{ status: \"active\" }` when already Pro; otherwise `{ status, clientSecret, subscriptionId }` for Stripe's Payment Element (a recent subscription still waiting for payment is reused). 503 when payments are not configured.",
-      },
+      }),
     })
     .post("/api/verify-subscription", ({ owner, body }) => billing.verify(signedIn(owner), parseInput(VerifySubscription, body).sessionId), {
       response: VerifySubscriptionResult,
-      detail: {
+      detail: forTokens("session", {
         tags: ["billing"],
         summary: "Check a finished payment with Stripe",
         description: "`{ sessionId }` is the subscription, PaymentIntent or Checkout Session id the browser came back with. The caller's subscription is read from Stripe (never taken from the request); `{ success }` says whether they are Pro now.",
         requestBody: jsonBody(VerifySubscription),
-      },
+      }),
     })
     .get("/api/subscription-details", ({ owner }) => billing.details(signedIn(owner)), {
       response: SubscriptionDetailsResult,
-      detail: { tags: ["billing"], summary: "The caller's subscription", description: "`{ isPro, subscriptionDetails }` (spec §3 names); amounts in the currency's smallest unit, dates ISO 8601." },
+      detail: forTokens("session", { tags: ["billing"], summary: "The caller's subscription", description: "`{ isPro, subscriptionDetails }` (spec §3 names); amounts in the currency's smallest unit, dates ISO 8601." }),
     })
     .post("/api/cancel-subscription", ({ owner, body }) => billing.cancel(signedIn(owner), parseInput(SubscriptionAction, body).subscriptionId), {
       response: SubscriptionActionResult,
-      detail: {
+      detail: forTokens("session", {
         tags: ["billing"],
         summary: "Cancel at the end of the billing period",
         description: "The caller's own subscription only (any other id is 404). Pro stays until the period ends.",
         requestBody: jsonBody(SubscriptionAction),
-      },
+      }),
     })
     .post("/api/resume-subscription", ({ owner, body }) => billing.resume(signedIn(owner), parseInput(SubscriptionAction, body).subscriptionId), {
       response: SubscriptionActionResult,
-      detail: { tags: ["billing"], summary: "Undo a scheduled cancel", description: "While the period lasts; the caller's own subscription only.", requestBody: jsonBody(SubscriptionAction) },
+      detail: forTokens("session", { tags: ["billing"], summary: "Undo a scheduled cancel", description: "While the period lasts; the caller's own subscription only.", requestBody: jsonBody(SubscriptionAction) }),
     })
     .post(
       "/api/billing-portal",
@@ -88,16 +89,16 @@ export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>
       },
       {
         response: BillingPortalResult,
-        detail: { tags: ["billing"], summary: "Stripe's customer portal", description: "A portal session URL for the caller's invoices and payment method.", requestBody: jsonBody(BillingPortal) },
+        detail: forTokens("session", { tags: ["billing"], summary: "Stripe's customer portal", description: "A portal session URL for the caller's invoices and payment method.", requestBody: jsonBody(BillingPortal) }),
       },
     )
     // The signature is over the raw bytes: the handler reads them, not the parsed body.
     .post("/api/stripe/webhook", ({ request }) => billing.webhook(rawBody(request), request.headers.get("stripe-signature") ?? undefined), {
       response: WebhookReceipt,
-      detail: {
+      detail: forTokens("public", {
         tags: ["billing"],
         summary: "Stripe webhooks",
         description: "Checked against STRIPE_WEBHOOK_SECRET (a bad or missing signature is 400 and changes nothing); each event is applied once; the subscription it names is read again from Stripe.",
-      },
+      }),
     });
 }

@@ -19,7 +19,8 @@ export function apiDocs() {
         version: "1",
         description:
           "One query to OpenAI, Anthropic and Gemini with web search on: products, companies and cited sources per model, overlaps, and frequencies over iterations. " +
-          "All calls send cookies (credentials: include); errors are JSON `{ message }`.",
+          "All calls send cookies (credentials: include), or a personal API token as `Authorization: Bearer aisc_…`; errors are JSON `{ message }`. " +
+          "Each call says what a token needs (`x-token-access`: a scope, `public`, `own-token` or `session`); managing tokens, billing and the account need a browser session.",
       },
       tags: [
         { name: "search", description: "Run, stream, cancel and read searches" },

@@ -3,6 +3,7 @@ import { FREE_DAILY_SEARCHES, QuotaStatus } from "#src/contract/quota.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import { reportQuota } from "#src/server/http/quota-report.ts";
 import type { QuotaService } from "#src/server/services/quota/index.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 /** GET /api/quota, for the quota alert before any search has been made in this browser. */
 export function quotaRoutes(quota: QuotaService, who: ReturnType<typeof identity>, { trustProxy }: { trustProxy: number }) {
@@ -17,13 +18,13 @@ export function quotaRoutes(quota: QuotaService, who: ReturnType<typeof identity
     },
     {
       response: QuotaStatus,
-      detail: {
+      detail: forTokens("account:read", {
         tags: ["quota"],
         summary: "The caller's free searches today",
         description:
           `Free callers get ${FREE_DAILY_SEARCHES} searches per UTC day, counted by account, or for anonymous visitors by anonymous id and network. ` +
           "Also refreshes the `daily_searches` cookie and the `X-Searches-Remaining` header. `used`, `limit` and `remaining` are null for Pro.",
-      },
+      }),
     },
   );
 }

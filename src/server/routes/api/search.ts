@@ -9,6 +9,7 @@ import type { identity } from "#src/server/http/identity.ts";
 import { remainingOf, reportQuota } from "#src/server/http/quota-report.ts";
 import { eventStream } from "#src/server/http/sse.ts";
 import { jsonBody, jsonSchemaOf } from "./docs.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 const QUOTA_DOCS =
   ` Free callers: 1 iteration (more is 403 \`Pro subscription required\`) and 5 searches per UTC day (then 429 with the spec's limit text); ` +
@@ -37,7 +38,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       },
       {
         response: SearchResponse,
-        detail: {
+        detail: forTokens("search", {
           tags: ["search"],
           summary: "Run a search and return the saved result",
           description:
@@ -48,7 +49,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "POST /api/cancel-search or closing the connection cancels it (409). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
             QUOTA_DOCS,
           requestBody: jsonBody(SearchRequest),
-        },
+        }),
       },
     )
     .post(
@@ -67,7 +68,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         });
       },
       {
-        detail: {
+        detail: forTokens("search", {
           tags: ["search"],
           summary: "Run a search with live progress (Server-Sent Events)",
           description:
@@ -79,16 +80,16 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "A stream closed after a provider's result was sent is not given back.",
           requestBody: jsonBody(SearchRequest),
           responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: jsonSchemaOf(SearchEventWire) } } } },
-        },
+        }),
       },
     )
     .post("/api/cancel-search", async ({ owner }) => ({ cancelled: await search.cancel(owner) }), {
       response: CancelResult,
-      detail: {
+      detail: forTokens("search", {
         tags: ["search"],
         summary: "Cancel the caller's search in flight",
         description: "Cancels it on whichever app instance runs it. Returns `{ cancelled }`: false when nothing was running.",
-      },
+      }),
     })
     .get(
       "/api/search/:id",
@@ -101,13 +102,13 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       },
       {
         response: SavedSearchResponse,
-        detail: {
+        detail: forTokens("history", {
           tags: ["search"],
           summary: "One saved search",
           description:
             "Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: \"interrupted\"`: " +
             "it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).",
-        },
+        }),
       },
     )
     .get(
@@ -118,13 +119,13 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       },
       {
         response: SavedSearchList,
-        detail: {
+        detail: forTokens("history", {
           tags: ["search"],
           summary: "The caller's saved searches, newest first",
           description:
             "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page; `query` keeps one query's searches (any letter case). " +
             "Lists completed searches and interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had).",
-        },
+        }),
       },
     );
 }

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
-import { CreatedToken, CreateToken, RevokedToken, TokenList } from "#src/contract/tokens.ts";
+import { CreatedToken, CreateToken, MAX_LIVE_TOKENS, RevokedToken, TokenList } from "#src/contract/tokens.ts";
 import { parseInput } from "#src/server/http/errors.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Owner } from "#src/server/services/owner.ts";
 import type { Tokens } from "#src/server/services/tokens/index.ts";
 import { jsonBody } from "./docs.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 /** Personal API tokens for the CLI and MCP clients. */
 export function tokenRoutes(tokens: Tokens, who: ReturnType<typeof identity>) {
@@ -23,17 +24,19 @@ export function tokenRoutes(tokens: Tokens, who: ReturnType<typeof identity>) {
       },
       {
         response: { 201: CreatedToken },
-        detail: {
+        detail: forTokens("session", {
           tags: ["tokens"],
           summary: "Create a personal API token",
-          description: "Signed in only. The token (`aisc_…`) is in this answer only; it is kept as a hash. Send it as `Authorization: Bearer <token>`: it stands for the user everywhere a session does, with their tier and quota.",
+          description:
+            "Signed in only. The token (`aisc_…`) is in this answer only; it is kept as a hash. Send it as `Authorization: Bearer <token>`: it stands for the user, with their tier and quota, " +
+            `on the calls its \`scopes\` allow (by default everything the CLI and MCP clients do; never managing tokens, billing or the account). 409 when the user has ${MAX_LIVE_TOKENS} live tokens already.`,
           requestBody: jsonBody(CreateToken),
-        },
+        }),
       },
     )
     .get("/api/tokens", async ({ owner }) => ({ tokens: await tokens.list(signedIn(owner)) }), {
       response: TokenList,
-      detail: { tags: ["tokens"], summary: "The caller's tokens", description: "Name, first characters, created and last-used times; never the tokens." },
+      detail: forTokens("account:read", { tags: ["tokens"], summary: "The caller's tokens", description: "Name, first characters, scopes, created and last-used times; never the tokens." }),
     })
     .delete(
       "/api/tokens/:id",
@@ -41,6 +44,6 @@ export function tokenRoutes(tokens: Tokens, who: ReturnType<typeof identity>) {
         await tokens.revoke(signedIn(owner), params.id);
         return { success: true as const };
       },
-      { response: RevokedToken, detail: { tags: ["tokens"], summary: "Revoke a token", description: "The caller's own token only (others 404). Requests with it answer 401 from then on." } },
+      { response: RevokedToken, detail: forTokens("own-token", { tags: ["tokens"], summary: "Revoke a token", description: "The caller's own token only (others 404). Requests with it answer 401 from then on." }) },
     );
 }

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 type RouteTable = () => ReadonlyArray<{ method: string; path: string; handler?: unknown }>;
 
@@ -37,7 +38,8 @@ export function unmatchedApiRoutes(routes: RouteTable) {
     set.status = 405;
     return { message: `Method not allowed: ${request.method} ${path} (allowed: ${allowed.join(", ")})` };
   };
-  const hidden = { detail: { hide: true } };
+  // Anyone, token or not, may hear that a path or method does not exist.
+  const hidden = { detail: forTokens("public", { hide: true }) };
   return (
     new Elysia()
       .get("/api/*", answer, hidden)

@@ -8,6 +8,7 @@ import type { Compare } from "#src/server/services/compare/index.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Lens } from "#src/server/services/lens/index.ts";
 import { jsonBody } from "./docs.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
 
 /** A query-string parameter's values as parsed objects: Elysia's `query` keeps one value of a repeated name, the URL keeps all. */
 const params = (request: Request) => {
@@ -28,12 +29,12 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
       },
       {
         response: CompareReport,
-        detail: {
+        detail: forTokens("compare", {
           tags: ["compare"],
           summary: "Compare a query with its variants",
           description:
             "Pro only. `compareQuery` and repeated `compareVariants` (spec §2); neither is 400 `No queries specified`. Each query is the caller's latest saved search of it (any letter case). Per item: the providers that returned it, and for searches with several iterations its pooled frequency with a 95% Wilson interval and Fisher's exact test against the original.",
-        },
+        }),
       },
     )
     .get(
@@ -42,7 +43,7 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
         if (!owner.userId) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
         return lens.settings(owner.userId);
       },
-      { response: BrandLensSettings, detail: { tags: ["lens"], summary: "The caller's brand and competitors", description: "`{ brand, competitors }` from the profile; `brand` is null until named." } },
+      { response: BrandLensSettings, detail: forTokens("lens", { tags: ["lens"], summary: "The caller's brand and competitors", description: "`{ brand, competitors }` from the profile; `brand` is null until named." }) },
     )
     .put(
       "/api/user/brand-lens",
@@ -52,7 +53,7 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
       },
       {
         response: BrandLensSettings,
-        detail: { tags: ["lens"], summary: "Name the brand and competitors", description: "Each with aliases (other names that mean it) and its own domains.", requestBody: jsonBody(BrandLensSettings) },
+        detail: forTokens("lens", { tags: ["lens"], summary: "Name the brand and competitors", description: "Each with aliases (other names that mean it) and its own domains.", requestBody: jsonBody(BrandLensSettings) }),
       },
     )
     .get(
@@ -66,12 +67,12 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
       },
       {
         response: v.object({ lens: v.nullable(LensReport) }),
-        detail: {
+        detail: forTokens("lens", {
           tags: ["lens"],
           summary: "The brand lens on a saved search",
           description:
             "Pro only. Per provider: the mention rate with its 95% interval and n, share of voice among the named brands, the positions among recommended products, and whether the brand's own domain is cited. The profile's brand, or one given here (`brand`, repeated `alias`, `domain`, `competitor`). `{ lens: null }` when no brand is named.",
-        },
+        }),
       },
     );
 }
