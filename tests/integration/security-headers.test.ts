@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { createProAgent, newAccount } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -40,6 +41,53 @@ describeEachDatabase("security headers", (getDb) => {
       expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
     }
   });
+
+  test("every documented /api call answers Cache-Control: no-store, signed in or not, successes, errors and event streams alike", async () => {
+    const { app } = await createTestApp(getDb());
+    const { agent: pro, account } = await createProAgent(app, getDb());
+    const { result } = await pro.api.search({ query: "best crm" });
+    type Operation = { requestBody?: unknown };
+    const spec = (await pro.request("GET", "/api/docs/json")).json as { paths: Record<string, Record<string, Operation>> };
+    // Bodies that succeed where a success is personal; `{}` (a 4xx, which counts too) elsewhere.
+    const bodies: Record<string, unknown> = {
+      "POST /api/register": newAccount(),
+      "POST /api/login": { username: account.username, password: account.password },
+      "POST /api/search": { query: "best crm" },
+      "POST /api/search/stream": { query: "best crm" },
+      "POST /api/tokens": { name: "laptop" },
+    };
+    const operations = Object.entries(spec.paths)
+      .filter(([path]) => path.startsWith("/api/"))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, operation })))
+      // Signing out ends the session the others use: last.
+      .sort((a, b) => Number(a.key === "POST /api/logout") - Number(b.key === "POST /api/logout"));
+    expect(operations.length).toBeGreaterThan(25);
+    const answers: Array<{ call: string; status: number; cacheControl: string | null }> = [];
+    for (const { key, method, path, operation } of operations) {
+      const url = path.replace("{id}", path.startsWith("/api/search/") ? result.id : crypto.randomUUID());
+      const body = key in bodies ? bodies[key] : operation.requestBody ? {} : undefined;
+      // A copy of the session for each call, so registering or signing in does not change who the next call is.
+      const answer = await createAgent(app, { ip: pro.ip, jar: new Map(pro.jar) }).request(method, url, body);
+      answers.push({ call: key, status: answer.status, cacheControl: answer.headers.get("cache-control") });
+      if (key === "POST /api/search/stream") expect(answer.headers.get("content-type")).toStartWith("text/event-stream");
+    }
+    // The personal answers named in the issue succeed here, so their success is what is checked.
+    for (const call of ["GET /api/auth/user", "GET /api/search/{id}", "GET /api/tokens", "POST /api/tokens", "POST /api/login", "POST /api/register", "GET /api/quota", "GET /api/user/searches"]) {
+      expect({ call, ok: (answers.find((a) => a.call === call)?.status ?? 0) < 300 }).toEqual({ call, ok: true });
+    }
+    expect(answers.filter((a) => a.status >= 400).length).toBeGreaterThan(5);
+    expect(answers.filter((a) => !a.cacheControl?.includes("no-store"))).toEqual([]);
+    // Answers no route gives: signed out, unreadable JSON, an unknown call, a cross-site request.
+    const anonymous = createAgent(app);
+    for (const answer of [
+      await anonymous.request("GET", "/api/auth/user"),
+      await anonymous.request("POST", "/api/login", "{not json"),
+      await anonymous.request("GET", "/api/no-such-call"),
+      await anonymous.request("POST", "/api/tokens", { name: "x" }, { origin: "https://evil.example" }),
+    ]) {
+      expect({ status: answer.status, cacheControl: answer.headers.get("cache-control") }).toEqual({ status: expect.any(Number), cacheControl: "no-store" });
+    }
+  }, 60_000);
 
   test("over HTTPS (through a trusted proxy): HSTS, upgrade-insecure-requests, and Secure cookies", async () => {
     const { app } = await createTestApp(getDb());
