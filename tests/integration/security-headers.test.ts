@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { CROSS_ORIGIN_MESSAGE } from "#src/server/http/csrf.ts";
 import { createProAgent, newAccount } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
@@ -97,6 +98,33 @@ describeEachDatabase("security headers", (getDb) => {
     expect(page.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
     for (const cookie of page.headers.getSetCookie()) expect(cookie.toLowerCase()).toContain("secure");
     expect(page.headers.getSetCookie().length).toBeGreaterThan(0);
+  });
+
+  test("behind one trusted proxy, X-Forwarded-Host and -Proto are the proxy's entries (the rightmost), not what the client put before them", async () => {
+    const { app } = await createTestApp(getDb());
+    const login = { username: "nobody-here", password: "whatever1" };
+    // The client names a host of its choosing; the proxy appends the one the browser really used.
+    const forged = await createAgent(app).request("POST", "/api/login", login, { origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com" });
+    expect({ status: forged.status, json: forged.json }).toEqual({ status: 403, json: { message: CROSS_ORIGIN_MESSAGE } });
+    const real = await createAgent(app).request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com" });
+    expect(real.status).toBe(401);
+    // The client claims https; the proxy says the browser came over http: no Secure cookies, no HSTS.
+    const claimed = await createAgent(app).request("POST", "/api/register", newAccount(), { "x-forwarded-proto": "https, http" });
+    expect(claimed.status).toBe(201);
+    expect(claimed.headers.get("strict-transport-security")).toBeNull();
+    expect(claimed.headers.getSetCookie().filter((cookie) => cookie.toLowerCase().includes("secure"))).toEqual([]);
+    const secure = await createAgent(app).request("GET", "/", undefined, { "x-forwarded-proto": "http, https" });
+    expect(secure.headers.get("strict-transport-security")).not.toBeNull();
+    for (const cookie of secure.headers.getSetCookie()) expect(cookie.toLowerCase()).toContain("secure");
+  });
+
+  test("behind two trusted proxies, the entries are read two from the right; a header with one entry (a proxy that replaces it) is that entry", async () => {
+    const { app } = await createTestApp(getDb(), { env: { TRUST_PROXY: "2" } });
+    const login = { username: "nobody-here", password: "whatever1" };
+    const as = (headers: Record<string, string>) => createAgent(app, { ip: null }).request("POST", "/api/login", login, { "x-forwarded-for": "203.0.113.9, 10.0.0.2", ...headers });
+    expect((await as({ origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(403);
+    expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(401);
+    expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "app.example.com" })).status).toBe(401);
   });
 
   test("with live Stripe the pages let in Stripe.js, its frames and its API, and nothing else of Stripe's", async () => {
