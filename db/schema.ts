@@ -36,6 +36,7 @@ export const users = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     username: text("username").notNull(),
+    /** Not unique: nothing proves an address, so one may not keep another account from using it (ADR 026). */
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     firstName: text("first_name").notNull(),
@@ -53,7 +54,6 @@ export const users = pgTable(
   (t) => [
     // Case-insensitive uniqueness: look users up with lower(...) = lower($1).
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
-    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
   ],
 );
 

@@ -52,6 +52,21 @@ export const SearchOptions = v.object({
 });
 export type SearchOptions = v.InferOutput<typeof SearchOptions>;
 
+/** What a search asks the providers' web search for when the options say nothing. */
+export const DEFAULT_OPENAI_CONTEXT_SIZE = "medium";
+export const DEFAULT_ANTHROPIC_MAX_USES = 5;
+
+/**
+ * The option a free caller may not choose, in words for the refusal; undefined if there is none.
+ * Asking the providers for more than a default search does (a "high" context, more than 5 web
+ * searches per answer) costs the most, and that is Pro (ADR 026).
+ */
+export function proOnlyOption(options: SearchOptions): string | undefined {
+  if (options.openaiContextSize === "high") return 'openaiContextSize "high"';
+  if (options.anthropicMaxUses !== undefined && options.anthropicMaxUses > DEFAULT_ANTHROPIC_MAX_USES) return `anthropicMaxUses above ${DEFAULT_ANTHROPIC_MAX_USES}`;
+  return undefined;
+}
+
 export const SearchRequest = v.object(
   {
     query: SearchQuery,

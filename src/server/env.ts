@@ -86,6 +86,8 @@ const EnvSchema = v.object({
   FREE_NETWORK_MEMBER_SEARCHES: count(defaultFreeTierPolicy.memberSearches, 1_000_000),
   /** New accounts a day per network. */
   FREE_NETWORK_DAILY_REGISTRATIONS: count(defaultFreeTierPolicy.registrations, 1_000_000),
+  /** Attempts to register per network in 10 minutes, taken usernames and successes alike (ADR 026). */
+  FREE_NETWORK_REGISTRATION_ATTEMPTS: count(defaultFreeTierPolicy.registrationAttempts, 1_000_000, 1),
 });
 
 /** Each provider's variables, named in the catalogue: key (and its stand-ins), base URL, model. */
@@ -130,7 +132,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     DATA_DIR: resolve(env.DATA_DIR),
     SESSION_SECRET: SESSION_SECRET ?? developmentSecret(env.NODE_ENV, resolve(env.DATA_DIR)),
     providers,
-    freeTier: { networkSearches: env.FREE_NETWORK_DAILY_SEARCHES, memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES, registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS },
+    freeTier: { networkSearches: env.FREE_NETWORK_DAILY_SEARCHES, memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES, registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS, registrationAttempts: env.FREE_NETWORK_REGISTRATION_ATTEMPTS },
   };
 }
 

@@ -179,6 +179,16 @@ describe("accounts in Chromium", () => {
     await expect(page.url()).toEndWith("/auth");
   }, SLOW);
 
+  test("registering with an email another account gives signs in like any registration (the email is not proved, so it tells nothing)", async () => {
+    const other = await existingAccount();
+    const page = await harness().newPage();
+    await visit(page, "/auth");
+    const account = newAccount({ email: other.email });
+    await registerThroughForm(page, account);
+    await page.waitForURL((url) => url.pathname === "/");
+    await openUserMenu(page, account.username);
+  }, SLOW);
+
   test("the profile shows the person, an empty history, and logs out through its form", async () => {
     const { page, account } = await signedInPage();
     await visit(page, "/user/profile");

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { DAILY_LIMIT_MESSAGE } from "#src/contract/quota.ts";
+import { USERNAME_TAKEN } from "#src/server/services/auth/accounts.ts";
 import { TOO_MANY_REGISTRATIONS } from "#src/server/services/quota/registrations.ts";
 import { newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -119,6 +120,45 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
     expect((await createAgent(app, { ip: "2001:db8:aa:2::1" }).request("POST", "/api/register", newAccount())).status).toBe(201);
     now = new Date("2031-04-02T00:00:01Z");
     expect((await createAgent(app, { ip }).request("POST", "/api/register", newAccount())).status).toBe(201);
+  });
+
+  test("registration attempts: 10 in 10 minutes per network whatever their outcome, so taken usernames cannot be asked about without limit", async () => {
+    let now = new Date("2031-05-01T12:00:00Z");
+    const { app } = await createTestApp(getDb(), { clock: () => now });
+    const taken = newAccount();
+    await createAgent(app, { ip: "198.51.100.61" }).api.register(taken);
+    // Addresses of one /64 are one network; every outcome counts: a new account, one that gives
+    // an e-mail another account uses, and eight usernames asked about.
+    const from = (i: number) => createAgent(app, { ip: `2001:db8:bb:1::${i}` });
+    expect((await from(1).request("POST", "/api/register", newAccount())).status).toBe(201);
+    expect((await from(2).request("POST", "/api/register", newAccount({ email: taken.email }))).status).toBe(201);
+    for (let i = 3; i <= 10; i++) {
+      const probe = await from(i).request("POST", "/api/register", newAccount({ username: taken.username }));
+      expect({ i, status: probe.status, json: probe.json }).toEqual({ i, status: 409, json: { message: USERNAME_TAKEN } });
+    }
+    const eleventh = await from(11).request("POST", "/api/register", newAccount({ username: taken.username }));
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.json).toEqual({ message: "Too many registration attempts. Please try again in 10 minutes." });
+    expect(eleventh.headers.get("retry-after")).toBe("600");
+    // A good registration waits too, and signs nobody in.
+    const refused = await from(12).request("POST", "/api/register", newAccount());
+    expect(refused.status).toBe(429);
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
+    // Another network is not affected; this one may try again once the window has passed.
+    expect((await createAgent(app, { ip: "2001:db8:bb:2::1" }).request("POST", "/api/register", newAccount())).status).toBe(201);
+    now = new Date(now.getTime() + 9 * 60_000);
+    expect((await from(13).request("POST", "/api/register", newAccount())).headers.get("retry-after")).toBe("60");
+    now = new Date(now.getTime() + 60_000);
+    expect((await from(14).request("POST", "/api/register", newAccount())).status).toBe(201);
+  });
+
+  test("the registration attempts are configurable (FREE_NETWORK_REGISTRATION_ATTEMPTS), for an audience behind one address", async () => {
+    const { app } = await createTestApp(getDb(), { env: { FREE_NETWORK_REGISTRATION_ATTEMPTS: "2" } });
+    const ip = "203.0.113.56";
+    const taken = newAccount();
+    expect((await createAgent(app, { ip }).request("POST", "/api/register", taken)).status).toBe(201);
+    expect((await createAgent(app, { ip }).request("POST", "/api/register", taken)).status).toBe(409);
+    expect((await createAgent(app, { ip }).request("POST", "/api/register", newAccount())).status).toBe(429);
   });
 
   test("the pools are configurable: 0 network searches means anonymous visitors and new accounts there get none", async () => {

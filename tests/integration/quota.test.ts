@@ -112,6 +112,39 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     }
   });
 
+  test("the costliest provider options are Pro: a free caller asking for them is refused 403 naming the option, and it costs nothing; Pro gets them sent to the providers", async () => {
+    const sim = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+    try {
+      const { app } = await createTestApp(getDb(), { simulator: sim });
+      const signedIn = createAgent(app);
+      await signedIn.api.register(newAccount());
+      for (const visitor of [createAgent(app), signedIn]) {
+        for (const [options, message] of [
+          [{ anthropicMaxUses: 20 }, "Pro subscription required for anthropicMaxUses above 5"],
+          [{ anthropicMaxUses: 6 }, "Pro subscription required for anthropicMaxUses above 5"],
+          [{ openaiContextSize: "high" }, 'Pro subscription required for openaiContextSize "high"'],
+        ] as const) {
+          const answer = await search(visitor, { query: "best crm", options });
+          expect(quotaOf(answer)).toEqual({ status: 403, header: "5", body: 5, cookie: 0 });
+          expect(answer.json).toEqual({ message, remainingSearches: 5 });
+          const stream = await visitor.request("POST", "/api/search/stream", { query: "best crm", options });
+          expect({ status: stream.status, json: stream.json }).toEqual({ status: 403, json: { message, remainingSearches: 5 } });
+        }
+        // What a default search spends stays free.
+        expect(quotaOf(await search(visitor, { query: "best crm", options: { anthropicMaxUses: 5, openaiContextSize: "medium" } }))).toMatchObject({ status: 200, body: 4 });
+      }
+      expect(sim.requests.filter((request) => request.kind === "search" && JSON.stringify(request.body).match(/"max_uses":20|"search_context_size":"high"/))).toEqual([]);
+
+      const { agent: pro } = await createProAgent(app, getDb());
+      expect((await search(pro, { query: "best standing desk", options: { anthropicMaxUses: 20, openaiContextSize: "high" } })).status).toBe(200);
+      const sent = sim.requests.filter((request) => request.kind === "search").map((request) => JSON.stringify(request.body));
+      expect(sent.some((body) => body.includes('"max_uses":20'))).toBe(true);
+      expect(sent.some((body) => body.includes('"search_context_size":"high"'))).toBe(true);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   test("a Pro user may run 5 iterations, is never counted, and gets no quota header, body field or cookie", async () => {
     const { app } = await createTestApp(getDb());
     const { agent: pro, account } = await createProAgent(app, getDb());

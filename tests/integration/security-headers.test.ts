@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { CROSS_ORIGIN_MESSAGE } from "#src/server/http/csrf.ts";
+import { createProAgent, newAccount } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -41,6 +43,53 @@ describeEachDatabase("security headers", (getDb) => {
     }
   });
 
+  test("every documented /api call answers Cache-Control: no-store, signed in or not, successes, errors and event streams alike", async () => {
+    const { app } = await createTestApp(getDb());
+    const { agent: pro, account } = await createProAgent(app, getDb());
+    const { result } = await pro.api.search({ query: "best crm" });
+    type Operation = { requestBody?: unknown };
+    const spec = (await pro.request("GET", "/api/docs/json")).json as { paths: Record<string, Record<string, Operation>> };
+    // Bodies that succeed where a success is personal; `{}` (a 4xx, which counts too) elsewhere.
+    const bodies: Record<string, unknown> = {
+      "POST /api/register": newAccount(),
+      "POST /api/login": { username: account.username, password: account.password },
+      "POST /api/search": { query: "best crm" },
+      "POST /api/search/stream": { query: "best crm" },
+      "POST /api/tokens": { name: "laptop" },
+    };
+    const operations = Object.entries(spec.paths)
+      .filter(([path]) => path.startsWith("/api/"))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, operation })))
+      // Signing out ends the session the others use: last.
+      .sort((a, b) => Number(a.key === "POST /api/logout") - Number(b.key === "POST /api/logout"));
+    expect(operations.length).toBeGreaterThan(25);
+    const answers: Array<{ call: string; status: number; cacheControl: string | null }> = [];
+    for (const { key, method, path, operation } of operations) {
+      const url = path.replace("{id}", path.startsWith("/api/search/") ? result.id : crypto.randomUUID());
+      const body = key in bodies ? bodies[key] : operation.requestBody ? {} : undefined;
+      // A copy of the session for each call, so registering or signing in does not change who the next call is.
+      const answer = await createAgent(app, { ip: pro.ip, jar: new Map(pro.jar) }).request(method, url, body);
+      answers.push({ call: key, status: answer.status, cacheControl: answer.headers.get("cache-control") });
+      if (key === "POST /api/search/stream") expect(answer.headers.get("content-type")).toStartWith("text/event-stream");
+    }
+    // The personal answers named in the issue succeed here, so their success is what is checked.
+    for (const call of ["GET /api/auth/user", "GET /api/search/{id}", "GET /api/tokens", "POST /api/tokens", "POST /api/login", "POST /api/register", "GET /api/quota", "GET /api/user/searches"]) {
+      expect({ call, ok: (answers.find((a) => a.call === call)?.status ?? 0) < 300 }).toEqual({ call, ok: true });
+    }
+    expect(answers.filter((a) => a.status >= 400).length).toBeGreaterThan(5);
+    expect(answers.filter((a) => !a.cacheControl?.includes("no-store"))).toEqual([]);
+    // Answers no route gives: signed out, unreadable JSON, an unknown call, a cross-site request.
+    const anonymous = createAgent(app);
+    for (const answer of [
+      await anonymous.request("GET", "/api/auth/user"),
+      await anonymous.request("POST", "/api/login", "{not json"),
+      await anonymous.request("GET", "/api/no-such-call"),
+      await anonymous.request("POST", "/api/tokens", { name: "x" }, { origin: "https://evil.example" }),
+    ]) {
+      expect({ status: answer.status, cacheControl: answer.headers.get("cache-control") }).toEqual({ status: expect.any(Number), cacheControl: "no-store" });
+    }
+  }, 60_000);
+
   test("over HTTPS (through a trusted proxy): HSTS, upgrade-insecure-requests, and Secure cookies", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
@@ -49,6 +98,33 @@ describeEachDatabase("security headers", (getDb) => {
     expect(page.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
     for (const cookie of page.headers.getSetCookie()) expect(cookie.toLowerCase()).toContain("secure");
     expect(page.headers.getSetCookie().length).toBeGreaterThan(0);
+  });
+
+  test("behind one trusted proxy, X-Forwarded-Host and -Proto are the proxy's entries (the rightmost), not what the client put before them", async () => {
+    const { app } = await createTestApp(getDb());
+    const login = { username: "nobody-here", password: "whatever1" };
+    // The client names a host of its choosing; the proxy appends the one the browser really used.
+    const forged = await createAgent(app).request("POST", "/api/login", login, { origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com" });
+    expect({ status: forged.status, json: forged.json }).toEqual({ status: 403, json: { message: CROSS_ORIGIN_MESSAGE } });
+    const real = await createAgent(app).request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com" });
+    expect(real.status).toBe(401);
+    // The client claims https; the proxy says the browser came over http: no Secure cookies, no HSTS.
+    const claimed = await createAgent(app).request("POST", "/api/register", newAccount(), { "x-forwarded-proto": "https, http" });
+    expect(claimed.status).toBe(201);
+    expect(claimed.headers.get("strict-transport-security")).toBeNull();
+    expect(claimed.headers.getSetCookie().filter((cookie) => cookie.toLowerCase().includes("secure"))).toEqual([]);
+    const secure = await createAgent(app).request("GET", "/", undefined, { "x-forwarded-proto": "http, https" });
+    expect(secure.headers.get("strict-transport-security")).not.toBeNull();
+    for (const cookie of secure.headers.getSetCookie()) expect(cookie.toLowerCase()).toContain("secure");
+  });
+
+  test("behind two trusted proxies, the entries are read two from the right; a header with one entry (a proxy that replaces it) is that entry", async () => {
+    const { app } = await createTestApp(getDb(), { env: { TRUST_PROXY: "2" } });
+    const login = { username: "nobody-here", password: "whatever1" };
+    const as = (headers: Record<string, string>) => createAgent(app, { ip: null }).request("POST", "/api/login", login, { "x-forwarded-for": "203.0.113.9, 10.0.0.2", ...headers });
+    expect((await as({ origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(403);
+    expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(401);
+    expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "app.example.com" })).status).toBe(401);
   });
 
   test("with live Stripe the pages let in Stripe.js, its frames and its API, and nothing else of Stripe's", async () => {

@@ -75,7 +75,7 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
     // Every page of a file comes from one loopback address, like a large office behind one NAT:
     // the per-network pools and registrations (ADR 015, tests/integration/abuse.test.ts) are
     // raised so one file's many people fit, as an operator with such an audience would.
-    const env = { FREE_NETWORK_DAILY_SEARCHES: "10000", FREE_NETWORK_MEMBER_SEARCHES: "10000", FREE_NETWORK_DAILY_REGISTRATIONS: "10000", ...options.env };
+    const env = { FREE_NETWORK_DAILY_SEARCHES: "10000", FREE_NETWORK_MEMBER_SEARCHES: "10000", FREE_NETWORK_DAILY_REGISTRATIONS: "10000", FREE_NETWORK_REGISTRATION_ATTEMPTS: "10000", ...options.env };
     const { app, simulator, queue } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     const baseUrl = `http://127.0.0.1:${app.server?.port}`;

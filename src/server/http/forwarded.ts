@@ -27,14 +27,8 @@ export function clientIp({ request, server }: ConnectionInfo, trustProxy: number
 const addresses = new WeakMap<Request, string>();
 
 function addressOf(request: Request, server: ConnectionInfo["server"], trustProxy: number): string {
-  if (trustProxy > 0) {
-    const hops = (request.headers.get("x-forwarded-for") ?? "")
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    const forwarded = hops[Math.max(0, hops.length - trustProxy)];
-    if (forwarded && isIP(stripZone(forwarded))) return stripZone(forwarded);
-  }
+  const forwarded = forwardedHop(request, "x-forwarded-for", trustProxy);
+  if (forwarded && isIP(stripZone(forwarded))) return stripZone(forwarded);
   const socket = server?.requestIP(request)?.address;
   return socket ? stripZone(socket) : UNKNOWN_IP;
 }
@@ -51,18 +45,28 @@ export function relayClientIp(inner: Request, outer: ConnectionInfo, trustProxy:
 
 /** Whether the browser reached us over https (at the proxy, when one is trusted). */
 export function isHttps(request: Request, trustProxy: number): boolean {
-  const proto = trustProxy > 0 ? firstForwarded(request, "x-forwarded-proto") : undefined;
+  const proto = forwardedHop(request, "x-forwarded-proto", trustProxy)?.toLowerCase();
   return (proto ?? new URL(request.url).protocol.slice(0, -1)) === "https";
 }
 
 /** host[:port] the browser addressed, for comparing with its Origin header. */
 export function requestHost(request: Request, trustProxy: number): string {
-  return (trustProxy > 0 ? firstForwarded(request, "x-forwarded-host") : undefined) ?? new URL(request.url).host;
+  return forwardedHop(request, "x-forwarded-host", trustProxy)?.toLowerCase() ?? new URL(request.url).host;
 }
 
-/** A proxy that sets these headers replaces them, so the first value is the outermost proxy's. */
-function firstForwarded(request: Request, header: string): string | undefined {
-  return request.headers.get(header)?.split(",")[0]?.trim().toLowerCase() || undefined;
+/**
+ * What the outermost trusted proxy put in a forwarding header (ADR 026): the entry `trustProxy`
+ * places from the right. A proxy that appends (as every one does to X-Forwarded-For, and some to
+ * -Host and -Proto) leaves what the client sent on the left, where it cannot be believed; one that
+ * replaces leaves a single entry, which is then its own. Undefined without trusted proxies.
+ */
+function forwardedHop(request: Request, header: string, trustProxy: number): string | undefined {
+  if (trustProxy <= 0) return undefined;
+  const hops = (request.headers.get(header) ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return hops[Math.max(0, hops.length - trustProxy)];
 }
 
 function stripZone(address: string): string {

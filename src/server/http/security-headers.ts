@@ -6,6 +6,10 @@ import { isHttps } from "./forwarded.ts";
  * (X-Frame-Options for browsers that predate frame-ancestors), and over HTTPS a year of HSTS. API
  * answers also get a CSP that forbids everything, so a JSON body opened as a page runs nothing;
  * pages get their own (pagePolicy).
+ *
+ * API answers are `no-store` too, errors included: almost all depend on who asks (the session, a
+ * token, the address's quota), and a rule over the whole prefix cannot forget a new route the
+ * way a list would (ADR 026). Only the reference, the same for everyone, is left to caches.
  */
 export function securityHeaders({ trustProxy }: { trustProxy: number }) {
   return new Elysia({ name: "security-headers" }).onRequest(({ request, set }) => {
@@ -13,8 +17,17 @@ export function securityHeaders({ trustProxy }: { trustProxy: number }) {
     set.headers["referrer-policy"] = "strict-origin-when-cross-origin";
     set.headers["x-frame-options"] = "DENY";
     if (isHttps(request, trustProxy)) set.headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
-    if (new URL(request.url).pathname.startsWith("/api/")) set.headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/api/")) {
+      set.headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
+      if (!isPublicApi(path)) set.headers["cache-control"] = "no-store";
+    }
   });
+}
+
+/** The API reference (/api/docs and its spec at /api/docs/json): the same answer for every caller. */
+function isPublicApi(path: string): boolean {
+  return path === "/api/docs" || path.startsWith("/api/docs/");
 }
 
 /** Stripe.js and its Payment Element, as Stripe documents them for a CSP. */

@@ -1,6 +1,7 @@
 import type { Db } from "#db/client.ts";
 import { createAccounts } from "./auth/accounts.ts";
 import { createLoginGuard } from "./auth/login-guard.ts";
+import { createThrottle } from "./auth/throttle.ts";
 import { createStripeClient, type BillingConfig } from "./billing/config.ts";
 import { createBilling } from "./billing/index.ts";
 import { createCompare } from "./compare/index.ts";
@@ -13,7 +14,7 @@ import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
 import { createRegistrationGate } from "./quota/registrations.ts";
-import type { FreeTierPolicy } from "./quota/subjects.ts";
+import { defaultFreeTierPolicy, REGISTRATION_ATTEMPT_WINDOW_MS, type FreeTierPolicy } from "./quota/subjects.ts";
 import type { DeadlinePolicy } from "./search/deadline.ts";
 import { createSearchService } from "./search/index.ts";
 import type { Host } from "./search/instances.ts";
@@ -49,12 +50,13 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, host, providers, concurrency, retry, deadline, billing: billingConfig, queue, freeTier, variantsProvider, clock }: ServicesDeps) {
+export function createServices({ db, secret, host, providers, concurrency, retry, deadline, billing: billingConfig, queue, freeTier = defaultFreeTierPolicy, variantsProvider, clock }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, policy: freeTier, clock });
   const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
-  const accounts = createAccounts({ db, events, registrations, loginGuard: createLoginGuard({ clock }) });
+  const registrationAttempts = createThrottle({ limit: freeTier.registrationAttempts, windowMs: REGISTRATION_ATTEMPT_WINDOW_MS, clock });
+  const accounts = createAccounts({ db, events, registrations, registrationAttempts, loginGuard: createLoginGuard({ clock }) });
   const search = createSearchService({ store: createSearchStore(db), quota, host, providers, concurrency, retry, deadline });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);

@@ -49,9 +49,10 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
           tags: ["auth"],
           summary: "Create an account and sign in",
           description:
-            "Username 3–50 characters, unique in any letter case; a valid email, unique; password at least 8 characters. 201 with the user and the `session` cookie; " +
-            "400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username or email is taken; 429 (with Retry-After) when the caller's network " +
-            "has made its new accounts for the day (FREE_NETWORK_DAILY_REGISTRATIONS, default 3). Searches made anonymously in this browser join the account.",
+            "Username 3–50 characters, unique in any letter case; a valid email (not proved, so several accounts may give the same one); password at least 8 characters. " +
+            "201 with the user and the `session` cookie; 400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username is taken; 429 (with Retry-After) " +
+            "when the caller's network has made its new accounts for the day (FREE_NETWORK_DAILY_REGISTRATIONS, default 3) or has tried to register 10 times in 10 minutes, " +
+            "whatever the outcome (FREE_NETWORK_REGISTRATION_ATTEMPTS). Searches made anonymously in this browser join the account.",
           requestBody: jsonBody(Register),
         }),
       },

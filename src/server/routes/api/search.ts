@@ -1,6 +1,6 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { CancelResult, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -12,7 +12,8 @@ import { jsonBody, jsonSchemaOf } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 const QUOTA_DOCS =
-  ` Free callers: 1 iteration (more is 403 \`Pro subscription required\`) and 5 searches per UTC day (then 429 with the spec's limit text); ` +
+  ` Free callers: 1 iteration (more is 403 \`Pro subscription required\`), \`openaiContextSize\` low or medium and \`anthropicMaxUses\` up to ${DEFAULT_ANTHROPIC_MAX_USES} ` +
+  "(more is 403 naming the option), and 5 searches per UTC day (then 429 with the spec's limit text); " +
   "a search that fails or is cancelled before any provider's answer reached the caller is given back. Pro: unlimited, iterations 1, 5, 10, 25, 50 or 100 (others 400). " +
   `Answers to free callers carry the searches left in \`${REMAINING_HEADER}\`, \`remainingSearches\` in the body, and the \`daily_searches\` cookie.`;
 

@@ -1,20 +1,29 @@
-import { eq, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { users, type User as UserRow } from "#db/schema.ts";
 import type { User } from "#src/contract/auth.ts";
 import { DomainError } from "../errors.ts";
 import type { Events } from "../events.ts";
 import type { RegistrationGate } from "../quota/registrations.ts";
+import { networkOf } from "../quota/subjects.ts";
 import type { LoginGuard } from "./login-guard.ts";
+import { tryAgainIn, type Throttle } from "./throttle.ts";
 
 export const INVALID_LOGIN = "Invalid username or password";
-const TAKEN = { username: "Username is already taken", email: "An account with this email already exists" } as const;
+export const USERNAME_TAKEN = "Username is already taken";
+
+/** The refusal once a network has tried to register too often: "… Please try again in 7 minutes." */
+export function tooManyRegistrationAttempts(waitS: number): string {
+  return `Too many registration attempts. ${tryAgainIn(waitS)}`;
+}
 
 export type AccountsDeps = {
   db: Db;
   events: Events;
   /** New accounts per network per day. */
   registrations: RegistrationGate;
+  /** Registration attempts per network, whatever their outcome (each can tell whether a username exists). */
+  registrationAttempts: Throttle;
   /** Wrong passwords per username and network. */
   loginGuard: LoginGuard;
 };
@@ -23,18 +32,25 @@ export type AccountsDeps = {
  * Accounts: registration, password checks, session versions, and the sign-in event. `ip` is the
  * caller's address: registrations and password guesses are bounded per network (ADR 015).
  */
-export function createAccounts({ db, events, registrations, loginGuard }: AccountsDeps) {
+export function createAccounts({ db, events, registrations, registrationAttempts, loginGuard }: AccountsDeps) {
   // Verifying against a throwaway hash when the username is unknown makes both failures take as
   // long, so response time does not tell which usernames exist.
   let decoyHash: Promise<string> | undefined;
 
   return {
     /**
-     * Creates the account; ACCOUNT_EXISTS naming the username or email already in use
-     * (case-insensitively), TOO_MANY_ATTEMPTS when the network has made its accounts for the day.
+     * Creates the account; ACCOUNT_EXISTS when the username is in use (in any letter case). An
+     * email may be shared: nothing proves it is the caller's, so it must not tell whose it is.
+     * TOO_MANY_ATTEMPTS when the network has made its accounts for the day, or has tried to
+     * register too often lately (every attempt counts, taken username or not: each one could ask
+     * whether a username exists).
      */
     register(input: { username: string; email: string; password: string }, ip: string): Promise<UserRow> {
-      return registrations.admit(ip, () => create(input));
+      return registrations.admit(ip, () => {
+        const verdict = registrationAttempts.attempt([networkOf(ip)]);
+        if (!verdict.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", tooManyRegistrationAttempts(verdict.retryAfterS), { retryAfterS: verdict.retryAfterS });
+        return create(input);
+      });
     },
 
     /**
@@ -70,11 +86,12 @@ export function createAccounts({ db, events, registrations, loginGuard }: Accoun
   };
 
   async function create(input: { username: string; email: string; password: string }): Promise<UserRow> {
-    const clash = await db
-      .select({ username: users.username, email: users.email })
+    const [clash] = await db
+      .select({ id: users.id })
       .from(users)
-      .where(or(eq(sql`lower(${users.username})`, input.username.toLowerCase()), eq(sql`lower(${users.email})`, input.email.toLowerCase())));
-    assertFree(input, clash);
+      .where(eq(sql`lower(${users.username})`, input.username.toLowerCase()))
+      .limit(1);
+    if (clash) throw new DomainError("ACCOUNT_EXISTS", USERNAME_TAKEN);
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
     try {
       const [user] = await db
@@ -86,9 +103,7 @@ export function createAccounts({ db, events, registrations, loginGuard }: Accoun
       return user;
     } catch (error) {
       // Lost a race with a simultaneous registration: the unique index decides.
-      const index = uniqueViolation(error);
-      if (index?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
-      if (index?.includes("email")) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
+      if (uniqueViolation(error)?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", USERNAME_TAKEN);
       throw error;
     }
   }
@@ -114,14 +129,6 @@ export type Accounts = ReturnType<typeof createAccounts>;
 /** The public face of a user row (spec §3 "User"). */
 export function toUser(row: UserRow): User {
   return { username: row.username, firstName: row.firstName, lastName: row.lastName, email: row.email, profileImageUrl: row.profileImageUrl };
-}
-
-function assertFree(input: { username: string; email: string }, clash: Array<{ username: string; email: string }>): void {
-  const username = clash.some((c) => c.username.toLowerCase() === input.username.toLowerCase());
-  const email = clash.some((c) => c.email.toLowerCase() === input.email.toLowerCase());
-  if (username && email) throw new DomainError("ACCOUNT_EXISTS", `${TAKEN.username}, and ${TAKEN.email.charAt(0).toLowerCase()}${TAKEN.email.slice(1)}`);
-  if (username) throw new DomainError("ACCOUNT_EXISTS", TAKEN.username);
-  if (email) throw new DomainError("ACCOUNT_EXISTS", TAKEN.email);
 }
 
 /** The unique index a failed insert ran into (postgres.js says constraint_name, PGlite constraint). */

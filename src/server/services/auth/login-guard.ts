@@ -1,11 +1,10 @@
 import { DomainError } from "../errors.ts";
 import { networkOf } from "../quota/subjects.ts";
-import { createThrottle } from "./throttle.ts";
+import { createThrottle, tryAgainIn } from "./throttle.ts";
 
 /** The refusal, with the wait in words: "Too many login attempts. Please try again in 2 minutes." */
 export function tooManyLogins(waitS: number): string {
-  const [n, unit] = waitS < 60 ? [waitS, "second"] : [Math.ceil(waitS / 60), "minute"];
-  return `Too many login attempts. Please try again in ${n} ${unit}${n === 1 ? "" : "s"}.`;
+  return `Too many login attempts. ${tryAgainIn(waitS)}`;
 }
 
 export type LoginGuardOptions = {

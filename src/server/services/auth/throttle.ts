@@ -42,3 +42,9 @@ export function createThrottle({ limit, windowMs, clock = () => new Date(), maxK
 }
 
 export type Throttle = ReturnType<typeof createThrottle>;
+
+/** A refusal's wait in words: "Please try again in 2 minutes." (seconds under a minute, else minutes rounded up). */
+export function tryAgainIn(waitS: number): string {
+  const [n, unit] = waitS < 60 ? [waitS, "second"] : [Math.ceil(waitS / 60), "minute"];
+  return `Please try again in ${n} ${unit}${n === 1 ? "" : "s"}.`;
+}

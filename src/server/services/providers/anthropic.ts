@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
-import type { Source } from "#src/contract/search.ts";
+import { DEFAULT_ANTHROPIC_MAX_USES, type Source } from "#src/contract/search.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 const MAX_TOKENS = 4096;
@@ -31,7 +31,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
             model: config.model,
             max_tokens: MAX_TOKENS,
             messages,
-            tools: [{ type: "web_search_20250305", name: "web_search", max_uses: options.anthropicMaxUses ?? 5 }],
+            tools: [{ type: "web_search_20250305", name: "web_search", max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES }],
             // Forcing the tool once is enough: a continuation must be free to finish the answer.
             ...(turn === 0 ? { tool_choice: { type: "tool" as const, name: "web_search" } } : {}),
           },

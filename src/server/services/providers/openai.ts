@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
-import type { Source } from "#src/contract/search.ts";
+import { DEFAULT_OPENAI_CONTEXT_SIZE, type Source } from "#src/contract/search.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
@@ -16,7 +16,7 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
         {
           model: config.model,
           input: prompt,
-          tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? "medium" }],
+          tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? DEFAULT_OPENAI_CONTEXT_SIZE }],
           include: ["web_search_call.action.sources"],
         },
         { signal },

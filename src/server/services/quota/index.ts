@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { users, type UsageCharge } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, FREE_DAILY_SEARCHES, PRO_REQUIRED, utcDay } from "#src/contract/quota.ts";
-import { FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/search.ts";
+import { FREE_ITERATIONS, PRO_ITERATION_CHOICES, proOnlyOption, type SearchOptions } from "#src/contract/search.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
@@ -58,12 +58,13 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
     standing,
 
     /**
-     * Checks what the tier allows (spec §5–§6: free = 1 iteration, Pro = 1, 5, 10, 25, 50 or 100)
-     * and, for a free caller, takes one search from today's allowance. Throws DomainError
-     * (INVALID_INPUT, PRO_REQUIRED, DAILY_LIMIT_REACHED) carrying the standing. The day is fixed
-     * here, so a refund after midnight goes back to the day that was charged.
+     * Checks what the tier allows (spec §5–§6: free = 1 iteration, Pro = 1, 5, 10, 25, 50 or 100;
+     * the costliest provider options are Pro too) and, for a free caller, takes one search from
+     * today's allowance. Throws DomainError (INVALID_INPUT, PRO_REQUIRED, DAILY_LIMIT_REACHED)
+     * carrying the standing. The day is fixed here, so a refund after midnight goes back to the
+     * day that was charged.
      */
-    async admit(caller: Caller, { iterations }: { iterations: number }): Promise<Admission> {
+    async admit(caller: Caller, { iterations, options }: { iterations: number; options: SearchOptions }): Promise<Admission> {
       const day = utcDay(clock());
       if (await billing.isPro(caller.owner.userId)) {
         const pro: Quota = { isPro: true, day };
@@ -73,6 +74,8 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
         return { quota: pro, charge: null, refund: async () => pro };
       }
       if (iterations > FREE_ITERATIONS) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED, { quota: await standing(caller, day) });
+      const proOption = proOnlyOption(options);
+      if (proOption) throw new DomainError("PRO_REQUIRED", `${PRO_REQUIRED} for ${proOption}`, { quota: await standing(caller, day) });
       const list = await subjects(caller, day);
       const counts = await counters.reserve(list, day);
       if (counts === null) throw new DomainError("DAILY_LIMIT_REACHED", DAILY_LIMIT_MESSAGE, { quota: { isPro: false, day, used: FREE_DAILY_SEARCHES, remaining: 0 } });

@@ -20,9 +20,17 @@ export type FreeTierPolicy = {
   memberSearches: number;
   /** New accounts a day per network. */
   registrations: number;
+  /**
+   * Attempts to register per network in REGISTRATION_ATTEMPT_WINDOW_MS, whatever their outcome:
+   * each one can ask whether a username exists (ADR 026).
+   */
+  registrationAttempts: number;
 };
 
-export const defaultFreeTierPolicy: FreeTierPolicy = { networkSearches: 25, memberSearches: 50, registrations: 3 };
+export const defaultFreeTierPolicy: FreeTierPolicy = { networkSearches: 25, memberSearches: 50, registrations: 3, registrationAttempts: 10 };
+
+/** The window registration attempts are counted in. */
+export const REGISTRATION_ATTEMPT_WINDOW_MS = 10 * 60_000;
 
 /** An account this young draws on its network's newcomer pool, like an anonymous visitor. */
 export const NEWCOMER_MS = 24 * 60 * 60 * 1000;

@@ -68,7 +68,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
 
   /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
-    const admission = await quota.admit(caller, { iterations: requestedIterations(request) });
+    const admission = await quota.admit(caller, { iterations: requestedIterations(request), options: request.options });
     let used = false;
     return {
       quota: admission.quota,
