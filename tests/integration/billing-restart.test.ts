@@ -54,14 +54,20 @@ async function pay(baseUrl: string, publishableKey: string, clientSecret: string
   return ((await answer.json()) as { status?: string }).status ?? `HTTP ${answer.status}`;
 }
 
+/** A fresh server on a fresh DATA_DIR, and a person there who signed up and opened checkout (a subscription waiting for payment). */
+async function checkoutOpened() {
+  const dataDir = mkdtempSync(join(tmpdir(), "ai-search-billing-restart-"));
+  const server = await start(dataDir);
+  const person = browserAt(server.baseUrl);
+  await person.api.register(newAccount());
+  const opened = await person.api.createSubscription();
+  expect(opened.status).toBe("incomplete");
+  return { dataDir, server, person, opened };
+}
+
 describe("simulated billing across a restart of the server", () => {
   test("a Pro user (card 4242) can cancel after a restart; the simulator's state is an owner-only file in DATA_DIR", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "ai-search-billing-restart-"));
-    const first = await start(dataDir);
-    const person = browserAt(first.baseUrl);
-    await person.api.register(newAccount());
-    const created = await person.api.createSubscription();
-    expect(created.status).toBe("incomplete");
+    const { dataDir, server: first, person, opened: created } = await checkoutOpened();
     const { publishableKey } = await person.api.billingPlan();
     expect(await pay(first.baseUrl, publishableKey ?? "", created.clientSecret ?? "")).toBe("succeeded");
     expect(await person.api.verifySubscription(created.subscriptionId ?? "")).toEqual({ success: true });
@@ -80,12 +86,7 @@ describe("simulated billing across a restart of the server", () => {
   });
 
   test("a free user who opened checkout before a restart upgrades after it", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "ai-search-billing-restart-"));
-    const first = await start(dataDir);
-    const person = browserAt(first.baseUrl);
-    await person.api.register(newAccount());
-    const opened = await person.api.createSubscription();
-    expect(opened.status).toBe("incomplete");
+    const { dataDir, server: first, person, opened } = await checkoutOpened();
 
     const second = await restart(first, dataDir);
     const again = browserAt(second.baseUrl, person.jar);
