@@ -7,6 +7,7 @@ import { signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp, WEBHOOK_URL } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
+import { incompleteSubscription } from "#tests/support/stripe.ts";
 
 type Agent = ReturnType<typeof createAgent>;
 
@@ -283,6 +284,18 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
       expect(answer.status).toBe(200);
       expect(await isPro(victim)).toBe(false);
       expect(await getDb().db.select().from(subscriptions).where(eq(subscriptions.id, "sub_nobodyknowsthis0000000000"))).toEqual([]);
+    });
+
+    test("a subscription Stripe returns is applied only to the user whose customer it is", async () => {
+      const { agent, account } = await signedIn();
+      stripe.setWebhook(undefined);
+      // Someone else's paid subscription at Stripe, and a copy of it here that names this user.
+      const { subscription, clientSecret } = await incompleteSubscription(sdk(), stripe, "someone@example.com");
+      await pay(stripe, clientSecret, "4242424242424242");
+      await getDb().db.insert(subscriptions).values({ id: subscription.id, userId: account.id, stripeCustomerId: `cus_not_${account.id.slice(0, 8)}`, status: "incomplete", syncedAt: new Date(0) });
+      const event = JSON.stringify({ id: "evt_other_customer", object: "event", type: "customer.subscription.updated", created: Math.floor(Date.now() / 1000), data: { object: { id: subscription.id, object: "subscription" } } });
+      expect((await send(agent, event)).status).toBe(200);
+      expect(await isPro(agent)).toBe(false);
     });
 
     test("the simulator's own signed webhooks are accepted, and a failed delivery is retried", async () => {
