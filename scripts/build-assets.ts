@@ -5,10 +5,11 @@
  */
 import type { BuildMetafile } from "bun";
 import { createHash } from "node:crypto";
-import { watch } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
+import { DOCS_UI_FILES } from "#src/server/routes/api/docs-ui-files.ts";
 import type { AssetManifest } from "#web/render.tsx";
 import { pageModules, type PageId } from "#web/routes.ts";
 
@@ -61,6 +62,7 @@ export async function buildAssets({ quiet = false, clean = false } = {}): Promis
     pages: pagePreloads(outputs, entry),
   };
   await precompress([...outputs.keys(), css]);
+  await copyDocsUi();
   const manifestTmp = join(dist, `manifest.${process.pid}.json`);
   await writeFile(manifestTmp, JSON.stringify(manifest, null, 2));
   await rename(manifestTmp, join(dist, "manifest.json"));
@@ -141,11 +143,29 @@ async function buildCss(): Promise<string> {
 
 /** Brotli and gzip copies at their highest levels: compressed once here, never per request. */
 async function precompress(files: string[]) {
+  await Promise.all(files.map(async (file) => writeCompressed(file, await readFile(join(publicDir, file)))));
+}
+
+async function writeCompressed(file: string, bytes: Uint8Array) {
+  await writeFile(join(publicDir, `${file}.gz`), gzipSync(bytes, { level: 9 }));
+  await writeFile(join(publicDir, `${file}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+}
+
+/**
+ * The API reference's files (Swagger UI, src/server/routes/api/docs-ui-files.ts), copied from the
+ * pinned package with their compressed copies. Their names carry the package's version, so one
+ * already there is current: compressing 1.7 MB again at every build would be seconds for nothing.
+ */
+async function copyDocsUi() {
   await Promise.all(
-    files.map(async (file) => {
-      const bytes = await readFile(join(publicDir, file));
-      await writeFile(join(publicDir, `${file}.gz`), gzipSync(bytes, { level: 9 }));
-      await writeFile(join(publicDir, `${file}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+    Object.values(DOCS_UI_FILES).map(async ({ from, name }) => {
+      if (existsSync(join(publicDir, name))) return;
+      const bytes = await readFile(Bun.resolveSync(from, root));
+      await writeCompressed(name, bytes);
+      // The file itself last, by a rename: once it is there, so are its compressed copies.
+      const temp = join(dist, `${name}.${process.pid}.tmp`);
+      await writeFile(temp, bytes);
+      await rename(temp, join(publicDir, name));
     }),
   );
 }

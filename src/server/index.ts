@@ -12,6 +12,7 @@ import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 import { billingConfig, billingMode } from "#src/server/services/billing/config.ts";
+import { stripeSimulatorState } from "#src/server/stripe-simulator-state.ts";
 
 export type StartOptions = {
   /**
@@ -84,7 +85,8 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   if (simulator) opened.push(() => simulator.stop());
   const providers = createProviders(env, simulator?.baseUrls);
   // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).
-  const stripeSimulator = billingMode(env) === "simulated" ? (await import("#src/simulators/stripe.ts")).startStripeSimulator() : undefined;
+  // Its customers, subscriptions and clock are kept in DATA_DIR, beside the database that names them.
+  const stripeSimulator = billingMode(env) === "simulated" ? (await import("#src/simulators/stripe.ts")).startStripeSimulator({ state: stripeSimulatorState(env.DATA_DIR) }) : undefined;
   if (stripeSimulator) opened.push(() => stripeSimulator.stop());
   const billing = billingConfig(env, stripeSimulator);
 

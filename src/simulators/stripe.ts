@@ -31,7 +31,7 @@
 import { startStripeSimulator } from "./stripe/index.ts";
 
 export { DEFAULT_PRICE, startStripeSimulator } from "./stripe/index.ts";
-export type { Delivery, StripeEvent, StripeSimulator, StripeSimulatorOptions, WebhookTarget } from "./stripe/index.ts";
+export type { Delivery, SimulatorStateStore, StripeEvent, StripeSimulator, StripeSimulatorOptions, WebhookTarget } from "./stripe/index.ts";
 export { signatureHeader } from "./stripe/webhooks.ts";
 
 if (import.meta.main) {

@@ -7,6 +7,7 @@ import { signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp, WEBHOOK_URL } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
+import { incompleteSubscription } from "#tests/support/stripe.ts";
 
 type Agent = ReturnType<typeof createAgent>;
 
@@ -188,6 +189,46 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
     expect((await agent.api.subscriptionDetails()).subscriptionDetails?.status).toBe("past_due");
   });
 
+  test("Stripe forgetting everything (test data cleared) costs nobody a billing action: an ended subscription grants nothing, a new checkout makes a new customer", async () => {
+    const { app, agent: pro } = await signedIn();
+    const paid = await subscriber(pro);
+    await pay(stripe, paid.clientSecret, "4242424242424242");
+    await stripe.idle();
+    expect(await isPro(pro)).toBe(true);
+    const opener = createAgent(app);
+    await signUp(opener, getDb());
+    const opened = await subscriber(opener);
+    await stripe.idle();
+
+    // The same Stripe address and keys, none of its objects.
+    const port = stripe.port;
+    await stripe.stop();
+    stripe = startStripeSimulator({ port, webhookSecret: stripe.webhookSecret, webhookRetryDelaysS: [0.05, 0.1], webhook: { deliver: (request) => app.handle(request), url: WEBHOOK_URL } });
+
+    const resumed = await pro.request("POST", "/api/resume-subscription", { subscriptionId: paid.subscriptionId });
+    expect(resumed.status).toBe(400);
+    expect((resumed.json as { message: string }).message).toContain("subscribe again");
+    expect(await isPro(pro)).toBe(false);
+    const cancelled = await pro.request("POST", "/api/cancel-subscription", { subscriptionId: paid.subscriptionId });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json).toMatchObject({ success: true, message: expect.stringContaining("nothing more will be charged") });
+    expect((await pro.api.subscriptionDetails()).subscriptionDetails).toMatchObject({ id: paid.subscriptionId, status: "canceled" });
+    const portal = await pro.request("POST", "/api/billing-portal", {});
+    expect(portal.status).toBe(404);
+    expect((portal.json as { message: string }).message).toContain("no longer has your billing account");
+
+    // Both upgrade again, on a new customer.
+    for (const agent of [pro, opener]) {
+      const created = await subscriber(agent);
+      expect(created.status).toBe("incomplete");
+      expect(created.subscriptionId).not.toBe(opened.subscriptionId);
+      expect((await pay(stripe, created.clientSecret, "4242424242424242")).json.status).toBe("succeeded");
+      await stripe.idle();
+      expect(await isPro(agent)).toBe(true);
+    }
+    expect((await pro.request("POST", "/api/billing-portal", {})).status).toBe(200);
+  });
+
   describe("webhooks", () => {
     const sdk = () => new Stripe(stripe.secretKey, { host: "127.0.0.1", port: stripe.port, protocol: "http", maxNetworkRetries: 0 });
     const send = async (agent: Agent, payload: string, secret = stripe.webhookSecret) => {
@@ -224,6 +265,37 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
       const again = await send(agent, event("evt_updated_1", "customer.subscription.updated", "active"));
       expect(again.json).toEqual({ received: true, duplicate: true });
       expect(await getDb().db.select().from(stripeEvents).where(eq(stripeEvents.id, "evt_updated_1"))).toHaveLength(1);
+    });
+
+    test("a signed event about a subscription Stripe does not have makes nobody Pro, whatever its body says", async () => {
+      const { app, agent: victim } = await signedIn();
+      stripe.setWebhook(undefined);
+      const waiting = await subscriber(victim);
+      const real = await sdk().subscriptions.retrieve(waiting.subscriptionId);
+      const sender = createAgent(app);
+      const forged = JSON.stringify({
+        id: "evt_unknown_subscription",
+        object: "event",
+        type: "customer.subscription.updated",
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { ...real, id: "sub_nobodyknowsthis0000000000", status: "active" } },
+      });
+      const answer = await send(sender, forged);
+      expect(answer.status).toBe(200);
+      expect(await isPro(victim)).toBe(false);
+      expect(await getDb().db.select().from(subscriptions).where(eq(subscriptions.id, "sub_nobodyknowsthis0000000000"))).toEqual([]);
+    });
+
+    test("a subscription Stripe returns is applied only to the user whose customer it is", async () => {
+      const { agent, account } = await signedIn();
+      stripe.setWebhook(undefined);
+      // Someone else's paid subscription at Stripe, and a copy of it here that names this user.
+      const { subscription, clientSecret } = await incompleteSubscription(sdk(), stripe, "someone@example.com");
+      await pay(stripe, clientSecret, "4242424242424242");
+      await getDb().db.insert(subscriptions).values({ id: subscription.id, userId: account.id, stripeCustomerId: `cus_not_${account.id.slice(0, 8)}`, status: "incomplete", syncedAt: new Date(0) });
+      const event = JSON.stringify({ id: "evt_other_customer", object: "event", type: "customer.subscription.updated", created: Math.floor(Date.now() / 1000), data: { object: { id: subscription.id, object: "subscription" } } });
+      expect((await send(agent, event)).status).toBe(200);
+      expect(await isPro(agent)).toBe(false);
     });
 
     test("the simulator's own signed webhooks are accepted, and a failed delivery is retried", async () => {

@@ -90,6 +90,22 @@ describeEachDatabase("security headers", (getDb) => {
     }
   }, 60_000);
 
+  test("the API reference page lets in scripts and styles from this origin only, nothing inline, and its files are ours", async () => {
+    const { app } = await createTestApp(getDb());
+    const visitor = createAgent(app);
+    const page = await visitor.request("GET", "/api/docs");
+    expect(page.status).toBe(200);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).not.toContain("unsafe");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const sources = [...page.text.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(sources.filter((source) => source !== "data:,").every((source) => source.startsWith("/"))).toBe(true);
+    expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    for (const source of sources.filter((s) => s.startsWith("/"))) expect({ source, status: (await visitor.request("GET", source)).status }).toEqual({ source, status: 200 });
+  });
+
   test("over HTTPS (through a trusted proxy): HSTS, upgrade-insecure-requests, and Secure cookies", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);

@@ -3,7 +3,7 @@
 // what the billing code may rely on offline.
 import { afterEach, describe, expect, test } from "bun:test";
 import type Stripe from "stripe";
-import { startStripeSimulator, type StripeEvent, type StripeSimulator, type StripeSimulatorOptions } from "#src/simulators/stripe.ts";
+import { startStripeSimulator, type SimulatorStateStore, type StripeEvent, type StripeSimulator, type StripeSimulatorOptions } from "#src/simulators/stripe.ts";
 import { CARDS, confirmWithCard, incompleteSubscription, stripeFor } from "#tests/support/stripe.ts";
 
 type Harness = { sim: StripeSimulator; stripe: Stripe; received: Stripe.Event[]; answer: (event: Stripe.Event) => number };
@@ -580,5 +580,62 @@ describe("the Stripe.js stand-in", () => {
     const source = await response.text();
     expect(source).toContain("window.Stripe = Stripe");
     expect(() => new Function(source)).not.toThrow();
+  });
+});
+
+describe("state kept across a restart", () => {
+  /** A place to keep the state (the server's is a file in DATA_DIR), and what was said about it. */
+  function memoryState(initial?: string) {
+    const kept = { document: initial, saves: 0 };
+    const state: SimulatorStateStore = {
+      where: "memory",
+      load: () => kept.document,
+      save: (document) => {
+        kept.document = document;
+        kept.saves++;
+      },
+    };
+    return { kept, state };
+  }
+
+  test("customers, subscriptions and the clock are there after a restart; a renewal then runs as before", async () => {
+    const { kept, state } = memoryState();
+    const first = start({ state });
+    const active = await activeSubscription(first);
+    const { subscription: waiting } = await incompleteSubscription(first.stripe, first.sim, "waiting@example.com");
+    await first.sim.advanceClock(3600);
+    const clock = first.sim.now();
+    await first.sim.stop();
+    const saves = kept.saves;
+
+    const second = start({ state });
+    expect(second.sim.now()).toBe(clock);
+    expect(await second.stripe.subscriptions.retrieve(active.id)).toMatchObject({ status: "active", customer: active.customer });
+    expect((await second.stripe.subscriptions.retrieve(waiting.id)).status).toBe("incomplete");
+    expect((await second.stripe.customers.retrieve(active.customer as string)) as Stripe.Customer).toMatchObject({ email: "pro@example.com" });
+    const cancelled = await second.stripe.subscriptions.update(active.id, { cancel_at_period_end: true });
+    expect(cancelled.cancel_at_period_end).toBe(true);
+    expect(kept.saves).toBeGreaterThan(saves);
+    // The saved card pays the next period, the same as without a restart.
+    await second.stripe.subscriptions.update(active.id, { cancel_at_period_end: false });
+    await second.sim.advanceClock(periodEnd(active) - clock + 60);
+    const renewed = await second.stripe.subscriptions.retrieve(active.id);
+    expect(renewed.status).toBe("active");
+    expect(periodEnd(renewed)).toBeGreaterThan(periodEnd(active));
+  });
+
+  test("a document it did not write is ignored with one line, and replaced at the first change", async () => {
+    const { kept, state } = memoryState(JSON.stringify({ version: 99 }));
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(" "));
+    try {
+      const h = start({ state });
+      expect(errors).toEqual([expect.stringContaining("Stripe simulator: ignoring memory: it is not a state this simulator wrote (version:")]);
+      await h.stripe.customers.create({ email: "new@example.com" });
+      expect(JSON.parse(kept.document ?? "{}")).toMatchObject({ version: 1 });
+    } finally {
+      console.error = original;
+    }
   });
 });

@@ -30,6 +30,23 @@ function isPublicApi(path: string): boolean {
   return path === "/api/docs" || path.startsWith("/api/docs/");
 }
 
+/**
+ * The API reference page (routes/api/docs.ts): Swagger UI's bundle, its stylesheet and our init
+ * script, all from this origin, nothing inline (React sets styles through the DOM, which style-src
+ * does not govern); the stylesheet's icons are data: images; the OpenAPI document and "Try it
+ * out" are fetched from here.
+ */
+export const API_DOCS_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 /** Stripe.js and its Payment Element, as Stripe documents them for a CSP. */
 const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],

@@ -13,10 +13,12 @@ import { Billing } from "./billing.ts";
 import { completeWithTestCard } from "./checkout.ts";
 import { advance } from "./clock.ts";
 import { hostedPage } from "./pages.ts";
+import { restoreState, serializeState, type SimulatorStateStore } from "./state.ts";
 import { Store, newId, type PriceConfig } from "./store.ts";
 import { STRIPE_JS_PATH, stripeJsSource } from "./stripe-js.ts";
 import { Webhooks, type Delivery, type StripeEvent, type WebhookTarget } from "./webhooks.ts";
 
+export type { SimulatorStateStore } from "./state.ts";
 export type { Delivery, StripeEvent, WebhookTarget } from "./webhooks.ts";
 
 export type StripeSimulatorOptions = {
@@ -36,6 +38,11 @@ export type StripeSimulatorOptions = {
   price?: PriceConfig;
   /** Seconds between webhook retries, default [1, 2, 4, 8] (real Stripe retries for days). */
   webhookRetryDelaysS?: number[];
+  /**
+   * Where its objects and clock are kept across restarts (state.ts): loaded at start, saved after
+   * each change. Default: nowhere, everything is forgotten at stop.
+   */
+  state?: SimulatorStateStore;
 };
 
 export interface StripeSimulator {
@@ -78,6 +85,7 @@ export function startStripeSimulator(options: StripeSimulatorOptions = {}): Stri
   const webhookSecret = options.webhookSecret ?? newId("whsec", 32);
   const price = options.price ?? DEFAULT_PRICE;
   const store = new Store(price);
+  const save = options.state ? keepState(store, price, options.state) : () => {};
   const hooks = new Webhooks(webhookSecret, options.webhookRetryDelaysS ?? [1, 2, 4, 8], options.webhook, () => store.now);
   let handle: (request: Request) => Promise<Response> | Response = () => new Response("starting", { status: 503 });
 
@@ -96,11 +104,18 @@ export function startStripeSimulator(options: StripeSimulatorOptions = {}): Stri
   const advanceClock = async (seconds: number) => {
     if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`advanceClock expects a number of seconds ≥ 0, got ${seconds}`);
     hooks.during(null, () => advance(billing, Math.floor(seconds)));
+    save();
     await hooks.idle();
   };
   const api = createApi({ billing, store, origin, secretKey, publishableKey, advanceClock });
 
-  handle = (request) => {
+  // Only a request that posts (the API's writes, the hosted pages' forms) changes the state.
+  handle = async (request) => {
+    const response = await route(request);
+    if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") save();
+    return response;
+  };
+  const route = (request: Request): Promise<Response> | Response => {
     const url = new URL(request.url);
     if (url.pathname.startsWith("/v1/")) return api(request, url);
     if (url.pathname === STRIPE_JS_PATH) {
@@ -128,11 +143,40 @@ export function startStripeSimulator(options: StripeSimulatorOptions = {}): Stri
     idle: () => hooks.idle(),
     completeCheckoutSession: async (id) => {
       hooks.during(null, () => completeWithTestCard(billing, store.checkoutSessions.lookup(id)));
+      save();
       await hooks.idle();
     },
     stop: async () => {
       hooks.stop();
       await server.stop(true);
     },
+  };
+}
+
+/**
+ * Loads the saved state into `store` and returns the function that saves it (only when it
+ * changed). A document it cannot read is said in one line and replaced at the first change: the
+ * simulator starts empty, as it did before it kept anything. A failed save is said and the
+ * simulator goes on from memory.
+ */
+function keepState(store: Store, price: PriceConfig, state: SimulatorStateStore): () => void {
+  const saved = state.load();
+  if (saved !== undefined) {
+    try {
+      restoreState(store, saved, price);
+    } catch (error) {
+      console.error(`Stripe simulator: ignoring ${state.where}: ${(error as Error).message}; starting with no customers or subscriptions`);
+    }
+  }
+  let last = saved;
+  return () => {
+    const document = serializeState(store);
+    if (document === last) return;
+    try {
+      state.save(document);
+      last = document;
+    } catch (error) {
+      console.error(`Stripe simulator: could not save ${state.where} (${(error as Error).message}); its state lives in memory until the next save`);
+    }
   };
 }

@@ -130,8 +130,8 @@ export class Store {
   readonly paymentIntents = new Table<PaymentIntentState>("payment_intent");
   readonly checkoutSessions = new Table<CheckoutSessionState>("checkout.session");
   readonly portalSessions = new Table<PortalSessionState>("billing_portal.session");
-  /** The one customer portal configuration. */
-  readonly portalConfiguration = newId("bpc");
+  /** The one customer portal configuration (kept across restarts, state.ts). */
+  portalConfiguration = newId("bpc");
 
   constructor(price: PriceConfig, now = Math.floor(Date.now() / 1000)) {
     this.now = now;

@@ -1,21 +1,66 @@
 import { openapi } from "@elysiajs/openapi";
 import { toJsonSchema } from "@valibot/to-json-schema";
+import { Elysia } from "elysia";
 import type { GenericSchema } from "valibot";
+import { API_DOCS_POLICY } from "#src/server/http/security-headers.ts";
+import { DOCS_UI_FILES } from "./docs-ui-files.ts";
+
+const TITLE = "AI Search Comparison API";
+const SPEC_PATH = "/api/docs/json";
+const INIT_PATH = "/api/docs/init.js";
 
 /**
  * The API reference at /api/docs (spec at /api/docs/json), generated from the routes: each
  * declares its response schema (`response:`, which Elysia also checks on the way out) and
  * documents its body with jsonBody (bodies are parsed in the handler, for the spec's messages).
+ * The page is ours: Swagger UI from our own /assets/ and an init script from here, under a CSP
+ * that lets in those two and nothing inline (the plugin's page loads a CDN script `@latest`).
  */
 export function apiDocs() {
+  return new Elysia({ name: "api-docs" }).use(spec()).get("/api/docs", docsPage, { detail: { hide: true } }).get(INIT_PATH, initScript, { detail: { hide: true } });
+}
+
+function docsPage({ set }: { set: { headers: Record<string, string | number> } }) {
+  set.headers["content-security-policy"] = API_DOCS_POLICY;
+  set.headers["content-type"] = "text/html; charset=utf-8";
+  set.headers["cache-control"] = "no-cache";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${TITLE}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/${DOCS_UI_FILES.style.name}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/assets/${DOCS_UI_FILES.script.name}"></script>
+<script src="${INIT_PATH}"></script>
+</body>
+</html>
+`;
+}
+
+/** Swagger UI on our document; no validator badge (it is an image from validator.swagger.io). */
+function initScript({ set }: { set: { headers: Record<string, string | number> } }) {
+  set.headers["content-type"] = "text/javascript; charset=utf-8";
+  set.headers["cache-control"] = "no-cache";
+  return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(SPEC_PATH)}, dom_id: "#swagger-ui", deepLinking: true, validatorUrl: null, presets: [SwaggerUIBundle.presets.apis], layout: "BaseLayout" });
+`;
+}
+
+/** The OpenAPI document only: the plugin's own page is replaced by docsPage. */
+function spec() {
   return openapi({
     path: "/api/docs",
+    provider: null,
     mapJsonSchema: { valibot: jsonSchemaOf },
-    specPath: "/api/docs/json",
+    specPath: SPEC_PATH,
     exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
     documentation: {
       info: {
-        title: "AI Search Comparison API",
+        title: TITLE,
         version: "1",
         description:
           "One query to OpenAI, Anthropic and Gemini with web search on: products, companies and cited sources per model, overlaps, and frequencies over iterations. " +

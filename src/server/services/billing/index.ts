@@ -6,7 +6,7 @@ import type { BillingPlan, CreateSubscriptionResult, SubscriptionDetailsResult }
 import { PRO_REQUIRED } from "#src/contract/constants.ts";
 import { DomainError } from "../errors.ts";
 import type { BillingConfig } from "./config.ts";
-import { detailsOf, findSubscription, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
+import { detailsOf, endSubscription, findSubscription, forgetCustomer, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
 
 /** Spec §6: Pro is a subscription Stripe calls active or trialing. */
 export const PRO_STATUSES = ["active", "trialing"];
@@ -56,12 +56,15 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
     return row;
   }
 
-  async function customerOf(userId: string, create: boolean): Promise<string | undefined> {
+  /** The user's Stripe customer; `create` makes one when there is none (`replaces`: the one Stripe no longer has). */
+  async function customerOf(userId: string, create: boolean, replaces?: string): Promise<string | undefined> {
     const [user] = await db.select({ email: users.email, username: users.username, customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
     if (user.customer || !create) return user.customer ?? undefined;
-    // One customer per user: the idempotency key makes a double click one customer too.
-    const customer = await stripeCall(() => client().customers.create({ email: user.email, name: user.username, metadata: { userId } }, { idempotencyKey: `customer:${userId}` }));
+    // One customer per user: the idempotency key makes a double click one customer too. A
+    // replacement gets a key of its own, or Stripe would answer with the customer it replaces.
+    const idempotencyKey = replaces ? `customer:${userId}:after:${replaces}` : `customer:${userId}`;
+    const customer = await stripeCall(() => client().customers.create({ email: user.email, name: user.username, metadata: { userId } }, { idempotencyKey }));
     await db
       .update(users)
       .set({ stripeCustomerId: customer.id })
@@ -70,11 +73,51 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
     return stored?.customer ?? customer.id;
   }
 
-  /** Retrieves a subscription that must belong to the customer; anyone else's reads like a missing one. */
-  async function ownedSubscription(id: string, customer: string | undefined): Promise<Stripe.Subscription> {
-    const subscription = await stripeCall(() => client().subscriptions.retrieve(id, { expand: ["latest_invoice.confirmation_secret"] }));
+  /**
+   * Retrieves a subscription that must belong to the customer; anyone else's reads like a missing
+   * one. One of the user's that Stripe no longer has is ended here (undefined).
+   */
+  async function ownedSubscription(id: string, customer: string | undefined, userId: string): Promise<Stripe.Subscription | undefined> {
+    const subscription = await unlessMissing(
+      () => client().subscriptions.retrieve(id, { expand: ["latest_invoice.confirmation_secret"] }),
+      "id",
+      async () => {
+        if (await endSubscription(db, userId, id, clock())) return undefined;
+        throw new DomainError("NOT_FOUND", "Subscription not found");
+      },
+    );
+    if (!subscription) return undefined;
     if (!customer || customerId(subscription.customer) !== customer) throw new DomainError("NOT_FOUND", "Subscription not found");
     return subscription;
+  }
+
+  /**
+   * Updates the user's subscription at Stripe and keeps the result; undefined when Stripe no
+   * longer has it (it is ended here, and grants nothing).
+   */
+  async function updateOwn(userId: string, subscriptionId: string, changes: Stripe.SubscriptionUpdateParams): Promise<ReturnType<typeof rowOf> | undefined> {
+    const updated = await unlessMissing(
+      () => client().subscriptions.update(subscriptionId, changes),
+      "id",
+      async () => void (await endSubscription(db, userId, subscriptionId, clock())),
+    );
+    return updated && sync(updated, userId);
+  }
+
+  /** A subscription for Pro, waiting for its first payment. */
+  function createSubscription(userId: string, customer: string, attempt: number): Promise<Stripe.Subscription> {
+    return client().subscriptions.create(
+      {
+        customer,
+        items: [{ price: config.priceId as string }],
+        payment_behavior: "default_incomplete",
+        payment_settings: { save_default_payment_method: "on_subscription" },
+        expand: ["latest_invoice.confirmation_secret"],
+        metadata: { userId },
+      },
+      // The same request twice at once (a double click) makes one subscription.
+      { idempotencyKey: `subscription:${userId}:${customer}:${attempt}` },
+    );
   }
 
   return {
@@ -106,28 +149,25 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
      */
     async subscribe(userId: string): Promise<CreateSubscriptionResult> {
       if (await isPro(userId)) return { status: "active" };
-      const customer = (await customerOf(userId, true)) as string;
+      let customer = (await customerOf(userId, true)) as string;
       const rows = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
       const since = new Date(clock().getTime() - INCOMPLETE_REUSE_MS);
       for (const row of rows.filter((r) => r.status === "incomplete" && r.createdAt > since)) {
-        const waiting = await ownedSubscription(row.id, customer);
+        const waiting = await ownedSubscription(row.id, customer, userId);
+        if (!waiting) continue;
         await sync(waiting, userId);
         const secret = confirmationSecret(waiting);
         if (waiting.status === "incomplete" && secret) return { status: waiting.status, clientSecret: secret, subscriptionId: waiting.id };
       }
-      const created = await stripeCall(() =>
-        client().subscriptions.create(
-          {
-            customer,
-            items: [{ price: config.priceId as string }],
-            payment_behavior: "default_incomplete",
-            payment_settings: { save_default_payment_method: "on_subscription" },
-            expand: ["latest_invoice.confirmation_secret"],
-            metadata: { userId },
-          },
-          // The same request twice at once (a double click) makes one subscription.
-          { idempotencyKey: `subscription:${userId}:${rows.length}` },
-        ),
+      const created = await unlessMissing(
+        () => createSubscription(userId, customer, rows.length),
+        "customer",
+        // Stripe no longer has the customer: a new one pays, the old one's subscriptions are over.
+        async () => {
+          await forgetCustomer(db, userId, customer, clock());
+          customer = (await customerOf(userId, true, customer)) as string;
+          return stripeCall(() => createSubscription(userId, customer, rows.length));
+        },
       );
       await sync(created, userId);
       if (PRO_STATUSES.includes(created.status)) return { status: "active", subscriptionId: created.id };
@@ -157,7 +197,10 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       } else {
         ids = [sessionId];
       }
-      for (const id of ids) await sync(await ownedSubscription(id, customer), userId);
+      for (const id of ids) {
+        const subscription = await ownedSubscription(id, customer, userId);
+        if (subscription) await sync(subscription, userId);
+      }
       return { success: await isPro(userId) };
     },
 
@@ -173,7 +216,9 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
     async cancel(userId: string, subscriptionId: string): Promise<{ success: boolean; message: string }> {
       const row = await findSubscription(db, userId, subscriptionId);
       if (!row) throw new DomainError("NOT_FOUND", "Subscription not found");
-      const updated = await sync(await stripeCall(() => client().subscriptions.update(subscriptionId, { cancel_at_period_end: true })), userId);
+      const updated = await updateOwn(userId, subscriptionId, { cancel_at_period_end: true });
+      // What the person asked for holds: nothing more is charged.
+      if (!updated) return { success: true, message: "Your subscription has ended: Stripe no longer has it, and nothing more will be charged." };
       const until = updated.currentPeriodEnd ? ` on ${updated.currentPeriodEnd.toISOString().slice(0, 10)}` : "";
       return { success: true, message: `Your subscription has been canceled. It remains active until the end of the billing period${until}.` };
     },
@@ -183,7 +228,8 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       const row = await findSubscription(db, userId, subscriptionId);
       if (!row) throw new DomainError("NOT_FOUND", "Subscription not found");
       if (!grantsPro(row)) throw new DomainError("INVALID_INPUT", "Only an active subscription can be resumed");
-      await sync(await stripeCall(() => client().subscriptions.update(subscriptionId, { cancel_at_period_end: false })), userId);
+      const resumed = await updateOwn(userId, subscriptionId, { cancel_at_period_end: false });
+      if (!resumed) throw new DomainError("INVALID_INPUT", "This subscription has ended (Stripe no longer has it): subscribe again to get Pro back");
       return { success: true, message: "Your subscription will renew as usual." };
     },
 
@@ -191,14 +237,23 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
     async portal(userId: string, returnUrl: string): Promise<{ url: string }> {
       const customer = await customerOf(userId, false);
       if (!customer) throw new DomainError("NOT_FOUND", "You have no subscription yet");
-      const session = await stripeCall(() => client().billingPortal.sessions.create({ customer, return_url: returnUrl }));
+      const session = await unlessMissing(
+        () => client().billingPortal.sessions.create({ customer, return_url: returnUrl }),
+        "customer",
+        async () => {
+          await forgetCustomer(db, userId, customer, clock());
+          throw new DomainError("NOT_FOUND", "You have no subscription yet (Stripe no longer has your billing account)");
+        },
+      );
       return { url: session.url };
     },
 
     /**
      * A webhook: the signature over the raw body is checked, each event is applied once, and the
      * subscription it concerns is read again from Stripe, so an old or repeated event can only
-     * ever write what is true now.
+     * ever write what is true now. The event's body is never applied: a subscription Stripe does
+     * not return is made nothing (the user's copy of it, if any, is ended), and one is applied only
+     * to the user whose customer it is.
      */
     async webhook(rawBody: string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
       const stripeClient = client();
@@ -211,38 +266,45 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       }
       const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
       if (seen) return { received: true, duplicate: true };
-      const subscription = await subscriptionOf(stripeClient, event);
-      const userId = subscription ? await ownerOf(subscription) : undefined;
+      const id = subscriptionIdOf(event);
+      const subscription = id ? await currentSubscription(stripeClient, id) : null;
+      if (id && !subscription) console.log(`Stripe webhook ${event.id} (${event.type}): Stripe has no subscription ${id}; nothing is made active from the event`);
+      const owner = subscription ? await ownerOf(subscription) : id ? await holderOf(id) : undefined;
+      if (subscription && !owner) console.log(`Stripe webhook ${event.id} (${event.type}): subscription ${subscription.id} belongs to no user here (customer ${customerId(subscription.customer)}); ignored`);
       let applied = false;
       await db.transaction(async (tx) => {
         const [recorded] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, payload: event }).onConflictDoNothing().returning({ id: stripeEvents.id });
         if (!recorded) return;
         applied = true;
-        if (subscription && userId) await saveSubscription(tx, rowOf(subscription, userId, new Date()));
+        if (!owner) return;
+        if (subscription) await saveSubscription(tx, rowOf(subscription, owner, new Date()));
+        else if (id) await endSubscription(tx, owner, id, clock());
       });
       return { received: true, duplicate: !applied };
     },
   };
 
-  /** The subscription an event is about, read again from Stripe (null for events we do not follow). */
-  async function subscriptionOf(stripeClient: Stripe, event: Stripe.Event): Promise<Stripe.Subscription | null> {
-    const id = subscriptionIdOf(event);
-    if (!id) return null;
-    try {
-      return await stripeClient.subscriptions.retrieve(id);
-    } catch (error) {
-      // Gone from Stripe: the event's own copy is the last word, if it is a subscription.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing" && event.data.object.object === "subscription") return event.data.object as Stripe.Subscription;
-      throw mapStripeError(error);
-    }
+  /** A subscription as Stripe has it now; null when Stripe has no such subscription. */
+  function currentSubscription(stripeClient: Stripe, id: string): Promise<Stripe.Subscription | null> {
+    return unlessMissing(() => stripeClient.subscriptions.retrieve(id), "id", async () => null);
   }
 
-  /** Whose subscription: the stored copy's user, else the user with that Stripe customer. */
+  /**
+   * Whose subscription, by its customer as Stripe says: the stored copy's user when the copy has
+   * that customer, else the user with that customer.
+   */
   async function ownerOf(subscription: Stripe.Subscription): Promise<string | undefined> {
-    const [stored] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).limit(1);
-    if (stored) return stored.userId;
-    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId(subscription.customer))).limit(1);
+    const customer = customerId(subscription.customer);
+    const [stored] = await db.select({ userId: subscriptions.userId, customer: subscriptions.stripeCustomerId }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).limit(1);
+    if (stored) return stored.customer === customer ? stored.userId : undefined;
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customer)).limit(1);
     return user?.id;
+  }
+
+  /** The user who has a copy of this subscription. */
+  async function holderOf(subscriptionId: string): Promise<string | undefined> {
+    const [stored] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+    return stored?.userId;
   }
 }
 
@@ -257,10 +319,28 @@ async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Calls Stripe; when it answers "No such …" (resource_missing) about `param` (the object in the
+ * path is "id", a parameter its name), `gone` answers instead: the object was deleted or the
+ * test data cleared, which the callers recover from. Other failures as stripeCall.
+ */
+async function unlessMissing<T, U>(call: () => Promise<T>, param: string, gone: () => Promise<U>): Promise<T | U> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isMissing(error) || ((error as Stripe.errors.StripeError).param ?? "id") !== param) throw mapStripeError(error);
+  }
+  return gone();
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing";
+}
+
 function mapStripeError(error: unknown): unknown {
   if (error instanceof DomainError || !(error instanceof Stripe.errors.StripeError)) return error;
   if (error instanceof Stripe.errors.StripeCardError) return new DomainError("PAYMENT_FAILED", error.message);
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return new DomainError("NOT_FOUND", "Subscription not found");
+  if (isMissing(error)) return new DomainError("NOT_FOUND", "Subscription not found");
   return new DomainError("BILLING_FAILED", `The payment service could not complete the request: ${error.message}`);
 }
 

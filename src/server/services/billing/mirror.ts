@@ -1,7 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Db } from "#db/client.ts";
-import { subscriptions } from "#db/schema.ts";
+import { subscriptions, users } from "#db/schema.ts";
 import type { SubscriptionDetails } from "#src/contract/billing.ts";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -50,6 +50,49 @@ export async function findSubscription(db: Db, userId: string, subscriptionId: s
     .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)))
     .limit(1);
   return row;
+}
+
+/**
+ * Stripe no longer has this subscription (test data cleared, deleted in the Dashboard): the copy
+ * is ended as Stripe would have ended it, an unpaid one expired, a paid one canceled, so it
+ * grants nothing. True when the user had it.
+ */
+export async function endSubscription(db: Db, userId: string, subscriptionId: string, at: Date): Promise<boolean> {
+  const ended = await db
+    .update(subscriptions)
+    .set(endedNow(at))
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)))
+    .returning({ id: subscriptions.id });
+  return ended.length > 0;
+}
+
+/**
+ * Stripe no longer has this customer: the user is unlinked from it (the next checkout makes a new
+ * one) and the subscriptions it paid for are ended here too.
+ */
+export async function forgetCustomer(db: Db, userId: string, customer: string, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ stripeCustomerId: null })
+      .where(and(eq(users.id, userId), eq(users.stripeCustomerId, customer)));
+    await tx
+      .update(subscriptions)
+      .set(endedNow(at))
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.stripeCustomerId, customer), notInArray(subscriptions.status, ENDED)));
+  });
+}
+
+const ENDED = ["canceled", "incomplete_expired"];
+
+function endedNow(at: Date) {
+  return {
+    status: sql`case when ${subscriptions.status} in ('incomplete', 'incomplete_expired') then 'incomplete_expired' else 'canceled' end`,
+    cancelAtPeriodEnd: false,
+    canceledAt: sql`coalesce(${subscriptions.canceledAt}, ${at.toISOString()}::timestamptz)`,
+    syncedAt: at,
+    updatedAt: at,
+  };
 }
 
 /** Spec §3 subscriptionDetails, from the local copy. */
