@@ -3,10 +3,12 @@
 import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
 import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { lockFolder } from "./lock.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -51,15 +53,37 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
   if (opts.databaseUrl) {
     return postgresDatabase(postgres(opts.databaseUrl, { max: 10, onnotice: () => {} }));
   }
-  let pgliteDir: string = MEMORY_DATA_DIR;
-  if (opts.dataDir !== MEMORY_DATA_DIR) {
-    pgliteDir = join(opts.dataDir, "pglite");
+  if (opts.dataDir === MEMORY_DATA_DIR) return pgliteDatabase(await PGlite.create(MEMORY_DATA_DIR, { startParams: PGLITE_START_PARAMS }));
+  // One process per data folder (ADR 024), held until close(): before anything in it is touched.
+  const lock = lockFolder(opts.dataDir);
+  try {
+    const pgliteDir = join(opts.dataDir, "pglite");
     if (opts.pgliteAssetsDir) await startFromImage(join(opts.pgliteAssetsDir, DATA_IMAGE), pgliteDir);
-    mkdirSync(pgliteDir, { recursive: true });
+    mkdirSync(pgliteDir, { recursive: true, mode: 0o700 });
+    const initialised = existsSync(join(pgliteDir, "PG_VERSION"));
+    const assets = opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir, initialised) : {};
+    const client = await PGlite.create({ fs: new OwnerOnlyNodeFS(pgliteDir), ...assets, startParams: PGLITE_START_PARAMS });
+    return pgliteDatabase(client, () => lock.release());
+  } catch (error) {
+    lock.release();
+    throw error;
   }
-  const initialised = pgliteDir !== MEMORY_DATA_DIR && existsSync(join(pgliteDir, "PG_VERSION"));
-  const assets = opts.pgliteAssetsDir ? await pgliteAssets(opts.pgliteAssetsDir, initialised) : {};
-  return pgliteDatabase(await PGlite.create(pgliteDir, { ...assets, startParams: PGLITE_START_PARAMS }));
+}
+
+/**
+ * PGlite's files in a folder, for its owner only (ADR 024). The process's umask does not reach
+ * them: Emscripten's file system chmods each file it creates to the mode PostgreSQL asked for
+ * (0666 for what initdb writes, 0644 for pg_internal.init). Its chmod keeps the owner's bits only.
+ */
+class OwnerOnlyNodeFS extends NodeFS {
+  override async init(...args: Parameters<NodeFS["init"]>) {
+    const { emscriptenOpts } = await super.init(...args);
+    const ownerOnly = ({ FS }: { FS: { chmod(path: unknown, mode: number, dontFollow?: boolean): void } }) => {
+      const chmod = FS.chmod.bind(FS);
+      FS.chmod = (path, mode, dontFollow) => chmod(path, mode & ~0o077, dontFollow);
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), ownerOnly] } };
+  }
 }
 
 /**
@@ -92,7 +116,7 @@ async function startFromImage(image: string, pgliteDir: string): Promise<void> {
   }
   const staging = `${pgliteDir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
   await new Bun.Archive(await Bun.file(image).bytes()).extract(staging);
   renameSync(staging, pgliteDir);
 }
@@ -134,8 +158,8 @@ export function postgresDatabase(client: Sql): Database {
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
 }
 
-/** Wraps an open PGlite (e.g. one made from a dumpDataDir() snapshot in tests); close() closes it. */
-export function pgliteDatabase(client: PGlite): Database {
+/** Wraps an open PGlite (e.g. one made from a dumpDataDir() snapshot in tests); close() closes it, then `onClosed`. */
+export function pgliteDatabase(client: PGlite, onClosed?: () => void): Database {
   const db: Db = drizzlePglite({ client, schema });
   let closed = false;
   return {
@@ -144,7 +168,11 @@ export function pgliteDatabase(client: PGlite): Database {
     async close() {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        onClosed?.();
+      }
     },
   };
 }

@@ -8,7 +8,8 @@
  *   bun run seed --searches 10000 [--user seed] [--password seed-password]
  *
  * It writes where the server would read: DATABASE_URL, or PGlite under DATA_DIR (default ./data).
- * Stop the server first when it runs on PGlite (one process owns a PGlite folder).
+ * On PGlite it takes DATA_DIR as the server does (ADR 024): while a server runs there it is refused
+ * (exit 11, naming the server's pid); stop the server first.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,8 @@ import { searches, subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { createApp } from "#src/server/app.ts";
 import { parseEnv } from "#src/server/env.ts";
+import { createOwnerOnly } from "#src/server/owner-only.ts";
+import { failStartup } from "#src/server/startup-errors.ts";
 import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { billingConfig } from "#src/server/services/billing/config.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
@@ -66,6 +69,7 @@ export async function seedSearches(database: Database, handle: typeof fetch, { s
 }
 
 if (import.meta.main) {
+  createOwnerOnly();
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;
@@ -73,7 +77,9 @@ if (import.meta.main) {
   const count = Number(arg("--searches") ?? 10_000);
   if (!Number.isInteger(count) || count < 1) throw new Error("--searches must be a whole number of at least 1");
   const env = parseEnv({ ...process.env, SIMULATE_PROVIDERS: "on" });
-  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((error: unknown) =>
+    failStartup(error, { stage: "database", dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL }),
+  );
   await migrate(database);
   const simulator = startSimulator({ latency: { kind: "fixed", ms: 0 } });
   const stripe = startStripeSimulator();

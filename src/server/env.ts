@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { GOOGLE_REDIRECT_ORIGINS } from "#src/server/services/providers/redirects.ts";
 import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
-import { loadOrCreateSecret } from "#src/server/session-secret.ts";
+import { loadOrCreateSecret, SESSION_SECRET_MIN_LENGTH } from "#src/server/session-secret.ts";
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 
 export const DEFAULT_DATA_DIR = "./data";
@@ -31,7 +31,7 @@ const EnvSchema = v.object({
   /** How long start-up keeps trying to reach DATABASE_URL (up to 5 attempts, with backoff). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(10, { max: 600 }),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
-  SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "at least 32 characters"))),
+  SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(SESSION_SECRET_MIN_LENGTH, `at least ${SESSION_SECRET_MIN_LENGTH} characters`))),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,

@@ -8,6 +8,7 @@ import { connectWithRetry, retryPolicy } from "#src/server/connect-retry.ts";
 import { DEFAULT_DATA_DIR, parseEnv } from "#src/server/env.ts";
 import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
 import { createInstance } from "#src/server/instance.ts";
+import { createOwnerOnly, describeTightened, tightenModes } from "#src/server/owner-only.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
@@ -32,6 +33,8 @@ export type StartOptions = {
  * naming the cause and the fix, and an exit code per kind (startup-errors.ts).
  */
 export async function start(options: StartOptions) {
+  // First, so that everything this process writes under DATA_DIR is its user's only (ADR 024).
+  createOwnerOnly();
   const context: StartupContext = { stage: "config", dataDir: resolve(process.env.DATA_DIR || DEFAULT_DATA_DIR) };
   // What is open so far, closed (newest first) before exiting on a failure.
   const opened: Array<() => unknown> = [];
@@ -69,8 +72,12 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
         console.log(`Database not reachable yet (attempt ${attempt} of ${policy.attempts}: ${error instanceof Error ? error.message : String(error)}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
     });
   }
+  // On PGlite this takes DATA_DIR for this process (a second start is refused, exit 11), until close().
   const database = await createDatabase({ databaseUrl, dataDir: env.DATA_DIR, pgliteAssetsDir: options.pgliteDir });
   opened.push(() => database.close());
+  // A folder an earlier version (or another umask) left readable by others is closed to them now.
+  const tightened = describeTightened(env.DATA_DIR, tightenModes(env.DATA_DIR));
+  if (tightened) console.log(tightened);
   context.stage = "migrate";
   const { applied } = await migrate(database, { migrationsFolder: options.migrationsFolder });
   context.stage = "serve";
@@ -102,7 +109,9 @@ async function boot(options: StartOptions, context: StartupContext, opened: Arra
   context.stage = "listen";
   // Bodies are bounded by the app (http/body-limit.ts), which answers 413 with a message before
   // reading; Bun's own cap would answer first, with an empty body, for declared sizes over it.
-  app.listen({ port: env.PORT, hostname: env.HOST, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  // The port is this process's alone: with Elysia's default SO_REUSEPORT a second server on it
+  // would start and share its connections instead of failing with EADDRINUSE (ADR 024).
+  app.listen({ port: env.PORT, hostname: env.HOST, maxRequestBodySize: Number.MAX_SAFE_INTEGER, reusePort: false });
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripeSimulator?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}/api/stripe/webhook` });
 

@@ -3,15 +3,26 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rm
 import { dirname, join } from "node:path";
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 
+/** What SESSION_SECRET must have too (env.ts): a shorter secret can be guessed, and with it any session forged. */
+export const SESSION_SECRET_MIN_LENGTH = 32;
+
 /**
  * The development session secret in DATA_DIR/session-secret: read when there, generated when
- * missing or blank (an empty file is what a write cut short by a full disk used to leave).
+ * missing or blank (an empty file is what a write cut short by a full disk used to leave). One
+ * shorter than SESSION_SECRET_MIN_LENGTH is refused, never used: the product never writes one (its
+ * own are 43 characters), so someone else did, and replacing it would hide that (ADR 024).
  */
 export function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, "session-secret");
   const existing = readSecret(file);
+  if (existing && existing.length < SESSION_SECRET_MIN_LENGTH) {
+    throw new StartupError(
+      `The session secret in ${file} is too short (${existing.length} characters, at least ${SESSION_SECRET_MIN_LENGTH} needed): whoever guesses it can sign in as anyone. Fix: remove the file to have a strong one generated (everyone is signed out), or put at least ${SESSION_SECRET_MIN_LENGTH} random characters in it (openssl rand -base64 32 > ${file}), or set SESSION_SECRET.`,
+      EXIT.dataDir,
+    );
+  }
   if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("base64url");
   writeFileAtomic(file, secret, 0o600);
   return secret;

@@ -1,4 +1,5 @@
 import { tmpdir } from "node:os";
+import { FolderInUseError } from "#db/lock.ts";
 import { MigrationError } from "#db/migrate.ts";
 import { ConnectError } from "#src/server/connect-retry.ts";
 
@@ -21,6 +22,7 @@ export const EXIT = {
   databaseRefused: 8,
   migration: 9,
   listen: 10,
+  dataDirInUse: 11,
 } as const;
 
 /** A failure whose one-line message is already written (bad config, no client build, ...). */
@@ -151,6 +153,8 @@ export function describeStartupFailure(error: unknown, context: StartupContext):
   const errors = chain(error);
   const known = errors.find((e): e is StartupError => e instanceof StartupError);
   if (known) return { exitCode: known.exitCode, message: known.message, expected: true };
+  const inUse = errors.find((e): e is FolderInUseError => e instanceof FolderInUseError);
+  if (inUse) return { exitCode: EXIT.dataDirInUse, message: folderInUseMessage(inUse), expected: true };
 
   const listen = errors.find((e) => e.syscall === "listen") ?? (context.stage === "listen" ? errors.find(codeOf) : undefined);
   if (listen) {
@@ -204,6 +208,13 @@ export function describeStartupFailure(error: unknown, context: StartupContext):
   }
 
   return { exitCode: EXIT.unexpected, message: `Start-up failed while ${STAGE_NAMES[context.stage]}: ${oneLine(errors[0]?.message ?? error)}. This was not expected; details follow.`, expected: false };
+}
+
+/** Names the process that has the folder, so that it can be found and stopped. */
+function folderInUseMessage({ folder, holder }: FolderInUseError): string {
+  const who = holder ? `process ${holder.pid} (${holder.command}, since ${holder.since.replace(/\.\d+Z$/, "Z")})` : "another process whose pid is not known here (it is just starting, or runs in another container)";
+  const stop = holder ? `stop that process (kill ${holder.pid})` : "stop the other server or seed using it";
+  return `DATA_DIR ${folder} is in use by ${who}: its embedded database belongs to one process at a time. Fix: ${stop}, or set DATA_DIR to another folder.`;
 }
 
 const STAGE_NAMES: Record<StartupContext["stage"], string> = {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { createDatabase, DATA_IMAGE, writeDataImage, type Db } from "#db/client.ts";
+import { FolderInUseError, HOLDER_FILE } from "#db/lock.ts";
 import { DEFAULT_MIGRATIONS_FOLDER, migrate, MigrationError } from "#db/migrate.ts";
 import { searches, users, type NewSearch, type NewUser } from "#db/schema.ts";
 import { describeEachDatabase, freshPostgresUrl, postgresAvailable } from "#tests/support/databases.ts";
@@ -276,6 +277,24 @@ describe("createDatabase() without a URL", () => {
       } finally {
         await second.close();
       }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test("a data folder is one database's at a time: a second open is refused naming the holder, until the first is closed", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "app-pglite-lock-test-"));
+    try {
+      const first = await createDatabase({ dataDir });
+      const refused = await createDatabase({ dataDir }).then(() => undefined, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(FolderInUseError);
+      expect((refused as FolderInUseError).folder).toBe(dataDir);
+      expect((refused as FolderInUseError).holder).toMatchObject({ pid: process.pid });
+      await first.close();
+      expect(existsSync(join(dataDir, HOLDER_FILE))).toBe(false); // a clean close says nothing stale
+
+      const second = await createDatabase({ dataDir });
+      await second.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

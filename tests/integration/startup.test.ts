@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EXIT } from "#src/server/startup-errors.ts";
 import { freshPostgresUrl, postgresAvailable } from "#tests/support/databases.ts";
+import { browserAt } from "#tests/support/server.ts";
 
 /*
  * The real server entry (`bun web/entry.server.tsx`) started as a subprocess in a folder without a
@@ -26,7 +27,7 @@ afterAll(() => {
     chmodSync(dir, 0o700);
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}, TIMEOUT_MS);
 
 type Run = { exitCode: number; stdout: string; stderr: string };
 
@@ -35,7 +36,12 @@ type Run = { exitCode: number; stdout: string; stderr: string };
  * SIGTERM. `onOutput` sees stdout so far, as it grows.
  */
 async function runServer(vars: Record<string, string>, opts: { stopWhenReady?: boolean; onOutput?: (stdout: string) => void } = {}): Promise<Run> {
-  const proc = Bun.spawn(["bun", ENTRY], {
+  return spawnServer(vars, opts).exited;
+}
+
+/** The server's process: `listening` resolves with its port once it listens, `exited` when it ends. */
+function spawnServer(vars: Record<string, string>, opts: { stopWhenReady?: boolean; onOutput?: (stdout: string) => void; command?: string[] } = {}) {
+  const proc = Bun.spawn(opts.command ?? ["bun", ENTRY], {
     cwd: tempDir(),
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: tmpdir(), NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", SIMULATE_PROVIDERS: "on", ...vars },
     stdout: "pipe",
@@ -43,17 +49,31 @@ async function runServer(vars: Record<string, string>, opts: { stopWhenReady?: b
   });
   const killer = setTimeout(() => proc.kill("SIGKILL"), 45_000);
   let stdout = "";
+  let listen!: (port: number) => void;
+  const listening = new Promise<number>((resolve) => (listen = resolve));
   const reading = (async () => {
     const decoder = new TextDecoder();
     for await (const chunk of proc.stdout) {
       stdout += decoder.decode(chunk, { stream: true });
       opts.onOutput?.(stdout);
-      if (opts.stopWhenReady && READY.test(stdout)) proc.kill("SIGTERM");
+      const port = READY.exec(stdout)?.[1];
+      if (port) listen(Number(port));
+      if (opts.stopWhenReady && port) proc.kill("SIGTERM");
     }
   })();
-  const [exitCode, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text(), reading]);
-  clearTimeout(killer);
-  return { exitCode, stdout, stderr };
+  const exited = (async (): Promise<Run> => {
+    const [exitCode, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text(), reading]);
+    clearTimeout(killer);
+    return { exitCode, stdout, stderr };
+  })();
+  return { proc, listening, exited };
+}
+
+/** A server that keeps running (until the test stops it): its process, port and end. */
+async function runningServer(vars: Record<string, string>) {
+  const server = spawnServer(vars);
+  const port = await Promise.race([server.listening, server.exited.then((run) => Promise.reject(new Error(`the server exited (${run.exitCode}): ${run.stderr}`)))]);
+  return { ...server, port, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /** The one stderr line of a failed start (asserting that it is one line, without a stack). */
@@ -184,3 +204,117 @@ describe("start-ups that recover", () => {
     TIMEOUT_MS,
   );
 });
+
+describe("one data folder, one port, one process (ADR 024)", () => {
+  test("a second server on the same DATA_DIR is refused with one line naming the folder and the first's pid; after kill -9 of the first, the next start has the folder and its data", async () => {
+    const dataDir = tempDir();
+    const first = await runningServer({ DATA_DIR: dataDir });
+    const account = { username: "kept", email: "kept@example.com", password: "a long enough password" };
+    await browserAt(first.baseUrl).api.register(account);
+
+    const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDirInUse);
+    expect(line).toMatch(new RegExp(`^DATA_DIR ${dataDir} is in use by process ${first.proc.pid} \\(bun entry\\.server\\.tsx, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): `));
+    expect(line).toEndWith(`Fix: stop that process (kill ${first.proc.pid}), or set DATA_DIR to another folder.`);
+    expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200); // the first runs on, untouched
+
+    // Killed without a chance to release anything: the lock goes with the process.
+    first.proc.kill("SIGKILL");
+    await first.exited;
+    const next = await runningServer({ DATA_DIR: dataDir });
+    try {
+      expect(await browserAt(next.baseUrl).api.login({ username: account.username, password: account.password })).toMatchObject({ username: "kept" });
+    } finally {
+      next.proc.kill("SIGTERM");
+      expect((await next.exited).exitCode).toBe(0);
+    }
+  }, TIMEOUT_MS);
+
+  test("two starts at once on a new folder: one gets it, the other is refused", async () => {
+    const dataDir = join(tempDir(), "data");
+    const [a, b] = [spawnServer({ DATA_DIR: dataDir }), spawnServer({ DATA_DIR: dataDir })];
+    const loser = await Promise.race([a.exited.then(() => a), b.exited.then(() => b)]);
+    const winner = loser === a ? b : a;
+    expect(failureLine(await loser.exited, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by `);
+    await winner.listening;
+    winner.proc.kill("SIGTERM");
+    expect((await winner.exited).exitCode).toBe(0);
+  }, TIMEOUT_MS);
+
+  test("bun run seed is refused while a server has the folder", async () => {
+    const dataDir = tempDir();
+    const server = await runningServer({ DATA_DIR: dataDir });
+    try {
+      const seed = await spawnServer({ DATA_DIR: dataDir }, { command: ["bun", resolve(import.meta.dir, "../../scripts/seed.ts"), "--searches", "1"] }).exited;
+      expect(failureLine(seed, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by process ${server.proc.pid} (bun entry.server.tsx, since `);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.exited;
+    }
+  }, TIMEOUT_MS);
+
+  test("a second server on the first's port fails with exit 10 instead of sharing it", async () => {
+    const first = await runningServer({ DATA_DIR: tempDir() });
+    try {
+      const line = failureLine(await runServer({ DATA_DIR: tempDir(), PORT: String(first.port) }), EXIT.listen);
+      expect(line).toBe(`Port ${first.port} on 127.0.0.1 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :${first.port}), or set PORT to a free port.`);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.exited;
+    }
+  }, TIMEOUT_MS);
+});
+
+describe("the data folder is its owner's only: files 0600, folders 0700 (ADR 024)", () => {
+  /** Every file and folder under `dir` (and `dir`) whose mode is not owner-only, as "0644 path". */
+  function looseUnder(dir: string): string[] {
+    const loose: string[] = [];
+    const visit = (path: string) => {
+      const stats = lstatSync(path);
+      const mode = stats.mode & 0o777;
+      if (mode !== (stats.isDirectory() ? 0o700 : 0o600)) loose.push(`${mode.toString(8).padStart(4, "0")} ${path}`);
+      if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    };
+    visit(dir);
+    return loose;
+  }
+  const countUnder = (dir: string): number => 1 + (lstatSync(dir).isDirectory() ? readdirSync(dir).reduce((n, name) => n + countUnder(join(dir, name)), 0) : 0);
+
+  test("a fresh start writes every file 0600 and every folder 0700, the database's included", async () => {
+    const dataDir = join(tempDir(), "data");
+    const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
+    expect(run.exitCode).toBe(0);
+    expect(countUnder(join(dataDir, "pglite"))).toBeGreaterThan(500); // WAL, catalogs, the app's tables
+    expect(looseUnder(dataDir)).toEqual([]);
+    expect(run.stdout).not.toContain("Tightened");
+  }, TIMEOUT_MS);
+
+  test("a start on a folder left readable by others tightens it, saying so in one line", async () => {
+    const dataDir = join(tempDir(), "data");
+    expect((await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true })).exitCode).toBe(0);
+    const loosen = (path: string) => {
+      const folder = lstatSync(path).isDirectory();
+      chmodSync(path, folder ? 0o777 : 0o666);
+      if (folder) for (const name of readdirSync(path)) loosen(join(path, name));
+    };
+    loosen(dataDir);
+    const entries = countUnder(dataDir);
+    expect(looseUnder(dataDir)).toHaveLength(entries);
+
+    const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
+    expect(run.exitCode).toBe(0);
+    const lines = run.stdout.match(/^Tightened .*$/gm) ?? [];
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Tightened modes of (\\d+) file\\(s\\) and folder\\(s\\) under DATA_DIR ${dataDir} to owner-only \\(files 0600, folders 0700\\)\\.$`));
+    // All of them, but for the few files the database replaces as it opens (its relation cache).
+    expect(Number(/of (\d+)/.exec(lines[0]!)?.[1])).toBeGreaterThan(entries - 10);
+    expect(looseUnder(dataDir)).toEqual([]);
+  }, TIMEOUT_MS);
+});
+
+test("a session-secret file shorter than 32 characters stops the start with one line naming it; it is never used", async () => {
+  const dataDir = tempDir();
+  writeFileSync(join(dataDir, "session-secret"), "hunter2\n");
+  const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDir);
+  expect(line).toStartWith(`The session secret in ${dataDir}/session-secret is too short (7 characters, at least 32 needed): `);
+  expect(readFileSync(join(dataDir, "session-secret"), "utf8")).toBe("hunter2\n");
+}, TIMEOUT_MS);

@@ -88,6 +88,29 @@ describe("parseEnv", () => {
     }
   });
 
+  test("a secret file shorter than SESSION_SECRET's 32 characters is refused, naming the file and the fix, and left as it was", () => {
+    for (const weak of ["hunter2", "x".repeat(31), `  ${"y".repeat(31)}\n`]) {
+      const dir = dataDir();
+      const file = join(dir, "session-secret");
+      writeFileSync(file, weak);
+      let refused: unknown;
+      try {
+        parseEnv({ DATA_DIR: dir });
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(StartupError);
+      expect((refused as StartupError).exitCode).toBe(EXIT.dataDir);
+      expect((refused as StartupError).message).toStartWith(`The session secret in ${file} is too short (${weak.trim().length} characters, at least 32 needed): `);
+      expect((refused as StartupError).message).toContain("Fix: remove the file to have a strong one generated");
+      expect(readFileSync(file, "utf8")).toBe(weak);
+    }
+    // 32 characters written by hand are a secret like SESSION_SECRET's.
+    const dir = dataDir();
+    writeFileSync(join(dir, "session-secret"), "z".repeat(32));
+    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe("z".repeat(32));
+  });
+
   test.skipIf(process.getuid?.() === 0)("an unreadable secret file (mode 000) is an error naming it (not as root, who reads anything)", () => {
     const dir = dataDir();
     writeFileSync(join(dir, "session-secret"), "x".repeat(43));

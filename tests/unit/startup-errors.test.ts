@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { messages } from "@electric-sql/pglite";
 import { DrizzleQueryError } from "drizzle-orm";
 import postgres from "postgres";
+import { FolderInUseError } from "#db/lock.ts";
 import { MigrationError } from "#db/migrate.ts";
 import { ConnectError } from "#src/server/connect-retry.ts";
 import { EnvError } from "#src/server/env.ts";
@@ -178,6 +179,18 @@ describe("listening", () => {
   test("an address that is not this machine's (EADDRNOTAVAIL)", () => {
     const error = Object.assign(new Error("EADDRNOTAVAIL: address not available, listen"), { code: "EADDRNOTAVAIL", syscall: "listen", errno: -99 });
     expect(describe1(error, at("listen", { host: "203.0.113.5" })).message).toContain("Cannot listen on 203.0.113.5:3000 (EADDRNOTAVAIL");
+  });
+});
+
+describe("a data folder in use", () => {
+  test("names the folder and the process that has it, with how to stop it; or says its pid is not known here", () => {
+    const held = describe1(new FolderInUseError(dataDir, { pid: 4242, since: "2026-11-26T09:12:03.456Z", command: "ai-search-comparison" }), at("database"));
+    expect(held).toEqual({
+      exitCode: EXIT.dataDirInUse,
+      expected: true,
+      message: `DATA_DIR ${dataDir} is in use by process 4242 (ai-search-comparison, since 2026-11-26T09:12:03Z): its embedded database belongs to one process at a time. Fix: stop that process (kill 4242), or set DATA_DIR to another folder.`,
+    });
+    expect(describe1(new FolderInUseError(dataDir, undefined), at("database")).message).toStartWith(`DATA_DIR ${dataDir} is in use by another process whose pid is not known here`);
   });
 });
 
