@@ -11,6 +11,8 @@ export const EXIT = {
   limit: 3,
   /** The server failed, could not be reached, or every provider failed. */
   server: 4,
+  /** No such search (or batch, or token) among yours. */
+  notFound: 5,
   interrupted: 130,
 } as const;
 export type ExitReason = keyof typeof EXIT;
@@ -32,6 +34,7 @@ export const NOT_SIGNED_IN = "Not signed in: run `aisc login` or set AISC_TOKEN"
 export function reasonOfStatus(status: number): ExitReason {
   if (status === 401) return "auth";
   if (status === 402 || status === 403 || status === 429) return "limit";
+  if (status === 404) return "notFound";
   if (status >= 500) return "server";
   return "usage";
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import Table from "cli-table3";
+import * as v from "valibot";
 
 /** Colour only on a terminal, and never with NO_COLOR set (https://no-color.org). */
 export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
@@ -22,9 +23,13 @@ export function table(head: string[], rows: string[][], options: { colWidths?: A
   return t.toString();
 }
 
-/** The terminal's width, or 120 columns when stdout is not one. */
-export function screenWidth(): number {
-  return process.stdout.columns || 120;
+// COLUMNS as shells export it: a whole number of columns; anything else is ignored.
+const Columns = v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1));
+
+/** The width tables fit in: COLUMNS, else the terminal's, else 80 (stdout is a file or a pipe). */
+export function screenWidth(env: NodeJS.ProcessEnv = process.env): number {
+  const columns = v.safeParse(Columns, env.COLUMNS);
+  return columns.success ? columns.output : process.stdout.columns || 80;
 }
 
 /** One line (or block) on stdout. */

@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { QuotaStatus } from "#src/contract/quota.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search.ts";
 import { byRank } from "#src/core/aggregate.ts";
+import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
 
 /*
@@ -44,7 +45,7 @@ export function resultHeadline(result: SearchResult): string {
 export function resultTable(result: SearchResult): string {
   const providers = providersOf(result);
   const label = 16;
-  const column = Math.max(20, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
+  const column = Math.max(16, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
   const cells = (cell: (id: ProviderId, model: ModelResult) => string) => providers.map(([id, model]) => cell(id, model));
   const rows = [
     ["Model", ...cells((_, m) => `${m.modelName || "—"}${m.simulated ? "\n(simulated)" : ""}`)],
@@ -87,13 +88,19 @@ export function lensTable(lens: LensReport): string {
     String(view.notRecommended),
     rateText(view.domainCited),
   ]);
-  return [`Brand lens: ${lens.brand.name}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`, table(["", "Mentioned", "Share of voice", "Positions", "Not recommended", "Own domain cited"], rows)].join("\n");
+  const columns: FitColumn[] = [{ head: "" }, { head: "Mentioned" }, { head: "Share\nof voice" }, { head: "Positions", flexible: true }, { head: "Not\nrecommended" }, { head: "Own domain\ncited" }];
+  return [`Brand lens: ${lens.brand.name} · ${against(lens)}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`, fitTable(columns, rows)].join("\n");
+}
+
+/** Who the share of voice is measured against, as the web's lens says it. */
+function against(lens: LensReport): string {
+  return lens.competitors.length ? `against ${lens.competitors.map((entry) => entry.name).join(", ")}` : "no competitors named";
 }
 
 /** The lens in a few lines. */
 export function lensSummary(lens: LensReport): string {
   return [
-    `Brand lens for ${lens.brand.name}:`,
+    `Brand lens for ${lens.brand.name} (${against(lens)}):`,
     ...lensRows(lens).map(({ id, view }) => `- ${providerCatalogue[id].model}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`),
   ].join("\n");
 }

@@ -3,31 +3,35 @@ import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery, type LensReport } from "#src/contract/lens.ts";
 import type { SavedSearchResult } from "#src/contract/search.ts";
-import { resultToCsv, resultToJson } from "#src/core/export.ts";
+import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import type { Context } from "./context.ts";
 import { note, print, writeDocument } from "./output.ts";
 import { lensTable, resultTable } from "./render.ts";
 
 export type Format = "json" | "csv";
 
-/** `--brand <name>` (search, show, export): the brand lens for a brand named on the spot. */
-export const brandOption = () => new Option("--brand <name>", "add the brand lens for NAME: mention rate, share of voice, positions (Pro)");
+/** `--brand <name>` (search, show, export): the brand lens for another brand than the saved one, as the web's "Try another brand". */
+export const brandOption = () =>
+  new Option("--brand <name>", "the brand lens for NAME instead of your saved brand, against your saved competitors (Pro; without it, Pro results show your saved lens as the web does)");
 export const BrandName = LensQuery.entries.brand;
 /** `-o, --out <file>`. */
 export const OutFile = v.optional(v.pipe(v.string(), v.minLength(1, "a file name is required")));
 
-/** The brand lens on a saved search for `brand` (Pro), or none without a brand. */
+/**
+ * The brand lens on a saved search, as the server computes it for the web: for `brand` (an
+ * override, Pro), else the saved brand for a Pro user who named one, else none.
+ */
 export async function lensOf(api: ApiClient, id: string, brand: string | undefined): Promise<LensReport | undefined> {
-  if (!brand) return undefined;
-  return (await api.searchLens(id, { name: brand })).lens ?? undefined;
+  if (!brand && !(await api.proStatus()).isPro) return undefined;
+  return (await api.searchLens(id, brand ? { name: brand } : undefined)).lens ?? undefined;
 }
 
-/** The result as the web's download writes it (src/core/export.ts). */
+/** The result as the web's download writes it (src/core/export.ts), the CSV with its byte-order mark. */
 export function exportText(result: SavedSearchResult, format: Format, lens?: LensReport): string {
-  return format === "json" ? resultToJson(result, { lens }) : resultToCsv(result, { lens });
+  return format === "json" ? resultToJson(result, { lens }) : resultToCsvFile(result, { lens });
 }
 
-/** A file's format by its extension: .csv is CSV, anything else JSON. */
+/** A file's format by its extension: .csv is CSV, anything else (stdout's "-" too) JSON. */
 export function formatOfFile(file: string): Format {
   return /\.csv$/i.test(file) ? "csv" : "json";
 }

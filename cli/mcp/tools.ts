@@ -50,11 +50,12 @@ export const tools: Tool[] = [
   }),
   defineTool({
     name: "get_search",
-    description: "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies.",
+    description: "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies, and for Pro the brand lens of the user's saved brand.",
     input: v.object({ id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id") }),
     async run(api, { id }) {
       const result = await api.getSearch(id);
-      return { summary: resultSummary(result), json: resultToJson(result) };
+      const lens = await lensOf(api, id, undefined);
+      return { summary: [resultSummary(result), ...(lens ? [lensSummary(lens)] : [])].join("\n\n"), json: resultToJson(result, { lens }) };
     },
   }),
   defineTool({
@@ -101,16 +102,18 @@ export const tools: Tool[] = [
   }),
   defineTool({
     name: "brand_lens",
-    description: "How visible a brand is in a saved search's answers (Pro): per provider its mention rate, share of voice against competitors, positions and own-domain citations.",
+    description:
+      "How visible a brand is in a saved search's answers (Pro), as the web's Brand Lens shows it: per provider its mention rate, share of voice against competitors, positions and own-domain citations. " +
+      "Without a brand, the user's saved brand; a brand the user saved (as theirs or a competitor) keeps its saved other names and domains, and is measured against the user's other saved brands unless competitors are given.",
     input: v.object({
       id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id"),
-      brand: said(BrandName, "The brand"),
+      brand: v.optional(said(BrandName, "The brand (default: the user's saved brand)")),
       aliases: v.optional(said(v.array(BrandName), "Other names of the brand")),
-      competitors: v.optional(said(v.array(BrandName), "Competitors to measure share of voice against")),
+      competitors: v.optional(said(v.array(BrandName), "Competitors to measure share of voice against (default: the user's saved ones)")),
     }),
     async run(api, { id, brand, aliases, competitors }) {
-      const { lens } = await api.searchLens(id, { name: brand, aliases, competitors });
-      return { summary: lens ? lensSummary(lens) : "No lens.", json: json(lens) };
+      const { lens } = await api.searchLens(id, brand ? { name: brand, aliases, competitors } : undefined);
+      return { summary: lens ? lensSummary(lens) : "No brand named: give one, or save yours in the profile's Brand lens card.", json: json(lens) };
     },
   }),
 ];

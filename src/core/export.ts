@@ -19,6 +19,14 @@ export function resultToJson(result: SearchResult, extras: ExportExtras = {}): s
   return `${JSON.stringify(extras.lens ? { ...wire, lens: extras.lens } : wire, null, 2)}\n`;
 }
 
+/** Excel reads a CSV as UTF-8 only when it starts with a byte-order mark. */
+export const UTF8_BOM = "\uFEFF";
+
+/** The CSV export as its file holds it, wherever it is written (the web's download, the CLI): the byte-order mark, then resultToCsv. */
+export function resultToCsvFile(result: SearchResult, extras: ExportExtras = {}): string {
+  return UTF8_BOM + resultToCsv(result, extras);
+}
+
 const CRLF = "\r\n";
 export type Cell = string | number | boolean | null | undefined;
 

@@ -1,10 +1,34 @@
-import type { BrandEntry, LensReport, ProviderLens } from "#src/contract/lens.ts";
+import type { BrandEntry, BrandLensSettings, LensReport, ProviderLens } from "#src/contract/lens.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { RunRecord, SearchResult } from "#src/contract/search.ts";
 import { answerText, brandMatcher, type BrandMatcher } from "./mentions.ts";
+import { nameKey } from "./names.ts";
 import { displayedRuns, keptRuns } from "./runs.ts";
 import { percentOf, rate } from "./stats.ts";
 import { hostOf } from "./urls.ts";
+
+/** The brand a lens looks at and the competitors its share of voice is measured against. */
+export type LensSettings = { brand: BrandEntry; competitors: BrandEntry[] };
+
+/** A brand named on one result instead of the saved one: the web's "Try another brand", the CLI's --brand, MCP's brand_lens. */
+export type LensOverride = { brand: string; aliases?: string[]; domains?: string[]; competitors?: string[] };
+
+/**
+ * What a lens looks at: the saved brand and competitors, or an override measured against the
+ * same market. A name that is one of the saved entries (its name or another name, in any letter
+ * case) brings that entry's other names and own domains; the competitors are the ones named,
+ * else every other saved entry, the saved brand among them. So naming the saved brand gives
+ * exactly the saved lens, wherever it is asked from. Null when no brand is named.
+ */
+export function lensSettings(saved: BrandLensSettings, override?: LensOverride): LensSettings | null {
+  if (!override) return saved.brand ? { brand: saved.brand, competitors: saved.competitors } : null;
+  const known = saved.brand ? [saved.brand, ...saved.competitors] : saved.competitors;
+  const entryOf = (name: string): BrandEntry => known.find((entry) => [entry.name, ...entry.aliases].some((other) => nameKey(other) === nameKey(name))) ?? { name, aliases: [], domains: [] };
+  const base = entryOf(override.brand);
+  const brand = { ...base, aliases: unique([...base.aliases, ...(override.aliases ?? [])]), domains: unique([...base.domains, ...(override.domains ?? [])]) };
+  const named = override.competitors?.length ? override.competitors.map(entryOf) : known;
+  return { brand, competitors: [...new Set(named)].filter((entry) => entry !== base && nameKey(entry.name) !== nameKey(brand.name)) };
+}
 
 /**
  * How a brand fares in one search, per provider, over its completed iterations (or, in a result
@@ -12,7 +36,7 @@ import { hostOf } from "./urls.ts";
  * mentions among its competitors, where it stands among the recommended products, and how often
  * its own site is among the sources. Providers without a completed answer are left out.
  */
-export function brandLens(result: SearchResult, settings: { brand: BrandEntry; competitors: BrandEntry[] }): LensReport {
+export function brandLens(result: SearchResult, settings: LensSettings): LensReport {
   const basis = result.runs ? "iterations" : "displayed";
   const named = [settings.brand, ...settings.competitors].map((entry, index) => ({ entry, matcher: brandMatcher(entry), isBrand: index === 0 }));
   const domains = ownDomains(settings.brand);
@@ -48,6 +72,10 @@ function providerLens(runs: RunRecord[], named: Named[], domains: string[]): Pro
     notRecommended,
     domainCited: rate(runs.filter((run) => run.sources.some((url) => isOwnHost(hostOf(url), domains))).length, n),
   };
+}
+
+function unique(values: string[]): string[] {
+  return values.filter((value, index) => values.findIndex((other) => nameKey(other) === nameKey(value)) === index);
 }
 
 // As the host reads them: lower case, without "www." (hostOf drops it too).

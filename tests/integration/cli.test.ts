@@ -7,12 +7,13 @@ import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { SavedSearchList, SavedSearchResponse, SearchResponse } from "#src/contract/search.ts";
 import { User } from "#src/contract/auth.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { resultToCsv } from "#src/core/export.ts";
+import type { LensReport } from "#src/contract/lens.ts";
+import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { StatusReport } from "#cli/commands/status.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { testRetry } from "#tests/support/app.ts";
-import { clientAs, createUser, eventually, runCli, spawnCli, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
+import { clientAs, createUser, eventually, runCli, savedSearchWithLens, spawnCli, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
 import { newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 
@@ -65,8 +66,8 @@ describe("aisc against a running server", () => {
 
     const cwd = mkdtempSync(join(tmpdir(), "aisc-export-"));
     expect((await run(["export", wire.id, "--format", "csv", "-o", "out.csv"], { cwd })).code).toBe(EXIT.ok);
-    const web = resultToCsv(await clientAs(server, saved.token).getSearch(wire.id));
-    expect(readFileSync(join(cwd, "out.csv"), "utf8")).toBe(web);
+    const web = resultToCsvFile(await clientAs(server, saved.token).getSearch(wire.id));
+    expect(readFileSync(join(cwd, "out.csv"))).toEqual(Buffer.from(web));
     expect((await run(["export", wire.id, "--format", "json"], { cwd })).code).toBe(EXIT.ok);
     expect(readdirSync(cwd).filter((name) => /^search-results-best-crm-\d{4}-\d{2}-\d{2}\.json$/.test(name))).toHaveLength(1);
 
@@ -109,6 +110,96 @@ describe("aisc against a running server", () => {
     const document = JSON.parse(run.stdout) as { lens?: { brand: { name: string } } };
     expect(v.parse(SearchResponse, document).iterationCount).toBe(5);
     expect(document.lens?.brand.name).toBe("Asana");
+  });
+
+  test("the brand lens is the web's: --brand gives the figures of the web's lens route, and a Pro user's plain show prints the saved lens", async () => {
+    const server = getServer();
+    const { user, id, brand, competitors } = await savedSearchWithLens(server);
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    // What the results page's Brand Lens tab shows: the saved lens, and "Try another brand" with a name.
+    const web = (await user.browser.api.searchLens(id)).lens;
+    if (!web) throw new Error("no lens on the web");
+    const openai = web.providers.openai;
+    // The saved competitors and domain matter here: a lens without them would read 100% and 0%.
+    expect(openai?.shareOfVoice.map((entry) => entry.name)).toEqual([brand, ...competitors]);
+    expect(openai?.shareOfVoice[0]?.share).toBeLessThan(100);
+    expect(openai?.domainCited.count).toBeGreaterThan(0);
+    expect((await user.browser.api.searchLens(id, { name: brand.toUpperCase() })).lens).toEqual(web);
+
+    const lensOf = (stdout: string) => (JSON.parse(stdout) as { lens?: LensReport }).lens;
+    const overridden = await runCli(["show", id, "--brand", brand, "--json"], asUser);
+    expect(overridden.code).toBe(EXIT.ok);
+    expect(lensOf(overridden.stdout)).toEqual(web);
+    const rival = competitors[0] ?? "";
+    expect(lensOf((await runCli(["show", id, "--brand", rival, "--json"], asUser)).stdout)).toEqual((await user.browser.api.searchLens(id, { name: rival })).lens ?? undefined);
+
+    expect(lensOf((await runCli(["show", id, "--json"], asUser)).stdout)).toEqual(web);
+    const plain = await runCli(["show", id], { ...asUser, env: { ...asUser.env, COLUMNS: "200" } });
+    expect(plain.code).toBe(EXIT.ok);
+    expect(plain.stdout).toContain(`Brand lens: ${brand}`);
+    const row = plain.stdout.split("\n").find((line) => line.includes(`│ ${providerCatalogue.openai.model} `) && line.includes("% ("));
+    expect(row).toContain(`${openai?.shareOfVoice[0]?.share}%`);
+    expect(row).toContain(`${openai?.domainCited.percentage}% (${openai?.domainCited.count}/${openai?.domainCited.n})`);
+  });
+
+  test("export writes the web's download byte for byte (byte-order mark, CRLF, the lens shown), its format from -o's name, else JSON", async () => {
+    const server = getServer();
+    const { user, id } = await savedSearchWithLens(server);
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    // What the results page's CSV and JSON buttons write with the Brand Lens tab open: the same core functions on the same inputs.
+    const result = await user.browser.api.getSearch(id);
+    const lens = (await user.browser.api.searchLens(id)).lens ?? undefined;
+    const webCsv = Buffer.from(resultToCsvFile(result, { lens }));
+    expect([...webCsv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(webCsv.toString("utf8")).toContain("\r\nBrand Lens\r\n");
+
+    const cwd = mkdtempSync(join(tmpdir(), "aisc-export-"));
+    const csv = await runCli(["export", id, "-o", "crm.csv"], { ...asUser, cwd });
+    expect(csv).toMatchObject({ code: EXIT.ok, stdout: "" });
+    expect(readFileSync(join(cwd, "crm.csv"))).toEqual(webCsv);
+    // Bytes, not text: decoding as text would drop the byte-order mark.
+    const printed = spawnCli(["show", id, "--csv"], asUser);
+    expect(Buffer.from(await new Response(printed.stdout).arrayBuffer())).toEqual(webCsv);
+    expect(await printed.exited).toBe(EXIT.ok);
+
+    const json = await runCli(["export", id], { ...asUser, cwd });
+    expect(json.code).toBe(EXIT.ok);
+    const [written] = readdirSync(cwd).filter((name) => /^search-results-best-crm-for-a-small-agency-\d{4}-\d{2}-\d{2}\.json$/.test(name));
+    expect(readFileSync(join(cwd, written ?? "missing"), "utf8")).toBe(resultToJson(result, { lens }));
+    expect((await runCli(["export", id, "-o", "-"], asUser)).stdout).toBe(resultToJson(result, { lens }));
+  });
+
+  test("an unknown search exits 5 (not found), as the help and the README say", async () => {
+    const server = getServer();
+    const user = await createUser(server);
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    for (const args of [["show", "00000000-0000-4000-8000-000000000000"], ["show", "no-such-search"], ["export", "00000000-0000-4000-8000-000000000000"]]) {
+      const run = await runCli(args, asUser);
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 5, stderr: "error: Search not found\n" });
+    }
+    expect((await runCli(["--help"], asUser)).stdout).toContain("5    not found");
+    expect(readFileSync(join(import.meta.dir, "../../README.md"), "utf8").includes("| 5 | not found")).toBe(true);
+  });
+
+  test("history fits the screen: 80 columns when it is unknown, COLUMNS when set; ids whole, the query wrapped, the counts dropped first", async () => {
+    const server = getServer();
+    const user = await createUser(server, { pro: true });
+    const long = "best crm for a small marketing agency with a remote team across three time zones";
+    for (const query of [long, "best running shoes"]) await user.browser.api.search({ query });
+    const ids = (await user.browser.api.listSearches({})).searches.map((s) => s.id);
+    const widest = (text: string) => Math.max(...text.trimEnd().split("\n").map((line) => Bun.stringWidth(line)));
+
+    for (const columns of [undefined, "100", "60"]) {
+      const run = await runCli(["history"], { server, env: { AISC_TOKEN: user.token, ...(columns ? { COLUMNS: columns } : {}) } });
+      expect(run.code).toBe(EXIT.ok);
+      expect({ columns, widest: widest(run.stdout) <= Number(columns ?? 80) }).toEqual({ columns, widest: true });
+      for (const id of ids) expect(run.stdout).toContain(id);
+      for (const word of ["agency", "zones", "running"]) expect(run.stdout).toContain(word);
+      expect(run.stdout).not.toContain("Links");
+    }
+    const wide = await runCli(["history"], { server, env: { AISC_TOKEN: user.token, COLUMNS: "200" } });
+    for (const head of ["ID", "Date (UTC)", "Query", "Iterations", "Products", "Companies", "Links"]) expect(wide.stdout).toContain(head);
+    expect(wide.stdout).toContain(long);
   });
 
   test("status works signed out, and --json parses", async () => {

@@ -4,7 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as v from "valibot";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { SavedSearchList, SavedSearchResponse } from "#src/contract/search.ts";
-import { CLI_ENTRY, cliEnv, createUser, ROOT, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { CLI_ENTRY, cliEnv, createUser, ROOT, savedSearchWithLens, useCliServer, type CliServer } from "#tests/support/cli.ts";
 
 const getServer = useCliServer();
 const clients: Client[] = [];
@@ -72,4 +72,26 @@ test("the same limits as the CLI: Pro options refused for a free user, no token,
   const signedOut = await anonymous.callTool({ name: "list_searches", arguments: {} });
   expect(signedOut.isError).toBe(true);
   expect(texts(signedOut)[0]).toContain("Not signed in");
+});
+
+test("brand_lens answers the web's lens: the saved brand with its competitors and domain, by name or by default; get_search carries it too", async () => {
+  const server = getServer();
+  const { user, id, brand, competitors } = await savedSearchWithLens(server);
+  const web = (await user.browser.api.searchLens(id)).lens;
+  expect(web?.providers.openai?.shareOfVoice[0]?.share).toBeLessThan(100);
+  const client = await connect(server, user.token);
+
+  for (const args of [{ id, brand }, { id }]) {
+    const answer = await client.callTool({ name: "brand_lens", arguments: args });
+    expect(answer.isError).toBeFalsy();
+    const [summary, json] = texts(answer);
+    expect({ args, lens: JSON.parse(json ?? "null") }).toEqual({ args, lens: web });
+    expect(summary).toContain(`against ${competitors.join(", ")}`);
+  }
+  const rival = competitors[0] ?? "";
+  const asRival = await client.callTool({ name: "brand_lens", arguments: { id, brand: rival } });
+  expect(JSON.parse(texts(asRival)[1] ?? "null")).toEqual((await user.browser.api.searchLens(id, { name: rival })).lens);
+
+  const got = await client.callTool({ name: "get_search", arguments: { id } });
+  expect((JSON.parse(texts(got)[1] ?? "{}") as { lens?: unknown }).lens).toEqual(web);
 });

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
+import { hostOf } from "#src/core/urls.ts";
 import type { App } from "#src/server/app.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { Simulator } from "#src/simulators/index.ts";
@@ -46,13 +47,30 @@ export function useCliServer(options: { simulator?: () => Simulator; retry?: Ret
   };
 }
 
-/** A user registered through the API, optionally Pro, with a personal API token. */
+/** A user registered through the API, optionally Pro, with a personal API token; `browser` is their signed-in web session. */
 export async function createUser(server: CliServer, { pro = false } = {}) {
-  const agent = createAgent(server.app);
-  const account = await signUp(agent, server.database);
+  const browser = createAgent(server.app);
+  const account = await signUp(browser, server.database);
   if (pro) await grantPro(server.database, account.id);
-  const { token } = await agent.api.createToken("test");
-  return { ...account, token };
+  const { token } = await browser.api.createToken("test");
+  return { ...account, token, browser };
+}
+
+/**
+ * A Pro user's 5-iteration search and a brand lens saved in their profile, as a person sets it
+ * up on the web: their brand is a product the answers name, with the host of a cited source as
+ * its own domain, against two other products the answers name.
+ */
+export async function savedSearchWithLens(server: CliServer) {
+  const user = await createUser(server, { pro: true });
+  const { result } = await user.browser.api.search({ query: "best crm for a small agency", iterations: 5 });
+  const stats = result.stats.openai;
+  const [brand, ...rivals] = (stats?.productFrequencies ?? []).map((item) => item.name);
+  const domain = hostOf(stats?.sourceFrequencies[0]?.name ?? "");
+  if (!brand || rivals.length < 2 || !domain) throw new Error("savedSearchWithLens: the simulated answers named too little");
+  const competitors = rivals.slice(0, 2);
+  await user.browser.api.saveBrandLens({ brand: { name: brand, aliases: [], domains: [domain] }, competitors: competitors.map((name) => ({ name, aliases: [], domains: [] })) });
+  return { user, id: result.id, brand, competitors };
 }
 
 /** The typed client as the given token, straight at the listening server. */

@@ -1,13 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { BrandEntry } from "#src/contract/lens.ts";
-import { brandLens } from "#src/core/lens.ts";
+import { brandLens, lensSettings } from "#src/core/lens.ts";
 import { modelResult, runRecord, savedResult } from "#tests/support/results.ts";
 
 const notion: BrandEntry = { name: "Notion", aliases: [], domains: ["notion.so"] };
-const competitors: BrandEntry[] = [
-  { name: "Coda", aliases: [], domains: ["coda.io"] },
-  { name: "Confluence", aliases: ["Atlassian Confluence"], domains: [] },
-];
+const coda: BrandEntry = { name: "Coda", aliases: [], domains: ["coda.io"] };
+const confluence: BrandEntry = { name: "Confluence", aliases: ["Atlassian Confluence"], domains: [] };
+const competitors: BrandEntry[] = [coda, confluence];
 
 // OpenAI: four completed iterations and a failed one; Anthropic: only failures; Gemini: one.
 const result = savedResult({
@@ -115,5 +114,33 @@ describe("brandLens on a result that kept no runs", () => {
   test("the products are taken in rank order", () => {
     expect(lens.providers.openai?.positions).toEqual([{ position: 1, count: 1 }]);
     expect(lens.providers.openai?.notRecommended).toBe(0);
+  });
+});
+
+describe("lensSettings: the saved lens, or a brand named on one result against the same market", () => {
+  const saved = { brand: notion, competitors };
+
+  test("no override: the saved brand and competitors; none without a saved brand", () => {
+    expect(lensSettings(saved)).toEqual(saved);
+    expect(lensSettings({ brand: null, competitors })).toBeNull();
+  });
+
+  test("the saved brand by name or other name, in any letter case: exactly the saved lens", () => {
+    expect(lensSettings(saved, { brand: "NOTION" })).toEqual(saved);
+    expect(lensSettings({ brand: { ...notion, aliases: ["Notion Labs"] }, competitors }, { brand: "notion labs" })).toEqual({ brand: { ...notion, aliases: ["Notion Labs"] }, competitors });
+  });
+
+  test("a saved competitor keeps its other names, against the saved brand and the other competitors", () => {
+    expect(lensSettings(saved, { brand: "atlassian confluence" })).toEqual({ brand: confluence, competitors: [notion, coda] });
+  });
+
+  test("another brand is measured against the whole saved market; competitors named replace it; aliases and domains add to the entry's", () => {
+    const slite: BrandEntry = { name: "Slite", aliases: [], domains: [] };
+    expect(lensSettings(saved, { brand: "Slite" })).toEqual({ brand: slite, competitors: [notion, ...competitors] });
+    expect(lensSettings(saved, { brand: "Notion", domains: ["notion.com", "NOTION.SO"], competitors: ["Coda", "Slite", "notion"] })).toEqual({
+      brand: { ...notion, domains: ["notion.so", "notion.com"] },
+      competitors: [coda, slite],
+    });
+    expect(lensSettings({ brand: null, competitors: [] }, { brand: "Slite" })).toEqual({ brand: slite, competitors: [] });
   });
 });

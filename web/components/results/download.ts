@@ -18,6 +18,3 @@ export function downloadText(text: string, filename: string, type: string): void
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 }
-
-/** Excel reads a CSV as UTF-8 only when it starts with a byte-order mark. */
-export const UTF8_BOM = "\uFEFF";

@@ -4,14 +4,14 @@ import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
 import type { LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
-import { exportFilename, resultToCsv, resultToJson } from "#src/core/export.ts";
+import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate, formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
 import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
-import { UTF8_BOM, downloadText } from "./download.ts";
+import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
 import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
@@ -144,7 +144,7 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
       // With the brand lens when its tab has loaded one (Pro).
       const extras = lens ? { lens } : {};
       if (kind === "json") downloadText(resultToJson(result, extras), filename, "application/json");
-      else downloadText(UTF8_BOM + resultToCsv(result, extras), filename, "text/csv;charset=utf-8");
+      else downloadText(resultToCsvFile(result, extras), filename, "text/csv;charset=utf-8");
     } catch (error) {
       toast({ variant: "destructive", title: "Export failed", description: error instanceof Error && error.message ? error.message : "The file could not be created." });
     }

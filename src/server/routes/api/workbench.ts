@@ -60,9 +60,7 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
       "/api/search/:id/lens",
       async ({ owner, params: path, request }) => {
         const asked = parseInput(LensQuery, params(request));
-        const override = asked.brand
-          ? { brand: { name: asked.brand, aliases: list(asked.alias), domains: list(asked.domain) }, competitors: list(asked.competitor).map((name) => ({ name, aliases: [], domains: [] })) }
-          : undefined;
+        const override = asked.brand ? { brand: asked.brand, aliases: list(asked.alias), domains: list(asked.domain), competitors: list(asked.competitor) } : undefined;
         return { lens: await lens.report(owner, path.id, override) };
       },
       {
@@ -71,7 +69,7 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
           tags: ["lens"],
           summary: "The brand lens on a saved search",
           description:
-            "Pro only. Per provider: the mention rate with its 95% interval and n, share of voice among the named brands, the positions among recommended products, and whether the brand's own domain is cited. The profile's brand, or one given here (`brand`, repeated `alias`, `domain`, `competitor`). `{ lens: null }` when no brand is named.",
+            "Pro only. Per provider: the mention rate with its 95% interval and n, share of voice among the named brands, the positions among recommended products, and whether the brand's own domain is cited. The profile's brand, or one given here (`brand`, repeated `alias`, `domain`, `competitor`): a brand that is the profile's brand or one of its competitors (by name or other name, any letter case) keeps its saved other names and domains, and without `competitor` it is measured against the profile's other brands, so `brand` = the profile's brand answers exactly the profile's lens. `{ lens: null }` when no brand is named.",
         }),
       },
     );

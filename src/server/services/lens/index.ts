@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
-import { BrandLensSettings, type BrandEntry, type LensReport } from "#src/contract/lens.ts";
-import { brandLens } from "#src/core/lens.ts";
+import { BrandLensSettings, type LensReport } from "#src/contract/lens.ts";
+import { brandLens, lensSettings, type LensOverride } from "#src/core/lens.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { Owner } from "../owner.ts";
@@ -28,16 +28,16 @@ export function createLens({ db, billing, search }: { db: Db; billing: Billing; 
     },
 
     /**
-     * The lens on one of the owner's saved searches: for the brand given (an override), else the
-     * profile's. Null when neither names a brand. 404 for a search that is not theirs.
+     * The lens on one of the owner's saved searches: the profile's brand, or the brand given (an
+     * override) against the profile's market (lensSettings). The one lens the web, the CLI and
+     * MCP show. Null when no brand is named. 404 for a search that is not theirs.
      */
-    async report(owner: Owner, searchId: string, override?: { brand: BrandEntry; competitors: BrandEntry[] }): Promise<LensReport | null> {
+    async report(owner: Owner, searchId: string, override?: LensOverride): Promise<LensReport | null> {
       const userId = await billing.requirePro(owner.userId);
       const result = await search.get(owner, searchId);
       if (!result) throw new DomainError("NOT_FOUND", "Search not found");
-      const chosen = override ?? (await settings(userId));
-      if (!chosen.brand) return null;
-      return brandLens(result, { brand: chosen.brand, competitors: chosen.competitors });
+      const chosen = lensSettings(await settings(userId), override);
+      return chosen ? brandLens(result, chosen) : null;
     },
   };
 }
