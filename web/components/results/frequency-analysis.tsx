@@ -3,7 +3,8 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import { compactUrl, formatPercent } from "#web/lib/format.ts";
+import { sourceLabel } from "#src/core/urls.ts";
+import { formatPercent } from "#web/lib/format.ts";
 import { CardHeading, EmptyText, SimulatedBadge, SimulatedMark, plural, type SimulatedFlags } from "./shared.tsx";
 import { Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
 
@@ -118,7 +119,7 @@ function FrequencyCard({ title, model, items, runs, kind }: { title: string; mod
 }
 
 function FrequencyRow({ item, runs, kind }: { item: Frequency; runs: number; kind: Kind }) {
-  const name = kind === "source" ? compactUrl(item.name) : item.name;
+  const name = kind === "source" ? sourceLabel({ url: item.name }) : item.name;
   const low = clamp(item.low);
   const high = clamp(item.high);
   const interval = `95% interval ${Math.round(low)}–${Math.round(high)}%`;

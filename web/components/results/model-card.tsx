@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "rea
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search.ts";
 import { byRank } from "#src/core/aggregate.ts";
-import { dedupeSources } from "#src/core/urls.ts";
+import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
@@ -288,7 +288,9 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
             {(source, index) => (
               <li key={`${source.url}-${index}`} className="min-w-0">
                 <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
-                  {source.title?.trim() || "Unnamed Source"}
+                  {sourceLabel(source, { preferTitle: true })}
+                  {/* Spec §2 names an untitled source 'Unnamed Source': said beside its host and path, which tell it apart. */}
+                  {source.title?.trim() ? null : <span className="text-xs font-normal text-muted-foreground">Unnamed Source</span>}
                   {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
                 </p>
                 <SourceLink source={source} show="url" className="text-xs" />

@@ -4,6 +4,7 @@ import type { Db } from "#db/client.ts";
 import { stripeEvents, subscriptions, users } from "#db/schema.ts";
 import type { BillingPlan, CreateSubscriptionResult, SubscriptionDetailsResult } from "#src/contract/billing.ts";
 import { PRO_REQUIRED } from "#src/contract/constants.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { DomainError } from "../errors.ts";
 import type { BillingConfig } from "./config.ts";
 import { detailsOf, findSubscription, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
@@ -174,7 +175,7 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       const row = await findSubscription(db, userId, subscriptionId);
       if (!row) throw new DomainError("NOT_FOUND", "Subscription not found");
       const updated = await sync(await stripeCall(() => client().subscriptions.update(subscriptionId, { cancel_at_period_end: true })), userId);
-      const until = updated.currentPeriodEnd ? ` on ${updated.currentPeriodEnd.toISOString().slice(0, 10)}` : "";
+      const until = updated.currentPeriodEnd ? ` on ${formatDate(updated.currentPeriodEnd, { time: false })}` : "";
       return { success: true, message: `Your subscription has been canceled. It remains active until the end of the billing period${until}.` };
     },
 
