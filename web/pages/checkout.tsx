@@ -119,7 +119,7 @@ function Checkout() {
         </Button>
       }
     >
-      {plan.testMode ? <TestModeNotice /> : null}
+      {plan.testMode ? <TestModeNotice hint="pay with 4242 4242 4242 4242" /> : null}
       <PaymentForm plan={plan} clientSecret={setup.clientSecret} subscriptionId={setup.subscriptionId} onPaid={paid} onLoadError={failedToLoad} />
       <ul className="space-y-1 text-xs text-muted-foreground">
         <li className="flex items-center gap-1.5">
