@@ -303,7 +303,7 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
             {(source, index) => (
               <li key={`${source.url}-${index}`} className="min-w-0">
                 <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
-                  {sourceLabel(source, { preferTitle: true })}
+                  <span>{sourceLabel(source, { preferTitle: true })}</span>
                   {/* Spec §2 names an untitled source 'Unnamed Source': said beside its host and path, which tell it apart. */}
                   {source.title?.trim() ? null : <span className="text-xs font-normal text-muted-foreground">Unnamed Source</span>}
                   {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
