@@ -192,9 +192,22 @@ describe("the small inconsistencies", () => {
     expect(await page.getByText("Test mode").count()).toBe(1);
 
     await page.getByLabel("Card number").fill("4242");
+    // Leaving the field shows its error under it (before the click, which would move the button).
+    await page.getByLabel("Expiration date").focus();
+    await page.getByText("Your card number is incomplete.").waitFor();
     await page.waitForFunction(() => !(document.querySelector('form[aria-label="Payment"] button[type="submit"]') as HTMLButtonElement | null)?.disabled);
+    // The form says "Processing..." while it pays, then settles: whatever it shows about the
+    // attempt is on the page by then (a MutationObserver sees the brief busy state too).
+    await page.evaluate(() => {
+      const seen = ((window as unknown as { __payment: { busy: boolean; settled: boolean } }).__payment = { busy: false, settled: false });
+      new MutationObserver(() => {
+        const busy = document.querySelector('form[aria-label="Payment"] button[type="submit"]')?.textContent?.includes("Processing") ?? false;
+        if (busy) seen.busy = true;
+        else if (seen.busy) seen.settled = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await subscribe.click();
-    await page.getByText("Your card number is incomplete.").first().waitFor();
+    await page.waitForFunction(() => (window as unknown as { __payment: { settled: boolean } }).__payment.settled);
     expect(await page.getByText("Your card number is incomplete.").count()).toBe(1);
   }, SLOW);
 });
