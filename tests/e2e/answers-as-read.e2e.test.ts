@@ -199,7 +199,8 @@ describe("the small inconsistencies", () => {
     // The form says "Processing..." while it pays, then settles: whatever it shows about the
     // attempt is on the page by then (a MutationObserver sees the brief busy state too).
     await page.evaluate(() => {
-      const seen = ((window as unknown as { __payment: { busy: boolean; settled: boolean } }).__payment = { busy: false, settled: false });
+      const seen: { busy: boolean; settled: boolean } = { busy: false, settled: false };
+      (window as unknown as { __payment: typeof seen }).__payment = seen;
       new MutationObserver(() => {
         const busy = document.querySelector('form[aria-label="Payment"] button[type="submit"]')?.textContent?.includes("Processing") ?? false;
         if (busy) seen.busy = true;

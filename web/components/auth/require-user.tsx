@@ -13,15 +13,15 @@ import { api, queries } from "#web/kit.ts";
  * Someone who signs out while here is on their way home already (the menu's Log out), so only
  * arriving signed out redirects.
  */
-export function RequireUser({ to = "/auth", children }: { to?: string; children: ReactNode }) {
+export function RequireUser({ to = "/auth", returnHere = true, children }: { to?: string; returnHere?: boolean; children: ReactNode }) {
   const [, navigate] = useLocation();
   const { data: user } = useQuery(queries.user(api));
   const wasSignedIn = useRef(false);
 
   useEffect(() => {
     if (user) wasSignedIn.current = true;
-    else if (user === null && !wasSignedIn.current) navigate(signInFrom(to, `${window.location.pathname}${window.location.search}`), { replace: true });
-  }, [user, navigate, to]);
+    else if (user === null && !wasSignedIn.current) navigate(returnHere ? signInFrom(to, `${window.location.pathname}${window.location.search}`) : to, { replace: true });
+  }, [user, navigate, to, returnHere]);
 
   return user ? children : <PageSkeleton />;
 }
