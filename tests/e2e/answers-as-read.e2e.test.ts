@@ -115,7 +115,7 @@ describe("a result as read", () => {
     const panel = page.getByRole("tabpanel", { name: "Frequency Analysis" });
     await panel.getByText("No Aggregated Results Available").waitFor();
     expect(await panel.textContent()).toContain("is a Pro feature");
-    expect(await panel.textContent()).not.toContain("Set Search Iterations above 1");
+    expect(await panel.textContent()).not.toContain("Set Search Iterations above 1 to run");
     expect(await panel.getByRole("link", { name: "Upgrade to Pro" }).getAttribute("href")).toBe("/upgrade");
   }, SLOW);
 });

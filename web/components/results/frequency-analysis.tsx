@@ -32,9 +32,9 @@ export function FrequencyAnalysis({ result, simulated, isPro }: { result: Search
         {isPro ? (
           <p className="max-w-md px-6 text-sm text-muted-foreground">Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.</p>
         ) : (
-          // A free search has 1 iteration: telling them to raise it would point at a locked option.
+          // Spec §2 says to set iterations above 1; a free user cannot, so it says whose option that is.
           <>
-            <p className="max-w-md px-6 text-sm text-muted-foreground">Running the same search several times, to see how often each product, company and source comes back, is a Pro feature.</p>
+            <p className="max-w-md px-6 text-sm text-muted-foreground">Setting Search Iterations above 1, to run the same search several times and see how often each product, company and source comes back, is a Pro feature.</p>
             <Button asChild size="sm">
               <Link href="/upgrade">
                 <Lock aria-hidden="true" />
