@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { searches, users } from "#db/schema.ts";
 import { newAccount } from "#tests/support/accounts.ts";
-import { useBrowser, visit } from "#tests/support/browser.ts";
+import { seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { modelResult, savedResult } from "#tests/support/results.ts";
 
 /*
@@ -99,6 +99,7 @@ describe("a result as read", () => {
     expect(await response.getByRole("link", { name: "Open me" }).count()).toBe(0);
     await response.getByText("Open me").click();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await response.getByRole("button", { name: "Show raw text" }).click();
     const raw = response.locator("pre");

@@ -337,9 +337,12 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
             {raw ? (
               <RawResponse text={model.rawResponse} label={`Raw response from ${labels.model}`} shown={shown} />
             ) : (
-              <Suspense fallback={<p className="text-sm text-muted-foreground">Loading the answer…</p>}>
-                <AnswerAsRead text={model.rawResponse} className="max-h-80 overflow-auto rounded-md border p-3 text-sm break-words" />
-              </Suspense>
+              // Focusable so keyboard users can scroll it (axe scrollable-region-focusable), like the raw text.
+              <div tabIndex={0} role="region" aria-label={`Response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md border p-3 text-sm break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+                <Suspense fallback={<p className="text-muted-foreground">Loading the answer…</p>}>
+                  <AnswerAsRead text={model.rawResponse} />
+                </Suspense>
+              </div>
             )}
           </ResponseSection>
         ) : null}
