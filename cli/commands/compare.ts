@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { CompareReport } from "#src/contract/compare.ts";
 import { SearchQuery } from "#src/contract/search.ts";
+import { sourceLabel } from "#src/core/urls.ts";
 import { action, defineCommand, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";
@@ -28,7 +29,7 @@ export const compare = defineCommand("compare", "compare a query's saved search 
 function compareText(report: CompareReport): string {
   const queryOf = new Map(report.searches.map((s) => [s.id, s.query]));
   const { summary } = report;
-  const top = (items: Array<{ name: string; searches: number }>) => items.map((item) => `${item.name} (${item.searches})`).join("\n") || "—";
+  const top = (items: Array<{ name: string; searches: number }>, name = (item: { name: string }) => item.name) => items.map((item) => `${name(item)} (${item.searches})`).join("\n") || "—";
   const differences = [...report.products, ...report.companies].flatMap((item) =>
     Object.entries(item.difference)
       .filter(([, d]) => d.significant)
@@ -38,7 +39,7 @@ function compareText(report: CompareReport): string {
     table(["Role", "Query", "Iterations", "Date (UTC)", "ID"], report.searches.map((s) => [s.role, s.query, String(s.iterationCount), s.createdAt.slice(0, 16).replace("T", " "), s.id])),
     table(
       [`Products (${summary.uniqueProducts})`, `Companies (${summary.uniqueCompanies})`, `Sources (${summary.uniqueSources})`],
-      [[top(summary.topProducts), top(summary.topCompanies), top(summary.topSources)]],
+      [[top(summary.topProducts), top(summary.topCompanies), top(summary.topSources, (item) => sourceLabel({ url: item.name }))]],
     ),
     differences.length ? table(["Significant difference", "Variant", "p"], differences) : "No significant differences from the original (Fisher's exact test, α = 0.05).",
   ].join("\n");

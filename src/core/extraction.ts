@@ -1,6 +1,6 @@
 import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
 import type { Company, Product } from "#src/contract/search.ts";
-import { readJsonValue } from "./lenient-json.ts";
+import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_NAME_KEYS, structuredSpan } from "./answer-block.ts";
 import { betterCasing, nameKey } from "./names.ts";
 import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";
 import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
@@ -98,17 +98,6 @@ export function parseStructuredAnswer(text: string, { cut = false } = {}): { pro
   return located.value;
 }
 
-/** Where the structured block parseStructuredAnswer reads sits in the text, if any. */
-export function structuredSpan(text: string): { start: number; end: number } | null {
-  if (lastSpan?.text !== text) locateStructured(text);
-  return lastSpan?.span ?? null;
-}
-
-// An answer is read by parseStructuredAnswer, then cleanExtraction and withMentions look for the
-// same block: the last answer's span is kept so the scan runs once (it reads every "{" in it).
-// Only the span: the parsed value goes to the caller, who may change it.
-let lastSpan: { text: string; span: { start: number; end: number } | null } | undefined;
-
 /**
  * Validated, de-noised products and companies from a raw extraction (parsed answer or fallback
  * call). Never throws; malformed entries are skipped. Products keep their given order. With
@@ -167,46 +156,6 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
 }
 
 // ---------------------------------------------------------------------------------------------
-
-// Scans backwards so the last block wins (models sometimes show an example first) and a nested
-// {"products": …} is found before its wrapper. Each candidate is read strictly, then tolerantly.
-function locateStructured(text: string): { value: { products: unknown[]; companies: unknown[] }; start: number; end: number } | null {
-  const located = scanStructured(text);
-  lastSpan = { text, span: located ? { start: located.start, end: located.end } : null };
-  return located;
-}
-
-function scanStructured(text: string): { value: { products: unknown[]; companies: unknown[] }; start: number; end: number } | null {
-  for (let i = text.lastIndexOf("{"); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("{", i - 1)) {
-    const read = readAt(text, i);
-    // A named object is an entry — {"name": "Sony", "products": [...]} is a company, not the block.
-    if (read && isRecord(read.value) && typeof pick(read.value, COMPANY_NAME_KEYS) !== "string") {
-      const products = pick(read.value, PRODUCT_LIST_KEYS);
-      const companies = pick(read.value, COMPANY_LIST_KEYS);
-      if (Array.isArray(products) || Array.isArray(companies)) {
-        return { value: { products: asArray(products), companies: asArray(companies) }, start: i, end: read.end };
-      }
-    }
-  }
-  for (let i = text.lastIndexOf("["); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("[", i - 1)) {
-    if (/:\s*$/.test(text.slice(Math.max(0, i - 40), i))) continue;
-    const read = readAt(text, i);
-    if (read && Array.isArray(read.value) && isProductArray(read.value)) {
-      return { value: { products: read.value, companies: [] }, start: i, end: read.end };
-    }
-  }
-  return null;
-}
-
-function readAt(text: string, start: number): { value: unknown; end: number } | null {
-  return readJsonValue(text, start, "strict") ?? readJsonValue(text, start, "lenient");
-}
-
-// An array counts as products when most entries are objects carrying a name.
-function isProductArray(items: unknown[]): boolean {
-  const named = items.filter((item) => isRecord(item) && typeof pick(item, PRODUCT_NAME_KEYS) === "string").length;
-  return named > 0 && named * 2 >= items.length;
-}
 
 // The answer without its JSON, so rule e reads what the model said, not what it listed.
 function proseOf(answerText: string): string {
@@ -283,31 +232,7 @@ function toDetails(value: unknown): string | undefined {
   return text.replace(/\s+/g, " ").trim() || undefined;
 }
 
-// Keys compared without case or punctuation: "Products", "product_name", "productName" all match.
-function pick(record: Record<string, unknown>, keys: readonly string[]): unknown {
-  const canonical = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(record)) {
-    const bare = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-    if (!canonical.has(bare)) canonical.set(bare, value);
-  }
-  for (const key of keys) if (canonical.has(key)) return canonical.get(key);
-  return undefined;
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const STRUCTURED_KEY = /["'“‘]?(?:products|companies)["'”’]?\s*:/i;
-// Plural keys only: a single {"product": "X"} entry must not pass for the whole block.
-const PRODUCT_LIST_KEYS = ["products", "productlist", "recommendedproducts", "topproducts", "recommendations"];
-const COMPANY_LIST_KEYS = ["companies", "companylist", "brands", "brandsmentioned", "manufacturers"];
-const PRODUCT_NAME_KEYS = ["name", "productname", "product", "title", "model", "productmodel"];
-const COMPANY_NAME_KEYS = ["name", "companyname", "company", "brand", "brandname", "manufacturer"];
 const COMPANY_PRODUCT_KEYS = ["products", "productnames", "product", "productlist", "models"];
 const MAKER_KEYS = ["brand", "brandname", "company", "companyname", "manufacturer", "maker", "madeby"];
 const RANK_KEYS = ["rank", "ranking", "position", "order", "place"];

@@ -1,5 +1,5 @@
 import type { Company, Mention, Product } from "#src/contract/search.ts";
-import { structuredSpan } from "./extraction.ts";
+import { structuredSpan } from "./answer-block.ts";
 import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { isOrdinaryWord } from "./words.ts";
 

@@ -32,6 +32,23 @@ export function hostOf(url: string): string | null {
 }
 
 /**
+ * What a source is called wherever it is listed — cards, tables, compare, frequency lists, the
+ * CLI — so that two pages of one site are told apart: the host without "www." and a short path
+ * ("notion.com/product/ai", "g2.com/categories/…/reviews"); only the host for a site's root.
+ * With `preferTitle` (lists with room for it, e.g. the full response), the page's title when it
+ * has one. An unresolved Gemini redirect is its title if any (its path is an opaque token), and
+ * anything that is not a valid http(s) URL is its raw text (spec §2), never a link.
+ */
+export function sourceLabel(source: { url: string; title?: string | undefined }, { preferTitle = false } = {}): string {
+  const title = source.title?.trim();
+  if (title && (preferTitle || isGroundingRedirect(source.url))) return title;
+  const parsed = parseHttpUrl(source.url.trim());
+  if (!parsed || parsed.hostname === "") return source.url.trim();
+  const host = parsed.hostname.replace(/^www\./, "");
+  return isGroundingRedirect(source.url) ? host : `${host}${shortPath(parsed)}`;
+}
+
+/**
  * Links per host for "All Sources (N links from M domains)" and "Top Domains": every URL given
  * counts (pass deduplicated URLs to count distinct links), invalid ones are left out.
  * Sorted by count descending, then domain ascending.
@@ -89,9 +106,29 @@ function keptQuery(search: string): string {
   return kept.length ? `?${kept.join("&")}` : "";
 }
 
-function safeDecode(text: string): string {
+const LABEL_SEGMENT = 32;
+const LABEL_QUERY = 24;
+
+// Two segments whole, else the first and the last around an ellipsis: the last names the page.
+function shortPath(url: URL): string {
+  const segments = url.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => clip(safeDecode(segment, false), LABEL_SEGMENT));
+  const shown = segments.length <= 2 ? segments : [segments[0], "…", segments.at(-1)];
+  const path = shown.length ? `/${shown.join("/")}` : "";
+  const query = keptQuery(url.search);
+  return query ? `${path}${clip(safeDecode(query), LABEL_QUERY)}` : path;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+// In a query "+" is a space; in a path it is itself.
+function safeDecode(text: string, plusIsSpace = true): string {
   try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
+    return decodeURIComponent(plusIsSpace ? text.replace(/\+/g, " ") : text);
   } catch {
     return text;
   }

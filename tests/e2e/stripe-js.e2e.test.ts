@@ -113,7 +113,8 @@ describe("the Stripe.js stand-in in Chromium", () => {
       const page = await newPage();
       await openPlainPage(page, clientSecret);
       await page.waitForFunction(() => (window as unknown as { events: string[] }).events.includes("ready"));
-      await page.getByText("Test mode: no card is charged · try 4242 4242 4242 4242").waitFor();
+      // Like Stripe's own element it adds no test-mode line: the page around it says so, once.
+      expect(await page.getByText("Test mode").count()).toBe(0);
       const pay = (redirect?: string) => page.evaluate((mode) => (window as unknown as { pay(mode?: string): Promise<PayResult> }).pay(mode), redirect);
 
       await page.getByLabel("Card number").fill("4242");

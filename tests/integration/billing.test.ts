@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { stripeEvents, subscriptions } from "#db/schema.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
 import { signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -165,6 +166,10 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
     expect(scheduled).toMatchObject({ status: "active", cancelAtPeriodEnd: true });
     expect(scheduled?.cancelAt).toBe(scheduled?.currentPeriodEnd ?? "missing");
     expect(scheduled?.canceledAt).toBeString();
+    // The toast shows this message beside the page's "Dec 26, 2026": one way to write the date.
+    const message = (cancelled.json as { message: string }).message;
+    expect(message).toEndWith(` on ${formatDate(scheduled?.currentPeriodEnd, { time: false })}.`);
+    expect(message).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(await isPro(agent)).toBe(true);
 
     expect((await agent.request("POST", "/api/resume-subscription", { subscriptionId: created.subscriptionId })).json).toMatchObject({ success: true });

@@ -6,7 +6,9 @@ import type { ModelResult, ProviderId, SearchResult, Source } from "#src/contrac
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { modelResult } from "#tests/support/results.ts";
 import SearchResultsDefault, { SearchResults, type ResultsTab } from "#web/components/results/search-results.tsx";
-import { formatDate, formatSeconds, relativeTime, safeHref, sourceLabel } from "#web/lib/format.ts";
+import { formatDate, relativeTime } from "#src/core/dates.ts";
+import { sourceLabel } from "#src/core/urls.ts";
+import { formatSeconds, safeHref } from "#web/lib/format.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: 5 iterations. OpenAI failed every time (error card), Claude is simulated and returns
@@ -371,8 +373,8 @@ describe("display formatting", () => {
     expect(relativeTime("garbage", now)).toBe("Unknown date");
   });
 
-  test("sourceLabel: host name, redirect title, or raw text", () => {
-    expect(sourceLabel({ url: "https://www.example.com/a?b=1" })).toBe("example.com");
+  test("sourceLabel: host and short path, redirect title, or raw text", () => {
+    expect(sourceLabel({ url: "https://www.example.com/a?b=1" })).toBe("example.com/a?b=1");
     expect(sourceLabel({ url: REDIRECT, title: "example.org" })).toBe("example.org");
     expect(sourceLabel({ url: REDIRECT })).toBe("vertexaisearch.cloud.google.com");
     expect(sourceLabel({ url: "  not a url  " })).toBe("not a url");

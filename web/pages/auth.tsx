@@ -1,13 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearchParams } from "wouter";
 import { AuthMarketing } from "#web/components/auth/auth-marketing.tsx";
 import { useFromUpgrade } from "#web/components/auth/from-upgrade.ts";
 import { LoginForm } from "#web/components/auth/login-form.tsx";
 import { RegisterForm, type RegisterOutcome } from "#web/components/auth/register-form.tsx";
 import { useSessionCache } from "#web/components/auth/session.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
+import { safeReturnPath } from "#web/lib/return-path.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, toast } from "#web/kit.ts";
 
@@ -21,6 +22,7 @@ type Tab = "login" | "register";
 /** Spec §2 /auth: Login and Register tabs beside the product's three selling points. */
 export default function AuthPage() {
   const [, navigate] = useLocation();
+  const [params] = useSearchParams();
   const { data: user } = useQuery(queries.user(api));
   // Signed in on arrival: no form, only the way home. Signing in here keeps the (busy) form up
   // until the dashboard replaces it.
@@ -34,10 +36,12 @@ export default function AuthPage() {
   const marketingId = useId();
 
   // Spec §2: a signed-in user is sent home; also how a successful login or registration leaves.
-  // Someone who came to upgrade goes on to pay (spec §4: the upgrade continues after sign-in).
+  // Someone who came to upgrade goes on to pay (spec §4: the upgrade continues after sign-in);
+  // someone a page sent here goes back to it (`?next=`, a path of this site only).
+  const back = safeReturnPath(params.get("next"));
   useEffect(() => {
-    if (user) navigate(fromUpgrade && !arrivedSignedIn ? "/checkout" : "/", { replace: true });
-  }, [user, navigate, fromUpgrade, arrivedSignedIn]);
+    if (user) navigate(fromUpgrade && !arrivedSignedIn ? "/checkout" : (!arrivedSignedIn && back) || "/", { replace: true });
+  }, [user, navigate, fromUpgrade, arrivedSignedIn, back]);
 
   useEffect(() => {
     if (fromUpgrade && !tabChosen.current) setTab("register");

@@ -9,10 +9,13 @@ import { clearCheckout, pendingCheckout, rememberCheckout, type PendingCheckout 
 import { formatPrice } from "#web/lib/format.ts";
 import { api, ApiError, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, toast, messages } from "#web/kit.ts";
 
-/** Spec §2 /checkout: signed in only; a visitor sent here is on the way to paying, so sign-in shows the upgrade banner. */
+/**
+ * Spec §2 /checkout: signed in only; a visitor sent here is on the way to paying, so sign-in shows
+ * the upgrade banner, and the upgrade flow brings them back here after it (no `?next=` needed).
+ */
 export default function CheckoutPage() {
   return (
-    <RequireUser to="/auth?from=upgrade">
+    <RequireUser to="/auth?from=upgrade" returnHere={false}>
       <Checkout />
     </RequireUser>
   );
@@ -119,7 +122,7 @@ function Checkout() {
         </Button>
       }
     >
-      {plan.testMode ? <TestModeNotice /> : null}
+      {plan.testMode ? <TestModeNotice hint="pay with 4242 4242 4242 4242" /> : null}
       <PaymentForm plan={plan} clientSecret={setup.clientSecret} subscriptionId={setup.subscriptionId} onPaid={paid} onLoadError={failedToLoad} />
       <ul className="space-y-1 text-xs text-muted-foreground">
         <li className="flex items-center gap-1.5">

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { useSearchParams } from "wouter";
 import { ConnectionStatus } from "#web/components/search/connection-status.tsx";
 import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
@@ -133,7 +133,9 @@ export default function HomePage() {
         </Suspense>
       ) : state.status === "done" ? (
         <Suspense fallback={<Skeleton className="h-96" />}>
-          <SearchResults result={state.result} isPro={isPro} />
+          <IntoView>
+            <SearchResults result={state.result} isPro={isPro} />
+          </IntoView>
         </Suspense>
       ) : asked && user ? (
         <Suspense fallback={<Skeleton className="h-96" />}>
@@ -143,6 +145,23 @@ export default function HomePage() {
         placeholder
       )}
     </main>
+  );
+}
+
+/**
+ * The results of the search just run, brought into view as they arrive: below the form they
+ * would start under the fold. Smoothly, unless the person prefers reduced motion.
+ */
+function IntoView({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    ref.current?.scrollIntoView({ behavior: reduced ? "auto" : "smooth", block: "start" });
+  }, []);
+  return (
+    <div ref={ref} className="scroll-mt-4">
+      {children}
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
-import { formatDate } from "#web/lib/format.ts";
+import { formatDate } from "#src/core/dates.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/kit.ts";
 

@@ -6,7 +6,8 @@ import type { SubscriptionDetails } from "#src/contract/billing.ts";
 import { RequireUser } from "#web/components/auth/require-user.tsx";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
-import { formatDate, formatPrice } from "#web/lib/format.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { formatPrice } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { Alert, AlertDescription, AlertTitle, api, ApiError, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, Skeleton, toast, useUpgrade } from "#web/kit.ts";
 

@@ -9,7 +9,7 @@ import { SimulatedBadge } from "#web/components/results/shared.tsx";
 import { useProGate } from "#web/components/workbench/pro-gate.ts";
 import { VariantCard, type VariantView } from "#web/components/workbench/variant-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
-import { formatDate } from "#web/lib/format.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { batchProgress, compareHref, dashboardHref, errorText, parseIterations, workbenchMessages } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, Input, Progress, queries, Skeleton, toast } from "#web/kit.ts";

@@ -166,8 +166,7 @@ export const stripeJsSource = String.raw`(function () {
         '<div style="display:flex;gap:12px">' +
         field(id, "expiry", "Expiration date", 'inputmode="numeric" autocomplete="cc-exp" placeholder="MM / YY" maxlength="7"') +
         field(id, "cvc", "Security code", 'inputmode="numeric" autocomplete="cc-csc" placeholder="CVC" maxlength="4"') +
-        "</div>" +
-        '<p style="margin:0;color:#71717a;font-size:13px">Test mode: no card is charged · try 4242 4242 4242 4242</p>';
+        "</div>";
       node.appendChild(wrapper);
       inputs = {
         number: wrapper.querySelector('[name="number"]'),

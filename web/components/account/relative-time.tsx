@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { formatDate, relativeTime } from "#web/lib/format.ts";
+import { formatDate, relativeTime } from "#src/core/dates.ts";
 
 // One clock for every relative time on the page, ticking while any of them is shown.
 let now = Date.now();

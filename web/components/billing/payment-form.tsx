@@ -56,8 +56,9 @@ function PayForm({ plan, subscriptionId, onPaid, onLoadError }: Omit<PaymentForm
     setBusy(false);
     if (error) {
       forgetCompleted();
-      // A decline is for the person to fix (another card): Stripe's own words, in the form.
-      setDeclined(error.message ?? "There was a problem setting up your payment. Please try again.");
+      // A decline is for the person to fix (another card): Stripe's own words, in the form. A
+      // field's problem (validation_error) the Payment Element already shows under that field.
+      if (error.type !== "validation_error") setDeclined(error.message ?? "There was a problem setting up your payment. Please try again.");
       return;
     }
     onPaid();

@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from "react";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchResult } from "#src/contract/search.ts";
 import { aggregateCompanies, aggregateProducts, aggregateSources, type AggregatedSource } from "#src/core/aggregate.ts";
-import { domainCounts, hostOf } from "#src/core/urls.ts";
+import { domainCounts, hostOf, sourceLabel } from "#src/core/urls.ts";
 import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
 import { Badge } from "#web/kit.ts";
 
@@ -113,7 +113,7 @@ export function LinksTab({ result, simulated }: { result: SearchResult; simulate
                   {group.sources.map((source) => (
                     <li key={source.url} className="flex min-w-0 flex-col gap-1 rounded-md border p-2 text-sm sm:flex-row sm:items-center sm:justify-between">
                       <div className="min-w-0">
-                        {source.title ? <p className="font-medium break-words">{source.title}</p> : null}
+                        <p className="font-medium break-words">{sourceLabel(source, { preferTitle: true })}</p>
                         <SourceLink source={source} show="url" className="w-full text-xs" />
                       </div>
                       <ModelBadges models={source.models} simulated={simulated} />

@@ -1,11 +1,13 @@
-import { ChartNoAxesColumn } from "lucide-react";
+import { ChartNoAxesColumn, Lock } from "lucide-react";
+import { Link } from "wouter";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import { compactUrl, formatPercent } from "#web/lib/format.ts";
+import { sourceLabel } from "#src/core/urls.ts";
+import { formatPercent } from "#web/lib/format.ts";
 import { CardHeading, EmptyText, SimulatedBadge, SimulatedMark, plural, type SimulatedFlags } from "./shared.tsx";
-import { Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
+import { Button, Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
 
 type Kind = "product" | "company" | "source";
 
@@ -18,7 +20,7 @@ export function providersWithStats(result: SearchResult): { id: ProviderId; stat
 }
 
 /** Spec §2 Frequency Analysis: per provider, how often each item came back over the iterations. */
-export function FrequencyAnalysis({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
+export function FrequencyAnalysis({ result, simulated, isPro }: { result: SearchResult; simulated: SimulatedFlags; isPro: boolean }) {
   const withStats = providersWithStats(result);
   const first = withStats[0];
 
@@ -27,7 +29,20 @@ export function FrequencyAnalysis({ result, simulated }: { result: SearchResult;
       <Card className="items-center gap-2 py-10 text-center">
         <ChartNoAxesColumn className="size-8 text-muted-foreground" aria-hidden="true" />
         <h3 className="text-lg font-semibold">No Aggregated Results Available</h3>
-        <p className="max-w-md px-6 text-sm text-muted-foreground">Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.</p>
+        {isPro ? (
+          <p className="max-w-md px-6 text-sm text-muted-foreground">Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.</p>
+        ) : (
+          // Spec §2 says to set iterations above 1; a free user cannot, so it says whose option that is.
+          <>
+            <p className="max-w-md px-6 text-sm text-muted-foreground">Setting Search Iterations above 1, to run the same search several times and see how often each product, company and source comes back, is a Pro feature.</p>
+            <Button asChild size="sm">
+              <Link href="/upgrade">
+                <Lock aria-hidden="true" />
+                Upgrade to Pro
+              </Link>
+            </Button>
+          </>
+        )}
       </Card>
     );
   }
@@ -118,7 +133,7 @@ function FrequencyCard({ title, model, items, runs, kind }: { title: string; mod
 }
 
 function FrequencyRow({ item, runs, kind }: { item: Frequency; runs: number; kind: Kind }) {
-  const name = kind === "source" ? compactUrl(item.name) : item.name;
+  const name = kind === "source" ? sourceLabel({ url: item.name }) : item.name;
   const low = clamp(item.low);
   const high = clamp(item.high);
   const interval = `95% interval ${Math.round(low)}–${Math.round(high)}%`;

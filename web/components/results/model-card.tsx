@@ -1,14 +1,17 @@
-import { CircleAlert, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search.ts";
 import { byRank } from "#src/core/aggregate.ts";
-import { dedupeSources } from "#src/core/urls.ts";
+import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CardHeading, EmptyText, ListOrEmpty, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
+
+// The markdown renderer loads with the first full response opened, not with the results.
+const AnswerAsRead = lazy(() => import("./answer-markdown.tsx"));
 
 /** Spec §9 card limits. */
 export const CARD_PRODUCTS = 3;
@@ -231,12 +234,24 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
   const labels = providerCatalogue[provider];
   const products = byRank(model.products);
   const sources = dedupeSources(model.sources);
-  // The item whose first mention the raw response highlights ("Show where it says that").
+  // The item whose first mention the raw response highlights ("Show where it says that"), in the raw text.
   const [shown, setShown] = useState<Mention | null>(null);
-  const show = ({ mention }: { mention?: Mention | undefined }) => (mention ? () => setShown(mention) : undefined);
+  const [raw, setRaw] = useState(false);
+  const show = ({ mention }: { mention?: Mention | undefined }) =>
+    mention
+      ? () => {
+          setShown(mention);
+          setRaw(true);
+        }
+      : undefined;
 
   return (
-    <Dialog onOpenChange={() => setShown(null)}>
+    <Dialog
+      onOpenChange={() => {
+        setShown(null);
+        setRaw(false);
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="outline" size="sm" className="w-full">
           View Full Response<span className="sr-only"> from {labels.model}</span>
@@ -288,7 +303,9 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
             {(source, index) => (
               <li key={`${source.url}-${index}`} className="min-w-0">
                 <p className="flex flex-wrap items-center gap-1.5 font-medium break-words">
-                  {source.title?.trim() || "Unnamed Source"}
+                  <span>{sourceLabel(source, { preferTitle: true })}</span>
+                  {/* Spec §2 names an untitled source 'Unnamed Source': said beside its host and path, which tell it apart. */}
+                  {source.title?.trim() ? null : <span className="text-xs font-normal text-muted-foreground">Unnamed Source</span>}
                   {source.cited ? <span className="rounded bg-muted px-1 text-[10px] font-medium tracking-wide uppercase">cited</span> : null}
                 </p>
                 <SourceLink source={source} show="url" className="text-xs" />
@@ -308,8 +325,25 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         ) : null}
 
         {model.rawResponse ? (
-          <ResponseSection title="Raw Response">
-            <RawResponse text={model.rawResponse} label={`Raw response from ${labels.model}`} shown={shown} />
+          <ResponseSection
+            title="Raw Response"
+            action={
+              <Button type="button" variant="link" size="xs" className="h-auto p-0" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+                <FileText aria-hidden="true" />
+                Show raw text
+              </Button>
+            }
+          >
+            {raw ? (
+              <RawResponse text={model.rawResponse} label={`Raw response from ${labels.model}`} shown={shown} />
+            ) : (
+              // Focusable so keyboard users can scroll it (axe scrollable-region-focusable), like the raw text.
+              <div tabIndex={0} role="region" aria-label={`Response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md border p-3 text-sm break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+                <Suspense fallback={<p className="text-muted-foreground">Loading the answer…</p>}>
+                  <AnswerAsRead text={model.rawResponse} />
+                </Suspense>
+              </div>
+            )}
           </ResponseSection>
         ) : null}
       </DialogContent>
@@ -352,11 +386,14 @@ function RawResponse({ text, label, shown }: { text: string; label: string; show
   );
 }
 
-/** One part of the full response, under its heading. */
-function ResponseSection({ title, children }: { title: string; children: ReactNode }) {
+/** One part of the full response, under its heading (and a control beside it). */
+function ResponseSection({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
     <section className="min-w-0 space-y-2">
-      <h3 className="font-semibold">{title}</h3>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2">
+        <h3 className="font-semibold">{title}</h3>
+        {action}
+      </div>
       {children}
     </section>
   );

@@ -2,7 +2,8 @@ import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
-import { safeHref, sourceLabel } from "#web/lib/format.ts";
+import { sourceLabel } from "#src/core/urls.ts";
+import { safeHref } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
 
@@ -58,8 +59,9 @@ export function ModelBadges({ models, simulated }: { models: ProviderId[]; simul
 }
 
 /**
- * A source as a link opening in a new tab (host name, or full URL with `show="url"`), its title
- * on hover. Anything that is not a valid http(s) URL is shown as plain text, never as a link.
+ * A source as a link opening in a new tab (its label, host and short path, or the full URL with
+ * `show="url"`), its title on hover. Anything that is not a valid http(s) URL is shown as plain
+ * text, never as a link.
  */
 export function SourceLink({ source, show = "label", className }: { source: { url: string; title?: string | undefined }; show?: "label" | "url"; className?: string }) {
   const href = safeHref(source.url);

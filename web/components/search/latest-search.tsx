@@ -3,7 +3,7 @@ import { History } from "lucide-react";
 import type { ReactNode } from "react";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import type { PrefetchContext } from "#web/page.ts";
-import { formatDate } from "#web/lib/format.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { api, queries, Skeleton } from "#web/kit.ts";
 

@@ -9,6 +9,12 @@ const PRO_DEFAULT_ITERATIONS = 5;
 
 export type SearchSubmit = { query: string; iterations: number };
 
+/** What a free user is offered, locked beyond 1 — and a saved search's own count, locked too, when it is not among them. */
+function freeChoices(current: number): number[] {
+  const choices: number[] = [FREE_ITERATIONS, ...LOCKED_CHOICES];
+  return choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
+}
+
 type SearchFormProps = {
   onSearch: (search: SearchSubmit) => void;
   searching: boolean;
@@ -114,13 +120,13 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
               aria-labelledby={`${inputId}-iterations`}
               className="w-full sm:w-56"
             >
-              {isPro || disabled
+              {isPro
                 ? PRO_ITERATION_CHOICES.map((n) => (
                     <NativeSelectOption key={n} value={n}>
                       {n === 1 ? "1 iteration" : `${n} iterations`}
                     </NativeSelectOption>
                   ))
-                : [FREE_ITERATIONS, ...LOCKED_CHOICES].map((n) => (
+                : freeChoices(iterations).map((n) => (
                     <NativeSelectOption key={n} value={n} disabled={n !== FREE_ITERATIONS}>
                       {n === 1 ? "1 iteration" : `${n} iterations · Pro`}
                     </NativeSelectOption>

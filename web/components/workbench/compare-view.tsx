@@ -9,7 +9,7 @@ import { ScrollTable } from "#web/components/results/comparison.tsx";
 import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SimulatedMark, SourceLink, plural, simulatedFlags, type SimulatedFlags } from "#web/components/results/shared.tsx";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
-import { formatDate } from "#web/lib/format.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { baseAndOthers, dashboardHref, fanOutDifference, formatPValue, formatRate, itemsOfPair, pooledRuns, type FanOutQuery } from "#web/lib/workbench.ts";
 import { RateBar } from "./rate-bar.tsx";
 import { api, Badge, Card, CardContent, CardDescription, CardHeader, queries, NativeSelect, NativeSelectOption } from "#web/kit.ts";
@@ -74,10 +74,10 @@ function roleLabel(search: ComparedSearch): string {
 
 function Summary({ report }: { report: CompareReport }) {
   const { summary, searches } = report;
-  const tops: { title: string; items: CompareReport["summary"]["topProducts"]; empty: string }[] = [
+  const tops: { title: string; items: CompareReport["summary"]["topProducts"]; empty: string; source?: boolean }[] = [
     { title: "Top Products", items: summary.topProducts, empty: "No products found" },
     { title: "Top Companies", items: summary.topCompanies, empty: "No companies found" },
-    { title: "Top Sources", items: summary.topSources, empty: "No sources found" },
+    { title: "Top Sources", items: summary.topSources, empty: "No sources found", source: true },
   ];
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -94,7 +94,7 @@ function Summary({ report }: { report: CompareReport }) {
         ))}
       </dl>
       <div className="grid min-w-0 gap-4 lg:grid-cols-3">
-        {tops.map(({ title, items, empty }) => (
+        {tops.map(({ title, items, empty, source }) => (
           <Card key={title} className="min-w-0 gap-3">
             <CardHeader>
               <CardHeading>{title}</CardHeading>
@@ -104,7 +104,7 @@ function Summary({ report }: { report: CompareReport }) {
               <ListOrEmpty items={items} empty={empty} ordered className="space-y-2" label={title}>
                 {(item) => (
                   <li key={item.name} className="flex min-w-0 items-baseline justify-between gap-2 text-sm">
-                    <span className="min-w-0 font-medium break-words">{item.name}</span>
+                    {source ? <SourceLink source={{ url: item.name }} className="min-w-0 font-medium" /> : <span className="min-w-0 font-medium break-words">{item.name}</span>}
                     <span className="shrink-0 text-xs text-muted-foreground tabular-nums">{`${item.searches} of ${searches.length}`}</span>
                   </li>
                 )}
@@ -245,7 +245,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
               {rows.map((item) => (
                 <TableRow key={item.name}>
                   <TableHead scope="row" className="max-w-56 min-w-36 font-normal whitespace-normal break-words">
-                    {kind === "sources" ? <SourceLink source={{ url: item.name }} show="url" className="w-full" /> : item.name}
+                    {kind === "sources" ? <SourceLink source={{ url: item.name }} className="w-full" /> : item.name}
                   </TableHead>
                   {shown.map((search) =>
                     providerIds.map((id, i) => (

@@ -4,6 +4,7 @@ import type { Db } from "#db/client.ts";
 import { stripeEvents, subscriptions, users } from "#db/schema.ts";
 import type { BillingPlan, CreateSubscriptionResult, SubscriptionDetailsResult } from "#src/contract/billing.ts";
 import { PRO_REQUIRED } from "#src/contract/constants.ts";
+import { formatDate } from "#src/core/dates.ts";
 import { DomainError } from "../errors.ts";
 import type { BillingConfig } from "./config.ts";
 import { detailsOf, endSubscription, findSubscription, forgetCustomer, rowOf, saveSubscription, type SubscriptionRow } from "./mirror.ts";
@@ -219,7 +220,7 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       const updated = await updateOwn(userId, subscriptionId, { cancel_at_period_end: true });
       // What the person asked for holds: nothing more is charged.
       if (!updated) return { success: true, message: "Your subscription has ended: Stripe no longer has it, and nothing more will be charged." };
-      const until = updated.currentPeriodEnd ? ` on ${updated.currentPeriodEnd.toISOString().slice(0, 10)}` : "";
+      const until = updated.currentPeriodEnd ? ` on ${formatDate(updated.currentPeriodEnd, { time: false })}` : "";
       return { success: true, message: `Your subscription has been canceled. It remains active until the end of the billing period${until}.` };
     },
 
