@@ -2,6 +2,7 @@ import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import type { ReturnedBy } from "#src/core/aggregate.ts";
 import { safeHref, sourceLabel } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
@@ -40,19 +41,31 @@ export function SimulatedMark({ className }: { className?: string }) {
   );
 }
 
-/** Which models returned an item, as small badges, a simulated one with its quiet mark. */
-export function ModelBadges({ models, simulated }: { models: ProviderId[]; simulated: SimulatedFlags }) {
+/**
+ * Which models returned an item, as small badges, a simulated one with its quiet mark; over
+ * several iterations each with how often ("7/25", ADR 028).
+ */
+export function ModelBadges({ models, simulated, returned }: { models: ProviderId[]; simulated: SimulatedFlags; returned?: ReturnedBy["returned"] }) {
   const ordered = providerIds.filter((id) => models.includes(id));
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Returned by">
-      {ordered.map((id) => (
-        <li key={id}>
-          <Badge variant="secondary">
-            {providerCatalogue[id].model}
-            {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
-          </Badge>
-        </li>
-      ))}
+      {ordered.map((id) => {
+        const often = returned?.[id];
+        return (
+          <li key={id}>
+            <Badge variant="secondary" title={often && often.n > 1 ? `${providerCatalogue[id].model}: in ${often.count} of ${often.n} iterations` : undefined}>
+              {providerCatalogue[id].model}
+              {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
+              {often && often.n > 1 ? (
+                <span className="font-normal text-muted-foreground tabular-nums" data-testid="returned-often">
+                  <span aria-hidden="true">{`${often.count}/${often.n}`}</span>
+                  <span className="sr-only">{`, in ${often.count} of ${often.n} iterations`}</span>
+                </span>
+              ) : null}
+            </Badge>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -3,6 +3,7 @@ import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { withListedTotals } from "#src/core/aggregate.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
 import { onLiveInstance } from "./instances.ts";
@@ -92,9 +93,10 @@ export function createSearchStore(db: Db) {
         .limit(1);
       if (!row) return null;
       const createdAt = row.createdAt.toISOString();
-      if (row.status === "interrupted") return { ...interruptedResult(row), id, createdAt, status: "interrupted" };
+      // Totals and overlaps restated by today's rule (ADR 028): a row saved before it counted only the shown answers.
+      if (row.status === "interrupted") return { ...withListedTotals(interruptedResult(row)), id, createdAt, status: "interrupted" };
       if (!row.result) return null;
-      return { ...v.parse(StoredSearchResult, row.result), id, createdAt, status: "completed" };
+      return { ...withListedTotals(v.parse(StoredSearchResult, row.result)), id, createdAt, status: "completed" };
     },
 
     /**
