@@ -54,7 +54,7 @@ export function CompaniesTab({ result, simulated }: { result: SearchResult; simu
 
 /** What a list holds (ADR 028): with several iterations, every one of them, and how often is beside each model. */
 function everyIteration(result: SearchResult, what: string): string {
-  return result.iterationCount > 1 ? `${what} in any of the ${result.iterationCount} iterations (how often: beside each model)` : what;
+  return result.iterationCount > 1 ? `${what} in any of the ${result.iterationCount} iterations, with how often beside each model` : what;
 }
 
 /** "2 of 3 models" and which ones (over several iterations, how often each). */
