@@ -130,9 +130,9 @@ export function withListedTotals<T extends SearchResult>(result: T): T {
 
 /**
  * The saved/streamed search result. `runs[p]` holds every iteration of provider p in completion
- * order. Each card shows the provider's first "ok" run (else its first run, else "off"); the
- * totals and overlaps are over those. With more than one iteration, each provider with an ok run
- * also gets frequency stats over its ok runs.
+ * order. Each card shows the provider's first "ok" run (else its first run, else "off"). With more
+ * than one iteration, each provider with an ok run also gets frequency stats over its ok runs. The
+ * totals and overlaps are over what the result lists (withListedTotals, ADR 028).
  */
 export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Partial<Record<ProviderId, ModelResult[]>> }): SearchResult {
   const models: SearchResult["models"] = {};

@@ -2,7 +2,7 @@ import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
-import type { ReturnedBy } from "#src/core/aggregate.ts";
+import type { Returned, ReturnedBy } from "#src/core/aggregate.ts";
 import { safeHref, sourceLabel } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
@@ -56,17 +56,23 @@ export function ModelBadges({ models, simulated, returned }: { models: ProviderI
             <Badge variant="secondary" title={often && often.n > 1 ? `${providerCatalogue[id].model}: in ${often.count} of ${often.n} iterations` : undefined}>
               {providerCatalogue[id].model}
               {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
-              {often && often.n > 1 ? (
-                <span className="font-normal text-muted-foreground tabular-nums" data-testid="returned-often">
-                  <span aria-hidden="true">{`${often.count}/${often.n}`}</span>
-                  <span className="sr-only">{`, in ${often.count} of ${often.n} iterations`}</span>
-                </span>
-              ) : null}
+              <HowOften returned={often} className="font-normal" />
             </Badge>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** How often a provider returned an item over several iterations: "7/25", read "in 7 of 25 iterations"; nothing for a single answer. */
+export function HowOften({ returned, className }: { returned: Returned | undefined; className?: string }) {
+  if (!returned || returned.n <= 1) return null;
+  return (
+    <span className={cn("text-muted-foreground tabular-nums", className)} data-testid="returned-often">
+      <span aria-hidden="true">{`${returned.count}/${returned.n}`}</span>
+      <span className="sr-only">{`, in ${returned.count} of ${returned.n} iterations`}</span>
+    </span>
   );
 }
 

@@ -251,15 +251,9 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     providerIds.map((id, i) => {
                       const often = item.in[search.id]?.returned?.[id];
                       return (
-                        <TableCell key={`${search.id}-${id}`} className={i === 0 ? "border-l text-center" : "text-center"} title={often && often.n > 1 ? `In ${often.count} of ${often.n} iterations` : undefined}>
-                          {/* Spec §2 compare: a tick or a dash; over several iterations, how often under the tick. */}
+                        <TableCell key={`${search.id}-${id}`} className={i === 0 ? "border-l text-center" : "text-center"} title={often && often.n > 1 ? `In ${often.count} of its ${often.n} iterations` : undefined}>
+                          {/* Spec §2 compare: a tick or a dash (how often, on hover; the share of iterations is beside). */}
                           <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" />
-                          {often && often.n > 1 ? (
-                            <span className="block text-xs text-muted-foreground tabular-nums" data-testid="returned-often">
-                              <span aria-hidden="true">{`${often.count}/${often.n}`}</span>
-                              <span className="sr-only">{`, in ${often.count} of ${often.n} iterations`}</span>
-                            </span>
-                          ) : null}
                         </TableCell>
                       );
                     }),
@@ -283,7 +277,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
         )}
         <p className="text-xs text-muted-foreground">
           {withFrequencies
-            ? "✓: the provider returned it in at least one iteration (how often, under the tick). Share of iterations: in how many of all providers' iterations together it came back, with its 95% interval (Wilson). A difference is marked significant when Fisher's exact test (two-sided) gives p < 0.05; hover it for the p-value."
+            ? "✓: the provider returned it in at least one iteration (hover it for how often). Share of iterations: in how many of all providers' iterations together it came back, with its 95% interval (Wilson). A difference is marked significant when Fisher's exact test (two-sided) gives p < 0.05; hover it for the p-value."
             : "✓: the provider returned it (in at least one iteration, when there were several). Shares of iterations and significance appear when both searches ran several iterations."}
         </p>
       </CardContent>
