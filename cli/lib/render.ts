@@ -2,13 +2,14 @@ import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { QuotaStatus } from "#src/contract/quota.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search.ts";
-import { byRank } from "#src/core/aggregate.ts";
+import { byRank, returnedCounts } from "#src/core/aggregate.ts";
+import { dedupeSources } from "#src/core/urls.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
 
 /*
  * Results as people read them: a table per search on a terminal, and short summaries (also the
- * MCP tools' text). Everything is read from the result; nothing is recomputed here.
+ * MCP tools' text). Everything is read from the result; what is counted, as the web counts it (src/core).
  */
 
 const TOP = 5;
@@ -26,11 +27,14 @@ export function topProducts(result: SearchResult, id: ProviderId, count = TOP): 
   return byRank(result.models[id]?.products ?? []).slice(0, count).map(({ name }) => ({ name }));
 }
 
-/** Distinct companies and sources a provider returned (over every iteration when there were several; then no cited count). */
+/**
+ * Distinct companies and sources a provider returned, as the web's tabs list them (over every
+ * iteration when there were several, ADR 028; then no cited count).
+ */
 function counts(result: SearchResult, id: ProviderId, model: ModelResult): { companies: number; sources: number; cited?: number } {
-  const stats = result.stats[id];
-  if (result.iterationCount > 1 && stats) return { companies: stats.companyFrequencies.length, sources: stats.sourceFrequencies.length };
-  return { companies: model.companies.length, sources: model.sources.length, cited: model.sources.filter((source) => source.cited).length };
+  const { companies, sources } = returnedCounts(result, id);
+  if (result.iterationCount > 1) return { companies, sources };
+  return { companies, sources, cited: dedupeSources(model.sources).filter((source) => source.cited).length };
 }
 
 const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${index + 1}. ${top.name}` : `${top.name} ${top.percentage}%`);

@@ -18,9 +18,11 @@ export const ComparedSearch = v.object({
 });
 export type ComparedSearch = v.InferOutput<typeof ComparedSearch>;
 
-/** In one search: which providers returned the item, and how often over the iterations (when there were several). */
+/** In one search: which providers returned the item (in any completed iteration), and how often over the iterations (when there were several). */
 export const ItemInSearch = v.object({
   providers: v.array(ProviderId),
+  /** Per provider that returned it: in how many of its completed iterations (1 of 1 for a single answer). */
+  returned: v.optional(v.record(ProviderId, v.object({ count: v.number(), n: v.number() }))),
   /** Over every provider's completed iterations together; absent for single-iteration searches. */
   frequency: v.optional(Rate),
 });

@@ -222,6 +222,7 @@ const resultSummary = {
   query: v.string(),
   createdAt: v.optional(v.string()),
   executionTimeMs: v.number(),
+  /** How many sources, products and companies the result lists: every one returned in any completed iteration (ADR 028). */
   totalLinks: v.number(),
   totalProducts: v.number(),
   totalCompanies: v.number(),

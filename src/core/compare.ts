@@ -1,6 +1,7 @@
 import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/compare.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { AggregatedStats, Frequency, ModelResult, RunRecord, SavedSearchResult } from "#src/contract/search.ts";
+import type { Frequency, SavedSearchResult } from "#src/contract/search.ts";
+import { listedCompanies, listedProducts, listedSources } from "./aggregate.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { keptRuns } from "./runs.ts";
 import { fisherExact, frequencies, rate } from "./stats.ts";
@@ -50,53 +51,49 @@ export function compareSearches(original: SavedSearchResult | undefined, variant
 
 // ---------------------------------------------------------------------------------------------
 
-/** How one kind of item is read from a search: its key, its shown name, and where it is listed. */
+/** How one kind of item is read from a search: its key, its shown name, and the search's list of it (ADR 028). */
 type Kind = {
   key(name: string): string;
   shown(name: string): string;
-  displayed(model: ModelResult): string[];
-  inRun(run: RunRecord): string[];
-  frequencies(stats: AggregatedStats): Frequency[];
+  listed(search: SavedSearchResult): Array<{ name: string; models: ProviderId[]; returned: ItemIn["returned"] }>;
 };
 
 const KINDS = {
-  products: { key: nameKey, shown: (name) => name.trim(), displayed: (model) => model.products.map((p) => p.name), inRun: (run) => run.products, frequencies: (stats) => stats.productFrequencies },
-  companies: { key: nameKey, shown: (name) => name.trim(), displayed: (model) => model.companies.map((c) => c.name), inRun: (run) => run.companies, frequencies: (stats) => stats.companyFrequencies },
-  sources: { key: normalizeUrl, shown: normalizeUrl, displayed: (model) => model.sources.map((s) => s.url), inRun: (run) => run.sources, frequencies: (stats) => stats.sourceFrequencies },
+  products: { key: nameKey, shown: (name) => name.trim(), listed: listedProducts },
+  companies: { key: nameKey, shown: (name) => name.trim(), listed: listedCompanies },
+  sources: { key: normalizeUrl, shown: normalizeUrl, listed: (search) => listedSources(search).map((source) => ({ ...source, name: source.url })) },
 } satisfies Record<string, Kind>;
 
-type Pooled = { n: number; counts: Map<string, { name: string; count: number }> };
 type ItemIn = ComparedItem["in"][string];
 
 /**
- * Every item of one kind across the searches, in the searches that returned it (displayed by a
- * provider, or in any completed iteration), most widespread first, then by name.
+ * Every item of one kind across the searches, in the searches that list it (returned by a
+ * provider in any completed iteration: the rule the searches' own pages follow), with the
+ * providers that returned it and how often; most widespread first, then by name.
  */
 function compareKind(searches: SavedSearchResult[], kind: Kind, original: SavedSearchResult | undefined): ComparedItem[] {
   const items = new Map<string, ComparedItem>();
-  const itemIn = (key: string, name: string, searchId: string): ItemIn => {
-    let item = items.get(key);
-    if (!item) items.set(key, (item = { name: kind.shown(name), in: {}, difference: {} }));
-    else item.name = betterCasing(item.name, kind.shown(name));
-    return (item.in[searchId] ??= { providers: [] });
-  };
-
-  const pooledBySearch = new Map<string, Pooled>();
+  const pooledBySearch = new Map<string, number>();
   for (const search of searches) {
-    for (const [key, { name, providers }] of displayedItems(search, kind)) itemIn(key, name, search.id).providers = providers;
-    const pooled = pooledCounts(search, kind);
-    if (!pooled) continue;
-    pooledBySearch.set(search.id, pooled);
-    for (const [key, { name }] of pooled.counts) itemIn(key, name, search.id);
+    const n = pooledRuns(search);
+    if (n !== undefined) pooledBySearch.set(search.id, n);
+    for (const listed of kind.listed(search)) {
+      const key = kind.key(listed.name);
+      if (!key) continue;
+      let item = items.get(key);
+      if (!item) items.set(key, (item = { name: kind.shown(listed.name), in: {}, difference: {} }));
+      else item.name = betterCasing(item.name, kind.shown(listed.name));
+      const count = Object.values(listed.returned ?? {}).reduce((sum, returned) => sum + returned.count, 0);
+      item.in[search.id] = { providers: listed.models, returned: listed.returned, ...(n === undefined ? {} : { frequency: rate(count, n) }) };
+    }
   }
 
-  const originalPooled = original && pooledBySearch.get(original.id);
-  for (const [key, item] of items) {
-    for (const [searchId, pooled] of pooledBySearch) {
-      const found = item.in[searchId];
-      if (found) found.frequency = rate(pooled.counts.get(key)?.count ?? 0, pooled.n);
-      if (!originalPooled || searchId === original?.id) continue;
-      const pValue = fisherExact(originalPooled.counts.get(key)?.count ?? 0, originalPooled.n, pooled.counts.get(key)?.count ?? 0, pooled.n);
+  const originalRuns = original && pooledBySearch.get(original.id);
+  const countIn = (item: ComparedItem, searchId: string) => item.in[searchId]?.frequency?.count ?? 0;
+  for (const item of items.values()) {
+    for (const [searchId, n] of pooledBySearch) {
+      if (!original || originalRuns === undefined || searchId === original.id) continue;
+      const pValue = fisherExact(countIn(item, original.id), originalRuns, countIn(item, searchId), n);
       item.difference[searchId] = { pValue, significant: pValue < SIGNIFICANCE_LEVEL };
     }
   }
@@ -104,48 +101,11 @@ function compareKind(searches: SavedSearchResult[], kind: Kind, original: SavedS
   return [...items.values()].sort((a, b) => spread(b) - spread(a) || compareNames(a.name, b.name));
 }
 
-/** The items on the providers' cards, each with the providers that returned it, in catalogue order. */
-function displayedItems(search: SavedSearchResult, kind: Kind): Map<string, { name: string; providers: ProviderId[] }> {
-  const items = new Map<string, { name: string; providers: ProviderId[] }>();
-  for (const id of providerIds) {
-    const model = search.models[id];
-    for (const name of model ? kind.displayed(model) : []) {
-      const key = kind.key(name);
-      if (!key) continue;
-      let item = items.get(key);
-      if (!item) items.set(key, (item = { name, providers: [] }));
-      if (!item.providers.includes(id)) item.providers.push(id);
-    }
-  }
-  return items;
-}
-
-/**
- * With several iterations: in how many of all providers' completed iterations each item came
- * back (n = those iterations), from the kept runs, else from each provider's frequencies.
- */
-function pooledCounts(search: SavedSearchResult, kind: Kind): Pooled | undefined {
+/** With several iterations: all providers' completed iterations together (the denominator of an item's share). */
+function pooledRuns(search: SavedSearchResult): number | undefined {
   if (search.iterationCount <= 1) return undefined;
-  const pooled: Pooled = { n: 0, counts: new Map() };
-  const add = (name: string, count: number) => {
-    const key = kind.key(name);
-    if (!key) return;
-    const seen = pooled.counts.get(key);
-    if (seen) seen.count += count;
-    else pooled.counts.set(key, { name, count });
-  };
-  for (const id of providerIds) {
-    const runs = keptRuns(search, id);
-    const stats = search.stats[id];
-    if (runs) {
-      pooled.n += runs.length;
-      for (const frequency of frequencies(runs.map(kind.inRun), runs.length)) add(frequency.name, frequency.count);
-    } else if (stats) {
-      pooled.n += stats.iterations;
-      for (const frequency of kind.frequencies(stats)) add(frequency.name, frequency.count);
-    }
-  }
-  return pooled.n > 0 ? pooled : undefined;
+  const n = providerIds.reduce((sum, id) => sum + (search.stats[id]?.iterations ?? keptRuns(search, id)?.length ?? 0), 0);
+  return n > 0 ? n : undefined;
 }
 
 /**

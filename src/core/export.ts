@@ -1,6 +1,7 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, toWireResult, type Frequency, type SearchResult } from "#src/contract/search.ts";
+import { providerItems } from "./aggregate.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
@@ -33,8 +34,9 @@ export type Cell = string | number | boolean | null | undefined;
 /**
  * The result as CSV (RFC 4180: CRLF line ends, a field holding a comma, quote, CR or LF is
  * quoted with its quotes doubled — see docs/decisions/004-csv-quoting.md). Sections, each a
- * title row, a header row, data rows and a blank line: Search, Providers, Products (per model),
- * Companies (per model), Common Sources (Yes/No per provider), Frequency Analysis (one row per
+ * title row, a header row, data rows and a blank line: Search, Providers, Products (per model:
+ * its answer's, or over several iterations every one it returned, most often first, as the
+ * result lists them: ADR 028), Companies (the same), Common Sources (Yes/No per provider), Frequency Analysis (one row per
  * provider, type and name), and with a lens Brand Lens (see lensCsvRows). A simulated provider is marked Yes in every section's Simulated
  * column. Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
  */
@@ -69,7 +71,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     ["Provider", "Simulated", "Position", "Rank", "Product", "Details"],
     providerIds.flatMap((id) => {
       const model = modelOf(result, id);
-      return model.products.map((product, index) => [providerCatalogue[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
+      return providerItems(result, id, "products").map((product, index) => [providerCatalogue[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
     }),
   );
 
@@ -78,7 +80,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     ["Provider", "Simulated", "Company", "Products"],
     providerIds.flatMap((id) => {
       const model = modelOf(result, id);
-      return model.companies.map((company) => [providerCatalogue[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
+      return providerItems(result, id, "companies").map((company) => [providerCatalogue[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
     }),
   );
 

@@ -507,6 +507,43 @@ describe("search dashboard in Chromium", () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   }, TIMEOUT);
 
+  test("a Pro user's 5 iterations: 'Products Found N' is the Products tab's N rows, and every product of the Frequency tab is one of them, with how often (ADR 028)", async () => {
+    const page = await harness().newPage({ viewport: DESKTOP });
+    await page.goto("/");
+    await harness().signInAsPro(page);
+    await page.reload();
+    await ready(page);
+    await searchFor(page, "best project management tool");
+    const stat = async (label: string) => Number(await page.locator("dt", { hasText: label }).locator("+ dd").textContent());
+    const productsFound = await stat("Products Found");
+    const companiesMentioned = await stat("Companies Mentioned");
+
+    // What the Frequency tab says each model returned, over the 5 iterations.
+    await showTab(page, "Frequency Analysis");
+    const providers = page.getByRole("tablist", { name: "Provider" });
+    const frequent: string[] = [];
+    for (const model of ["ChatGPT", "Claude", "Gemini"]) {
+      await providers.getByRole("tab", { name: new RegExp(`^${model}`) }).click();
+      const list = page.getByRole("tabpanel", { name: new RegExp(`^${model}`) }).getByRole("region", { name: `Product Frequency for ${model}` });
+      frequent.push(...(await list.locator("li span.font-medium").evaluateAll((spans) => spans.map((span) => span.getAttribute("title") ?? ""))));
+    }
+    expect(frequent.length).toBeGreaterThan(0);
+
+    await showTab(page, "Products");
+    const rows = page.getByTestId("aggregated-product");
+    expect(await rows.count()).toBe(productsFound);
+    expect(await page.getByRole("heading", { name: `All Products (${productsFound})` }).isVisible()).toBe(true);
+    const listed = new Set((await rows.locator("p.font-medium").evaluateAll((names) => names.map((name) => name.firstChild?.textContent ?? ""))).map((name) => name.toLowerCase()));
+    expect(frequent.filter((name) => !listed.has(name.toLowerCase()))).toEqual([]);
+    // How often, beside each model: "k/5".
+    expect(await rows.first().getByTestId("returned-often").first().textContent()).toMatch(/^[1-5]\/5, in [1-5] of 5 iterations$/);
+    await scrollToTop(resultTabs(page));
+    await screenshot(page, "products-iterations.png");
+
+    await showTab(page, "Companies");
+    expect(await page.getByTestId("aggregated-company").count()).toBe(companiesMentioned);
+  }, TIMEOUT);
+
   test("/search/{id} shows a saved search read-only, rendered on the server; an unknown id returns home with a toast", async () => {
     const h = harness();
     // The unknown id's API call answers 404, which the browser logs.

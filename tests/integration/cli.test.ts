@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
-import { SavedSearchList, SavedSearchResponse, SearchResponse } from "#src/contract/search.ts";
+import { SavedSearchList, SavedSearchResponse, SearchResponse, type AggregatedStats, type Frequency } from "#src/contract/search.ts";
+import { nameKey } from "#src/core/names.ts";
 import { User } from "#src/contract/auth.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { LensReport } from "#src/contract/lens.ts";
@@ -200,6 +201,30 @@ describe("aisc against a running server", () => {
     const wide = await runCli(["history"], { server, env: { AISC_TOKEN: user.token, COLUMNS: "200" } });
     for (const head of ["ID", "Date (UTC)", "Query", "Iterations", "Products", "Companies", "Links"]) expect(wide.stdout).toContain(head);
     expect(wide.stdout).toContain(long);
+  });
+
+  test("a multi-iteration search: the CLI's JSON, headline and table count every item of every iteration, as the web lists them (ADR 028)", async () => {
+    const server = getServer();
+    const pro = await createUser(server, { pro: true });
+    const run = (args: string[]) => runCli(args, { server, env: { AISC_TOKEN: pro.token, COLUMNS: "160" } });
+    const searched = await run(["search", "best crm for startups", "-n", "5", "--json"]);
+    expect(searched.code).toBe(EXIT.ok);
+    const wire = v.parse(SearchResponse, JSON.parse(searched.stdout));
+    const web = await clientAs(server, pro.token).getSearch(wire.id);
+    // What the web's Products, Companies and All Links tabs list: each item any provider's iterations returned.
+    const distinct = (pick: (stats: AggregatedStats) => Frequency[]) => new Set(providerIds.flatMap((id) => (web.stats[id] ? pick(web.stats[id]) : []).map((f) => nameKey(f.name)))).size;
+    const listed = [distinct((s) => s.productFrequencies), distinct((s) => s.companyFrequencies), distinct((s) => s.sourceFrequencies)];
+    expect([wire.totalProducts, wire.totalCompanies, wire.totalLinks]).toEqual(listed);
+    expect([web.totalProducts, web.totalCompanies, web.totalLinks]).toEqual(listed);
+
+    const shown = await run(["show", wire.id]);
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain(`${listed[0]} products, ${listed[1]} companies, ${listed[2]} links`);
+    const row = (label: string) => shown.stdout.split("\n").find((line) => line.includes(` ${label} `))?.match(/\d+/g)?.map(Number);
+    expect(row("Companies")).toEqual(providerIds.map((id) => web.stats[id]?.companyFrequencies.length ?? 0));
+    expect(row("Sources")).toEqual(providerIds.map((id) => web.stats[id]?.sourceFrequencies.length ?? 0));
+    const exported = await run(["show", wire.id, "--json"]);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ totalProducts: listed[0], totalCompanies: listed[1], totalLinks: listed[2] });
   });
 
   test("status works signed out, and --json parses", async () => {

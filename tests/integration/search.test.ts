@@ -8,7 +8,13 @@ import { modelOf, type SearchEvent } from "#src/contract/search.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import type { App } from "#src/server/app.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { DEMO_NOISE, startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { csvField, resultToCsv, resultToJson } from "#src/core/export.ts";
+import { nameKey } from "#src/core/names.ts";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { Router } from "wouter";
+import { SearchResults, type ResultsTab } from "#web/components/results/search-results.tsx";
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -100,7 +106,7 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     }
   });
 
-  test("a search saved in the first format (schema version 1, one key per provider) still loads, in the same JSON, and its page renders", async () => {
+  test("a search saved in the first format (schema version 1, one key per provider) still loads, in the same JSON (its totals and overlaps restated), and its page renders", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
     const { id: userId } = await signUp(visitor, getDb());
@@ -114,15 +120,24 @@ describeEachDatabase("search: run, save, history", (getDb) => {
 
     const read = await visitor.request("GET", `/api/search/${row.id}`);
     expect(read.status).toBe(200);
-    expect(read.json).toEqual({ ...v1, id: row.id, createdAt: row.createdAt.toISOString() });
+    // The same JSON but for its totals and overlaps, restated by today's rule (ADR 028): they count
+    // every item of its 3 iterations, as its tabs list them, where it had saved the shown answers'.
+    const restated = ["totalProducts", "totalCompanies", "totalLinks", "commonProducts", "commonCompanies", "commonSources"];
+    const rest = (json: Record<string, unknown>) => Object.fromEntries(Object.entries(json).filter(([key]) => !restated.includes(key)));
+    const names = (items: Array<{ name?: string; url?: string }>) => items.map((item) => item.name ?? item.url ?? "");
+    const json = read.json as Record<string, any>;
+    expect(rest(json)).toEqual(rest({ ...v1, id: row.id, createdAt: row.createdAt.toISOString() }));
+    expect([json.totalProducts, json.totalCompanies, json.totalLinks]).toEqual([12, 9, 10]);
+    for (const key of ["commonProducts", "commonCompanies", "commonSources"]) expect(names(json[key])).toEqual(expect.arrayContaining(names(v1[key])));
 
     const saved = await visitor.api.getSearch(row.id);
     expect(saved.schemaVersion).toBe(2);
     expect(Object.keys(saved.models)).toEqual(["openai", "anthropic", "gemini"]);
     expect(saved.models.openai?.products).toEqual(v1.openai.products);
     expect(saved.stats.gemini).toEqual(v1.geminiAggregatedStats);
-    expect(saved.commonProducts.map((item) => item.name)).toEqual(v1.commonProducts.map((item: { name: string }) => item.name));
-    expect((await visitor.api.listSearches()).searches.map((s) => s.id)).toEqual([row.id]);
+    expect(saved.commonProducts.map((item) => item.name)).toEqual(names(json.commonProducts));
+    // The history, which had its saved counts, now says what its page does.
+    expect((await visitor.api.listSearches()).searches).toEqual([expect.objectContaining({ id: row.id, totalProducts: 12, totalCompanies: 9, totalLinks: 10 })]);
 
     const page = await visitor.fetch(`http://localhost/search/${row.id}`);
     expect(page.status).toBe(200);
@@ -385,3 +400,62 @@ describe("search: providers, faults, cancel, streaming", () => {
     expect((await visitor.request("POST", "/api/search", { query: "  " })).json).toEqual({ message: "Search query is required" });
   });
 });
+
+describe("search: what a multi-iteration result lists (ADR 028)", () => {
+  const fx = useSimulatedDatabase();
+
+  test("25 iterations with noise: the header's totals are the lengths of the Products, Companies and All Links tabs, every item of the frequency analysis is in its tab and in the exports, and the history says the same", async () => {
+    // Its own simulator with the demo's noise, so that iterations differ the way real models do.
+    const sim = startSimulator({ latency: { kind: "fixed", ms: 2 }, noise: DEMO_NOISE, seed: 2821 });
+    try {
+      const { app } = await createTestApp(fx.db, { simulator: sim });
+      const { agent: pro } = await createProAgent(app, fx.db);
+      const { result: searched } = await pro.api.search({ query: "best crm for startups", iterations: 25 });
+      const result = await pro.api.getSearch(searched.id);
+
+      // What a person reads on the result's tabs (rendered as the page renders them): each row's name.
+      const tab = (name: ResultsTab) => renderToString(createElement(Router, { ssrPath: "/", children: createElement(SearchResults, { result, isPro: true, defaultTab: name }) }));
+      const rowNames = (html: string, testId: string, first = />([^<>]+)</) => html.split(`data-testid="${testId}"`).slice(1).map((row) => nameKey(decode(first.exec(row)?.[1] ?? "")));
+      const products = rowNames(tab("products"), "aggregated-product");
+      const companies = rowNames(tab("companies"), "aggregated-company");
+      const links = rowNames(tab("links"), "aggregated-source", /<span class="truncate">([^<]+)</);
+      expect([products.length, companies.length, links.length]).toEqual([result.totalProducts, result.totalCompanies, result.totalLinks]);
+      // …and what the search's own frequency analysis shows, each findable there and in the CSV's list for its provider.
+      const csvRows = resultToCsv(result).split("\r\n");
+      const inCsv = (section: string, column: string, name: string) => {
+        const rows = csvRows.slice(csvRows.indexOf(section) + 2);
+        return rows.slice(0, rows.indexOf("")).some((row) => row.startsWith(`${column},`) && row.includes(`,${csvField(name)}`));
+      };
+      let beyondTheCards = 0;
+      for (const id of providerIds) {
+        const stats = result.stats[id];
+        if (!stats) throw new Error(`no frequencies for ${id}`);
+        const column = providerCatalogue[id].column;
+        const shown = new Set(modelOf(result, id).products.map((p) => nameKey(p.name)));
+        for (const { name } of stats.productFrequencies) {
+          if (!shown.has(nameKey(name))) beyondTheCards++;
+          expect({ name, listed: products.includes(nameKey(name)), inCsv: inCsv("Products", column, name) }).toEqual({ name, listed: true, inCsv: true });
+        }
+        for (const { name } of stats.companyFrequencies) expect({ name, listed: companies.includes(nameKey(name)), inCsv: inCsv("Companies", column, name) }).toEqual({ name, listed: true, inCsv: true });
+        for (const { name } of stats.sourceFrequencies) expect({ name, listed: links.includes(nameKey(name)) }).toEqual({ name, listed: true });
+      }
+      // The case this is about: products that came back in some iterations but not in the shown answers.
+      expect(beyondTheCards).toBeGreaterThan(0);
+      // The exports and the history count the same.
+      expect(csvRows).toContain(`Total Products,${result.totalProducts}`);
+      expect(csvRows).toContain(`Total Companies,${result.totalCompanies}`);
+      expect(csvRows).toContain(`Total Links,${result.totalLinks}`);
+      const json = JSON.parse(resultToJson(result));
+      expect([json.totalProducts, json.totalCompanies, json.totalLinks]).toEqual([result.totalProducts, result.totalCompanies, result.totalLinks]);
+      expect([searched.totalProducts, searched.totalCompanies, searched.totalLinks]).toEqual([result.totalProducts, result.totalCompanies, result.totalLinks]);
+      const [listed] = (await pro.api.listSearches()).searches;
+      expect(listed).toMatchObject({ id: result.id, totalProducts: result.totalProducts, totalCompanies: result.totalCompanies, totalLinks: result.totalLinks });
+    } finally {
+      await sim.stop();
+    }
+  });
+});
+
+function decode(text: string): string {
+  return text.replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+}

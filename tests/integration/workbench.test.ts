@@ -139,6 +139,23 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     expect(Object.keys(report.fanOut).sort()).toEqual([original.id, variant.id].sort());
   });
 
+  test("compare (ADR 028): an item the summary counts in a search has a provider's tick in that search's column, with how often that provider returned it", async () => {
+    const { app } = await createTestApp(getDb());
+    const { agent } = await createProAgent(app, getDb());
+    const original = (await agent.api.search({ query: "best crm for startups", iterations: 5 })).result;
+    const variant = (await agent.api.search({ query: "crm for a small agency", iterations: 5 })).result;
+    const report = (await agent.request("GET", `/api/compare?compareQuery=${encodeURIComponent(original.query)}&compareVariants=${encodeURIComponent(variant.query)}`)).json as CompareReport;
+    const ticked = (found: CompareReport["products"][number]["in"][string]) => found.providers.length > 0;
+    const kinds = [["products", report.products], ["companies", report.companies], ["sources", report.sources]] as const;
+    const unticked = kinds.flatMap(([kind, items]) => items.flatMap((item) => Object.entries(item.in).flatMap(([searchId, found]) => (ticked(found) ? [] : [`${kind} ${item.name} in ${searchId}`]))));
+    expect(unticked).toEqual([]);
+    for (const top of report.summary.topProducts) {
+      const item = report.products.find((product) => product.name === top.name);
+      expect(Object.values(item?.in ?? {}).filter(ticked)).toHaveLength(top.searches);
+    }
+    for (const [, items] of kinds) for (const item of items) for (const found of Object.values(item.in)) for (const id of found.providers) expect(found.returned?.[id]?.n).toBe(5);
+  });
+
   test("the brand lens: settings in the profile (validated), the lens on a saved search, and an override", async () => {
     const { app } = await createTestApp(getDb());
     const { agent } = await createProAgent(app, getDb());

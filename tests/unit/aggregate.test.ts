@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import { toWireResult, type ModelResult } from "#src/contract/search.ts";
+import { toWireResult, type ModelResult, type SearchResult } from "#src/contract/search.ts";
 import { modelResult } from "#tests/support/results.ts";
-import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, stabilitySummary } from "#src/core/aggregate.ts";
+import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, listedCompanies, listedProducts, listedSources, providerItems, returnedCounts, stabilitySummary, withListedTotals } from "#src/core/aggregate.ts";
 
 const result = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult => modelResult(provider, { simulated: true, ...parts });
 
@@ -195,5 +195,69 @@ describe("stabilitySummary", () => {
 
   test("runs without products never agree", () => {
     expect(stabilitySummary(stats([[], []]))).toEqual({ identicalTop3: 0, runs: 2, mostCommonTop3: [] });
+  });
+});
+
+describe("what a multi-iteration result lists (ADR 028)", () => {
+  // OpenAI's first answer (on its card) names Sony and Bose; its second, Bose and Sennheiser.
+  // Gemini's only answer names Sennheiser: a product the two share, though never on both cards.
+  const first = result("openai", {
+    products: [{ name: "Sony WH-1000XM6", rank: 1, details: "Best overall" }, { name: "Bose QuietComfort Ultra", rank: 2 }],
+    companies: [{ name: "Sony", products: ["Sony WH-1000XM6"] }, { name: "Bose" }],
+    sources: [{ url: "https://rtings.com/a", title: "RTINGS", cited: true }],
+  });
+  const second = result("openai", {
+    products: [{ name: "bose quietcomfort ultra", rank: 1 }, { name: "Sennheiser Momentum 4", rank: 2 }],
+    companies: [{ name: "Bose" }, { name: "Sennheiser" }],
+    sources: [{ url: "https://soundguys.com/b", cited: true }],
+  });
+  const geminiAnswer = result("gemini", { products: [{ name: "Sennheiser Momentum 4", rank: 1 }], companies: [{ name: "Sennheiser" }], sources: [{ url: "https://soundguys.com/b/", cited: true }] });
+  const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [first, second], gemini: [geminiAnswer, failed("gemini")] } });
+
+  test("every item returned in at least one completed iteration, with how often each provider returned it; details from the shown answer", () => {
+    expect(listedProducts(built)).toEqual([
+      { name: "Sennheiser Momentum 4", rank: 1, models: ["openai", "gemini"], count: 2, returned: { openai: { count: 1, n: 2 }, gemini: { count: 1, n: 1 } } },
+      { name: "Sony WH-1000XM6", rank: 1, details: "Best overall", models: ["openai"], count: 1, returned: { openai: { count: 1, n: 2 } } },
+      { name: "Bose QuietComfort Ultra", rank: 2, models: ["openai"], count: 1, returned: { openai: { count: 2, n: 2 } } },
+    ]);
+    expect(listedCompanies(built).map((c) => [c.name, c.models, c.returned])).toEqual([
+      ["Sennheiser", ["openai", "gemini"], { openai: { count: 1, n: 2 }, gemini: { count: 1, n: 1 } }],
+      ["Bose", ["openai"], { openai: { count: 2, n: 2 } }],
+      ["Sony", ["openai"], { openai: { count: 1, n: 2 } }],
+    ]);
+    expect(listedSources(built).map((s) => [s.url, s.title, s.models])).toEqual([
+      ["https://soundguys.com/b", undefined, ["openai", "gemini"]],
+      ["https://rtings.com/a", "RTINGS", ["openai"]],
+    ]);
+  });
+
+  test("the totals and overlaps are the lists' (what the Frequency Analysis shows, not only the cards)", () => {
+    expect([built.totalProducts, built.totalCompanies, built.totalLinks]).toEqual([3, 3, 2]);
+    expect(built.commonProducts).toEqual([{ name: "Sennheiser Momentum 4", models: ["openai", "gemini"] }]);
+    expect(built.commonCompanies).toEqual([{ name: "Sennheiser", models: ["openai", "gemini"] }]);
+    expect(built.commonSources).toEqual([{ url: "https://soundguys.com/b", models: ["openai", "gemini"] }]);
+    expect(returnedCounts(built, "openai")).toEqual({ products: 3, companies: 3, sources: 2 });
+    expect(returnedCounts(built, "anthropic")).toEqual({ products: 0, companies: 0, sources: 0 });
+    // Each frequency's item is in the provider's list, most often first.
+    expect(providerItems(built, "openai", "products").map((p) => [p.name, p.returned.count, p.rank])).toEqual([
+      ["Bose QuietComfort Ultra", 2, 2],
+      ["Sennheiser Momentum 4", 1, undefined],
+      ["Sony WH-1000XM6", 1, 1],
+    ]);
+  });
+
+  test("one iteration: the answers, each 1 of 1", () => {
+    const single = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [first], gemini: [geminiAnswer] } });
+    expect(listedProducts(single).map((p) => [p.name, p.returned])).toEqual([
+      ["Sennheiser Momentum 4", { gemini: { count: 1, n: 1 } }],
+      ["Sony WH-1000XM6", { openai: { count: 1, n: 1 } }],
+      ["Bose QuietComfort Ultra", { openai: { count: 1, n: 1 } }],
+    ]);
+    expect(single.totalProducts).toBe(3);
+  });
+
+  test("a result saved under the older rule (totals over the cards) is restated as it is read", () => {
+    const old: SearchResult = { ...built, totalProducts: 2, totalCompanies: 2, totalLinks: 1, commonProducts: [], commonCompanies: [], commonSources: [] };
+    expect(withListedTotals(old)).toEqual(built);
   });
 });

@@ -77,34 +77,43 @@ describe("compareSearches", () => {
     expect(report.missing).toEqual(["crm for agencies"]);
   });
 
-  test("products: the providers that showed each, its frequency over all providers' completed runs, most searches first", () => {
+  test("products: the providers that returned each in any completed iteration and how often, its frequency over all providers' completed runs, most searches first", () => {
     // Original, n = 5: HubSpot CRM in 2 + 2 runs, Pipedrive 2, Salesforce 1, Zoho CRM 1.
-    // Variant v1, n = 3 + 2: Salesforce 3 + 2, HubSpot CRM 1, Pipedrive 1 (only in Anthropic's runs, on no card).
+    // Variant v1, n = 3 + 2: Salesforce 3 + 2, HubSpot CRM 1, Pipedrive 1 (only in Anthropic's runs,
+    // on no card: still Anthropic's, ADR 028; the summary's count of searches and the ticks agree).
     expect(report.products.map(({ name, in: found }) => ({ name, in: found }))).toEqual([
       {
         name: "HubSpot CRM",
         in: {
-          o: { providers: ["openai", "gemini"], frequency: { count: 4, n: 5, percentage: 80, low: 37.6, high: 96.4 } },
-          v1: { providers: ["openai"], frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
-          v2: { providers: ["openai"] },
+          o: { providers: ["openai", "gemini"], returned: { openai: { count: 2, n: 3 }, gemini: { count: 2, n: 2 } }, frequency: { count: 4, n: 5, percentage: 80, low: 37.6, high: 96.4 } },
+          v1: { providers: ["openai"], returned: { openai: { count: 1, n: 3 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
+          v2: { providers: ["openai"], returned: { openai: { count: 1, n: 1 } } },
         },
       },
       {
         name: "Pipedrive",
         in: {
-          o: { providers: ["openai"], frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } },
-          v1: { providers: [], frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
+          o: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } },
+          v1: { providers: ["anthropic"], returned: { anthropic: { count: 1, n: 2 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
         },
       },
       {
         name: "Salesforce",
         in: {
-          o: { providers: [], frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
-          v1: { providers: ["openai", "anthropic"], frequency: { count: 5, n: 5, percentage: 100, low: 56.6, high: 100 } },
+          o: { providers: ["openai"], returned: { openai: { count: 1, n: 3 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
+          v1: { providers: ["openai", "anthropic"], returned: { openai: { count: 3, n: 3 }, anthropic: { count: 2, n: 2 } }, frequency: { count: 5, n: 5, percentage: 100, low: 56.6, high: 100 } },
         },
       },
-      { name: "Zoho CRM", in: { o: { providers: ["gemini"], frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } } } },
+      { name: "Zoho CRM", in: { o: { providers: ["gemini"], returned: { gemini: { count: 1, n: 2 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } } } },
     ]);
+  });
+
+  test("an item the summary counts in a search has a provider's tick in that search's column", () => {
+    for (const items of [report.products, report.companies, report.sources]) {
+      for (const item of items) for (const found of Object.values(item.in)) expect(found.providers.length).toBeGreaterThan(0);
+    }
+    const top = new Map(report.summary.topProducts.map((item) => [item.name, item.searches]));
+    for (const item of report.products) if (top.has(item.name)) expect(Object.values(item.in).filter((found) => found.providers.length > 0)).toHaveLength(top.get(item.name) ?? -1);
   });
 
   test("differences: Fisher's exact test of original vs variant, only for variants with several iterations", () => {
@@ -128,9 +137,9 @@ describe("compareSearches", () => {
       ["Pipedrive", ["o"], 1],
     ]);
     expect(report.sources.map((item) => [item.name, item.in])).toEqual([
-      ["https://g2.com/crm", { o: { providers: ["gemini"], frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
-      ["https://hubspot.com/crm", { o: { providers: ["openai"], frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
-      ["https://salesforce.com", { v1: { providers: ["openai"], frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
+      ["https://g2.com/crm", { o: { providers: ["openai", "gemini"], returned: { openai: { count: 1, n: 3 }, gemini: { count: 1, n: 2 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
+      ["https://hubspot.com/crm", { o: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
+      ["https://salesforce.com", { v1: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from "react";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchResult } from "#src/contract/search.ts";
-import { aggregateCompanies, aggregateProducts, aggregateSources, type AggregatedSource } from "#src/core/aggregate.ts";
+import { listedCompanies, listedProducts, listedSources, type ListedSource, type ReturnedBy } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf, sourceLabel } from "#src/core/urls.ts";
 import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
 import { Badge } from "#web/kit.ts";
@@ -11,20 +11,20 @@ export const TOP_DOMAINS = 10;
 
 /** Spec §2 'All Products (N)', merged and sorted per §4, each with the models that returned it. */
 export function ProductsTab({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
-  const products = useMemo(() => aggregateProducts(result.models), [result]);
+  const products = useMemo(() => listedProducts(result), [result]);
   return (
-    <ResultCard title={`All Products (${products.length})`} description="Merged across models; the ones more models returned come first, then by rank.">
+    <ResultCard title={`All Products (${products.length})`} description={`${everyIteration(result, "Every product any model returned")}; the ones more models returned come first, then by rank.`}>
       <ListOrEmpty items={products} empty="No products found in search results" ordered className="divide-y" label="All products">
         {(product) => (
           <li key={product.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-product">
             <div className="min-w-0">
               <p className="font-medium break-words">
                 {product.name}
-                {product.rank !== undefined ? <span className="ml-2 text-xs font-normal text-muted-foreground">{`best rank #${product.rank}`}</span> : null}
+                {product.rank !== undefined ? <span className="ml-2 text-xs font-normal text-muted-foreground">{result.iterationCount > 1 ? `rank #${product.rank} in the shown answer` : `best rank #${product.rank}`}</span> : null}
               </p>
               {product.details ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{product.details}</p> : null}
             </div>
-            <ReturnedBy models={product.models} simulated={simulated} />
+            <ReturnedByModels item={product} simulated={simulated} />
           </li>
         )}
       </ListOrEmpty>
@@ -34,17 +34,17 @@ export function ProductsTab({ result, simulated }: { result: SearchResult; simul
 
 /** Spec §2 'All Companies (N)', merged across models, with their products and models. */
 export function CompaniesTab({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
-  const companies = useMemo(() => aggregateCompanies(result.models), [result]);
+  const companies = useMemo(() => listedCompanies(result), [result]);
   return (
-    <ResultCard title={`All Companies (${companies.length})`} description="Merged across models; the ones more models mentioned come first.">
+    <ResultCard title={`All Companies (${companies.length})`} description={`${everyIteration(result, "Every company any model mentioned")}; the ones more models mentioned come first.`}>
       <ListOrEmpty items={companies} empty="No companies found in search results" className="divide-y" label="All companies">
         {(company) => (
-          <li key={company.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
+          <li key={company.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-company">
             <div className="min-w-0">
               <p className="font-medium break-words">{company.name}</p>
               {company.products.length > 0 ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p> : null}
             </div>
-            <ReturnedBy models={company.models} simulated={simulated} />
+            <ReturnedByModels item={company} simulated={simulated} />
           </li>
         )}
       </ListOrEmpty>
@@ -52,21 +52,26 @@ export function CompaniesTab({ result, simulated }: { result: SearchResult; simu
   );
 }
 
-/** "2 of 3 models" and which ones. */
-function ReturnedBy({ models, simulated }: { models: ProviderId[]; simulated: SimulatedFlags }): ReactNode {
+/** What a list holds (ADR 028): with several iterations, every one of them, and how often is beside each model. */
+function everyIteration(result: SearchResult, what: string): string {
+  return result.iterationCount > 1 ? `${what} in any of the ${result.iterationCount} iterations, with how often beside each model` : what;
+}
+
+/** "2 of 3 models" and which ones (over several iterations, how often each). */
+function ReturnedByModels({ item, simulated }: { item: ReturnedBy & { models: ProviderId[] }; simulated: SimulatedFlags }): ReactNode {
   return (
     <div className="flex shrink-0 flex-col gap-1 sm:items-end">
-      <span className="text-xs text-muted-foreground">{`${models.length} of ${providerIds.length} models`}</span>
-      <ModelBadges models={models} simulated={simulated} />
+      <span className="text-xs text-muted-foreground">{`${item.models.length} of ${providerIds.length} models`}</span>
+      <ModelBadges models={item.models} simulated={simulated} returned={item.returned} />
     </div>
   );
 }
 
-type DomainGroup = { domain: string | null; sources: AggregatedSource[] };
+type DomainGroup = { domain: string | null; sources: ListedSource[] };
 
 /** Links grouped by host name in Top Domains order; invalid URLs last, under no domain. */
-function groupByDomain(sources: AggregatedSource[], domains: { domain: string }[]): DomainGroup[] {
-  const byDomain = new Map<string | null, AggregatedSource[]>();
+function groupByDomain(sources: ListedSource[], domains: { domain: string }[]): DomainGroup[] {
+  const byDomain = new Map<string | null, ListedSource[]>();
   for (const source of sources) {
     const domain = hostOf(source.url);
     const list = byDomain.get(domain);
@@ -81,12 +86,12 @@ function groupByDomain(sources: AggregatedSource[], domains: { domain: string }[
 
 /** Spec §2 'All Sources (N links from M domains)' with 'Top Domains' (10) and every link. */
 export function LinksTab({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
-  const sources = useMemo(() => aggregateSources(result.models), [result]);
+  const sources = useMemo(() => listedSources(result), [result]);
   const domains = useMemo(() => domainCounts(sources.map((s) => s.url)), [sources]);
   const groups = useMemo(() => groupByDomain(sources, domains), [sources, domains]);
 
   return (
-    <ResultCard title={`All Sources (${sources.length} links from ${domains.length} domains)`} description="Every distinct link any model returned, grouped by domain." contentClassName="space-y-6">
+    <ResultCard title={`All Sources (${sources.length} links from ${domains.length} domains)`} description={`${everyIteration(result, "Every distinct link any model returned")}, grouped by domain.`} contentClassName="space-y-6">
       {sources.length === 0 ? (
         <EmptyText>No sources found in search results</EmptyText>
       ) : (
@@ -111,12 +116,12 @@ export function LinksTab({ result, simulated }: { result: SearchResult; simulate
                 <h5 className="text-xs font-semibold tracking-wide break-all text-muted-foreground uppercase">{group.domain ?? "Not a valid URL"}</h5>
                 <ul className="space-y-2">
                   {group.sources.map((source) => (
-                    <li key={source.url} className="flex min-w-0 flex-col gap-1 rounded-md border p-2 text-sm sm:flex-row sm:items-center sm:justify-between">
+                    <li key={source.url} className="flex min-w-0 flex-col gap-1 rounded-md border p-2 text-sm sm:flex-row sm:items-center sm:justify-between" data-testid="aggregated-source">
                       <div className="min-w-0">
                         <p className="font-medium break-words">{sourceLabel(source, { preferTitle: true })}</p>
                         <SourceLink source={source} show="url" className="w-full text-xs" />
                       </div>
-                      <ModelBadges models={source.models} simulated={simulated} />
+                      <ModelBadges models={source.models} simulated={simulated} returned={source.returned} />
                     </li>
                   ))}
                 </ul>

@@ -1,7 +1,8 @@
 import { useMemo, type ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
-import { dedupeSources, normalizeUrl } from "#src/core/urls.ts";
+import { returnedCounts } from "#src/core/aggregate.ts";
+import { normalizeUrl } from "#src/core/urls.ts";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { cn } from "#web/lib/utils.ts";
 import { EmptyText, ListOrEmpty, Mark, ModelBadges, ResultCard, SimulatedMark, SourceLink, type SimulatedFlags } from "./shared.tsx";
@@ -57,17 +58,23 @@ function CommonList<T extends { models: ProviderId[] }>({ title, empty, items, i
 
 export type ComparisonRow = { name: string; group?: string } & Record<ProviderId, boolean | string>;
 
-/** The model comparison rows: each model's basics, then the products and companies it shares. */
+/**
+ * The model comparison rows: each model's basics, how many of the listed products, companies and
+ * sources it returned (over every iteration, as the tabs list them: ADR 028), then the products
+ * and companies it shares.
+ */
 export function comparisonRows(result: SearchResult): ComparisonRow[] {
   const per = (pick: (model: ReturnType<typeof modelOf>) => boolean | string) => perProvider((id) => pick(modelOf(result, id)));
   const shared = (group: string, items: SearchResult["commonProducts"]): ComparisonRow[] => items.map((item) => ({ name: item.name, group, ...perProvider((id) => item.models.includes(id)) }));
+  const counts = perProvider((id) => returnedCounts(result, id));
+  const count = (kind: keyof (typeof counts)[ProviderId]) => perProvider((id) => String(counts[id][kind]));
   return [
     { name: "Model version", ...per((model) => model.modelVersion || "—") },
     { name: "Status", ...per((model) => STATUS_TEXT[model.status]) },
     { name: "Searched the web", ...per((model) => model.status === "ok" && model.searched) },
-    { name: "Products", ...per((model) => String(model.products.length)) },
-    { name: "Companies", ...per((model) => String(model.companies.length)) },
-    { name: "Sources", ...per((model) => String(dedupeSources(model.sources).length)) },
+    { name: "Products", ...count("products") },
+    { name: "Companies", ...count("companies") },
+    { name: "Sources", ...count("sources") },
     ...shared("Common products", result.commonProducts),
     ...shared("Common companies", result.commonCompanies),
   ];

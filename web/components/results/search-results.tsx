@@ -84,6 +84,10 @@ function SideBySide({ result, simulated }: TabProps) {
   const rows = useMemo(() => comparisonRows(result), [result]);
   return (
     <>
+      {result.iterationCount > 1 ? (
+        // ADR 028: the cards are answers; the result's lists are every iteration's.
+        <p className="text-sm text-muted-foreground">{`Each card shows one answer, its model's first completed iteration of ${result.iterationCount}. The Products, Companies and All Links tabs list what every iteration returned, with how often.`}</p>
+      ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {providerIds.map((id) => (
           <ModelCard key={id} provider={id} model={modelOf(result, id)} />

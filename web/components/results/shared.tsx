@@ -2,6 +2,7 @@ import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import type { Returned, ReturnedBy } from "#src/core/aggregate.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { safeHref } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
@@ -41,20 +42,38 @@ export function SimulatedMark({ className }: { className?: string }) {
   );
 }
 
-/** Which models returned an item, as small badges, a simulated one with its quiet mark. */
-export function ModelBadges({ models, simulated }: { models: ProviderId[]; simulated: SimulatedFlags }) {
+/**
+ * Which models returned an item, as small badges, a simulated one with its quiet mark; over
+ * several iterations each with how often ("7/25", ADR 028).
+ */
+export function ModelBadges({ models, simulated, returned }: { models: ProviderId[]; simulated: SimulatedFlags; returned?: ReturnedBy["returned"] }) {
   const ordered = providerIds.filter((id) => models.includes(id));
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Returned by">
-      {ordered.map((id) => (
-        <li key={id}>
-          <Badge variant="secondary">
-            {providerCatalogue[id].model}
-            {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
-          </Badge>
-        </li>
-      ))}
+      {ordered.map((id) => {
+        const often = returned?.[id];
+        return (
+          <li key={id}>
+            <Badge variant="secondary" title={often && often.n > 1 ? `${providerCatalogue[id].model}: in ${often.count} of ${often.n} iterations` : undefined}>
+              {providerCatalogue[id].model}
+              {simulated[id] ? <SimulatedMark className="[&>svg]:size-3" /> : null}
+              <HowOften returned={often} className="font-normal" />
+            </Badge>
+          </li>
+        );
+      })}
     </ul>
+  );
+}
+
+/** How often a provider returned an item over several iterations: "7/25", read "in 7 of 25 iterations"; nothing for a single answer. */
+export function HowOften({ returned, className }: { returned: Returned | undefined; className?: string }) {
+  if (!returned || returned.n <= 1) return null;
+  return (
+    <span className={cn("text-muted-foreground tabular-nums", className)} data-testid="returned-often">
+      <span aria-hidden="true">{`${returned.count}/${returned.n}`}</span>
+      <span className="sr-only">{`, in ${returned.count} of ${returned.n} iterations`}</span>
+    </span>
   );
 }
 

@@ -248,12 +248,15 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     {kind === "sources" ? <SourceLink source={{ url: item.name }} className="w-full" /> : item.name}
                   </TableHead>
                   {shown.map((search) =>
-                    providerIds.map((id, i) => (
-                      <TableCell key={`${search.id}-${id}`} className={i === 0 ? "border-l text-center" : "text-center"}>
-                        {/* Spec §2 compare: a tick or a dash. */}
-                        <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" />
-                      </TableCell>
-                    )),
+                    providerIds.map((id, i) => {
+                      const often = item.in[search.id]?.returned?.[id];
+                      return (
+                        <TableCell key={`${search.id}-${id}`} className={i === 0 ? "border-l text-center" : "text-center"} title={often && often.n > 1 ? `In ${often.count} of its ${often.n} iterations` : undefined}>
+                          {/* Spec §2 compare: a tick or a dash (how often, on hover; the share of iterations is beside). */}
+                          <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" />
+                        </TableCell>
+                      );
+                    }),
                   )}
                   {withFrequencies
                     ? shown.map((search, i) => (
@@ -274,8 +277,8 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
         )}
         <p className="text-xs text-muted-foreground">
           {withFrequencies
-            ? "✓: the provider's shown answer returned it. Share of iterations: in how many of all providers' iterations together it came back, with its 95% interval (Wilson). A difference is marked significant when Fisher's exact test (two-sided) gives p < 0.05; hover it for the p-value."
-            : "✓: the provider's shown answer returned it. Shares of iterations and significance appear when both searches ran several iterations."}
+            ? "✓: the provider returned it in at least one iteration (hover it for how often). Share of iterations: in how many of all providers' iterations together it came back, with its 95% interval (Wilson). A difference is marked significant when Fisher's exact test (two-sided) gives p < 0.05; hover it for the p-value."
+            : "✓: the provider returned it (in at least one iteration, when there were several). Shares of iterations and significance appear when both searches ran several iterations."}
         </p>
       </CardContent>
     </Card>

@@ -3,6 +3,7 @@ import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { withListedTotals } from "#src/core/aggregate.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
 import { onLiveInstance } from "./instances.ts";
@@ -24,6 +25,17 @@ const SHOWN = inArray(searches.status, ["completed", "interrupted"]);
  */
 export function createSearchStore(db: Db) {
   const ownRun = (id: string, instanceId: string) => and(eq(searches.id, id), eq(searches.instanceId, instanceId));
+
+  /**
+   * A saved result's totals and overlaps by today's rule for what a result lists (ADR 028). A row
+   * saved before it counted only the shown answers: its history counts are corrected as well.
+   */
+  const restate = async (id: string, saved: Totals, result: SearchResult): Promise<SearchResult> => {
+    const now = withListedTotals(result);
+    const totals = { totalProducts: now.totalProducts, totalCompanies: now.totalCompanies, totalLinks: now.totalLinks };
+    if (Object.entries(totals).some(([key, value]) => saved[key as keyof Totals] !== value)) await db.update(searches).set(totals).where(eq(searches.id, id));
+    return now;
+  };
 
   const store = {
     /** A row in `running` state, so a crash mid-search leaves a trace that the sweep marks interrupted. */
@@ -86,15 +98,15 @@ export function createSearchStore(db: Db) {
     async get(owner: Owner, id: string): Promise<SavedSearch | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
-        .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt })
+        .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt, ...SUMMARY })
         .from(searches)
         .where(and(eq(searches.id, id), SHOWN, ownedBy(owner)))
         .limit(1);
       if (!row) return null;
       const createdAt = row.createdAt.toISOString();
-      if (row.status === "interrupted") return { ...interruptedResult(row), id, createdAt, status: "interrupted" };
+      if (row.status === "interrupted") return { ...(await restate(id, row, interruptedResult(row))), id, createdAt, status: "interrupted" };
       if (!row.result) return null;
-      return { ...v.parse(StoredSearchResult, row.result), id, createdAt, status: "completed" };
+      return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt, status: "completed" };
     },
 
     /**
@@ -144,6 +156,10 @@ export function createSearchStore(db: Db) {
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;
+
+/** The history's counts of a saved search. */
+const SUMMARY = { totalProducts: searches.totalProducts, totalCompanies: searches.totalCompanies, totalLinks: searches.totalLinks };
+type Totals = { totalProducts: number; totalCompanies: number; totalLinks: number };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
