@@ -20,7 +20,8 @@ export const variants = defineCommand("variants", "write rephrasings of a query 
       const api = signedIn(context);
       const progress = startProgress(`Writing variants of "${query}"`, context);
       const generated = await api.generateVariants({ query });
-      progress.succeed(`${generated.variants.length} variants by ${generated.generatedBy.model}${generated.generatedBy.mode === "simulated" ? " (simulated)" : ""}`);
+      const by = generated.generatedBy;
+      progress.succeed(`${generated.variants.length} variants${by ? ` by ${by.model}${by.mode === "simulated" ? " (simulated)" : ""}` : ""}${generated.edited ? ", as you edited them" : ""}`);
       if (!options.run) {
         if (context.json) return printJson(generated);
         print(table(["#", "Variant", "Why"], generated.variants.map((variant, i) => [String(i + 1), variant.query, variant.reasoning])));

@@ -13,7 +13,7 @@ import { CompareReport } from "#src/contract/compare.ts";
 import { CreatedToken, RevokedToken, TokenList } from "#src/contract/tokens.ts";
 import { Health } from "#src/contract/health.ts";
 import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
-import { GeneratedVariants, LatestBatch, VariantBatch, type Variant } from "#src/contract/variants.ts";
+import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import { ApiStatus, CancelResult, fromWireResult, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
@@ -87,7 +87,10 @@ export function createApiClient(options: HttpOptions = {}) {
     listTokens: () => http("GET", "/api/tokens", TokenList),
     revokeToken: (id: string) => http("DELETE", `/api/tokens/${encodeURIComponent(id)}`, RevokedToken),
 
-    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    /** The saved variants of the query, written by the model the first time (or again with `regenerate`). */
+    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean; regenerate?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    currentVariants: (query: string) => http("GET", `/api/variants?${new URLSearchParams({ query })}`, CurrentVariants),
+    saveVariants: (input: SaveVariants) => http("PUT", "/api/variants", VariantSet, input),
     createBatch: (input: { query: string; iterations?: number; variants: Variant[] }) => http("POST", "/api/variant-batches", VariantBatch, input),
     runBatch: (id: string, positions?: number[]) => http("POST", `/api/variant-batches/${encodeURIComponent(id)}/run`, VariantBatch, positions ? { positions } : {}),
     getBatch: (id: string) => http("GET", `/api/variant-batches/${encodeURIComponent(id)}`, VariantBatch),
