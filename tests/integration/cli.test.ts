@@ -201,6 +201,31 @@ describe("aisc against a running server", () => {
     expect(byName.stdout).toMatch(/^aisc_/);
   });
 
+  test("aisc variants answers the saved set (the web's, edits included) until --regenerate; --run searches that set", async () => {
+    const server = getServer();
+    const user = await createUser(server, { pro: true });
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    const variantsOf = async (...flags: string[]) => {
+      const run = await runCli(["variants", "best crm", ...flags, "--json"], asUser);
+      expect({ flags, code: run.code }).toEqual({ flags, code: EXIT.ok });
+      return (JSON.parse(run.stdout) as { variants: Array<{ query: string }>; batchId?: string }).variants.map((variant) => variant.query);
+    };
+    const first = await variantsOf();
+    expect(first).toHaveLength(5);
+    expect(await variantsOf()).toEqual(first);
+    await clientAs(server, user.token).saveVariants({ query: "best crm", variants: [{ query: "crm my agency would love" }, { query: "crm with a free plan" }] });
+    expect(await variantsOf()).toEqual(["crm my agency would love", "crm with a free plan"]);
+    const fresh = await variantsOf("--regenerate");
+    expect(fresh).toHaveLength(5);
+    expect(fresh).not.toEqual(first);
+
+    const ran = await runCli(["variants", "best crm", "--run", "--json"], asUser);
+    expect(ran.code).toBe(EXIT.ok);
+    const batch = JSON.parse(ran.stdout) as { items: Array<{ query: string; status: string }> };
+    expect(batch.items.map((item) => item.query)).toEqual(fresh);
+    expect(batch.items.every((item) => item.status === "completed")).toBe(true);
+  });
+
   test("history --search/--provider/--iterations/--from/--to filter; history rename names a search; history delete asks (or --yes) and removes it", async () => {
     const server = getServer();
     const user = await createUser(server, { pro: true });
