@@ -52,10 +52,13 @@ export type GeneratedVariants = VariantSet;
 /** GET /api/variants?query=: the caller's saved set for a query, or null before one is written. */
 export const CurrentVariants = v.object({ set: v.nullable(VariantSet) });
 
+/** A variant's reasoning is one line: a model's longer one is cut to this (the page's edits send it back). */
+export const MAX_VARIANT_REASONING = 500;
+
 /** A variant as the person is editing it: its query may be blank or repeat another until the set runs. */
 const DraftVariant = v.object({
   query: v.pipe(v.string("Each variant needs a query"), v.maxLength(500, "A variant must be at most 500 characters")),
-  reasoning: v.optional(v.pipe(v.string(), v.maxLength(2000, "A reasoning must be at most 2000 characters")), ""),
+  reasoning: v.optional(v.pipe(v.string(), v.maxLength(MAX_VARIANT_REASONING, `A reasoning must be at most ${MAX_VARIANT_REASONING} characters`)), ""),
   own: v.optional(v.boolean()),
 });
 

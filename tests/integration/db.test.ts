@@ -79,6 +79,7 @@ describeEachDatabase(
         "users",
         "variant_batch_items",
         "variant_batches",
+        "variant_sets",
       ]);
     });
 
