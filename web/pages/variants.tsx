@@ -112,8 +112,10 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
       if (!ran) {
         await drafts.flush();
         ran = await api.createBatch({ query, iterations, variants: list.map(({ query: text, reasoning, own }) => ({ query: text.trim(), ...(reasoning ? { reasoning } : {}), ...(own ? { own } : {}) })) });
-        queryClient.setQueryData(workbenchQueries.batch(api, ran.id).queryKey, ran);
-        void queryClient.invalidateQueries({ queryKey: key });
+        const batchId = ran.id;
+        queryClient.setQueryData(workbenchQueries.batch(api, batchId).queryKey, ran);
+        // The server linked the set to the batch: so does the page, at once.
+        queryClient.setQueryData(key, (old) => (old?.set ? { set: { ...old.set, batchId } } : old));
       }
       queryClient.setQueryData(workbenchQueries.batch(api, ran.id).queryKey, await api.runBatch(ran.id, positions));
     } catch (error) {
@@ -130,12 +132,12 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
     generate.mutate(true);
   }
 
-  if (!set) {
-    if (generate.isError) return <GenerateFailed error={generate.error} onRetry={() => write(false)} />;
+  if (!set || (set.batchId && !batch)) {
+    if (!set && generate.isError) return <GenerateFailed error={generate.error} onRetry={() => write(false)} />;
     return (
       <div role="status" className="flex items-center gap-2 rounded-xl border bg-card p-6 text-muted-foreground shadow-sm">
         <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
-        {current.isSuccess ? "Generating variants…" : "Loading variants…"}
+        {current.isSuccess && !set ? "Generating variants…" : "Loading variants…"}
       </div>
     );
   }
