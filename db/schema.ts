@@ -79,6 +79,8 @@ export const searches = pgTable(
     /** Anonymous visitor id (cookie) when not signed in. */
     anonymousId: text("anonymous_id"),
     query: text("query").notNull(),
+    /** A name its owner gave it, shown in the history instead of the query (which stays visible); null until renamed. */
+    title: text("title"),
     iterations: integer("iterations").notNull(),
     /** Request options (models, etc.) as sent by the client. */
     options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
@@ -227,6 +229,33 @@ export const variantBatchItems = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ name: "variant_batch_items_pkey", columns: [t.batchId, t.position] })],
+);
+
+// ---------------------------------------------------------------------------
+// variant sets (a query's current variants, per user: written once, kept with the person's edits)
+// ---------------------------------------------------------------------------
+
+export const variantSets = pgTable(
+  "variant_sets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The original query as first asked; one set per user and query in any letter case. */
+    query: text("query").notNull(),
+    /** The variants as the person kept, edited or added them (contract SavedVariant[]). */
+    variants: jsonb("variants").$type<unknown>().notNull(),
+    /** Which model wrote them (contract GeneratedBy); null for a set first saved as a batch (POST /api/variant-batches). */
+    generatedBy: jsonb("generated_by").$type<unknown>(),
+    /** The person changed the list: regenerating it asks first. */
+    edited: boolean("edited").notNull().default(false),
+    /** The batch the set was run as; from then on its queries are the batch's. */
+    batchId: uuid("batch_id").references(() => variantBatches.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("variant_sets_user_query_key").on(t.userId, sql`lower(${t.query})`)],
 );
 
 // ---------------------------------------------------------------------------

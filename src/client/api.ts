@@ -13,11 +13,15 @@ import { CompareReport } from "#src/contract/compare.ts";
 import { CreatedToken, RevokedToken, TokenList } from "#src/contract/tokens.ts";
 import { Health } from "#src/contract/health.ts";
 import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
-import { GeneratedVariants, LatestBatch, VariantBatch, type Variant } from "#src/contract/variants.ts";
+import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
-import { ApiStatus, CancelResult, fromWireResult, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { ApiStatus, CancelResult, DeletedSearch, fromWireResult, RenamedSearch, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
+
+/** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
+export type HistoryQuery = { limit?: number; before?: string; query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
 
 /** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
 export type SearchAnswer = { result: SavedSearchResult; remainingSearches?: number };
@@ -55,10 +59,13 @@ export function createApiClient(options: HttpOptions = {}) {
 
     cancelSearch: () => http("POST", "/api/cancel-search", CancelResult),
     getSearch: (id: string) => http("GET", `/api/search/${encodeURIComponent(id)}`, SavedSearch),
-    listSearches: (query: { limit?: number; before?: string; query?: string } = {}) => {
+    listSearches: (query: HistoryQuery = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
       return http("GET", `/api/user/searches${params.size ? `?${params}` : ""}`, SavedSearchList);
     },
+    /** A name shown instead of the query in the history; null gives the query back. */
+    renameSearch: (id: string, title: string | null) => http("PATCH", `/api/search/${encodeURIComponent(id)}`, RenamedSearch, { title }),
+    deleteSearch: (id: string) => http("DELETE", `/api/search/${encodeURIComponent(id)}`, DeletedSearch),
     status: () => http("GET", "/api/status", ApiStatus),
 
     register: (input: Register) => http("POST", "/api/register", User, input),
@@ -87,7 +94,10 @@ export function createApiClient(options: HttpOptions = {}) {
     listTokens: () => http("GET", "/api/tokens", TokenList),
     revokeToken: (id: string) => http("DELETE", `/api/tokens/${encodeURIComponent(id)}`, RevokedToken),
 
-    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    /** The saved variants of the query, written by the model the first time (or again with `regenerate`). */
+    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean; regenerate?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    currentVariants: (query: string) => http("GET", `/api/variants?${new URLSearchParams({ query })}`, CurrentVariants),
+    saveVariants: (input: SaveVariants) => http("PUT", "/api/variants", VariantSet, input),
     createBatch: (input: { query: string; iterations?: number; variants: Variant[] }) => http("POST", "/api/variant-batches", VariantBatch, input),
     runBatch: (id: string, positions?: number[]) => http("POST", `/api/variant-batches/${encodeURIComponent(id)}/run`, VariantBatch, positions ? { positions } : {}),
     getBatch: (id: string) => http("GET", `/api/variant-batches/${encodeURIComponent(id)}`, VariantBatch),

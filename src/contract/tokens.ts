@@ -10,8 +10,8 @@ export const TOKEN_PREFIX = "aisc_";
  */
 export const TOKEN_SCOPES = {
   search: "run, stream and cancel searches",
-  history: "read saved searches and the history",
-  variants: "write query variants; save, read and run their batches (Pro)",
+  history: "read, rename and delete saved searches (the history)",
+  variants: "write, read and edit query variants; save, read and run their batches (Pro)",
   compare: "compare a query with its variants (Pro)",
   lens: "read and set the brand lens; the lens on a saved search (Pro)",
   "account:read": "read who you are, your plan and quota, and your tokens' names",

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ProviderId, ProviderMode, SearchQuery, Iterations } from "./search.ts";
 
 /** A rephrasing of the query, and why a person might type it. */
-export const Variant = v.object({ query: SearchQuery, reasoning: v.optional(v.string()) });
+export const Variant = v.object({ query: SearchQuery, reasoning: v.optional(v.string()), own: v.optional(v.boolean()) });
 export type Variant = v.InferOutput<typeof Variant>;
 
 /** POST /api/generate-variants (spec §7). */
@@ -12,18 +12,65 @@ export const GenerateVariants = v.object(
     iterations: v.optional(Iterations, 1),
     /** Start the searches of the variants as a batch too. */
     executeSearches: v.optional(v.boolean("executeSearches must be true or false"), false),
+    /** Write a new set even though one is saved for this query (it replaces the saved one, edits and all). */
+    regenerate: v.optional(v.boolean("regenerate must be true or false"), false),
   },
   "The body must be a JSON object with a query",
 );
 
-export const GeneratedVariants = v.object({
-  variants: v.array(v.object({ query: v.string(), reasoning: v.string() })),
-  /** Which model wrote them. */
-  generatedBy: v.object({ provider: ProviderId, model: v.string(), mode: ProviderMode }),
-  /** With executeSearches: the batch running them. */
+/** Which model wrote a set of variants. */
+export const GeneratedBy = v.object({ provider: ProviderId, model: v.string(), mode: ProviderMode });
+export type GeneratedBy = v.InferOutput<typeof GeneratedBy>;
+
+/** A variant of a saved set: `reasoning` is "" for one the person wrote (`own`). */
+export const SavedVariant = v.object({ query: v.string(), reasoning: v.string(), own: v.optional(v.boolean()) });
+export type SavedVariant = v.InferOutput<typeof SavedVariant>;
+
+/**
+ * The caller's current variants of a query: written once, kept (with the person's edits) until
+ * they ask for new ones. Spec §7's answer (`variants`, each a query and reasoning) is its first field.
+ */
+export const VariantSet = v.object({
+  variants: v.array(SavedVariant),
+  /** Absent for a set first saved as a batch of the person's own (POST /api/variant-batches). */
+  generatedBy: v.optional(GeneratedBy),
+  /** The original query, as first asked. */
+  query: v.string(),
+  /** The person changed the list since it was written. */
+  edited: v.boolean(),
+  /** The batch the set ran as (executeSearches, or a batch saved from it): its queries are fixed from then on. */
   batchId: v.optional(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
 });
-export type GeneratedVariants = v.InferOutput<typeof GeneratedVariants>;
+export type VariantSet = v.InferOutput<typeof VariantSet>;
+
+/** POST /api/generate-variants answers the saved set (written now, or earlier). */
+export const GeneratedVariants = VariantSet;
+export type GeneratedVariants = VariantSet;
+
+/** GET /api/variants?query=: the caller's saved set for a query, or null before one is written. */
+export const CurrentVariants = v.object({ set: v.nullable(VariantSet) });
+
+/** A variant's reasoning is one line: a model's longer one is cut to this (the page's edits send it back). */
+export const MAX_VARIANT_REASONING = 500;
+
+/** A variant as the person is editing it: its query may be blank or repeat another until the set runs. */
+const DraftVariant = v.object({
+  query: v.pipe(v.string("Each variant needs a query"), v.maxLength(500, "A variant must be at most 500 characters")),
+  reasoning: v.optional(v.pipe(v.string(), v.maxLength(MAX_VARIANT_REASONING, `A reasoning must be at most ${MAX_VARIANT_REASONING} characters`)), ""),
+  own: v.optional(v.boolean()),
+});
+
+/** PUT /api/variants: the saved set of a query, as the person edited it. */
+export const SaveVariants = v.object(
+  {
+    query: SearchQuery,
+    variants: v.pipe(v.array(DraftVariant, "variants must be a list"), v.minLength(1, "Keep at least one variant"), v.maxLength(20, "At most 20 variants")),
+  },
+  "The body must be a JSON object with a query and variants",
+);
+export type SaveVariants = v.InferInput<typeof SaveVariants>;
 
 export const BatchItemStatus = v.picklist(["pending", "queued", "running", "completed", "failed"]);
 export type BatchItemStatus = v.InferOutput<typeof BatchItemStatus>;

@@ -166,6 +166,66 @@ describe("Pro workbench in Chromium", () => {
     expect(await noHorizontalOverflow(page)).toEqual({ scrollWidth: 360, innerWidth: 360 });
   }, TIMEOUT);
 
+  test("variants are kept: edit one, reload → the same set with the edit (a second tab and Back too); Regenerate asks first when edited", async () => {
+    const path = "/variants?query=best%20espresso%20machine&iterations=1";
+    const page = await proPage(path);
+    await variantCards(page).nth(4).waitFor();
+    const shown = (p: Page) => p.getByRole("textbox", { name: /^Variant \d+ query$/ }).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const written = await shown(page);
+    expect(written).toHaveLength(5);
+
+    await page.getByLabel("Variant 2 query").fill("espresso machine for a tiny kitchen");
+    await page.getByTestId("variants-save-state").filter({ hasText: "Your changes are saved." }).waitFor();
+    const edited = written.map((query, i) => (i === 1 ? "espresso machine for a tiny kitchen" : query));
+
+    await page.reload();
+    await waitForHydration(page);
+    await variantCards(page).nth(4).waitFor();
+    expect(await shown(page)).toEqual(edited);
+
+    const tab = await page.context().newPage();
+    await visit(tab, path);
+    await variantCards(tab).nth(4).waitFor();
+    expect(await shown(tab)).toEqual(edited);
+    await tab.close();
+
+    // Away and Back: the same set, from the page's own memory.
+    await page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goBack();
+    await variantCards(page).nth(4).waitFor();
+    expect(await shown(page)).toEqual(edited);
+
+    // Edited: Regenerate asks first; keeping them changes nothing.
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    const dialog = page.getByRole("dialog", { name: "Regenerate the variants?" });
+    await dialog.waitFor();
+    await screenshot(page, "workbench-variants-regenerate.png");
+    await dialog.getByRole("button", { name: "Keep My Variants" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await shown(page)).toEqual(edited);
+
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    await dialog.getByRole("button", { name: "Regenerate" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.waitForFunction((before) => {
+      const values = [...document.querySelectorAll<HTMLInputElement>("[data-testid=variant-card] input")].map((input) => input.value);
+      return values.length > 0 && JSON.stringify(values) !== before;
+    }, JSON.stringify(edited));
+    const fresh = await shown(page);
+    await page.reload();
+    await waitForHydration(page);
+    await variantCards(page).nth(4).waitFor();
+    expect(await shown(page)).toEqual(fresh);
+    // Not edited: a new set comes without asking.
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    await page.waitForFunction((before) => {
+      const values = [...document.querySelectorAll<HTMLInputElement>("[data-testid=variant-card] input")].map((input) => input.value);
+      return values.length > 0 && JSON.stringify(values) !== before;
+    }, JSON.stringify(fresh));
+    expect(await dialog.count()).toBe(0);
+  }, TIMEOUT);
+
   test("per-card Run Search saves the list and runs that one; a failed search shows its error and runs again", async () => {
     const { simulator } = harness();
     const page = await proPage("/variants?query=best%20standing%20desk&iterations=1");

@@ -91,7 +91,7 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
       allow: "POST, OPTIONS",
       json: { message: "Method not allowed: PATCH /api/search (allowed: POST, OPTIONS)" },
     });
-    expect((await visitor.request("PUT", "/api/search/some-id")).headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await visitor.request("PUT", "/api/search/some-id")).headers.get("allow")).toBe("GET, PATCH, DELETE, HEAD, OPTIONS");
     const health = await visitor.request("DELETE", "/healthz");
     expect({ status: health.status, allow: health.headers.get("allow") }).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
     const options = await visitor.request("OPTIONS", "/api/tokens");

@@ -316,6 +316,77 @@ describe("aisc against a running server", () => {
     expect(byName.code).toBe(EXIT.ok);
     expect(byName.stdout).toMatch(/^aisc_/);
   });
+
+  test("aisc variants answers the saved set (the web's, edits included) until --regenerate; --run searches that set", async () => {
+    const server = getServer();
+    const user = await createUser(server, { pro: true });
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    const variantsOf = async (...flags: string[]) => {
+      const run = await runCli(["variants", "best crm", ...flags, "--json"], asUser);
+      expect({ flags, code: run.code }).toEqual({ flags, code: EXIT.ok });
+      return (JSON.parse(run.stdout) as { variants: Array<{ query: string }>; batchId?: string }).variants.map((variant) => variant.query);
+    };
+    const first = await variantsOf();
+    expect(first).toHaveLength(5);
+    expect(await variantsOf()).toEqual(first);
+    await clientAs(server, user.token).saveVariants({ query: "best crm", variants: [{ query: "crm my agency would love" }, { query: "crm with a free plan" }] });
+    expect(await variantsOf()).toEqual(["crm my agency would love", "crm with a free plan"]);
+    const fresh = await variantsOf("--regenerate");
+    expect(fresh).toHaveLength(5);
+    expect(fresh).not.toEqual(first);
+
+    const ran = await runCli(["variants", "best crm", "--run", "--json"], asUser);
+    expect(ran.code).toBe(EXIT.ok);
+    const batch = JSON.parse(ran.stdout) as { items: Array<{ query: string; status: string }> };
+    expect(batch.items.map((item) => item.query)).toEqual(fresh);
+    expect(batch.items.every((item) => item.status === "completed")).toBe(true);
+  });
+
+  test("history --search/--provider/--iterations/--from/--to filter; history rename names a search; history delete asks (or --yes) and removes it", async () => {
+    const server = getServer();
+    const user = await createUser(server, { pro: true });
+    const api = clientAs(server, user.token);
+    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    const crm = (await api.search({ query: "best crm for a small agency" })).result.id;
+    const vpn = (await api.search({ query: "best vpn", iterations: 5 })).result.id;
+    const cheap = (await api.search({ query: "cheap CRM" })).result.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const ids = async (...flags: string[]) => {
+      const run = await runCli(["history", ...flags, "--json"], asUser);
+      expect({ flags, code: run.code, stderr: run.stderr }).toEqual({ flags, code: EXIT.ok, stderr: "" });
+      return v.parse(SavedSearchList, JSON.parse(run.stdout)).searches.map((s) => s.id);
+    };
+
+    expect(await ids("--search", "crm")).toEqual([cheap, crm]);
+    expect(await ids("--iterations", "5")).toEqual([vpn]);
+    expect(await ids("--provider", "openai", "--from", today, "--to", today)).toEqual([cheap, vpn, crm]);
+    expect(await ids("--to", "2000-01-01")).toEqual([]);
+    expect((await runCli(["history", "--from", "2000-01-01", "--to", "2000-01-02"], asUser)).stdout).toContain("No saved searches match.");
+    const paged = await runCli(["history", "--search", "crm", "--limit", "1"], asUser);
+    expect(paged.stderr).toContain("More: aisc history --limit 1 --search crm --before ");
+    for (const bad of [["--provider", "bing"], ["--iterations", "0"], ["--from", "last week"]]) {
+      const run = await runCli(["history", ...bad], asUser);
+      expect({ bad, code: run.code }).toEqual({ bad, code: EXIT.usage });
+    }
+
+    const renamed = await runCli(["history", "rename", crm, "Agency CRMs"], asUser);
+    expect(renamed).toMatchObject({ code: EXIT.ok, stdout: `Renamed ${crm}: "Agency CRMs"\n` });
+    const listed = await runCli(["history", "--search", "agency"], asUser);
+    expect(listed.stdout).toContain("Agency CRMs");
+    expect(listed.stdout).toContain("best crm for a small agency"); // the query stays visible
+    expect(await ids("--search", "Agency CRMs")).toEqual([crm]);
+
+    // No terminal to ask on: nothing is deleted without --yes.
+    const unasked = await runCli(["history", "delete", vpn], asUser);
+    expect(unasked.code).toBe(EXIT.usage);
+    expect(unasked.stderr).toContain("--yes");
+    expect(await ids()).toEqual([cheap, vpn, crm]);
+    expect(await runCli(["history", "delete", vpn, "--yes"], asUser)).toMatchObject({ code: EXIT.ok, stdout: `Deleted ${vpn}.\n` });
+    expect(await ids()).toEqual([cheap, crm]);
+    const again = await runCli(["history", "delete", vpn, "--yes"], asUser);
+    expect(again.code).not.toBe(EXIT.ok);
+    expect(again.stderr).toContain("Search not found");
+  });
 });
 
 describe("aisc search and Ctrl-C", () => {

@@ -80,6 +80,7 @@ describeEachDatabase(
         "users",
         "variant_batch_items",
         "variant_batches",
+        "variant_sets",
       ]);
     });
 

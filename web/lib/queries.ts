@@ -1,5 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { ApiClient } from "#src/client/api.ts";
+import type { ApiClient, HistoryQuery } from "#src/client/api.ts";
+
+/** What the history page narrows the list to (every page of it): the API's filters. */
+export type HistoryFilters = Omit<HistoryQuery, "limit" | "before" | "query">;
 
 /**
  * Query definitions shared by the server (prefetch before rendering, with an in-process client
@@ -16,14 +19,15 @@ export const queries = {
   quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
   /**
-   * The signed-in user's saved searches, newest first, a page at a time ("" = the first page).
+   * The signed-in user's saved searches, newest first, a page at a time ("" = the first page),
+   * narrowed by `filters` (each page alike, so paging goes on through the filtered list).
    * Refetched whenever the history is shown again: searches finish elsewhere (the dashboard).
    */
-  searches: (api: ApiClient) =>
+  searches: (api: ApiClient, filters: HistoryFilters = {}) =>
     infiniteQueryOptions({
-      queryKey: ["searches"],
+      queryKey: ["searches", filters],
       staleTime: 0,
-      queryFn: ({ pageParam }) => api.listSearches(pageParam ? { before: pageParam } : {}),
+      queryFn: ({ pageParam }) => api.listSearches({ ...filters, ...(pageParam ? { before: pageParam } : {}) }),
       initialPageParam: "",
       getNextPageParam: (last) => last.nextCursor,
     }),

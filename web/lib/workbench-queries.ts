@@ -12,8 +12,12 @@ const RECENT_MS = 30_000;
  * with "workbench": one person's data, dropped on sign-in and sign-out (personalQueryKeys).
  */
 export const workbenchQueries = {
-  /** The caller's latest batch of variants of a query (any letter case): a reload shows what ran. Set by the page when it saves one. */
-  latestBatch: (api: ApiClient, query: string) => queryOptions({ queryKey: ["workbench", "latest-batch", nameKey(query)], queryFn: () => api.latestBatch(query) }),
+  /**
+   * The caller's saved variants of a query (any letter case), or `{ set: null }` before any were
+   * written. Set by the page as it writes and edits them; read again whenever the page is shown
+   * (another tab may have edited them).
+   */
+  variants: (api: ApiClient, query: string) => queryOptions({ queryKey: ["workbench", "variants", nameKey(query)], queryFn: () => api.currentVariants(query), staleTime: 0 }),
   /** One batch, polled every 1.5 s while any item is queued or running. */
   batch: (api: ApiClient, id: string) =>
     queryOptions({
@@ -21,12 +25,6 @@ export const workbenchQueries = {
       queryFn: () => api.getBatch(id),
       refetchInterval: (query) => (query.state.data && batchProgress(query.state.data.items).active ? BATCH_POLL_MS : false),
     }),
-  /**
-   * Variants written for a query: one call per visit of the page (`round` goes up only when the
-   * person asks for new ones). Never refetched on its own: the data never goes stale.
-   */
-  generated: (api: ApiClient, query: string, iterations: number, round: number) =>
-    queryOptions({ queryKey: ["workbench", "generated", query, iterations, round], queryFn: () => api.generateVariants({ query, iterations, executeSearches: false }) }),
   compare: (api: ApiClient, query: string | undefined, variants: string[]) =>
     queryOptions({ queryKey: ["workbench", "compare", query ?? null, variants], queryFn: () => api.compare({ ...(query ? { query } : {}), variants }), staleTime: RECENT_MS }),
   brandLens: (api: ApiClient) => queryOptions({ queryKey: ["workbench", "brand-lens"], queryFn: () => api.brandLens() }),

@@ -1,12 +1,14 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, GitCompareArrows, LoaderCircle, Play, Plus, RefreshCw, WandSparkles } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "wouter";
 import { providerCatalogue } from "#src/contract/providers.ts";
-import type { GeneratedVariants, VariantBatch } from "#src/contract/variants.ts";
+import type { GeneratedBy as Writer, VariantBatch } from "#src/contract/variants.ts";
 import { nameKey } from "#src/core/names.ts";
 import { SimulatedBadge } from "#web/components/results/shared.tsx";
 import { useProGate } from "#web/components/workbench/pro-gate.ts";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
+import { useVariantDrafts, type Draft, type SaveState } from "#web/components/workbench/use-variant-drafts.ts";
 import { VariantCard, type VariantView } from "#web/components/workbench/variant-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { formatDate } from "#src/core/dates.ts";
@@ -14,12 +16,14 @@ import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { batchProgress, compareHref, dashboardHref, errorText, parseIterations, workbenchMessages } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, Input, Progress, queries, Skeleton, toast } from "#web/kit.ts";
 
-/** A saved batch arrives with the page, so a reload shows at once what has finished. */
+/** The saved variants (and the batch they ran as) arrive with the page, so a reload shows them at once, edits included. */
 export async function prefetch({ queryClient, api: serverApi, url }: PrefetchContext) {
   const query = url.searchParams.get("query")?.trim();
   if (!query) return;
   const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
-  if (pro.isPro) await queryClient.prefetchQuery(workbenchQueries.latestBatch(serverApi, query));
+  if (!pro.isPro) return;
+  const { set } = await queryClient.fetchQuery(workbenchQueries.variants(serverApi, query));
+  if (set?.batchId) await queryClient.prefetchQuery(workbenchQueries.batch(serverApi, set.batchId));
 }
 
 /** The batch API's limit (CreateBatch). */
@@ -57,61 +61,63 @@ export default function VariantsPage() {
   );
 }
 
-type Draft = { key: string; query: string; reasoning?: string; own?: boolean };
-
-const fromGenerated = (generated: GeneratedVariants, round: number): Draft[] => generated.variants.map((variant, i) => ({ key: `g${round}-${i}`, query: variant.query, reasoning: variant.reasoning }));
-
 /**
- * The variants of one query. A saved batch of it (latestBatch) is shown as it stands; otherwise
- * the variants are written once for this visit (a query keyed by the query and a round that goes
- * up only on "Write new variants"), and stay a draft the person can edit, add to and trim until
- * the first search runs. Running saves the list as a batch on the server, whose items the page
- * then polls every 1.5 s while any is queued or running.
+ * The variants of one query: the caller's saved set (written by the model on the first visit,
+ * spec §4, and kept with the person's edits until they regenerate it, issue 21). Until it runs
+ * the set can be edited, added to and trimmed, each change saved a moment later; running saves it
+ * as a batch on the server, whose items the page then polls every 1.5 s while any is queued or running.
  */
 function Workbench({ query, iterations }: { query: string; iterations: number }) {
   const queryClient = useQueryClient();
-  const latest = useQuery(workbenchQueries.latestBatch(api, query));
-  // 0: the page as opened (a saved batch wins); each "Write new variants" starts a new round.
-  const [round, setRound] = useState(0);
-  const [createdId, setCreatedId] = useState<string | null>(null);
-  const [drafts, setDrafts] = useState<Draft[] | null>(null);
+  const key = workbenchQueries.variants(api, query).queryKey;
+  const current = useQuery(workbenchQueries.variants(api, query));
+  const set = current.data?.set ?? null;
+  const drafts = useVariantDrafts(query, set);
   const [busy, setBusy] = useState(false);
   const [checked, setChecked] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
-  const saved = round === 0 ? latest.data?.batch : undefined;
-  const batchId = createdId ?? saved?.id ?? null;
-  const needsVariants = batchId === null && (round > 0 || latest.isSuccess || latest.isError);
-  const generated = useQuery({ ...workbenchQueries.generated(api, query, iterations, round), enabled: needsVariants });
-  const batch = useQuery({ ...workbenchQueries.batch(api, batchId ?? ""), enabled: batchId !== null, ...(saved && saved.id === batchId ? { initialData: saved } : {}) }).data;
-
+  const generate = useMutation({
+    mutationFn: (regenerate: boolean) => api.generateVariants({ query, iterations, ...(regenerate ? { regenerate } : {}) }),
+    onSuccess: (written) => {
+      queryClient.setQueryData(key, { set: written });
+      setChecked(false);
+      setConfirming(false);
+    },
+    onError: (error) => toast({ variant: "destructive", title: "Error generating variants", description: errorText(error) }),
+  });
+  const { mutate: write, isIdle: notAsked } = generate;
+  // Spec §4: generated automatically once; from then on the saved set is shown.
   useEffect(() => {
-    if (generated.error) toast({ variant: "destructive", title: "Error generating variants", description: errorText(generated.error) });
-  }, [generated.error]);
+    if (current.isSuccess && current.data.set === null && notAsked) write(false);
+  }, [current.isSuccess, current.data, notAsked, write]);
 
-  const list = drafts ?? (generated.data ? fromGenerated(generated.data, round) : []);
+  const batchId = set?.batchId ?? null;
+  const batch = useQuery({ ...workbenchQueries.batch(api, batchId ?? ""), enabled: batchId !== null }).data;
+  const list = drafts.list;
   const views: VariantView[] = batch ? batch.items.map((item) => ({ key: `b${item.position}`, query: item.query, reasoning: item.reasoning, status: item.status, error: item.error })) : withProblems(list, checked);
   const progress = batchProgress(batch?.items ?? []);
   const completed = batch?.items.filter((item) => item.status === "completed").map((item) => item.query) ?? [];
   const runnable = batch ? batch.items.some((item) => item.status === "pending" || item.status === "failed") : list.length > 0;
 
-  const edit = (next: Draft[]) => setDrafts(next);
-
-  /** Saves the draft as a batch the first time, then queues the given items (all not completed when none). */
+  /** Saves the list as a batch the first time, then queues the given items (all not completed when none). */
   async function run(positions?: number[]) {
-    let current: VariantBatch | undefined = batch;
-    if (!current) {
+    let ran: VariantBatch | undefined = batch;
+    if (!ran) {
       setChecked(true);
       if (withProblems(list, true).some((view) => view.problem)) return;
     }
     setBusy(true);
     try {
-      if (!current) {
-        current = await api.createBatch({ query, iterations, variants: list.map(({ query: text, reasoning }) => ({ query: text.trim(), ...(reasoning ? { reasoning } : {}) })) });
-        queryClient.setQueryData(workbenchQueries.batch(api, current.id).queryKey, current);
-        queryClient.setQueryData(workbenchQueries.latestBatch(api, query).queryKey, { batch: current });
-        setCreatedId(current.id);
+      if (!ran) {
+        await drafts.flush();
+        ran = await api.createBatch({ query, iterations, variants: list.map(({ query: text, reasoning, own }) => ({ query: text.trim(), ...(reasoning ? { reasoning } : {}), ...(own ? { own } : {}) })) });
+        const batchId = ran.id;
+        queryClient.setQueryData(workbenchQueries.batch(api, batchId).queryKey, ran);
+        // The server linked the set to the batch: so does the page, at once.
+        queryClient.setQueryData(key, (old) => (old?.set ? { set: { ...old.set, batchId } } : old));
       }
-      queryClient.setQueryData(workbenchQueries.batch(api, current.id).queryKey, await api.runBatch(current.id, positions));
+      queryClient.setQueryData(workbenchQueries.batch(api, ran.id).queryKey, await api.runBatch(ran.id, positions));
     } catch (error) {
       toast({ variant: "destructive", title: "Error running search", description: errorText(error) });
     } finally {
@@ -119,18 +125,19 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
     }
   }
 
-  function writeNew() {
-    setRound((r) => r + 1);
-    setCreatedId(null);
-    setDrafts(null);
-    setChecked(false);
+  /** New variants in place of these; edits are lost, so an edited set asks first. */
+  function regenerate(confirmed = false) {
+    if (set?.edited && !confirmed) return setConfirming(true);
+    drafts.discard();
+    generate.mutate(true);
   }
 
-  if (!batch && (batchId !== null || !needsVariants || generated.isPending)) {
+  if (!set || (set.batchId && !batch)) {
+    if (!set && generate.isError) return <GenerateFailed error={generate.error} onRetry={() => write(false)} />;
     return (
       <div role="status" className="flex items-center gap-2 rounded-xl border bg-card p-6 text-muted-foreground shadow-sm">
         <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
-        {batchId !== null || !needsVariants ? "Loading variants…" : "Generating variants…"}
+        {current.isSuccess && !set ? "Generating variants…" : "Loading variants…"}
       </div>
     );
   }
@@ -143,8 +150,9 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
             <p>{`Saved ${formatDate(batch.createdAt)} · ${iterationsText(batch.iterations)} per search`}</p>
           ) : (
             <>
-              {generated.data ? <GeneratedBy by={generated.data.generatedBy} /> : null}
-              <p>{`${iterationsText(iterations)} per search. Edit the variants or add your own before running them.`}</p>
+              {set.generatedBy ? <GeneratedBy by={set.generatedBy} /> : null}
+              <p>{`${iterationsText(iterations)} per search. Edit the variants or add your own before running them: your changes are saved.`}</p>
+              <SaveNote state={drafts.state} edited={set.edited} />
             </>
           )}
         </div>
@@ -158,7 +166,7 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
           </div>
         ) : null}
         <div className="flex flex-wrap gap-2">
-          <Button type="button" disabled={busy || !runnable} onClick={() => void run()}>
+          <Button type="button" disabled={busy || generate.isPending || !runnable} onClick={() => void run()}>
             {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Play aria-hidden="true" />}
             Run All Searches
           </Button>
@@ -170,27 +178,14 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
               </Link>
             </Button>
           ) : null}
-          {batch && !progress.active ? (
-            <Button type="button" variant="ghost" onClick={writeNew}>
-              <WandSparkles aria-hidden="true" />
-              Write new variants
+          {progress.active ? null : (
+            <Button type="button" variant="ghost" disabled={busy || generate.isPending} onClick={() => regenerate()}>
+              {generate.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <WandSparkles aria-hidden="true" />}
+              Regenerate
             </Button>
-          ) : null}
+          )}
         </div>
       </section>
-
-      {generated.isError && !batch ? (
-        <Alert variant="destructive">
-          <AlertTitle>Error generating variants</AlertTitle>
-          <AlertDescription>
-            <p>{errorText(generated.error)}</p>
-            <Button type="button" variant="outline" size="sm" onClick={() => void generated.refetch()}>
-              <RefreshCw aria-hidden="true" />
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
-      ) : null}
 
       <section aria-label="Variants" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {views.map((view, index) => (
@@ -203,23 +198,66 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
             {...(batch
               ? {}
               : {
-                  onEdit: (text: string) => edit(list.map((draft, i) => (i === index ? { ...draft, query: text } : draft))),
-                  ...(list.length > 1 ? { onRemove: () => edit(list.filter((_, i) => i !== index)) } : {}),
+                  onEdit: (text: string) => drafts.edit(list.map((draft, i) => (i === index ? { ...draft, query: text } : draft))),
+                  onDone: () => void drafts.flush(),
+                  ...(list.length > 1 ? { onRemove: () => drafts.edit(list.filter((_, i) => i !== index)) } : {}),
                 })}
           />
         ))}
       </section>
 
       {batch ? (
-        <p className="text-sm text-muted-foreground">This set of variants is saved: reopening the page shows how its searches went. Its queries can no longer be changed; write new variants for another set.</p>
+        <p className="text-sm text-muted-foreground">These variants have run as searches: reopening the page shows how they went. Their queries can no longer be changed; regenerate for a new set.</p>
       ) : list.length < MAX_VARIANTS ? (
-        <AddVariant existing={list} onAdd={(text) => edit([...list, { key: `own-${Date.now()}`, query: text, own: true }])} />
+        <AddVariant existing={list} onAdd={(text) => drafts.edit([...list, { key: `own-${Date.now()}`, query: text, reasoning: "", own: true }])} />
       ) : null}
+
+      <Dialog open={confirming} onOpenChange={setConfirming}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Regenerate the variants?</DialogTitle>
+            <DialogDescription>You edited these variants. New ones replace them, and your edits are lost.</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Keep My Variants</Button>
+            </DialogClose>
+            <Button variant="destructive" disabled={generate.isPending} onClick={() => regenerate(true)}>
+              {generate.isPending ? "Regenerating..." : "Regenerate"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </div>
   );
 }
 
-function GeneratedBy({ by }: { by: GeneratedVariants["generatedBy"] }) {
+/** Where the person's edits stand: each change is saved a moment after it is made. */
+function SaveNote({ state, edited }: { state: SaveState; edited: boolean }) {
+  const text = state === "saving" ? "Saving your changes…" : state === "failed" ? "Your last change could not be saved: edit again to retry." : state === "saved" || edited ? "Your changes are saved." : "";
+  return (
+    <p role="status" data-testid="variants-save-state" className={state === "failed" ? "text-destructive" : undefined}>
+      {text}
+    </p>
+  );
+}
+
+function GenerateFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <Alert variant="destructive">
+      <AlertTitle>Error generating variants</AlertTitle>
+      <AlertDescription>
+        <p>{errorText(error)}</p>
+        <Button type="button" variant="outline" size="sm" onClick={onRetry}>
+          <RefreshCw aria-hidden="true" />
+          Try again
+        </Button>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function GeneratedBy({ by }: { by: Writer }) {
   return (
     <p className="flex flex-wrap items-center gap-2" data-testid="generated-by">
       {`Written by ${providerCatalogue[by.provider].name} (${by.model})`}
@@ -268,13 +306,13 @@ function AddVariant({ existing, onAdd }: { existing: Draft[]; onAdd: (query: str
   );
 }
 
-/** The drafts as cards; once a run was tried, each with what stops it from being saved. */
+/** The list as cards; once a run was tried, each with what stops it from being run. */
 function withProblems(list: Draft[], checked: boolean): VariantView[] {
   return list.map((draft, index) => {
     const text = draft.query.trim();
     const repeated = list.findIndex((other) => nameKey(other.query) === nameKey(text)) !== index;
     const problem = !checked ? undefined : text === "" ? "Search query is required" : repeated ? "This variant repeats an earlier one" : undefined;
-    return { key: draft.key, query: draft.query, reasoning: draft.reasoning, own: draft.own ?? false, problem };
+    return { key: draft.key, query: draft.query, reasoning: draft.reasoning, own: draft.own, problem };
   });
 }
 

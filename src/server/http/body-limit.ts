@@ -11,12 +11,14 @@ export const DEFAULT_BODY_LIMIT = 16 * KB;
 /**
  * The calls that take more, by path prefix. The brand lens (21 brands × 11 names × 80
  * characters) and variant batches (20 variants × 500 characters) fit in 64 KB even in
- * non-Latin scripts; Stripe's events (an invoice with its lines) get 256 KB.
+ * non-Latin scripts, a saved set's edits (20 × a 500-character query and reasoning) in 128 KB;
+ * Stripe's events (an invoice with its lines) get 256 KB.
  */
 const LARGER: ReadonlyArray<readonly [prefix: string, bytes: number]> = [
   ["/api/stripe/webhook", 256 * KB],
   ["/api/user/brand-lens", 64 * KB],
   ["/api/variant-batches", 64 * KB],
+  ["/api/variants", 128 * KB],
 ];
 
 /** Where a body is read at all: the API and the Stripe simulator's relay. Pages take none (405). */

@@ -20,6 +20,8 @@ export const ErrorCode = {
   SEARCH_CANCELLED: "SEARCH_CANCELLED",
   DAILY_LIMIT_REACHED: "DAILY_LIMIT_REACHED",
   TOO_MANY_ATTEMPTS: "TOO_MANY_ATTEMPTS",
+  /** The thing is in a state that does not allow it: a search still running, variants that already ran. */
+  CONFLICT: "CONFLICT",
   /** The user has MAX_LIVE_TOKENS live tokens already. */
   TOKEN_LIMIT_REACHED: "TOKEN_LIMIT_REACHED",
   /** The request body is over its limit. */

@@ -1,22 +1,34 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { Building2, ChevronRight, Clock, Link2, LoaderCircle, Package, Repeat, Search, type LucideIcon } from "lucide-react";
-import { useId, type ReactNode } from "react";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { Building2, ChevronRight, Clock, Link2, LoaderCircle, Package, Pencil, Repeat, Search, Trash2, type LucideIcon } from "lucide-react";
+import { useId, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { SavedSearchListItem } from "#src/contract/search.ts";
+import { DeleteDialog, RenameDialog } from "#web/components/account/history-dialogs.tsx";
+import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
+import { EMPTY_HISTORY_FORM, historyFilters, isFiltered, searchName, type HistoryForm } from "#web/lib/history.ts";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skeleton } from "#web/kit.ts";
 
-/** Spec §2 profile: the user's saved searches, each opening /search/{id}; more on request. */
+/**
+ * Spec §2 profile: the user's saved searches, each opening /search/{id}; more on request. Found
+ * by text and narrowed by provider, iterations and dates; each can be renamed or deleted.
+ */
 export function SearchHistory() {
   const headingId = useId();
-  const history = useInfiniteQuery(queries.searches(api));
+  const [form, setForm] = useState<HistoryForm>(EMPTY_HISTORY_FORM);
+  // "Clear filters" below the list starts the bar afresh (its text box keeps what is typed).
+  const [resets, setResets] = useState(0);
+  // The list of the previous filters stays on screen while the next one loads.
+  const history = useInfiniteQuery({ ...queries.searches(api, historyFilters(form)), placeholderData: keepPreviousData });
   const searches = history.data?.pages.flatMap((page) => page.searches) ?? [];
+  const filtered = isFiltered(form);
 
   return (
     <section aria-labelledby={headingId} className="space-y-4">
       <h2 id={headingId} className="text-xl font-semibold tracking-tight">
         Search History
       </h2>
+      {filtered || searches.length > 0 ? <HistoryFilterBar key={resets} form={form} onChange={setForm} /> : null}
       {history.isPending ? (
         <div className="space-y-3" aria-busy="true" aria-label="Loading search history">
           {[0, 1, 2].map((n) => (
@@ -34,10 +46,19 @@ export function SearchHistory() {
           </AlertDescription>
         </Alert>
       ) : searches.length === 0 ? (
-        <EmptyHistory />
+        filtered ? (
+          <NothingMatches
+            onClear={() => {
+              setForm(EMPTY_HISTORY_FORM);
+              setResets((n) => n + 1);
+            }}
+          />
+        ) : (
+          <EmptyHistory />
+        )
       ) : (
         <>
-          <ul className="divide-y overflow-hidden rounded-xl border bg-card shadow-sm">
+          <ul className="divide-y overflow-hidden rounded-xl border bg-card shadow-sm" aria-busy={history.isPlaceholderData || undefined}>
             {searches.map((search) => (
               <li key={search.id}>
                 <HistoryEntry search={search} />
@@ -59,31 +80,47 @@ export function SearchHistory() {
 }
 
 function HistoryEntry({ search }: { search: SavedSearchListItem }) {
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const name = searchName(search);
   return (
-    <Link
-      href={`/search/${encodeURIComponent(search.id)}`}
-      className="group flex items-center gap-3 px-4 py-3 outline-none transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset sm:px-5 sm:py-4"
-    >
-      <div className="min-w-0 flex-1 space-y-1.5">
-        <p className="font-medium break-words">{search.query}</p>
-        <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
-          <Fact icon={Clock}>
-            <RelativeTime value={search.timestamp} />
-          </Fact>
-          <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
-          <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
-          <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
-          {search.status === "interrupted" ? <Badge variant="outline">Interrupted</Badge> : null}
-          {search.iterationCount > 1 ? (
-            <Badge variant="secondary">
-              <Repeat aria-hidden="true" />
-              {count(search.iterationCount, "iteration")}
-            </Badge>
-          ) : null}
-        </p>
-      </div>
-      <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
-    </Link>
+    <div className="flex items-center gap-1 pr-2 sm:pr-3" data-testid="history-entry">
+      <Link
+        href={`/search/${encodeURIComponent(search.id)}`}
+        className="group flex min-w-0 flex-1 items-center gap-3 px-4 py-3 outline-none transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset sm:px-5 sm:py-4"
+      >
+        <div className="min-w-0 flex-1 space-y-1.5">
+          <p className="font-medium break-words">{name}</p>
+          {search.title ? <p className="text-sm break-words text-muted-foreground" data-testid="history-query">{`Query: ${search.query}`}</p> : null}
+          <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            <Fact icon={Clock}>
+              <RelativeTime value={search.timestamp} />
+            </Fact>
+            <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
+            <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
+            <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
+            {search.status === "interrupted" ? <Badge variant="outline">Interrupted</Badge> : null}
+            {search.iterationCount > 1 ? (
+              <Badge variant="secondary">
+                <Repeat aria-hidden="true" />
+                {count(search.iterationCount, "iteration")}
+              </Badge>
+            ) : null}
+          </p>
+        </div>
+        <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
+      </Link>
+      <Button type="button" variant="ghost" size="icon" onClick={() => setRenaming(true)} title="Rename">
+        <Pencil aria-hidden="true" />
+        <span className="sr-only">{`Rename “${name}”`}</span>
+      </Button>
+      <Button type="button" variant="ghost" size="icon" onClick={() => setDeleting(true)} title="Delete">
+        <Trash2 aria-hidden="true" />
+        <span className="sr-only">{`Delete “${name}”`}</span>
+      </Button>
+      <RenameDialog search={search} open={renaming} onOpenChange={setRenaming} />
+      <DeleteDialog search={search} open={deleting} onOpenChange={setDeleting} />
+    </div>
   );
 }
 
@@ -103,6 +140,18 @@ function EmptyHistory() {
       <p className="text-muted-foreground">You haven't performed any searches yet</p>
       <Button asChild>
         <Link href="/">Start Searching</Link>
+      </Button>
+    </div>
+  );
+}
+
+function NothingMatches({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-12 text-center">
+      <Search className="size-8 text-muted-foreground" aria-hidden="true" />
+      <p className="text-muted-foreground">No searches match these filters</p>
+      <Button variant="outline" onClick={onClear}>
+        Clear filters
       </Button>
     </div>
   );

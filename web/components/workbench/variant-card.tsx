@@ -6,7 +6,7 @@ import { cn } from "#web/lib/utils.ts";
 import { dashboardHref } from "#web/lib/workbench.ts";
 import { Badge, Button, Card, CardContent, CardFooter, CardHeader, Input } from "#web/kit.ts";
 
-/** One variant as the page shows it: a draft (not saved yet) or an item of the saved batch. */
+/** One variant as the page shows it: editable (the set has not run yet) or an item of the batch it ran as. */
 export type VariantView = {
   key: string;
   query: string;
@@ -27,11 +27,13 @@ export type VariantCardProps = {
   busy: boolean;
   onRun: () => void;
   onEdit?: (query: string) => void;
+  /** The person left the query's field: a good moment to save. */
+  onDone?: () => void;
   onRemove?: () => void;
 };
 
 /** Spec §2 variant card: "Variant n", its query (editable until it runs), reasoning, status and actions. */
-export function VariantCard({ n, variant, busy, onRun, onEdit, onRemove }: VariantCardProps) {
+export function VariantCard({ n, variant, busy, onRun, onEdit, onDone, onRemove }: VariantCardProps) {
   const headingId = useId();
   const inputId = useId();
   const problemId = useId();
@@ -52,6 +54,7 @@ export function VariantCard({ n, variant, busy, onRun, onEdit, onRemove }: Varia
               id={inputId}
               value={variant.query}
               onChange={(event) => onEdit(event.target.value)}
+              onBlur={onDone}
               maxLength={500}
               aria-invalid={variant.problem ? true : undefined}
               aria-describedby={variant.problem ? problemId : undefined}

@@ -1,6 +1,6 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -112,20 +112,39 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         }),
       },
     )
-    .get(
-      "/api/user/searches",
-      ({ query, owner }) => {
-        const { limit, before, query: text } = parseInput(SavedSearchListQuery, query);
-        return search.list(owner, { limit, before, query: text });
+    .get("/api/user/searches", ({ query, owner }) => search.list(owner, parseInput(SavedSearchListQuery, query)), {
+      response: SavedSearchList,
+      detail: forTokens("history", {
+        tags: ["search"],
+        summary: "The caller's saved searches, newest first",
+        description:
+          "Summary columns only, and `title` once renamed. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page (with the same filters); `query` keeps one query's searches (any letter case). " +
+          "Filters: `q` (text in the query or the title, any letter case), `provider` (it answered), `iterations`, `from` and `to` (each a day, YYYY-MM-DD in UTC, or an ISO timestamp; both ends included); a bad one is 400. " +
+          "Lists completed searches and interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had).",
+      }),
+    })
+    .patch("/api/search/:id", ({ params, owner, body }) => search.rename(owner, params.id, parseInput(RenameSearch, body).title), {
+      response: RenamedSearch,
+      detail: forTokens("history", {
+        tags: ["search"],
+        summary: "Rename a saved search",
+        description: "`{ title }` (up to 200 characters): the history shows it instead of the query, which stays visible. `null` or an empty title gives the query back. Owner only: any other id is 404 `Search not found`.",
+        requestBody: jsonBody(RenameSearch),
+      }),
+    })
+    .delete(
+      "/api/search/:id",
+      async ({ params, owner }) => {
+        await search.remove(owner, params.id);
+        return { success: true as const };
       },
       {
-        response: SavedSearchList,
+        response: DeletedSearch,
         detail: forTokens("history", {
           tags: ["search"],
-          summary: "The caller's saved searches, newest first",
+          summary: "Delete a saved search",
           description:
-            "Summary columns only. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page; `query` keeps one query's searches (any letter case). " +
-            "Lists completed searches and interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had).",
+            "Removes it from the history for good. Owner only: any other id is 404 `Search not found`. A search still running is 409 (cancel it first). The free search it took is not given back.",
         }),
       },
     );

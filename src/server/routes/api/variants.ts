@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { CreateBatch, GenerateVariants, GeneratedVariants, LatestBatch, RunBatch, VariantBatch } from "#src/contract/variants.ts";
+import { CreateBatch, CurrentVariants, GenerateVariants, GeneratedVariants, LatestBatch, RunBatch, SaveVariants, VariantBatch, VariantSet } from "#src/contract/variants.ts";
 import { parseInput } from "#src/server/http/errors.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import type { Billing } from "#src/server/services/billing/index.ts";
@@ -20,10 +20,29 @@ export function variantRoutes(variants: Variants, billing: Billing, who: ReturnT
       response: GeneratedVariants,
       detail: forTokens("variants", {
         tags: ["variants"],
-        summary: "Write query variants",
+        summary: "Write query variants, once per query",
         description:
-          "Pro only (else 403 `Pro subscription required`). One connected model (VARIANTS_PROVIDER, or the first connected) writes 5 rephrasings a real person might type, each with a one-line reasoning, through its SDK's structured output. `executeSearches: true` also saves them as a batch and starts it (`batchId`).",
+          "Pro only (else 403 `Pro subscription required`). The first time for a query (any letter case), one connected model (VARIANTS_PROVIDER, or the first connected) writes 5 rephrasings a real person might type, each with a one-line reasoning, through its SDK's structured output, and the set is saved. " +
+          "After that the saved set is answered as it stands, with the person's edits (`edited`), until `regenerate: true` writes a new one in its place. `executeSearches: true` also saves the set as a batch and starts it (`batchId`).",
         requestBody: jsonBody(GenerateVariants),
+      }),
+    })
+    .get("/api/variants", async ({ owner, query }) => ({ set: await variants.current(await pro(owner.userId), parseInput(QueryParam, query).query) }), {
+      response: CurrentVariants,
+      detail: forTokens("variants", {
+        tags: ["variants"],
+        summary: "The saved variants of a query",
+        description: "Pro only. `query` in any letter case; `{ set: null }` before any were written (POST /api/generate-variants writes them). Reading never writes variants.",
+      }),
+    })
+    .put("/api/variants", async ({ owner, body }) => variants.edit(await pro(owner.userId), parseInput(SaveVariants, body)), {
+      response: VariantSet,
+      detail: forTokens("variants", {
+        tags: ["variants"],
+        summary: "Save edits to a query's variants",
+        description:
+          "Pro only. The whole list as the person has it now (edited, added, removed; a query may be blank while being typed); the set is then `edited`. 404 before variants were written for the query; 409 once the set has run as a batch (its queries are fixed: regenerate for a new set).",
+        requestBody: jsonBody(SaveVariants),
       }),
     })
     .post("/api/variant-batches", async ({ owner, body }) => variants.createBatch(await pro(owner.userId), parseInput(CreateBatch, body)), {

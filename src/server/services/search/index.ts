@@ -157,6 +157,8 @@ export function createSearchService({ store, quota, host, providers, concurrency
     cancel,
     get: store.get,
     list: store.list,
+    rename: store.rename,
+    remove: store.remove,
     latestFor: store.latestFor,
     modes: (): Record<ProviderId, ProviderMode> => modesOf(providers),
     adopt: (event: DomainEvents["signedIn"]) => store.adopt(event),

@@ -1,9 +1,11 @@
-import { and, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
-import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { historyRange, StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
+import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
 import { onLiveInstance } from "./instances.ts";
@@ -11,6 +13,9 @@ import { interruptedResult } from "./interrupted.ts";
 
 /** A search as its saved page shows it: finished, or what finished before its server stopped. */
 export type SavedSearch = SavedSearchResult & { status: "completed" | "interrupted" };
+
+/** What the history can be narrowed to (GET /api/user/searches); each is optional. */
+export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
 
 /** What a new row records besides the search itself: who runs it, in which slot, charged what. */
 export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null };
@@ -110,14 +115,15 @@ export function createSearchStore(db: Db) {
     },
 
     /**
-     * Newest first, summary columns only; `before` is the previous page's last timestamp; `query`
-     * keeps the searches of that query text (any letter case, spec §5).
+     * Newest first, summary columns only; `before` is the previous page's last timestamp, and the
+     * filters narrow every page alike, so paging goes on through the filtered list.
      */
-    async list(owner: Owner, { limit = 20, before, query }: { limit?: number; before?: string; query?: string } = {}): Promise<SavedSearchList> {
+    async list(owner: Owner, { limit = 20, before, ...filters }: { limit?: number; before?: string } & HistoryFilters = {}): Promise<SavedSearchList> {
       const rows = await db
         .select({
           id: searches.id,
           query: searches.query,
+          title: searches.title,
           createdAt: searches.createdAt,
           totalProducts: searches.totalProducts,
           totalCompanies: searches.totalCompanies,
@@ -126,11 +132,40 @@ export function createSearchStore(db: Db) {
           status: searches.status,
         })
         .from(searches)
-        .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined))
+        .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
+      const page = rows.slice(0, limit).map(({ createdAt, title, ...row }) => ({ ...row, ...(title ? { title } : {}), timestamp: createdAt.toISOString() }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
+    },
+
+    /** Names a saved search (null or "" gives its query back); someone else's, or a missing one, is NOT_FOUND. */
+    async rename(owner: Owner, id: string, title: string | null): Promise<{ id: string; title: string | null }> {
+      const [row] = UUID.test(id)
+        ? await db
+            .update(searches)
+            .set({ title: title || null })
+            .where(and(eq(searches.id, id), SHOWN, ownedBy(owner)))
+            .returning({ id: searches.id, title: searches.title })
+        : [];
+      if (!row) throw new DomainError("NOT_FOUND", "Search not found");
+      return row;
+    },
+
+    /**
+     * Deletes a saved search of the owner's. One still running cannot be (its run writes the row):
+     * CONFLICT. The free search it took stays taken: deleting is not a refund.
+     */
+    async remove(owner: Owner, id: string): Promise<void> {
+      if (!UUID.test(id)) throw new DomainError("NOT_FOUND", "Search not found");
+      const deleted = await db
+        .delete(searches)
+        .where(and(eq(searches.id, id), ne(searches.status, "running"), ownedBy(owner)))
+        .returning({ id: searches.id });
+      if (deleted.length > 0) return;
+      const [running] = await db.select({ id: searches.id }).from(searches).where(and(eq(searches.id, id), ownedBy(owner))).limit(1);
+      if (running) throw new DomainError("CONFLICT", "This search is still running: cancel it or wait for it to finish, then delete it");
+      throw new DomainError("NOT_FOUND", "Search not found");
     },
 
     /** The owner's latest completed search of a query (any letter case), or null. */
@@ -172,6 +207,21 @@ function summaryOf(result: SearchResult) {
     iterationCount: result.iterationCount,
     simulated: Object.values(result.models).some((model) => model.simulated),
   };
+}
+
+/** The history's filters as conditions (spec §5: text matches in any letter case). */
+function historyFilter({ query, q, provider, iterations, from, to }: HistoryFilters): Array<SQL | undefined> {
+  const range = historyRange({ from, to });
+  const contains = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return [
+    query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined,
+    contains ? or(ilike(searches.query, contains), ilike(searches.title, contains)) : undefined,
+    // The provider answered: a version 2 result keeps it under models, a version 1 one at the top.
+    provider ? sql`coalesce(${searches.result}->'models'->${provider}::text->>'status', ${searches.result}->${provider}::text->>'status') = 'ok'` : undefined,
+    iterations ? eq(searches.iterationCount, iterations) : undefined,
+    range.from ? gte(searches.createdAt, range.from) : undefined,
+    range.until ? lt(searches.createdAt, range.until) : undefined,
+  ];
 }
 
 function ownedBy(owner: Owner): SQL | undefined {

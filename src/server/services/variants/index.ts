@@ -4,7 +4,7 @@ import type { Db } from "#db/client.ts";
 import { variantBatchItems, variantBatches } from "#db/schema.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { SearchRequest } from "#src/contract/search.ts";
-import type { GeneratedVariants, VariantBatch } from "#src/contract/variants.ts";
+import type { GeneratedBy, SavedVariant, VariantBatch, VariantSet } from "#src/contract/variants.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
@@ -13,6 +13,7 @@ import { withRetry, type RetryPolicy } from "../providers/retry.ts";
 import type { JobQueue } from "../queue.ts";
 import type { SearchService } from "../search/index.ts";
 import type { Providers } from "../search/run.ts";
+import { createVariantSets } from "./sets.ts";
 
 const QUEUE = "variant-search";
 /** Searches of one batch in flight at once, per app instance: a batch must not crowd out the dashboard. */
@@ -38,12 +39,27 @@ type ItemJob = { batchId: string; position: number };
  */
 export function createVariants({ db, providers, billing, search, queue, generator, retry }: VariantsDeps) {
   queue.work<ItemJob>(QUEUE, { concurrency: BATCH_CONCURRENCY }, runItem);
+  const sets = createVariantSets(db);
 
   function writer() {
     const id = generator && providers[generator] ? generator : providerIds.find((candidate) => providers[candidate]);
     const adapter = id ? providers[id] : null;
     if (!id || !adapter) throw new DomainError("PROVIDERS_FAILED", "No provider is connected to generate variants");
     return { id, adapter };
+  }
+
+  /** Five rephrasings of the query by the writer model, and which model that was. */
+  async function write(query: string): Promise<{ variants: SavedVariant[]; generatedBy: GeneratedBy }> {
+    const { id, adapter } = writer();
+    let answer: unknown;
+    try {
+      answer = await withRetry((signal) => adapter.structured(variantsRequest(query), signal), new AbortController().signal, retry);
+    } catch (error) {
+      throw new DomainError("PROVIDERS_FAILED", `The model could not write variants: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const variants = parseVariants(answer, query);
+    if (variants.length === 0) throw new DomainError("PROVIDERS_FAILED", "The model returned no usable variants");
+    return { variants, generatedBy: { provider: id, model: adapter.model, mode: adapter.mode } };
   }
 
   async function load(userId: string, batchId: string): Promise<VariantBatch> {
@@ -70,31 +86,43 @@ export function createVariants({ db, providers, billing, search, queue, generato
       return { provider: id, model: adapter.model, mode: adapter.mode };
     },
 
-    /** Spec §7 generate-variants; with `executeSearches` the batch starts at once. */
-    async generate(caller: Caller, input: { query: string; iterations: number; executeSearches: boolean }): Promise<GeneratedVariants> {
+    /**
+     * Spec §7 generate-variants: the caller's saved set of the query, written by the model the
+     * first time (or again with `regenerate`, replacing it); with `executeSearches` it also runs.
+     */
+    async generate(caller: Caller, input: { query: string; iterations: number; executeSearches: boolean; regenerate: boolean }): Promise<VariantSet> {
       const userId = await billing.requirePro(caller.owner.userId);
-      const { id, adapter } = writer();
-      let answer: unknown;
-      try {
-        answer = await withRetry((signal) => adapter.structured(variantsRequest(input.query), signal), new AbortController().signal, retry);
-      } catch (error) {
-        throw new DomainError("PROVIDERS_FAILED", `The model could not write variants: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const variants = parseVariants(answer, input.query);
-      if (variants.length === 0) throw new DomainError("PROVIDERS_FAILED", "The model returned no usable variants");
-      const generatedBy = { provider: id, model: adapter.model, mode: adapter.mode };
-      if (!input.executeSearches) return { variants, generatedBy };
-      const batch = await service.createBatch(userId, { query: input.query, iterations: input.iterations, variants });
+      const saved = input.regenerate ? null : await service.current(userId, input.query);
+      const set = saved ?? (await (input.regenerate ? sets.replace : sets.keep)(userId, input.query, await write(input.query)));
+      if (!input.executeSearches) return set;
+      const runnable = set.variants.filter((variant) => variant.query.trim() !== "");
+      const batch = await service.createBatch(userId, { query: input.query, iterations: input.iterations, variants: runnable });
       await service.run(userId, batch.id);
-      return { variants, generatedBy, batchId: batch.id };
+      return { ...set, batchId: batch.id };
     },
 
-    /** Saves the variants as the person kept, edited or added them; nothing runs yet. */
-    async createBatch(userId: string, input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string }> }): Promise<VariantBatch> {
+    /**
+     * The caller's current variants of a query: the saved set; for a query whose variants ran as a
+     * batch before sets were kept, that batch's; else null.
+     */
+    async current(userId: string, query: string): Promise<VariantSet | null> {
+      const set = await sets.current(userId, query);
+      if (set) return set;
+      const batch = await service.latest(userId, query);
+      if (!batch) return null;
+      return { query: batch.query, variants: batch.items.map((item) => ({ query: item.query, reasoning: item.reasoning ?? "" })), edited: false, batchId: batch.id, createdAt: batch.createdAt, updatedAt: batch.createdAt };
+    },
+
+    /** The person's edits to the saved set (a blank or repeated query is kept until the set runs). */
+    edit: (userId: string, input: { query: string; variants: SavedVariant[] }) => sets.edit(userId, input.query, input.variants),
+
+    /** Saves the variants as the person kept, edited or added them, as the query's current set; nothing runs yet. */
+    async createBatch(userId: string, input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string; own?: boolean }> }): Promise<VariantBatch> {
       await billing.requirePro(userId);
       const [batch] = await db.insert(variantBatches).values({ userId, query: input.query, iterations: input.iterations }).returning({ id: variantBatches.id });
       if (!batch) throw new Error("could not save the batch");
-      await db.insert(variantBatchItems).values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning ?? null })));
+      await db.insert(variantBatchItems).values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning || null })));
+      await sets.ranAs(userId, input.query, batch.id, input.variants.map(({ query, reasoning, own }) => ({ query, reasoning: reasoning ?? "", ...(own ? { own } : {}) })));
       return load(userId, batch.id);
     },
 
