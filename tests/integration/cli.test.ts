@@ -346,7 +346,8 @@ describe("aisc against a running server", () => {
     const server = getServer();
     const user = await createUser(server, { pro: true });
     const api = clientAs(server, user.token);
-    const asUser = { server, env: { AISC_TOKEN: user.token } };
+    // Wide enough that titles and queries are not wrapped (fitting narrow screens is tested on its own).
+    const asUser = { server, env: { AISC_TOKEN: user.token, COLUMNS: "200" } };
     const crm = (await api.search({ query: "best crm for a small agency" })).result.id;
     const vpn = (await api.search({ query: "best vpn", iterations: 5 })).result.id;
     const cheap = (await api.search({ query: "cheap CRM" })).result.id;
