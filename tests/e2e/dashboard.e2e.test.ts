@@ -367,7 +367,7 @@ describe("search dashboard in Chromium", () => {
 
   test("the quota alert says one thing per state: neutral at 3–5, amber at 2 or fewer, red at the limit; the 6th search goes to checkout", async () => {
     const { simulator } = harness();
-    // The 6th search by Enter reaches the server, which refuses it (429) as the browser logs.
+    // The search sent past the page's checks below reaches the server, which refuses it (429) as the browser logs.
     const page = await openHome(DESKTOP, { allowConsoleErrors: [/Failed to load resource.*\b429\b.*\/api\/search/] });
     const alertText = async () => (await quotaAlert(page).innerText()).replace(/\s+/g, " ").trim();
     // Nothing is wrong at 5 of 5: no warning icon, no upgrade nudge, one message.
@@ -422,7 +422,7 @@ describe("search dashboard in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
     expect(visited).toEqual(["/checkout", "/auth?from=upgrade"]);
 
-    // By Enter, which skips the page's checks: the server refuses it, with the same toast and redirect.
+    // By Enter, which skips the Pro-feature check but not the limit: the same toast and redirect, nothing sent.
     await page.goto("/");
     await ready(page);
     visited.length = 0;
