@@ -1,21 +1,25 @@
-import { and, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
-import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult, StoppedStatus } from "#src/contract/search.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
 import { onLiveInstance } from "./instances.ts";
-import { interruptedResult } from "./interrupted.ts";
-
-/** A search as its saved page shows it: finished, or what finished before its server stopped. */
-export type SavedSearch = SavedSearchResult & { status: "completed" | "interrupted" };
+import { stoppedResult } from "./stopped.ts";
 
 /** What a new row records besides the search itself: who runs it, in which slot, charged what. */
 export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null };
 
-/** The history shows finished searches, and the ones a dead server cut off (with what finished). */
-const SHOWN = inArray(searches.status, ["completed", "interrupted"]);
+/** Whether the row's result holds a provider's answer: what the caller saw (a checkpoint holds every card sent). */
+export const ANSWERED = sql<boolean>`coalesce(jsonb_path_exists(${searches.result}, '$.models.* ? (@.status == "ok")'), false)`;
+
+/**
+ * The history shows finished searches, the ones a dead server cut off (with what finished), and
+ * the cancelled ones that had an answer (ADR 030): one cancelled before any answer kept nothing,
+ * and was given back.
+ */
+const SHOWN = or(inArray(searches.status, ["completed", "interrupted"]), and(eq(searches.status, "cancelled"), ANSWERED));
 
 /**
  * Searches are rows owned by a user, or by an anonymous visitor until they sign in. While one runs
@@ -80,10 +84,10 @@ export function createSearchStore(db: Db) {
     },
 
     /**
-     * The owner's completed or interrupted search, or null: someone else's id reads exactly like a
-     * missing one. Rows written by older versions are upgraded as they are read (StoredSearchResult).
+     * The owner's search as the history shows it (SHOWN), or null: someone else's id reads exactly
+     * like a missing one. Rows written by older versions are upgraded as they are read (StoredSearchResult).
      */
-    async get(owner: Owner, id: string): Promise<SavedSearch | null> {
+    async get(owner: Owner, id: string): Promise<SavedSearchResult | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
         .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt })
@@ -92,9 +96,9 @@ export function createSearchStore(db: Db) {
         .limit(1);
       if (!row) return null;
       const createdAt = row.createdAt.toISOString();
-      if (row.status === "interrupted") return { ...interruptedResult(row), id, createdAt, status: "interrupted" };
+      if (isStopped(row.status)) return { ...stoppedResult(row, row.status), id, createdAt, status: row.status };
       if (!row.result) return null;
-      return { ...v.parse(StoredSearchResult, row.result), id, createdAt, status: "completed" };
+      return { ...v.parse(StoredSearchResult, row.result), id, createdAt };
     },
 
     /**
@@ -117,7 +121,7 @@ export function createSearchStore(db: Db) {
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, query ? eq(sql`lower(${searches.query})`, query.toLowerCase()) : undefined))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, ...row }) => ({ ...row, timestamp: createdAt.toISOString() }));
+      const page = rows.slice(0, limit).map(({ createdAt, status, ...row }) => ({ ...row, status: isStopped(status) ? status : "completed" as const, timestamp: createdAt.toISOString() }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
     },
 
@@ -144,6 +148,10 @@ export function createSearchStore(db: Db) {
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;
+
+function isStopped(status: string): status is StoppedStatus {
+  return v.is(StoppedStatus, status);
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
