@@ -38,6 +38,21 @@ async function useUpFreeSearches(page: Page): Promise<void> {
   await page.getByText("Last free search used", { exact: true }).waitFor();
 }
 
+/**
+ * Uses up the day's free searches on `/`, then tries one more by the button or by Enter; resolves
+ * once the limit toast is up, with the search POSTs sent from the 6th try on.
+ */
+async function oneMoreAtTheLimit(page: Page, by: "click" | "Enter"): Promise<string[]> {
+  await visit(page, "/");
+  await useUpFreeSearches(page);
+  const sent = searchPosts(page);
+  await queryBox(page).fill("one search too many");
+  if (by === "click") await submitButton(page).click();
+  else await queryBox(page).press("Enter");
+  await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+  return sent;
+}
+
 /** Whether a click at the centre of `target` lands on it (or inside it), rather than on something covering it. */
 async function clickable(target: Locator): Promise<boolean> {
   await target.scrollIntoViewIfNeeded();
@@ -58,13 +73,7 @@ describe("the free daily limit in Chromium", () => {
   ] as const) {
     test(`anonymous at ${label}: the 6th click sends nothing, shows the toast and lands on sign-in, whose Create Account button is not covered`, async () => {
       const page = await harness().newPage({ viewport });
-      await visit(page, "/");
-      await useUpFreeSearches(page);
-
-      const sent = searchPosts(page);
-      await queryBox(page).fill("one search too many");
-      await submitButton(page).click();
-      await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+      const sent = await oneMoreAtTheLimit(page, "click");
       expect(await page.getByText("You've reached your free daily search limit. Upgrade to Pro for unlimited searches.", { exact: true }).isVisible()).toBe(true);
       await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
       // Sign-in opens on Register for someone on the way to upgrading: its button is the page's main one.
@@ -80,13 +89,7 @@ describe("the free daily limit in Chromium", () => {
 
   test("anonymous, by Enter in the query box: blocked the same way, nothing sent", async () => {
     const page = await harness().newPage({ viewport: DESKTOP });
-    await visit(page, "/");
-    await useUpFreeSearches(page);
-
-    const sent = searchPosts(page);
-    await queryBox(page).fill("one search too many");
-    await queryBox(page).press("Enter");
-    await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+    const sent = await oneMoreAtTheLimit(page, "Enter");
     await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
     expect(sent).toEqual([]);
   }, TIMEOUT);
@@ -94,13 +97,7 @@ describe("the free daily limit in Chromium", () => {
   test("a signed-in free user: the 6th click sends nothing and lands on /checkout, whose Subscribe button is not covered", async () => {
     const page = await harness().newPage({ viewport: DESKTOP });
     expect((await page.request.post("/api/register", { data: newAccount() })).status()).toBe(201);
-    await visit(page, "/");
-    await useUpFreeSearches(page);
-
-    const sent = searchPosts(page);
-    await queryBox(page).fill("one search too many");
-    await submitButton(page).click();
-    await page.getByText("Daily Search Limit Reached", { exact: true }).waitFor();
+    const sent = await oneMoreAtTheLimit(page, "click");
     await page.waitForURL((url) => url.pathname === "/checkout");
     const subscribe = page.getByRole("button", { name: /^Subscribe/ });
     await subscribe.waitFor();
