@@ -2,6 +2,7 @@ import { ApiError } from "#src/client/errors.ts";
 import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
+import { cancelledNote } from "#src/core/progress.ts";
 import { CliError } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
 import type { Progress } from "./progress.ts";
@@ -11,15 +12,22 @@ type Counter = { completed: number; failed: number; total: number };
 
 /**
  * Runs a search over the server's event stream, showing each provider's iterations as they
- * complete. Ctrl-C aborts the stream and cancels the search on the server (which then closes its
- * provider connections) before the CLI exits 130.
+ * complete. Ctrl-C cancels the search on the server (which closes its provider connections and
+ * keeps what had finished, ADR 030), tells where that was saved, and the CLI exits 130.
  */
 export async function streamSearch(api: ApiClient, request: SearchRequest, progress: Progress): Promise<StreamedSearch> {
   const controller = new AbortController();
+  let interrupted = false;
+  let answered = () => {};
+  const lastWord = new Promise<void>((resolve) => (answered = resolve));
   const stopListening = onInterrupt(async () => {
+    interrupted = true;
+    progress.update("Cancelling…");
+    // Asked of the server rather than by closing the stream: it answers on the stream with what it
+    // kept. The interrupt handler waits a few seconds at most.
+    const { cancelled } = await api.cancelSearch().catch(() => ({ cancelled: false }));
+    if (cancelled) await lastWord;
     controller.abort();
-    progress.fail("Cancelled");
-    await api.cancelSearch();
   });
   const counters = new Map<ProviderId, Counter>();
   try {
@@ -33,6 +41,14 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
       } else if (event.type === "done") {
         progress.succeed(progressLine(request.query, counters));
         return { result: event.result, ...(event.remainingSearches === undefined ? {} : { remainingSearches: event.remainingSearches }) };
+      } else if (event.type === "cancelled") {
+        const told = `${cancelledNote(event.result)}: saved as ${event.id} (aisc show ${event.id})`;
+        // After Ctrl-C errors are not reported (the exit is 130): the saved id is said here, once.
+        if (interrupted) {
+          progress.succeed();
+          process.stderr.write(`${told}\n`);
+        } else progress.fail(told);
+        throw new ApiError(409, JSON.stringify({ message: told }), "");
       } else if (event.type === "error") {
         progress.fail(event.message);
         throw new ApiError(event.status, JSON.stringify({ message: event.message }), "");
@@ -40,6 +56,7 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
     }
     throw new CliError("server", "The search ended without a result");
   } finally {
+    answered();
     stopListening();
   }
 }

@@ -16,7 +16,7 @@ import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/le
 import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { ApiStatus, CancelResult, DeletedSearch, fromWireResult, RenamedSearch, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
+import { ApiStatus, CancelResult, DeletedSearch, fromSavedWire, fromWireResult, RenamedSearch, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 
@@ -31,10 +31,7 @@ const SearchAnswer = v.pipe(
   SearchResponse,
   v.transform(({ remainingSearches, ...wire }): SearchAnswer => ({ result: { ...fromWireResult(wire), id: wire.id }, ...(remainingSearches === undefined ? {} : { remainingSearches }) })),
 );
-const SavedSearch = v.pipe(
-  SavedSearchResponse,
-  v.transform((wire): SavedSearchResult => ({ ...fromWireResult(wire), id: wire.id })),
-);
+const SavedSearch = v.pipe(SavedSearchResponse, v.transform(fromSavedWire));
 
 /** The typed API client, shared by the web app, the CLI and the integration tests. Every answer is validated. */
 export function createApiClient(options: HttpOptions = {}) {

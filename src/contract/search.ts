@@ -150,9 +150,10 @@ export const ModelResult = v.object({
   error: v.optional(v.string()),
   /**
    * Why an error card has no answer when the provider did not fail: the search's time limit cut it
-   * off (`deadline`), or its server stopped (`interrupted`). Absent for the provider's own errors.
+   * off (`deadline`), its server stopped (`interrupted`), or its owner cancelled it (`cancelled`).
+   * Absent for the provider's own errors.
    */
-  stopped: v.optional(v.picklist(["deadline", "interrupted"])),
+  stopped: v.optional(v.picklist(["deadline", "interrupted", "cancelled"])),
 });
 export type ModelResult = v.InferOutput<typeof ModelResult>;
 
@@ -244,8 +245,19 @@ export const SearchResult = v.object({
   options: v.optional(SearchOptions),
 });
 export type SearchResult = v.InferOutput<typeof SearchResult>;
-/** A search as read back from storage: it has its id. */
-export type SavedSearchResult = SearchResult & { id: string };
+
+/**
+ * A saved search that did not run to its end, keeping what had finished: its server stopped
+ * (`interrupted`), or its owner cancelled it (`cancelled`: the cancel call, a newer search, a
+ * closed connection; ADR 030).
+ */
+export const StoppedStatus = v.picklist(["interrupted", "cancelled"]);
+export type StoppedStatus = v.InferOutput<typeof StoppedStatus>;
+/** How a listed search ended. */
+export const SearchStatus = v.picklist(["completed", ...StoppedStatus.options]);
+
+/** A search as read back from storage: it has its id, and `status` when it stopped part-way. */
+export type SavedSearchResult = SearchResult & { id: string; status?: StoppedStatus };
 
 /** A provider's card when it produced no run at all (not connected, or not part of this search). */
 export function offModelResult(provider: ProviderId): ModelResult {
@@ -355,8 +367,8 @@ function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, 
 
 /** POST /api/search: the saved result, and the free searches left (absent for Pro). */
 export const SearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), remainingSearches: v.optional(v.number()) });
-/** GET /api/search/{id}; `status` only for a search its server stopped mid-way (what had finished, error cards for the rest). */
-export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), status: v.optional(v.literal("interrupted")) });
+/** GET /api/search/{id}; `status` only for a search stopped part-way (what had finished, error cards for the rest). */
+export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), status: v.optional(StoppedStatus) });
 
 // ---------------------------------------------------------------------------------------------
 // Streaming (Server-Sent Events on POST /api/search/stream)
@@ -375,9 +387,11 @@ const ResultEvent = v.object({ type: v.literal("result"), provider: ProviderId, 
 const ErrorEvent = v.object({ type: v.literal("error"), message: v.string(), status: v.number(), ...Remaining });
 /** `done` carries exactly what POST /api/search answers. */
 const DoneEvent = v.object({ type: v.literal("done"), id: v.string(), result: SearchResponse });
+/** The search was cancelled after an answer: what had finished, saved, as GET /api/search/{id} answers it (ADR 030). */
+const CancelledEvent = v.object({ type: v.literal("cancelled"), id: v.string(), result: SavedSearchResponse, ...Remaining });
 
 /** One event of the stream as sent. */
-export const SearchEventWire = v.variant("type", [StartedEvent, ProgressEvent, ResultEvent, DoneEvent, ErrorEvent]);
+export const SearchEventWire = v.variant("type", [StartedEvent, ProgressEvent, ResultEvent, DoneEvent, CancelledEvent, ErrorEvent]);
 export type SearchEventWire = v.InferOutput<typeof SearchEventWire>;
 
 /** The same event as a client reads it: `done` carries the result keyed by provider, and the searches left. */
@@ -394,9 +408,23 @@ export const SearchEvent = v.variant("type", [
       ...(remainingSearches === undefined ? {} : { remainingSearches }),
     })),
   ),
+  v.pipe(
+    CancelledEvent,
+    v.transform(({ id, result, remainingSearches }) => ({
+      type: "cancelled" as const,
+      id,
+      result: fromSavedWire(result),
+      ...(remainingSearches === undefined ? {} : { remainingSearches }),
+    })),
+  ),
   ErrorEvent,
 ]);
 export type SearchEvent = v.InferOutput<typeof SearchEvent>;
+
+/** GET /api/search/{id}'s answer read back: the result keyed by provider, with its id and how it stopped. */
+export function fromSavedWire({ status, ...wire }: v.InferOutput<typeof SavedSearchResponse>): SavedSearchResult {
+  return { ...fromWireResult(wire), id: wire.id, ...(status ? { status } : {}) };
+}
 
 /** POST /api/cancel-search. */
 export const CancelResult = v.object({ cancelled: v.boolean() });
@@ -415,7 +443,7 @@ export const SavedSearchListItem = v.object({
   totalCompanies: v.number(),
   totalLinks: v.number(),
   iterationCount: v.number(),
-  status: v.string(),
+  status: SearchStatus,
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
 

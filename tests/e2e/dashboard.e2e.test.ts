@@ -1,16 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Download, Locator, Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { testRetry } from "#tests/support/app.ts";
-import { seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
+import { screenshot, seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
 /*
  * The search dashboard in Chromium, against the loopback provider simulators: a free search from
  * the first keystroke to the exports, the quota alert, Pro frequency analysis, saved searches,
  * provider faults, 360 px layouts and accessibility. Screenshots of the main states are written to
- * docs/screenshots/.
+ * test-results/screenshots/ (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
  *
  * This file has its own simulator (seeded, so answers are the same on every run) so that latency
  * and faults can be changed per test. Retry-after waits up to 2 s are honoured, which lets one
@@ -22,8 +21,6 @@ import { seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } 
  */
 const harness = useBrowser({ simulator: { seed: 20261121 }, retry: { ...testRetry, maxDelayMs: 2_000 }, distinctAddresses: true });
 
-const SCREENSHOTS = resolve(import.meta.dir, "../../docs/screenshots");
-mkdirSync(SCREENSHOTS, { recursive: true });
 const DESKTOP = { width: 1280, height: 900 };
 const MOBILE = { width: 360, height: 780 };
 const FAST = { kind: "fixed", ms: 5 } as const;
@@ -65,11 +62,6 @@ async function showTab(page: Page, name: string): Promise<void> {
 /** Scrolls so that the element's top is `margin` px below the top of the viewport. */
 async function scrollToTop(locator: Locator, margin = 16): Promise<void> {
   await locator.evaluate((el, margin) => window.scrollBy(0, el.getBoundingClientRect().top - margin), margin);
-}
-
-async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: join(SCREENSHOTS, name), fullPage, animations: "disabled", caret: "hide" });
 }
 
 /** Runs a search with the page's cookies and address, as the dashboard would, without the UI. */
@@ -224,7 +216,7 @@ describe("search dashboard in Chromium", () => {
       expect(await searchForm(page).getByRole("button", { name: "Searching..." }).isDisabled()).toBe(true);
       expect(await queryBox(page).isDisabled()).toBe(true);
       await page.waitForFunction(() => document.querySelectorAll("[role=region][aria-labelledby]").length === 2 && document.querySelector("[data-testid=progress-anthropic]")?.textContent === "0 / 1");
-      await screenshot(page, "dashboard-progress.png", true);
+      await screenshot(page, "dashboard-progress.png", { fullPage: true });
       await resultTabs(page).waitFor();
     } finally {
       simulator.setLatency(FAST);
@@ -375,7 +367,7 @@ describe("search dashboard in Chromium", () => {
 
   test("the quota alert says one thing per state: neutral at 3–5, amber at 2 or fewer, red at the limit; the 6th search goes to checkout", async () => {
     const { simulator } = harness();
-    // The 6th search by Enter reaches the server, which refuses it (429) as the browser logs.
+    // The search sent past the page's checks below reaches the server, which refuses it (429) as the browser logs.
     const page = await openHome(DESKTOP, { allowConsoleErrors: [/Failed to load resource.*\b429\b.*\/api\/search/] });
     const alertText = async () => (await quotaAlert(page).innerText()).replace(/\s+/g, " ").trim();
     // Nothing is wrong at 5 of 5: no warning icon, no upgrade nudge, one message.
@@ -430,7 +422,7 @@ describe("search dashboard in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
     expect(visited).toEqual(["/checkout", "/auth?from=upgrade"]);
 
-    // By Enter, which skips the page's checks: the server refuses it, with the same toast and redirect.
+    // By Enter, which skips the Pro-feature check but not the limit: the same toast and redirect, nothing sent.
     await page.goto("/");
     await ready(page);
     visited.length = 0;
@@ -626,7 +618,7 @@ describe("search dashboard in Chromium", () => {
     const select = await searchForm(page).getByRole("combobox", { name: "Search Iterations" }).boundingBox();
     const upgrade = await searchForm(page).getByRole("button", { name: "Upgrade to Pro" }).boundingBox();
     expect(Math.abs(select!.y + select!.height / 2 - (upgrade!.y + upgrade!.height / 2))).toBeLessThan(2);
-    await screenshot(page, "home-mobile.png", true);
+    await screenshot(page, "home-mobile.png", { fullPage: true });
 
     // An anonymous visitor's other pages.
     const saved = await apiSearch(page, "best laptops for programming");
@@ -723,14 +715,14 @@ describe("search dashboard in Chromium", () => {
         }
         await pro.getByRole("tablist", { name: "Comparison views" }).getByRole("tab", { name: "Summary" }).click();
       }
-      if (name !== "profile" && name !== "subscription") await screenshot(pro, `${name}-mobile.png`, true);
+      if (name !== "profile" && name !== "subscription") await screenshot(pro, `${name}-mobile.png`, { fullPage: true });
     }
     await pro.setViewportSize(DESKTOP);
     for (const [name, path, content] of pages) {
       if (name === "profile" || name === "subscription") continue;
       await pro.goto(path);
       await ready(pro, content(pro));
-      await screenshot(pro, `${name}.png`, true);
+      await screenshot(pro, `${name}.png`, { fullPage: true });
     }
   }, 120_000);
 

@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { providerIds } from "#src/contract/providers.ts";
 import { newAccount } from "#tests/support/accounts.ts";
-import { seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
 /*
  * The Pro workbench in Chromium against the loopback simulators: a result's Generate Variants,
@@ -18,7 +17,6 @@ const harness = useBrowser({ simulator: { seed: 20261122 }, distinctAddresses: t
 const TIMEOUT = 90_000;
 const DESKTOP = { width: 1280, height: 900 };
 const MOBILE = { width: 360, height: 780 };
-const SCREENSHOTS = process.env.WORKBENCH_SCREENSHOTS ?? "/tmp";
 
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 const variantCards = (page: Page) => page.getByTestId("variant-card");
@@ -57,10 +55,8 @@ async function noHorizontalOverflow(page: Page): Promise<{ scrollWidth: number; 
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}`, fullPage: true, animations: "disabled", caret: "hide" });
-}
+/** The workbench's own pictures, which the docs do not show. */
+const shoot = (page: Page, name: string) => screenshot(page, name, { fullPage: true, published: false });
 
 describe("Pro workbench in Chromium", () => {
   test("search → Generate Variants → edit one, add one → Run All Searches → Completed → Compare, each tab", async () => {
@@ -90,7 +86,7 @@ describe("Pro workbench in Chromium", () => {
     await variantCards(page).nth(5).waitFor();
     expect(await page.getByLabel("Variant 6 query").inputValue()).toBe("running shoes for flat feet");
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await screenshot(page, "workbench-variants-draft.png");
+    await shoot(page, "workbench-variants-draft.png");
 
     await page.getByRole("button", { name: "Run All Searches" }).click();
     // Live progress: the cards reach 'Completed' one by one, the bar counts them.
@@ -102,7 +98,7 @@ describe("Pro workbench in Chromium", () => {
     }
     expect(await page.getByRole("region", { name: "Variant 1", exact: true }).getByTestId("variant-query").textContent()).toBe("trail running shoes for beginners");
     expect(await page.getByRole("region", { name: "Variant 6", exact: true }).getByRole("link", { name: /^View Results/ }).getAttribute("href")).toBe("/?query=running%20shoes%20for%20flat%20feet");
-    await screenshot(page, "workbench-variants.png");
+    await shoot(page, "workbench-variants.png");
 
     // The batch is saved: a reload shows what finished, and writes nothing new.
     await page.reload();
@@ -152,7 +148,7 @@ describe("Pro workbench in Chromium", () => {
 
     await compareTabs(page).getByRole("tab", { name: /^Products/ }).click();
     await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, "workbench-compare.png");
+    await shoot(page, "workbench-compare.png");
 
     // At phone width the page does not scroll sideways; the tables scroll inside their region.
     await page.setViewportSize(MOBILE);
@@ -160,7 +156,7 @@ describe("Pro workbench in Chromium", () => {
       await compareTabs(page).getByRole("tab", { name: new RegExp(`^${tab}`) }).click();
       expect({ tab, ...(await noHorizontalOverflow(page)) }).toEqual({ tab, scrollWidth: 360, innerWidth: 360 });
     }
-    await screenshot(page, "workbench-compare-mobile.png");
+    await shoot(page, "workbench-compare-mobile.png");
     await visit(page, "/variants?query=best%20running%20shoes&iterations=5");
     await variantCards(page).nth(5).waitFor();
     expect(await noHorizontalOverflow(page)).toEqual({ scrollWidth: 360, innerWidth: 360 });
@@ -317,7 +313,7 @@ describe("Pro workbench in Chromium", () => {
     await card.getByRole("button", { name: "Save brand lens" }).click();
     await toasts(page).filter({ hasText: "Brand lens saved" }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await screenshot(page, "workbench-profile-lens.png");
+    await shoot(page, "workbench-profile-lens.png");
 
     // The dashboard with ?query= shows the latest saved search of it (any letter case).
     await visit(page, "/?query=Best%20Noise%20Cancelling%20Headphones");
@@ -340,8 +336,8 @@ describe("Pro workbench in Chromium", () => {
     expect(await chatgpt.getByText("Simulated").first().isVisible()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole("tablist", { name: "Result views" }).scrollIntoViewIfNeeded();
-    await screenshot(page, "workbench-lens.png");
-    await page.screenshot({ path: resolve(import.meta.dir, "../../docs/screenshots/brand-lens.png"), fullPage: true, animations: "disabled", caret: "hide" }); // the README's picture
+    await shoot(page, "workbench-lens.png");
+    await screenshot(page, "brand-lens.png", { fullPage: true }); // the README's picture
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export as CSV" }).click()]);
     const csv = readFileSync(await download.path(), "utf8");

@@ -390,6 +390,28 @@ describe("aisc against a running server", () => {
   });
 });
 
+describe("aisc search, Ctrl-C after some iterations", () => {
+  // Each answer takes a moment: a 25-iteration search is under way, not done, when Ctrl-C comes.
+  const getServer = useCliServer({ simulator: () => startSimulator({ latency: { kind: "fixed", ms: 300 } }) });
+
+  test("SIGINT keeps what had finished: the CLI says how far it came and the id it was saved as, which reads back as cancelled", async () => {
+    const server = getServer();
+    const user = await createUser(server, { pro: true });
+    const child = spawnCli(["search", "best vpn", "-n", "25"], { server, env: { AISC_TOKEN: user.token } });
+    // A 6th call per provider starts only once one of its first 5 (SEARCH_CONCURRENCY) has answered.
+    const calls = (id: string) => server.simulator.requests.filter((request) => request.kind === "search" && request.provider === id).length;
+    await eventually(() => providerIds.every((id) => calls(id) >= 6), "an iteration of every provider answered");
+    child.kill("SIGINT");
+    const [stderr, code] = await Promise.all([new Response(child.stdout).text().then(() => new Response(child.stderr).text()), child.exited]);
+    expect(code).toBe(EXIT.interrupted);
+    const [, finished, id] = /Cancelled after (\d+) of 25 iterations: saved as ([0-9a-f-]{36}) \(aisc show \2\)/.exec(stderr) ?? [];
+    if (!id) throw new Error(`no saved id in: ${stderr}`);
+    expect(Number(finished)).toBeGreaterThan(0);
+    const saved = await clientAs(server, user.token).getSearch(id);
+    expect(saved).toMatchObject({ id, status: "cancelled", query: "best vpn", iterationCount: 25 });
+  });
+});
+
 describe("aisc search and Ctrl-C", () => {
   // Providers that take a minute; the call timeout is longer still, so only a cancel closes their connections.
   const getServer = useCliServer({ simulator: () => startSimulator({ latency: { kind: "fixed", ms: 60_000 } }), retry: { ...testRetry, callTimeoutMs: 120_000 } });

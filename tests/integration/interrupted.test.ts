@@ -7,7 +7,7 @@ import type { SearchEvent } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { createLease, HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
-import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
+import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";

@@ -8,7 +8,7 @@ import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { SearchEventWire, type SearchEvent } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
-import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
+import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";

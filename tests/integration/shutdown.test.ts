@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SearchEvent } from "#src/contract/search.ts";
-import { PROVIDER_INTERRUPTED } from "#src/server/services/search/interrupted.ts";
+import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { browserAt, startServer } from "#tests/support/server.ts";
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
@@ -158,6 +159,27 @@ export async function registerThroughForm(page: Page, account: { username: strin
 export async function visit(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
+}
+
+const ROOT = resolve(import.meta.dir, "../..");
+/** The README's pictures: rewritten only on purpose, so that a test run leaves the work tree clean. */
+const DOCS_SCREENSHOTS = join(ROOT, "docs/screenshots");
+/** Every other run's pictures (git-ignored), to look at after a run. */
+const TEST_SCREENSHOTS = join(ROOT, "test-results/screenshots");
+
+/**
+ * Saves a screenshot of `page` as `name`: into docs/screenshots/ when UPDATE_SCREENSHOTS=1, else
+ * into test-results/screenshots/. `published: false` marks a picture the docs do not show, which
+ * always goes to test-results/.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean; published?: boolean } = {}): Promise<string> {
+  const { fullPage = false, published = true } = options;
+  const folder = published && process.env.UPDATE_SCREENSHOTS === "1" ? DOCS_SCREENSHOTS : TEST_SCREENSHOTS;
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, name);
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path, fullPage, animations: "disabled", caret: "hide" });
+  return path;
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");

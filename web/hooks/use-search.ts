@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
-import { beginSearch, reduceSearch, type DashboardEvent, type SearchState } from "#web/lib/search-state.ts";
+import { beginSearch, failSearch, reduceSearch, type DashboardEvent, type SearchState } from "#web/lib/search-state.ts";
 import { api, ApiError } from "#web/kit.ts";
 
 export type UseSearchOptions = {
@@ -50,7 +50,7 @@ export function useSearch(options: UseSearchOptions = {}) {
         if (controller.current !== mine) return;
         if ("remainingSearches" in event && event.remainingSearches !== undefined) optionsRef.current.onRemaining?.(event.remainingSearches);
         apply(event);
-        if (event.type === "done" || event.type === "error") {
+        if (event.type === "done" || event.type === "cancelled" || event.type === "error") {
           controller.current = null;
           if (event.type === "done") optionsRef.current.onDone?.(event.result);
           return;
@@ -61,16 +61,27 @@ export function useSearch(options: UseSearchOptions = {}) {
       controller.current = null;
       const remaining = error instanceof ApiError ? error.json?.remainingSearches : undefined;
       if (typeof remaining === "number") optionsRef.current.onRemaining?.(remaining);
-      setState({ status: "failed", error: error instanceof Error ? error : new Error(String(error)) });
+      setState((s) => failSearch(s, error instanceof Error ? error : new Error(String(error))));
     }
   }, []);
 
-  /** Stops the search in flight: its connection closes, the server is told, the view resets. */
+  /**
+   * Stops the search in flight: the server is told, stops it and answers on the search's own
+   * connection with what it kept, which stays on the page with its note (ADR 030); a search that
+   * had no answer yet kept nothing, and the view resets. When the server has no such search (it
+   * had not started yet), the connection is closed, which stops it too.
+   */
   const cancel = useCallback(() => {
-    controller.current?.abort();
-    controller.current = null;
-    void api.cancelSearch().catch(() => undefined);
-    setState({ status: "idle" });
+    const mine = controller.current;
+    if (!mine) return;
+    setState((s) => (s.status === "searching" ? { ...s, cancelling: true } : s));
+    const giveUp = () => {
+      if (controller.current !== mine) return;
+      mine.abort();
+      controller.current = null;
+      setState({ status: "idle" });
+    };
+    api.cancelSearch().then(({ cancelled }) => cancelled || giveUp(), giveUp);
   }, []);
 
   const reset = useCallback(() => setState({ status: "idle" }), []);

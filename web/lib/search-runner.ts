@@ -14,7 +14,7 @@ export async function* runDashboardSearch(request: SearchRequest & { iterations:
   try {
     for await (const event of api.searchStream(request, signal)) {
       yield event;
-      if (event.type === "done" || event.type === "error") return;
+      if (event.type === "done" || event.type === "cancelled" || event.type === "error") return;
     }
   } catch (error) {
     if (error instanceof ApiError || signal.aborted) throw error;
@@ -33,7 +33,16 @@ async function* fallbackSearch(request: SearchRequest & { iterations: number }, 
   const counters = perProvider(() => 0);
   for (;;) {
     signal.throwIfAborted();
-    const settled = await Promise.race([answer, tick(signal)]);
+    const settled = await Promise.race([answer, tick(signal)]).catch(async (error: unknown) => {
+      // Cancelled after an answer: the 409 names what was kept, shown as the stream would show it (ADR 030).
+      const kept = error instanceof ApiError ? error.json?.id : undefined;
+      if (typeof kept !== "string") throw error;
+      return { cancelled: await api.getSearch(kept) };
+    });
+    if (settled && "cancelled" in settled) {
+      yield { type: "cancelled", id: settled.cancelled.id, result: settled.cancelled };
+      return;
+    }
     if (settled) {
       yield { type: "done", id: settled.result.id, result: settled.result, ...(settled.remainingSearches === undefined ? {} : { remainingSearches: settled.remainingSearches }) };
       return;

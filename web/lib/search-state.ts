@@ -15,6 +15,8 @@ export type Searching = {
   modes?: Record<ProviderId, ProviderMode>;
   /** false when the live stream was unavailable and the counters are estimated. */
   live: boolean;
+  /** Cancel was asked for: the server is stopping it, and answers with what it kept. */
+  cancelling?: boolean;
 };
 
 export type SearchState = { status: "idle" } | Searching | { status: "done"; result: SavedSearchResult } | { status: "failed"; error: ApiError | Error };
@@ -51,8 +53,19 @@ export function reduceSearch(state: SearchState, event: DashboardEvent): SearchS
     case "result":
       return { ...state, partial: { ...state.partial, [event.provider]: event.result } };
     case "done":
+    case "cancelled":
+      // A cancelled search shows what it kept, with its note (ADR 030).
       return { status: "done", result: event.result };
     case "error":
-      return { status: "failed", error: new ApiError(event.status, JSON.stringify({ message: event.message, remainingSearches: event.remainingSearches }), "") };
+      return failSearch(state, new ApiError(event.status, JSON.stringify({ message: event.message, remainingSearches: event.remainingSearches }), ""));
   }
 }
+
+/** A search that ended without a result: a failure to report, or, when it was cancelled here and kept nothing, back to idle. */
+export function failSearch(state: SearchState, error: Error): SearchState {
+  if (state.status === "searching" && state.cancelling && error instanceof ApiError && error.status === CANCELLED_STATUS) return { status: "idle" };
+  return { status: "failed", error };
+}
+
+/** The status of the answer to a cancelled search (409 "Search cancelled"). */
+const CANCELLED_STATUS = 409;

@@ -115,6 +115,7 @@ export default function HomePage() {
             modes={state.modes}
             live={state.live}
             onCancel={cancel}
+            cancelling={state.cancelling}
           />
           <div className="grid gap-4 md:grid-cols-3">
             {providerIds.map((id) => {

@@ -27,7 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 /** An error answer: its status and the `{ message }` body (with the searches left, for the free tier). */
-export type ErrorAnswer = { status: number; body: { message: string; remainingSearches?: number } };
+export type ErrorAnswer = { status: number; body: { message: string; id?: string; remainingSearches?: number } };
 
 export const DATABASE_UNAVAILABLE = "The database is unavailable right now. Please try again in a moment.";
 /** Seconds a 503 for a database outage asks the caller to wait. */
@@ -40,7 +40,8 @@ export const DATABASE_RETRY_AFTER_S = 5;
  */
 export function errorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) {
-    return { status: STATUS[error.code], body: { message: error.message, ...(error.options.quota ? remainingOf(error.options.quota) : {}) } };
+    const { quota, searchId } = error.options;
+    return { status: STATUS[error.code], body: { message: error.message, ...(searchId ? { id: searchId } : {}), ...(quota ? remainingOf(quota) : {}) } };
   }
   if (isDatabaseUnavailable(error)) {
     console.error(`Database unavailable: ${driverMessage(error)}`);

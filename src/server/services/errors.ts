@@ -44,6 +44,8 @@ export type DomainErrorOptions = {
   quota?: Quota;
   /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS, SERVER_STOPPING). */
   retryAfterS?: number;
+  /** The saved search a stopped search left, with what had finished (SEARCH_CANCELLED after an answer, ADR 030). */
+  searchId?: string;
 };
 
 /** A failure the caller should hear about, in the product's words (`message` is shown as is). */

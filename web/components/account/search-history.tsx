@@ -79,6 +79,9 @@ export function SearchHistory() {
   );
 }
 
+/** A search that stopped part-way says how (it holds what had finished). */
+const STOPPED_LABEL = { interrupted: "Interrupted", cancelled: "Cancelled" } as const;
+
 function HistoryEntry({ search }: { search: SavedSearchListItem }) {
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -99,7 +102,7 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
             <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
             <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
             <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
-            {search.status === "interrupted" ? <Badge variant="outline">Interrupted</Badge> : null}
+            {search.status === "completed" ? null : <Badge variant="outline">{STOPPED_LABEL[search.status]}</Badge>}
             {search.iterationCount > 1 ? (
               <Badge variant="secondary">
                 <Repeat aria-hidden="true" />

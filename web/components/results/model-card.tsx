@@ -1,4 +1,4 @@
-import { CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
+import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search.ts";
@@ -68,10 +68,11 @@ function NotConnected() {
   );
 }
 
-/** Why there is no answer: the provider failed, or the search stopped waiting for it (its time limit, its server stopping). */
+/** Why there is no answer: the provider failed, or the search stopped waiting for it (its time limit, its server stopping, a cancel). */
 const STOPPED = {
   deadline: { title: "Timed Out", Icon: TimerOff },
   interrupted: { title: "Server Stopped", Icon: PowerOff },
+  cancelled: { title: "Cancelled", Icon: Ban },
 } as const;
 
 function ErrorState({ model }: { model: ModelResult }) {

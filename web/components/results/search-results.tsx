@@ -1,10 +1,11 @@
-import { Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
+import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
 import type { LensReport } from "#src/contract/lens.ts";
-import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
+import { cancelledNote } from "#src/core/progress.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#src/core/dates.ts";
@@ -21,7 +22,8 @@ import { Alert, AlertDescription, AlertTitle, Badge, Button, toast } from "#web/
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
 
 export type SearchResultsProps = {
-  result: SearchResult;
+  /** `status` when it stopped part-way: a cancelled one says how far it had come. */
+  result: SearchResult & { status?: StoppedStatus };
   /** Pro callers get an active Generate Variants link; others a muted one leading to /upgrade. */
   isPro: boolean;
   /** A saved search (/search/{id}): hides the Generate Variants action; exports stay. */
@@ -58,6 +60,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
   return (
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
       <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} lens={lens} />
+      {result.status === "cancelled" ? <CancelledNotice result={result} /> : null}
       <SimulatedNotice simulated={simulated} />
 
       <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">
@@ -189,6 +192,17 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
 }
 
 /** Honesty rule: say up front which answers come from the simulator. */
+/** A cancelled search keeps what had finished (ADR 030): said once, above it. */
+function CancelledNotice({ result }: { result: SearchResult }) {
+  return (
+    <Alert role="note" data-testid="cancelled-note">
+      <Ban aria-hidden="true" />
+      <AlertTitle>{cancelledNote(result)}</AlertTitle>
+      <AlertDescription>What had finished when the search was cancelled is shown below, and saved with it.</AlertDescription>
+    </Alert>
+  );
+}
+
 function SimulatedNotice({ simulated }: { simulated: SimulatedFlags }) {
   const ids = providerIds.filter((id) => simulated[id]);
   if (ids.length === 0) return null;

@@ -38,17 +38,24 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
   const hintId = useId();
   const locked = searching || disabled;
 
+  /**
+   * Spec §4: at 0 free searches submission is blocked, by the button and by Enter alike: the
+   * limit toast and off to checkout, and no request (the server would refuse it anyway).
+   */
+  const atLimit = () => {
+    if (isPro || remaining !== 0) return false;
+    toast(messages.dailyLimit);
+    upgrade.toCheckout();
+    return true;
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!query.trim()) {
       toast(messages.emptyQuery);
       return;
     }
-    if (!isPro && remaining === 0) {
-      toast(messages.dailyLimit);
-      upgrade.toCheckout();
-      return;
-    }
+    if (atLimit()) return;
     if (!isPro && iterations > FREE_ITERATIONS) {
       toast(messages.proFeature);
       upgrade.toCheckout();
@@ -61,7 +68,8 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
-    if (query.trim() && !locked) onSearch({ query: query.trim(), iterations: isPro ? iterations : FREE_ITERATIONS });
+    if (!query.trim() || locked || atLimit()) return;
+    onSearch({ query: query.trim(), iterations: isPro ? iterations : FREE_ITERATIONS });
   };
 
   return (

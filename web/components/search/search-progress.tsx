@@ -11,10 +11,12 @@ type SearchProgressProps = {
   modes?: Record<ProviderId, ProviderMode>;
   live: boolean;
   onCancel: () => void;
+  /** Cancel was asked for; what finished is on its way. */
+  cancelling?: boolean;
 };
 
 /** Per-provider counters that move as iterations really complete (estimated only in fallback). */
-export function SearchProgress({ query, progress, modes, live, onCancel }: SearchProgressProps) {
+export function SearchProgress({ query, progress, modes, live, onCancel, cancelling = false }: SearchProgressProps) {
   return (
     <Card className="mx-auto mb-8 max-w-3xl" aria-live="polite">
       {/* A phone: the label, then the query cut to one line (whole on hover or tap) beside Cancel. */}
@@ -24,8 +26,8 @@ export function SearchProgress({ query, progress, modes, live, onCancel }: Searc
           Searching all models for
         </CardTitle>
         <TruncatedText text={`“${query}”`} className="font-semibold sm:flex-1" />
-        <Button variant="outline" size="sm" onClick={onCancel}>
-          Cancel
+        <Button variant="outline" size="sm" onClick={onCancel} disabled={cancelling}>
+          {cancelling ? "Cancelling…" : "Cancel"}
         </Button>
       </CardHeader>
       <CardContent className="space-y-3">

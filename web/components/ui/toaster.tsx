@@ -33,7 +33,10 @@ export function Toaster() {
           </Toast>
         )
       })}
-      <ToastViewport hotkey={["F8"]} />
+      {/* At the top under the header at every width (shadcn puts it bottom right from sm): a toast
+          that leads to another page (the limit's, to checkout or sign-in) must not sit on that
+          page's main button, which forms keep at their foot. */}
+      <ToastViewport hotkey={["F8"]} className="sm:top-16 sm:bottom-auto" />
     </ToastProvider>
   )
 }

@@ -1,6 +1,6 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SavedSearchResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -47,7 +47,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "A provider that fails has `status: \"error\"` and an `error`; the call fails (502) only if none answered. The search has a time limit (SEARCH_DEADLINE_SECONDS, " +
             "more for more iterations): a provider without an answer by then has `status: \"error\"`, `stopped: \"deadline\"` and an `error` saying so. A server that stops mid-search " +
             "answers 503 and keeps what had finished in the history (`status: \"interrupted\"`). A newer search by the same caller, " +
-            "POST /api/cancel-search or closing the connection cancels it (409). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
+            "POST /api/cancel-search or closing the connection cancels it (409); once a provider had answered, what had finished is kept (`status: \"cancelled\"`) and the 409 names it (`id`). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
             QUOTA_DOCS,
           requestBody: jsonBody(SearchRequest),
         }),
@@ -59,9 +59,18 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         const ticket = await admit(context);
         const remaining = remainingOf(ticket.quota);
         return eventStream<WireEvent>(context.request.signal, heartbeatMs, async (send) => {
+          let cancelled = false;
           try {
-            await ticket.run({ signal: context.request.signal, onEvent: (event) => send(toWireEvent(event, remaining)) });
+            await ticket.run({
+              signal: context.request.signal,
+              onEvent: (event) => {
+                cancelled ||= event.type === "cancelled";
+                send(toWireEvent(event, remaining));
+              },
+            });
           } catch (error) {
+            // A cancelled search that kept what had finished has said so in its own last event.
+            if (cancelled) return;
             // The headers are gone: the error travels as the stream's last event.
             const { status, body } = errorAnswer(error);
             send({ type: "error", status, ...body, ...(error instanceof DomainError && error.options.quota ? remainingOf(error.options.quota) : remaining) });
@@ -76,7 +85,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "Same body and behaviour as POST /api/search, answered as `text/event-stream`. Events, each with a JSON `data` line: " +
             "`started` {query, iterations, modes}; `progress` {provider, completed, failed, total} after every iteration of every provider; " +
             "`result` {provider, result} as soon as a provider's first iteration completes (sent again if a later iteration replaces an error); " +
-            "`done` {id, result} with the saved search; or `error` {message, status}. Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
+            "`done` {id, result} with the saved search; `cancelled` {id, result} when it was cancelled after an answer, with what had finished, saved (as GET /api/search/{id} answers it); or `error` {message, status}. Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
             "Quota as for POST /api/search, checked before the stream starts (a refusal is a plain JSON error); `started`, `done`'s result and `error` carry `remainingSearches`. " +
             "A stream closed after a provider's result was sent is not given back.",
           requestBody: jsonBody(SearchRequest),
@@ -89,7 +98,9 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       detail: forTokens("search", {
         tags: ["search"],
         summary: "Cancel the caller's search in flight",
-        description: "Cancels it on whichever app instance runs it. Returns `{ cancelled }`: false when nothing was running.",
+        description:
+          "Cancels it on whichever app instance runs it. Returns `{ cancelled }`: false when nothing was running. A search cancelled after a provider's answer keeps what had finished " +
+          "(`status: \"cancelled\"`, in the history); its stream ends with a `cancelled` event.",
       }),
     })
     .get(
@@ -97,9 +108,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       async ({ params, owner }) => {
         const found = await search.get(owner, params.id);
         if (!found) throw new DomainError("NOT_FOUND", "Search not found");
-        const { status, ...result } = found;
-        // A completed search answers exactly the spec's JSON, as before.
-        return { ...toWireResult(result), id: result.id, ...(status === "interrupted" ? { status } : {}) };
+        return toSavedWire(found);
       },
       {
         response: SavedSearchResponse,
@@ -107,8 +116,8 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           tags: ["search"],
           summary: "One saved search",
           description:
-            "Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: \"interrupted\"`: " +
-            "it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).",
+            "Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: \"interrupted\"`, one cancelled after an answer " +
+            "`status: \"cancelled\"`: it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).",
         }),
       },
     )
@@ -120,7 +129,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         description:
           "Summary columns only, and `title` once renamed. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page (with the same filters); `query` keeps one query's searches (any letter case). " +
           "Filters: `q` (text in the query or the title, any letter case), `provider` (it answered), `iterations`, `from` and `to` (each a day, YYYY-MM-DD in UTC, or an ISO timestamp; both ends included); a bad one is 400. " +
-          "Lists completed searches and interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had).",
+          "Lists completed searches, interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had) and the ones cancelled after an answer (`status: \"cancelled\"`).",
       }),
     })
     .patch("/api/search/:id", ({ params, owner, body }) => search.rename(owner, params.id, parseInput(RenameSearch, body).title), {
@@ -154,5 +163,11 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
 function toWireEvent(event: RunEvent, remaining: { remainingSearches?: number }): WireEvent {
   if (event.type === "started") return { ...event, ...remaining };
   if (event.type === "done") return { type: "done", id: event.id, result: { ...toWireResult(event.result), id: event.id, ...remaining } };
+  if (event.type === "cancelled") return { type: "cancelled", id: event.id, result: toSavedWire(event.result), ...remaining };
   return event;
+}
+
+/** A saved search as GET /api/search/{id} answers it: a completed one exactly the spec's JSON, a stopped one with its `status`. */
+function toSavedWire({ status, ...result }: SavedSearchResult) {
+  return { ...toWireResult(result), id: result.id, ...(status ? { status } : {}) };
 }

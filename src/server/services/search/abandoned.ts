@@ -1,8 +1,9 @@
-import { and, eq, inArray, lte, not, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, not } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { instances, searches } from "#db/schema.ts";
 import { createUsageCounters } from "../quota/usage.ts";
 import { expiry, onLiveInstance } from "./instances.ts";
+import { ANSWERED } from "./store.ts";
 
 export const INTERRUPTED_MESSAGE = "The server stopped while this search was running";
 
@@ -20,7 +21,7 @@ export async function sweepAbandoned(db: Db, leaseMs: number): Promise<number> {
         id: searches.id,
         charge: searches.charge,
         // What the caller saw: a checkpoint holds every provider card sent, and an answer is "ok".
-        shown: sql<boolean>`coalesce(jsonb_path_exists(${searches.result}, '$.models.* ? (@.status == "ok")'), false)`,
+        shown: ANSWERED,
       })
       .from(searches)
       .where(and(eq(searches.status, "running"), not(onLiveInstance(leaseMs))))

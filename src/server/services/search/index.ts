@@ -13,6 +13,7 @@ import { deadlineFor, type DeadlinePolicy } from "./deadline.ts";
 import { createRunTracker, RESTART_RETRY_AFTER_S, ServerStoppingError } from "./drain.ts";
 import type { Host } from "./instances.ts";
 import { AllProvidersFailedError, modesOf, runSearch, type Providers, type RunEvent } from "./run.ts";
+import { stoppedResult } from "./stopped.ts";
 import type { SearchStore } from "./store.ts";
 
 export type { RunEvent } from "./run.ts";
@@ -82,8 +83,9 @@ export function createSearchService({ store, quota, host, providers, concurrency
 
   /**
    * Runs and saves a search, by its deadline. A newer search in the same slot, cancel() or the
-   * signal aborts it, on whichever instance it runs; the saved row then says cancelled. The
-   * server stopping (a drain) aborts it too, but keeps what finished, marked interrupted.
+   * signal (a closed connection) aborts it, on whichever instance it runs: it is saved cancelled
+   * with what had finished, and kept in the history when it had an answer (a `cancelled` event,
+   * ADR 030). The server stopping (a drain) aborts it too, and keeps what finished, marked interrupted.
    */
   async function execute(caller: Caller, request: ParsedSearchRequest, admission: Admission, { signal, onEvent, slot }: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }> {
     if (tracker.stopping) throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", { quota: await admission.refund(), retryAfterS: RESTART_RETRY_AFTER_S });
@@ -122,13 +124,20 @@ export function createSearchService({ store, quota, host, providers, concurrency
       const interrupted = controller.signal.reason instanceof ServerStoppingError;
       const cancelled = controller.signal.aborted && !interrupted;
       id ??= await recorded;
+      const partial = interrupted || cancelled ? checkpoint.snapshot() : undefined;
       const ours = interrupted
-        ? await store.fail(id, host.id, "interrupted", INTERRUPTED_MESSAGE, checkpoint.snapshot())
-        : await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
+        ? await store.fail(id, host.id, "interrupted", INTERRUPTED_MESSAGE, partial)
+        : await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error), partial);
       // A search that delivered no answer is given back, unless the sweep already settled it (this
       // instance's lease had lapsed, and the row was marked interrupted).
       const standing = delivered ? admission.quota : ours ? await admission.refund() : await quota.standing(caller);
       if (interrupted) throw new DomainError("SERVER_STOPPING", "The server restarted during this search: what had finished is saved in your history", { quota: standing });
+      if (cancelled && delivered && ours && partial) {
+        // What the caller paid for is kept, and shown where they are (the store lists it: it has an answer).
+        const kept = { ...stoppedResult({ result: partial, query, iterations, options }, "cancelled"), id, createdAt: new Date().toISOString(), status: "cancelled" as const };
+        onEvent?.({ type: "cancelled", id, result: kept });
+        throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing, searchId: id });
+      }
       if (cancelled) throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing });
       if (error instanceof AllProvidersFailedError) throw new DomainError("PROVIDERS_FAILED", error.message, { quota: standing });
       throw error;

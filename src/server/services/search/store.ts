@@ -3,16 +3,13 @@ import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { historyRange, StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import { historyRange, StoppedStatus, StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import type { Owner } from "../owner.ts";
 import { onLiveInstance } from "./instances.ts";
-import { interruptedResult } from "./interrupted.ts";
-
-/** A search as its saved page shows it: finished, or what finished before its server stopped. */
-export type SavedSearch = SavedSearchResult & { status: "completed" | "interrupted" };
+import { stoppedResult } from "./stopped.ts";
 
 /** What the history can be narrowed to (GET /api/user/searches); each is optional. */
 export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
@@ -20,8 +17,15 @@ export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId
 /** What a new row records besides the search itself: who runs it, in which slot, charged what. */
 export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null };
 
-/** The history shows finished searches, and the ones a dead server cut off (with what finished). */
-const SHOWN = inArray(searches.status, ["completed", "interrupted"]);
+/** Whether the row's result holds a provider's answer: what the caller saw (a checkpoint holds every card sent). */
+export const ANSWERED = sql<boolean>`coalesce(jsonb_path_exists(${searches.result}, '$.models.* ? (@.status == "ok")'), false)`;
+
+/**
+ * The history shows finished searches, the ones a dead server cut off (with what finished), and
+ * the cancelled ones that had an answer (ADR 030): one cancelled before any answer kept nothing,
+ * and was given back.
+ */
+const SHOWN = or(inArray(searches.status, ["completed", "interrupted"]), and(eq(searches.status, "cancelled"), ANSWERED));
 
 /**
  * Searches are rows owned by a user, or by an anonymous visitor until they sign in. While one runs
@@ -97,10 +101,10 @@ export function createSearchStore(db: Db) {
     },
 
     /**
-     * The owner's completed or interrupted search, or null: someone else's id reads exactly like a
-     * missing one. Rows written by older versions are upgraded as they are read (StoredSearchResult).
+     * The owner's search as the history shows it (SHOWN), or null: someone else's id reads exactly
+     * like a missing one. Rows written by older versions are upgraded as they are read (StoredSearchResult).
      */
-    async get(owner: Owner, id: string): Promise<SavedSearch | null> {
+    async get(owner: Owner, id: string): Promise<SavedSearchResult | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
         .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt, ...SUMMARY })
@@ -109,9 +113,9 @@ export function createSearchStore(db: Db) {
         .limit(1);
       if (!row) return null;
       const createdAt = row.createdAt.toISOString();
-      if (row.status === "interrupted") return { ...(await restate(id, row, interruptedResult(row))), id, createdAt, status: "interrupted" };
+      if (isStopped(row.status)) return { ...(await restate(id, row, stoppedResult(row, row.status))), id, createdAt, status: row.status };
       if (!row.result) return null;
-      return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt, status: "completed" };
+      return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt };
     },
 
     /**
@@ -135,7 +139,7 @@ export function createSearchStore(db: Db) {
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, title, ...row }) => ({ ...row, ...(title ? { title } : {}), timestamp: createdAt.toISOString() }));
+      const page = rows.slice(0, limit).map(({ createdAt, title, status, ...row }) => ({ ...row, ...(title ? { title } : {}), status: isStopped(status) ? status : ("completed" as const), timestamp: createdAt.toISOString() }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
     },
 
@@ -195,6 +199,10 @@ export type SearchStore = ReturnType<typeof createSearchStore>;
 /** The history's counts of a saved search. */
 const SUMMARY = { totalProducts: searches.totalProducts, totalCompanies: searches.totalCompanies, totalLinks: searches.totalLinks };
 type Totals = { totalProducts: number; totalCompanies: number; totalLinks: number };
+
+function isStopped(status: string): status is StoppedStatus {
+  return v.is(StoppedStatus, status);
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
