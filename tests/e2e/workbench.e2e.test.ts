@@ -327,6 +327,9 @@ describe("Pro workbench in Chromium", () => {
     expect(await noJs.getByText("Your latest search of this query", { exact: false }).count()).toBe(0);
 
     await visit(page, `/search/${saved.id}`);
+    // The export carries the saved lens before its tab is opened, as the CLI's does (one lens everywhere).
+    const [early] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export as CSV" }).click()]);
+    expect(readFileSync(await early.path(), "utf8")).toContain("\r\nBrand Lens\r\nProvider,Brand,Metric,Value,Low,High,N\r\n");
     await page.getByRole("tablist", { name: "Result views" }).getByRole("tab", { name: "Brand Lens" }).click();
     await page.getByRole("heading", { name: `Brand Lens: ${brand}` }).waitFor();
     const chatgpt = page.getByRole("region", { name: "ChatGPT / OpenAI" });

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
@@ -17,7 +18,8 @@ import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
 import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
-import { Alert, AlertDescription, AlertTitle, Badge, Button, toast } from "#web/kit.ts";
+import { workbenchQueries } from "#web/lib/workbench-queries.ts";
+import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/kit.ts";
 
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
 
@@ -146,11 +148,14 @@ function ResultsHeader({ result, isPro, readOnly, headingId, lens }: { result: S
 }
 
 function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; lens: LensReport | null }) {
-  const save = (kind: "json" | "csv") => {
+  const queryClient = useQueryClient();
+  const save = async (kind: "json" | "csv") => {
     try {
       const filename = exportFilename(result.query, new Date(), kind);
-      // With the brand lens when its tab has loaded one (Pro).
-      const extras = lens ? { lens } : {};
+      // With the brand lens (Pro): the one its tab shows, else the saved one, as the CLI and MCP
+      // export it (one lens everywhere), whether or not the tab was opened.
+      const shown = lens ?? (isPro && result.id ? (await queryClient.fetchQuery(workbenchQueries.searchLens(api, result.id, null))).lens : null);
+      const extras = shown ? { lens: shown } : {};
       if (kind === "json") downloadText(resultToJson(result, extras), filename, "application/json");
       else downloadText(resultToCsvFile(result, extras), filename, "text/csv;charset=utf-8");
     } catch (error) {
@@ -161,11 +166,11 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
 
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Result actions">
-      <Button type="button" variant="outline" size="sm" onClick={() => save("json")}>
+      <Button type="button" variant="outline" size="sm" onClick={() => void save("json")}>
         <Braces aria-hidden="true" />
         <span className="sr-only">Export as </span>JSON
       </Button>
-      <Button type="button" variant="outline" size="sm" onClick={() => save("csv")}>
+      <Button type="button" variant="outline" size="sm" onClick={() => void save("csv")}>
         <FileSpreadsheet aria-hidden="true" />
         <span className="sr-only">Export as </span>CSV
       </Button>
