@@ -504,7 +504,9 @@ describe("faults", () => {
       const controller = new AbortController();
       const before = sim.requests.length;
       let settled = false;
-      const pending = rejection(call(controller.signal)).finally(() => (settled = true));
+      const pending = rejection(call(controller.signal));
+      const settle = () => void (settled = true);
+      pending.then(settle, settle);
       await waitFor(() => sim.requests.slice(before).some((request) => request.fault === "timeout"), { what: `${provider}'s request taken in` });
       // A request made after it is answered: the hung one, ahead of it, would have been answered by now.
       await call();
