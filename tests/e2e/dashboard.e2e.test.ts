@@ -158,11 +158,10 @@ type Snapshot = { t: number; progress: Record<string, string | null>; cards: str
 /**
  * Records every distinct state of the search view (progress counters, model cards present, results
  * tabs present) with its time, from a MutationObserver: each React commit is seen, however short.
- * Also records the time of the next click.
  */
 async function recordSearchView(page: Page): Promise<void> {
   await page.evaluate((ids) => {
-    const w = window as unknown as { __timeline: unknown[]; __clickAt?: number };
+    const w = window as unknown as { __timeline: unknown[] };
     w.__timeline = [];
     const snap = () => ({
       progress: Object.fromEntries(ids.map((id) => [id, document.querySelector(`[data-testid=progress-${id}]`)?.textContent ?? null])),
@@ -183,14 +182,13 @@ async function recordSearchView(page: Page): Promise<void> {
     };
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
     record();
-    document.addEventListener("click", () => (w.__clickAt ??= performance.now()), { capture: true });
   }, providerIds);
 }
 
-async function timeline(page: Page): Promise<{ snapshots: Snapshot[]; clickAt: number }> {
+async function timeline(page: Page): Promise<{ snapshots: Snapshot[] }> {
   return page.evaluate(() => {
-    const w = window as unknown as { __timeline: Snapshot[]; __clickAt: number };
-    return { snapshots: w.__timeline, clickAt: w.__clickAt };
+    const w = window as unknown as { __timeline: Snapshot[] };
+    return { snapshots: w.__timeline };
   }, TIMEOUT);
 }
 
@@ -736,16 +734,14 @@ describe("search dashboard in Chromium", () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   }, TIMEOUT);
 
-  test("measure: first provider card after the provider answered (simulator latency fixed at 1000 ms)", async () => {
+  test("with providers slow to answer (1 s each), the first card shows no later than the results view", async () => {
     const { simulator } = harness();
-    const LATENCY = 1_000;
     const page = await openHome();
     await queryBox(page).fill("best mechanical keyboards");
     // The search code is preloaded on focus; give it the moment a real visitor's typing would.
     await page.waitForLoadState("networkidle");
     await recordSearchView(page);
-    simulator.clearLog();
-    simulator.setLatency({ kind: "fixed", ms: LATENCY });
+    simulator.setLatency({ kind: "fixed", ms: 1_000 });
     try {
       await searchForm(page).getByRole("button", { name: "Search All Models" }).click();
       await modelCard(page, "ChatGPT Results").or(modelCard(page, "Claude Results")).or(modelCard(page, "Gemini Results")).first().waitFor();
@@ -753,19 +749,11 @@ describe("search dashboard in Chromium", () => {
     } finally {
       simulator.setLatency(FAST);
     }
-    const { snapshots, clickAt } = await timeline(page);
-    const first = snapshots.find((s) => s.cards.length > 0)!;
-    const timeOrigin = await page.evaluate(() => performance.timeOrigin);
-    const firstAnswerAt = Math.min(...simulator.requests.map((r) => r.atMs)) + LATENCY;
-    const tabsAt = snapshots.find((s) => s.tabs)!.t;
-    const sinceAnswer = timeOrigin + first.t - firstAnswerAt;
-    const clickToCard = first.t - clickAt;
-    console.log(
-      `first card after provider answered: ${Math.round(sinceAnswer)} ms (simulator log); ` +
-        `click → first card ${Math.round(clickToCard)} ms − ${LATENCY} ms latency = ${Math.round(clickToCard - LATENCY)} ms; ` +
-        `click → first provider request ${Math.round(firstAnswerAt - LATENCY - (timeOrigin + clickAt))} ms; ` +
-        `first card → results view ${Math.round(tabsAt - first.t)} ms`,
-    );
-    expect(clickToCard).toBeGreaterThanOrEqual(LATENCY);
+    // What the page showed, in order, from its own record: no time is asserted.
+    const { snapshots } = await timeline(page);
+    const firstCard = snapshots.findIndex((s) => s.cards.length > 0);
+    const resultsView = snapshots.findIndex((s) => s.tabs);
+    expect(firstCard).toBeGreaterThanOrEqual(0);
+    expect(resultsView).toBeGreaterThanOrEqual(firstCard);
   }, TIMEOUT);
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
 import { newAccount } from "#tests/support/accounts.ts";
 import { useBrowser, visit, type PageOptions } from "#tests/support/browser.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 /*
  * Toasts in Chromium, on Playwright's fake clock: a toast closes by itself after 5 s (Radix
@@ -41,14 +42,16 @@ const STEP_MS = 50;
  * time, the chunk's download included.
  */
 async function runClockUntilShown(page: Page, toast: Locator): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (await toast.isVisible()) return;
-    if (Date.now() > deadline) throw new Error("the toast did not appear");
-    await page.clock.runFor(STEP_MS);
-    // Real time for a download or a render in progress, without moving the page's clock.
-    await toast.waitFor({ timeout: STEP_MS }).catch(() => {});
-  }
+  await waitFor(
+    async () => {
+      if (await toast.isVisible()) return true;
+      await page.clock.runFor(STEP_MS);
+      // Real time for a download or a render in progress, without moving the page's clock.
+      await toast.waitFor({ timeout: STEP_MS }).catch(() => {});
+      return false;
+    },
+    { what: "the toast on screen", timeoutMs: 20_000 },
+  );
 }
 
 /**

@@ -14,9 +14,10 @@ import { startSimulator } from "#src/simulators/index.ts";
 import { StatusReport } from "#cli/commands/status.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { testRetry } from "#tests/support/app.ts";
-import { clientAs, createUser, eventually, runCli, savedSearchWithLens, spawnCli, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
+import { clientAs, createUser, runCli, savedSearchWithLens, spawnCli, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
 import { newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const ESCAPE = /\u001b/;
 
@@ -421,10 +422,10 @@ describe("aisc search and Ctrl-C", () => {
     const user = await createUser(server, { pro: true });
     const child = spawnCli(["search", "best vpn"], { server, env: { AISC_TOKEN: user.token } });
     const searches = () => server.simulator.requests.filter((request) => request.kind === "search");
-    await eventually(() => searches().length >= providerIds.length, "every provider asked");
+    await waitFor(() => searches().length >= providerIds.length, { what: "every provider asked" });
     child.kill("SIGINT");
     expect(await child.exited).toBe(EXIT.interrupted);
-    await eventually(() => server.simulator.aborts.length >= providerIds.length, "every provider's connection closed");
+    await waitFor(() => server.simulator.aborts.length >= providerIds.length, { what: "every provider's connection closed" });
     expect(new Set(server.simulator.aborts.map((abort) => abort.provider))).toEqual(new Set(providerIds));
   });
 });

@@ -77,7 +77,7 @@ for (const kind of databaseKinds) {
         const b = await startInstance(pair.b);
         const visitor = createAgent(a.app);
         const pending = visitor.api.search({ query: "best crm" });
-        await waitFor(async () => (await runningOn(a.instance)).length === 1, WAIT_MS);
+        await waitFor(async () => (await runningOn(a.instance)).length === 1, { timeoutMs: WAIT_MS });
 
         await b.instance.stop();
         const restarted = await startInstance(pair.b);
@@ -97,13 +97,13 @@ for (const kind of databaseKinds) {
       const b = await startInstance(pair.b);
       const { onA, onB } = await visitorOf(a.app, b.app);
       const pending = onA.request("POST", "/api/search", { query: "best vpn" });
-      await waitFor(async () => slow.requests.length === providerIds.length && (await runningOn(a.instance)).length === 1, WAIT_MS);
+      await waitFor(async () => slow.requests.length === providerIds.length && (await runningOn(a.instance)).length === 1, { timeoutMs: WAIT_MS });
 
       expect((await onB.api.cancelSearch()).cancelled).toBe(true);
       const response = await pending;
       expect(response.status).toBe(409);
       expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
-      await waitFor(() => slow.aborts.length === providerIds.length, WAIT_MS);
+      await waitFor(() => slow.aborts.length === providerIds.length, { timeoutMs: WAIT_MS });
       expect(await runningOn(a.instance)).toEqual([]);
     });
 
@@ -112,16 +112,16 @@ for (const kind of databaseKinds) {
       const b = await startInstance(pair.b);
       const { onA, onB } = await visitorOf(a.app, b.app);
       const first = onA.request("POST", "/api/search", { query: "best laptop" });
-      await waitFor(() => slow.requests.length === providerIds.length, WAIT_MS);
+      await waitFor(() => slow.requests.length === providerIds.length, { timeoutMs: WAIT_MS });
 
       const second = onB.request("POST", "/api/search", { query: "best 3d printer" });
       expect((await first).status).toBe(409);
-      await waitFor(() => slow.aborts.length === providerIds.length, WAIT_MS);
-      await waitFor(async () => slow.requests.length === 2 * providerIds.length && (await runningOn(b.instance)).length === 1, WAIT_MS);
+      await waitFor(() => slow.aborts.length === providerIds.length, { timeoutMs: WAIT_MS });
+      await waitFor(async () => slow.requests.length === 2 * providerIds.length && (await runningOn(b.instance)).length === 1, { timeoutMs: WAIT_MS });
 
       expect((await onA.api.cancelSearch()).cancelled).toBe(true);
       expect((await second).status).toBe(409);
-      await waitFor(() => slow.aborts.length === 2 * providerIds.length, WAIT_MS);
+      await waitFor(() => slow.aborts.length === 2 * providerIds.length, { timeoutMs: WAIT_MS });
     });
   });
 }

@@ -4,6 +4,7 @@ import { dailyUsage } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, PRO_REQUIRED, QUOTA_COOKIE, readQuotaCookie, utcDay } from "#src/contract/quota.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { SearchEvent, SearchEventWire } from "#src/contract/search.ts";
+import { createInstance } from "#src/server/instance.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -282,7 +283,8 @@ describe("quota: searches that produce nothing are given back", () => {
     fx.sim.setFaults("anthropic", [{ kind: "timeout" }], { persistent: true });
     fx.sim.setFaults("gemini", [{ kind: "timeout" }], { persistent: true });
     try {
-      const { app } = await createTestApp(fx.db, { simulator: fx.sim });
+      const instance = createInstance(fx.db);
+      const { app } = await createTestApp(fx.db, { simulator: fx.sim, instance });
       const visitor = createAgent(app);
       const controller = new AbortController();
       const seen: SearchEvent[] = [];
@@ -293,7 +295,8 @@ describe("quota: searches that produce nothing are given back", () => {
       controller.abort();
       expect(seen.at(-1)).toMatchObject({ type: "result", provider: "openai" });
       await waitFor(() => fx.sim.aborts.length >= 2);
-      await Bun.sleep(50);
+      // A drain returns once no search runs here: the cancelled one has been saved and its charge settled.
+      expect(await instance.drain(60_000)).toMatchObject({ interrupted: 0 });
       expect(await visitor.api.quota()).toMatchObject({ used: 1 });
     } finally {
       fx.sim.clearFaults();

@@ -89,7 +89,6 @@ describe("search answers", () => {
     expect(response.object).toBe("response");
     expect(response.model).toBe("gpt-5-mini");
     expect(response._request_id).toMatch(/^req_/);
-    expect(response.output_text).toBeDefined();
     const calls = response.output.filter((item) => item.type === "web_search_call");
     expect(calls.length).toBeGreaterThanOrEqual(1);
     const retrieved = new Set<string>();
@@ -185,7 +184,6 @@ describe("search answers", () => {
 
   test("Gemini: text, grounding metadata, and redirects that resolve to real https URLs", async () => {
     const response = await geminiSearch("best running shoes for beginners");
-    expect(response.text).toBeDefined();
     expect(response.modelVersion).toBe("gemini-2.5-flash");
     expect(response.responseId).toBeString();
     expect(response.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
@@ -445,7 +443,7 @@ describe("faults", () => {
     expect(g.message).toContain("RESOURCE_EXHAUSTED");
     expect(g.message).toContain('"retryDelay":"7s"');
     // One fault each: the next request is normal.
-    expect((await openaiSearch("best crm")).output_text).toBeDefined();
+    expect(jsonBlock((await openaiSearch("best crm")).output_text).products.length).toBeGreaterThan(0);
   });
 
   test("server_error → 500", async () => {
@@ -493,30 +491,35 @@ describe("faults", () => {
     expect(`${g.name} ${g.message} ${String((g as { code?: string }).code)}`).toMatch(/ECONNRESET|socket|connection|fetch failed/i);
   });
 
-  test("timeout → hangs until the client aborts; the abort is recorded promptly", async () => {
+  test("timeout → hangs until the client aborts; the abort is recorded", async () => {
     const cases = [
-      ["openai", (signal: AbortSignal) => openaiSearch("best crm", { signal }), OpenAI.APIUserAbortError],
-      ["anthropic", (signal: AbortSignal) => anthropicSearch("best crm", { signal }), Anthropic.APIUserAbortError],
-      ["gemini", (signal: AbortSignal) => geminiSearch("best crm", { signal }), undefined],
+      ["openai", (signal?: AbortSignal) => openaiSearch("best crm", { signal }), OpenAI.APIUserAbortError],
+      ["anthropic", (signal?: AbortSignal) => anthropicSearch("best crm", { signal }), Anthropic.APIUserAbortError],
+      ["gemini", (signal?: AbortSignal) => geminiSearch("best crm", { signal }), undefined],
     ] as const;
     for (const [provider, call, errorClass] of cases) {
       sim.setFaults(provider, [{ kind: "timeout" }]);
       const seen: number[] = [];
       const unsubscribe = sim.onAbort((abort) => abort.provider === provider && seen.push(abort.atMs));
       const controller = new AbortController();
+      const before = sim.requests.length;
+      let settled = false;
       const pending = rejection(call(controller.signal));
-      await Bun.sleep(150);
+      const settle = () => void (settled = true);
+      pending.then(settle, settle);
+      await waitFor(() => sim.requests.slice(before).some((request) => request.fault === "timeout"), { what: `${provider}'s request taken in` });
+      // A request made after it is answered: the hung one, ahead of it, would have been answered by now.
+      await call();
+      expect(settled).toBe(false);
       controller.abort();
       const error = await pending;
       if (errorClass) expect(error).toBeInstanceOf(errorClass);
       else expect(error.name).toMatch(/Abort/);
       // How soon is bench/cancel.ts's to measure; here, that the simulator saw the close.
-      await waitFor(() => seen.length > 0);
+      await waitFor(() => seen.length > 0, { what: `the close of ${provider}'s request` });
       unsubscribe();
       expect(seen.length).toBe(1);
-      const record = sim.aborts.at(-1);
-      expect(record?.provider).toBe(provider);
-      expect(record?.sinceStartMs).toBeGreaterThanOrEqual(140);
+      expect(sim.aborts.at(-1)?.provider).toBe(provider);
     }
   });
 
@@ -524,8 +527,9 @@ describe("faults", () => {
     sim.setLatency({ kind: "fixed", ms: 5_000 });
     try {
       const controller = new AbortController();
+      const before = sim.requests.length;
       const pending = rejection(openaiSearch("best crm", { signal: controller.signal }));
-      await Bun.sleep(50);
+      await waitFor(() => sim.requests.length > before, { what: "the request taken in" });
       controller.abort();
       await pending;
       // Recorded while the 5 s answer was still pending (the simulator records only closes before an answer).
@@ -586,14 +590,14 @@ describe("faults", () => {
     expect((await rejection(geminiSearch("best crm"))).status).toBe(500);
     expect((await rejection(geminiSearch("best crm"))).status).toBe(500);
     sim.clearFaults();
-    expect((await geminiSearch("best crm")).text).toBeDefined();
+    expect(jsonBlock((await geminiSearch("best crm")).text ?? "").products.length).toBeGreaterThan(0);
   });
 
   test("queued faults are consumed in order, one per request", async () => {
     sim.setFaults("openai", [{ kind: "server_error" }, { kind: "rate_limit", retryAfterSeconds: 1 }]);
     expect((await rejection(openaiSearch("best crm"))).status).toBe(500);
     expect((await rejection(openaiSearch("best crm"))).status).toBe(429);
-    expect((await openaiSearch("best crm")).output_text).toBeDefined();
+    expect(jsonBlock((await openaiSearch("best crm")).output_text).products.length).toBeGreaterThan(0);
   });
 });
 

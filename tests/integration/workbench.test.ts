@@ -7,18 +7,20 @@ import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 type Agent = ReturnType<typeof createAgent>;
 
 /** Until every item of the batch has finished (completed or failed), as the page polls. */
 async function finished(agent: Agent, id: string): Promise<VariantBatch> {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const batch = (await agent.request("GET", `/api/variant-batches/${id}`)).json as VariantBatch;
-    if (batch.items.every((item) => item.status === "completed" || item.status === "failed")) return batch;
-    if (Date.now() > deadline) throw new Error(`batch not finished: ${JSON.stringify(batch.items.map((i) => i.status))}`);
-    await Bun.sleep(50);
-  }
+  const isOver = (batch: VariantBatch) => batch.items.every((item) => item.status === "completed" || item.status === "failed");
+  return waitFor(
+    async () => {
+      const batch = (await agent.request("GET", `/api/variant-batches/${id}`)).json as VariantBatch;
+      return isOver(batch) && batch;
+    },
+    { what: `every item of batch ${id} finished`, timeoutMs: 45_000 },
+  );
 }
 
 describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb) => {

@@ -108,12 +108,3 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRu
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
-
-/** Polls until `check` holds, failing after a generous bound (not a timing assertion). */
-export async function eventually(check: () => boolean, what: string, boundMs = 30_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await Bun.sleep(25);
-  }
-}

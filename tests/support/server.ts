@@ -3,6 +3,7 @@ import { fetchWithCookies } from "#cli/lib/cookies.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { Simulator } from "#src/simulators/index.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 /*
  * The server as it runs in production: its own process (`bun web/entry.server.tsx`), reached over
@@ -36,12 +37,15 @@ export async function startServer(sim: Simulator, dataDir: string, env: Record<s
     }
   })();
   const errors = new Response(child.stderr).text();
-  for (;;) {
-    const port = /on http:\/\/localhost:(\d+)/.exec(text)?.[1];
-    if (port) return { baseUrl: `http://127.0.0.1:${port}`, process: child, output: async () => (await drained, text) };
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${text}${await errors}`);
-    await Bun.sleep(20);
-  }
+  const port = await waitFor(
+    async () => {
+      const found = /on http:\/\/localhost:(\d+)/.exec(text)?.[1];
+      if (!found && child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${text}${await errors}`);
+      return found;
+    },
+    { what: "the server's start-up line", timeoutMs: 45_000 },
+  );
+  return { baseUrl: `http://127.0.0.1:${port}`, process: child, output: async () => (await drained, text) };
 }
 
 /** A browser: the typed client with a cookie jar (kept across servers, as a browser keeps it across restarts). */

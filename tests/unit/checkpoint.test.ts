@@ -45,11 +45,13 @@ describe("a running search's checkpoint", () => {
     checkpoint.add("gemini", modelResult("gemini"));
     let closed = false;
     const closing = checkpoint.close().then(() => (closed = true));
-    await Bun.sleep(5);
+    // Every callback already queued has run: a close() that did not wait for the write would be done.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(false);
     await land();
     await closing;
-    await Bun.sleep(5);
+    // A later write would be due at once (interval 0): its timer was set before this one, so it fires first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(held).toHaveLength(0);
   });
 });

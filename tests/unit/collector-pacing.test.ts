@@ -1,30 +1,34 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { createCollectorPacing } from "#src/server/services/search/collector-pacing.ts";
-import { waitFor } from "#tests/support/wait.ts";
 
+/** On fake timers: the test moves time, so "never asked" means no tick could have asked. */
 describe("the collector is paced while searches run", () => {
-  test("asked again and again while any search runs, never once the last has ended or before the first", async () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  test("asked again and again while any search runs, never once the last has ended or before the first", () => {
     let collections = 0;
-    const pacing = createCollectorPacing(() => collections++, 1);
-    await Bun.sleep(20);
+    const pacing = createCollectorPacing(() => collections++, 10);
+    jest.advanceTimersByTime(1_000);
     expect(collections).toBe(0);
 
     const endFirst = pacing.begin();
     const endSecond = pacing.begin();
-    await waitFor(() => collections >= 3);
+    jest.advanceTimersByTime(30);
+    expect(collections).toBe(3);
     endFirst();
     endFirst(); // ending twice counts once: the second search still runs
-    const during = collections;
-    await waitFor(() => collections >= during + 3);
+    jest.advanceTimersByTime(30);
+    expect(collections).toBe(6);
 
     endSecond();
-    const after = collections;
-    await Bun.sleep(20);
-    expect(collections).toBe(after);
+    expect(jest.getTimerCount()).toBe(0);
+    jest.advanceTimersByTime(1_000);
+    expect(collections).toBe(6);
 
     pacing.begin()(); // a new search starts the pacing again, and ends it
-    const again = collections;
-    await Bun.sleep(20);
-    expect(collections).toBe(again);
+    expect(jest.getTimerCount()).toBe(0);
+    jest.advanceTimersByTime(1_000);
+    expect(collections).toBe(6);
   });
 });
