@@ -93,7 +93,7 @@ describeEachDatabase("cancelled searches", (getDb) => {
     await waitFor(async () => {
       listed = (await pro.api.listSearches()).searches.find((s) => s.query === "best project management tool");
       return listed !== undefined;
-    }, 20_000);
+    }, { timeoutMs: 20_000 });
     if (!listed) throw new Error("not listed");
     expect(listed.status).toBe("cancelled");
     const read = await pro.api.getSearch(listed.id);

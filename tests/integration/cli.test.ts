@@ -401,7 +401,7 @@ describe("aisc search, Ctrl-C after some iterations", () => {
     const child = spawnCli(["search", "best vpn", "-n", "25"], { server, env: { AISC_TOKEN: user.token } });
     // A 6th call per provider starts only once one of its first 5 (SEARCH_CONCURRENCY) has answered.
     const calls = (id: string) => server.simulator.requests.filter((request) => request.kind === "search" && request.provider === id).length;
-    await eventually(() => providerIds.every((id) => calls(id) >= 6), "an iteration of every provider answered");
+    await waitFor(() => providerIds.every((id) => calls(id) >= 6), { what: "an iteration of every provider answered" });
     child.kill("SIGINT");
     const [stderr, code] = await Promise.all([new Response(child.stdout).text().then(() => new Response(child.stderr).text()), child.exited]);
     expect(code).toBe(EXIT.interrupted);

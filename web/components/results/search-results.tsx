@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
@@ -18,7 +17,6 @@ import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
 import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
-import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/kit.ts";
 
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
@@ -148,13 +146,12 @@ function ResultsHeader({ result, isPro, readOnly, headingId, lens }: { result: S
 }
 
 function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; lens: LensReport | null }) {
-  const queryClient = useQueryClient();
   const save = async (kind: "json" | "csv") => {
     try {
       const filename = exportFilename(result.query, new Date(), kind);
       // With the brand lens (Pro): the one its tab shows, else the saved one, as the CLI and MCP
       // export it (one lens everywhere), whether or not the tab was opened.
-      const shown = lens ?? (isPro && result.id ? (await queryClient.fetchQuery(workbenchQueries.searchLens(api, result.id, null))).lens : null);
+      const shown = lens ?? (isPro && result.id ? (await api.searchLens(result.id)).lens : null);
       const extras = shown ? { lens: shown } : {};
       if (kind === "json") downloadText(resultToJson(result, extras), filename, "application/json");
       else downloadText(resultToCsvFile(result, extras), filename, "text/csv;charset=utf-8");
