@@ -80,5 +80,3 @@ async function until(condition: () => boolean): Promise<void> {
     await Bun.sleep(0);
   }
 }
-
-process.exit(0);
