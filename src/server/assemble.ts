@@ -65,8 +65,6 @@ export type AssembleOptions = {
   listen?: boolean;
   /** Close to other users what an earlier version (or umask) left open in DATA_DIR, once it is ours (owner-only.ts). */
   tightenDataDir?: boolean;
-  /** How far assembly got and what it worked with, for a failed start's message (startup-errors.ts). */
-  context?: StartupContext;
 };
 
 /** The parts of the app, and one `close()` that closes what was opened here, newest first. */
@@ -95,13 +93,14 @@ const WEBHOOK_PATH = "/api/stripe/webhook";
  * The one place the app is put together: configuration, database, providers (or their
  * simulator), billing (or the Stripe simulator), jobs, instance and the HTTP app, for the server,
  * the tests, the benches and the seed script alike. A failure part-way closes what was opened,
- * through the same `close()`, and is thrown.
+ * through the same `close()`, and is thrown; `context` then says how far it got and what it worked
+ * with, for the message of a failed start (startup-errors.ts).
  */
-export async function assemble(options: AssembleOptions): Promise<Assembly> {
+export async function assemble(options: AssembleOptions, context: StartupContext = { stage: "config" }): Promise<Assembly> {
   const opened: Array<() => unknown> = [];
   const close = () => closeAll(opened);
   try {
-    return { ...(await build(options, opened)), close };
+    return { ...(await build(options, context, opened)), close };
   } catch (error) {
     // Bounded: a part that hangs on closing must not keep the failure from being reported.
     await Promise.race([close().catch(() => {}), Bun.sleep(5000)]);
@@ -116,14 +115,13 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
 export async function assembleOrExit(options: AssembleOptions): Promise<Assembly> {
   const context: StartupContext = { stage: "config", dataDir: resolve((options.env ?? process.env).DATA_DIR || DEFAULT_DATA_DIR) };
   try {
-    return await assemble({ ...options, context });
+    return await assemble(options, context);
   } catch (error) {
     return failStartup(error, context);
   }
 }
 
-async function build(options: AssembleOptions, opened: Array<() => unknown>): Promise<Omit<Assembly, "close">> {
-  const context: StartupContext = options.context ?? { stage: "config" };
+async function build(options: AssembleOptions, context: StartupContext, opened: Array<() => unknown>): Promise<Omit<Assembly, "close">> {
   context.stage = "config";
   const env = loadEnv(options.env);
   Object.assign(context, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, host: env.HOST, port: env.PORT });
