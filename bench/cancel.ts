@@ -7,33 +7,18 @@
  *
  *   bun bench/cancel.ts [--runs 20]
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createDatabase, MEMORY_DATA_DIR } from "#db/client.ts";
-import { migrate } from "#db/migrate.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import { createApp } from "#src/server/app.ts";
-import { parseEnv } from "#src/server/env.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
 import { startSimulator } from "#src/simulators/index.ts";
-import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { billingConfig } from "#src/server/services/billing/config.ts";
-import { startStripeSimulator } from "#src/simulators/stripe.ts";
-import { loadPageRenderer } from "#web/render.tsx";
 import { buildAssets } from "../scripts/build-assets.ts";
+import { benchApp, flag } from "./lib.ts";
 
 const runs = Number(flag("--runs") ?? 20);
 
 await buildAssets({ quiet: true });
-const dist = resolve(import.meta.dir, "../dist");
-const database = await createDatabase({ dataDir: MEMORY_DATA_DIR });
-await migrate(database);
-const env = parseEnv({ NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")), SESSION_SECRET: "bench-secret-bench-secret-bench-secret", SIMULATE_PROVIDERS: "on" });
 // Answers never come: every request ends only when its client lets go.
 const simulator = startSimulator({ latency: { kind: "fixed", ms: 600_000 } });
-const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers: createProviders(env, simulator.baseUrls), billing: billingConfig(env, startStripeSimulator()), queue: createJobQueue(database) });
-const call = (path: string, init: RequestInit = {}) => app.handle(new Request(`http://localhost${path}`, { ...init, headers: { "content-type": "application/json", cookie, ...init.headers } }));
+const bench = await benchApp({ baseUrls: simulator.baseUrls });
+const call = (path: string, init: RequestInit = {}) => bench.handle(`http://localhost${path}`, { ...init, headers: { "content-type": "application/json", cookie, ...init.headers } });
 let cookie = "";
 cookie = (await call("/api/status")).headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 const searchBody = JSON.stringify({ query: "best running shoes" });
@@ -69,7 +54,7 @@ console.log(`POST /api/cancel-search → all ${providerIds.length} connections c
 console.log(`client closes POST /api/search → all closed:      ${clientGone.toFixed(2)} ms (${(clientGone / baseline).toFixed(1)}× baseline)`);
 
 await simulator.stop();
-await database.close();
+await bench.close();
 
 /** Milliseconds from `act` until the simulator has recorded `count` aborted requests. */
 async function closedAfter(count: number, act: () => void, pending: Promise<unknown>): Promise<number> {
@@ -95,9 +80,3 @@ async function until(condition: () => boolean): Promise<void> {
     await Bun.sleep(0);
   }
 }
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-process.exit(0); // the Stripe simulator and the app keep the event loop alive

@@ -7,15 +7,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createDatabase, MEMORY_DATA_DIR, type Database } from "#db/client.ts";
-import { migrate } from "#db/migrate.ts";
+import type { Database } from "#db/client.ts";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { createApp } from "#src/server/app.ts";
-import { parseEnv } from "#src/server/env.ts";
-import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { billingConfig } from "#src/server/services/billing/config.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
-import { startStripeSimulator } from "#src/simulators/stripe.ts";
+import { assemble } from "#src/server/assemble.ts";
 import { loadPageRenderer } from "#web/render.tsx";
 
 export const root = resolve(import.meta.dir, "..");
@@ -52,18 +46,19 @@ export const median = (values: number[]) => percentile(values, 50);
 
 /** The real app, in this process, on a fresh in-memory PGlite (or `database`), providers on the simulator at `baseUrls`. */
 export async function benchApp(options: { baseUrls: Record<ProviderId, string>; database?: Database; env?: Record<string, string> }) {
-  const database = options.database ?? (await createDatabase({ dataDir: MEMORY_DATA_DIR }));
-  if (!options.database) await migrate(database);
-  const env = parseEnv({
-    NODE_ENV: "test",
-    DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")),
-    SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
-    SIMULATE_PROVIDERS: "on",
-    ...options.env,
+  const { app, database, providers, close } = await assemble({
+    env: {
+      NODE_ENV: "test",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")),
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+      SIMULATE_PROVIDERS: "on",
+      ...options.env,
+    },
+    renderer: loadPageRenderer,
+    distDir: dist,
+    database: options.database ?? "memory",
+    simulator: { baseUrls: options.baseUrls },
   });
-  const stripe = startStripeSimulator();
-  const providers = createProviders(env, options.baseUrls);
-  const app = await createApp({ env, database, assetsDir: join(dist, "public"), renderPage: loadPageRenderer(dist), providers, billing: billingConfig(env, stripe), queue: createJobQueue(database) });
   const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
   return {
     app,
@@ -71,11 +66,7 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
     /** The app's provider adapters, for timing their SDK calls alone. */
     providers,
     handle,
-    async close() {
-      if (app.server) await app.stop(true);
-      await stripe.stop();
-      if (!options.database) await database.close();
-    },
+    close,
   };
 }
 

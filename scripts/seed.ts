@@ -11,23 +11,15 @@
  * On PGlite it takes DATA_DIR as the server does (ADR 024): while a server runs there it is refused
  * (exit 11, naming the server's pid); stop the server first.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { createDatabase, type Database } from "#db/client.ts";
-import { migrate } from "#db/migrate.ts";
+import type { Database } from "#db/client.ts";
 import { searches, subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
-import { createApp } from "#src/server/app.ts";
-import { parseEnv } from "#src/server/env.ts";
+import { assembleOrExit } from "#src/server/assemble.ts";
 import { createOwnerOnly } from "#src/server/owner-only.ts";
-import { failStartup } from "#src/server/startup-errors.ts";
-import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { billingConfig } from "#src/server/services/billing/config.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
-import { startSimulator } from "#src/simulators/index.ts";
-import { startStripeSimulator } from "#src/simulators/stripe.ts";
 
 /** Queries of different catalogue categories, so the copies are not all one answer. */
 const QUERIES = ["best running shoes", "best project management software", "best noise cancelling headphones", "best password manager", "best espresso machine"];
@@ -76,30 +68,22 @@ if (import.meta.main) {
   };
   const count = Number(arg("--searches") ?? 10_000);
   if (!Number.isInteger(count) || count < 1) throw new Error("--searches must be a whole number of at least 1");
-  const env = parseEnv({ ...process.env, SIMULATE_PROVIDERS: "on" });
-  const database = await createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((error: unknown) =>
-    failStartup(error, { stage: "database", dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL }),
-  );
-  await migrate(database);
-  const simulator = startSimulator({ latency: { kind: "fixed", ms: 0 } });
-  const stripe = startStripeSimulator();
-  const app = await createApp({
-    env,
-    database,
-    assetsDir: mkdtempSync(join(tmpdir(), "seed-assets-")),
-    renderPage: () => Promise.resolve(new Response("no pages while seeding", { status: 404 })),
-    providers: createProviders(env, simulator.baseUrls),
-    billing: billingConfig(env, stripe),
-    queue: createJobQueue(database),
+  // No pages while seeding: the app needs no client build, only an (empty) assets folder.
+  const distDir = mkdtempSync(join(tmpdir(), "seed-assets-"));
+  mkdirSync(join(distDir, "public"));
+  const assembly = await assembleOrExit({
+    env: { ...process.env, SIMULATE_PROVIDERS: "on" },
+    renderer: () => () => Promise.resolve(new Response("no pages while seeding", { status: 404 })),
+    distDir,
+    simulate: { latency: { kind: "fixed", ms: 0 } },
   });
+  const { app, database, env } = assembly;
   const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;
   const username = arg("--user") ?? "seed";
   const password = arg("--password") ?? "seed-password";
   const started = performance.now();
   await seedSearches(database, handle, { searches: count, username, password });
   console.log(`seeded ${count} searches for ${username} (password ${password}) in ${((performance.now() - started) / 1000).toFixed(1)} s · db ${database.kind === "pglite" ? `pglite in ${env.DATA_DIR}` : "DATABASE_URL"}`);
-  simulator.stop();
-  await stripe.stop();
-  await database.close();
+  await assembly.close();
   process.exit(0);
 }

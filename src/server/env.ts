@@ -104,7 +104,10 @@ const ProviderEnvSchema = v.object(
 export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string };
 
 type RawEnv = v.InferOutput<typeof EnvSchema>;
-export type Env = Omit<RawEnv, "SESSION_SECRET"> & { SESSION_SECRET: string; providers: Record<ProviderId, ProviderEnv>; freeTier: FreeTierPolicy };
+/** The environment as parsed: SESSION_SECRET may be missing outside production (`loadEnv` supplies it). */
+export type ParsedEnv = RawEnv & { providers: Record<ProviderId, ProviderEnv>; freeTier: FreeTierPolicy };
+/** What the app runs with: a session secret always. */
+export type Env = ParsedEnv & { SESSION_SECRET: string };
 
 export class EnvError extends StartupError {
   override name = "EnvError";
@@ -114,13 +117,26 @@ export class EnvError extends StartupError {
 }
 
 /**
- * Parses the process environment once at start-up. Throws EnvError with a one-line message
- * naming the first bad variable and what it expects.
+ * The environment the app runs with: `parseEnv`, then the session secret: SESSION_SECRET, or
+ * outside production the one kept in DATA_DIR, generated there at the first start so that
+ * sessions survive restarts (session-secret.ts). The one step of configuration that touches the disk.
  */
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const env = parseEnv(source);
+  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? loadOrCreateSecret(env.DATA_DIR) };
+}
+
+/**
+ * Parses the environment, and nothing else: no file is read or written. Throws EnvError with a
+ * one-line message naming the first bad variable and what it expects.
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env): ParsedEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
-  const { SESSION_SECRET, ...env } = parseOrThrow(EnvSchema, cleaned);
+  const env = parseOrThrow(EnvSchema, cleaned);
   const raw = parseOrThrow(ProviderEnvSchema, cleaned);
+  if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+    throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
+  }
   const providers = perProvider((id): ProviderEnv => {
     const names = providerCatalogue[id].env;
     const apiKey = [names.apiKey, ...names.apiKeyAliases].map((name) => raw[name]).find(Boolean);
@@ -130,7 +146,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   return {
     ...env,
     DATA_DIR: resolve(env.DATA_DIR),
-    SESSION_SECRET: SESSION_SECRET ?? developmentSecret(env.NODE_ENV, resolve(env.DATA_DIR)),
     providers,
     freeTier: { networkSearches: env.FREE_NETWORK_DAILY_SEARCHES, memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES, registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS, registrationAttempts: env.FREE_NETWORK_REGISTRATION_ATTEMPTS },
   };
@@ -142,12 +157,4 @@ function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   const issue = result.issues[0];
   const name = issue.path?.map((p) => String(p.key)).join(".") ?? "environment";
   throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${JSON.stringify(issue.input)}`);
-}
-
-/** Outside production a missing secret is generated once and kept so sessions survive restarts. */
-function developmentSecret(nodeEnv: RawEnv["NODE_ENV"], dataDir: string): string {
-  if (nodeEnv === "production") {
-    throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
-  }
-  return loadOrCreateSecret(dataDir);
 }

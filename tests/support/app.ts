@@ -1,23 +1,19 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
-import { createApp, type App } from "#src/server/app.ts";
-import { parseEnv, type Env } from "#src/server/env.ts";
+import type { App } from "#src/server/app.ts";
+import { assemble } from "#src/server/assemble.ts";
+import type { Env } from "#src/server/env.ts";
 import type { Instance } from "#src/server/instance.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
-import { createJobQueue } from "#src/server/jobs/queue.ts";
-import { billingConfig } from "#src/server/services/billing/config.ts";
 import type { JobQueue } from "#src/server/services/queue.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
 import { loadPageRenderer } from "#web/render.tsx";
-
-const dist = resolve(import.meta.dir, "../../dist");
 
 /** Fast retries, so fault tests take milliseconds rather than the production back-off. */
 export const testRetry: RetryPolicy = { retries: 2, baseDelayMs: 5, maxDelayMs: 50, callTimeoutMs: 10_000 };
@@ -43,32 +39,28 @@ export type TestAppOptions = {
  * simulator (fixed small latency unless one is passed), through their real SDK adapters.
  */
 export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
-  const env = parseEnv({
-    NODE_ENV: "test",
-    DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
-    SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
-    SIMULATE_PROVIDERS: "on",
-    // app.handle has no socket: each agent says its address in X-Forwarded-For (createAgent's `ip`).
-    TRUST_PROXY: "1",
-    ...options.env,
-  });
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
-  // Started at the first job (a variant batch); a suite that runs batches stops it before closing its database.
-  const queue = createJobQueue(database, { pollingIntervalSeconds: MIN_POLLING_INTERVAL_SECONDS });
-  const app = await createApp({
-    env,
+  const { app, env, queue } = await assemble({
+    env: {
+      NODE_ENV: "test",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
+      SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
+      SIMULATE_PROVIDERS: "on",
+      // app.handle has no socket: each agent says its address in X-Forwarded-For (createAgent's `ip`).
+      TRUST_PROXY: "1",
+      ...options.env,
+    },
+    renderer: loadPageRenderer,
     database,
-    assetsDir: join(dist, "public"),
-    renderPage: loadPageRenderer(dist),
-    providers: createProviders(env, simulator.baseUrls),
-    retry: options.retry ?? testRetry,
-    billing: billingConfig(env, stripe),
-    queue,
+    simulator,
+    stripe,
     instance: options.instance,
+    // The queue starts at the first job (a variant batch); a suite that runs batches stops it before closing its database.
+    pollingIntervalSeconds: MIN_POLLING_INTERVAL_SECONDS,
+    retry: options.retry ?? testRetry,
     clock: options.clock,
   });
-  stripe.setWebhook({ deliver: (request) => app.handle(request), url: WEBHOOK_URL });
   return { app, env, simulator, stripe, queue };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EnvError, parseEnv } from "#src/server/env.ts";
+import { EnvError, loadEnv, parseEnv } from "#src/server/env.ts";
 import { writeFileAtomic } from "#src/server/session-secret.ts";
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 import { perProvider } from "#src/contract/providers.ts";
@@ -35,18 +35,28 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ OPENAI_BASE_URL: "not a url", DATA_DIR: dataDir() })).toThrow("OPENAI_BASE_URL");
   });
 
+  test("parseEnv reads and writes no file: a missing SESSION_SECRET is left to loadEnv, what the app is assembled with", () => {
+    const dir = dataDir();
+    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+    // Not even read: a file loadEnv would refuse is no concern of parsing.
+    writeFileSync(join(dir, "session-secret"), "hunter2");
+    expect(parseEnv({ DATA_DIR: dir }).DATA_DIR).toBe(dir);
+    expect(readdirSync(dir)).toEqual(["session-secret"]);
+  });
+
   test("outside production a missing SESSION_SECRET is generated once and kept in DATA_DIR", () => {
     const dir = dataDir();
-    const first = parseEnv({ DATA_DIR: dir }).SESSION_SECRET;
+    const first = loadEnv({ DATA_DIR: dir }).SESSION_SECRET;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(existsSync(join(dir, "session-secret"))).toBe(true);
     expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(first);
-    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe(first);
+    expect(loadEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe(first);
   });
 
   test("the secret is written whole and owner-only, nothing left beside it", () => {
     const dir = dataDir();
-    const secret = parseEnv({ DATA_DIR: dir }).SESSION_SECRET;
+    const secret = loadEnv({ DATA_DIR: dir }).SESSION_SECRET;
     expect(readdirSync(dir)).toEqual(["session-secret"]);
     expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secret);
     expect(statSync(join(dir, "session-secret")).mode & 0o777).toBe(0o600);
@@ -69,7 +79,7 @@ describe("parseEnv", () => {
     for (const blank of ["", "  \n\t"]) {
       const dir = dataDir();
       writeFileSync(join(dir, "session-secret"), blank);
-      const secret = parseEnv({ DATA_DIR: dir }).SESSION_SECRET;
+      const secret = loadEnv({ DATA_DIR: dir }).SESSION_SECRET;
       expect(secret.length).toBeGreaterThanOrEqual(32);
       expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secret);
     }
@@ -78,7 +88,7 @@ describe("parseEnv", () => {
   test("a secret file that cannot be read is an error naming the file, not a new secret", () => {
     const dir = dataDir();
     mkdirSync(join(dir, "session-secret")); // read() answers EISDIR, for root too
-    const attempt = () => parseEnv({ DATA_DIR: dir });
+    const attempt = () => loadEnv({ DATA_DIR: dir });
     expect(attempt).toThrow(StartupError);
     expect(attempt).toThrow(`Cannot read the session secret ${join(dir, "session-secret")} (EISDIR)`);
     try {
@@ -95,7 +105,7 @@ describe("parseEnv", () => {
       writeFileSync(file, weak);
       let refused: unknown;
       try {
-        parseEnv({ DATA_DIR: dir });
+        loadEnv({ DATA_DIR: dir });
       } catch (error) {
         refused = error;
       }
@@ -108,14 +118,14 @@ describe("parseEnv", () => {
     // 32 characters written by hand are a secret like SESSION_SECRET's.
     const dir = dataDir();
     writeFileSync(join(dir, "session-secret"), "z".repeat(32));
-    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe("z".repeat(32));
+    expect(loadEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe("z".repeat(32));
   });
 
   test.skipIf(process.getuid?.() === 0)("an unreadable secret file (mode 000) is an error naming it (not as root, who reads anything)", () => {
     const dir = dataDir();
     writeFileSync(join(dir, "session-secret"), "x".repeat(43));
     chmodSync(join(dir, "session-secret"), 0o000);
-    expect(() => parseEnv({ DATA_DIR: dir })).toThrow(`Cannot read the session secret ${join(dir, "session-secret")} (EACCES)`);
+    expect(() => loadEnv({ DATA_DIR: dir })).toThrow(`Cannot read the session secret ${join(dir, "session-secret")} (EACCES)`);
   });
 
   test("DATABASE_CONNECT_TIMEOUT_SECONDS: 10 s by default, seconds above 0 up to 600", () => {
@@ -130,6 +140,10 @@ describe("parseEnv", () => {
   test("production requires SESSION_SECRET", () => {
     expect(() => parseEnv({ NODE_ENV: "production", DATA_DIR: dataDir() })).toThrow("SESSION_SECRET");
     expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir() }).SESSION_SECRET).toBe("x".repeat(32));
+    // Never generated in production either, whatever DATA_DIR holds.
+    const dir = dataDir();
+    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir })).toThrow("SESSION_SECRET");
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test("GOOGLE_API_KEY stands in for GEMINI_API_KEY; empty values count as unset", () => {
