@@ -6,6 +6,7 @@ import { csrf } from "#src/server/http/csrf.ts";
 import { securityHeaders } from "#src/server/http/security-headers.ts";
 import { onError } from "#src/server/http/errors.ts";
 import { relayClientIp, type ConnectionInfo } from "#src/server/http/forwarded.ts";
+import { guards } from "#src/server/http/guards.ts";
 import { identity } from "#src/server/http/identity.ts";
 import { tokenAccessGuard } from "#src/server/http/token-access.ts";
 import { createInstance, type Instance } from "#src/server/instance.ts";
@@ -61,6 +62,8 @@ export async function createApp(deps: AppDeps) {
   const services = createServices({ db: deps.database.db, secret, host, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, deadline, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
+  // The `signedIn` and `pro` declarations routes make (http/guards.ts).
+  const guarded = guards(who, services.billing);
   const app = new Elysia()
     .onError(onError(trustProxy))
     .use(securityHeaders({ trustProxy }))
@@ -71,14 +74,14 @@ export async function createApp(deps: AppDeps) {
     .use(healthRoutes({ db: deps.database.kind, write: () => host.beat() }))
     // Before every route that reads the caller: what a token may do is checked here, once.
     .use(tokenAccessGuard(who, routeTable))
-    .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, who))
-    .use(billingRoutes(services.billing, who))
+    .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, guarded))
+    .use(billingRoutes(services.billing, guarded))
     .use(quotaRoutes(services.quota, who, { trustProxy }))
     .use(searchRoutes(services.search, who, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
     .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
-    .use(variantRoutes(services.variants, services.billing, who))
-    .use(workbenchRoutes(services, who))
-    .use(tokenRoutes(services.tokens, who))
+    .use(variantRoutes(services.variants, guarded))
+    .use(workbenchRoutes(services, guarded))
+    .use(tokenRoutes(services.tokens, guarded))
     .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));

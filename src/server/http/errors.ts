@@ -1,4 +1,4 @@
-import type { Context } from "elysia";
+import type { Context, ValidationError } from "elysia";
 import * as v from "valibot";
 import { isDatabaseUnavailable } from "#db/errors.ts";
 import { DomainError, type ErrorCode } from "#src/server/services/errors.ts";
@@ -62,6 +62,9 @@ export function onError(trustProxy: number) {
   return ({ code, error, set, cookie, request }: ErrorContext) => {
     // Elysia wraps what a body parser throws (http/body-limit.ts) in its ParseError.
     if (code === "PARSE" && (error as { cause?: unknown }).cause instanceof DomainError) error = (error as { cause: DomainError }).cause;
+    // A route's declared body, query or params schema refused the input: bad input like any other.
+    // Its schemas are valibot's (Standard Schema), so Elysia's first issue is valibot's own.
+    if (code === "VALIDATION" && (error as ValidationError).type !== "response") error = invalidInput((error as ValidationError).valueError as unknown as v.BaseIssue<unknown>);
     // First: Elysia also reads a thrown error's `code`, and ours share names with its own (NOT_FOUND).
     if (error instanceof DomainError) {
       if (error.options.quota) reportQuota({ set, cookie, request }, error.options.quota, trustProxy);
@@ -71,7 +74,6 @@ export function onError(trustProxy: number) {
     if (code === "PARSE") return answer(set, { status: 400, body: { message: "The request body is not valid JSON" } });
     // A method no route takes (POST to a page's path, say).
     if (code === "NOT_FOUND") return answer(set, { status: 404, body: { message: `Not found: ${request.method} ${new URL(request.url).pathname}` } });
-    if (code === "VALIDATION" && (error as { type?: string }).type !== "response") return answer(set, { status: 400, body: { message: (error as Error).message } });
     const failure = errorAnswer(error);
     if (failure.status === 503) set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
     return answer(set, failure);
@@ -87,10 +89,16 @@ function answer(set: Context["set"], { status, body }: ErrorAnswer): ErrorAnswer
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const issue = result.issues[0];
+  throw invalidInput(result.issues[0]);
+}
+
+/**
+ * The one way a bad input is told: INVALID_INPUT (400) with its first issue's message (the
+ * contract's own texts), valibot's generic "Invalid …" ones prefixed with the field's path.
+ */
+function invalidInput(issue: v.BaseIssue<unknown>): DomainError {
   const path = issue.path?.map((p) => String(p.key)).join(".");
-  const message = issue.message.startsWith("Invalid ") && path ? `${path}: ${issue.message}` : issue.message;
-  throw new DomainError("INVALID_INPUT", message);
+  return new DomainError("INVALID_INPUT", issue.message.startsWith("Invalid ") && path ? `${path}: ${issue.message}` : issue.message);
 }
 
 /** The driver's own words under drizzle's "Failed query: …" wrapper (which would print the query and its parameters). */

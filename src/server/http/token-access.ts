@@ -30,7 +30,9 @@ export type RouteTable = () => ReadonlyArray<{ method: string; path: string; hoo
 /**
  * The one place token access is enforced: before any handler of a call made with a token, the
  * matched route's declaration is looked up and a call it does not allow is a 403 naming why.
- * Browser sessions and anonymous callers pass untouched (each route handles those itself).
+ * It runs in the transform phase, before Elysia validates the body, query and params: a token is
+ * told it may not call, whatever it sent. Browser sessions and anonymous callers pass untouched
+ * (routes declare what they need of those with `signedIn` / `pro`, guards.ts).
  */
 export function tokenAccessGuard(who: ReturnType<typeof identity>, routes: RouteTable) {
   let declared: Map<string, TokenAccess> | undefined;
@@ -45,7 +47,7 @@ export function tokenAccessGuard(who: ReturnType<typeof identity>, routes: Route
     return declared.get(`${method} ${route}`) ?? (method === "HEAD" ? declared.get(`GET ${route}`) : undefined) ?? declared.get(`ALL ${route}`) ?? "session";
   };
 
-  return new Elysia({ name: "token-access" }).use(who).onBeforeHandle({ as: "global" }, ({ token, request, route, params }) => {
+  return new Elysia({ name: "token-access" }).use(who).onTransform({ as: "global" }, ({ token, request, route, params }) => {
     if (!token) return;
     const access = accessOf(request.method, route);
     if (access === "public") return;

@@ -1,16 +1,12 @@
 import { Elysia, type Context } from "elysia";
 import { Login, LogoutResult, Register, User } from "#src/contract/auth.ts";
-import { parseInput } from "#src/server/http/errors.ts";
 import { isHttps } from "#src/server/http/forwarded.ts";
-import type { identity } from "#src/server/http/identity.ts";
+import { NOT_SIGNED_IN, type Guards } from "#src/server/http/guards.ts";
 import { SESSION_COOKIE, type Sessions } from "#src/server/http/session-cookie.ts";
 import { INVALID_LOGIN, toUser, type Accounts } from "#src/server/services/auth/accounts.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { Caller } from "#src/server/services/owner.ts";
-import { jsonBody } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
-
-export const NOT_SIGNED_IN = "Not signed in";
 
 export type AuthRouteDeps = {
   accounts: Accounts;
@@ -21,7 +17,7 @@ export type AuthRouteDeps = {
 type SignInContext = Pick<Context, "request" | "cookie"> & { caller: Caller };
 
 /** Spec §7 account calls: register, log in and out, who am I. */
-export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, who: ReturnType<typeof identity>) {
+export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, guards: Guards) {
   /** Sets the session cookie; what the browser did anonymously becomes the account's. */
   async function signIn({ request, cookie, caller }: SignInContext, user: { id: string; tokenVersion: number }): Promise<void> {
     await sessions.issue(cookie[SESSION_COOKIE]!, user, isHttps(request, trustProxy));
@@ -34,16 +30,18 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
   }
 
   return new Elysia()
-    .use(who)
+    .use(guards)
     .post(
       "/api/register",
       async (context) => {
-        const user = await accounts.register(parseInput(Register, context.body), context.caller.ip);
+        const user = await accounts.register(context.body, context.caller.ip);
         await signIn(context, user);
         context.set.status = 201;
         return toUser(user);
       },
       {
+        body: Register,
+        parse: "json",
         response: { 201: User },
         detail: forTokens("session", {
           tags: ["auth"],
@@ -53,19 +51,19 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
             "201 with the user and the `session` cookie; 400 `{ message }` naming the first invalid field (spec §5 texts); 409 when the username is taken; 429 (with Retry-After) " +
             "when the caller's network has made its new accounts for the day (FREE_NETWORK_DAILY_REGISTRATIONS, default 3) or has tried to register 10 times in 10 minutes, " +
             "whatever the outcome (FREE_NETWORK_REGISTRATION_ATTEMPTS). Searches made anonymously in this browser join the account.",
-          requestBody: jsonBody(Register),
         }),
       },
     )
     .post(
       "/api/login",
       async (context) => {
-        const input = parseInput(Login, context.body);
-        const user = await accounts.authenticate(input.username, input.password, context.caller.ip);
+        const user = await accounts.authenticate(context.body.username, context.body.password, context.caller.ip);
         await signIn(context, user);
         return toUser(user);
       },
       {
+        body: Login,
+        parse: "json",
         response: User,
         detail: forTokens("session", {
           tags: ["auth"],
@@ -74,7 +72,6 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
             `200 with the user and the \`session\` cookie (30 days, renewed with use); 401 \`${INVALID_LOGIN}\` for an unknown username or a wrong password alike; ` +
             "429 (with Retry-After) after 5 wrong passwords for one username from one network (then each wait doubles, up to 15 minutes; the right password clears it; " +
             "other networks are not affected), or 30 attempts in a minute from one network. Searches made anonymously in this browser join the account.",
-          requestBody: jsonBody(Login),
         }),
       },
     )
@@ -106,12 +103,14 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, wh
     })
     .get(
       "/api/auth/user",
-      async ({ owner }) => {
-        const user = owner.userId ? await accounts.find(owner.userId) : undefined;
+      async ({ userId }) => {
+        // A session whose account no longer exists reads as signed out.
+        const user = await accounts.find(userId);
         if (!user) throw new DomainError("NOT_SIGNED_IN", NOT_SIGNED_IN);
         return toUser(user);
       },
       {
+        signedIn: true,
         response: User,
         detail: forTokens("account:read", {
           tags: ["auth"],

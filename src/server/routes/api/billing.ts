@@ -12,24 +12,16 @@ import {
   VerifySubscriptionResult,
   WebhookReceipt,
 } from "#src/contract/billing.ts";
+import * as v from "valibot";
 import { rawBody } from "#src/server/http/body-limit.ts";
-import { parseInput } from "#src/server/http/errors.ts";
-import type { identity } from "#src/server/http/identity.ts";
+import type { Guards } from "#src/server/http/guards.ts";
 import type { Billing } from "#src/server/services/billing/index.ts";
-import { DomainError } from "#src/server/services/errors.ts";
-import type { Owner } from "#src/server/services/owner.ts";
-import { jsonBody } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 /** Spec §7 subscription calls, the plan for the pricing page, and Stripe's webhook. */
-export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>) {
-  const signedIn = (owner: Owner): string => {
-    if (!owner.userId) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
-    return owner.userId;
-  };
-
+export function billingRoutes(billing: Billing, guards: Guards) {
   return new Elysia()
-    .use(who)
+    .use(guards)
     .get("/api/pro-status", async ({ owner }) => ({ isPro: await billing.isPro(owner.userId) }), {
       response: ProStatus,
       detail: forTokens("account:read", {
@@ -46,7 +38,8 @@ export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>
         description: "The price from Stripe's price object, the publishable key, the billing mode (`live`, `simulated`, `off`) and whether cards are really charged. When off, `missing` names the variables to set.",
       }),
     })
-    .post("/api/create-subscription", ({ owner }) => billing.subscribe(signedIn(owner)), {
+    .post("/api/create-subscription", ({ userId }) => billing.subscribe(userId), {
+      signedIn: true,
       response: CreateSubscriptionResult,
       detail: forTokens("session", {
         tags: ["billing"],
@@ -55,41 +48,50 @@ export function billingRoutes(billing: Billing, who: ReturnType<typeof identity>
           "Signed in only. `{ status: \"active\" }` when already Pro; otherwise `{ status, clientSecret, subscriptionId }` for Stripe's Payment Element (a recent subscription still waiting for payment is reused). 503 when payments are not configured.",
       }),
     })
-    .post("/api/verify-subscription", ({ owner, body }) => billing.verify(signedIn(owner), parseInput(VerifySubscription, body).sessionId), {
+    .post("/api/verify-subscription", ({ userId, body }) => billing.verify(userId, body.sessionId), {
+      signedIn: true,
+      body: VerifySubscription,
+      parse: "json",
       response: VerifySubscriptionResult,
       detail: forTokens("session", {
         tags: ["billing"],
         summary: "Check a finished payment with Stripe",
         description: "`{ sessionId }` is the subscription, PaymentIntent or Checkout Session id the browser came back with. The caller's subscription is read from Stripe (never taken from the request); `{ success }` says whether they are Pro now.",
-        requestBody: jsonBody(VerifySubscription),
       }),
     })
-    .get("/api/subscription-details", ({ owner }) => billing.details(signedIn(owner)), {
+    .get("/api/subscription-details", ({ userId }) => billing.details(userId), {
+      signedIn: true,
       response: SubscriptionDetailsResult,
       detail: forTokens("session", { tags: ["billing"], summary: "The caller's subscription", description: "`{ isPro, subscriptionDetails }` (spec §3 names); amounts in the currency's smallest unit, dates ISO 8601." }),
     })
-    .post("/api/cancel-subscription", ({ owner, body }) => billing.cancel(signedIn(owner), parseInput(SubscriptionAction, body).subscriptionId), {
+    .post("/api/cancel-subscription", ({ userId, body }) => billing.cancel(userId, body.subscriptionId), {
+      signedIn: true,
+      body: SubscriptionAction,
+      parse: "json",
       response: SubscriptionActionResult,
       detail: forTokens("session", {
         tags: ["billing"],
         summary: "Cancel at the end of the billing period",
         description: "The caller's own subscription only (any other id is 404). Pro stays until the period ends.",
-        requestBody: jsonBody(SubscriptionAction),
       }),
     })
-    .post("/api/resume-subscription", ({ owner, body }) => billing.resume(signedIn(owner), parseInput(SubscriptionAction, body).subscriptionId), {
+    .post("/api/resume-subscription", ({ userId, body }) => billing.resume(userId, body.subscriptionId), {
+      signedIn: true,
+      body: SubscriptionAction,
+      parse: "json",
       response: SubscriptionActionResult,
-      detail: forTokens("session", { tags: ["billing"], summary: "Undo a scheduled cancel", description: "While the period lasts; the caller's own subscription only.", requestBody: jsonBody(SubscriptionAction) }),
+      detail: forTokens("session", { tags: ["billing"], summary: "Undo a scheduled cancel", description: "While the period lasts; the caller's own subscription only." }),
     })
     .post(
       "/api/billing-portal",
-      ({ owner, body, request }) => {
-        const { returnUrl } = parseInput(BillingPortal, body ?? {});
-        return billing.portal(signedIn(owner), returnUrl ?? new URL("/user/subscription", request.url).toString());
-      },
+      ({ userId, body, request }) => billing.portal(userId, body.returnUrl ?? new URL("/user/subscription", request.url).toString()),
       {
+        signedIn: true,
+        // The body is optional: a call without one opens the portal to come back to the subscription page.
+        body: v.nullish(BillingPortal, {}),
+        parse: "json",
         response: BillingPortalResult,
-        detail: forTokens("session", { tags: ["billing"], summary: "Stripe's customer portal", description: "A portal session URL for the caller's invoices and payment method.", requestBody: jsonBody(BillingPortal) }),
+        detail: forTokens("session", { tags: ["billing"], summary: "Stripe's customer portal", description: "A portal session URL for the caller's invoices and payment method." }),
       },
     )
     // The signature is over the raw bytes: the handler reads them, not the parsed body.

@@ -11,8 +11,8 @@ const INIT_PATH = "/api/docs/init.js";
 
 /**
  * The API reference at /api/docs (spec at /api/docs/json), generated from the routes: each
- * declares its response schema (`response:`, which Elysia also checks on the way out) and
- * documents its body with jsonBody (bodies are parsed in the handler, for the spec's messages).
+ * declares its body, query and params (`body:` with `parse: "json"`, `query:`, `params:`, which
+ * Elysia validates on the way in) and its response schema (`response:`, checked on the way out).
  * The page is ours: Swagger UI from our own /assets/ and an init script from here, under a CSP
  * that lets in those two and nothing inline (the plugin's page loads a CDN script `@latest`).
  */
@@ -80,11 +80,6 @@ function spec() {
       ],
     },
   });
-}
-
-/** A JSON request body documented from its valibot schema, so docs and validation never drift. */
-export function jsonBody(schema: GenericSchema) {
-  return { required: true, content: { "application/json": { schema: jsonSchemaOf(schema) } } };
 }
 
 /** JSON Schema of a valibot schema (transforms and checks JSON Schema cannot say are left out). */

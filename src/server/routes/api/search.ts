@@ -1,14 +1,15 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type SavedSearchResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type ParsedSearchRequest, type SavedSearchResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
-import { errorAnswer, parseInput } from "#src/server/http/errors.ts";
+import { errorAnswer } from "#src/server/http/errors.ts";
 import type { identity } from "#src/server/http/identity.ts";
+import { lastValues } from "#src/server/http/query-string.ts";
 import { remainingOf, reportQuota } from "#src/server/http/quota-report.ts";
 import { eventStream } from "#src/server/http/sse.ts";
-import { jsonBody, jsonSchemaOf } from "./docs.ts";
+import { jsonSchemaOf } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 const QUOTA_DOCS =
@@ -17,13 +18,13 @@ const QUOTA_DOCS =
   "a search that fails or is cancelled before any provider's answer reached the caller is given back. Pro: unlimited, iterations 1, 5, 10, 25, 50 or 100 (others 400). " +
   `Answers to free callers carry the searches left in \`${REMAINING_HEADER}\`, \`remainingSearches\` in the body, and the \`daily_searches\` cookie.`;
 
-type AdmitContext = Pick<Context, "body" | "set" | "cookie" | "request"> & { caller: Caller };
+type AdmitContext = Pick<Context, "set" | "cookie" | "request"> & { caller: Caller; body: ParsedSearchRequest };
 
 /** Spec §7 search calls, plus the streaming form that reports real progress. */
 export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, { trustProxy, heartbeatMs }: { trustProxy: number; heartbeatMs: number }) {
-  /** Both search routes start here: parse the body, take the search from the quota, say where the caller stands. */
+  /** Both search routes start here: take the search from the quota, say where the caller stands. */
   async function admit(context: AdmitContext) {
-    const ticket = await search.admit(context.caller, parseInput(SearchRequest, context.body));
+    const ticket = await search.admit(context.caller, context.body);
     reportQuota(context, ticket.quota, trustProxy);
     return ticket;
   }
@@ -38,6 +39,8 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         return { ...toWireResult(result), id: result.id, ...remainingOf(quota) };
       },
       {
+        body: SearchRequest,
+        parse: "json",
         response: SearchResponse,
         detail: forTokens("search", {
           tags: ["search"],
@@ -49,7 +52,6 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "answers 503 and keeps what had finished in the history (`status: \"interrupted\"`). A newer search by the same caller, " +
             "POST /api/cancel-search or closing the connection cancels it (409); once a provider had answered, what had finished is kept (`status: \"cancelled\"`) and the 409 names it (`id`). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
             QUOTA_DOCS,
-          requestBody: jsonBody(SearchRequest),
         }),
       },
     )
@@ -78,6 +80,8 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         });
       },
       {
+        body: SearchRequest,
+        parse: "json",
         detail: forTokens("search", {
           tags: ["search"],
           summary: "Run a search with live progress (Server-Sent Events)",
@@ -88,7 +92,6 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "`done` {id, result} with the saved search; `cancelled` {id, result} when it was cancelled after an answer, with what had finished, saved (as GET /api/search/{id} answers it); or `error` {message, status}. Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
             "Quota as for POST /api/search, checked before the stream starts (a refusal is a plain JSON error); `started`, `done`'s result and `error` carry `remainingSearches`. " +
             "A stream closed after a provider's result was sent is not given back.",
-          requestBody: jsonBody(SearchRequest),
           responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: jsonSchemaOf(SearchEventWire) } } } },
         }),
       },
@@ -121,7 +124,9 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         }),
       },
     )
-    .get("/api/user/searches", ({ query, owner }) => search.list(owner, parseInput(SavedSearchListQuery, query)), {
+    .get("/api/user/searches", ({ query, owner }) => search.list(owner, query), {
+      transform: lastValues,
+      query: SavedSearchListQuery,
       response: SavedSearchList,
       detail: forTokens("history", {
         tags: ["search"],
@@ -132,13 +137,14 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           "Lists completed searches, interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had) and the ones cancelled after an answer (`status: \"cancelled\"`).",
       }),
     })
-    .patch("/api/search/:id", ({ params, owner, body }) => search.rename(owner, params.id, parseInput(RenameSearch, body).title), {
+    .patch("/api/search/:id", ({ params, owner, body }) => search.rename(owner, params.id, body.title), {
+      body: RenameSearch,
+      parse: "json",
       response: RenamedSearch,
       detail: forTokens("history", {
         tags: ["search"],
         summary: "Rename a saved search",
         description: "`{ title }` (up to 200 characters): the history shows it instead of the query, which stays visible. `null` or an empty title gives the query back. Owner only: any other id is 404 `Search not found`.",
-        requestBody: jsonBody(RenameSearch),
       }),
     })
     .delete(

@@ -2,32 +2,25 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CompareQuery, CompareReport } from "#src/contract/compare.ts";
 import { BrandLensSettings, LensQuery, LensReport } from "#src/contract/lens.ts";
-import { parseInput } from "#src/server/http/errors.ts";
-import type { identity } from "#src/server/http/identity.ts";
+import type { Guards } from "#src/server/http/guards.ts";
+import { allValues } from "#src/server/http/query-string.ts";
 import type { Compare } from "#src/server/services/compare/index.ts";
-import { DomainError } from "#src/server/services/errors.ts";
 import type { Lens } from "#src/server/services/lens/index.ts";
-import { jsonBody } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
-/** A query-string parameter's values as parsed objects: Elysia's `query` keeps one value of a repeated name, the URL keeps all. */
-const params = (request: Request) => {
-  const url = new URL(request.url);
-  return Object.fromEntries([...new Set(url.searchParams.keys())].map((name) => [name, url.searchParams.getAll(name).length > 1 ? url.searchParams.getAll(name) : url.searchParams.get(name)]));
-};
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Compare (spec §2) and the brand lens: Pro's analysis of saved searches. */
-export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Lens }, who: ReturnType<typeof identity>) {
+export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Lens }, guards: Guards) {
+  // Compare and the lens report read Pro in their service once the query string is valid (ADR 034).
   return new Elysia()
-    .use(who)
+    .use(guards)
     .get(
       "/api/compare",
-      ({ owner, request }) => {
-        const asked = parseInput(CompareQuery, params(request));
-        return compare.compare(owner, { query: asked.compareQuery, variants: list(asked.compareVariants) });
-      },
+      ({ owner, query }) => compare.compare(owner, { query: query.compareQuery, variants: list(query.compareVariants) }),
       {
+        transform: allValues,
+        query: CompareQuery,
         response: CompareReport,
         detail: forTokens("compare", {
           tags: ["compare"],
@@ -39,31 +32,29 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
     )
     .get(
       "/api/user/brand-lens",
-      ({ owner }) => {
-        if (!owner.userId) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
-        return lens.settings(owner.userId);
-      },
-      { response: BrandLensSettings, detail: forTokens("lens", { tags: ["lens"], summary: "The caller's brand and competitors", description: "`{ brand, competitors }` from the profile; `brand` is null until named." }) },
+      ({ userId }) => lens.settings(userId),
+      { signedIn: true, response: BrandLensSettings, detail: forTokens("lens", { tags: ["lens"], summary: "The caller's brand and competitors", description: "`{ brand, competitors }` from the profile; `brand` is null until named." }) },
     )
     .put(
       "/api/user/brand-lens",
-      ({ owner, body }) => {
-        if (!owner.userId) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
-        return lens.save(owner.userId, parseInput(BrandLensSettings, body));
-      },
+      ({ userId, body }) => lens.save(userId, body),
       {
+        signedIn: true,
+        body: BrandLensSettings,
+        parse: "json",
         response: BrandLensSettings,
-        detail: forTokens("lens", { tags: ["lens"], summary: "Name the brand and competitors", description: "Each with aliases (other names that mean it) and its own domains.", requestBody: jsonBody(BrandLensSettings) }),
+        detail: forTokens("lens", { tags: ["lens"], summary: "Name the brand and competitors", description: "Each with aliases (other names that mean it) and its own domains." }),
       },
     )
     .get(
       "/api/search/:id/lens",
-      async ({ owner, params: path, request }) => {
-        const asked = parseInput(LensQuery, params(request));
-        const override = asked.brand ? { brand: asked.brand, aliases: list(asked.alias), domains: list(asked.domain), competitors: list(asked.competitor) } : undefined;
-        return { lens: await lens.report(owner, path.id, override) };
+      async ({ owner, params, query }) => {
+        const override = query.brand ? { brand: query.brand, aliases: list(query.alias), domains: list(query.domain), competitors: list(query.competitor) } : undefined;
+        return { lens: await lens.report(owner, params.id, override) };
       },
       {
+        transform: allValues,
+        query: LensQuery,
         response: v.object({ lens: v.nullable(LensReport) }),
         detail: forTokens("lens", {
           tags: ["lens"],

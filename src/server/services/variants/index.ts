@@ -36,6 +36,8 @@ type ItemJob = { batchId: string; position: number };
  * Pro's query variants (spec §2, §7): rephrasings written by one model through its SDK's
  * structured output, and batches that run them as searches on the job queue. A batch is saved, so
  * it outlives the page and the server; its items never cancel each other or the dashboard.
+ * A `userId` given here is Pro: the routes declare it (`pro: true`, http/guards.ts), `generate`
+ * checks it once, and a queued item checks again when it runs.
  */
 export function createVariants({ db, providers, billing, search, queue, generator, retry }: VariantsDeps) {
   queue.work<ItemJob>(QUEUE, { concurrency: BATCH_CONCURRENCY }, runItem);
@@ -118,7 +120,6 @@ export function createVariants({ db, providers, billing, search, queue, generato
 
     /** Saves the variants as the person kept, edited or added them, as the query's current set; nothing runs yet. */
     async createBatch(userId: string, input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string; own?: boolean }> }): Promise<VariantBatch> {
-      await billing.requirePro(userId);
       const [batch] = await db.insert(variantBatches).values({ userId, query: input.query, iterations: input.iterations }).returning({ id: variantBatches.id });
       if (!batch) throw new Error("could not save the batch");
       await db.insert(variantBatchItems).values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning || null })));
@@ -128,7 +129,6 @@ export function createVariants({ db, providers, billing, search, queue, generato
 
     /** Queues the given items (all not yet completed when none are named); each runs once at a time. */
     async run(userId: string, batchId: string, positions?: number[]): Promise<VariantBatch> {
-      await billing.requirePro(userId);
       const batch = await load(userId, batchId);
       const chosen = batch.items.filter((item) => (positions ? positions.includes(item.position) : item.status !== "completed") && item.status !== "queued" && item.status !== "running");
       if (positions?.some((position) => !batch.items.some((item) => item.position === position))) throw new DomainError("INVALID_INPUT", "No such variant in this batch");
