@@ -1,12 +1,11 @@
+import type { ApiClient, SearchAnswer } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
-import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
+import type { SearchRequest } from "#src/contract/search.ts";
 import { CliError } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
 import type { Progress } from "./progress.ts";
 
-export type StreamedSearch = { result: SavedSearchResult; remainingSearches?: number };
 type Counter = { completed: number; failed: number; total: number };
 
 /**
@@ -14,7 +13,7 @@ type Counter = { completed: number; failed: number; total: number };
  * complete. Ctrl-C aborts the stream and cancels the search on the server (which then closes its
  * provider connections) before the CLI exits 130.
  */
-export async function streamSearch(api: ApiClient, request: SearchRequest, progress: Progress): Promise<StreamedSearch> {
+export async function streamSearch(api: ApiClient, request: SearchRequest, progress: Progress): Promise<SearchAnswer> {
   const controller = new AbortController();
   const stopListening = onInterrupt(async () => {
     controller.abort();
@@ -32,13 +31,14 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
         progress.update(progressLine(request.query, counters));
       } else if (event.type === "done") {
         progress.succeed(progressLine(request.query, counters));
-        return { result: event.result, ...(event.remainingSearches === undefined ? {} : { remainingSearches: event.remainingSearches }) };
-      } else if (event.type === "error") {
-        progress.fail(event.message);
-        throw new ApiError(event.status, JSON.stringify({ message: event.message }), "");
+        const { type: _, ...answer } = event;
+        return answer;
       }
     }
     throw new CliError("server", "The search ended without a result");
+  } catch (error) {
+    if (error instanceof ApiError) progress.fail(error.serverMessage ?? error.message);
+    throw error;
   } finally {
     stopListening();
   }

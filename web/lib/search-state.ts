@@ -1,6 +1,7 @@
-import { ApiError } from "#src/client/errors.ts";
+import type { SearchStreamEvent } from "#src/client/api.ts";
+import type { ApiError } from "#src/client/errors.ts";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import type { ModelResult, ProviderMode, SavedSearchResult, SearchEvent } from "#src/contract/search.ts";
+import type { ModelResult, ProviderMode, SavedSearchResult } from "#src/contract/search.ts";
 
 export type ProviderProgress = { completed: number; failed: number; total: number };
 
@@ -20,10 +21,11 @@ export type Searching = {
 export type SearchState = { status: "idle" } | Searching | { status: "done"; result: SavedSearchResult } | { status: "failed"; error: ApiError | Error };
 
 /**
- * What a dashboard search reports: the server's stream events, and, when the stream could not
- * be read, progress the client estimated (spec §4 simulated progress) marked `estimated`.
+ * What a dashboard search reports: the server's stream events (a failure is thrown, not an
+ * event), and, when the stream could not be read, progress the client estimated (spec §4
+ * simulated progress) marked `estimated`.
  */
-export type DashboardEvent = SearchEvent | (Extract<SearchEvent, { type: "progress" }> & { estimated: true });
+export type DashboardEvent = SearchStreamEvent | (Extract<SearchStreamEvent, { type: "progress" }> & { estimated: true });
 
 /** The state as a search starts, before the server has said anything. */
 export function beginSearch(request: { query: string; iterations: number }, now: number): Searching {
@@ -52,7 +54,5 @@ export function reduceSearch(state: SearchState, event: DashboardEvent): SearchS
       return { ...state, partial: { ...state.partial, [event.provider]: event.result } };
     case "done":
       return { status: "done", result: event.result };
-    case "error":
-      return { status: "failed", error: new ApiError(event.status, JSON.stringify({ message: event.message, remainingSearches: event.remainingSearches }), "") };
   }
 }
