@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { CreateBatch, CurrentVariants, GenerateVariants, GeneratedVariants, LatestBatch, RunBatch, SaveVariants, VariantBatch, VariantSet } from "#src/contract/variants.ts";
+import { CreateBatch, CurrentVariants, GenerateVariants, GeneratedVariants, LatestBatch, QueryParam, RunBatch, SaveVariants, VariantBatch, VariantSet } from "#src/contract/variants.ts";
 import { parseInput } from "#src/server/http/errors.ts";
 import type { identity } from "#src/server/http/identity.ts";
 import type { Billing } from "#src/server/services/billing/index.ts";
@@ -9,7 +9,6 @@ import { jsonBody } from "./docs.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 const BatchId = v.pipe(v.string(), v.uuid("Batch not found"));
-const QueryParam = v.object({ query: v.pipe(v.string("query is required"), v.trim(), v.minLength(1, "query is required"), v.maxLength(500, "query must be at most 500 characters")) });
 
 /** Spec §7 generate-variants, and the batches that run variants as searches (Pro). */
 export function variantRoutes(variants: Variants, billing: Billing, who: ReturnType<typeof identity>) {
