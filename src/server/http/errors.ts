@@ -34,6 +34,7 @@ const STATUS: Record<ErrorCode, number> = {
 /** An error answer: its status and the `{ code, message }` body (with the searches left, for the free tier). */
 export type ErrorAnswer = { status: number; body: ErrorBody };
 
+/** A code's answer: its status and `{ code, message }`. */
 function refusal(code: ErrorCode, message: string): ErrorAnswer {
   return { status: STATUS[code], body: { code, message } };
 }
