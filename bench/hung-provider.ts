@@ -11,7 +11,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SearchEvent } from "#src/contract/search.ts";
+import type { SearchStreamEvent } from "#src/client/api.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { browserAt, startServer } from "#tests/support/server.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
@@ -38,26 +38,25 @@ const [plainMs, streamMs] = await Promise.all([
     return check(plain, result.id);
   }),
   timed(async () => {
-    let last: SearchEvent | undefined;
+    let last: SearchStreamEvent | undefined;
     for await (const event of streaming.api.searchStream({ query: "best standing desk" })) last = event;
     if (last?.type !== "done") throw new Error(`the stream ended with ${JSON.stringify(last)}`);
-    return check(streaming, last.id);
+    return check(streaming, last.result.id);
   }),
 ]);
 console.log(`time to a saved result, one provider hung: POST /api/search ${(plainMs / 1000).toFixed(2)} s; event stream to 'done' ${(streamMs / 1000).toFixed(2)} s`);
 
 // SIGTERM with a search in flight that only the drain can end.
 const late = browserAt(server.baseUrl);
-const events: SearchEvent[] = [];
+const events: SearchStreamEvent[] = [];
 const reading = (async () => {
   for await (const event of late.api.searchStream({ query: "best vpn" })) events.push(event);
-})().catch(() => undefined);
+})().catch((error: unknown) => error);
 while (events.filter((e) => e.type === "result").length < 2) await Bun.sleep(20);
 const signalled = performance.now();
 server.process.kill("SIGTERM");
 const code = await server.process.exited;
-console.log(`SIGTERM with the search in flight: exit ${code} after ${((performance.now() - signalled) / 1000).toFixed(2)} s; its stream ended with ${JSON.stringify(events.at(-1))}`);
-await reading;
+console.log(`SIGTERM with the search in flight: exit ${code} after ${((performance.now() - signalled) / 1000).toFixed(2)} s; its stream ended with ${String(await reading)}`);
 await simulator.stop();
 
 /** That the search is in its visitor's history, and the hung provider's card says the limit cut it. */

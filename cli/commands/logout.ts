@@ -24,7 +24,7 @@ async function revoke(api: ApiClient, saved: SavedLogin): Promise<boolean> {
     await api.revokeToken(id);
     return true;
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return false;
+    if (error instanceof ApiError && (error.code === "NOT_SIGNED_IN" || error.code === "NOT_FOUND")) return false;
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { Iterations, SearchQuery } from "#src/contract/search.ts";
-import type { VariantBatch } from "#src/contract/variants.ts";
+import { isFinished, type VariantBatch } from "#src/contract/variants.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
@@ -40,7 +40,7 @@ export const variants = defineCommand("variants", "rephrasings of a query as peo
 /** Polls the batch until every item has completed or failed. */
 async function waitForBatch(api: ApiClient, batch: VariantBatch, progress: Progress): Promise<VariantBatch> {
   for (;;) {
-    const finished = batch.items.filter((item) => item.status === "completed" || item.status === "failed");
+    const finished = batch.items.filter((item) => isFinished(item.status));
     const failed = batch.items.filter((item) => item.status === "failed").length;
     const line = `Running ${batch.items.length} variant searches · ${finished.length}/${batch.items.length} done${failed ? ` (${failed} failed)` : ""}`;
     if (finished.length === batch.items.length) {

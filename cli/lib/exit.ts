@@ -1,5 +1,6 @@
 import { ValiError } from "valibot";
 import { ApiError } from "#src/client/errors.ts";
+import type { ErrorCode } from "#src/contract/errors.ts";
 
 /** The exit codes, as `aisc --help` and the README list them. */
 export const EXIT = {
@@ -30,8 +31,43 @@ export class CliError extends Error {
 
 export const NOT_SIGNED_IN = "Not signed in: run `aisc login` or set AISC_TOKEN";
 
-/** An HTTP status as an exit reason. */
-export function reasonOfStatus(status: number): ExitReason {
+/**
+ * Each error code of the API as an exit reason, decided on the code and never the HTTP status (a
+ * 403 is a Pro refusal, a token's missing scope or a cross-site refusal). A new code does not
+ * compile until it is placed here.
+ */
+const REASON: Record<ErrorCode, ExitReason> = {
+  INVALID_INPUT: "usage",
+  METHOD_NOT_ALLOWED: "usage",
+  ACCOUNT_EXISTS: "usage",
+  CONFLICT: "usage",
+  TOKEN_LIMIT_REACHED: "usage",
+  PAYLOAD_TOO_LARGE: "usage",
+  SEARCH_CANCELLED: "usage",
+  NOT_SIGNED_IN: "auth",
+  INVALID_LOGIN: "auth",
+  DAILY_LIMIT_REACHED: "limit",
+  PRO_REQUIRED: "limit",
+  TOO_MANY_ATTEMPTS: "limit",
+  PAYMENT_FAILED: "limit",
+  // What a token may not do (a browser session's), and a refusal the CLI cannot cause (it sends no Origin): as before codes existed, with Pro's.
+  SESSION_REQUIRED: "limit",
+  CSRF: "limit",
+  NOT_FOUND: "notFound",
+  PROVIDERS_FAILED: "server",
+  BILLING_FAILED: "server",
+  BILLING_UNAVAILABLE: "server",
+  SERVER_STOPPING: "server",
+  DATABASE_UNAVAILABLE: "server",
+  INTERNAL: "server",
+};
+
+/** A failed call as an exit reason: by its code. An answer without one did not come from our API (a proxy in front of it): its status is all there is. */
+export function reasonOf(error: ApiError): ExitReason {
+  return error.code ? REASON[error.code] : reasonOfStatus(error.status);
+}
+
+function reasonOfStatus(status: number): ExitReason {
   if (status === 401) return "auth";
   if (status === 402 || status === 403 || status === 429) return "limit";
   if (status === 404) return "notFound";
@@ -42,7 +78,7 @@ export function reasonOfStatus(status: number): ExitReason {
 /** What to tell the person about anything a command threw, and how to exit. */
 export function describeError(error: unknown, server: string): { reason: ExitReason; message: string } {
   if (error instanceof CliError) return { reason: error.reason, message: error.message };
-  if (error instanceof ApiError) return { reason: reasonOfStatus(error.status), message: error.serverMessage ?? error.message };
+  if (error instanceof ApiError) return { reason: reasonOf(error), message: error.serverMessage ?? error.message };
   if (error instanceof ValiError) return { reason: "server", message: `unexpected answer from ${server}: ${error.message}` };
   if (isNetworkError(error)) return { reason: "server", message: `could not reach ${server}` };
   if (isFileError(error)) return { reason: "usage", message: error.message };

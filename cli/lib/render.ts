@@ -101,12 +101,20 @@ function against(lens: LensReport): string {
   return lens.competitors.length ? `against ${lens.competitors.map((entry) => entry.name).join(", ")}` : "no competitors named";
 }
 
-/** The lens in a few lines. */
+/** The lens in a few lines; a provider whose answers were simulated says so (its figures are invented). */
 export function lensSummary(lens: LensReport): string {
   return [
     `Brand lens for ${lens.brand.name} (${against(lens)}):`,
-    ...lensRows(lens).map(({ id, view }) => `- ${providerCatalogue[id].model}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`),
+    ...lensRows(lens).map(({ id, view }) => `- ${providerCatalogue[id].model}${view.simulated ? " (simulated)" : ""}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`),
   ].join("\n");
+}
+
+/**
+ * Which providers answered from their simulator (no API key on the server), as one line for a
+ * summary: an assistant reading the figures must know they are invented. Empty when none did.
+ */
+export function simulatedLine(simulated: ProviderId[]): string {
+  return simulated.length ? `Simulated (invented answers, not the live provider): ${simulated.map((id) => providerCatalogue[id].model).join(", ")}` : "";
 }
 
 function lensRows(lens: LensReport) {

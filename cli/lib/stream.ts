@@ -1,5 +1,5 @@
+import type { ApiClient, SearchAnswer } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
-import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
 import { cancelledNote } from "#src/core/progress.ts";
@@ -7,7 +7,6 @@ import { CliError } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
 import type { Progress } from "./progress.ts";
 
-export type StreamedSearch = { result: SavedSearchResult; remainingSearches?: number };
 type Counter = { completed: number; failed: number; total: number };
 
 /**
@@ -15,7 +14,7 @@ type Counter = { completed: number; failed: number; total: number };
  * complete. Ctrl-C cancels the search on the server (which closes its provider connections and
  * keeps what had finished, ADR 030), tells where that was saved, and the CLI exits 130.
  */
-export async function streamSearch(api: ApiClient, request: SearchRequest, progress: Progress): Promise<StreamedSearch> {
+export async function streamSearch(api: ApiClient, request: SearchRequest, progress: Progress): Promise<SearchAnswer> {
   const controller = new AbortController();
   let interrupted = false;
   let answered = () => {};
@@ -40,7 +39,8 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
         progress.update(progressLine(request.query, counters));
       } else if (event.type === "done") {
         progress.succeed(progressLine(request.query, counters));
-        return { result: event.result, ...(event.remainingSearches === undefined ? {} : { remainingSearches: event.remainingSearches }) };
+        const { type: _, ...answer } = event;
+        return answer;
       } else if (event.type === "cancelled") {
         const told = `${cancelledNote(event.result)}: saved as ${event.id} (aisc show ${event.id})`;
         // After Ctrl-C errors are not reported (the exit is 130): the saved id is said here, once.
@@ -48,13 +48,13 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
           progress.succeed();
           process.stderr.write(`${told}\n`);
         } else progress.fail(told);
-        throw new ApiError(409, JSON.stringify({ message: told }), "");
-      } else if (event.type === "error") {
-        progress.fail(event.message);
-        throw new ApiError(event.status, JSON.stringify({ message: event.message }), "");
+        throw new ApiError(409, JSON.stringify({ code: "SEARCH_CANCELLED", message: told, id: event.id }), "");
       }
     }
     throw new CliError("server", "The search ended without a result");
+  } catch (error) {
+    if (error instanceof ApiError) progress.fail(error.serverMessage ?? error.message);
+    throw error;
   } finally {
     answered();
     stopListening();

@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery } from "#src/contract/lens.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { Iterations, SearchQuery } from "#src/contract/search.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
-import { lensSummary, resultSummary } from "#cli/lib/render.ts";
+import { lensSummary, resultSummary, simulatedLine } from "#cli/lib/render.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -68,7 +69,7 @@ export const tools: Tool[] = [
     }),
     async run(api, input) {
       const list = await api.listSearches(input);
-      const lines = list.searches.map((s) => `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products`);
+      const lines = list.searches.map((s) => `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products${s.simulated ? " · simulated" : ""}`);
       return { summary: lines.length ? `${lines.length} saved searches:\n${lines.join("\n")}` : "No saved searches.", json: json(list) };
     },
   }),
@@ -78,7 +79,9 @@ export const tools: Tool[] = [
     input: v.object({ query: said(SearchQuery, "The original query") }),
     async run(api, { query }) {
       const generated = await api.generateVariants({ query });
-      return { summary: [`${generated.variants.length} variants of "${query}":`, ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`)].join("\n"), json: json(generated) };
+      const by = generated.generatedBy;
+      const written = by ? ` (written by ${providerCatalogue[by.provider].model}${by.mode === "simulated" ? ", simulated" : ""})` : "";
+      return { summary: [`${generated.variants.length} variants of "${query}"${written}:`, ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`)].join("\n"), json: json(generated) };
     },
   }),
   defineTool({
@@ -96,7 +99,10 @@ export const tools: Tool[] = [
         `${report.searches.length} searches compared${report.missing.length ? `; no saved search for ${report.missing.map((q) => `"${q}"`).join(", ")}` : ""}.`,
         `Top products: ${top(report.summary.topProducts)}`,
         `Top companies: ${top(report.summary.topCompanies)}`,
-      ].join("\n");
+        simulatedLine(providerIds.filter((id) => report.searches.some((search) => search.simulated[id]))),
+      ]
+        .filter(Boolean)
+        .join("\n");
       return { summary, json: json(report) };
     },
   }),

@@ -26,6 +26,9 @@ export type HistoryQuery = { limit?: number; before?: string; query?: string; q?
 /** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
 export type SearchAnswer = { result: SavedSearchResult; remainingSearches?: number };
 
+/** What searchStream yields: the stream's progress, then `done` with the answer POST /api/search gives. */
+export type SearchStreamEvent = Exclude<SearchEvent, { type: "done" | "error" }> | ({ type: "done" } & SearchAnswer);
+
 // The API speaks the spec's JSON; callers get results keyed by provider (src/contract/search.ts).
 const SearchAnswer = v.pipe(
   SearchResponse,
@@ -41,8 +44,12 @@ export function createApiClient(options: HttpOptions = {}) {
   return {
     search: (request: SearchRequest) => http("POST", "/api/search", SearchAnswer, request),
 
-    /** The same search with live progress: yields each event as the server sends it. */
-    async *searchStream(request: SearchRequest, signal?: AbortSignal): AsyncGenerator<SearchEvent> {
+    /**
+     * The same search with live progress: yields each event as the server sends it, ending with
+     * `done` and the same answer as POST /api/search. A refusal before the stream, or its `error`
+     * event, is thrown as the ApiError a plain call would throw.
+     */
+    async *searchStream(request: SearchRequest, signal?: AbortSignal): AsyncGenerator<SearchStreamEvent> {
       const response = await doFetch(`${options.baseUrl ?? ""}/api/search/stream`, {
         method: "POST",
         credentials: "include",
@@ -51,7 +58,20 @@ export function createApiClient(options: HttpOptions = {}) {
         signal,
       });
       if (!response.ok || !response.body) throw new ApiError(response.status, await response.text(), response.statusText);
-      for await (const data of readEventStream(response.body)) yield v.parse(SearchEvent, data);
+      for await (const data of readEventStream(response.body)) {
+        const event = v.parse(SearchEvent, data);
+        if (event.type === "error") {
+          const { type: _, status, ...body } = event;
+          throw new ApiError(status, JSON.stringify(body), "");
+        }
+        if (event.type !== "done") {
+          yield event;
+          continue;
+        }
+        const { id: _, ...answer } = event;
+        yield answer;
+        return;
+      }
     },
 
     cancelSearch: () => http("POST", "/api/cancel-search", CancelResult),
@@ -73,7 +93,7 @@ export function createApiClient(options: HttpOptions = {}) {
       try {
         return await http("GET", "/api/auth/user", User);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
+        if (error instanceof ApiError && error.code === "NOT_SIGNED_IN") return null;
         throw error;
       }
     },

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { Rate } from "./lens.ts";
+import { Rate, SimulatedProviders } from "./lens.ts";
 import { ProviderId } from "./search.ts";
 
 /** GET /api/compare: the original query and its variants (spec: compareQuery and compareVariants, repeated). */
@@ -15,6 +15,8 @@ export const ComparedSearch = v.object({
   id: v.string(),
   createdAt: v.string(),
   iterationCount: v.number(),
+  /** Per provider, whether its answers in this search were simulated. */
+  simulated: SimulatedProviders,
 });
 export type ComparedSearch = v.InferOutput<typeof ComparedSearch>;
 

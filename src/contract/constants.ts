@@ -13,3 +13,8 @@ export const FREE_DAILY_SEARCHES = 5;
 /** Spec §8 texts, sent by the server as `{ message }` and shown by the client. */
 export const DAILY_LIMIT_MESSAGE = "You've reached your free daily search limit. Upgrade to Pro for unlimited searches.";
 export const PRO_REQUIRED = "Pro subscription required";
+
+/** The longest query (spec §5), wherever one is typed: a search, a variant, the history's filters. */
+export const QUERY_MAX_LENGTH = 500;
+/** The most variants a query's set or batch holds. */
+export const MAX_VARIANTS = 20;

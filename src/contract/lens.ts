@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { ProviderId } from "./search.ts";
+import { perProvider } from "./providers.ts";
+import { modelOf, ProviderId, type SearchResult } from "./search.ts";
 
 /*
  * The brand lens: how one brand (and its competitors) fares in the models' answers. The person
@@ -36,8 +37,22 @@ export type BrandLensSettings = v.InferOutput<typeof BrandLensSettings>;
 export const Rate = v.object({ count: v.number(), n: v.number(), percentage: v.number(), low: v.number(), high: v.number() });
 export type Rate = v.InferOutput<typeof Rate>;
 
+/**
+ * Per provider, whether its answers in a search came from its simulator (no key on the server):
+ * every figure read from them is invented, and says so (ADR 023, ADR 033).
+ */
+export const SimulatedProviders = v.object(perProvider(() => v.boolean()));
+export type SimulatedProviders = v.InferOutput<typeof SimulatedProviders>;
+
+/** Which providers' answers in a result were simulated. */
+export function simulatedOf(result: Pick<SearchResult, "models">): SimulatedProviders {
+  return perProvider((id) => modelOf(result, id).simulated);
+}
+
 /** One provider through the lens, over the iterations that answered. */
 export const ProviderLens = v.object({
+  /** Its answers came from its simulator: the figures below are invented. */
+  simulated: v.boolean(),
   /** Iterations whose answer names the brand (a "could not find it" is not a mention). */
   mentionRate: Rate,
   /** Among the named brands (the brand and its competitors), each one's share of all their mentions. */

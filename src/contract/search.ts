@@ -1,10 +1,11 @@
 import * as v from "valibot";
 
 import { BillingMode } from "./billing.ts";
-import { FREE_ITERATIONS, MAX_ITERATIONS } from "./constants.ts";
+import { FREE_ITERATIONS, MAX_ITERATIONS, QUERY_MAX_LENGTH } from "./constants.ts";
+import { ErrorBody } from "./errors.ts";
 import { perProvider, providerIds, type ProviderId as Id } from "./providers.ts";
 
-export { FREE_ITERATIONS, MAX_ITERATIONS, PRO_ITERATION_CHOICES } from "./constants.ts";
+export { FREE_ITERATIONS, MAX_ITERATIONS, PRO_ITERATION_CHOICES, QUERY_MAX_LENGTH } from "./constants.ts";
 export const ProviderId = v.picklist(providerIds);
 export type ProviderId = Id;
 
@@ -22,7 +23,7 @@ export const SearchQuery = v.pipe(
   v.string("Search query is required"),
   v.trim(),
   v.minLength(1, "Search query is required"),
-  v.maxLength(500, "Search query must be at most 500 characters"),
+  v.maxLength(QUERY_MAX_LENGTH, `Search query must be at most ${QUERY_MAX_LENGTH} characters`),
 );
 
 /** Spec §5: coerced to a whole number from 1 to 100. */
@@ -384,7 +385,8 @@ const StartedEvent = v.object({
 });
 const ProgressEvent = v.object({ type: v.literal("progress"), provider: ProviderId, completed: v.number(), failed: v.number(), total: v.number() });
 const ResultEvent = v.object({ type: v.literal("result"), provider: ProviderId, result: ModelResult });
-const ErrorEvent = v.object({ type: v.literal("error"), message: v.string(), status: v.number(), ...Remaining });
+/** A failure after the stream began: an error answer's body and its status. */
+const ErrorEvent = v.object({ type: v.literal("error"), ...ErrorBody.entries, status: v.number() });
 /** `done` carries exactly what POST /api/search answers. */
 const DoneEvent = v.object({ type: v.literal("done"), id: v.string(), result: SearchResponse });
 /** The search was cancelled after an answer: what had finished, saved, as GET /api/search/{id} answers it (ADR 030). */
@@ -444,6 +446,8 @@ export const SavedSearchListItem = v.object({
   totalLinks: v.number(),
   iterationCount: v.number(),
   status: SearchStatus,
+  /** Some provider's answers in it came from its simulator (each result says which). */
+  simulated: v.boolean(),
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
 
@@ -483,9 +487,9 @@ export const SavedSearchListFields = v.object({
   ),
   before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"), v.check(isRealTimestamp, "before must be an ISO timestamp"))),
   /** Only the searches of this query text, in any letter case (spec §5). */
-  query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"), v.maxLength(500, "query must be at most 500 characters"))),
+  query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"), v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`))),
   /** Searches whose query or title contains this text, in any letter case. */
-  q: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "q must not be empty"), v.maxLength(500, "q must be at most 500 characters"))),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "q must not be empty"), v.maxLength(QUERY_MAX_LENGTH, `q must be at most ${QUERY_MAX_LENGTH} characters`))),
   /** Searches in which this provider answered. */
   provider: v.optional(v.picklist(providerIds, `provider must be one of ${providerIds.join(", ")}`)),
   /** Searches of this many iterations. */

@@ -1,5 +1,10 @@
 import * as v from "valibot";
+import { BATCH_ITEM_STATUSES } from "./batch-status.ts";
+import { MAX_VARIANTS, QUERY_MAX_LENGTH } from "./constants.ts";
 import { ProviderId, ProviderMode, SearchQuery, Iterations } from "./search.ts";
+
+export { MAX_VARIANTS } from "./constants.ts";
+export { isActive, isFinished, isRunnable } from "./batch-status.ts";
 
 /** A rephrasing of the query, and why a person might type it. */
 export const Variant = v.object({ query: SearchQuery, reasoning: v.optional(v.string()), own: v.optional(v.boolean()) });
@@ -49,6 +54,11 @@ export type VariantSet = v.InferOutput<typeof VariantSet>;
 export const GeneratedVariants = VariantSet;
 export type GeneratedVariants = VariantSet;
 
+/** GET /api/variants and /api/variant-batches: `?query=`, the original query. */
+export const QueryParam = v.object({
+  query: v.pipe(v.string("query is required"), v.trim(), v.minLength(1, "query is required"), v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`)),
+});
+
 /** GET /api/variants?query=: the caller's saved set for a query, or null before one is written. */
 export const CurrentVariants = v.object({ set: v.nullable(VariantSet) });
 
@@ -57,7 +67,7 @@ export const MAX_VARIANT_REASONING = 500;
 
 /** A variant as the person is editing it: its query may be blank or repeat another until the set runs. */
 const DraftVariant = v.object({
-  query: v.pipe(v.string("Each variant needs a query"), v.maxLength(500, "A variant must be at most 500 characters")),
+  query: v.pipe(v.string("Each variant needs a query"), v.maxLength(QUERY_MAX_LENGTH, `A variant must be at most ${QUERY_MAX_LENGTH} characters`)),
   reasoning: v.optional(v.pipe(v.string(), v.maxLength(MAX_VARIANT_REASONING, `A reasoning must be at most ${MAX_VARIANT_REASONING} characters`)), ""),
   own: v.optional(v.boolean()),
 });
@@ -66,13 +76,13 @@ const DraftVariant = v.object({
 export const SaveVariants = v.object(
   {
     query: SearchQuery,
-    variants: v.pipe(v.array(DraftVariant, "variants must be a list"), v.minLength(1, "Keep at least one variant"), v.maxLength(20, "At most 20 variants")),
+    variants: v.pipe(v.array(DraftVariant, "variants must be a list"), v.minLength(1, "Keep at least one variant"), v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`)),
   },
   "The body must be a JSON object with a query and variants",
 );
 export type SaveVariants = v.InferInput<typeof SaveVariants>;
 
-export const BatchItemStatus = v.picklist(["pending", "queued", "running", "completed", "failed"]);
+export const BatchItemStatus = v.picklist(BATCH_ITEM_STATUSES);
 export type BatchItemStatus = v.InferOutput<typeof BatchItemStatus>;
 
 /** One query of a batch: its search, once it has run. */
@@ -101,7 +111,7 @@ export const CreateBatch = v.object(
   {
     query: SearchQuery,
     iterations: v.optional(Iterations, 1),
-    variants: v.pipe(v.array(Variant, "variants must be a list"), v.minLength(1, "Add at least one variant"), v.maxLength(20, "At most 20 variants")),
+    variants: v.pipe(v.array(Variant, "variants must be a list"), v.minLength(1, "Add at least one variant"), v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`)),
   },
   "The body must be a JSON object with a query and variants",
 );

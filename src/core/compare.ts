@@ -1,4 +1,5 @@
 import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/compare.ts";
+import { simulatedOf } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { Frequency, SavedSearchResult } from "#src/contract/search.ts";
 import { listedCompanies, listedProducts, listedSources } from "./aggregate.ts";
@@ -32,7 +33,7 @@ export function compareSearches(original: SavedSearchResult | undefined, variant
   const top = (items: ComparedItem[]) => items.slice(0, TOP).map((item) => ({ name: item.name, searches: Object.keys(item.in).length }));
 
   return {
-    searches: searches.map(({ result, role }) => ({ query: result.query, role, id: result.id, createdAt: result.createdAt ?? "", iterationCount: result.iterationCount })),
+    searches: searches.map(({ result, role }) => ({ query: result.query, role, id: result.id, createdAt: result.createdAt ?? "", iterationCount: result.iterationCount, simulated: simulatedOf(result) })),
     missing,
     summary: {
       uniqueProducts: products.length,

@@ -1,6 +1,6 @@
 import type { BrandEntry, BrandLensSettings, LensReport, ProviderLens } from "#src/contract/lens.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import type { RunRecord, SearchResult } from "#src/contract/search.ts";
+import { modelOf, type RunRecord, type SearchResult } from "#src/contract/search.ts";
 import { answerText, brandMatcher, type BrandMatcher } from "./mentions.ts";
 import { nameKey } from "./names.ts";
 import { displayedRuns, keptRuns } from "./runs.ts";
@@ -43,14 +43,14 @@ export function brandLens(result: SearchResult, settings: LensSettings): LensRep
   const providers: LensReport["providers"] = {};
   for (const id of providerIds) {
     const runs = keptRuns(result, id) ?? displayedRuns(result, id);
-    if (runs.length > 0) providers[id] = providerLens(runs, named, domains);
+    if (runs.length > 0) providers[id] = { simulated: modelOf(result, id).simulated, ...providerLens(runs, named, domains) };
   }
   return { brand: settings.brand, competitors: settings.competitors, basis, providers };
 }
 
 type Named = { entry: BrandEntry; matcher: BrandMatcher; isBrand: boolean };
 
-function providerLens(runs: RunRecord[], named: Named[], domains: string[]): ProviderLens {
+function providerLens(runs: RunRecord[], named: Named[], domains: string[]): Omit<ProviderLens, "simulated"> {
   const n = runs.length;
   const answers = runs.map((run) => ({ ...run, text: answerText(run.text) }));
   const brand = named[0]?.matcher;

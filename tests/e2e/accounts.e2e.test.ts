@@ -158,7 +158,7 @@ describe("accounts in Chromium", () => {
   test("if the session does not take after registering, it asks to log in on the Login tab", async () => {
     // The browser asks who is signed in after registering; here the answer is "nobody" (401).
     const page = await harness().newPage(undefined, { allowConsoleErrors: [/Failed to load resource.*\b401\b.*\/api\/auth\/user/] });
-    await page.route("**/api/auth/user", (route) => route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ message: "Not signed in" }) }));
+    await page.route("**/api/auth/user", (route) => route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ code: "NOT_SIGNED_IN", message: "Not signed in" }) }));
     const account = newAccount();
     await visit(page, "/auth");
     await registerThroughForm(page, account);

@@ -20,7 +20,7 @@ async function searchUntilRefused(agent: Agent): Promise<number> {
   for (;;) {
     const answer = await search(agent);
     if (answer.status === 429) {
-      expect(answer.json).toEqual({ message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
+      expect(answer.json).toEqual({ code: "DAILY_LIMIT_REACHED", message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
       return served;
     }
     expect(answer.status).toBe(200);
@@ -45,7 +45,7 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
         served += await searchUntilRefused(browser);
       } else {
         expect(answer.status).toBe(429);
-        expect(answer.json).toEqual({ message: TOO_MANY_REGISTRATIONS });
+        expect(answer.json).toEqual({ code: "TOO_MANY_ATTEMPTS", message: TOO_MANY_REGISTRATIONS });
         refusedRegistrations++;
       }
     }
@@ -114,7 +114,7 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
     for (let i = 0; i < 3; i++) expect((await createAgent(app, { ip: `2001:db8:aa:1::${i + 10}` }).request("POST", "/api/register", newAccount())).status).toBe(201);
     const fourth = await createAgent(app, { ip }).request("POST", "/api/register", newAccount());
     expect(fourth.status).toBe(429);
-    expect(fourth.json).toEqual({ message: TOO_MANY_REGISTRATIONS });
+    expect(fourth.json).toEqual({ code: "TOO_MANY_ATTEMPTS", message: TOO_MANY_REGISTRATIONS });
     expect(fourth.headers.get("retry-after")).toBe(String(6 * 60 * 60));
     expect(fourth.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
     expect((await createAgent(app, { ip: "2001:db8:aa:2::1" }).request("POST", "/api/register", newAccount())).status).toBe(201);
@@ -134,11 +134,11 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
     expect((await from(2).request("POST", "/api/register", newAccount({ email: taken.email }))).status).toBe(201);
     for (let i = 3; i <= 10; i++) {
       const probe = await from(i).request("POST", "/api/register", newAccount({ username: taken.username }));
-      expect({ i, status: probe.status, json: probe.json }).toEqual({ i, status: 409, json: { message: USERNAME_TAKEN } });
+      expect({ i, status: probe.status, json: probe.json }).toEqual({ i, status: 409, json: { code: "ACCOUNT_EXISTS", message: USERNAME_TAKEN } });
     }
     const eleventh = await from(11).request("POST", "/api/register", newAccount({ username: taken.username }));
     expect(eleventh.status).toBe(429);
-    expect(eleventh.json).toEqual({ message: "Too many registration attempts. Please try again in 10 minutes." });
+    expect(eleventh.json).toEqual({ code: "TOO_MANY_ATTEMPTS", message: "Too many registration attempts. Please try again in 10 minutes." });
     expect(eleventh.headers.get("retry-after")).toBe("600");
     // A good registration waits too, and signs nobody in.
     const refused = await from(12).request("POST", "/api/register", newAccount());

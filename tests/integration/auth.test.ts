@@ -58,10 +58,10 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     await createAgent(app).api.register(first);
     const sameName = await createAgent(app).request("POST", "/api/register", newAccount({ username: first.username.toUpperCase() }));
     expect(sameName.status).toBe(409);
-    expect(sameName.json).toEqual({ message: "Username is already taken" });
+    expect(sameName.json).toEqual({ code: "ACCOUNT_EXISTS", message: "Username is already taken" });
     const both = await createAgent(app).request("POST", "/api/register", { ...first, password: "another password" });
     expect(both.status).toBe(409);
-    expect(both.json).toEqual({ message: "Username is already taken" });
+    expect(both.json).toEqual({ code: "ACCOUNT_EXISTS", message: "Username is already taken" });
     // A refused registration signs nobody in.
     expect(setCookie(sameName.headers, "session")).toBeUndefined();
   });
@@ -99,7 +99,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     const unknown = await visitor.request("POST", "/api/login", { username: "nobody-here", password: account.password });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.json).toEqual({ message: "Invalid username or password" });
+    expect(wrong.json).toEqual({ code: "INVALID_LOGIN", message: "Invalid username or password" });
     expect(unknown.json).toEqual(wrong.json);
     expect(setCookie(wrong.headers, "session")).toBeUndefined();
 
@@ -133,7 +133,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     // The copied token, and the user's other sessions, are refused: 401, not 500, and the cookie is dropped.
     const replay = await thief.request("GET", "/api/auth/user");
     expect(replay.status).toBe(401);
-    expect(replay.json).toEqual({ message: "Not signed in" });
+    expect(replay.json).toEqual({ code: "NOT_SIGNED_IN", message: "Not signed in" });
     expect(thief.jar.has("session")).toBe(false);
     expect(await laptop.api.currentUser()).toBeNull();
 
@@ -173,7 +173,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     const visitor = createAgent(app);
     const me = await visitor.request("GET", "/api/auth/user");
     expect(me.status).toBe(401);
-    expect(me.json).toEqual({ message: "Not signed in" });
+    expect(me.json).toEqual({ code: "NOT_SIGNED_IN", message: "Not signed in" });
     expect(await visitor.api.proStatus()).toEqual({ isPro: false });
   });
 
@@ -247,7 +247,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     // The sixth from there waits a second, even with the right password.
     const held = await attacker("2001:db8:7:1::99").request("POST", "/api/login", { username: account.username.toUpperCase(), password: account.password });
     expect(held.status).toBe(429);
-    expect(held.json).toEqual({ message: "Too many login attempts. Please try again in 1 second." });
+    expect(held.json).toEqual({ code: "TOO_MANY_ATTEMPTS", message: "Too many login attempts. Please try again in 1 second." });
     expect(held.headers.get("retry-after")).toBe("1");
     expect(setCookie(held.headers, "session")).toBeUndefined();
     // The owner, elsewhere, is not locked out.
@@ -379,7 +379,7 @@ describe("auth: cross-site requests", () => {
       for (const headers of foreign) {
         for (const [method, path, body] of [["POST", "/api/login", login], ["POST", "/api/register", newAccount()], ["POST", "/api/logout", undefined], ["POST", "/api/search", { query: "x" }], ["DELETE", "/api/search/abc", undefined]] as const) {
           const response = await visitor.request(method, path, body, headers);
-          expect({ headers, path, status: response.status, json: response.json }).toEqual({ headers, path, status: 403, json: { message: "Cross-origin request refused" } });
+          expect({ headers, path, status: response.status, json: response.json }).toEqual({ headers, path, status: 403, json: { code: "CSRF", message: "Cross-origin request refused" } });
         }
       }
       // Nothing happened: no account was created.

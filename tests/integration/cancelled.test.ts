@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import type { SearchEvent } from "#src/contract/search.ts";
+import type { SearchStreamEvent as SearchEvent } from "#src/client/api.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";

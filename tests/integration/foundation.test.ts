@@ -83,6 +83,6 @@ describeEachDatabase("foundation", (getDb, kind) => {
     const { app } = await createTestApp(getDb());
     const response = await get(app, "/api/nothing-here", { method: "POST" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: "Not found: POST /api/nothing-here" });
+    expect(await response.json()).toEqual({ code: "NOT_FOUND", message: "Not found: POST /api/nothing-here" });
   });
 });

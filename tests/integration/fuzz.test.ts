@@ -1,4 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
+import * as v from "valibot";
+import { ErrorBody } from "#src/contract/errors.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -10,8 +12,8 @@ import { databaseKinds, openTestDatabase } from "#tests/support/databases.ts";
  * Stripe simulator's relay: well-formed and broken bodies, odd methods, path ids, query values,
  * content types, cookies, tokens and forwarded addresses, as anonymous, free, Pro and token
  * callers. It fails on any 5xx, on an error the app logs as unhandled (a stream that had already
- * answered 200 cannot change its status), and on an /api answer that is not JSON `{ message }`
- * when it refuses. FUZZ_SEED and FUZZ_REQUESTS change the run; the seed is printed so a failure replays.
+ * answered 200 cannot change its status), and on an /api answer that is not JSON `{ code, message }`
+ * (a code of the contract's list) when it refuses. FUZZ_SEED and FUZZ_REQUESTS change the run; the seed is printed so a failure replays.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
@@ -170,8 +172,11 @@ for (const kind of databaseKinds) {
       await database.close();
     });
     const docs = (await (await app.handle(new Request(`${BASE}/api/docs/json`))).json()) as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown> }>>;
     };
+    // Every call documents its error answers as the contract's error body.
+    const undocumented = Object.entries(docs.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => !op.responses?.default).map(([method]) => `${method} ${path}`));
+    expect(undocumented).toEqual([]);
     const operations: Operation[] = Object.entries(docs.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, body: op.requestBody?.content?.["application/json"]?.schema })),
     );
@@ -228,13 +233,14 @@ for (const kind of databaseKinds) {
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status >= 500) failures.push(`${response.status} ${label} → ${text.slice(0, 200)}`);
       else if (path.startsWith("/api/") && response.status >= 400 && method !== "HEAD") {
-        let message: unknown;
+        let body: unknown;
         try {
-          message = (JSON.parse(text) as { message?: unknown }).message;
+          body = JSON.parse(text);
         } catch {
-          message = undefined;
+          body = undefined;
         }
-        if (typeof message !== "string") failures.push(`${response.status} without { message }: ${label} → ${text.slice(0, 200)}`);
+        // Every refusal names its code from the contract's list, beside the message.
+        if (!v.is(ErrorBody, body)) failures.push(`${response.status} without { code, message }: ${label} → ${text.slice(0, 200)}`);
       }
       if (i % 50 === 0) peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }

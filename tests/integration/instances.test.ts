@@ -102,7 +102,7 @@ for (const kind of databaseKinds) {
       expect((await onB.api.cancelSearch()).cancelled).toBe(true);
       const response = await pending;
       expect(response.status).toBe(409);
-      expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
+      expect(response.json).toEqual({ code: "SEARCH_CANCELLED", message: "Search cancelled", remainingSearches: 5 });
       await waitFor(() => slow.aborts.length === providerIds.length, { timeoutMs: WAIT_MS });
       expect(await runningOn(a.instance)).toEqual([]);
     });

@@ -2,6 +2,9 @@ import { afterEach, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import * as v from "valibot";
+import { CompareReport } from "#src/contract/compare.ts";
+import { LensReport } from "#src/contract/lens.ts";
+import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { SavedSearchList, SavedSearchResponse } from "#src/contract/search.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, savedSearchWithLens, useCliServer, type CliServer } from "#tests/support/cli.ts";
@@ -94,4 +97,35 @@ test("brand_lens answers the web's lens: the saved brand with its competitors an
 
   const got = await client.callTool({ name: "get_search", arguments: { id } });
   expect((JSON.parse(texts(got)[1] ?? "{}") as { lens?: unknown }).lens).toEqual(web);
+});
+
+test("every tool's answer says which providers were simulated: on a keyless server the figures are invented, and an assistant is told so", async () => {
+  const server = getServer();
+  const { user, id } = await savedSearchWithLens(server);
+  const client = await connect(server, user.token);
+  const query = "best crm for a small agency";
+  const everyProvider = { openai: true, anthropic: true, gemini: true };
+  const models = providerIds.map((provider) => providerCatalogue[provider].model);
+
+  // The lens: each provider's view is flagged in the JSON, and its summary line names it simulated.
+  const [lensText, lensJson] = texts(await client.callTool({ name: "brand_lens", arguments: { id } }));
+  const lens = v.parse(LensReport, JSON.parse(lensJson ?? "null"));
+  expect(perProvider((provider) => lens.providers[provider]?.simulated)).toEqual(everyProvider);
+  for (const model of models) expect(lensText).toContain(`- ${model} (simulated): mentioned in`);
+
+  // The saved search, and its lens under it.
+  const [searchText] = texts(await client.callTool({ name: "get_search", arguments: { id } }));
+  for (const model of models) expect(searchText?.match(new RegExp(`- ${model} \\(simulated\\):`, "g"))).toHaveLength(2);
+
+  // The comparison: each compared search says which providers were simulated.
+  const [compareText, compareJson] = texts(await client.callTool({ name: "compare", arguments: { query, variants: [] } }));
+  expect(v.parse(CompareReport, JSON.parse(compareJson ?? "null")).searches.map((search) => search.simulated)).toEqual([everyProvider]);
+  expect(compareText).toContain(`Simulated (invented answers, not the live provider): ${models.join(", ")}`);
+
+  // The history and the variants.
+  const [listText] = texts(await client.callTool({ name: "list_searches", arguments: {} }));
+  expect(listText).toContain(`- ${id} · `);
+  expect(listText).toEndWith(" · simulated");
+  const [variantsText] = texts(await client.callTool({ name: "generate_variants", arguments: { query } }));
+  expect(variantsText).toMatch(/^\d+ variants of "best crm for a small agency" \(written by .+, simulated\):/);
 });

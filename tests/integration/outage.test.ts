@@ -26,7 +26,7 @@ test("PostgreSQL unreachable: the API answers 503 with Retry-After and a message
       path,
       status: 503,
       retryAfter: "5",
-      json: { message: DATABASE_UNAVAILABLE },
+      json: { code: "DATABASE_UNAVAILABLE", message: DATABASE_UNAVAILABLE },
     });
   }
   const health = await visitor.request("GET", "/healthz");
@@ -47,7 +47,7 @@ test("PGlite gone (closed under the app): 503 on the API and on /healthz, which 
   await database.close();
   expect((await visitor.request("GET", "/healthz")).status).toBe(503);
   const quota = await visitor.request("GET", "/api/quota");
-  expect({ status: quota.status, json: quota.json }).toEqual({ status: 503, json: { message: DATABASE_UNAVAILABLE } });
+  expect({ status: quota.status, json: quota.json }).toEqual({ status: 503, json: { code: "DATABASE_UNAVAILABLE", message: DATABASE_UNAVAILABLE } });
 });
 
 test("what counts as the database being unavailable, as drivers report it", () => {

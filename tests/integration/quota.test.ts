@@ -3,7 +3,9 @@ import { eq } from "drizzle-orm";
 import { dailyUsage } from "#db/schema.ts";
 import { DAILY_LIMIT_MESSAGE, PRO_REQUIRED, QUOTA_COOKIE, readQuotaCookie, utcDay } from "#src/contract/quota.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import type { SearchEvent, SearchEventWire } from "#src/contract/search.ts";
+import type { SearchStreamEvent } from "#src/client/api.ts";
+import { ApiError } from "#src/client/errors.ts";
+import type { SearchEventWire } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
 import { startSimulator } from "#src/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
@@ -39,7 +41,7 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     }
     const sixth = await search(visitor);
     expect(quotaOf(sixth)).toEqual({ status: 429, header: "0", body: 0, cookie: 5 });
-    expect(sixth.json).toEqual({ message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
+    expect(sixth.json).toEqual({ code: "DAILY_LIMIT_REACHED", message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
     expect(await visitor.api.quota()).toMatchObject({ used: 5, remaining: 0 });
 
     // The cookie is the spec's display cookie: readable by scripts, 2 days, whole site.
@@ -63,7 +65,7 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     const clearedCookies = createAgent(app, { ip });
     const again = await search(clearedCookies);
     expect(quotaOf(again)).toEqual({ status: 429, header: "0", body: 0, cookie: 5 });
-    expect(again.json).toEqual({ message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
+    expect(again.json).toEqual({ code: "DAILY_LIMIT_REACHED", message: DAILY_LIMIT_MESSAGE, remainingSearches: 0 });
 
     const elsewhere = createAgent(app, { ip: "203.0.113.11" });
     expect(quotaOf(await search(elsewhere))).toMatchObject({ status: 200, body: 4 });
@@ -104,11 +106,11 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
       for (const body of [{ query: "best crm", iterations: 5 }, { query: "best crm", options: { iterations: 5 } }, { query: "best crm", iterations: "2" }]) {
         const answer = await search(visitor, body);
         expect(quotaOf(answer)).toEqual({ status: 403, header: "5", body: 5, cookie: 0 });
-        expect(answer.json).toEqual({ message: PRO_REQUIRED, remainingSearches: 5 });
+        expect(answer.json).toEqual({ code: "PRO_REQUIRED", message: PRO_REQUIRED, remainingSearches: 5 });
       }
       const stream = await visitor.request("POST", "/api/search/stream", { query: "best crm", iterations: 10 });
       expect(stream.status).toBe(403);
-      expect(stream.json).toEqual({ message: PRO_REQUIRED, remainingSearches: 5 });
+      expect(stream.json).toEqual({ code: "PRO_REQUIRED", message: PRO_REQUIRED, remainingSearches: 5 });
       expect(quotaOf(await search(visitor, { query: "best crm", iterations: 1 }))).toMatchObject({ status: 200, body: 4 });
     }
   });
@@ -127,9 +129,9 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
         ] as const) {
           const answer = await search(visitor, { query: "best crm", options });
           expect(quotaOf(answer)).toEqual({ status: 403, header: "5", body: 5, cookie: 0 });
-          expect(answer.json).toEqual({ message, remainingSearches: 5 });
+          expect(answer.json).toEqual({ code: "PRO_REQUIRED", message, remainingSearches: 5 });
           const stream = await visitor.request("POST", "/api/search/stream", { query: "best crm", options });
-          expect({ status: stream.status, json: stream.json }).toEqual({ status: 403, json: { message, remainingSearches: 5 } });
+          expect({ status: stream.status, json: stream.json }).toEqual({ status: 403, json: { code: "PRO_REQUIRED", message, remainingSearches: 5 } });
         }
         // What a default search spends stays free.
         expect(quotaOf(await search(visitor, { query: "best crm", options: { anthropicMaxUses: 5, openaiContextSize: "medium" } }))).toMatchObject({ status: 200, body: 4 });
@@ -163,7 +165,7 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     const { agent: pro } = await createProAgent(app, getDb());
     for (const iterations of [2, 3, 7, 99]) {
       const answer = await search(pro, { query: "best crm", iterations });
-      expect({ iterations, status: answer.status, json: answer.json }).toEqual({ iterations, status: 400, json: { message: "Iterations must be one of 1, 5, 10, 25, 50 or 100" } });
+      expect({ iterations, status: answer.status, json: answer.json }).toEqual({ iterations, status: 400, json: { code: "INVALID_INPUT", message: "Iterations must be one of 1, 5, 10, 25, 50 or 100" } });
     }
   });
 
@@ -230,9 +232,13 @@ describe("quota: searches that produce nothing are given back", () => {
     try {
       const failed = await search(visitor);
       expect(quotaOf(failed)).toEqual({ status: 502, header: "4", body: 4, cookie: 1 });
-      const streamed: SearchEvent[] = [];
-      for await (const event of visitor.api.searchStream({ query: "best mattress" })) streamed.push(event);
-      expect(streamed.at(-1)).toMatchObject({ type: "error", status: 502, remainingSearches: 4 });
+      // The stream's error event is thrown as the same ApiError the plain call gives.
+      const streamed = await (async () => {
+        for await (const _ of visitor.api.searchStream({ query: "best mattress" }));
+      })().catch((error: unknown) => error);
+      expect(streamed).toBeInstanceOf(ApiError);
+      const { status, code, remainingSearches } = streamed as ApiError;
+      expect({ status, code, remainingSearches }).toEqual({ status: 502, code: "PROVIDERS_FAILED", remainingSearches: 4 });
     } finally {
       fx.sim.clearFaults();
     }
@@ -287,7 +293,7 @@ describe("quota: searches that produce nothing are given back", () => {
       const { app } = await createTestApp(fx.db, { simulator: fx.sim, instance });
       const visitor = createAgent(app);
       const controller = new AbortController();
-      const seen: SearchEvent[] = [];
+      const seen: SearchStreamEvent[] = [];
       for await (const event of visitor.api.searchStream({ query: "best vpn" }, controller.signal)) {
         seen.push(event);
         if (event.type === "result" && event.result.status === "ok") break;

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { resultTable } from "#cli/lib/render.ts";
 import { streamSearch } from "#cli/lib/stream.ts";
-import { createApiClient } from "#src/client/api.ts";
+import { createApiClient, type SearchStreamEvent } from "#src/client/api.ts";
+import { ApiError } from "#src/client/errors.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { SearchEventWire, type SearchEvent } from "#src/contract/search.ts";
+import { SearchEventWire } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
@@ -104,7 +105,7 @@ describe("search: time limit, heartbeats, drain", () => {
     const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_CONCURRENCY: "1", SEARCH_DEADLINE_SECONDS: "2", SEARCH_DEADLINE_SECONDS_AT_100: "2" } });
     const { agent: pro } = await createProAgent(app, fx.db);
     const before = fx.sim.requests.length;
-    const events: SearchEvent[] = [];
+    const events: SearchStreamEvent[] = [];
     for await (const event of pro.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error(`the search did not finish: ${JSON.stringify(done)}`);
@@ -181,15 +182,20 @@ describe("search: time limit, heartbeats, drain", () => {
     const instance = createInstance(fx.db);
     const { app } = await createTestApp(fx.db, { simulator: fx.sim, instance, retry: patient });
     const visitor = createAgent(app);
-    const events: SearchEvent[] = [];
+    const events: SearchStreamEvent[] = [];
     const reading = (async () => {
       for await (const event of visitor.api.searchStream({ query: "best vpn" })) events.push(event);
-    })();
+    })().catch((error: unknown) => error);
     await waitFor(() => events.filter((e) => e.type === "result").length === 2);
 
     expect(await instance.drain(50)).toEqual({ inFlight: 1, interrupted: 1 });
-    await reading;
-    expect(events.at(-1)).toEqual({ type: "error", status: 503, message: "The server restarted during this search: what had finished is saved in your history", remainingSearches: 4 });
+    // The stream's error event, thrown as an ApiError.
+    const stopped = await reading;
+    expect(stopped).toBeInstanceOf(ApiError);
+    expect({ status: (stopped as ApiError).status, body: (stopped as ApiError).json }).toEqual({
+      status: 503,
+      body: { code: "SERVER_STOPPING", message: "The server restarted during this search: what had finished is saved in your history", remainingSearches: 4 },
+    });
     const [listed] = (await visitor.api.listSearches()).searches;
     expect(listed).toMatchObject({ query: "best vpn", status: "interrupted" });
     expect(listed?.totalProducts).toBeGreaterThan(0);
@@ -198,7 +204,7 @@ describe("search: time limit, heartbeats, drain", () => {
 
     const late = await createAgent(app).request("POST", "/api/search", { query: "best crm" });
     expect(late.status).toBe(503);
-    expect(late.json).toEqual({ message: "The server is restarting: try again in a moment", remainingSearches: 5 });
+    expect(late.json).toEqual({ code: "SERVER_STOPPING", message: "The server is restarting: try again in a moment", remainingSearches: 5 });
     expect(late.headers.get("retry-after")).toBe("5");
   });
 

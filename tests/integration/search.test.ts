@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { modelOf, type SearchEvent } from "#src/contract/search.ts";
+import type { SearchStreamEvent } from "#src/client/api.ts";
+import { modelOf } from "#src/contract/search.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import type { App } from "#src/server/app.ts";
@@ -64,9 +65,9 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const { result: { id } } = await owner.api.search({ query: "best password manager" });
     const read = await stranger.request("GET", `/api/search/${id}`);
     expect(read.status).toBe(404);
-    expect(read.json).toEqual({ message: "Search not found" });
+    expect(read.json).toEqual({ code: "NOT_FOUND", message: "Search not found" });
     // Same answer as for an id that never existed: no existence leak.
-    expect((await stranger.request("GET", "/api/search/00000000-0000-4000-8000-000000000000")).json).toEqual({ message: "Search not found" });
+    expect((await stranger.request("GET", "/api/search/00000000-0000-4000-8000-000000000000")).json).toEqual({ code: "NOT_FOUND", message: "Search not found" });
     expect((await stranger.api.listSearches()).searches).toEqual([]);
   });
 
@@ -319,7 +320,7 @@ describe("search: providers, faults, cancel, streaming", () => {
       const response = await pending;
       expect(response.status).toBe(409);
       // A cancelled search is given back.
-      expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
+      expect(response.json).toEqual({ code: "SEARCH_CANCELLED", message: "Search cancelled", remainingSearches: 5 });
       // Every provider's connection closed before its answer was sent (the simulator records only
       // those); how fast is bench/cancel.ts's to measure, not a test's.
       await waitFor(() => slow.aborts.length === providerIds.length);
@@ -348,7 +349,7 @@ describe("search: providers, faults, cancel, streaming", () => {
 
   test("the streaming form reports started, per-iteration progress, each provider's first result, and done with the saved id", async () => {
     const { agent: visitor } = await createProAgent(await app(), fx.db);
-    const events: SearchEvent[] = [];
+    const events: SearchStreamEvent[] = [];
     for await (const event of visitor.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
     expect(events[0]?.type).toBe("started");
     const last = events.at(-1);
@@ -361,7 +362,7 @@ describe("search: providers, faults, cancel, streaming", () => {
       expect(firstResult).toBe(firstProgress + 1);
     }
     if (last?.type !== "done") throw new Error("no done event");
-    expect((await visitor.api.getSearch(last.id)).iterationCount).toBe(5);
+    expect((await visitor.api.getSearch(last.result.id)).iterationCount).toBe(5);
   });
 
   test("bad input to every search endpoint is a 4xx with a message, never a 500", async () => {
@@ -397,7 +398,7 @@ describe("search: providers, faults, cancel, streaming", () => {
       expect(outcome.status).toBeGreaterThanOrEqual(400);
       expect(outcome.status).toBeLessThan(500);
     }
-    expect((await visitor.request("POST", "/api/search", { query: "  " })).json).toEqual({ message: "Search query is required" });
+    expect((await visitor.request("POST", "/api/search", { query: "  " })).json).toEqual({ code: "INVALID_INPUT", message: "Search query is required" });
   });
 });
 

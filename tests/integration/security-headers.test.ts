@@ -121,7 +121,7 @@ describeEachDatabase("security headers", (getDb) => {
     const login = { username: "nobody-here", password: "whatever1" };
     // The client names a host of its choosing; the proxy appends the one the browser really used.
     const forged = await createAgent(app).request("POST", "/api/login", login, { origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com" });
-    expect({ status: forged.status, json: forged.json }).toEqual({ status: 403, json: { message: CROSS_ORIGIN_MESSAGE } });
+    expect({ status: forged.status, json: forged.json }).toEqual({ status: 403, json: { code: "CSRF", message: CROSS_ORIGIN_MESSAGE } });
     const real = await createAgent(app).request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com" });
     expect(real.status).toBe(401);
     // The client claims https; the proxy says the browser came over http: no Secure cookies, no HSTS.

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SearchEvent } from "#src/contract/search.ts";
+import type { SearchStreamEvent } from "#src/client/api.ts";
+import { ApiError } from "#src/client/errors.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { startSimulator, type Simulator } from "#src/simulators/index.ts";
 import { browserAt, startServer } from "#tests/support/server.ts";
@@ -27,10 +28,10 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
   const server = await startServer(sim, dataDir, { SEARCH_DEADLINE_SECONDS: "600", SHUTDOWN_GRACE_SECONDS: "1" });
   const visitor = browserAt(server.baseUrl);
   await visitor.api.status(); // its anonymous id
-  const events: SearchEvent[] = [];
+  const events: SearchStreamEvent[] = [];
   const reading = (async () => {
     for await (const event of visitor.api.searchStream({ query: "best project management software" })) events.push(event);
-  })();
+  })().catch((error: unknown) => error);
   await waitFor(() => events.filter((e) => e.type === "result").length >= 2, { what: "the two answering providers' results" });
 
   server.process.kill("SIGTERM");
@@ -45,8 +46,9 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
   }, { what: "a refused connection or the server's exit" });
   expect(refusedWhileRunning).toBe(true);
   expect(await server.process.exited).toBe(0);
-  await reading;
-  expect(events.at(-1)).toMatchObject({ type: "error", status: 503 });
+  const stopped = await reading;
+  expect(stopped).toBeInstanceOf(ApiError);
+  expect({ status: (stopped as ApiError).status, code: (stopped as ApiError).code }).toEqual({ status: 503, code: "SERVER_STOPPING" });
   expect(await server.output()).toContain("1 of 1 search(es) interrupted and saved with what had finished");
 
   // The next start on the same data: the search is in the history with the providers that finished.

@@ -78,7 +78,7 @@ describeEachDatabase("personal API tokens", (getDb) => {
       ["POST", "/api/search"],
     ] as const) {
       const answer = await call(method, path, method === "POST" ? { query: "x" } : undefined);
-      expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 401, body: { message: "Invalid or revoked token" } });
+      expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 401, body: { code: "NOT_SIGNED_IN", message: "Invalid or revoked token" } });
     }
     const anonymous = createAgent(app);
     for (const header of ["Bearer aisc_unknownunknownunknownunknownunknownunknow", "Bearer not-a-token"]) {
@@ -96,7 +96,7 @@ describeEachDatabase("personal API tokens", (getDb) => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     const proxied = await browser.request("GET", "/stripe-sim/v1/prices", undefined, { authorization: "Bearer pk_test_not_ours" });
-    expect(proxied.json).not.toEqual({ message: "Invalid or revoked token" });
+    expect(proxied.json).not.toEqual({ code: "NOT_SIGNED_IN", message: "Invalid or revoked token" });
     // On the API the same header is a token, and a wrong one is a 401.
     expect((await browser.request("GET", "/api/auth/user", undefined, { authorization: "Bearer pk_test_simulated" })).status).toBe(401);
   });

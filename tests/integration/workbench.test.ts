@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { providerIds } from "#src/contract/providers.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
 import type { LensReport } from "#src/contract/lens.ts";
-import type { VariantBatch } from "#src/contract/variants.ts";
+import { isFinished, type VariantBatch } from "#src/contract/variants.ts";
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
@@ -13,7 +13,7 @@ type Agent = ReturnType<typeof createAgent>;
 
 /** Until every item of the batch has finished (completed or failed), as the page polls. */
 async function finished(agent: Agent, id: string): Promise<VariantBatch> {
-  const isOver = (batch: VariantBatch) => batch.items.every((item) => item.status === "completed" || item.status === "failed");
+  const isOver = (batch: VariantBatch) => batch.items.every((item) => isFinished(item.status));
   return waitFor(
     async () => {
       const batch = (await agent.request("GET", `/api/variant-batches/${id}`)).json as VariantBatch;
@@ -41,7 +41,7 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     for (const agent of [anonymous, free]) {
       for (const [method, path, body] of doors) {
         const answer = await agent.request(method, path, body);
-        expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 403, body: { message: "Pro subscription required" } });
+        expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 403, body: { code: "PRO_REQUIRED", message: "Pro subscription required" } });
       }
     }
   });
@@ -123,7 +123,7 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     const variant = (await agent.api.search({ query: "standing desk for a small office", iterations: 5 })).result;
     expect((await agent.api.listSearches({ query: "best standing desk" })).searches.map((s) => s.id)).toEqual([original.id]);
 
-    expect((await agent.request("GET", "/api/compare")).json).toEqual({ message: "No queries specified" });
+    expect((await agent.request("GET", "/api/compare")).json).toEqual({ code: "INVALID_INPUT", message: "No queries specified" });
     const report = (await agent.request("GET", `/api/compare?compareQuery=${encodeURIComponent("best standing desk")}&compareVariants=${encodeURIComponent("STANDING DESK FOR A SMALL OFFICE")}&compareVariants=never%20searched`)).json as CompareReport;
     expect(report.searches.map((s) => [s.role, s.id])).toEqual([
       ["original", original.id],

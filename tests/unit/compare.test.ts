@@ -63,16 +63,18 @@ const smallBusiness = savedResult({
 });
 
 // A single-iteration variant: where it was found and by whom, no frequencies, no test.
-const free = savedResult({ id: "v2", query: "free crm", iterationCount: 1, models: { openai: modelResult("openai", { products: [{ name: "HubSpot CRM" }], searchQueries: ["free crm"] }) } });
+// Its one answer came from a simulated OpenAI.
+const free = savedResult({ id: "v2", query: "free crm", iterationCount: 1, models: { openai: modelResult("openai", { products: [{ name: "HubSpot CRM" }], searchQueries: ["free crm"], simulated: true }) } });
 
 const report = compareSearches(original, [smallBusiness, free], { query: "best crm for startups", variants: ["crm for small business", "Free CRM", "crm for agencies"] });
 
 describe("compareSearches", () => {
-  test("lists the searches with their roles, and the asked queries that have none (case-insensitively)", () => {
+  test("lists the searches with their roles and which providers were simulated in each, and the asked queries that have none (case-insensitively)", () => {
+    const live = { openai: false, anthropic: false, gemini: false };
     expect(report.searches).toEqual([
-      { query: "best crm for startups", role: "original", id: "o", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5 },
-      { query: "CRM for small business", role: "variant", id: "v1", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5 },
-      { query: "free crm", role: "variant", id: "v2", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 1 },
+      { query: "best crm for startups", role: "original", id: "o", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },
+      { query: "CRM for small business", role: "variant", id: "v1", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },
+      { query: "free crm", role: "variant", id: "v2", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 1, simulated: { ...live, openai: true } },
     ]);
     expect(report.missing).toEqual(["crm for agencies"]);
   });

@@ -17,6 +17,7 @@ const lens: LensReport = {
   providers: {
     // Listed out of catalogue order: the export puts OpenAI before Gemini all the same.
     gemini: {
+      simulated: true,
       mentionRate: { count: 0, n: 1, percentage: 0, low: 0, high: 79.3 },
       shareOfVoice: [
         { name: "Notion", mentions: 0, share: 0, isBrand: true },
@@ -27,6 +28,7 @@ const lens: LensReport = {
       domainCited: { count: 0, n: 1, percentage: 0, low: 0, high: 79.3 },
     },
     openai: {
+      simulated: false,
       mentionRate: { count: 3, n: 4, percentage: 75, low: 30.1, high: 95.4 },
       shareOfVoice: [
         { name: "Notion", mentions: 3, share: 60, isBrand: true },

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { isActive } from "#src/contract/batch-status.ts";
 import type { ComparedItem, ComparedSearch } from "#src/contract/compare.ts";
 import { stabilityText } from "#web/components/results/frequency-analysis.tsx";
 import { ApiError } from "#src/client/errors.ts";
@@ -12,7 +13,6 @@ import {
   formatCountRate,
   formatPValue,
   formatRate,
-  isActive,
   itemsOfPair,
   ordinal,
   parseIterations,
@@ -86,7 +86,7 @@ describe("batches", () => {
 });
 
 describe("compare", () => {
-  const search = (id: string, role: ComparedSearch["role"]): ComparedSearch => ({ id, role, query: id, createdAt: "2026-11-21T10:00:00.000Z", iterationCount: 5 });
+  const search = (id: string, role: ComparedSearch["role"]): ComparedSearch => ({ id, role, query: id, createdAt: "2026-11-21T10:00:00.000Z", iterationCount: 5, simulated: { openai: false, anthropic: false, gemini: false } });
   const rate = (count: number, n: number) => ({ count, n, percentage: (count / n) * 100, low: 0, high: 100 });
   const items: ComparedItem[] = [
     { name: "Alpha", in: { o: { providers: ["openai"], frequency: rate(3, 15) }, v1: { providers: [], frequency: rate(1, 10) } }, difference: {} },

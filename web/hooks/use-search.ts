@@ -50,17 +50,17 @@ export function useSearch(options: UseSearchOptions = {}) {
         if (controller.current !== mine) return;
         if ("remainingSearches" in event && event.remainingSearches !== undefined) optionsRef.current.onRemaining?.(event.remainingSearches);
         apply(event);
-        if (event.type === "done" || event.type === "cancelled" || event.type === "error") {
+        if (event.type === "done" || event.type === "cancelled") {
           controller.current = null;
-          if (event.type === "done") optionsRef.current.onDone?.(event.result);
+          optionsRef.current.onDone?.(event.result);
           return;
         }
       }
     } catch (error) {
       if (mine.signal.aborted || controller.current !== mine) return;
       controller.current = null;
-      const remaining = error instanceof ApiError ? error.json?.remainingSearches : undefined;
-      if (typeof remaining === "number") optionsRef.current.onRemaining?.(remaining);
+      const remaining = error instanceof ApiError ? error.remainingSearches : undefined;
+      if (remaining !== undefined) optionsRef.current.onRemaining?.(remaining);
       setState((s) => failSearch(s, error instanceof Error ? error : new Error(String(error))));
     }
   }, []);

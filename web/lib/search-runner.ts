@@ -7,14 +7,14 @@ import type { DashboardEvent } from "./search-state.ts";
 /**
  * One search for the dashboard, as events: the server's live stream, or, when the stream cannot
  * be read, a plain request with progress estimated on the spec's 1800 ms clock. A refusal or a
- * failure the server reports is final (thrown, or the stream's `error` event). Loaded when the
- * first search starts (ADR 006).
+ * failure the server reports (an ApiError, from the stream or the request) is final. Loaded when
+ * the first search starts (ADR 006).
  */
 export async function* runDashboardSearch(request: SearchRequest & { iterations: number }, signal: AbortSignal): AsyncGenerator<DashboardEvent> {
   try {
     for await (const event of api.searchStream(request, signal)) {
       yield event;
-      if (event.type === "done" || event.type === "cancelled" || event.type === "error") return;
+      if (event.type === "done" || event.type === "cancelled") return;
     }
   } catch (error) {
     if (error instanceof ApiError || signal.aborted) throw error;
@@ -44,7 +44,7 @@ async function* fallbackSearch(request: SearchRequest & { iterations: number }, 
       return;
     }
     if (settled) {
-      yield { type: "done", id: settled.result.id, result: settled.result, ...(settled.remainingSearches === undefined ? {} : { remainingSearches: settled.remainingSearches }) };
+      yield { type: "done", ...settled };
       return;
     }
     for (const provider of providerIds) {

@@ -1,6 +1,7 @@
+import type { SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import type { ModelResult, ProviderMode, SavedSearchResult, SearchEvent } from "#src/contract/search.ts";
+import type { ModelResult, ProviderMode, SavedSearchResult } from "#src/contract/search.ts";
 
 export type ProviderProgress = { completed: number; failed: number; total: number };
 
@@ -22,10 +23,11 @@ export type Searching = {
 export type SearchState = { status: "idle" } | Searching | { status: "done"; result: SavedSearchResult } | { status: "failed"; error: ApiError | Error };
 
 /**
- * What a dashboard search reports: the server's stream events, and, when the stream could not
- * be read, progress the client estimated (spec §4 simulated progress) marked `estimated`.
+ * What a dashboard search reports: the server's stream events (a failure is thrown, not an
+ * event), and, when the stream could not be read, progress the client estimated (spec §4
+ * simulated progress) marked `estimated`.
  */
-export type DashboardEvent = SearchEvent | (Extract<SearchEvent, { type: "progress" }> & { estimated: true });
+export type DashboardEvent = SearchStreamEvent | (Extract<SearchStreamEvent, { type: "progress" }> & { estimated: true });
 
 /** The state as a search starts, before the server has said anything. */
 export function beginSearch(request: { query: string; iterations: number }, now: number): Searching {
@@ -56,16 +58,11 @@ export function reduceSearch(state: SearchState, event: DashboardEvent): SearchS
     case "cancelled":
       // A cancelled search shows what it kept, with its note (ADR 030).
       return { status: "done", result: event.result };
-    case "error":
-      return failSearch(state, new ApiError(event.status, JSON.stringify({ message: event.message, remainingSearches: event.remainingSearches }), ""));
   }
 }
 
 /** A search that ended without a result: a failure to report, or, when it was cancelled here and kept nothing, back to idle. */
 export function failSearch(state: SearchState, error: Error): SearchState {
-  if (state.status === "searching" && state.cancelling && error instanceof ApiError && error.status === CANCELLED_STATUS) return { status: "idle" };
+  if (state.status === "searching" && state.cancelling && error instanceof ApiError && error.code === "SEARCH_CANCELLED") return { status: "idle" };
   return { status: "failed", error };
 }
-
-/** The status of the answer to a cancelled search (409 "Search cancelled"). */
-const CANCELLED_STATUS = 409;

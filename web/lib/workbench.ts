@@ -1,6 +1,7 @@
 import type { CompareReport, ComparedItem, ComparedSearch } from "#src/contract/compare.ts";
 import type { Rate } from "#src/contract/lens.ts";
-import type { BatchItem, BatchItemStatus } from "#src/contract/variants.ts";
+import { isActive } from "#src/contract/batch-status.ts";
+import type { BatchItem } from "#src/contract/variants.ts";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import { compareNames, nameKey } from "#src/core/names.ts";
 import { formatPercent } from "#web/lib/format.ts";
@@ -67,10 +68,6 @@ export function compareHref(original: string, variants: readonly string[]): stri
   return `/compare?${params.toString().replace(/\+/g, "%20")}`;
 }
 
-/** Queued or running: the page keeps polling while any item is. */
-export function isActive(status: BatchItemStatus): boolean {
-  return status === "queued" || status === "running";
-}
 
 /** Completed of total (spec §2 progress bar), and whether any item is still queued or running. */
 export function batchProgress(items: readonly Pick<BatchItem, "status">[]): { completed: number; total: number; active: boolean } {

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Loader2, Lock, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
+import { SERVER_FAULTS } from "#src/contract/error-codes.ts";
 import { RequireUser } from "#web/components/auth/require-user.tsx";
 import { PaymentForm } from "#web/components/billing/payment-form.tsx";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
@@ -63,7 +64,7 @@ function Checkout() {
           setSetup({ state: "failed", message: "There was a problem setting up your payment. Please try again." });
         }
       })
-      .catch((error: unknown) => setSetup({ state: "failed", message: error instanceof ApiError && error.status < 500 && error.serverMessage ? error.serverMessage : "An error occurred while setting up your subscription. Please try again." }));
+      .catch((error: unknown) => setSetup({ state: "failed", message: error instanceof ApiError && error.code && !SERVER_FAULTS.has(error.code) && error.serverMessage ? error.serverMessage : "An error occurred while setting up your subscription. Please try again." }));
   }, [navigate]);
 
   const paid = useCallback(async () => {

@@ -69,10 +69,11 @@ export default function HomePage() {
   useEffect(() => {
     if (state.status !== "failed") return;
     const { error } = state;
-    if (error instanceof ApiError && error.status === 429) {
+    const code = error instanceof ApiError ? error.code : undefined;
+    if (code === "DAILY_LIMIT_REACHED") {
       toast(messages.dailyLimit);
       upgrade.toCheckout();
-    } else if (error instanceof ApiError && error.status === 403) {
+    } else if (code === "PRO_REQUIRED") {
       toast(messages.proFeature);
       upgrade.toCheckout();
     } else {

@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, GitCompareArrows, LoaderCircle, Play, Plus, RefreshCw, WandSparkles } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
+import * as v from "valibot";
 import { Link, useSearchParams } from "wouter";
 import { providerCatalogue } from "#src/contract/providers.ts";
-import type { GeneratedBy as Writer, VariantBatch } from "#src/contract/variants.ts";
+import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
+import { SearchQuery } from "#src/contract/search.ts";
+import { isRunnable, MAX_VARIANTS, type GeneratedBy as Writer, type VariantBatch } from "#src/contract/variants.ts";
 import { nameKey } from "#src/core/names.ts";
 import { SimulatedBadge } from "#web/components/results/shared.tsx";
 import { useProGate } from "#web/components/workbench/pro-gate.ts";
@@ -25,9 +28,6 @@ export async function prefetch({ queryClient, api: serverApi, url }: PrefetchCon
   const { set } = await queryClient.fetchQuery(workbenchQueries.variants(serverApi, query));
   if (set?.batchId) await queryClient.prefetchQuery(workbenchQueries.batch(serverApi, set.batchId));
 }
-
-/** The batch API's limit (CreateBatch). */
-const MAX_VARIANTS = 20;
 
 /** Spec §2 /variants?query=..&iterations=..: Pro only; the query's variants, run and compared. */
 export default function VariantsPage() {
@@ -98,7 +98,7 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
   const views: VariantView[] = batch ? batch.items.map((item) => ({ key: `b${item.position}`, query: item.query, reasoning: item.reasoning, status: item.status, error: item.error })) : withProblems(list, checked);
   const progress = batchProgress(batch?.items ?? []);
   const completed = batch?.items.filter((item) => item.status === "completed").map((item) => item.query) ?? [];
-  const runnable = batch ? batch.items.some((item) => item.status === "pending" || item.status === "failed") : list.length > 0;
+  const runnable = batch ? batch.items.some((item) => isRunnable(item.status)) : list.length > 0;
 
   /** Saves the list as a batch the first time, then queues the given items (all not completed when none). */
   async function run(positions?: number[]) {
@@ -275,7 +275,7 @@ function AddVariant({ existing, onAdd }: { existing: Draft[]; onAdd: (query: str
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const query = text.trim();
-    const issue = query === "" ? "Search query is required" : existing.some((draft) => nameKey(draft.query) === nameKey(query)) ? "This variant is already in the list" : null;
+    const issue = queryProblem(query) ?? (existing.some((draft) => nameKey(draft.query) === nameKey(query)) ? "This variant is already in the list" : null);
     setProblem(issue);
     if (issue) return;
     onAdd(query);
@@ -289,7 +289,7 @@ function AddVariant({ existing, onAdd }: { existing: Draft[]; onAdd: (query: str
             <label htmlFor={inputId} className="text-sm font-medium">
               Add your own variant
             </label>
-            <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} maxLength={500} placeholder="e.g. a question your customers ask" aria-invalid={problem ? true : undefined} aria-describedby={problem ? errorId : undefined} />
+            <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} maxLength={QUERY_MAX_LENGTH} placeholder="e.g. a question your customers ask" aria-invalid={problem ? true : undefined} aria-describedby={problem ? errorId : undefined} />
             {problem ? (
               <p id={errorId} className="text-sm text-destructive">
                 {problem}
@@ -306,12 +306,18 @@ function AddVariant({ existing, onAdd }: { existing: Draft[]; onAdd: (query: str
   );
 }
 
+/** What the contract says of a query (blank, too long), in its words; null when it may run. */
+function queryProblem(query: string): string | null {
+  const parsed = v.safeParse(SearchQuery, query);
+  return parsed.success ? null : parsed.issues[0].message;
+}
+
 /** The list as cards; once a run was tried, each with what stops it from being run. */
 function withProblems(list: Draft[], checked: boolean): VariantView[] {
   return list.map((draft, index) => {
     const text = draft.query.trim();
     const repeated = list.findIndex((other) => nameKey(other.query) === nameKey(text)) !== index;
-    const problem = !checked ? undefined : text === "" ? "Search query is required" : repeated ? "This variant repeats an earlier one" : undefined;
+    const problem = !checked ? undefined : (queryProblem(text) ?? (repeated ? "This variant repeats an earlier one" : undefined));
     return { key: draft.key, query: draft.query, reasoning: draft.reasoning, own: draft.own, problem };
   });
 }

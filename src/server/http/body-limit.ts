@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { isStorableText } from "#src/core/storable-text.ts";
 import { STRIPE_SIM_PATH } from "#src/server/services/billing/config.ts";
 import { DomainError } from "#src/server/services/errors.ts";
+import { refuse } from "./errors.ts";
 
 const KB = 1024;
 
@@ -46,21 +47,18 @@ export function bodyLimit() {
     .onRequest(({ request, set }) => {
       // No text we keep may hold NUL: PostgreSQL refuses it (22021), whatever the field.
       if (/%00/.test(request.url) && new URL(request.url).pathname.startsWith("/api/")) {
-        set.status = 400;
-        return { message: BAD_TEXT_MESSAGE };
+        return refuse(set, "INVALID_INPUT", BAD_TEXT_MESSAGE);
       }
       const declared = request.headers.get("content-length");
       if (declared === null || request.method === "GET" || request.method === "HEAD") return;
       const path = new URL(request.url).pathname;
       if (!READS_BODIES.some((prefix) => path.startsWith(prefix))) return;
       if (!/^\d{1,15}$/.test(declared)) {
-        set.status = 400;
-        return { message: "Content-Length must be a number of bytes" };
+        return refuse(set, "INVALID_INPUT", "Content-Length must be a number of bytes");
       }
       const limit = bodyLimitFor(path);
       if (Number(declared) > limit) {
-        set.status = 413;
-        return { message: tooLarge(limit) };
+        return refuse(set, "PAYLOAD_TOO_LARGE", tooLarge(limit));
       }
     })
     .onParse({ as: "global" }, async ({ request }, contentType) => {

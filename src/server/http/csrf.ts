@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { refuse } from "./errors.ts";
 import { requestHost } from "./forwarded.ts";
 import { bearerToken } from "./identity.ts";
 
@@ -19,8 +20,7 @@ export function csrf({ trustProxy }: { trustProxy: number }) {
     // A bearer token is not an ambient credential: a page elsewhere cannot send ours without knowing it.
     if (bearerToken(request) !== undefined) return;
     if (isCrossOrigin(request, trustProxy)) {
-      set.status = 403;
-      return { message: CROSS_ORIGIN_MESSAGE };
+      return refuse(set, "CSRF", CROSS_ORIGIN_MESSAGE);
     }
   });
 }

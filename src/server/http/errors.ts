@@ -1,17 +1,20 @@
 import type { Context, ValidationError } from "elysia";
 import * as v from "valibot";
 import { isDatabaseUnavailable } from "#db/errors.ts";
-import { DomainError, type ErrorCode } from "#src/server/services/errors.ts";
+import type { ErrorBody, ErrorCode } from "#src/contract/errors.ts";
+import { DomainError } from "#src/server/services/errors.ts";
 import { remainingOf, reportQuota } from "./quota-report.ts";
 
-/** Each domain error's HTTP status: the one place codes meet statuses. */
+/** Each error code's HTTP status: the one place codes meet statuses. */
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
   NOT_SIGNED_IN: 401,
   INVALID_LOGIN: 401,
   PRO_REQUIRED: 403,
   SESSION_REQUIRED: 403,
+  CSRF: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   ACCOUNT_EXISTS: 409,
   SEARCH_CANCELLED: 409,
   TOKEN_LIMIT_REACHED: 409,
@@ -24,10 +27,17 @@ const STATUS: Record<ErrorCode, number> = {
   PAYMENT_FAILED: 402,
   BILLING_UNAVAILABLE: 503,
   BILLING_FAILED: 502,
+  DATABASE_UNAVAILABLE: 503,
+  INTERNAL: 500,
 };
 
-/** An error answer: its status and the `{ message }` body (with the searches left, for the free tier). */
-export type ErrorAnswer = { status: number; body: { message: string; id?: string; remainingSearches?: number } };
+/** An error answer: its status and the `{ code, message }` body (with the searches left, for the free tier). */
+export type ErrorAnswer = { status: number; body: ErrorBody };
+
+/** A code's answer: its status and `{ code, message }`. */
+function refusal(code: ErrorCode, message: string): ErrorAnswer {
+  return { status: STATUS[code], body: { code, message } };
+}
 
 export const DATABASE_UNAVAILABLE = "The database is unavailable right now. Please try again in a moment.";
 /** Seconds a 503 for a database outage asks the caller to wait. */
@@ -41,14 +51,15 @@ export const DATABASE_RETRY_AFTER_S = 5;
 export function errorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) {
     const { quota, searchId } = error.options;
-    return { status: STATUS[error.code], body: { message: error.message, ...(searchId ? { id: searchId } : {}), ...(quota ? remainingOf(quota) : {}) } };
+    const { status, body } = refusal(error.code, error.message);
+    return { status, body: { ...body, ...(searchId ? { id: searchId } : {}), ...(quota ? remainingOf(quota) : {}) } };
   }
   if (isDatabaseUnavailable(error)) {
     console.error(`Database unavailable: ${driverMessage(error)}`);
-    return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
+    return refusal("DATABASE_UNAVAILABLE", DATABASE_UNAVAILABLE);
   }
   console.error("Unhandled error", error);
-  return { status: 500, body: { message: "Internal server error" } };
+  return refusal("INTERNAL", "Internal server error");
 }
 
 type ErrorContext = Pick<Context, "request" | "set" | "cookie"> & { code: string | number; error: unknown };
@@ -71,16 +82,24 @@ export function onError(trustProxy: number) {
       if (error.options.retryAfterS !== undefined) set.headers["retry-after"] = String(error.options.retryAfterS);
       return answer(set, errorAnswer(error));
     }
-    if (code === "PARSE") return answer(set, { status: 400, body: { message: "The request body is not valid JSON" } });
+    if (code === "PARSE") return answer(set, refusal("INVALID_INPUT", "The request body is not valid JSON"));
     // A method no route takes (POST to a page's path, say).
-    if (code === "NOT_FOUND") return answer(set, { status: 404, body: { message: `Not found: ${request.method} ${new URL(request.url).pathname}` } });
+    if (code === "NOT_FOUND") return answer(set, refusal("NOT_FOUND", `Not found: ${request.method} ${new URL(request.url).pathname}`));
     const failure = errorAnswer(error);
-    if (failure.status === 503) set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
+    if (failure.body.code === "DATABASE_UNAVAILABLE") set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
     return answer(set, failure);
   };
 }
 
-function answer(set: Context["set"], { status, body }: ErrorAnswer): ErrorAnswer["body"] {
+/** Sets a code's status and gives its body: for the edge's own refusals (CSRF, body limits, unknown calls). */
+export function refuse(set: Status, code: ErrorCode, message: string): ErrorBody {
+  return answer(set, refusal(code, message));
+}
+
+// Any context's `set` (an Elysia hook's, a handler's): only its status is written.
+type Status = { status?: number | string };
+
+function answer(set: Status, { status, body }: ErrorAnswer): ErrorBody {
   set.status = status;
   return body;
 }

@@ -1,5 +1,6 @@
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useState, type ReactNode } from "react";
+import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { cn } from "#web/lib/utils.ts";
 import { EMPTY_HISTORY_FORM, isFiltered, type HistoryForm } from "#web/lib/history.ts";
@@ -25,7 +26,7 @@ export function HistoryFilterBar({ form, onChange }: { form: HistoryForm; onChan
       <Field id={ids.q} label="Search" className="sm:col-span-2 md:col-span-3">
         <div className="relative">
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          <Input id={ids.q} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Query or title" className="pl-9" maxLength={500} />
+          <Input id={ids.q} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Query or title" className="pl-9" maxLength={QUERY_MAX_LENGTH} />
         </div>
       </Field>
       <Field id={ids.provider} label="Provider" className="md:col-span-2">

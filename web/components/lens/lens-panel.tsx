@@ -4,7 +4,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import type { LensReport, ProviderLens } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { CardHeading, EmptyText, SimulatedBadge, type SimulatedFlags } from "#web/components/results/shared.tsx";
+import { CardHeading, EmptyText, SimulatedBadge } from "#web/components/results/shared.tsx";
 import { RateBar } from "#web/components/workbench/rate-bar.tsx";
 import { formatPercent } from "#web/lib/format.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
@@ -20,10 +20,10 @@ export type LensControl = {
 };
 
 /** The results view's Brand Lens tab: Pro only, on a saved search. */
-export function LensTab({ searchId, isPro, simulated, control }: { searchId: string | undefined; isPro: boolean; simulated: SimulatedFlags; control: LensControl }) {
+export function LensTab({ searchId, isPro, control }: { searchId: string | undefined; isPro: boolean; control: LensControl }) {
   if (!isPro) return <ProOnly />;
   if (!searchId) return <EmptyText>The brand lens looks at saved searches; this result was not saved.</EmptyText>;
-  return <Lens searchId={searchId} simulated={simulated} control={control} />;
+  return <Lens searchId={searchId} control={control} />;
 }
 
 function ProOnly() {
@@ -48,7 +48,7 @@ function ProOnly() {
   );
 }
 
-function Lens({ searchId, simulated, control }: { searchId: string; simulated: SimulatedFlags; control: LensControl }) {
+function Lens({ searchId, control }: { searchId: string; control: LensControl }) {
   const { override, setOverride, onLens } = control;
   const { data, error, isPending, isFetching } = useQuery(workbenchQueries.searchLens(api, searchId, override));
   const lens = data?.lens ?? null;
@@ -83,7 +83,7 @@ function Lens({ searchId, simulated, control }: { searchId: string; simulated: S
           <AlertDescription>{errorText(error)}</AlertDescription>
         </Alert>
       ) : lens ? (
-        <LensReportView lens={lens} simulated={simulated} />
+        <LensReportView lens={lens} />
       ) : (
         <Alert role="note">
           <Focus aria-hidden="true" />
@@ -130,7 +130,7 @@ function OverrideForm({ onApply, busy }: { onApply: (name: string) => void; busy
   );
 }
 
-function LensReportView({ lens, simulated }: { lens: LensReport; simulated: SimulatedFlags }) {
+function LensReportView({ lens }: { lens: LensReport }) {
   const shown = providerIds.flatMap((id) => {
     const view = lens.providers[id];
     return view ? [{ id, view }] : [];
@@ -149,7 +149,7 @@ function LensReportView({ lens, simulated }: { lens: LensReport; simulated: Simu
       ) : (
         <div className="grid min-w-0 gap-4 lg:grid-cols-3">
           {shown.map(({ id, view }) => (
-            <ProviderCard key={id} id={id} view={view} simulated={simulated[id]} hasDomains={lens.brand.domains.length > 0} brand={lens.brand.name} />
+            <ProviderCard key={id} id={id} view={view} hasDomains={lens.brand.domains.length > 0} brand={lens.brand.name} />
           ))}
         </div>
       )}
@@ -158,7 +158,7 @@ function LensReportView({ lens, simulated }: { lens: LensReport; simulated: Simu
   );
 }
 
-function ProviderCard({ id, view, simulated, hasDomains, brand }: { id: ProviderId; view: ProviderLens; simulated: boolean; hasDomains: boolean; brand: string }) {
+function ProviderCard({ id, view, hasDomains, brand }: { id: ProviderId; view: ProviderLens; hasDomains: boolean; brand: string }) {
   const headingId = useId();
   const name = providerCatalogue[id].name;
   const n = view.mentionRate.n;
@@ -167,7 +167,7 @@ function ProviderCard({ id, view, simulated, hasDomains, brand }: { id: Provider
     <Card className="min-w-0 gap-4" role="region" aria-labelledby={headingId}>
       <CardHeader className="gap-2">
         <CardHeading id={headingId}>{name}</CardHeading>
-        {simulated ? <SimulatedBadge /> : null}
+        {view.simulated ? <SimulatedBadge /> : null}
       </CardHeader>
       <CardContent className="space-y-5">
         <section className="space-y-1.5" aria-label={`Mention rate, ${name}`}>

@@ -2,7 +2,7 @@ import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles 
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
-import type { LensReport } from "#src/contract/lens.ts";
+import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { cancelledNote } from "#src/core/progress.ts";
@@ -16,7 +16,7 @@ import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRo
 import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
-import { simulatedFlags, type SimulatedFlags } from "./shared.tsx";
+import type { SimulatedFlags } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/kit.ts";
 
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
@@ -43,12 +43,12 @@ const TABS: { value: ResultsTab; label: string; className: string; render: (prop
   { value: "links", label: "All Links", className: "min-w-0", render: (props) => <LinksTab {...props} /> },
   { value: "frequency", label: "Frequency Analysis", className: "min-w-0", render: (props) => <FrequencyAnalysis {...props} /> },
   // Beyond the spec (Pro): the person's brand through the answers of a saved search.
-  { value: "lens", label: "Brand Lens", className: "min-w-0", render: ({ result, isPro, simulated, lens }) => <LensTab searchId={result.id} isPro={isPro} simulated={simulated} control={lens} /> },
+  { value: "lens", label: "Brand Lens", className: "min-w-0", render: ({ result, isPro, lens }) => <LensTab searchId={result.id} isPro={isPro} control={lens} /> },
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
 export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", className }: SearchResultsProps) {
-  const simulated = useMemo(() => simulatedFlags(result), [result]);
+  const simulated = useMemo(() => simulatedOf(result), [result]);
   const headingId = useId();
   // The lens is loaded by its tab; the exports include the one shown.
   const [override, setOverride] = useState<string | null>(null);

@@ -1,18 +1,15 @@
 import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
-import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { SimulatedProviders } from "#src/contract/lens.ts";
 import type { Returned, ReturnedBy } from "#src/core/aggregate.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { safeHref } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
 
-export type SimulatedFlags = Record<ProviderId, boolean>;
-
-export function simulatedFlags(result: SearchResult): SimulatedFlags {
-  return perProvider((id) => modelOf(result, id).simulated);
-}
+/** Per provider, whether its answers were simulated (src/contract/lens.ts `simulatedOf` reads them from a result). */
+export type SimulatedFlags = SimulatedProviders;
 
 /**
  * Honesty rule, the clear label: once per simulated answer (its card, its frequency panel), next

@@ -26,8 +26,8 @@ export function NewTokenForm({ onCreated }: { onCreated: (created: CreatedToken)
       onCreated(created);
     },
   });
-  // 400 is the name the server refused; anything else is not about the field.
-  const fieldError = create.error instanceof ApiError && create.error.status === 400 ? errorText(create.error) : undefined;
+  // Invalid input is the name the server refused; anything else is not about the field.
+  const fieldError = create.error instanceof ApiError && create.error.code === "INVALID_INPUT" ? errorText(create.error) : undefined;
 
   return (
     <form

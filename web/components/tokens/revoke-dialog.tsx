@@ -28,7 +28,7 @@ export function RevokeDialog({ token, open, onOpenChange, onRevoked, focusAfter 
     },
     // Already revoked (elsewhere): the list is out of date.
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 404) void queryClient.invalidateQueries({ queryKey: key });
+      if (error instanceof ApiError && error.code === "NOT_FOUND") void queryClient.invalidateQueries({ queryKey: key });
     },
   });
 

@@ -1,4 +1,3 @@
-import { useQueries } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Search } from "lucide-react";
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
@@ -6,13 +5,13 @@ import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/
 import { listModels, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { rate } from "#src/core/stats.ts";
 import { ScrollTable } from "#web/components/results/comparison.tsx";
-import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SimulatedMark, SourceLink, plural, simulatedFlags, type SimulatedFlags } from "#web/components/results/shared.tsx";
+import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SimulatedMark, SourceLink, plural } from "#web/components/results/shared.tsx";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import { baseAndOthers, dashboardHref, fanOutDifference, formatPValue, formatRate, itemsOfPair, pooledRuns, type FanOutQuery } from "#web/lib/workbench.ts";
 import { RateBar } from "./rate-bar.tsx";
-import { api, Badge, Card, CardContent, CardDescription, CardHeader, queries, NativeSelect, NativeSelectOption } from "#web/kit.ts";
+import { Badge, Card, CardContent, CardDescription, CardHeader, NativeSelect, NativeSelectOption } from "#web/kit.ts";
 
 type Kind = "products" | "companies" | "sources";
 const KINDS: { kind: Kind; label: string; one: string }[] = [
@@ -26,9 +25,8 @@ export function CompareView({ report }: { report: CompareReport }) {
   const { base, others } = baseAndOthers(report.searches);
   const [chosen, setChosen] = useState(others[0]?.id);
   const selected = others.find((search) => search.id === chosen) ?? others[0];
-  const simulated = useSimulated([base?.id, selected?.id]);
   if (!base) return null;
-  const pair: Pair = { base, selected, others, choose: setChosen, simulated };
+  const pair: Pair = { base, selected, others, choose: setChosen };
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
@@ -57,14 +55,8 @@ export function CompareView({ report }: { report: CompareReport }) {
   );
 }
 
-type Pair = { base: ComparedSearch; selected: ComparedSearch | undefined; others: ComparedSearch[]; choose: (id: string) => void; simulated: Record<string, SimulatedFlags | undefined> };
-
-/** Which providers were simulated in each compared search (read from the saved searches), for the honesty labels. */
-function useSimulated(ids: (string | undefined)[]): Record<string, SimulatedFlags | undefined> {
-  const wanted = ids.filter((id): id is string => id !== undefined);
-  const results = useQueries({ queries: wanted.map((id) => queries.search(api, id)) });
-  return Object.fromEntries(wanted.map((id, i) => [id, results[i]?.data ? simulatedFlags(results[i].data) : undefined]));
-}
+/** The original, the variant chosen beside it, and the others; each search says which of its providers were simulated. */
+type Pair = { base: ComparedSearch; selected: ComparedSearch | undefined; others: ComparedSearch[]; choose: (id: string) => void };
 
 function roleLabel(search: ComparedSearch): string {
   return search.role === "original" ? "Original" : "Variant";
@@ -196,7 +188,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
       <CardHeader className="gap-3">
         <CardHeading>{`${label} compared`}</CardHeading>
         <VariantSelect pair={pair} />
-        <SimulatedNote searches={shown} simulated={pair.simulated} />
+        <SimulatedNote searches={shown} />
       </CardHeader>
       <CardContent className="min-w-0 space-y-3">
         {rows.length === 0 ? (
@@ -226,7 +218,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     <TableHead key={`${search.id}-${id}`} scope="col" className={i === 0 ? "border-l text-center" : "text-center"}>
                       <span className="inline-flex items-center gap-1">
                         {providerCatalogue[id].column}
-                        {pair.simulated[search.id]?.[id] ? <SimulatedMark /> : null}
+                        {search.simulated[id] ? <SimulatedMark /> : null}
                       </span>
                     </TableHead>
                   )),
@@ -286,8 +278,8 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
 }
 
 /** Honesty rule: which providers' answers in the compared searches come from the simulator. */
-function SimulatedNote({ searches, simulated }: { searches: ComparedSearch[]; simulated: Pair["simulated"] }) {
-  const ids = providerIds.filter((id) => searches.some((search) => simulated[search.id]?.[id]));
+function SimulatedNote({ searches }: { searches: ComparedSearch[] }) {
+  const ids = providerIds.filter((id) => searches.some((search) => search.simulated[id]));
   if (ids.length === 0) return null;
   return (
     <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">

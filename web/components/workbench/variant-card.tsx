@@ -1,6 +1,8 @@
 import { CircleAlert, CircleCheck, Clock, Eye, LoaderCircle, Play, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { Link } from "wouter";
+import { isRunnable } from "#src/contract/batch-status.ts";
+import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
 import type { BatchItem } from "#src/contract/variants.ts";
 import { cn } from "#web/lib/utils.ts";
 import { dashboardHref } from "#web/lib/workbench.ts";
@@ -38,7 +40,7 @@ export function VariantCard({ n, variant, busy, onRun, onEdit, onDone, onRemove 
   const inputId = useId();
   const problemId = useId();
   const { status } = variant;
-  const runnable = status === undefined || status === "pending" || status === "failed";
+  const runnable = status === undefined || isRunnable(status);
 
   return (
     <Card className="min-w-0 gap-3" role="region" aria-labelledby={headingId} data-testid="variant-card">
@@ -55,7 +57,7 @@ export function VariantCard({ n, variant, busy, onRun, onEdit, onDone, onRemove 
               value={variant.query}
               onChange={(event) => onEdit(event.target.value)}
               onBlur={onDone}
-              maxLength={500}
+              maxLength={QUERY_MAX_LENGTH}
               aria-invalid={variant.problem ? true : undefined}
               aria-describedby={variant.problem ? problemId : undefined}
             />

@@ -2,6 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { Elysia } from "elysia";
 import type { GenericSchema } from "valibot";
+import { ERROR_CODES, ErrorBody } from "#src/contract/errors.ts";
 import { API_DOCS_POLICY } from "#src/server/http/security-headers.ts";
 import { DOCS_UI_FILES } from "./docs-ui-files.ts";
 
@@ -17,7 +18,11 @@ const INIT_PATH = "/api/docs/init.js";
  * that lets in those two and nothing inline (the plugin's page loads a CDN script `@latest`).
  */
 export function apiDocs() {
-  return new Elysia({ name: "api-docs" }).use(spec()).get("/api/docs", docsPage, { detail: { hide: true } }).get(INIT_PATH, initScript, { detail: { hide: true } });
+  return new Elysia({ name: "api-docs" })
+    .onAfterHandle(({ path, response }) => {
+      if (path === SPEC_PATH) withErrorResponses(response as Document);
+    })
+    .use(spec()).get("/api/docs", docsPage, { detail: { hide: true } }).get(INIT_PATH, initScript, { detail: { hide: true } });
 }
 
 function docsPage({ set }: { set: { headers: Record<string, string | number> } }) {
@@ -59,12 +64,13 @@ function spec() {
     specPath: SPEC_PATH,
     exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
     documentation: {
+      components: { schemas: { Error: jsonSchemaOf(ErrorBody) } },
       info: {
         title: TITLE,
         version: "1",
         description:
           "One query to OpenAI, Anthropic and Gemini with web search on: products, companies and cited sources per model, overlaps, and frequencies over iterations. " +
-          "All calls send cookies (credentials: include), or a personal API token as `Authorization: Bearer aisc_…`; errors are JSON `{ message }`. " +
+          "All calls send cookies (credentials: include), or a personal API token as `Authorization: Bearer aisc_…`; errors are JSON `{ code, message }` (see the `Error` schema; decide on `code`, show `message`). " +
           "Each call says what a token needs (`x-token-access`: a scope, `public`, `own-token` or `session`); managing tokens, billing and the account need a browser session.",
       },
       tags: [
@@ -80,6 +86,26 @@ function spec() {
       ],
     },
   });
+}
+
+type Document = { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+
+/**
+ * Every call's errors, documented once: any status it does not list answers the `Error` schema,
+ * `{ code, message }` with a code of ERROR_CODES. (The generator writes only each route's
+ * `response:`; the document is cached, so this runs on it once.)
+ */
+function withErrorResponses(document: Document): void {
+  const error = {
+    description: `An error: \`code\` is one of ${ERROR_CODES.join(", ")}`,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  };
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      operation.responses ??= {};
+      operation.responses.default ??= error;
+    }
+  }
 }
 
 /** JSON Schema of a valibot schema (transforms and checks JSON Schema cannot say are left out). */

@@ -23,7 +23,7 @@ export function healthRoutes({ db, write }: HealthDeps) {
       } catch (error) {
         set.status = 503;
         set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
-        return { message: `The database does not accept writes: ${driverMessage(error)}` };
+        return { code: "DATABASE_UNAVAILABLE" as const, message: `The database does not accept writes: ${driverMessage(error)}` };
       }
     },
     {
@@ -31,7 +31,7 @@ export function healthRoutes({ db, write }: HealthDeps) {
       detail: {
         tags: ["system"],
         summary: "Health",
-        description: "`{ ok: true, db }` once the database has taken a small write; 503 `{ message }` with Retry-After while it cannot (down, full disk, read-only).",
+        description: "`{ ok: true, db }` once the database has taken a small write; 503 `{ code: \"DATABASE_UNAVAILABLE\", message }` with Retry-After while it cannot (down, full disk, read-only).",
       },
     },
   );

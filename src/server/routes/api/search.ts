@@ -89,7 +89,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
             "Same body and behaviour as POST /api/search, answered as `text/event-stream`. Events, each with a JSON `data` line: " +
             "`started` {query, iterations, modes}; `progress` {provider, completed, failed, total} after every iteration of every provider; " +
             "`result` {provider, result} as soon as a provider's first iteration completes (sent again if a later iteration replaces an error); " +
-            "`done` {id, result} with the saved search; `cancelled` {id, result} when it was cancelled after an answer, with what had finished, saved (as GET /api/search/{id} answers it); or `error` {message, status}. Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
+            "`done` {id, result} with the saved search; `cancelled` {id, result} when it was cancelled after an answer, with what had finished, saved (as GET /api/search/{id} answers it); or `error` {code, message, status} (the error body a call answers, and its status). Between events, a comment line `: heartbeat` every SSE_HEARTBEAT_SECONDS (15). Closing the stream cancels the search. " +
             "Quota as for POST /api/search, checked before the stream starts (a refusal is a plain JSON error); `started`, `done`'s result and `error` carry `remainingSearches`. " +
             "A stream closed after a provider's result was sent is not given back.",
           responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: jsonSchemaOf(SearchEventWire) } } } },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { refuse } from "#src/server/http/errors.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 type RouteTable = () => ReadonlyArray<{ method: string; path: string; handler?: unknown }>;
@@ -26,17 +27,13 @@ export function unmatchedApiRoutes(routes: RouteTable) {
   const answer = ({ request, set }: Context) => {
     const path = new URL(request.url).pathname;
     const allowed = methodsFor(path);
-    if (allowed.length === 0) {
-      set.status = 404;
-      return { message: `Not found: ${request.method} ${path}` };
-    }
+    if (allowed.length === 0) return refuse(set, "NOT_FOUND", `Not found: ${request.method} ${path}`);
     set.headers.allow = allowed.join(", ");
     if (request.method === "OPTIONS") {
       set.status = 204;
       return;
     }
-    set.status = 405;
-    return { message: `Method not allowed: ${request.method} ${path} (allowed: ${allowed.join(", ")})` };
+    return refuse(set, "METHOD_NOT_ALLOWED", `Method not allowed: ${request.method} ${path} (allowed: ${allowed.join(", ")})`);
   };
   // Anyone, token or not, may hear that a path or method does not exist.
   const hidden = { detail: forTokens("public", { hide: true }) };

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { CreateBatch, CurrentVariants, GenerateVariants, GeneratedVariants, LatestBatch, RunBatch, SaveVariants, VariantBatch, VariantSet } from "#src/contract/variants.ts";
+import { CreateBatch, CurrentVariants, GenerateVariants, GeneratedVariants, LatestBatch, QueryParam, RunBatch, SaveVariants, VariantBatch, VariantSet } from "#src/contract/variants.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import type { Variants } from "#src/server/services/variants/index.ts";
@@ -7,7 +7,6 @@ import * as v from "valibot";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 const BatchId = v.object({ id: v.pipe(v.string(), v.uuid("Batch not found")) });
-const QueryParam = v.object({ query: v.pipe(v.string("query is required"), v.trim(), v.minLength(1, "query is required"), v.maxLength(500, "query must be at most 500 characters")) });
 
 /** Spec §7 generate-variants, and the batches that run variants as searches (Pro). */
 export function variantRoutes(variants: Variants, guards: Guards) {

@@ -134,6 +134,7 @@ export function createSearchStore(db: Db) {
           totalLinks: searches.totalLinks,
           iterationCount: searches.iterationCount,
           status: searches.status,
+          simulated: searches.simulated,
         })
         .from(searches)
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))

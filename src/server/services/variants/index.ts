@@ -4,7 +4,7 @@ import type { Db } from "#db/client.ts";
 import { variantBatchItems, variantBatches } from "#db/schema.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { SearchRequest } from "#src/contract/search.ts";
-import type { GeneratedBy, SavedVariant, VariantBatch, VariantSet } from "#src/contract/variants.ts";
+import { isActive, isRunnable, type GeneratedBy, type SavedVariant, type VariantBatch, type VariantSet } from "#src/contract/variants.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
@@ -130,7 +130,7 @@ export function createVariants({ db, providers, billing, search, queue, generato
     /** Queues the given items (all not yet completed when none are named); each runs once at a time. */
     async run(userId: string, batchId: string, positions?: number[]): Promise<VariantBatch> {
       const batch = await load(userId, batchId);
-      const chosen = batch.items.filter((item) => (positions ? positions.includes(item.position) : item.status !== "completed") && item.status !== "queued" && item.status !== "running");
+      const chosen = batch.items.filter((item) => (positions ? positions.includes(item.position) : isRunnable(item.status)) && !isActive(item.status));
       if (positions?.some((position) => !batch.items.some((item) => item.position === position))) throw new DomainError("INVALID_INPUT", "No such variant in this batch");
       if (chosen.length === 0) return batch;
       await db
