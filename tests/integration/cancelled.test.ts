@@ -139,7 +139,7 @@ describeEachDatabase("cancelled searches", (getDb) => {
       const response = await pending;
       expect(response.status).toBe(409);
       const body = response.json as { message: string; id: string; remainingSearches: number };
-      expect(body).toEqual({ message: "Search cancelled", id: expect.any(String), remainingSearches: 4 });
+      expect(body).toEqual({ code: "SEARCH_CANCELLED", message: "Search cancelled", id: expect.any(String), remainingSearches: 4 });
       const { page, listed } = await saved(visitor, body.id);
       expect(page.json).toMatchObject({
         status: "cancelled",
@@ -164,7 +164,7 @@ describeEachDatabase("cancelled searches", (getDb) => {
       await waitFor(() => simulator.requests.length >= before + providerIds.length);
       expect((await visitor.api.cancelSearch()).cancelled).toBe(true);
       const response = await pending;
-      expect(response.json).toEqual({ message: "Search cancelled", remainingSearches: 5 });
+      expect(response.json).toEqual({ code: "SEARCH_CANCELLED", message: "Search cancelled", remainingSearches: 5 });
       expect((await visitor.api.listSearches()).searches).toEqual([]);
     } finally {
       simulator.clearFaults();
