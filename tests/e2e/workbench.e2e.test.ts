@@ -196,7 +196,7 @@ describe("Pro workbench in Chromium", () => {
     await page.getByRole("button", { name: "Regenerate" }).click();
     const dialog = page.getByRole("dialog", { name: "Regenerate the variants?" });
     await dialog.waitFor();
-    await screenshot(page, "workbench-variants-regenerate.png");
+    await shoot(page, "workbench-variants-regenerate.png");
     await dialog.getByRole("button", { name: "Keep My Variants" }).click();
     await dialog.waitFor({ state: "hidden" });
     expect(await shown(page)).toEqual(edited);
