@@ -8,7 +8,7 @@
  *   bun bench/cancel.ts [--runs 20]
  */
 import { providerIds } from "#src/contract/providers.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { benchApp, flag } from "./lib.ts";
 

@@ -12,7 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SearchStreamEvent } from "#src/client/api.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { browserAt, startServer } from "#tests/support/server.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 

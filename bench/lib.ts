@@ -70,9 +70,9 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
   };
 }
 
-/** `bun src/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop; no demo noise, so runs compare. */
+/** `bun dev/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop; no demo noise, so runs compare. */
 export async function spawnSimulator(latencyMs: number) {
-  const child = Bun.spawn(["bun", join(root, "src/simulators/index.ts"), "--latency-ms", String(latencyMs), "--noise", "0"], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", join(root, "dev/simulators/index.ts"), "--latency-ms", String(latencyMs), "--noise", "0"], { stdout: "pipe", stderr: "inherit" });
   // A bench that throws must not leave it running (it would hold the caller's output open).
   process.on("exit", () => child.kill());
   const reader = child.stdout.getReader();

@@ -9,7 +9,7 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { hydrate } from "@tanstack/react-query";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { App } from "#web/app.tsx";
 import { Document, type BootData } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";

@@ -8,7 +8,7 @@
  */
 import { providerIds } from "#src/contract/providers.ts";
 import type { Frequency } from "#src/contract/search.ts";
-import { DEMO_NOISE, startSimulator } from "#src/simulators/index.ts";
+import { DEMO_NOISE, startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";

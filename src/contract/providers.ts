@@ -1,6 +1,6 @@
 /*
  * The provider catalogue: every fact about a provider that is not code, written once. Adapters
- * (src/server/services/providers) and simulators (src/simulators) register against these ids;
+ * (src/server/services/providers) and simulators (dev/simulators) register against these ids;
  * aggregation, storage, routes, the web and exports iterate over them. Plain data without
  * schemas, so the first page can read it without loading valibot (ADR 006).
  *

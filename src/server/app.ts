@@ -26,7 +26,6 @@ import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
 import type { JobQueue } from "#src/server/services/queue.ts";
 import { assetRoutes } from "#src/server/routes/assets.ts";
 import { pageRoutes, type PageRenderer } from "#src/server/routes/pages.ts";
-import { stripeSimRoutes } from "#src/server/routes/stripe-sim.ts";
 import type { BillingConfig } from "#src/server/services/billing/config.ts";
 import { createServices } from "#src/server/services/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
@@ -64,6 +63,10 @@ export async function createApp(deps: AppDeps) {
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   // The `signedIn` and `pro` declarations routes make (http/guards.ts).
   const guarded = guards(who, services.billing);
+  // The relay to the Stripe simulator is a fake, kept out of the product (dev/, ADR 036): loaded
+  // only when billing is simulated, as assemble() loads the simulators themselves.
+  const stripeRelay =
+    deps.billing.mode === "simulated" && deps.billing.apiBase ? (await import("#dev/stripe-relay.ts")).stripeRelayRoutes(deps.billing.apiBase) : new Elysia();
   const app = new Elysia()
     .onError(onError(trustProxy))
     .use(securityHeaders({ trustProxy }))
@@ -82,7 +85,7 @@ export async function createApp(deps: AppDeps) {
     .use(variantRoutes(services.variants, guarded))
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))
-    .use(deps.billing.mode === "simulated" && deps.billing.apiBase ? stripeSimRoutes(deps.billing.apiBase) : new Elysia())
+    .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));
   // The routes as registered, read at the first unmatched request; declared with its type to break the cycle.

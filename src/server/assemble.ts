@@ -16,8 +16,8 @@ import type { JobQueue } from "#src/server/services/queue.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
 import { stripeSimulatorState } from "#src/server/stripe-simulator-state.ts";
-import type { Simulator, SimulatorOptions } from "#src/simulators/index.ts";
-import type { StripeSimulator } from "#src/simulators/stripe.ts";
+import type { Simulator, SimulatorOptions } from "#dev/simulators/index.ts";
+import type { StripeSimulator } from "#dev/simulators/stripe.ts";
 
 /** Where the providers' simulator listens: all the app needs of one (a caller's may be in another process). */
 export type ProviderSimulator = Pick<Simulator, "baseUrls">;
@@ -153,7 +153,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   // real keys, or in production, they would be resident memory for nothing (ADR 022).
   let simulator = options.simulator;
   if (!simulator && Object.values(providerModes(env)).includes("simulated")) {
-    const { startSimulator, DEMO_NOISE } = await import("#src/simulators/index.ts");
+    const { startSimulator, DEMO_NOISE } = await import("#dev/simulators/index.ts");
     const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE });
     opened.push(() => started.stop());
     simulator = started;
@@ -163,7 +163,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   // Its customers, subscriptions and clock are kept in DATA_DIR, beside the database that names them.
   let stripe = options.stripe;
   if (!stripe && billingMode(env) === "simulated") {
-    const started = (await import("#src/simulators/stripe.ts")).startStripeSimulator({ state: stripeSimulatorState(env.DATA_DIR) });
+    const started = (await import("#dev/simulators/stripe.ts")).startStripeSimulator({ state: stripeSimulatorState(env.DATA_DIR) });
     opened.push(() => started.stop());
     stripe = started;
   }

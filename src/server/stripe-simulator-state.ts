@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SimulatorStateStore } from "#src/simulators/stripe.ts";
+import type { SimulatorStateStore } from "#dev/simulators/stripe.ts";
 import { writeFileAtomic } from "#src/server/session-secret.ts";
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 

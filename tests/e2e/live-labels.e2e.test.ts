@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { providerIds } from "#src/contract/providers.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { useBrowser, visit } from "#tests/support/browser.ts";
 
 /*

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type Stripe from "stripe";
-import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
+import { startStripeSimulator, type StripeSimulator } from "#dev/simulators/stripe.ts";
 import { launchChromium } from "#tests/support/browser.ts";
 import { CARDS, incompleteSubscription, stripeFor } from "#tests/support/stripe.ts";
 

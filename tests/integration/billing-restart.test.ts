@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { newAccount } from "#tests/support/accounts.ts";
 import { browserAt, startServer, type Server } from "#tests/support/server.ts";
 import { CARDS } from "#tests/support/stripe.ts";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { stripeEvents, subscriptions } from "#db/schema.ts";
 import { formatDate } from "#src/core/dates.ts";
-import { startStripeSimulator, type StripeSimulator } from "#src/simulators/stripe.ts";
+import { startStripeSimulator, type StripeSimulator } from "#dev/simulators/stripe.ts";
 import { signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp, WEBHOOK_URL } from "#tests/support/app.ts";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { SearchStreamEvent as SearchEvent } from "#src/client/api.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
@@ -138,7 +138,7 @@ describeEachDatabase("cancelled searches", (getDb) => {
       expect((await visitor.api.cancelSearch()).cancelled).toBe(true);
       const response = await pending;
       expect(response.status).toBe(409);
-      const body = response.json as { message: string; id: string; remainingSearches: number };
+      const body = response.json as { code: string; message: string; id: string; remainingSearches: number };
       expect(body).toEqual({ code: "SEARCH_CANCELLED", message: "Search cancelled", id: expect.any(String), remainingSearches: 4 });
       const { page, listed } = await saved(visitor, body.id);
       expect(page.json).toMatchObject({

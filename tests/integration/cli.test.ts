@@ -10,7 +10,7 @@ import { User } from "#src/contract/auth.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { LensReport } from "#src/contract/lens.ts";
 import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { StatusReport } from "#cli/commands/status.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { testRetry } from "#tests/support/app.ts";

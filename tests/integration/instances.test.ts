@@ -6,7 +6,7 @@ import { searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { App } from "#src/server/app.ts";
 import { createInstance, type Instance } from "#src/server/instance.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp, testRetry } from "#tests/support/app.ts";
 import { DATABASE_SETUP_TIMEOUT_MS, databaseKinds, freshPostgresUrl, openTestDatabase } from "#tests/support/databases.ts";

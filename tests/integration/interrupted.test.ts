@@ -9,7 +9,7 @@ import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { createLease, HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";

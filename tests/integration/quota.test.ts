@@ -7,7 +7,7 @@ import type { SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import type { SearchEventWire } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { waitFor } from "#tests/support/wait.ts";

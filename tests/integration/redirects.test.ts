@@ -3,7 +3,7 @@ import { createRedirectResolver } from "#src/server/services/providers/redirects
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 
 // Gemini's citations are URLs from outside. The server follows grounding redirects only on
 // Google's redirect origin (or the simulator's, for a simulated Gemini), so a crafted citation

@@ -10,7 +10,7 @@ import { SearchEventWire } from "#src/contract/search.ts";
 import { createInstance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
-import { startSimulator } from "#src/simulators/index.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { BASE, createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";

@@ -9,7 +9,7 @@ import { modelOf } from "#src/contract/search.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import type { App } from "#src/server/app.ts";
-import { DEMO_NOISE, startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { DEMO_NOISE, startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { csvField, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { nameKey } from "#src/core/names.ts";
 import { createElement } from "react";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { browserAt, startServer } from "#tests/support/server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 

@@ -11,9 +11,9 @@ import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
 import { openaiAdapter } from "#src/server/services/providers/openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
-import { catalogue } from "#src/simulators/catalogue.ts";
-import { startSimulator, type Simulator } from "#src/simulators/index.ts";
-import { matchCategory } from "#src/simulators/matching.ts";
+import { catalogue } from "#dev/simulators/catalogue.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
+import { matchCategory } from "#dev/simulators/matching.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const INSTRUCTION =

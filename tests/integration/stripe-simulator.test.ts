@@ -3,7 +3,7 @@
 // what the billing code may rely on offline.
 import { afterEach, describe, expect, test } from "bun:test";
 import type Stripe from "stripe";
-import { startStripeSimulator, type SimulatorStateStore, type StripeEvent, type StripeSimulator, type StripeSimulatorOptions } from "#src/simulators/stripe.ts";
+import { startStripeSimulator, type SimulatorStateStore, type StripeEvent, type StripeSimulator, type StripeSimulatorOptions } from "#dev/simulators/stripe.ts";
 import { CARDS, confirmWithCard, incompleteSubscription, stripeFor } from "#tests/support/stripe.ts";
 
 type Harness = { sim: StripeSimulator; stripe: Stripe; received: Stripe.Event[]; answer: (event: Stripe.Event) => number };

@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
-import { startSimulator, type Simulator, type SimulatorOptions } from "#src/simulators/index.ts";
+import { startSimulator, type Simulator, type SimulatorOptions } from "#dev/simulators/index.ts";
 import { grantPro, newAccount } from "#tests/support/accounts.ts";
 import { nextTestIp } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";

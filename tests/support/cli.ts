@@ -7,7 +7,7 @@ import { createApiClient } from "#src/client/api.ts";
 import { hostOf } from "#src/core/urls.ts";
 import type { App } from "#src/server/app.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
-import type { Simulator } from "#src/simulators/index.ts";
+import type { Simulator } from "#dev/simulators/index.ts";
 import { grantPro, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";

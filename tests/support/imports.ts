@@ -10,14 +10,16 @@ import { dirname, join, relative, resolve } from "node:path";
  * #web/*, …) are resolved; packages are left out.
  */
 
-/** The folders whose files make up the product (tests are not part of the layering). */
-export const SOURCE_DIRS = ["src", "web", "db", "cli", "scripts", "bench"];
+/** The folders whose files make up the product, and the fakes in dev/ (tests are not part of the layering). */
+export const SOURCE_DIRS = ["src", "web", "db", "cli", "dev", "scripts", "bench"];
 
 export type ImportGraph = {
   /** Project-relative paths ("web/routes.ts"), sorted. */
   files: string[];
   /** Each file's imports of other scanned files, project-relative. */
   imports: Map<string, Set<string>>;
+  /** The same, only those loaded with the importer: neither type-only nor dynamic. */
+  staticImports: Map<string, Set<string>>;
   /** Local specifiers (relative or aliased) that name no file. */
   unresolved: Array<{ from: string; specifier: string }>;
 };
@@ -124,19 +126,33 @@ const STATIC_FROM = /(?:^|[^\w$.])(?:import|export)\b[^;"'`]*?\bfrom\s*(["'])([^
 const SIDE_EFFECT = /(?:^|[^\w$.])import\s*(["'])([^"'\n]*)\1/dg;
 const DYNAMIC = /(?:^|[^\w$.])import\s*\(\s*(["'`])([^"'`\n]*)\1\s*\)/dg;
 
-/** Every module specifier the code imports or re-exports from, in order of appearance. */
-export function importSpecifiers(code: string): string[] {
+const TYPE_ONLY = /^[^\w$.]?(?:import|export)\s+type\b/;
+
+/**
+ * How a module is imported: "static" (loaded with the importer), "type" (`import type`, erased)
+ * or "dynamic" (`import("…")`, loaded when that code runs).
+ */
+export type ImportKind = "static" | "type" | "dynamic";
+
+/** Every module specifier the code imports or re-exports from, with how, in order of appearance. */
+export function importsOf(code: string): Array<{ specifier: string; kind: ImportKind }> {
   const masked = codeOnly(code);
-  const found: Array<{ at: number; specifier: string }> = [];
+  const found: Array<{ at: number; specifier: string; kind: ImportKind }> = [];
   for (const pattern of [STATIC_FROM, SIDE_EFFECT, DYNAMIC]) {
     for (const match of masked.matchAll(pattern)) {
       const [start, end] = match.indices![2]!;
       const specifier = code.slice(start, end);
+      const kind = pattern === DYNAMIC ? "dynamic" : TYPE_ONLY.test(match[0]) ? "type" : "static";
       // A template literal with a `${…}` names no one module.
-      if (specifier !== "" && !specifier.includes("${")) found.push({ at: start, specifier });
+      if (specifier !== "" && !specifier.includes("${")) found.push({ at: start, specifier, kind });
     }
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.specifier);
+  return found.sort((a, b) => a.at - b.at).map(({ specifier, kind }) => ({ specifier, kind }));
+}
+
+/** Every module specifier the code imports or re-exports from, in order of appearance. */
+export function importSpecifiers(code: string): string[] {
+  return importsOf(code).map((found) => found.specifier);
 }
 
 /** Resolves a `#…` specifier by package.json "imports" (exact keys and `*` patterns) to a path. */
@@ -178,10 +194,12 @@ export function buildImportGraph(root: string, dirs: string[] = SOURCE_DIRS): Im
   const known = new Set(files);
   const alias = aliasResolver(root);
   const imports = new Map<string, Set<string>>();
+  const staticImports = new Map<string, Set<string>>();
   const unresolved: ImportGraph["unresolved"] = [];
   for (const file of files) {
     const targets = new Set<string>();
-    for (const specifier of importSpecifiers(readFileSync(join(root, file), "utf8"))) {
+    const staticTargets = new Set<string>();
+    for (const { specifier, kind } of importsOf(readFileSync(join(root, file), "utf8"))) {
       if (!specifier.startsWith(".") && !specifier.startsWith("#")) continue; // a package
       const local = specifier.startsWith(".") ? resolve(root, dirname(file), specifier) : alias(specifier);
       const path = local === undefined ? undefined : resolveFile(local);
@@ -190,11 +208,13 @@ export function buildImportGraph(root: string, dirs: string[] = SOURCE_DIRS): Im
         const target = relative(root, path).split("\\").join("/");
         // Imports of other files (styles, JSON, tests' helpers) are not part of the graph.
         if (known.has(target)) targets.add(target);
+        if (known.has(target) && kind === "static") staticTargets.add(target);
       }
     }
     imports.set(file, targets);
+    staticImports.set(file, staticTargets);
   }
-  return { files, imports, unresolved };
+  return { files, imports, staticImports, unresolved };
 }
 
 /** Strongly connected components (Tarjan): the groups of files that import each other. */
@@ -266,9 +286,13 @@ export function formatCycle(cycle: string[]): string {
   return [...cycle, cycle[0]].join(" → ");
 }
 
-/** Each import from a file under `from` of a file under one of `forbidden`, as "a → b". */
-export function forbiddenImports(graph: ImportGraph, from: string, forbidden: string[]): string[] {
+/**
+ * Each import from a file under `from` of a file under one of `forbidden`, as "a → b"; of every
+ * kind, or only the static ones (`staticOnly`).
+ */
+export function forbiddenImports(graph: ImportGraph, from: string, forbidden: string[], { staticOnly = false } = {}): string[] {
+  const edges = staticOnly ? graph.staticImports : graph.imports;
   return graph.files
     .filter((file) => file.startsWith(from))
-    .flatMap((file) => [...(graph.imports.get(file) ?? [])].filter((target) => forbidden.some((dir) => target.startsWith(dir))).sort().map((target) => `${file} → ${target}`));
+    .flatMap((file) => [...(edges.get(file) ?? [])].filter((target) => forbidden.some((dir) => target.startsWith(dir))).sort().map((target) => `${file} → ${target}`));
 }

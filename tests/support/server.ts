@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { fetchWithCookies } from "#cli/lib/cookies.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import type { Simulator } from "#src/simulators/index.ts";
+import type { Simulator } from "#dev/simulators/index.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*

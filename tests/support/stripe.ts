@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { StripeSimulator } from "#src/simulators/stripe.ts";
+import type { StripeSimulator } from "#dev/simulators/stripe.ts";
 
 /** The official SDK pointed at the simulator, without retries. */
 export function stripeFor(sim: StripeSimulator, key = sim.secretKey): Stripe {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importSpecifiers } from "#tests/support/imports.ts";
+import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importsOf, importSpecifiers } from "#tests/support/imports.ts";
 
 /*
  * Dependencies point one way (docs/architecture.md): contract ← core ← db/server ← web/cli, and
- * no two modules need each other. Read from the sources of src/, web/, db/, cli/, scripts/ and
- * bench/; type-only imports count (they tie the modules together just the same).
+ * no two modules need each other. Read from the sources of src/, web/, db/, cli/, dev/, scripts/
+ * and bench/; type-only imports count (they tie the modules together just the same).
  */
 const graph = buildImportGraph(resolve(import.meta.dir, "../.."));
 
@@ -29,6 +29,26 @@ describe("the import scanner", () => {
     expect(importSpecifiers(code)).toEqual(["./a.ts", "#src/b.ts", "./c.ts", "./d.ts", "./styles.ts", "#web/e.tsx", "./i.ts", "./k.ts"]);
   });
 
+  test("tells static imports from type-only and dynamic ones", () => {
+    const code = [
+      `import { a } from "./a.ts";`,
+      `import type { B } from "./b.ts";`,
+      `export type { C } from "./c.ts";`,
+      `import { type D } from "./d.ts";`,
+      `import "./e.ts";`,
+      `const f = await import("#dev/f.ts");`,
+    ].join("\n");
+    expect(importsOf(code)).toEqual([
+      { specifier: "./a.ts", kind: "static" },
+      { specifier: "./b.ts", kind: "type" },
+      { specifier: "./c.ts", kind: "type" },
+      // Kept as `import {} from` under verbatimModuleSyntax: the module is still loaded.
+      { specifier: "./d.ts", kind: "static" },
+      { specifier: "./e.ts", kind: "static" },
+      { specifier: "#dev/f.ts", kind: "dynamic" },
+    ]);
+  });
+
   test("every relative and aliased import names a file", () => {
     expect(graph.files).toContain("src/server/app.ts");
     expect(graph.unresolved).toEqual([]);
@@ -44,12 +64,16 @@ describe("import graph", () => {
     expect(forbiddenImports(graph, "src/", ["web/", "cli/"])).toEqual([]);
   });
 
-  test("the simulators' catalogue stays on the server: nothing under web/, src/core/ or src/contract/ imports src/simulators/", () => {
-    for (const from of ["web/", "src/core/", "src/contract/"]) expect(forbiddenImports(graph, from, ["src/simulators/"])).toEqual([]);
+  test("the fakes stay out of the product: src/, web/ and cli/ load dev/ only dynamically, when a simulated mode starts it", () => {
+    for (const from of ["src/", "web/", "cli/"]) expect(forbiddenImports(graph, from, ["dev/"], { staticOnly: true })).toEqual([]);
+  });
+
+  test("the simulators' catalogue stays on the server: nothing under web/, src/core/ or src/contract/ imports dev/, not even its types", () => {
+    for (const from of ["web/", "src/core/", "src/contract/"]) expect(forbiddenImports(graph, from, ["dev/"])).toEqual([]);
   });
 
   test("cli/ reaches the server only through the client: it imports src/client, src/contract and src/core, and nothing imports it", () => {
-    expect(forbiddenImports(graph, "cli/", ["src/server/", "src/simulators/", "db/", "web/"])).toEqual([]);
+    expect(forbiddenImports(graph, "cli/", ["src/server/", "dev/", "db/", "web/"])).toEqual([]);
     expect(forbiddenImports(graph, "", ["cli/"]).filter((line) => !line.startsWith("cli/"))).toEqual([]);
   });
 

@@ -19,10 +19,10 @@ export type BillingConfig = {
   stripeJsUrl?: string;
 };
 
-/** A running Stripe simulator's settings (src/simulators/stripe.ts). */
+/** A running Stripe simulator's settings (dev/simulators/stripe.ts). */
 export type StripeSimulatorSettings = { apiBase: string; secretKey: string; publishableKey: string; webhookSecret: string; priceId: string };
 
-/** The path under which the app serves the simulator's Stripe.js stand-in and the calls it makes (routes/stripe-sim.ts). */
+/** The path under which the app serves the simulator's Stripe.js stand-in and the calls it makes (dev/stripe-relay.ts). */
 export const STRIPE_SIM_PATH = "/stripe-sim";
 
 const REQUIRED = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_PRICE_ID", "STRIPE_WEBHOOK_SECRET"] as const;

@@ -3,7 +3,7 @@
  * registered in `simulators`), on one Bun.serve (their paths differ). The app's real adapters
  * reach them through the official SDKs by pointing the base URL here. Not mocks of our code.
  *
- *   bun src/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
+ *   bun dev/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
  */
 import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
 import { createAnthropic } from "./anthropic.ts";

@@ -8,7 +8,7 @@ import { STRIPE_SIM_PATH } from "#src/server/services/billing/config.ts";
  * simulator. The browser talks to this origin only, as it would talk to js.stripe.com and
  * api.stripe.com; secret-key calls are not relayed.
  */
-export function stripeSimRoutes(apiBase: string) {
+export function stripeRelayRoutes(apiBase: string) {
   const relay = async (request: Request, path: string): Promise<Response> => {
     const url = new URL(request.url);
     const headers = new Headers({ "content-type": request.headers.get("content-type") ?? "application/x-www-form-urlencoded" });

@@ -4,7 +4,7 @@
  * webhooks and a simulated clock. The modules are in ./stripe/ (index.ts assembles them).
  * It is separate from the AI provider simulators in ./index.ts.
  *
- *   bun src/simulators/stripe.ts [--port N] [--hostname H] [--webhook-url URL] [--webhook-secret S]
+ *   bun dev/simulators/stripe.ts [--port N] [--hostname H] [--webhook-url URL] [--webhook-secret S]
  *                                [--secret-key K] [--publishable-key K] [--advance-clock-endpoint]
  *
  * prints the STRIPE_* environment lines to point the app at it. Endpoints (all JSON, form
