@@ -18,9 +18,13 @@ await buildAssets({ quiet: true });
 // Answers never come: every request ends only when its client lets go.
 const simulator = startSimulator({ latency: { kind: "fixed", ms: 600_000 } });
 const bench = await benchApp({ baseUrls: simulator.baseUrls });
-const call = (path: string, init: RequestInit = {}) => bench.handle(`http://localhost${path}`, { ...init, headers: { "content-type": "application/json", cookie, ...init.headers } });
+const call = (path: string, init: RequestInit = {}) =>
+  bench.handle(`http://localhost${path}`, { ...init, headers: { "content-type": "application/json", cookie, ...init.headers } });
 let cookie = "";
-cookie = (await call("/api/status")).headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+cookie = (await call("/api/status")).headers
+  .getSetCookie()
+  .map((c) => c.split(";")[0])
+  .join("; ");
 const searchBody = JSON.stringify({ query: "best running shoes" });
 
 const baseline = await median(async () => {
@@ -50,7 +54,9 @@ const clientGone = await median(async () => {
 
 console.log(`cancel latency, median of ${runs} runs (same process)`);
 console.log(`bare fetch aborted → simulator sees it:            ${baseline.toFixed(2)} ms (baseline)`);
-console.log(`POST /api/cancel-search → all ${providerIds.length} connections closed: ${cancelCall.toFixed(2)} ms (${(cancelCall / baseline).toFixed(1)}× baseline)`);
+console.log(
+  `POST /api/cancel-search → all ${providerIds.length} connections closed: ${cancelCall.toFixed(2)} ms (${(cancelCall / baseline).toFixed(1)}× baseline)`,
+);
 console.log(`client closes POST /api/search → all closed:      ${clientGone.toFixed(2)} ms (${(clientGone / baseline).toFixed(1)}× baseline)`);
 
 await simulator.stop();

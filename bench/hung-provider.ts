@@ -44,7 +44,9 @@ const [plainMs, streamMs] = await Promise.all([
     return check(streaming, last.result.id);
   }),
 ]);
-console.log(`time to a saved result, one provider hung: POST /api/search ${(plainMs / 1000).toFixed(2)} s; event stream to 'done' ${(streamMs / 1000).toFixed(2)} s`);
+console.log(
+  `time to a saved result, one provider hung: POST /api/search ${(plainMs / 1000).toFixed(2)} s; event stream to 'done' ${(streamMs / 1000).toFixed(2)} s`,
+);
 
 // SIGTERM with a search in flight that only the drain can end.
 const late = browserAt(server.baseUrl);
@@ -56,7 +58,9 @@ while (events.filter((e) => e.type === "result").length < 2) await Bun.sleep(20)
 const signalled = performance.now();
 server.process.kill("SIGTERM");
 const code = await server.process.exited;
-console.log(`SIGTERM with the search in flight: exit ${code} after ${((performance.now() - signalled) / 1000).toFixed(2)} s; its stream ended with ${String(await reading)}`);
+console.log(
+  `SIGTERM with the search in flight: exit ${code} after ${((performance.now() - signalled) / 1000).toFixed(2)} s; its stream ended with ${String(await reading)}`,
+);
 await simulator.stop();
 
 /** That the search is in its visitor's history, and the hung provider's card says the limit cut it. */

@@ -45,12 +45,21 @@ for (const bench of benches) {
   }
 }
 
-const format = (row: Row) => (row.unit === "×" ? row.value.toFixed(2) : row.unit === "MB" ? `${row.value.toFixed(0)} MB` : row.unit === "s" ? `${row.value.toFixed(2)} s` : `${row.value.toFixed(1)} ${row.unit}`);
+const format = (row: Row) =>
+  row.unit === "×"
+    ? row.value.toFixed(2)
+    : row.unit === "MB"
+      ? `${row.value.toFixed(0)} MB`
+      : row.unit === "s"
+        ? `${row.value.toFixed(2)} s`
+        : `${row.value.toFixed(1)} ${row.unit}`;
 const goal = (row: Row) => `${row.better === "lower" ? "≤" : "≥"} ${row.goal}${row.unit === "×" ? "" : ` ${row.unit}`}`;
 const width = Math.max(...rows.map((row) => row.figure.length));
 console.log(`\n${quick ? "quick smoke (few samples: the figures are indicative)" : "budgets"}, ${new Date().toISOString()}`);
 for (const row of rows) {
-  console.log(`${row.figure.padEnd(width)}  ${format(row).padStart(9)}  goal ${goal(row).padEnd(9)}  ${met(row) ? "met" : "NOT MET"}${row.detail ? `  (${row.detail})` : ""}`);
+  console.log(
+    `${row.figure.padEnd(width)}  ${format(row).padStart(9)}  goal ${goal(row).padEnd(9)}  ${met(row) ? "met" : "NOT MET"}${row.detail ? `  (${row.detail})` : ""}`,
+  );
 }
 console.log(`${rows.filter(met).length} of ${rows.length} goals met`);
 // Timing never fails the run (CI machines are noisy); a bench that breaks does.

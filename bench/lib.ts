@@ -72,7 +72,10 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
 
 /** `bun dev/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop; no demo noise, so runs compare. */
 export async function spawnSimulator(latencyMs: number) {
-  const child = Bun.spawn(["bun", join(root, "dev/simulators/index.ts"), "--latency-ms", String(latencyMs), "--noise", "0"], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", join(root, "dev/simulators/index.ts"), "--latency-ms", String(latencyMs), "--noise", "0"], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   // A bench that throws must not leave it running (it would hold the caller's output open).
   process.on("exit", () => child.kill());
   const reader = child.stdout.getReader();
@@ -117,14 +120,25 @@ export async function startServer(command: string[], env: Record<string, string>
   const started = performance.now();
   const child = Bun.spawn(command, {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "bench-secret-bench-secret-bench-secret", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command.join(" ")} exited with ${child.exitCode}: ${await new Response(child.stderr).text()}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (performance.now() - started > 60_000) throw new Error(`${command.join(" ")}: no /healthz 200 within 60 s`);
     await Bun.sleep(5);

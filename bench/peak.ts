@@ -32,18 +32,32 @@ const rows = await database.db
   .insert(users)
   .values(Array.from({ length: count }, (_, i) => ({ username: `peak${i}`, email: `peak${i}@example.com`, passwordHash, firstName: "", lastName: "" })))
   .returning({ id: users.id });
-await database.db.insert(subscriptions).values(rows.map(({ id }) => ({ id: `sub_${id}`, userId: id, stripeCustomerId: `cus_${id}`, status: "active" as const })));
+await database.db
+  .insert(subscriptions)
+  .values(rows.map(({ id }) => ({ id: `sub_${id}`, userId: id, stripeCustomerId: `cus_${id}`, status: "active" as const })));
 await database.close();
 
 const simulator = await spawnSimulator(200);
-const keys = Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, "bench-key"], [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]]]));
+const keys = Object.fromEntries(
+  providerIds.flatMap((id) => [
+    [providerCatalogue[id].env.apiKey, "bench-key"],
+    [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]],
+  ]),
+);
 const server = await startServer([BINARY], { ...keys, DATA_DIR: dataDir, TRUST_PROXY: "1" });
 const clients = [];
 for (let i = 0; i < count; i++) {
   const ip = `10.0.${i >> 8}.${i & 255}`;
-  const response = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify({ username: `peak${i}`, password: PASSWORD }) });
+  const response = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify({ username: `peak${i}`, password: PASSWORD }),
+  });
   if (!response.ok) throw new Error(`login ${i}: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   clients.push(createApiClient({ baseUrl: server.url, headers: { cookie, "x-forwarded-for": ip } }));
 }
 await clients[0]?.search({ query: "best running shoes", iterations: 1 }); // warm-up: SDK clients
@@ -58,9 +72,18 @@ for (let burst = 1; burst <= bursts; burst++) {
   const { peak } = memoryOf(server.pid);
   peaks.push(peak);
   const failed = results.filter((r) => Object.values(r.result.models).some((m) => m?.status !== "ok")).length;
-  console.log(`burst ${burst}: ${count} concurrent ${iterations}-iteration searches in ${wall.toFixed(0)} ms${failed ? ` (${failed} with a failed provider)` : ""}; server RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`);
+  console.log(
+    `burst ${burst}: ${count} concurrent ${iterations}-iteration searches in ${wall.toFixed(0)} ms${failed ? ` (${failed} with a failed provider)` : ""}; server RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
+  );
 }
-report({ figure: `peak RSS, ${count} concurrent ${iterations}-iteration searches`, value: median(peaks), unit: "MB", goal: 400, better: "lower", detail: `median of ${peaks.map((peak) => peak.toFixed(0)).join(", ")}; ${idle.toFixed(0)} MB before` });
+report({
+  figure: `peak RSS, ${count} concurrent ${iterations}-iteration searches`,
+  value: median(peaks),
+  unit: "MB",
+  goal: 400,
+  better: "lower",
+  detail: `median of ${peaks.map((peak) => peak.toFixed(0)).join(", ")}; ${idle.toFixed(0)} MB before`,
+});
 
 await server.stop();
 simulator.stop();

@@ -35,7 +35,10 @@ const signUp = await handle("http://localhost/api/register", {
 const [user] = await database.db.select({ id: users.id }).from(users);
 if (!signUp.ok || !user) throw new Error(`could not sign up the bench user: ${signUp.status} ${await signUp.text()}`);
 await database.db.insert(subscriptions).values({ id: "sub_bench", userId: user.id, stripeCustomerId: "cus_bench", status: "active" });
-const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const cookie = signUp.headers
+  .getSetCookie()
+  .map((c) => c.split(";")[0])
+  .join("; ");
 const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
 
 // The app's own SDK adapters, on the same simulator: the baseline's calls.
@@ -70,11 +73,27 @@ for (const iterations of quick ? [1] : [1, 100]) {
   const bare = median(bares);
   const failed = providerIds.filter((id) => result.result.models[id]?.status !== "ok");
   if (failed.length) throw new Error(`${iterations} iteration(s): failed: ${failed.join(", ")}`);
-  console.log(`${String(iterations).padStart(3)} iteration(s): wall ${wall.toFixed(0)} ms, ideal ${ideal} ms (⌈${iterations}/${concurrency}⌉·${latency}), the same SDK calls bare ${bare.toFixed(0)} ms, median of ${runs}`);
+  console.log(
+    `${String(iterations).padStart(3)} iteration(s): wall ${wall.toFixed(0)} ms, ideal ${ideal} ms (⌈${iterations}/${concurrency}⌉·${latency}), the same SDK calls bare ${bare.toFixed(0)} ms, median of ${runs}`,
+  );
   const plural = iterations > 1 ? "s" : "";
   const goal = iterations === 1 ? 1.05 : 1.1;
-  report({ figure: `search wall ÷ ideal, ${iterations} iteration${plural}, latency ${latency} ms`, value: wall / ideal, unit: "×", goal, better: "lower", detail: `${wall.toFixed(0)} vs ${ideal} ms` });
-  report({ figure: `search wall ÷ its SDK calls bare, ${iterations} iteration${plural}`, value: wall / bare, unit: "×", goal, better: "lower", detail: `${wall.toFixed(0)} vs ${bare.toFixed(0)} ms` });
+  report({
+    figure: `search wall ÷ ideal, ${iterations} iteration${plural}, latency ${latency} ms`,
+    value: wall / ideal,
+    unit: "×",
+    goal,
+    better: "lower",
+    detail: `${wall.toFixed(0)} vs ${ideal} ms`,
+  });
+  report({
+    figure: `search wall ÷ its SDK calls bare, ${iterations} iteration${plural}`,
+    value: wall / bare,
+    unit: "×",
+    goal,
+    better: "lower",
+    detail: `${wall.toFixed(0)} vs ${bare.toFixed(0)} ms`,
+  });
 }
 
 simulator.stop();

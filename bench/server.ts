@@ -40,8 +40,17 @@ for (let run = 0; run < runs; run++) {
   rmSync(server.dataDir, { recursive: true, force: true });
 }
 const coldStart = median(starts);
-console.log(`cold start to /healthz 200: ${starts.map((ms) => ms.toFixed(0)).join(", ")} ms (bare bun start ${median(bare).toFixed(0)} ms); idle RSS on PGlite ${idle.toFixed(0)} MB`);
-report({ figure: "binary cold start, new data folder → /healthz 200", value: coldStart / 1000, unit: "s", goal: 1.5, better: "lower", detail: `bare bun ${median(bare).toFixed(0)} ms` });
+console.log(
+  `cold start to /healthz 200: ${starts.map((ms) => ms.toFixed(0)).join(", ")} ms (bare bun start ${median(bare).toFixed(0)} ms); idle RSS on PGlite ${idle.toFixed(0)} MB`,
+);
+report({
+  figure: "binary cold start, new data folder → /healthz 200",
+  value: coldStart / 1000,
+  unit: "s",
+  goal: 1.5,
+  better: "lower",
+  detail: `bare bun ${median(bare).toFixed(0)} ms`,
+});
 report({ figure: "idle RSS of a fresh server, PGlite", value: idle, unit: "MB", goal: 200, better: "lower" });
 
 const cluster = await startPostgres();

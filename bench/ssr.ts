@@ -30,7 +30,10 @@ await loadPage("home");
 
 // A returning visitor sends the cookie their first visit was given.
 const first = await fetch(url);
-const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const cookie = first.headers
+  .getSetCookie()
+  .map((c) => c.split(";")[0])
+  .join("; ");
 // The same tree the server streams: the document around <App>, with the same prefetched data.
 const page = await (await fetch(url, { headers: { cookie } })).text();
 const bootJson = /<script id="__BOOT__" type="application\/json">([^<]*)<\/script>/.exec(page)?.[1];
@@ -53,7 +56,11 @@ const runs = {
 // Warm-up (JIT, caches), then the three take turns in slices of a fifth of a second, so a change
 // in the machine's load (other processes) weighs on each alike.
 for (const run of Object.values(runs)) for (let i = 0; i < warmup; i++) await run();
-const totals = { bare: { count: 0, ms: 0, latencies: [] as number[] }, server: { count: 0, ms: 0, latencies: [] as number[] }, firstVisits: { count: 0, ms: 0, latencies: [] as number[] } };
+const totals = {
+  bare: { count: 0, ms: 0, latencies: [] as number[] },
+  server: { count: 0, ms: 0, latencies: [] as number[] },
+  firstVisits: { count: 0, ms: 0, latencies: [] as number[] },
+};
 for (let slice = 0; slice < seconds * 5; slice++) {
   for (const [name, run] of Object.entries(runs) as Array<[keyof typeof runs, () => Promise<void>]>) {
     const total = totals[name];
@@ -81,8 +88,17 @@ const firstVisits = rate("firstVisits");
 console.log(`React ${process.env.NODE_ENV === "production" ? "production" : "development"} build, ${seconds} s each, ${concurrency} concurrent requests`);
 console.log(`bare renderToString: ${bare.rps.toFixed(0)} renders/s, p50 ${bare.p50.toFixed(2)} ms`);
 console.log(`GET / via server, returning visitor: ${server.rps.toFixed(0)} requests/s, p50 ${server.p50.toFixed(2)} ms`);
-console.log(`GET / via server, first visits:     ${firstVisits.rps.toFixed(0)} requests/s, p50 ${firstVisits.p50.toFixed(2)} ms (ratio ${(firstVisits.rps / bare.rps).toFixed(2)})`);
-report({ figure: "GET / via server ÷ bare renderToString", value: server.rps / bare.rps, unit: "×", goal: 0.5, better: "higher", detail: `${server.rps.toFixed(0)} vs ${bare.rps.toFixed(0)} per s; first visits ${(firstVisits.rps / bare.rps).toFixed(2)}` });
+console.log(
+  `GET / via server, first visits:     ${firstVisits.rps.toFixed(0)} requests/s, p50 ${firstVisits.p50.toFixed(2)} ms (ratio ${(firstVisits.rps / bare.rps).toFixed(2)})`,
+);
+report({
+  figure: "GET / via server ÷ bare renderToString",
+  value: server.rps / bare.rps,
+  unit: "×",
+  goal: 0.5,
+  better: "higher",
+  detail: `${server.rps.toFixed(0)} vs ${bare.rps.toFixed(0)} per s; first visits ${(firstVisits.rps / bare.rps).toFixed(2)}`,
+});
 
 await bench.close();
 simulator.stop();

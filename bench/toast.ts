@@ -27,10 +27,14 @@ for (let run = 0; run < runs; run++) {
       return new Promise<number>((resolve) => {
         let clicked = 0;
         const frameAfter = () => requestAnimationFrame(() => resolve(performance.now() - clicked));
-        addEventListener("click", (event) => {
-          clicked = event.timeStamp;
-          if (until === "frame") frameAfter();
-        }, { capture: true, once: true });
+        addEventListener(
+          "click",
+          (event) => {
+            clicked = event.timeStamp;
+            if (until === "frame") frameAfter();
+          },
+          { capture: true, once: true },
+        );
         if (until === "toast") {
           const observer = new MutationObserver(() => {
             if (!document.body.textContent?.includes("Empty search query")) return;
@@ -52,6 +56,15 @@ for (let run = 0; run < runs; run++) {
 await browser.close();
 await server.stop();
 
-console.log(`click → toast on screen: ${toasts.map((ms) => ms.toFixed(0)).join(", ")} ms; click → next frame (baseline): ${frames.map((ms) => ms.toFixed(0)).join(", ")} ms`);
-report({ figure: "first toast after a click (Chromium)", value: median(toasts), unit: "ms", goal: 100, better: "lower", detail: `bare click → frame ${median(frames).toFixed(0)} ms` });
+console.log(
+  `click → toast on screen: ${toasts.map((ms) => ms.toFixed(0)).join(", ")} ms; click → next frame (baseline): ${frames.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+);
+report({
+  figure: "first toast after a click (Chromium)",
+  value: median(toasts),
+  unit: "ms",
+  goal: 100,
+  better: "lower",
+  detail: `bare click → frame ${median(frames).toFixed(0)} ms`,
+});
 process.exit(0);

@@ -6,7 +6,11 @@ import { basename, join } from "node:path";
 import * as v from "valibot";
 
 /** Who holds a folder: written beside the lock by its holder, read by whoever is refused. */
-const HolderSchema = v.pipe(v.string(), v.parseJson(), v.object({ pid: v.pipe(v.number(), v.integer(), v.minValue(1)), since: v.string(), command: v.string() }));
+const HolderSchema = v.pipe(
+  v.string(),
+  v.parseJson(),
+  v.object({ pid: v.pipe(v.number(), v.integer(), v.minValue(1)), since: v.string(), command: v.string() }),
+);
 export type FolderHolder = v.InferOutput<typeof HolderSchema>;
 
 export class FolderInUseError extends Error {
@@ -50,7 +54,8 @@ export function lockFolder(folder: string): FolderLock {
     const code = (error as { code?: unknown }).code;
     if (code === "SQLITE_BUSY") throw new FolderInUseError(folder, readHolder(folder));
     // That first write is one page: on a full disk, say so as a write() would.
-    if (code === "SQLITE_FULL") throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`, { cause: error }), { code: "ENOSPC", syscall: "write", path: file });
+    if (code === "SQLITE_FULL")
+      throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`, { cause: error }), { code: "ENOSPC", syscall: "write", path: file });
     throw error;
   }
   const holderFile = join(folder, HOLDER_FILE);

@@ -43,7 +43,11 @@ function failedMigration(folder: string, error: unknown): string | undefined {
   if (typeof query !== "string") return undefined;
   try {
     const { entries } = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
-    return entries.find(({ tag }) => readFileSync(join(folder, `${tag}.sql`), "utf8").split("--> statement-breakpoint").includes(query))?.tag;
+    return entries.find(({ tag }) =>
+      readFileSync(join(folder, `${tag}.sql`), "utf8")
+        .split("--> statement-breakpoint")
+        .includes(query),
+    )?.tag;
   } catch {
     return undefined;
   }

@@ -3,20 +3,7 @@
 // `bunx drizzle-kit generate --name <what>` and commit the generated files in
 // db/migrations/ as they are.
 import { relations, sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /** timestamptz read/written as a JS Date. */
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -175,10 +162,7 @@ export const subscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("subscriptions_user_status_idx").on(t.userId, t.status),
-    index("subscriptions_customer_idx").on(t.stripeCustomerId),
-  ],
+  (t) => [index("subscriptions_user_status_idx").on(t.userId, t.status), index("subscriptions_customer_idx").on(t.stripeCustomerId)],
 );
 
 // ---------------------------------------------------------------------------

@@ -14,13 +14,24 @@ export function stripeRelayRoutes(apiBase: string) {
     const headers = new Headers({ "content-type": request.headers.get("content-type") ?? "application/x-www-form-urlencoded" });
     const auth = request.headers.get("authorization");
     if (auth?.startsWith("Bearer pk_")) headers.set("authorization", auth);
-    const answer = await fetch(`${apiBase}${path}${url.search}`, { method: request.method, headers, body: request.method === "GET" ? undefined : rawBody(request) });
-    return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.headers.get("content-type") ?? "application/json", "cache-control": "no-store" } });
+    const answer = await fetch(`${apiBase}${path}${url.search}`, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" ? undefined : rawBody(request),
+    });
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { "content-type": answer.headers.get("content-type") ?? "application/json", "cache-control": "no-store" },
+    });
   };
   // Stripe's API as the simulator speaks it, not ours: kept out of the API reference.
   const hidden = { detail: { hide: true } };
   return new Elysia()
     .get(`${STRIPE_SIM_PATH}/js/v3.js`, ({ request }) => relay(request, "/js/v3.js"), hidden)
     .get(`${STRIPE_SIM_PATH}/v1/payment_intents/:id`, ({ request, params }) => relay(request, `/v1/payment_intents/${encodeURIComponent(params.id)}`), hidden)
-    .post(`${STRIPE_SIM_PATH}/v1/payment_intents/:id/confirm`, ({ request, params }) => relay(request, `/v1/payment_intents/${encodeURIComponent(params.id)}/confirm`), hidden);
+    .post(
+      `${STRIPE_SIM_PATH}/v1/payment_intents/:id/confirm`,
+      ({ request, params }) => relay(request, `/v1/payment_intents/${encodeURIComponent(params.id)}/confirm`),
+      hidden,
+    );
 }

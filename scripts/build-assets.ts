@@ -103,7 +103,9 @@ function pagePreloads(outputs: Map<string, Output>, entry: string): AssetManifes
       const needed = [...staticClosure(outputs, chunk)].filter((file) => file === chunk || !withEntry.has(file));
       pages[id] = needed.map((file) => PUBLIC_PREFIX + file);
     } else if (!inEntry.has(source)) {
-      throw new Error(`page "${id}": the build has no output from ${relative(root, source)}; web/routes.ts must key each page module by its file's name in web/pages/`);
+      throw new Error(
+        `page "${id}": the build has no output from ${relative(root, source)}; web/routes.ts must key each page module by its file's name in web/pages/`,
+      );
     }
   }
   return pages;

@@ -10,7 +10,11 @@ export const CLI_BINARY = resolve(root, "dist", "aisc");
 
 /** Builds the CLI binary at `outfile`; returns its size in bytes. */
 export async function compileCli(outfile = CLI_BINARY, { quiet = false } = {}): Promise<number> {
-  const proc = Bun.spawn(["bun", "build", "--compile", "--minify", "--sourcemap", resolve(root, "cli/index.ts"), "--outfile", outfile], { cwd: root, stdout: quiet ? "ignore" : "inherit", stderr: "inherit" });
+  const proc = Bun.spawn(["bun", "build", "--compile", "--minify", "--sourcemap", resolve(root, "cli/index.ts"), "--outfile", outfile], {
+    cwd: root,
+    stdout: quiet ? "ignore" : "inherit",
+    stderr: "inherit",
+  });
   if ((await proc.exited) !== 0) throw new Error("bun build --compile of cli/index.ts failed");
   return Bun.file(outfile).size;
 }

@@ -42,12 +42,27 @@ const started = performance.now();
 // --bytecode: the modules ship compiled for JavaScriptCore, so a start evaluates instead of parsing
 // them (the entry is reached at ~55 ms instead of ~300; ADR 022). It needs --format=esm for top-level await.
 const proc = Bun.spawn(
-  ["bun", "build", "--compile", "--bytecode", "--format=esm", "--minify", "--sourcemap", entry, "--outfile", outfile, "--define", 'process.env.NODE_ENV="production"'],
+  [
+    "bun",
+    "build",
+    "--compile",
+    "--bytecode",
+    "--format=esm",
+    "--minify",
+    "--sourcemap",
+    entry,
+    "--outfile",
+    outfile,
+    "--define",
+    'process.env.NODE_ENV="production"',
+  ],
   { cwd: root, stdout: "inherit", stderr: "inherit" },
 );
 if ((await proc.exited) !== 0) process.exit(1);
 const size = Bun.file(outfile).size;
-console.log(`single binary: ${relative(root, outfile)} (${(size / 1024 / 1024).toFixed(1)} MB, ${embedded.length} embedded files, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+console.log(
+  `single binary: ${relative(root, outfile)} (${(size / 1024 / 1024).toFixed(1)} MB, ${embedded.length} embedded files, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+);
 
 const cliStarted = performance.now();
 const cliSize = await compileCli();
@@ -72,5 +87,8 @@ await start({ renderer: loadPageRenderer, distDir: dir + "/dist", migrationsFold
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }

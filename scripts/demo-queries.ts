@@ -44,7 +44,9 @@ try {
       const products = top(stats.productFrequencies, 5);
       const companies = top(stats.companyFrequencies, 4);
       console.log(`  ${id.padEnd(9)} products: ${products || "(none)"}`);
-      console.log(`  ${"".padEnd(9)} companies: ${companies || "(none)"} · first answer cites ${cited} source${cited === 1 ? "" : "s"} · ${firstLine(model.rawResponse ?? "")}`);
+      console.log(
+        `  ${"".padEnd(9)} companies: ${companies || "(none)"} · first answer cites ${cited} source${cited === 1 ? "" : "s"} · ${firstLine(model.rawResponse ?? "")}`,
+      );
     }
     console.log();
   }

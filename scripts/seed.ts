@@ -22,7 +22,13 @@ import { assembleOrExit } from "#src/server/assemble.ts";
 import { createOwnerOnly } from "#src/server/owner-only.ts";
 
 /** Queries of different catalogue categories, so the copies are not all one answer. */
-const QUERIES = ["best running shoes", "best project management software", "best noise cancelling headphones", "best password manager", "best espresso machine"];
+const QUERIES = [
+  "best running shoes",
+  "best project management software",
+  "best noise cancelling headphones",
+  "best password manager",
+  "best espresso machine",
+];
 
 export type SeedOptions = { searches: number; username?: string; password?: string };
 
@@ -36,12 +42,22 @@ export async function seedSearches(database: Database, handle: typeof fetch, { s
   const auth = await handle("http://localhost/api/login", { method: "POST", headers: json, body: JSON.stringify({ username, password }) });
   const signedIn = auth.ok
     ? auth
-    : await handle("http://localhost/api/register", { method: "POST", headers: json, body: JSON.stringify({ username, email: `${username}@example.com`, password }) });
+    : await handle("http://localhost/api/register", {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ username, email: `${username}@example.com`, password }),
+      });
   if (!signedIn.ok) throw new Error(`could not sign in or register ${username}: ${signedIn.status} ${await signedIn.text()}`);
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
   if (!user) throw new Error(`no user ${username}`);
-  await db.insert(subscriptions).values({ id: `sub_seed_${user.id}`, userId: user.id, stripeCustomerId: `cus_seed_${user.id}`, status: "active" }).onConflictDoNothing();
-  const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  await db
+    .insert(subscriptions)
+    .values({ id: `sub_seed_${user.id}`, userId: user.id, stripeCustomerId: `cus_seed_${user.id}`, status: "active" })
+    .onConflictDoNothing();
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
 
   const originals: string[] = [];
@@ -55,7 +71,10 @@ export async function seedSearches(database: Database, handle: typeof fetch, { s
       select s.user_id, s.query, s.iterations, s.options, s.result, s.total_products, s.total_companies, s.total_links, s.iteration_count, s.status, s.simulated,
              now() - make_interval(mins => n), now() - make_interval(mins => n)
       from generate_series(${from}::int, ${to}::int) as n
-      join ${searches} s on s.id = (array[${sql.join(originals.map((id) => sql`${id}::uuid`), sql`, `)}])[1 + n % ${originals.length}]`);
+      join ${searches} s on s.id = (array[${sql.join(
+        originals.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}])[1 + n % ${originals.length}]`);
   }
   return { userId: user.id, originals, cookie };
 }
@@ -83,7 +102,9 @@ if (import.meta.main) {
   const password = arg("--password") ?? "seed-password";
   const started = performance.now();
   await seedSearches(database, handle, { searches: count, username, password });
-  console.log(`seeded ${count} searches for ${username} (password ${password}) in ${((performance.now() - started) / 1000).toFixed(1)} s · db ${database.kind === "pglite" ? `pglite in ${env.DATA_DIR}` : "DATABASE_URL"}`);
+  console.log(
+    `seeded ${count} searches for ${username} (password ${password}) in ${((performance.now() - started) / 1000).toFixed(1)} s · db ${database.kind === "pglite" ? `pglite in ${env.DATA_DIR}` : "DATABASE_URL"}`,
+  );
   await assembly.close();
   process.exit(0);
 }

@@ -53,7 +53,10 @@ export function Document({ boot, bootJson, children }: DocumentProps) {
 
 // JSON inside a script element must not be able to close it.
 export function serializeBoot(data: BootData): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 const FAVICON =

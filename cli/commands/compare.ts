@@ -11,7 +11,11 @@ const Options = v.object({ variant: v.optional(v.array(SearchQuery)) });
 
 export const compare = defineCommand("compare", "compare a query's saved search with its variants' (Pro)")
   .argument("<query>", "the original query")
-  .option("--variant <query>", "a variant to compare (repeat it); default: the variants of your latest batch for the query", (value: string, previous: string[] = []) => [...previous, value])
+  .option(
+    "--variant <query>",
+    "a variant to compare (repeat it); default: the variants of your latest batch for the query",
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
   .action(
     action<typeof Options, [string]>(Options, async ({ context, options, args: [rawQuery] }) => {
       const query = parseOptions(SearchQuery, rawQuery);
@@ -29,18 +33,24 @@ export const compare = defineCommand("compare", "compare a query's saved search 
 function compareText(report: CompareReport): string {
   const queryOf = new Map(report.searches.map((s) => [s.id, s.query]));
   const { summary } = report;
-  const top = (items: Array<{ name: string; searches: number }>, name = (item: { name: string }) => item.name) => items.map((item) => `${name(item)} (${item.searches})`).join("\n") || "—";
+  const top = (items: Array<{ name: string; searches: number }>, name = (item: { name: string }) => item.name) =>
+    items.map((item) => `${name(item)} (${item.searches})`).join("\n") || "—";
   const differences = [...report.products, ...report.companies].flatMap((item) =>
     Object.entries(item.difference)
       .filter(([, d]) => d.significant)
       .map(([id, d]) => [item.name, queryOf.get(id) ?? id, d.pValue.toPrecision(2)]),
   );
   return [
-    table(["Role", "Query", "Iterations", "Date (UTC)", "ID"], report.searches.map((s) => [s.role, s.query, String(s.iterationCount), s.createdAt.slice(0, 16).replace("T", " "), s.id])),
+    table(
+      ["Role", "Query", "Iterations", "Date (UTC)", "ID"],
+      report.searches.map((s) => [s.role, s.query, String(s.iterationCount), s.createdAt.slice(0, 16).replace("T", " "), s.id]),
+    ),
     table(
       [`Products (${summary.uniqueProducts})`, `Companies (${summary.uniqueCompanies})`, `Sources (${summary.uniqueSources})`],
       [[top(summary.topProducts), top(summary.topCompanies), top(summary.topSources, (item) => sourceLabel({ url: item.name }))]],
     ),
-    differences.length ? table(["Significant difference", "Variant", "p"], differences) : "No significant differences from the original (Fisher's exact test, α = 0.05).",
+    differences.length
+      ? table(["Significant difference", "Variant", "p"], differences)
+      : "No significant differences from the original (Fisher's exact test, α = 0.05).",
   ].join("\n");
 }

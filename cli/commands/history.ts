@@ -65,7 +65,11 @@ export const history = defineCommand("history", "list your saved searches, newes
   .action(
     action(Options, async ({ context, options }) => {
       const { search, before: _, ...filters } = options;
-      const list = await signedIn(context).listSearches({ ...filters, ...(options.before ? { before: options.before } : {}), ...(search ? { q: search } : {}) });
+      const list = await signedIn(context).listSearches({
+        ...filters,
+        ...(options.before ? { before: options.before } : {}),
+        ...(search ? { q: search } : {}),
+      });
       if (context.json) return printJson(list);
       const asked = flagsOf({ ...filters, search });
       if (list.searches.length === 0) return print(asked === "" ? 'No saved searches yet: aisc search "…"' : "No saved searches match.");

@@ -19,9 +19,18 @@ const Options = v.object({
 });
 
 export const login = withPasswordOptions(defineCommand("login", "sign in and save a personal API token for this server"))
-  .option("--token-stdin", `save an existing token (${TOKEN_PREFIX}…, from your profile page) read from standard input (asked, hidden, on a terminal) instead of signing in`)
-  .option("--token <token>", "the same with the token on the command line, where other users can see it in the process list: prefer --token-stdin, or AISC_TOKEN")
-  .addHelpText("after", `\nPrefer --token-stdin (or AISC_TOKEN) to --token: a token on the command line shows in the process list.\n  printf '%s\\n' "$TOKEN" | aisc login --token-stdin`)
+  .option(
+    "--token-stdin",
+    `save an existing token (${TOKEN_PREFIX}…, from your profile page) read from standard input (asked, hidden, on a terminal) instead of signing in`,
+  )
+  .option(
+    "--token <token>",
+    "the same with the token on the command line, where other users can see it in the process list: prefer --token-stdin, or AISC_TOKEN",
+  )
+  .addHelpText(
+    "after",
+    `\nPrefer --token-stdin (or AISC_TOKEN) to --token: a token on the command line shows in the process list.\n  printf '%s\\n' "$TOKEN" | aisc login --token-stdin`,
+  )
   .action(
     action(Options, async ({ context, options }) => {
       if (options.token && options.tokenStdin) throw new CliError("usage", "use --token-stdin or --token, not both");

@@ -22,6 +22,12 @@ export const status = defineCommand("status", "show the server's providers and h
     print(table(["Provider", "Mode"], rows));
     print(`Server:  ${context.server}`);
     print(`Billing: ${apiStatus.billing}${apiStatus.billing === "simulated" ? " (test mode: no card is charged)" : ""}`);
-    print(user && quota ? `Signed in as ${user.username} · ${quotaText(quota)}` : context.token ? "Signed in: no (the token is invalid or revoked)" : "Signed in: no (aisc login)");
+    print(
+      user && quota
+        ? `Signed in as ${user.username} · ${quotaText(quota)}`
+        : context.token
+          ? "Signed in: no (the token is invalid or revoked)"
+          : "Signed in: no (aisc login)",
+    );
   }),
 );

@@ -9,11 +9,19 @@ const list = defineCommand("list", "list your personal API tokens (never the tok
     const tokens = await signedIn(context).listTokens();
     if (context.json) return printJson(tokens);
     if (tokens.tokens.length === 0) return print("No tokens.");
-    print(table(["ID", "Name", "Starts with", "Scopes", "Created", "Last used"], tokens.tokens.map((t) => [t.id, t.name, `${t.prefix}…`, t.scopes.join(" "), t.createdAt.slice(0, 10), t.lastUsedAt?.slice(0, 10) ?? "never"])));
+    print(
+      table(
+        ["ID", "Name", "Starts with", "Scopes", "Created", "Last used"],
+        tokens.tokens.map((t) => [t.id, t.name, `${t.prefix}…`, t.scopes.join(" "), t.createdAt.slice(0, 10), t.lastUsedAt?.slice(0, 10) ?? "never"]),
+      ),
+    );
   }),
 );
 
-const create = withPasswordOptions(defineCommand("create", "create a token for a script or an MCP client; it is shown this once (asks for your password: a token cannot create tokens)"), "your username (by default the one you are signed in as)")
+const create = withPasswordOptions(
+  defineCommand("create", "create a token for a script or an MCP client; it is shown this once (asks for your password: a token cannot create tokens)"),
+  "your username (by default the one you are signed in as)",
+)
   .argument("<name>", "what it is for")
   .action(
     action<typeof PasswordOptions, [string]>(PasswordOptions, async ({ context, options, args: [name] }) => {
@@ -25,7 +33,10 @@ const create = withPasswordOptions(defineCommand("create", "create a token for a
     }),
   );
 
-const revoke = withPasswordOptions(defineCommand("revoke", "revoke a token: requests with it are refused from then on (asks for your password; aisc logout revokes the saved token without)"), "your username (by default the one you are signed in as)")
+const revoke = withPasswordOptions(
+  defineCommand("revoke", "revoke a token: requests with it are refused from then on (asks for your password; aisc logout revokes the saved token without)"),
+  "your username (by default the one you are signed in as)",
+)
   .argument("<id>", "the token's id (aisc tokens list)")
   .action(
     action<typeof PasswordOptions, [string]>(PasswordOptions, async ({ context, options, args: [id] }) => {

@@ -10,7 +10,10 @@ import { startProgress, type Progress } from "#cli/lib/progress.ts";
 const Options = v.object({ run: Flag, regenerate: Flag, iterations: v.optional(Iterations) });
 const POLL_MS = 1000;
 
-export const variants = defineCommand("variants", "rephrasings of a query as people might type it (Pro): written once and kept (as edited on the web); --run searches them all")
+export const variants = defineCommand(
+  "variants",
+  "rephrasings of a query as people might type it (Pro): written once and kept (as edited on the web); --run searches them all",
+)
   .argument("<query>", "the original query")
   .option("--regenerate", "write a new set in place of the saved one (edits made on the web are lost)")
   .option("--run", "run every variant as a search (a batch on the server) and wait for them")
@@ -21,18 +24,34 @@ export const variants = defineCommand("variants", "rephrasings of a query as peo
       const api = signedIn(context);
       const progress = startProgress(`Writing variants of "${query}"`, context);
       // With --run the server saves the set as a batch and starts it (executeSearches).
-      const generated = await api.generateVariants({ query, ...(options.regenerate ? { regenerate: true } : {}), ...(options.run ? { executeSearches: true, ...(options.iterations ? { iterations: options.iterations } : {}) } : {}) });
+      const generated = await api.generateVariants({
+        query,
+        ...(options.regenerate ? { regenerate: true } : {}),
+        ...(options.run ? { executeSearches: true, ...(options.iterations ? { iterations: options.iterations } : {}) } : {}),
+      });
       const by = generated.generatedBy;
-      progress.succeed(`${generated.variants.length} variants${by ? ` by ${by.model}${by.mode === "simulated" ? " (simulated)" : ""}` : ""}${generated.edited ? ", as you edited them" : ""}`);
+      progress.succeed(
+        `${generated.variants.length} variants${by ? ` by ${by.model}${by.mode === "simulated" ? " (simulated)" : ""}` : ""}${generated.edited ? ", as you edited them" : ""}`,
+      );
       if (!options.run) {
         if (context.json) return printJson(generated);
-        print(table(["#", "Variant", "Why"], generated.variants.map((variant, i) => [String(i + 1), variant.query, variant.reasoning])));
+        print(
+          table(
+            ["#", "Variant", "Why"],
+            generated.variants.map((variant, i) => [String(i + 1), variant.query, variant.reasoning]),
+          ),
+        );
         return note(context.quiet, `Search them all: aisc variants "${query}" --run`);
       }
       if (!generated.batchId) throw new Error("the server started no batch for the variants");
       const batch = await waitForBatch(api, await api.getBatch(generated.batchId), startProgress("Running the variants", context));
       if (context.json) return printJson(batch);
-      print(table(["#", "Variant", "Status", "Search"], batch.items.map((item) => [String(item.position + 1), item.query, item.error ? `${item.status}: ${item.error}` : item.status, item.searchId ?? "—"])));
+      print(
+        table(
+          ["#", "Variant", "Status", "Search"],
+          batch.items.map((item) => [String(item.position + 1), item.query, item.error ? `${item.status}: ${item.error}` : item.status, item.searchId ?? "—"]),
+        ),
+      );
       note(context.quiet, `Compare them: aisc compare "${query}"`);
     }),
   );

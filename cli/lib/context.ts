@@ -6,7 +6,9 @@ import { DEFAULT_SERVER, readConfig, type SavedLogin } from "./config.ts";
 
 /** The global options, as every command sees them. */
 const GlobalOptions = v.object({
-  server: v.optional(v.pipe(v.string(), v.trim(), v.url("--server must be a URL such as http://localhost:3000"), v.regex(/^https?:/i, "--server must be an http or https URL"))),
+  server: v.optional(
+    v.pipe(v.string(), v.trim(), v.url("--server must be a URL such as http://localhost:3000"), v.regex(/^https?:/i, "--server must be an http or https URL")),
+  ),
   json: v.optional(v.boolean(), false),
   quiet: v.optional(v.boolean(), false),
 });

@@ -21,7 +21,8 @@ const PADDING = 2;
 export function fitTable(columns: FitColumn[], rows: string[][], width = screenWidth()): string {
   const natural = columns.map((column, i) => Math.max(textWidth(column.head), ...rows.map((row) => textWidth(row[i] ?? ""))) + PADDING);
   const shown = columns.map((_, i) => i);
-  const need = () => shown.reduce((sum, i) => sum + (columns[i]?.flexible ? Math.min(natural[i] ?? 0, MIN_FLEXIBLE + PADDING) : (natural[i] ?? 0)), shown.length + 1);
+  const need = () =>
+    shown.reduce((sum, i) => sum + (columns[i]?.flexible ? Math.min(natural[i] ?? 0, MIN_FLEXIBLE + PADDING) : (natural[i] ?? 0)), shown.length + 1);
   while (need() > width) {
     const last = shown.findLastIndex((i) => columns[i]?.droppable);
     if (last === -1) break;

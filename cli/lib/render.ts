@@ -24,7 +24,9 @@ function providersOf(result: SearchResult): Array<[ProviderId, ModelResult]> {
 export function topProducts(result: SearchResult, id: ProviderId, count = TOP): Top[] {
   const stats = result.stats[id];
   if (result.iterationCount > 1 && stats) return stats.productFrequencies.slice(0, count).map(({ name, percentage }) => ({ name, percentage }));
-  return byRank(result.models[id]?.products ?? []).slice(0, count).map(({ name }) => ({ name }));
+  return byRank(result.models[id]?.products ?? [])
+    .slice(0, count)
+    .map(({ name }) => ({ name }));
 }
 
 /**
@@ -78,7 +80,13 @@ export function resultSummary(result: SearchResult): string {
     const { companies, sources } = counts(result, id, model);
     lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources`);
   }
-  if (result.commonProducts.length) lines.push(`Named by several: ${result.commonProducts.slice(0, TOP).map((item) => item.name).join(", ")}`);
+  if (result.commonProducts.length)
+    lines.push(
+      `Named by several: ${result.commonProducts
+        .slice(0, TOP)
+        .map((item) => item.name)
+        .join(", ")}`,
+    );
   return lines.join("\n");
 }
 
@@ -92,8 +100,18 @@ export function lensTable(lens: LensReport): string {
     String(view.notRecommended),
     rateText(view.domainCited),
   ]);
-  const columns: FitColumn[] = [{ head: "" }, { head: "Mentioned" }, { head: "Share\nof voice" }, { head: "Positions", flexible: true }, { head: "Not\nrecommended" }, { head: "Own domain\ncited" }];
-  return [`Brand lens: ${lens.brand.name} · ${against(lens)}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`, fitTable(columns, rows)].join("\n");
+  const columns: FitColumn[] = [
+    { head: "" },
+    { head: "Mentioned" },
+    { head: "Share\nof voice" },
+    { head: "Positions", flexible: true },
+    { head: "Not\nrecommended" },
+    { head: "Own domain\ncited" },
+  ];
+  return [
+    `Brand lens: ${lens.brand.name} · ${against(lens)}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`,
+    fitTable(columns, rows),
+  ].join("\n");
 }
 
 /** Who the share of voice is measured against, as the web's lens says it. */
@@ -105,7 +123,10 @@ function against(lens: LensReport): string {
 export function lensSummary(lens: LensReport): string {
   return [
     `Brand lens for ${lens.brand.name} (${against(lens)}):`,
-    ...lensRows(lens).map(({ id, view }) => `- ${providerCatalogue[id].model}${view.simulated ? " (simulated)" : ""}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`),
+    ...lensRows(lens).map(
+      ({ id, view }) =>
+        `- ${providerCatalogue[id].model}${view.simulated ? " (simulated)" : ""}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`,
+    ),
   ].join("\n");
 }
 

@@ -12,7 +12,10 @@ export type Format = "json" | "csv";
 
 /** `--brand <name>` (search, show, export): the brand lens for another brand than the saved one, as the web's "Try another brand". */
 export const brandOption = () =>
-  new Option("--brand <name>", "the brand lens for NAME instead of your saved brand, against your saved competitors (Pro; without it, Pro results show your saved lens as the web does)");
+  new Option(
+    "--brand <name>",
+    "the brand lens for NAME instead of your saved brand, against your saved competitors (Pro; without it, Pro results show your saved lens as the web does)",
+  );
 export const BrandName = LensQuery.entries.brand;
 /** `-o, --out <file>`. */
 export const OutFile = v.optional(v.pipe(v.string(), v.minLength(1, "a file name is required")));

@@ -17,7 +17,12 @@ export async function serveMcp(context: Context): Promise<void> {
     server.registerTool(tool.name, { description: tool.description, inputSchema: inputSchemaOf(tool) }, async (args) => {
       try {
         const { summary, json } = await tool.run(signedIn(context), args);
-        return { content: [{ type: "text" as const, text: summary }, { type: "text" as const, text: json }] };
+        return {
+          content: [
+            { type: "text" as const, text: summary },
+            { type: "text" as const, text: json },
+          ],
+        };
       } catch (error) {
         return { isError: true, content: [{ type: "text" as const, text: describeError(error, context.server).message }] };
       }

@@ -15,9 +15,19 @@ import { lensSummary, resultSummary, simulatedLine } from "#cli/lib/render.ts";
  */
 
 export type ToolAnswer = { summary: string; json: string };
-export type Tool = { name: string; description: string; input: v.ObjectSchema<v.ObjectEntries, undefined>; run: (api: ApiClient, input: unknown) => Promise<ToolAnswer> };
+export type Tool = {
+  name: string;
+  description: string;
+  input: v.ObjectSchema<v.ObjectEntries, undefined>;
+  run: (api: ApiClient, input: unknown) => Promise<ToolAnswer>;
+};
 
-function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: { name: string; description: string; input: S; run: (api: ApiClient, input: v.InferOutput<S>) => Promise<ToolAnswer> }): Tool {
+function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: {
+  name: string;
+  description: string;
+  input: S;
+  run: (api: ApiClient, input: v.InferOutput<S>) => Promise<ToolAnswer>;
+}): Tool {
   return {
     ...tool,
     run: async (api, input) => {
@@ -51,7 +61,8 @@ export const tools: Tool[] = [
   }),
   defineTool({
     name: "get_search",
-    description: "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies, and for Pro the brand lens of the user's saved brand.",
+    description:
+      "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies, and for Pro the brand lens of the user's saved brand.",
     input: v.object({ id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id") }),
     async run(api, { id }) {
       const result = await api.getSearch(id);
@@ -64,12 +75,20 @@ export const tools: Tool[] = [
     description: "The user's saved searches, newest first (id, query, date, iterations, totals).",
     input: v.object({
       // The API's limit (1–100) as a number: the contract's is the query string's text.
-      limit: v.optional(said(v.pipe(v.number(), v.integer(), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")), "How many (1–100, default 20)")),
+      limit: v.optional(
+        said(
+          v.pipe(v.number(), v.integer(), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")),
+          "How many (1–100, default 20)",
+        ),
+      ),
       query: v.optional(said(SearchQuery, "Only the searches of this query (any letter case)")),
     }),
     async run(api, input) {
       const list = await api.listSearches(input);
-      const lines = list.searches.map((s) => `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products${s.simulated ? " · simulated" : ""}`);
+      const lines = list.searches.map(
+        (s) =>
+          `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products${s.simulated ? " · simulated" : ""}`,
+      );
       return { summary: lines.length ? `${lines.length} saved searches:\n${lines.join("\n")}` : "No saved searches.", json: json(list) };
     },
   }),
@@ -81,12 +100,19 @@ export const tools: Tool[] = [
       const generated = await api.generateVariants({ query });
       const by = generated.generatedBy;
       const written = by ? ` (written by ${providerCatalogue[by.provider].model}${by.mode === "simulated" ? ", simulated" : ""})` : "";
-      return { summary: [`${generated.variants.length} variants of "${query}"${written}:`, ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`)].join("\n"), json: json(generated) };
+      return {
+        summary: [
+          `${generated.variants.length} variants of "${query}"${written}:`,
+          ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`),
+        ].join("\n"),
+        json: json(generated),
+      };
     },
   }),
   defineTool({
     name: "compare",
-    description: "Compare the user's latest saved search of a query with those of its variants (Pro): items in common, top items, and significant differences (Fisher's exact test).",
+    description:
+      "Compare the user's latest saved search of a query with those of its variants (Pro): items in common, top items, and significant differences (Fisher's exact test).",
     input: v.object({
       query: said(SearchQuery, "The original query"),
       variants: v.optional(said(v.array(SearchQuery), "The variants' queries; default: the variants of the user's latest batch for the query")),

@@ -24,7 +24,17 @@ export type { Search } from "./searches.ts";
  * cut-off answer, "Acme's Rocket 3", a category in bold, a "couldn't find" about one fact or about
  * a product that does not exist, markdown links in the text, a citation on a sentence naming nothing.
  */
-export type NoiseKind = "no_json" | "messy_json" | "table" | "truncated" | "possessive" | "category_heading" | "fact_not_found" | "missing_product" | "inline_links" | "stray_citation";
+export type NoiseKind =
+  | "no_json"
+  | "messy_json"
+  | "table"
+  | "truncated"
+  | "possessive"
+  | "category_heading"
+  | "fact_not_found"
+  | "missing_product"
+  | "inline_links"
+  | "stray_citation";
 
 export interface Answer {
   query: string;
@@ -60,7 +70,11 @@ export interface AnswerOptions {
  * The answer to a search request as the provider's handler sees it: whether the request asked
  * for the search tool, and the faults that change what comes back (no_search, prose_only).
  */
-export function answerRequest(context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">, prompt: string, request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] }): Answer {
+export function answerRequest(
+  context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">,
+  prompt: string,
+  request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] },
+): Answer {
   return composeAnswer(context.rng, prompt, {
     provider: request.provider,
     search: request.searchTool && context.fault?.kind !== "no_search",
@@ -106,9 +120,46 @@ export function estimateTokens(text: string): number {
 
 /** Each provider's quirks, as often as listed (drawn uniformly from the list). */
 const HABITS: Record<ProviderId, readonly NoiseKind[]> = {
-  openai: ["inline_links", "inline_links", "inline_links", "messy_json", "table", "fact_not_found", "truncated", "category_heading", "possessive", "no_json", "missing_product"],
-  anthropic: ["fact_not_found", "fact_not_found", "possessive", "possessive", "no_json", "no_json", "category_heading", "missing_product", "table", "messy_json", "truncated"],
-  gemini: ["table", "table", "table", "messy_json", "messy_json", "category_heading", "category_heading", "stray_citation", "stray_citation", "truncated", "no_json", "inline_links"],
+  openai: [
+    "inline_links",
+    "inline_links",
+    "inline_links",
+    "messy_json",
+    "table",
+    "fact_not_found",
+    "truncated",
+    "category_heading",
+    "possessive",
+    "no_json",
+    "missing_product",
+  ],
+  anthropic: [
+    "fact_not_found",
+    "fact_not_found",
+    "possessive",
+    "possessive",
+    "no_json",
+    "no_json",
+    "category_heading",
+    "missing_product",
+    "table",
+    "messy_json",
+    "truncated",
+  ],
+  gemini: [
+    "table",
+    "table",
+    "table",
+    "messy_json",
+    "messy_json",
+    "category_heading",
+    "category_heading",
+    "stray_citation",
+    "stray_citation",
+    "truncated",
+    "no_json",
+    "inline_links",
+  ],
 };
 
 /**
@@ -126,7 +177,11 @@ function companiesOf(products: readonly RankedProduct[]): { name: string; produc
 }
 
 /** Remarks a noise class adds before the closing line. */
-function notes(rng: Rng, noise: NoiseKind | undefined, answer: { products: readonly RankedProduct[]; cited: readonly SourcePage[]; label?: string; provider: ProviderId }): Segment[] {
+function notes(
+  rng: Rng,
+  noise: NoiseKind | undefined,
+  answer: { products: readonly RankedProduct[]; cited: readonly SourcePage[]; label?: string; provider: ProviderId },
+): Segment[] {
   const product = rng.pick(answer.products.length > 0 ? answer.products : [undefined]);
   switch (noise) {
     case "fact_not_found":

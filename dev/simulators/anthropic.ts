@@ -17,7 +17,12 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     paths: ["/v1/messages"],
     endpoint: (method, pathname) => method === "POST" && pathname === "/v1/messages",
     apiKey: (request) =>
-      request.headers.get("x-api-key")?.trim() || request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
+      request.headers.get("x-api-key")?.trim() ||
+      request.headers
+        .get("authorization")
+        ?.match(/^Bearer\s+(.*)$/i)?.[1]
+        ?.trim() ||
+      undefined,
     missingKeyMessage: "x-api-key header or Authorization: Bearer token is required",
     classify: (body) => {
       const tool = structuredTool(body);
@@ -28,7 +33,8 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         if (name in body) return error("invalid_request", `${name}: Extra inputs are not permitted. This parameter was removed in API version 2026-10-21.`);
       }
       if (typeof body.model !== "string" || body.model === "") return error("invalid_request", "model: Field required");
-      if (typeof body.max_tokens !== "number" || !Number.isInteger(body.max_tokens) || body.max_tokens < 1) return error("invalid_request", "max_tokens: Field required");
+      if (typeof body.max_tokens !== "number" || !Number.isInteger(body.max_tokens) || body.max_tokens < 1)
+        return error("invalid_request", "max_tokens: Field required");
       if (!Array.isArray(body.messages) || body.messages.length === 0) return error("invalid_request", "messages: at least one message is required");
       return undefined;
     },
@@ -62,10 +68,17 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         if (paused.size > 1000) paused.delete(paused.keys().next().value as string);
         return message(body, first, "pause_turn", userText.join("\n\n"), countSearches(first));
       }
-      return message(body, content, answer.truncated ? "max_tokens" : "end_turn", userText.join("\n\n"), answer.searches.length > 0 ? countSearches(content) : undefined);
+      return message(
+        body,
+        content,
+        answer.truncated ? "max_tokens" : "end_turn",
+        userText.join("\n\n"),
+        answer.searches.length > 0 ? countSearches(content) : undefined,
+      );
     },
     error,
-    truncatedBody: () => `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Based on current reviews`,
+    truncatedBody: () =>
+      `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Based on current reviews`,
     faultMessages: {
       rate_limit: "This request would exceed the rate limit for your organization. Please try again later.",
       server_error: "Internal server error",

@@ -76,7 +76,11 @@ function add(name: string, kind: NameEntry["kind"], placement: Placement): void 
 }
 
 const ordinary = (name: string): boolean => name.split(/[\s-]+/).every((word) => /^\p{L}+$/u.test(word) && isOrdinaryWord(word));
-const alternation = (names: string[]): string => names.sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+const alternation = (names: string[]): string =>
+  names
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join("|");
 const boundary = (body: string, flags: "gu" | "giu") => wholeWordPattern(`(?:${body})`, flags);
 const names = [...entries.values()].map((entry) => entry.name);
 const patterns = [boundary(alternation(names.filter((name) => !ordinary(name))), "giu"), boundary(alternation(names.filter(ordinary)), "gu")];

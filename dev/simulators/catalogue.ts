@@ -20,7 +20,19 @@ import { travel } from "./catalogue/travel.ts";
 
 export type { Category, CatalogueProduct, SourcePage };
 
-export const catalogue: readonly Category[] = [...businessSoftware, ...teamwork, ...software, ...electronics, ...gadgets, ...home, ...kitchen, ...lifestyle, ...services, ...finance, ...travel].map(
+export const catalogue: readonly Category[] = [
+  ...businessSoftware,
+  ...teamwork,
+  ...software,
+  ...electronics,
+  ...gadgets,
+  ...home,
+  ...kitchen,
+  ...lifestyle,
+  ...services,
+  ...finance,
+  ...travel,
+].map(
   (data): Category => ({
     ...data,
     business: data.business === true,

@@ -13,13 +13,15 @@ export const gemini: ProviderHandler<"gemini"> = {
   paths: ["/v1beta/", "/v1/models/"],
   endpoint: (method, pathname) => method === "POST" && GENERATE.test(pathname),
   apiKey: (request, url) => request.headers.get("x-goog-api-key")?.trim() || url.searchParams.get("key")?.trim() || undefined,
-  missingKeyMessage: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+  missingKeyMessage:
+    "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
   classify: (body) => (hasGoogleSearch(body) || !wantsJson(body) ? "search" : kindOfSchema(responseSchema(body))),
   validate(body) {
     if (Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && "googleSearchRetrieval" in tool)) {
       return error("invalid_request", "Please use google_search field instead of google_search_retrieval field.");
     }
-    if (!Array.isArray(body.contents) || body.contents.length === 0) return error("invalid_request", "* GenerateContentRequest.contents: contents is not specified\n");
+    if (!Array.isArray(body.contents) || body.contents.length === 0)
+      return error("invalid_request", "* GenerateContentRequest.contents: contents is not specified\n");
     return undefined;
   },
   respond,
@@ -46,7 +48,12 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   if (kind !== "search") {
     text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
-    const answer = answerRequest(context, prompt, { provider: "gemini", searchTool: hasGoogleSearch(body), jsonOnly: wantsJson(body), searches: { min: 1, max: 4 } });
+    const answer = answerRequest(context, prompt, {
+      provider: "gemini",
+      searchTool: hasGoogleSearch(body),
+      jsonOnly: wantsJson(body),
+      searches: { min: 1, max: 4 },
+    });
     text = answer.text;
     truncated = answer.truncated;
     if (answer.searches.length > 0) groundingMetadata = grounding(answer, context.origin);
@@ -99,7 +106,9 @@ function grounding(answer: Answer, origin: string): JsonObject {
   const queries = answer.searches.map((s) => s.query);
   return {
     searchEntryPoint: { renderedContent: entryPointHtml(queries) },
-    groundingChunks: answer.retrieved.map((page) => ({ web: { uri: `${origin}/grounding-api-redirect/${groundingToken(page.url)}`, title: publisherDomain(page.url) } })),
+    groundingChunks: answer.retrieved.map((page) => ({
+      web: { uri: `${origin}/grounding-api-redirect/${groundingToken(page.url)}`, title: publisherDomain(page.url) },
+    })),
     groundingSupports: supports,
     retrievalMetadata: {},
     webSearchQueries: queries,
@@ -122,7 +131,10 @@ export function resolveGroundingToken(token: string): string | undefined {
 
 function entryPointHtml(queries: readonly string[]): string {
   const chips = queries
-    .map((q) => `<a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(q)}&amp;client=app-vertex-grounding&amp;safesearch=active">${escapeHtml(q)}</a>`)
+    .map(
+      (q) =>
+        `<a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(q)}&amp;client=app-vertex-grounding&amp;safesearch=active">${escapeHtml(q)}</a>`,
+    )
     .join("\n    ");
   return `<style>\n.container { align-items: center; border-radius: 8px; display: flex; font-family: Google Sans, Roboto, sans-serif; font-size: 14px; line-height: 20px; padding: 8px 12px; }\n.chip { display: inline-block; border: solid 1px; border-radius: 16px; min-width: 14px; padding: 5px 16px; text-align: center; user-select: none; margin: 0 8px; }\n.carousel { overflow: auto; scrollbar-width: none; white-space: nowrap; margin-right: -12px; }\n</style>\n<div class="container">\n  <div class="headline">Google Search Suggestions</div>\n  <div class="carousel">\n    ${chips}\n  </div>\n</div>\n`;
 }

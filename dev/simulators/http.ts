@@ -65,7 +65,9 @@ export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => (isObject(part) && typeof part.text === "string" && (part.type === undefined || part.type === "text" || part.type === "input_text") ? part.text : ""))
+    .map((part) =>
+      isObject(part) && typeof part.text === "string" && (part.type === undefined || part.type === "text" || part.type === "input_text") ? part.text : "",
+    )
     .filter(Boolean)
     .join("\n\n");
 }

@@ -111,13 +111,23 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       const url = new URL(request.url);
       if (url.pathname.startsWith("/grounding-api-redirect/")) return groundingRedirect(request, url);
       const handler = handlerFor(routes, url.pathname);
-      if (!handler) return url.pathname === "/" ? jsonResponse({ simulator: "ai-search-providers", baseUrls: simulator.baseUrls }, 200) : jsonResponse({ error: "Not Found" }, 404);
+      if (!handler)
+        return url.pathname === "/"
+          ? jsonResponse({ simulator: "ai-search-providers", baseUrls: simulator.baseUrls }, 200)
+          : jsonResponse({ error: "Not Found" }, 404);
       if (!handler.endpoint(request.method, url.pathname)) return handler.error("not_found", `Unknown endpoint: ${request.method} ${url.pathname}`);
 
       const startedAt = performance.now();
       const raw = await request.text();
       const body = parseJson(raw);
-      const entry: RequestLogEntry = { provider: handler.id, path: url.pathname, kind: isObject(body) ? handler.classify(body) : "search", body, headers: Object.fromEntries(request.headers), atMs: Date.now() };
+      const entry: RequestLogEntry = {
+        provider: handler.id,
+        path: url.pathname,
+        kind: isObject(body) ? handler.classify(body) : "search",
+        body,
+        headers: Object.fromEntries(request.headers),
+        atMs: Date.now(),
+      };
       requests.push(entry);
       if (!handler.apiKey(request, url)) return handler.error("authentication", handler.missingKeyMessage);
       if (!isObject(body)) return handler.error("invalid_request", "The request body is not valid JSON.");

@@ -35,7 +35,10 @@ export function readIntent(query: string): { need: Need; intent: Intent } {
 function intentOf(need: Need): Intent {
   const known = knownReply(need);
   if (known) return { kind: "plain", reply: known };
-  const named = (need.versus.length >= 2 && versusOf(need)) || (need.alternativesTo && alternativesOf(need, need.alternativesTo)) || (need.subject && subjectOf(need, need.subject));
+  const named =
+    (need.versus.length >= 2 && versusOf(need)) ||
+    (need.alternativesTo && alternativesOf(need, need.alternativesTo)) ||
+    (need.subject && subjectOf(need, need.subject));
   if (named) return named;
 
   const { category, names } = categoryFor(need, findNames(need.head));
@@ -77,7 +80,9 @@ function subjectOf(need: Need, typed: string): Intent | undefined {
 
 /** Products named in the query come first; companies named have their products favoured. */
 function focusOf(names: NameHit[], category: Category): { featured: CatalogueProduct[]; brands: string[] } {
-  const featured = names.filter((hit) => hit.entry.kind === "product").flatMap((hit) => hit.entry.placements.filter((p) => p.category === category).map((p) => p.product));
+  const featured = names
+    .filter((hit) => hit.entry.kind === "product")
+    .flatMap((hit) => hit.entry.placements.filter((p) => p.category === category).map((p) => p.product));
   const brands = names.filter((hit) => hit.entry.kind === "company" && hit.entry.placements.some((p) => p.category === category)).map((hit) => hit.entry.name);
   return { featured: [...new Set(featured)], brands };
 }

@@ -56,6 +56,9 @@ function plain(text: string): Segment {
 function singleQuoted(value: unknown): string {
   if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map(singleQuoted).join(", ")}]`;
-  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${singleQuoted(k)}: ${singleQuoted(v)}`).join(", ")}}`;
+  if (value && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${singleQuoted(k)}: ${singleQuoted(v)}`)
+      .join(", ")}}`;
   return String(value);
 }

@@ -20,12 +20,14 @@ export function knownReply(need: Need): PlainReply | undefined {
     return {
       paragraphs: [
         "Hello! I can look things up on the web for you: ask me to compare products or services, find the best option for a need, or answer a question.",
-        "For example, try \"best CRM for startups\", \"top running shoes 2026\" or \"Notion vs Confluence\".",
+        'For example, try "best CRM for startups", "top running shoes 2026" or "Notion vs Confluence".',
       ],
       sources: [],
     };
   }
-  const country = CAPITAL_QUESTION.map((pattern) => pattern.exec(text)?.[1]).find(Boolean)?.replace(/^the\s+/, "");
+  const country = CAPITAL_QUESTION.map((pattern) => pattern.exec(text)?.[1])
+    .find(Boolean)
+    ?.replace(/^the\s+/, "");
   const capital = country ? CAPITALS[country] : undefined;
   if (country && capital) {
     const name = titleCase(country);
@@ -72,25 +74,93 @@ const GREETING = /^(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|eveni
 const CAPITAL_QUESTION = [/\bcapital (?:city )?of ([a-z .'-]+)$/, /^([a-z .'-]+?)(?:'s)? capital(?: city)?$/];
 
 const CAPITALS: Record<string, { city: string; note?: string }> = {
-  france: { city: "Paris", note: "Paris is also France's largest city and its political, economic and cultural center, home to the national government and the President's Élysée Palace." },
-  germany: { city: "Berlin" }, italy: { city: "Rome" }, spain: { city: "Madrid" }, portugal: { city: "Lisbon" },
-  "united kingdom": { city: "London" }, uk: { city: "London" }, england: { city: "London" }, ireland: { city: "Dublin" },
-  belgium: { city: "Brussels" }, austria: { city: "Vienna" }, switzerland: { city: "Bern", note: "Bern is the federal city, where Switzerland's government and parliament sit; Zurich and Geneva are larger." },
-  poland: { city: "Warsaw" }, sweden: { city: "Stockholm" }, norway: { city: "Oslo" }, denmark: { city: "Copenhagen" }, finland: { city: "Helsinki" },
-  greece: { city: "Athens" }, "czech republic": { city: "Prague" }, czechia: { city: "Prague" }, hungary: { city: "Budapest" },
+  france: {
+    city: "Paris",
+    note: "Paris is also France's largest city and its political, economic and cultural center, home to the national government and the President's Élysée Palace.",
+  },
+  germany: { city: "Berlin" },
+  italy: { city: "Rome" },
+  spain: { city: "Madrid" },
+  portugal: { city: "Lisbon" },
+  "united kingdom": { city: "London" },
+  uk: { city: "London" },
+  england: { city: "London" },
+  ireland: { city: "Dublin" },
+  belgium: { city: "Brussels" },
+  austria: { city: "Vienna" },
+  switzerland: { city: "Bern", note: "Bern is the federal city, where Switzerland's government and parliament sit; Zurich and Geneva are larger." },
+  poland: { city: "Warsaw" },
+  sweden: { city: "Stockholm" },
+  norway: { city: "Oslo" },
+  denmark: { city: "Copenhagen" },
+  finland: { city: "Helsinki" },
+  greece: { city: "Athens" },
+  "czech republic": { city: "Prague" },
+  czechia: { city: "Prague" },
+  hungary: { city: "Budapest" },
   netherlands: { city: "Amsterdam", note: "Amsterdam is the constitutional capital, while the government and parliament sit in The Hague." },
-  "united states": { city: "Washington, D.C." }, usa: { city: "Washington, D.C." }, america: { city: "Washington, D.C." },
-  canada: { city: "Ottawa" }, mexico: { city: "Mexico City" }, brazil: { city: "Brasília" }, argentina: { city: "Buenos Aires" },
-  chile: { city: "Santiago" }, peru: { city: "Lima" }, colombia: { city: "Bogotá" }, japan: { city: "Tokyo" }, china: { city: "Beijing" },
-  india: { city: "New Delhi" }, "south korea": { city: "Seoul" }, korea: { city: "Seoul" }, thailand: { city: "Bangkok" }, vietnam: { city: "Hanoi" },
-  indonesia: { city: "Jakarta" }, philippines: { city: "Manila" }, australia: { city: "Canberra", note: "Canberra was purpose-built as a compromise between Sydney and Melbourne, the two largest cities." },
-  "new zealand": { city: "Wellington" }, egypt: { city: "Cairo" }, kenya: { city: "Nairobi" }, nigeria: { city: "Abuja" },
+  "united states": { city: "Washington, D.C." },
+  usa: { city: "Washington, D.C." },
+  america: { city: "Washington, D.C." },
+  canada: { city: "Ottawa" },
+  mexico: { city: "Mexico City" },
+  brazil: { city: "Brasília" },
+  argentina: { city: "Buenos Aires" },
+  chile: { city: "Santiago" },
+  peru: { city: "Lima" },
+  colombia: { city: "Bogotá" },
+  japan: { city: "Tokyo" },
+  china: { city: "Beijing" },
+  india: { city: "New Delhi" },
+  "south korea": { city: "Seoul" },
+  korea: { city: "Seoul" },
+  thailand: { city: "Bangkok" },
+  vietnam: { city: "Hanoi" },
+  indonesia: { city: "Jakarta" },
+  philippines: { city: "Manila" },
+  australia: { city: "Canberra", note: "Canberra was purpose-built as a compromise between Sydney and Melbourne, the two largest cities." },
+  "new zealand": { city: "Wellington" },
+  egypt: { city: "Cairo" },
+  kenya: { city: "Nairobi" },
+  nigeria: { city: "Abuja" },
   "south africa": { city: "Pretoria", note: "South Africa has three capitals: Pretoria (executive), Cape Town (legislative) and Bloemfontein (judicial)." },
-  turkey: { city: "Ankara" }, russia: { city: "Moscow" }, ukraine: { city: "Kyiv" }, israel: { city: "Jerusalem" }, iran: { city: "Tehran" },
-  "saudi arabia": { city: "Riyadh" }, "united arab emirates": { city: "Abu Dhabi" }, uae: { city: "Abu Dhabi" }, morocco: { city: "Rabat" },
+  turkey: { city: "Ankara" },
+  russia: { city: "Moscow" },
+  ukraine: { city: "Kyiv" },
+  israel: { city: "Jerusalem" },
+  iran: { city: "Tehran" },
+  "saudi arabia": { city: "Riyadh" },
+  "united arab emirates": { city: "Abu Dhabi" },
+  uae: { city: "Abu Dhabi" },
+  morocco: { city: "Rabat" },
 };
 
-const OTHER_PLACES = ["new york", "los angeles", "chicago", "san francisco", "seattle", "boston", "miami", "toronto", "sydney", "melbourne", "barcelona", "dubai", "singapore", "europe", "asia", "africa", "spanish", "french", "german", "italian", "japanese", "chinese", "korean", "portuguese"];
+const OTHER_PLACES = [
+  "new york",
+  "los angeles",
+  "chicago",
+  "san francisco",
+  "seattle",
+  "boston",
+  "miami",
+  "toronto",
+  "sydney",
+  "melbourne",
+  "barcelona",
+  "dubai",
+  "singapore",
+  "europe",
+  "asia",
+  "africa",
+  "spanish",
+  "french",
+  "german",
+  "italian",
+  "japanese",
+  "chinese",
+  "korean",
+  "portuguese",
+];
 
 interface HowTo {
   match: RegExp;
@@ -183,7 +253,9 @@ const HOW_TOS: HowTo[] = [
 
 /** Words of countries, cities and languages, which the query reader must not take for brand names. */
 export const PLACES: ReadonlySet<string> = new Set(
-  [...Object.entries(CAPITALS).flatMap(([country, { city }]) => [country, city]), ...OTHER_PLACES].flatMap((place) => place.toLowerCase().split(/[^\p{L}]+/u)).filter(Boolean),
+  [...Object.entries(CAPITALS).flatMap(([country, { city }]) => [country, city]), ...OTHER_PLACES]
+    .flatMap((place) => place.toLowerCase().split(/[^\p{L}]+/u))
+    .filter(Boolean),
 );
 
 function titleCase(text: string): string {

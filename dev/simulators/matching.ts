@@ -63,7 +63,16 @@ function keywordProducts(typed: string): Placement[] {
   const [word] = phrase;
   return catalogue
     .filter((category) => keywordPhrases.get(category)?.some((k) => k.length === 1 && k[0] === word))
-    .flatMap((category) => category.products.filter((p) => p.name.toLowerCase().split(/[\s-]+/).some((w) => w.startsWith(word))).map((product) => ({ category, product })))
+    .flatMap((category) =>
+      category.products
+        .filter((p) =>
+          p.name
+            .toLowerCase()
+            .split(/[\s-]+/)
+            .some((w) => w.startsWith(word)),
+        )
+        .map((product) => ({ category, product })),
+    )
     .sort((a, b) => b.product.popularity - a.product.popularity);
 }
 
@@ -72,7 +81,9 @@ function keywordProducts(typed: string): Placement[] {
  * company's most popular product, preferring the given category. Undefined when unknown.
  */
 export function resolveName(typed: string, within?: Category): Placement | undefined {
-  const ranked = [...candidatesFor(typed)].sort((a, b) => Number(b.category === within) - Number(a.category === within) || b.product.popularity - a.product.popularity);
+  const ranked = [...candidatesFor(typed)].sort(
+    (a, b) => Number(b.category === within) - Number(a.category === within) || b.product.popularity - a.product.popularity,
+  );
   return ranked[0];
 }
 
@@ -133,16 +144,43 @@ function singular(word: string): string {
 
 /** Spellings folded to the catalogue's ("canceling" → "cancelling"). */
 const SYNONYMS: Record<string, string> = {
-  canceling: "cancelling", cancellation: "cancelling", cancelation: "cancelling", colour: "color", earphone: "earbud", earphones: "earbud",
-  cellphone: "cell phone", ereader: "e reader", ebook: "e book", ebike: "e bike", esim: "e sim", wifi: "wi fi", television: "tv", telly: "tv",
-  cheapest: "cheap", cheaper: "cheap", antivirus: "anti virus", ecommerce: "e commerce", helpdesk: "help desk", airfryer: "air fryer",
-  freelance: "freelancer", freelancing: "freelancer", insurer: "insurance", insurers: "insurance", headset: "headphone", headsets: "headphone",
+  canceling: "cancelling",
+  cancellation: "cancelling",
+  cancelation: "cancelling",
+  colour: "color",
+  earphone: "earbud",
+  earphones: "earbud",
+  cellphone: "cell phone",
+  ereader: "e reader",
+  ebook: "e book",
+  ebike: "e bike",
+  esim: "e sim",
+  wifi: "wi fi",
+  television: "tv",
+  telly: "tv",
+  cheapest: "cheap",
+  cheaper: "cheap",
+  antivirus: "anti virus",
+  ecommerce: "e commerce",
+  helpdesk: "help desk",
+  airfryer: "air fryer",
+  freelance: "freelancer",
+  freelancing: "freelancer",
+  insurer: "insurance",
+  insurers: "insurance",
+  headset: "headphone",
+  headsets: "headphone",
 };
 
 // Deduplicated once normalised, so "phone" and "phones" count once.
-const keywordPhrases = new Map(catalogue.map((category) => [category, [...new Set(category.keywords.map((k) => words(k).join(" ")))].map((k) => k.split(" "))]));
+const keywordPhrases = new Map(
+  catalogue.map((category) => [category, [...new Set(category.keywords.map((k) => words(k).join(" ")))].map((k) => k.split(" "))]),
+);
 const allTags = [...new Set(catalogue.flatMap((c) => c.products.flatMap((p) => p.tags)))];
 /** Words the catalogue's categories are described with: not names. */
 const vocabulary = new Set(
-  catalogue.flatMap((c) => [c.label, c.noun, ...c.keywords, ...c.uses, ...c.products.flatMap((p) => p.tags)]).flatMap((text) => [...text.toLowerCase().split(/[^\p{L}\p{N}]+/u), ...words(text)]).filter(Boolean),
+  catalogue
+    .flatMap((c) => [c.label, c.noun, ...c.keywords, ...c.uses, ...c.products.flatMap((p) => p.tags)])
+    .flatMap((text) => [...text.toLowerCase().split(/[^\p{L}\p{N}]+/u), ...words(text)])
+    .filter(Boolean),
 );

@@ -10,8 +10,13 @@ export const openai: ProviderHandler<"openai"> = {
   basePath: "/v1",
   paths: ["/v1/"],
   endpoint: (method, pathname) => method === "POST" && pathname === "/v1/responses",
-  apiKey: (request) => request.headers.get("authorization")?.match(/^Bearer\s+(.*)$/i)?.[1]?.trim() || undefined,
-  missingKeyMessage: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
+  apiKey: (request) =>
+    request.headers
+      .get("authorization")
+      ?.match(/^Bearer\s+(.*)$/i)?.[1]
+      ?.trim() || undefined,
+  missingKeyMessage:
+    "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
   classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : kindOfName(formatName(body))),
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
@@ -20,7 +25,8 @@ export const openai: ProviderHandler<"openai"> = {
   },
   respond,
   error,
-  truncatedBody: () => `{"id":"resp_${randomToken(48, HEX)}","object":"response","created_at":${now()},"status":"completed","output":[{"type":"message","id":"msg_${randomToken(48, HEX)}","content":[{"type":"output_text","text":"Here are the top picks`,
+  truncatedBody: () =>
+    `{"id":"resp_${randomToken(48, HEX)}","object":"response","created_at":${now()},"status":"completed","output":[{"type":"message","id":"msg_${randomToken(48, HEX)}","content":[{"type":"output_text","text":"Here are the top picks`,
   faultMessages: {
     rate_limit: "Rate limit reached for requests. Please try again later.",
     server_error: "The server had an error while processing your request. Sorry about that!",
@@ -40,7 +46,12 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   if (kind !== "search") {
     text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
   } else {
-    const answer = answerRequest(context, prompt, { provider: "openai", searchTool: hasWebSearch(body), jsonOnly: isJsonSchema(body), searches: { min: 1, max: 3 } });
+    const answer = answerRequest(context, prompt, {
+      provider: "openai",
+      searchTool: hasWebSearch(body),
+      jsonOnly: isJsonSchema(body),
+      searches: { min: 1, max: 3 },
+    });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = searchCalls_(answer, context, includesSources(body));
     searchCalls = calls.length;

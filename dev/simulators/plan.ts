@@ -37,12 +37,25 @@ export function planAnswer(rng: Rng, need: Need, intent: Intent, taste: Taste = 
     case "plain": {
       const { sources } = intent.reply;
       const greeting = sources.length === 0 && !need.question && need.text.split(" ").length <= 3;
-      return { products: [], pages: sources.length > 0 ? sources : searchPages(need.text), cite: sources.length > 0, search: !greeting, searches: [`${core} explained`, `${core} answer`] };
+      return {
+        products: [],
+        pages: sources.length > 0 ? sources : searchPages(need.text),
+        cite: sources.length > 0,
+        search: !greeting,
+        searches: [`${core} explained`, `${core} answer`],
+      };
     }
     case "category": {
       const { category, featured, brands } = intent;
       const products = pick(rng, category.products, { tags: queryTags(need), featured, brands, taste, count: rng.int(5, 9) });
-      return { category, products, pages: [...pagesOf(products.slice(0, 3)), ...category.sources], cite: true, search: true, searches: categorySearches(core, category, year) };
+      return {
+        category,
+        products,
+        pages: [...pagesOf(products.slice(0, 3)), ...category.sources],
+        cite: true,
+        search: true,
+        searches: categorySearches(core, category, year),
+      };
     }
     case "versus":
       return versusPlan(rng, need, intent.sides, intent.category, year, taste);
@@ -50,18 +63,48 @@ export function planAnswer(rng: Rng, need: Need, intent: Intent, taste: Taste = 
       const { category, side } = intent;
       const x = side.placement?.product;
       const excluded = (p: CatalogueProduct) => p === x || (x !== undefined && side.typed.toLowerCase() === x.company.toLowerCase() && p.company === x.company);
-      const products = category ? pick(rng, category.products.filter((p) => !excluded(p)), { tags: queryTags(need), taste, count: x ? rng.int(4, 7) : rng.int(3, 5) }) : [];
+      const products = category
+        ? pick(
+            rng,
+            category.products.filter((p) => !excluded(p)),
+            { tags: queryTags(need), taste, count: x ? rng.int(4, 7) : rng.int(3, 5) },
+          )
+        : [];
       const name = x?.name ?? side.typed;
-      const pages = [...(x && category ? [alternativesPage(name, category)] : []), ...pagesOf(products.slice(0, 2)), ...(category?.sources ?? searchPages(`${name} alternatives`))];
-      return { category, products, pages, cite: x !== undefined, search: true, searches: [`${name} alternatives`, `best ${name} alternatives ${year}`, `${name} competitors`, `apps like ${name}`] };
+      const pages = [
+        ...(x && category ? [alternativesPage(name, category)] : []),
+        ...pagesOf(products.slice(0, 2)),
+        ...(category?.sources ?? searchPages(`${name} alternatives`)),
+      ];
+      return {
+        category,
+        products,
+        pages,
+        cite: x !== undefined,
+        search: true,
+        searches: [`${name} alternatives`, `best ${name} alternatives ${year}`, `${name} competitors`, `apps like ${name}`],
+      };
     }
     case "unknown": {
       const { category, name } = intent;
       const products = category ? pick(rng, category.products, { tags: queryTags(need), taste, count: rng.int(3, 5) }) : [];
-      return { category, products, pages: [...searchPages(name), ...(category?.sources ?? [])], cite: false, search: true, searches: [`${name}`, `${name} reviews`, `${name} official site`, `what is ${name}`] };
+      return {
+        category,
+        products,
+        pages: [...searchPages(name), ...(category?.sources ?? [])],
+        cite: false,
+        search: true,
+        searches: [`${name}`, `${name} reviews`, `${name} official site`, `what is ${name}`],
+      };
     }
     case "generic":
-      return { products: [], pages: searchPages(intent.topic), cite: false, search: true, searches: [`best ${intent.topic} ${year}`, `${intent.topic} reviews`, `${intent.topic} reddit`, `${intent.topic} buying guide`] };
+      return {
+        products: [],
+        pages: searchPages(intent.topic),
+        cite: false,
+        search: true,
+        searches: [`best ${intent.topic} ${year}`, `${intent.topic} reviews`, `${intent.topic} reddit`, `${intent.topic} buying guide`],
+      };
   }
 }
 
@@ -71,17 +114,34 @@ export function planAnswer(rng: Rng, need: Need, intent: Intent, taste: Taste = 
 function versusPlan(rng: Rng, need: Need, sides: Side[], category: Category | undefined, year: number, taste: Taste): Plan {
   const known = sides.flatMap((side) => (side.placement ? [side.placement.product] : []));
   const ranked = rankByPopularity(rng, [...new Set(known)], { brands: new Set(), tags: new Set(), taste });
-  const extra = category && known.length > 0 && rng.chance(0.3) ? pick(rng, category.products.filter((p) => !known.includes(p)), { tags: queryTags(need), taste, count: rng.int(1, 2) }) : [];
+  const extra =
+    category && known.length > 0 && rng.chance(0.3)
+      ? pick(
+          rng,
+          category.products.filter((p) => !known.includes(p)),
+          { tags: queryTags(need), taste, count: rng.int(1, 2) },
+        )
+      : [];
   const products = [...ranked, ...extra].map((product, index) => ({ ...product, rank: index + 1 }));
   const [a, b] = sides.map((side) => side.placement?.product.name ?? side.typed);
   const comparison = category && a && b && known.length >= 2 ? [comparisonPage(a, b, category)] : [];
-  const pages = [...comparison, ...pagesOf(known), ...(category?.sources ?? []), ...(known.length < sides.length ? searchPages(sides.map((s) => s.typed).join(" vs ")) : [])];
-  const searches = a && b ? [`${a} vs ${b}`, `${a} vs ${b} ${year}`, `${a} vs ${b} reddit`, `${a} pricing`, `${b} pricing`, `${a} or ${b} which is better`] : [];
+  const pages = [
+    ...comparison,
+    ...pagesOf(known),
+    ...(category?.sources ?? []),
+    ...(known.length < sides.length ? searchPages(sides.map((s) => s.typed).join(" vs ")) : []),
+  ];
+  const searches =
+    a && b ? [`${a} vs ${b}`, `${a} vs ${b} ${year}`, `${a} vs ${b} reddit`, `${a} pricing`, `${b} pricing`, `${a} or ${b} which is better`] : [];
   return { category, products, pages, cite: known.length > 0, search: true, searches };
 }
 
 /** count of the products, weighted by popularity and the query's tags and brands; featured ones first. */
-function pick(rng: Rng, all: readonly CatalogueProduct[], options: { tags: ReadonlySet<string>; featured?: readonly CatalogueProduct[]; brands?: readonly string[]; taste: Taste; count: number }): RankedProduct[] {
+function pick(
+  rng: Rng,
+  all: readonly CatalogueProduct[],
+  options: { tags: ReadonlySet<string>; featured?: readonly CatalogueProduct[]; brands?: readonly string[]; taste: Taste; count: number },
+): RankedProduct[] {
   const featured = (options.featured ?? []).filter((p) => all.includes(p));
   const favour = { brands: new Set(options.brands ?? []), tags: options.tags, taste: options.taste };
   const rest = all.filter((p) => !featured.includes(p));
@@ -116,7 +176,16 @@ function pagesOf(products: readonly CatalogueProduct[]): SourcePage[] {
 
 function categorySearches(core: string, category: Category, year: number): string[] {
   const bare = core.replace(/^(?:what are |what is |which )?(?:the )?(?:best|top|good)\s+/, "") || core;
-  return [`best ${bare} ${year}`, `${bare} reviews`, `${bare} comparison`, `top rated ${category.label} ${year}`, `${bare} reddit recommendations`, `${category.label} buying guide`, `most popular ${category.label}`, `${bare} expert picks`];
+  return [
+    `best ${bare} ${year}`,
+    `${bare} reviews`,
+    `${bare} comparison`,
+    `top rated ${category.label} ${year}`,
+    `${bare} reddit recommendations`,
+    `${category.label} buying guide`,
+    `most popular ${category.label}`,
+    `${bare} expert picks`,
+  ];
 }
 
 /** A head-to-head page: G2 for business software, else the category's lead publisher. */
@@ -127,7 +196,8 @@ function comparisonPage(a: string, b: string, category: Category): SourcePage {
 }
 
 function alternativesPage(name: string, category: Category): SourcePage {
-  if (category.business) return { url: `https://www.g2.com/products/${slug(name)}/competitors/alternatives`, title: `Top 10 ${name} Alternatives & Competitors | G2` };
+  if (category.business)
+    return { url: `https://www.g2.com/products/${slug(name)}/competitors/alternatives`, title: `Top 10 ${name} Alternatives & Competitors | G2` };
   const origin = new URL(category.sources[0]?.url ?? "https://www.reddit.com").origin;
   return { url: `${origin}/best-${slug(name)}-alternatives/`, title: `The Best ${name} Alternatives | ${new URL(origin).hostname.replace(/^www\./, "")}` };
 }

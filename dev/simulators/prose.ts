@@ -23,7 +23,14 @@ export interface Style {
   nameOf(product: RankedProduct): string;
 }
 
-export function writeProse(rng: Rng, query: string, intent: Intent, plan: Plan, cited: readonly SourcePage[], style: Style): { segments: Segment[]; notesAt: number } {
+export function writeProse(
+  rng: Rng,
+  query: string,
+  intent: Intent,
+  plan: Plan,
+  cited: readonly SourcePage[],
+  style: Style,
+): { segments: Segment[]; notesAt: number } {
   const segments = body(rng, query, intent, plan, cited, style);
   const last = segments.at(-1);
   return { segments, notesAt: last && CLOSING.test(last.text) ? segments.length - 1 : segments.length };
@@ -61,9 +68,19 @@ function body(rng: Rng, query: string, intent: Intent, plan: Plan, cited: readon
         if (products.length === 0) return [plain(`${lead} If you can tell me what it does or share its website, I can suggest comparable options.`)];
         return [plain(`${lead} These are the ${label} reviewers recommend most in general:`), ...productLines(rng, products, cited, style)];
       }
-      const intro = rng.pick([`If ${x} isn't the right fit, these are the ${label} reviewers most often suggest instead:`, `Looking for alternatives to ${x}? These ${label} come up most often:`]);
+      const intro = rng.pick([
+        `If ${x} isn't the right fit, these are the ${label} reviewers most often suggest instead:`,
+        `Looking for alternatives to ${x}? These ${label} come up most often:`,
+      ]);
       const [first, second] = products;
-      const end = first && second ? [plain(`\n\nOverall, ${style.nameOf(first)} is the closest like-for-like replacement for ${x}, while ${style.nameOf(second)} is worth a look if you want something different.`)] : [];
+      const end =
+        first && second
+          ? [
+              plain(
+                `\n\nOverall, ${style.nameOf(first)} is the closest like-for-like replacement for ${x}, while ${style.nameOf(second)} is worth a look if you want something different.`,
+              ),
+            ]
+          : [];
       return [plain(intro), ...productLines(rng, products, cited, style), ...end];
     }
     case "unknown": {
@@ -93,19 +110,40 @@ function versus(rng: Rng, sides: Side[], plan: Plan, cited: readonly SourcePage[
   const known = plan.products.filter((p) => sides.some((side) => side.placement?.product.name === p.name));
   const unknown = sides.filter((side) => !side.placement).map((side) => side.typed);
   const extras = plan.products.filter((p) => !known.includes(p));
-  if (known.length === 0) return [plain(`I couldn't find reliable information about either ${unknown.join(" or ")}, so I can't compare them. If you can share links or tell me what they do, I can look again.`)];
+  if (known.length === 0)
+    return [
+      plain(
+        `I couldn't find reliable information about either ${unknown.join(" or ")}, so I can't compare them. If you can share links or tell me what they do, I can look again.`,
+      ),
+    ];
   const names = sides.map((side) => side.placement?.product.name ?? side.typed);
   const intro =
     unknown.length === 0
-      ? rng.pick([`${names.join(" and ")} are both popular ${plan.category?.label ?? "choices"}, but they suit different needs. Here's how they compare:`, `Here's how ${names.join(" and ")} compare, based on recent reviews and comparisons:`])
+      ? rng.pick([
+          `${names.join(" and ")} are both popular ${plan.category?.label ?? "choices"}, but they suit different needs. Here's how they compare:`,
+          `Here's how ${names.join(" and ")} compare, based on recent reviews and comparisons:`,
+        ])
       : `Here's what I found for ${names.join(" vs ")}:`;
   const citeFor = assignCitations(rng, known.length, cited);
   const segments: Segment[] = [plain(intro)];
   known.forEach((product, i) => segments.push(...line(`\n\n**${style.nameOf(product)}**${maker(product)}: `, product, citeFor[i] ?? [])));
-  for (const name of unknown) segments.push(plain(`\n\nI couldn't find reliable information about ${name}, so I can't compare it fairly; it may be very new, regional, or spelled differently.`));
+  for (const name of unknown)
+    segments.push(
+      plain(`\n\nI couldn't find reliable information about ${name}, so I can't compare it fairly; it may be very new, regional, or spelled differently.`),
+    );
   const [first, second] = known;
-  if (first && second) segments.push(plain(`\n\n**Bottom line:** ${style.nameOf(first)} is the safer pick for most people, while ${style.nameOf(second)} is the better choice if its strengths above match how you work.`));
-  if (extras.length > 0) segments.push(plain(`\n\nIf neither fits, ${extras.map((p) => `**${style.nameOf(p)}**${maker(p)}`).join(" and ")} ${extras.length > 1 ? "are" : "is"} also worth a look.`));
+  if (first && second)
+    segments.push(
+      plain(
+        `\n\n**Bottom line:** ${style.nameOf(first)} is the safer pick for most people, while ${style.nameOf(second)} is the better choice if its strengths above match how you work.`,
+      ),
+    );
+  if (extras.length > 0)
+    segments.push(
+      plain(
+        `\n\nIf neither fits, ${extras.map((p) => `**${style.nameOf(p)}**${maker(p)}`).join(" and ")} ${extras.length > 1 ? "are" : "is"} also worth a look.`,
+      ),
+    );
   return segments;
 }
 
@@ -130,7 +168,11 @@ function line(head: string, product: RankedProduct, sources: SourcePage[], tail 
 function closing(products: readonly RankedProduct[], style: Style): Segment[] {
   const [first, second] = products;
   if (!first || !second) return [];
-  return [plain(`\n\nOverall, ${style.nameOf(first)} is the most widely recommended pick, with ${style.nameOf(second)} a close second; the right choice depends on your budget and priorities.`)];
+  return [
+    plain(
+      `\n\nOverall, ${style.nameOf(first)} is the most widely recommended pick, with ${style.nameOf(second)} a close second; the right choice depends on your budget and priorities.`,
+    ),
+  ];
 }
 
 /** " (Maker)", left out when the maker is also a product's name ("HelloFresh"), as it would read as that product. */

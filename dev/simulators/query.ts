@@ -36,7 +36,11 @@ export function userQuery(prompt: string): string {
 }
 
 export function readNeed(query: string): Need {
-  const text = query.replace(/\s+/g, " ").trim().replace(/[?!.]+$/, "").trim();
+  const text = query
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[?!.]+$/, "")
+    .trim();
   const wanted = SHOPPING.exec(text)?.[1];
   const core = wanted ?? text;
   const [, head = core, tail = ""] = QUALIFIER.exec(core) ?? [];
@@ -74,7 +78,11 @@ export function howToTask(text: string): string | undefined {
 
 const SHOPPING = /^(?:(?:what|which)(?:'s|\s+is|\s+are)?\s+)?(?:(?:the|a|some)\s+)?(?:best|top|good|great|recommended|cheapest)(?:\s+\d+)?\s+(.+)$/i;
 const VERSUS_SPLIT = /\s+(?:vs\.?|versus|v\.?)\s+/i;
-const VERSUS = [/^(?:(?:compare|comparing)\s+)?(.+?)\s+(?:compared (?:to|with))\s+(.+)$/i, /^(?:which is better|should i (?:use|get|buy|choose|pick))[,:]?\s+(.+?)\s+or\s+(.+)$/i, /^compare\s+(.+?)\s+(?:and|with|to)\s+(.+)$/i];
+const VERSUS = [
+  /^(?:(?:compare|comparing)\s+)?(.+?)\s+(?:compared (?:to|with))\s+(.+)$/i,
+  /^(?:which is better|should i (?:use|get|buy|choose|pick))[,:]?\s+(.+?)\s+or\s+(.+)$/i,
+  /^compare\s+(.+?)\s+(?:and|with|to)\s+(.+)$/i,
+];
 const ALTERNATIVES = [
   /^(?:(?:best|good|free|cheap(?:er)?|top)\s+)?(?:alternatives?|competitors?|replacements?)\s+(?:to|for|of)\s+(.+)$/i,
   /^(.+?)\s+(?:alternatives?|competitors?)$/i,
@@ -94,7 +102,10 @@ const PRODUCT_SIGNAL =
 const BUDGET = /\b(?:cheap\w*|budget|affordable|inexpensive|low[- ]cost|under|below|less than|value|bargain)\b/i;
 
 function namesOf(core: string): { versus: string[]; alternativesTo?: string } {
-  const parts = core.split(VERSUS_SPLIT).map((part) => part.trim()).filter(Boolean);
+  const parts = core
+    .split(VERSUS_SPLIT)
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (parts.length >= 2) return { versus: parts.map((part, i) => (i === 0 ? part.replace(/^(?:compare|comparing)\s+/i, "") : part)) };
   for (const pattern of VERSUS) {
     const match = pattern.exec(core);

@@ -24,7 +24,10 @@ export function runSearches(rng: Rng, query: string, plan: Plan, range: { min: n
   const retrieved = rng.weightedSample(pages, weight, rng.int(Math.min(6, pages.length), Math.min(12, pages.length)));
   const citable = Math.min(5, retrieved.length - 1);
   const cited = plan.cite ? (citable >= 2 ? rng.weightedSample(retrieved, weight, rng.int(2, citable)) : retrieved.slice(0, 1)) : [];
-  const q = query.toLowerCase().replace(/[?!.]+$/, "").trim();
+  const q = query
+    .toLowerCase()
+    .replace(/[?!.]+$/, "")
+    .trim();
   const count = rng.int(Math.max(1, range.min), Math.max(1, range.min, range.max));
   const queries = [...new Set([q, ...rng.shuffle(plan.searches)])].slice(0, count);
   const searches = queries.map((text, i) => ({ query: text, results: retrieved.filter((_, j) => j % queries.length === i) }));

@@ -72,13 +72,19 @@ function catalogueAngles(rng: Rng, need: Need, category: Category): Angle[] {
       [`${a.name} or ${rival.name}, which is better${q}`, `Comparison: someone deciding between two popular picks, ${a.name} and ${rival.name}.`],
       // Makers only: a brand that is the product's own name ("Attio") would repeat the noun.
       ...(brand(a) !== a.name && brand(rival) !== rival.name
-        ? ([[`${brand(a)} vs ${brand(rival)} ${core}`, `Brand comparison: two of the most recommended makers, ${brand(a)} and ${brand(rival)}, head to head.`]] as Draft[])
+        ? ([
+            [`${brand(a)} vs ${brand(rival)} ${core}`, `Brand comparison: two of the most recommended makers, ${brand(a)} and ${brand(rival)}, head to head.`],
+          ] as Draft[])
         : []),
     ]);
   }
   if (a) {
     const reasoning = `Alternatives: someone who already knows ${a.name} and wants other options`;
-    angles.push([[`${a.name} alternatives${q}`, `${reasoning}.`], [`something like ${a.name} but cheaper`, `${reasoning}, for less money.`], [`what's better than ${a.name}`, `${reasoning}.`]]);
+    angles.push([
+      [`${a.name} alternatives${q}`, `${reasoning}.`],
+      [`something like ${a.name} but cheaper`, `${reasoning}, for less money.`],
+      [`what's better than ${a.name}`, `${reasoning}.`],
+    ]);
   }
   if (!q) angles.push(category.uses.map((use) => [`best ${noun} ${use}`, `Use case: a narrower need, ${noun} ${use}.`]));
   return angles;
@@ -114,9 +120,13 @@ function shoppingAngles(need: Need, core: string, noun = need.head, phrasing?: P
     ]);
   }
   const personas: Draft[] = [];
-  if (!/\b(beginner|new to|first)/i.test(need.text)) personas.push([`beginner-friendly ${core}`, "Persona: a beginner who wants something easy to start with."]);
+  if (!/\b(beginner|new to|first)/i.test(need.text))
+    personas.push([`beginner-friendly ${core}`, "Persona: a beginner who wants something easy to start with."]);
   if (!/\b(professional|pro|expert)\b/i.test(need.text)) {
-    personas.push([/\s(?:for|under|below|with|without|in|near)\s/i.test(core) ? `pro-level ${core}` : `${core} professionals recommend`, "Persona: a professional who needs something that holds up to heavy use."]);
+    personas.push([
+      /\s(?:for|under|below|with|without|in|near)\s/i.test(core) ? `pro-level ${core}` : `${core} professionals recommend`,
+      "Persona: a professional who needs something that holds up to heavy use.",
+    ]);
   }
   if (phrasing?.business && !/\b(business|team|company|startup)/i.test(need.text)) {
     personas.push([`${noun} for a small business`, "Persona: a small business owner weighing cost and setup effort."]);
@@ -244,5 +254,8 @@ function says(text: string, name: string): boolean {
 }
 
 function key(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }

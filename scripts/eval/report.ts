@@ -11,12 +11,18 @@ export function report(rows: RowScore[], summary: Summary): string {
   }
   if (lines.length > 0) lines.push("");
   const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
-  const figures = (s: Summary["products"]) => `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`;
+  const figures = (s: Summary["products"]) =>
+    `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`;
   lines.push(
     `${summary.rows} answers: ${countBy(rows, (row) => row.fixture.provider)}; ${new Set(rows.map((row) => row.fixture.category)).size} categories`,
     "",
     "by failure class        rows  products F1  companies F1  worst row",
-    ...FAILURE_CLASSES.map((name) => classLine(name, rows.filter((row) => row.fixture.classes.includes(name)))),
+    ...FAILURE_CLASSES.map((name) =>
+      classLine(
+        name,
+        rows.filter((row) => row.fixture.classes.includes(name)),
+      ),
+    ),
     "",
     `products   ${figures(summary.products)}`,
     `companies  ${figures(summary.companies)}`,
@@ -38,7 +44,17 @@ function classLine(name: string, rows: RowScore[]): string {
     return tp + wrong === 0 ? 1 : (2 * tp) / (2 * tp + wrong);
   };
   const worst = rows.reduce<RowScore | undefined>((low, row) => (!low || row.f1 < low.f1 ? row : low), undefined);
-  return [name.padEnd(22), String(rows.length).padStart(5), f1((row) => row.products).toFixed(3).padStart(12), f1((row) => row.companies).toFixed(3).padStart(13), `  ${worst ? `${worst.f1.toFixed(2)} ${worst.fixture.id}` : "-"}`].join(" ");
+  return [
+    name.padEnd(22),
+    String(rows.length).padStart(5),
+    f1((row) => row.products)
+      .toFixed(3)
+      .padStart(12),
+    f1((row) => row.companies)
+      .toFixed(3)
+      .padStart(13),
+    `  ${worst ? `${worst.f1.toFixed(2)} ${worst.fixture.id}` : "-"}`,
+  ].join(" ");
 }
 
 function missesOf(row: RowScore): string[] {

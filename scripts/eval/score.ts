@@ -32,8 +32,16 @@ export function scoreRow(fixture: AnswerFixture, result: ModelResult, log: Repla
   const { truth } = fixture;
   const ignored = [...truth.optional];
   const flagged = (names: string[]) => names.filter((name) => [...truth.categories, ...truth.notFound].some((bad) => sameName(bad, name)));
-  const products = matchNames(truth.products, result.products.map((p) => p.name), ignored);
-  const companies = matchNames(truth.companies, result.companies.map((c) => c.name), ignored);
+  const products = matchNames(
+    truth.products,
+    result.products.map((p) => p.name),
+    ignored,
+  );
+  const companies = matchNames(
+    truth.companies,
+    result.companies.map((c) => c.name),
+    ignored,
+  );
   const kept = [...result.products.map((p) => p.name), ...result.companies.map((c) => c.name)];
 
   const citedKept = new Set(result.sources.filter((s) => s.cited).map((s) => normalizeUrl(s.url)));
@@ -80,8 +88,14 @@ export type Summary = {
 
 /** Micro-averaged figures over every row. */
 export function summarize(rows: RowScore[]): Summary {
-  const sum = (pick: (row: RowScore) => ItemScore) => rows.reduce((acc, row) => ({ tp: acc.tp + pick(row).tp, fp: acc.fp + pick(row).fp, fn: acc.fn + pick(row).fn }), { tp: 0, fp: 0, fn: 0 });
-  const figures = (s: { tp: number; fp: number; fn: number }): Figures => ({ ...s, precision: ratio(s.tp, s.tp + s.fp), recall: ratio(s.tp, s.tp + s.fn), f1: f1(s.tp, s.fp, s.fn) });
+  const sum = (pick: (row: RowScore) => ItemScore) =>
+    rows.reduce((acc, row) => ({ tp: acc.tp + pick(row).tp, fp: acc.fp + pick(row).fp, fn: acc.fn + pick(row).fn }), { tp: 0, fp: 0, fn: 0 });
+  const figures = (s: { tp: number; fp: number; fn: number }): Figures => ({
+    ...s,
+    precision: ratio(s.tp, s.tp + s.fp),
+    recall: ratio(s.tp, s.tp + s.fn),
+    f1: f1(s.tp, s.fp, s.fn),
+  });
   const citedTotal = rows.reduce((n, row) => n + row.cited.total, 0);
   const citedMissing = rows.reduce((n, row) => n + row.cited.missing.length, 0);
   const summary: Omit<Summary, "failures"> = {
@@ -153,13 +167,16 @@ function positionsOf(result: ModelResult) {
     located++;
     const words = wordsOf(text.slice(item.mention.start, item.mention.end));
     const own = new Set(wordsOf(item.name));
-    if (words.length === 0 || !words.every((word) => own.has(word))) wrong.push(`${item.name} @${item.mention.start}: "${text.slice(item.mention.start, item.mention.end)}"`);
+    if (words.length === 0 || !words.every((word) => own.has(word)))
+      wrong.push(`${item.name} @${item.mention.start}: "${text.slice(item.mention.start, item.mention.end)}"`);
   }
   return { items: items.length, located, wrong };
 }
 
 function wordsOf(text: string): string[] {
-  return nameKey(text.replace(/['’]s\b/g, "")).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return nameKey(text.replace(/['’]s\b/g, ""))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function f1(tp: number, fp: number, fn: number): number {

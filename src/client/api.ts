@@ -16,12 +16,34 @@ import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/le
 import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { ApiStatus, CancelResult, DeletedSearch, fromSavedWire, fromWireResult, RenamedSearch, SavedSearchList, SavedSearchResponse, SearchEvent, SearchResponse, type SavedSearchResult, type SearchRequest } from "#src/contract/search.ts";
+import {
+  ApiStatus,
+  CancelResult,
+  DeletedSearch,
+  fromSavedWire,
+  fromWireResult,
+  RenamedSearch,
+  SavedSearchList,
+  SavedSearchResponse,
+  SearchEvent,
+  SearchResponse,
+  type SavedSearchResult,
+  type SearchRequest,
+} from "#src/contract/search.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
-export type HistoryQuery = { limit?: number; before?: string; query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
+export type HistoryQuery = {
+  limit?: number;
+  before?: string;
+  query?: string;
+  q?: string;
+  provider?: ProviderId;
+  iterations?: number;
+  from?: string;
+  to?: string;
+};
 
 /** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
 export type SearchAnswer = { result: SavedSearchResult; remainingSearches?: number };
@@ -32,7 +54,12 @@ export type SearchStreamEvent = Exclude<SearchEvent, { type: "done" | "error" }>
 // The API speaks the spec's JSON; callers get results keyed by provider (src/contract/search.ts).
 const SearchAnswer = v.pipe(
   SearchResponse,
-  v.transform(({ remainingSearches, ...wire }): SearchAnswer => ({ result: { ...fromWireResult(wire), id: wire.id }, ...(remainingSearches === undefined ? {} : { remainingSearches }) })),
+  v.transform(
+    ({ remainingSearches, ...wire }): SearchAnswer => ({
+      result: { ...fromWireResult(wire), id: wire.id },
+      ...(remainingSearches === undefined ? {} : { remainingSearches }),
+    }),
+  ),
 );
 const SavedSearch = v.pipe(SavedSearchResponse, v.transform(fromSavedWire));
 
@@ -112,11 +139,13 @@ export function createApiClient(options: HttpOptions = {}) {
     revokeToken: (id: string) => http("DELETE", `/api/tokens/${encodeURIComponent(id)}`, RevokedToken),
 
     /** The saved variants of the query, written by the model the first time (or again with `regenerate`). */
-    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean; regenerate?: boolean }) => http("POST", "/api/generate-variants", GeneratedVariants, input),
+    generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean; regenerate?: boolean }) =>
+      http("POST", "/api/generate-variants", GeneratedVariants, input),
     currentVariants: (query: string) => http("GET", `/api/variants?${new URLSearchParams({ query })}`, CurrentVariants),
     saveVariants: (input: SaveVariants) => http("PUT", "/api/variants", VariantSet, input),
     createBatch: (input: { query: string; iterations?: number; variants: Variant[] }) => http("POST", "/api/variant-batches", VariantBatch, input),
-    runBatch: (id: string, positions?: number[]) => http("POST", `/api/variant-batches/${encodeURIComponent(id)}/run`, VariantBatch, positions ? { positions } : {}),
+    runBatch: (id: string, positions?: number[]) =>
+      http("POST", `/api/variant-batches/${encodeURIComponent(id)}/run`, VariantBatch, positions ? { positions } : {}),
     getBatch: (id: string) => http("GET", `/api/variant-batches/${encodeURIComponent(id)}`, VariantBatch),
     latestBatch: (query: string) => http("GET", `/api/variant-batches?${new URLSearchParams({ query })}`, LatestBatch),
     /** Spec §2 compare: the original query and its variants (each the caller's latest saved search of it). */

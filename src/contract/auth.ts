@@ -54,7 +54,11 @@ export const Login = v.object(
       v.minLength(USERNAME_MIN, "Username is required"),
       v.maxLength(USERNAME_MAX, "Username must be at most 50 characters"),
     ),
-    password: v.pipe(v.optional(v.string("Password is required"), ""), v.minLength(1, "Password is required"), v.maxLength(PASSWORD_MAX, "Password must be at most 128 characters")),
+    password: v.pipe(
+      v.optional(v.string("Password is required"), ""),
+      v.minLength(1, "Password is required"),
+      v.maxLength(PASSWORD_MAX, "Password must be at most 128 characters"),
+    ),
   },
   "The body must be a JSON object with a username and password",
 );

@@ -56,7 +56,14 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The server's side, not the caller's (the 5xx answers): a client says so in its own words, and may try again. */
-export const SERVER_FAULTS: ReadonlySet<ErrorCode> = new Set(["PROVIDERS_FAILED", "BILLING_FAILED", "BILLING_UNAVAILABLE", "SERVER_STOPPING", "DATABASE_UNAVAILABLE", "INTERNAL"]);
+export const SERVER_FAULTS: ReadonlySet<ErrorCode> = new Set([
+  "PROVIDERS_FAILED",
+  "BILLING_FAILED",
+  "BILLING_UNAVAILABLE",
+  "SERVER_STOPPING",
+  "DATABASE_UNAVAILABLE",
+  "INTERNAL",
+]);
 
 /** Whether a value is one of the codes (an answer from something in front of the server has none). */
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -44,7 +44,11 @@ export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
 
 const AnthropicCitation = v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) });
 export const AnthropicText = v.looseObject({ type: v.literal("text"), text: v.string(), citations: v.optional(v.nullable(v.array(AnthropicCitation))) });
-export const AnthropicServerToolUse = v.looseObject({ type: v.literal("server_tool_use"), name: v.string(), input: v.optional(v.looseObject({ query: v.optional(v.string()) })) });
+export const AnthropicServerToolUse = v.looseObject({
+  type: v.literal("server_tool_use"),
+  name: v.string(),
+  input: v.optional(v.looseObject({ query: v.optional(v.string()) })),
+});
 export const AnthropicSearchResult = v.looseObject({
   type: v.literal("web_search_tool_result"),
   content: v.union([
@@ -78,12 +82,17 @@ export const GeminiResponse = v.looseObject({
     v.array(
       v.looseObject({
         finishReason: v.optional(v.nullable(v.string())),
-        content: v.optional(v.looseObject({ parts: v.optional(v.array(v.looseObject({ text: v.optional(v.string()), thought: v.optional(v.boolean()) })), []) })),
+        content: v.optional(
+          v.looseObject({ parts: v.optional(v.array(v.looseObject({ text: v.optional(v.string()), thought: v.optional(v.boolean()) })), []) }),
+        ),
         groundingMetadata: v.optional(
           v.nullable(
             v.looseObject({
               webSearchQueries: v.optional(v.nullable(v.array(v.string())), []),
-              groundingChunks: v.optional(v.nullable(v.array(v.looseObject({ web: v.optional(v.looseObject({ uri: v.optional(v.string()), title: v.optional(v.string()) })) }))), []),
+              groundingChunks: v.optional(
+                v.nullable(v.array(v.looseObject({ web: v.optional(v.looseObject({ uri: v.optional(v.string()), title: v.optional(v.string()) })) }))),
+                [],
+              ),
               groundingSupports: v.optional(v.nullable(v.array(v.looseObject({ groundingChunkIndices: v.optional(v.array(v.number()), []) }))), []),
             }),
           ),

@@ -13,7 +13,6 @@ export type ProviderId = Id;
 export const ProviderMode = v.picklist(["live", "simulated", "off"]);
 export type ProviderMode = v.InferOutput<typeof ProviderMode>;
 
-
 // ---------------------------------------------------------------------------------------------
 // Request
 // ---------------------------------------------------------------------------------------------
@@ -42,13 +41,24 @@ export const SearchOptions = v.object({
   openaiContextSize: v.optional(v.picklist(["low", "medium", "high"], "openaiContextSize must be low, medium or high")),
   /** Anthropic web_search `max_uses`. */
   anthropicMaxUses: v.optional(
-    v.pipe(v.number("anthropicMaxUses must be a number"), v.integer("anthropicMaxUses must be a whole number"), v.minValue(1, "anthropicMaxUses must be at least 1"), v.maxValue(20, "anthropicMaxUses must be at most 20")),
+    v.pipe(
+      v.number("anthropicMaxUses must be a number"),
+      v.integer("anthropicMaxUses must be a whole number"),
+      v.minValue(1, "anthropicMaxUses must be at least 1"),
+      v.maxValue(20, "anthropicMaxUses must be at most 20"),
+    ),
   ),
   /**
    * Accepted and stored for compatibility; Gemini ≥ 2.0 always grounds with Google Search
    * (`googleSearchRetrieval`'s dynamic threshold no longer exists).
    */
-  geminiThreshold: v.optional(v.pipe(v.number("geminiThreshold must be a number"), v.minValue(0, "geminiThreshold must be between 0 and 1"), v.maxValue(1, "geminiThreshold must be between 0 and 1"))),
+  geminiThreshold: v.optional(
+    v.pipe(
+      v.number("geminiThreshold must be a number"),
+      v.minValue(0, "geminiThreshold must be between 0 and 1"),
+      v.maxValue(1, "geminiThreshold must be between 0 and 1"),
+    ),
+  ),
   iterations: v.optional(Iterations),
 });
 export type SearchOptions = v.InferOutput<typeof SearchOptions>;
@@ -64,7 +74,8 @@ export const DEFAULT_ANTHROPIC_MAX_USES = 5;
  */
 export function proOnlyOption(options: SearchOptions): string | undefined {
   if (options.openaiContextSize === "high") return 'openaiContextSize "high"';
-  if (options.anthropicMaxUses !== undefined && options.anthropicMaxUses > DEFAULT_ANTHROPIC_MAX_USES) return `anthropicMaxUses above ${DEFAULT_ANTHROPIC_MAX_USES}`;
+  if (options.anthropicMaxUses !== undefined && options.anthropicMaxUses > DEFAULT_ANTHROPIC_MAX_USES)
+    return `anthropicMaxUses above ${DEFAULT_ANTHROPIC_MAX_USES}`;
   return undefined;
 }
 
@@ -296,7 +307,10 @@ const wireFlags = perProvider(() => v.optional(v.boolean(), false));
 export const WireCommonItem = v.object({ name: v.string(), ...wireFlags });
 export const WireCommonSource = v.object({ url: v.string(), ...wireFlags });
 const wireModels = perProvider(() => v.optional(ModelResult));
-const wireStats = Object.fromEntries(providerIds.map((id) => [statsKey(id), v.optional(AggregatedStats)])) as Record<StatsKey, v.OptionalSchema<typeof AggregatedStats, undefined>>;
+const wireStats = Object.fromEntries(providerIds.map((id) => [statsKey(id), v.optional(AggregatedStats)])) as Record<
+  StatsKey,
+  v.OptionalSchema<typeof AggregatedStats, undefined>
+>;
 
 export const SearchResultWire = v.object({
   ...resultSummary,
@@ -358,7 +372,13 @@ export function fromWireResult(wire: SearchResultWireIn): SearchResult {
 }
 
 /** What storage holds: version 2, or a version 1 row (the wire shape), upgraded as it is read. */
-export const StoredSearchResult = v.union([SearchResult, v.pipe(SearchResultWire, v.transform((wire) => fromWireResult(wire)))]);
+export const StoredSearchResult = v.union([
+  SearchResult,
+  v.pipe(
+    SearchResultWire,
+    v.transform((wire) => fromWireResult(wire)),
+  ),
+]);
 
 function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
@@ -477,19 +497,37 @@ const HistoryDate = (name: string) =>
   v.pipe(
     v.string(),
     v.trim(),
-    v.check((text) => (v.ISO_DATE_REGEX.test(text) || v.ISO_TIMESTAMP_REGEX.test(text)) && isRealTimestamp(text), `${name} must be a date (YYYY-MM-DD) or an ISO timestamp`),
+    v.check(
+      (text) => (v.ISO_DATE_REGEX.test(text) || v.ISO_TIMESTAMP_REGEX.test(text)) && isRealTimestamp(text),
+      `${name} must be a date (YYYY-MM-DD) or an ISO timestamp`,
+    ),
   );
 
 /** The history's list parameters, one by one (the CLI's flags take theirs from here). */
 export const SavedSearchListFields = v.object({
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100")),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "limit must be a whole number"),
+      v.transform(Number),
+      v.minValue(1, "limit must be at least 1"),
+      v.maxValue(100, "limit must be at most 100"),
+    ),
   ),
   before: v.optional(v.pipe(v.string(), v.isoTimestamp("before must be an ISO timestamp"), v.check(isRealTimestamp, "before must be an ISO timestamp"))),
   /** Only the searches of this query text, in any letter case (spec §5). */
-  query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"), v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`))),
+  query: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, "query must not be empty"),
+      v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`),
+    ),
+  ),
   /** Searches whose query or title contains this text, in any letter case. */
-  q: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "q must not be empty"), v.maxLength(QUERY_MAX_LENGTH, `q must be at most ${QUERY_MAX_LENGTH} characters`))),
+  q: v.optional(
+    v.pipe(v.string(), v.trim(), v.minLength(1, "q must not be empty"), v.maxLength(QUERY_MAX_LENGTH, `q must be at most ${QUERY_MAX_LENGTH} characters`)),
+  ),
   /** Searches in which this provider answered. */
   provider: v.optional(v.picklist(providerIds, `provider must be one of ${providerIds.join(", ")}`)),
   /** Searches of this many iterations. */

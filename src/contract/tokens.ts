@@ -28,7 +28,14 @@ export const MAX_LIVE_TOKENS = 20;
 
 /** POST /api/tokens. */
 export const CreateToken = v.object(
-  { name: v.pipe(v.string("A token name is required"), v.trim(), v.minLength(1, "A token name is required"), v.maxLength(60, "A token name must be at most 60 characters")) },
+  {
+    name: v.pipe(
+      v.string("A token name is required"),
+      v.trim(),
+      v.minLength(1, "A token name is required"),
+      v.maxLength(60, "A token name must be at most 60 characters"),
+    ),
+  },
   "The body must be a JSON object with a name",
 );
 

@@ -56,7 +56,12 @@ export type GeneratedVariants = VariantSet;
 
 /** GET /api/variants and /api/variant-batches: `?query=`, the original query. */
 export const QueryParam = v.object({
-  query: v.pipe(v.string("query is required"), v.trim(), v.minLength(1, "query is required"), v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`)),
+  query: v.pipe(
+    v.string("query is required"),
+    v.trim(),
+    v.minLength(1, "query is required"),
+    v.maxLength(QUERY_MAX_LENGTH, `query must be at most ${QUERY_MAX_LENGTH} characters`),
+  ),
 });
 
 /** GET /api/variants?query=: the caller's saved set for a query, or null before one is written. */
@@ -76,7 +81,11 @@ const DraftVariant = v.object({
 export const SaveVariants = v.object(
   {
     query: SearchQuery,
-    variants: v.pipe(v.array(DraftVariant, "variants must be a list"), v.minLength(1, "Keep at least one variant"), v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`)),
+    variants: v.pipe(
+      v.array(DraftVariant, "variants must be a list"),
+      v.minLength(1, "Keep at least one variant"),
+      v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`),
+    ),
   },
   "The body must be a JSON object with a query and variants",
 );
@@ -111,7 +120,11 @@ export const CreateBatch = v.object(
   {
     query: SearchQuery,
     iterations: v.optional(Iterations, 1),
-    variants: v.pipe(v.array(Variant, "variants must be a list"), v.minLength(1, "Add at least one variant"), v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`)),
+    variants: v.pipe(
+      v.array(Variant, "variants must be a list"),
+      v.minLength(1, "Add at least one variant"),
+      v.maxLength(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants`),
+    ),
   },
   "The body must be a JSON object with a query and variants",
 );

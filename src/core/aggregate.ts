@@ -1,5 +1,14 @@
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { offModelResult, SEARCH_RESULT_VERSION, type AggregatedStats, type Frequency, type ModelResult, type Product, type RunRecord, type SearchResult } from "#src/contract/search.ts";
+import {
+  offModelResult,
+  SEARCH_RESULT_VERSION,
+  type AggregatedStats,
+  type Frequency,
+  type ModelResult,
+  type Product,
+  type RunRecord,
+  type SearchResult,
+} from "#src/contract/search.ts";
 import { stabilityOf } from "./stability.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { frequencies } from "./stats.ts";
@@ -134,7 +143,12 @@ export function withListedTotals<T extends SearchResult>(result: T): T {
  * than one iteration, each provider with an ok run also gets frequency stats over its ok runs. The
  * totals and overlaps are over what the result lists (withListedTotals, ADR 028).
  */
-export function buildSearchResult(input: { query: string; executionTimeMs: number; iterations: number; runs: Partial<Record<ProviderId, ModelResult[]>> }): SearchResult {
+export function buildSearchResult(input: {
+  query: string;
+  executionTimeMs: number;
+  iterations: number;
+  runs: Partial<Record<ProviderId, ModelResult[]>>;
+}): SearchResult {
   const models: SearchResult["models"] = {};
   const stats: SearchResult["stats"] = {};
   const records: NonNullable<SearchResult["runs"]> = {};
@@ -218,7 +232,11 @@ function aggregatedStats(runs: ModelResult[]): AggregatedStats | undefined {
       ok.map((run) => run.sources.map((s) => normalizeUrl(s.url))),
       ok.length,
     ),
-    topProductsPerRun: ok.map((run) => byRank(run.products).slice(0, 3).map((product) => product.name)),
+    topProductsPerRun: ok.map((run) =>
+      byRank(run.products)
+        .slice(0, 3)
+        .map((product) => product.name),
+    ),
     ...optional("stability", stabilityOf(ok.map((run) => byRank(run.products).map((product) => product.name)))),
     searchQueryFrequencies: frequencies(
       ok.map((run) => run.searchQueries),
@@ -363,7 +381,10 @@ function itemsOf<K extends ListField, E>(result: Listable, id: ProviderId, kind:
   if (!over) return shownItems.map((item) => ({ ...item, returned: { count: 1, n: 1 } }));
   const shown = new Map<string, ModelResult[K][number]>();
   for (const item of shownItems) if (!shown.has(kind.key(kind.text(item)))) shown.set(kind.key(kind.text(item)), item);
-  const items = over.frequencies.map((frequency) => ({ ...kind.fromFrequency(frequency.name, shown.get(kind.key(frequency.name))), returned: { count: frequency.count, n: over.n } }));
+  const items = over.frequencies.map((frequency) => ({
+    ...kind.fromFrequency(frequency.name, shown.get(kind.key(frequency.name))),
+    returned: { count: frequency.count, n: over.n },
+  }));
   const listedKeys = new Set(items.map((item) => kind.key(kind.text(item))));
   const missing = [...shown].filter(([key]) => !listedKeys.has(key)).map(([, item]) => ({ ...item, returned: { count: 1, n: over.n } }));
   return [...items, ...missing];
@@ -375,5 +396,11 @@ function iterationsOf<K extends ListField, E>(result: Listable, id: ProviderId, 
   if (stats) return { frequencies: kind.frequencies(stats), n: stats.iterations };
   const runs = result.runs?.[id]?.filter((run) => run.status === "ok");
   if (!runs || runs.length === 0 || result.iterationCount <= 1) return undefined;
-  return { frequencies: frequencies(runs.map((run) => run[kind.field]), runs.length), n: runs.length };
+  return {
+    frequencies: frequencies(
+      runs.map((run) => run[kind.field]),
+      runs.length,
+    ),
+    n: runs.length,
+  };
 }

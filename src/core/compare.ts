@@ -18,7 +18,11 @@ const TOP = 5;
  * variant's frequency differs significantly from the original's, and what the models searched
  * for. A search asked for but not found is listed in `missing`.
  */
-export function compareSearches(original: SavedSearchResult | undefined, variants: SavedSearchResult[], asked: { query?: string; variants: string[] }): CompareReport {
+export function compareSearches(
+  original: SavedSearchResult | undefined,
+  variants: SavedSearchResult[],
+  asked: { query?: string; variants: string[] },
+): CompareReport {
   const searches: Array<{ result: SavedSearchResult; role: ComparedSearch["role"] }> = [];
   for (const [result, role] of [...(original ? [[original, "original"] as const] : []), ...variants.map((variant) => [variant, "variant"] as const)]) {
     if (!searches.some((search) => search.result.id === result.id)) searches.push({ result, role });
@@ -33,7 +37,14 @@ export function compareSearches(original: SavedSearchResult | undefined, variant
   const top = (items: ComparedItem[]) => items.slice(0, TOP).map((item) => ({ name: item.name, searches: Object.keys(item.in).length }));
 
   return {
-    searches: searches.map(({ result, role }) => ({ query: result.query, role, id: result.id, createdAt: result.createdAt ?? "", iterationCount: result.iterationCount, simulated: simulatedOf(result) })),
+    searches: searches.map(({ result, role }) => ({
+      query: result.query,
+      role,
+      id: result.id,
+      createdAt: result.createdAt ?? "",
+      iterationCount: result.iterationCount,
+      simulated: simulatedOf(result),
+    })),
     missing,
     summary: {
       uniqueProducts: products.length,
@@ -131,7 +142,11 @@ function fanOut(search: SavedSearchResult): Array<{ query: string; count: number
 
 function providerQueries(search: SavedSearchResult, id: ProviderId): Frequency[] {
   const runs = keptRuns(search, id);
-  if (runs) return frequencies(runs.map((run) => run.searchQueries), runs.length);
+  if (runs)
+    return frequencies(
+      runs.map((run) => run.searchQueries),
+      runs.length,
+    );
   const model = search.models[id];
   return search.stats[id]?.searchQueryFrequencies ?? (model?.status === "ok" ? frequencies([model.searchQueries], 1) : []);
 }

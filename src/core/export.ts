@@ -47,22 +47,34 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     rows.push([title], header, ...body);
   };
 
-  section("Search", ["Field", "Value"], [
-    ["Query", result.query],
-    ["Search Time (s)", (Math.max(0, result.executionTimeMs) / 1000).toFixed(1)],
-    ["Iterations", result.iterationCount],
-    ["Total Links", result.totalLinks],
-    ["Total Products", result.totalProducts],
-    ["Total Companies", result.totalCompanies],
-    ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
-  ]);
+  section(
+    "Search",
+    ["Field", "Value"],
+    [
+      ["Query", result.query],
+      ["Search Time (s)", (Math.max(0, result.executionTimeMs) / 1000).toFixed(1)],
+      ["Iterations", result.iterationCount],
+      ["Total Links", result.totalLinks],
+      ["Total Products", result.totalProducts],
+      ["Total Companies", result.totalCompanies],
+      ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
+    ],
+  );
 
   section(
     "Providers",
     ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error"],
     providerIds.map((id) => {
       const model = modelOf(result, id);
-      return [providerCatalogue[id].column, providerCatalogue[id].model, model.modelVersion, model.status, yesNo(model.simulated), yesNo(model.searched), model.error ?? ""];
+      return [
+        providerCatalogue[id].column,
+        providerCatalogue[id].model,
+        model.modelVersion,
+        model.status,
+        yesNo(model.simulated),
+        yesNo(model.searched),
+        model.error ?? "",
+      ];
     }),
   );
 
@@ -71,7 +83,14 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     ["Provider", "Simulated", "Position", "Rank", "Product", "Details"],
     providerIds.flatMap((id) => {
       const model = modelOf(result, id);
-      return providerItems(result, id, "products").map((product, index) => [providerCatalogue[id].column, yesNo(model.simulated), index + 1, product.rank ?? "", product.name, product.details ?? ""]);
+      return providerItems(result, id, "products").map((product, index) => [
+        providerCatalogue[id].column,
+        yesNo(model.simulated),
+        index + 1,
+        product.rank ?? "",
+        product.name,
+        product.details ?? "",
+      ]);
     }),
   );
 
@@ -80,7 +99,12 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     ["Provider", "Simulated", "Company", "Products"],
     providerIds.flatMap((id) => {
       const model = modelOf(result, id);
-      return providerItems(result, id, "companies").map((company) => [providerCatalogue[id].column, yesNo(model.simulated), company.name, (company.products ?? []).join("; ")]);
+      return providerItems(result, id, "companies").map((company) => [
+        providerCatalogue[id].column,
+        yesNo(model.simulated),
+        company.name,
+        (company.products ?? []).join("; "),
+      ]);
     }),
   );
 
@@ -97,7 +121,9 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
       const stats = result.stats[id];
       if (!stats) return [];
       const simulated = yesNo(modelOf(result, id).simulated);
-      const row = (type: string) => (f: Frequency): Cell[] => [providerCatalogue[id].column, type, f.name, f.count, f.percentage, f.low, f.high, simulated];
+      const row =
+        (type: string) =>
+        (f: Frequency): Cell[] => [providerCatalogue[id].column, type, f.name, f.count, f.percentage, f.low, f.high, simulated];
       return [...stats.productFrequencies.map(row("Product")), ...stats.companyFrequencies.map(row("Company")), ...stats.sourceFrequencies.map(row("Source"))];
     }),
   );

@@ -110,7 +110,10 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
   const rawProducts = asArray(raw?.products).flatMap((entry) => readProduct(entry) ?? []);
   const rawCompanies = [...asArray(raw?.companies), ...asArray(raw?.products).flatMap(companyOfProduct)].flatMap((entry) => readCompany(entry) ?? []);
   // Rule c inside names: "Acme's Rocket 3" is "Acme Rocket 3" when the answer knows Acme or that spelling.
-  const unpossess = possessivesDropped([...rawProducts.map((p) => p.name), ...rawCompanies.flatMap((c) => c.products)], rawCompanies.map((c) => c.name));
+  const unpossess = possessivesDropped(
+    [...rawProducts.map((p) => p.name), ...rawCompanies.flatMap((c) => c.products)],
+    rawCompanies.map((c) => c.name),
+  );
   const brandWords = brandWordsOf(rawCompanies.map((company) => company.name));
 
   const products = new Map<string, Product>();
@@ -140,7 +143,12 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
     // linked by name ("Zorblax" for "Zorblax Pro 9") goes when a not-found subject names it.
     const prefixed = allProductKeys.filter((productKey) => productKey.startsWith(`${key} `));
     const allNotFound = (keys: string[]) => keys.length > 0 && keys.every((productKey) => notFound.has(productKey));
-    if (saysNotFound(company.name) || allNotFound(ownKeys) || (allNotFound([...ownKeys, ...prefixed]) && subjects.some((subject) => mentions(subject, company.name, false)))) continue;
+    if (
+      saysNotFound(company.name) ||
+      allNotFound(ownKeys) ||
+      (allNotFound([...ownKeys, ...prefixed]) && subjects.some((subject) => mentions(subject, company.name, false)))
+    )
+      continue;
     const kept = listed
       .filter((name) => !isFragment(name) && !isCategory(name, brandWords) && !notFound.has(nameKey(name)))
       .map((name) => products.get(nameKey(name))?.name ?? name);
@@ -223,7 +231,8 @@ function uniqueNames(names: string[]): string[] {
 
 // Rule g: "2" → 2, "#1" → 1; zero, negative or unreadable → no rank.
 function toRank(value: unknown): number | undefined {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*#?\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value.replace("#", "")) : Number.NaN;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\s*#?\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value.replace("#", "")) : Number.NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 

@@ -23,8 +23,8 @@ export function readJsonValue(text: string, start: number, mode: "strict" | "len
 const CLOSERS: Record<string, string> = {
   '"': '"”',
   "'": "'’",
-  "“": "”“\"",
-  "”": "”\"",
+  "“": '”“"',
+  "”": '”"',
   "‘": "’‘'",
   "’": "’'",
 };
@@ -115,7 +115,7 @@ class Reader {
         if (this.text[this.pos] === closer) this.fail();
         return;
       }
-      while (this.skipSpace(), this.text[this.pos] === ",") this.pos++;
+      while ((this.skipSpace(), this.text[this.pos] === ",")) this.pos++;
       return;
     }
     if (ch === closer) return;

@@ -23,7 +23,8 @@ export type LensOverride = { brand: string; aliases?: string[]; domains?: string
 export function lensSettings(saved: BrandLensSettings, override?: LensOverride): LensSettings | null {
   if (!override) return saved.brand ? { brand: saved.brand, competitors: saved.competitors } : null;
   const known = saved.brand ? [saved.brand, ...saved.competitors] : saved.competitors;
-  const entryOf = (name: string): BrandEntry => known.find((entry) => [entry.name, ...entry.aliases].some((other) => nameKey(other) === nameKey(name))) ?? { name, aliases: [], domains: [] };
+  const entryOf = (name: string): BrandEntry =>
+    known.find((entry) => [entry.name, ...entry.aliases].some((other) => nameKey(other) === nameKey(name))) ?? { name, aliases: [], domains: [] };
   const base = entryOf(override.brand);
   const brand = { ...base, aliases: unique([...base.aliases, ...(override.aliases ?? [])]), domains: unique([...base.domains, ...(override.domains ?? [])]) };
   const named = override.competitors?.length ? override.competitors.map(entryOf) : known;
@@ -54,7 +55,11 @@ function providerLens(runs: RunRecord[], named: Named[], domains: string[]): Omi
   const n = runs.length;
   const answers = runs.map((run) => ({ ...run, text: answerText(run.text) }));
   const brand = named[0]?.matcher;
-  const mentions = named.map(({ entry, matcher, isBrand }) => ({ name: entry.name, mentions: answers.filter((answer) => matcher.inAnswer(answer)).length, isBrand }));
+  const mentions = named.map(({ entry, matcher, isBrand }) => ({
+    name: entry.name,
+    mentions: answers.filter((answer) => matcher.inAnswer(answer)).length,
+    isBrand,
+  }));
   const total = mentions.reduce((sum, entry) => sum + entry.mentions, 0);
 
   const positions = new Map<number, number>();
@@ -80,7 +85,15 @@ function unique(values: string[]): string[] {
 
 // As the host reads them: lower case, without "www." (hostOf drops it too).
 function ownDomains(brand: BrandEntry): string[] {
-  return brand.domains.map((domain) => domain.trim().toLowerCase().replace(/^www\./, "").replace(/\.$/, "")).filter(Boolean);
+  return brand.domains
+    .map((domain) =>
+      domain
+        .trim()
+        .toLowerCase()
+        .replace(/^www\./, "")
+        .replace(/\.$/, ""),
+    )
+    .filter(Boolean);
 }
 
 /** The domain itself or a subdomain of it: "shop.acme.com" is Acme's, "notacme.com" is not. */

@@ -61,9 +61,7 @@ export function brandMatcher(entry: BrandEntry): BrandMatcher {
   };
   const inText = (input: string | AnswerText) => {
     const text = typeof input === "string" ? answerText(input) : input;
-    return terms.some((term) =>
-      occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && countsInText(text.folded, at, term, vocabulary)),
-    );
+    return terms.some((term) => occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && countsInText(text.folded, at, term, vocabulary)));
   };
   return {
     inName,
@@ -204,5 +202,44 @@ const ABBREVIATION_END = /(?:^|[^\p{L}])(?:e\.g|i\.e|vs|incl|approx|cf|viz|ca)\.
 const DOMAIN_ENDING = /^\.(?:com|net|org|io|ai|app|co|us|so|dev|tv|me|gg|uk|de)(?![\p{L}\p{N}])/iu;
 const GLUE_WORDS = new Set(["the", "a", "an", "and", "of", "for", "by", "to", "in", "on", "with", "&", "com", "www"]);
 
-const DATE_WORDS_BEFORE = new Set(["on", "by", "until", "till", "from", "every", "next", "last", "this", "each", "since", "before", "after", "through", "thru", "during", "early", "late", "mid", "in", "following", "previous", "coming", "past"]);
-const DATE_WORDS_AFTER = new Set(["morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights", "to", "through", "thru", "until", "till"]);
+const DATE_WORDS_BEFORE = new Set([
+  "on",
+  "by",
+  "until",
+  "till",
+  "from",
+  "every",
+  "next",
+  "last",
+  "this",
+  "each",
+  "since",
+  "before",
+  "after",
+  "through",
+  "thru",
+  "during",
+  "early",
+  "late",
+  "mid",
+  "in",
+  "following",
+  "previous",
+  "coming",
+  "past",
+]);
+const DATE_WORDS_AFTER = new Set([
+  "morning",
+  "mornings",
+  "afternoon",
+  "afternoons",
+  "evening",
+  "evenings",
+  "night",
+  "nights",
+  "to",
+  "through",
+  "thru",
+  "until",
+  "till",
+]);

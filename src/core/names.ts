@@ -3,7 +3,12 @@
  * apostrophes folded, so "HubSpot  CRM", "hubspot crm" and "Levi’s"/"Levi's" each meet.
  */
 export function nameKey(name: string): string {
-  return name.normalize("NFKC").replace(/[’‘`´]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
+  return name
+    .normalize("NFKC")
+    .replace(/[’‘`´]/g, "'")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 }
 
 /**

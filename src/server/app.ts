@@ -58,7 +58,20 @@ export async function createApp(deps: AppDeps) {
   const clock = deps.clock ?? (() => new Date());
   const host = deps.instance ?? createInstance(deps.database);
   const deadline = { oneIterationMs: deps.env.SEARCH_DEADLINE_SECONDS * 1000, hundredIterationsMs: deps.env.SEARCH_DEADLINE_SECONDS_AT_100 * 1000 };
-  const services = createServices({ db: deps.database.db, secret, host, providers: deps.providers, concurrency: deps.env.SEARCH_CONCURRENCY, retry: deps.retry, deadline, billing: deps.billing, queue: deps.queue, freeTier: deps.env.freeTier, variantsProvider: deps.env.VARIANTS_PROVIDER, clock });
+  const services = createServices({
+    db: deps.database.db,
+    secret,
+    host,
+    providers: deps.providers,
+    concurrency: deps.env.SEARCH_CONCURRENCY,
+    retry: deps.retry,
+    deadline,
+    billing: deps.billing,
+    queue: deps.queue,
+    freeTier: deps.env.freeTier,
+    variantsProvider: deps.env.VARIANTS_PROVIDER,
+    clock,
+  });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   // The `signedIn` and `pro` declarations routes make (http/guards.ts).

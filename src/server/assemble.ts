@@ -171,7 +171,18 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
 
   const queue = createJobQueue(database, { pollingIntervalSeconds: options.pollingIntervalSeconds });
   const instance = options.instance ?? createInstance(database);
-  const app = await createApp({ env, database, assetsDir: join(distDir, "public"), renderPage, providers, billing, queue, instance, retry: options.retry, clock: options.clock });
+  const app = await createApp({
+    env,
+    database,
+    assetsDir: join(distDir, "public"),
+    renderPage,
+    providers,
+    billing,
+    queue,
+    instance,
+    retry: options.retry,
+    clock: options.clock,
+  });
   let interrupted = 0;
   if (options.listen && !options.instance) {
     // Only the runs of instances whose lease lapsed are marked interrupted, never a live one's.
@@ -209,7 +220,9 @@ async function openDatabase(env: Env, options: AssembleOptions): Promise<Databas
     await connectWithRetry((timeoutMs) => probePostgres(databaseUrl, timeoutMs), policy, {
       isTransient: isTransientConnectFailure,
       onRetry: (error, attempt, delayMs) =>
-        console.log(`Database not reachable yet (attempt ${attempt} of ${policy.attempts}: ${error instanceof Error ? error.message : String(error)}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+        console.log(
+          `Database not reachable yet (attempt ${attempt} of ${policy.attempts}: ${error instanceof Error ? error.message : String(error)}); retrying in ${(delayMs / 1000).toFixed(1)} s`,
+        ),
     });
   }
   // On PGlite this takes DATA_DIR for this process (a second start is refused, exit 11), until close().

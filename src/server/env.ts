@@ -13,21 +13,31 @@ const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url("a URL such as http://127.0.0.1:4010")));
 const count = (fallback: number, max: number, min = 0) => {
   const expected = `a whole number from ${min} to ${max}`;
-  return v.optional(v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.minValue(min, expected), v.maxValue(max, expected)), String(fallback));
+  return v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, expected), v.transform(Number), v.minValue(min, expected), v.maxValue(max, expected)),
+    String(fallback),
+  );
 };
 /** A duration in seconds, fractions allowed (tests use short ones); up to a day unless said. */
 const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
   const expected = `a number of seconds ${zero ? "from 0" : "above 0"} to ${max}, such as ${fallback} or 0.5`;
-  return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.check((n) => zero || n > 0, expected), v.maxValue(max, expected)), String(fallback));
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, expected),
+      v.transform(Number),
+      v.check((n) => zero || n > 0, expected),
+      v.maxValue(max, expected),
+    ),
+    String(fallback),
+  );
 };
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
   PORT: count(3000, 65535),
   HOST: v.optional(v.pipe(v.string(), v.minLength(1)), "0.0.0.0"),
-  DATABASE_URL: v.optional(
-    v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")),
-  ),
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL"))),
   /** How long start-up keeps trying to reach DATABASE_URL (up to 5 attempts, with backoff). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(10, { max: 600 }),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
@@ -75,7 +85,12 @@ const EnvSchema = v.object({
   GEMINI_REDIRECT_ORIGINS: v.optional(
     v.pipe(
       v.string(),
-      v.transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
+      v.transform((value) =>
+        value
+          .split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
       v.array(v.pipe(v.string(), v.url("comma-separated origins such as https://vertexaisearch.cloud.google.com"))),
     ),
     GOOGLE_REDIRECT_ORIGINS.join(","),
@@ -147,7 +162,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ...env,
     DATA_DIR: resolve(env.DATA_DIR),
     providers,
-    freeTier: { networkSearches: env.FREE_NETWORK_DAILY_SEARCHES, memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES, registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS, registrationAttempts: env.FREE_NETWORK_REGISTRATION_ATTEMPTS },
+    freeTier: {
+      networkSearches: env.FREE_NETWORK_DAILY_SEARCHES,
+      memberSearches: env.FREE_NETWORK_MEMBER_SEARCHES,
+      registrations: env.FREE_NETWORK_DAILY_REGISTRATIONS,
+      registrationAttempts: env.FREE_NETWORK_REGISTRATION_ATTEMPTS,
+    },
   };
 }
 

@@ -60,6 +60,8 @@ function tighten(path: string, folder: boolean, result: Tightened): void {
 /** The one log line for `tightenModes`' result, or undefined when nothing was loose. */
 export function describeTightened(dir: string, { changed, failed }: Tightened): string | undefined {
   if (changed + failed === 0) return undefined;
-  const some = changed ? `Tightened modes of ${changed} file(s) and folder(s) under DATA_DIR ${dir} to owner-only (files 0600, folders 0700)` : `Found files under DATA_DIR ${dir} readable by other users`;
+  const some = changed
+    ? `Tightened modes of ${changed} file(s) and folder(s) under DATA_DIR ${dir} to owner-only (files 0600, folders 0700)`
+    : `Found files under DATA_DIR ${dir} readable by other users`;
   return failed ? `${some}; ${failed} could not be changed (not owned by this user): chown them to the app's user.` : `${some}.`;
 }

@@ -52,9 +52,31 @@ export type Failure = { exitCode: number; message: string; expected: boolean };
 type Fields = { code?: unknown; errno?: unknown; syscall?: unknown; path?: unknown; name?: unknown; message?: unknown; cause?: unknown };
 
 // Emscripten's (WASI) errno numbers, as PGlite's ErrnoError carries them.
-const WASI_ERRNO: Record<number, string> = { 2: "EACCES", 19: "EDQUOT", 20: "EEXIST", 29: "EIO", 44: "ENOENT", 51: "ENOSPC", 54: "ENOTDIR", 63: "EPERM", 69: "EROFS" };
+const WASI_ERRNO: Record<number, string> = {
+  2: "EACCES",
+  19: "EDQUOT",
+  20: "EEXIST",
+  29: "EIO",
+  44: "ENOENT",
+  51: "ENOSPC",
+  54: "ENOTDIR",
+  63: "EPERM",
+  69: "EROFS",
+};
 const FS_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EEXIST", "EISDIR", "ENOENT", "EIO"]);
-const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_DESTROYED"]);
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "CONNECT_TIMEOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+]);
 /** SQLSTATEs a server answers while it cannot take connections yet: starting up, too many clients. */
 const NOT_READY = new Set(["57P03", "53300"]);
 const TIMEOUTS = new Set(["ETIMEDOUT", "CONNECT_TIMEOUT"]);
@@ -66,7 +88,10 @@ function chain(error: unknown): Fields[] {
   return out;
 }
 
-const oneLine = (text: unknown) => String(text ?? "").split("\n")[0]!.trim();
+const oneLine = (text: unknown) =>
+  String(text ?? "")
+    .split("\n")[0]!
+    .trim();
 const codeOf = (e: Fields) => (typeof e.code === "string" ? e.code : undefined);
 const sqlStateOf = (e: Fields) => (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined);
 
@@ -125,7 +150,9 @@ function fileSystemFailure(code: string, e: Fields, context: StartupContext): Fa
     case "EIO":
       return fail(`${Place} could not be read or written: I/O error (${op}). Fix: check the disk (dmesg), or set ${variable} to a folder on another disk.`);
     default:
-      return fail(`${Place} is not writable: permission denied (${op}). Fix: let the app's user write there (chown or chmod), or set ${variable} to a writable folder.`);
+      return fail(
+        `${Place} is not writable: permission denied (${op}). Fix: let the app's user write there (chown or chmod), or set ${variable} to a writable folder.`,
+      );
   }
 }
 
@@ -135,16 +162,44 @@ function postgresFailure(e: Fields, context: StartupContext, tries: string): Fai
   const reason = oneLine(e.message);
   const unreachable = (message: string): Failure => ({ exitCode: EXIT.databaseUnreachable, message, expected: true });
   const refused = (message: string): Failure => ({ exitCode: EXIT.databaseRefused, message, expected: true });
-  if (code === "ECONNREFUSED") return unreachable(`PostgreSQL at ${where} refused the connection (ECONNREFUSED${tries}). Fix: start the database, or correct the host and port in DATABASE_URL.`);
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return unreachable(`The PostgreSQL host "${host}" in DATABASE_URL could not be resolved (${code}${tries}). Fix: correct the host name, or check DNS and the network.`);
-  if (TIMEOUTS.has(code)) return unreachable(`PostgreSQL at ${where} did not answer (${code}${tries}). Fix: check that the database is up and reachable from here (host, port, firewall), or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`);
-  if (code === "57P03") return unreachable(`PostgreSQL at ${where} is still starting up (57P03${tries}). Fix: start the app once the database is ready, or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`);
-  if (UNREACHABLE.has(code) || code === "53300" || e.syscall === "connect") return unreachable(`PostgreSQL at ${where} could not be reached (${code}: ${reason}${tries}). Fix: check that the database is up and accepts connections, and DATABASE_URL.`);
-  if (code === "28P01") return refused(`PostgreSQL at ${where} refused the password for user "${user}" (28P01). Fix: correct the user name and password in DATABASE_URL.`);
-  if (code === "28000") return refused(`PostgreSQL at ${where} refused user "${user}": ${reason} (28000). Fix: correct the user in DATABASE_URL, or allow it in the server's pg_hba.conf.`);
-  if (code === "3D000") return refused(`PostgreSQL at ${where} has no database "${database}" (3D000). Fix: create it (createdb ${database}), or correct the database name in DATABASE_URL.`);
-  if (code === "53100") return { exitCode: EXIT.diskFull, message: `The PostgreSQL server at ${where} is out of disk space (53100: ${reason}). Fix: free space on the database server's disk.`, expected: true };
-  if (context.stage === "database" && sqlStateOf(e)) return refused(`PostgreSQL at ${where} refused the connection: ${reason} (${code}). Fix: check DATABASE_URL and the server's log.`);
+  if (code === "ECONNREFUSED")
+    return unreachable(
+      `PostgreSQL at ${where} refused the connection (ECONNREFUSED${tries}). Fix: start the database, or correct the host and port in DATABASE_URL.`,
+    );
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return unreachable(
+      `The PostgreSQL host "${host}" in DATABASE_URL could not be resolved (${code}${tries}). Fix: correct the host name, or check DNS and the network.`,
+    );
+  if (TIMEOUTS.has(code))
+    return unreachable(
+      `PostgreSQL at ${where} did not answer (${code}${tries}). Fix: check that the database is up and reachable from here (host, port, firewall), or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`,
+    );
+  if (code === "57P03")
+    return unreachable(
+      `PostgreSQL at ${where} is still starting up (57P03${tries}). Fix: start the app once the database is ready, or raise DATABASE_CONNECT_TIMEOUT_SECONDS.`,
+    );
+  if (UNREACHABLE.has(code) || code === "53300" || e.syscall === "connect")
+    return unreachable(
+      `PostgreSQL at ${where} could not be reached (${code}: ${reason}${tries}). Fix: check that the database is up and accepts connections, and DATABASE_URL.`,
+    );
+  if (code === "28P01")
+    return refused(`PostgreSQL at ${where} refused the password for user "${user}" (28P01). Fix: correct the user name and password in DATABASE_URL.`);
+  if (code === "28000")
+    return refused(
+      `PostgreSQL at ${where} refused user "${user}": ${reason} (28000). Fix: correct the user in DATABASE_URL, or allow it in the server's pg_hba.conf.`,
+    );
+  if (code === "3D000")
+    return refused(
+      `PostgreSQL at ${where} has no database "${database}" (3D000). Fix: create it (createdb ${database}), or correct the database name in DATABASE_URL.`,
+    );
+  if (code === "53100")
+    return {
+      exitCode: EXIT.diskFull,
+      message: `The PostgreSQL server at ${where} is out of disk space (53100: ${reason}). Fix: free space on the database server's disk.`,
+      expected: true,
+    };
+  if (context.stage === "database" && sqlStateOf(e))
+    return refused(`PostgreSQL at ${where} refused the connection: ${reason} (${code}). Fix: check DATABASE_URL and the server's log.`);
   return undefined;
 }
 
@@ -207,12 +262,18 @@ export function describeStartupFailure(error: unknown, context: StartupContext):
     };
   }
 
-  return { exitCode: EXIT.unexpected, message: `Start-up failed while ${STAGE_NAMES[context.stage]}: ${oneLine(errors[0]?.message ?? error)}. This was not expected; details follow.`, expected: false };
+  return {
+    exitCode: EXIT.unexpected,
+    message: `Start-up failed while ${STAGE_NAMES[context.stage]}: ${oneLine(errors[0]?.message ?? error)}. This was not expected; details follow.`,
+    expected: false,
+  };
 }
 
 /** Names the process that has the folder, so that it can be found and stopped. */
 function folderInUseMessage({ folder, holder }: FolderInUseError): string {
-  const who = holder ? `process ${holder.pid} (${holder.command}, since ${holder.since.replace(/\.\d+Z$/, "Z")})` : "another process whose pid is not known here (it is just starting, or runs in another container)";
+  const who = holder
+    ? `process ${holder.pid} (${holder.command}, since ${holder.since.replace(/\.\d+Z$/, "Z")})`
+    : "another process whose pid is not known here (it is just starting, or runs in another container)";
   const stop = holder ? `stop that process (kill ${holder.pid})` : "stop the other server or seed using it";
   return `DATA_DIR ${folder} is in use by ${who}: its embedded database belongs to one process at a time. Fix: ${stop}, or set DATA_DIR to another folder.`;
 }

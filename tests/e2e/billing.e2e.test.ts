@@ -45,7 +45,10 @@ describe("billing in Chromium", () => {
       await page.getByRole("combobox", { name: "Search Iterations" }).selectOption("5");
       await page.getByRole("button", { name: "Search All Models" }).click();
       // The results header's badge (the select has an option of the same text).
-      await page.locator("[data-slot=badge]").filter({ hasText: /^5 iterations$/ }).waitFor({ timeout: 30_000 });
+      await page
+        .locator("[data-slot=badge]")
+        .filter({ hasText: /^5 iterations$/ })
+        .waitFor({ timeout: 30_000 });
 
       await visit(page, "/user/subscription");
       await page.getByRole("heading", { name: "Pro Subscription" }).waitFor();

@@ -64,46 +64,61 @@ async function clickable(target: Locator): Promise<boolean> {
 }
 
 /** The limit toast while it is on screen. */
-const limitToast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Daily Search Limit Reached" });
+const limitToast = (page: Page) =>
+  page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Daily Search Limit Reached" });
 
 describe("the free daily limit in Chromium", () => {
   for (const [label, viewport] of [
     ["1280 px", DESKTOP],
     ["360 px", MOBILE],
   ] as const) {
-    test(`anonymous at ${label}: the 6th click sends nothing, shows the toast and lands on sign-in, whose Create Account button is not covered`, async () => {
-      const page = await harness().newPage({ viewport });
-      const sent = await oneMoreAtTheLimit(page, "click");
-      expect(await page.getByText("You've reached your free daily search limit. Upgrade to Pro for unlimited searches.", { exact: true }).isVisible()).toBe(true);
-      await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
-      // Sign-in opens on Register for someone on the way to upgrading: its button is the page's main one.
-      const createAccount = page.getByRole("tabpanel", { name: "Register" }).getByRole("button", { name: "Create Account" });
-      await createAccount.waitFor();
-      if (viewport === DESKTOP) await screenshot(page, "quota-limit-sign-in.png");
-      expect(await clickable(createAccount)).toBe(true);
-      // Said where the visitor now is, too, while the toast is still up.
-      expect(await limitToast(page).isVisible()).toBe(true);
-      expect(sent).toEqual([]);
-    }, TIMEOUT);
+    test(
+      `anonymous at ${label}: the 6th click sends nothing, shows the toast and lands on sign-in, whose Create Account button is not covered`,
+      async () => {
+        const page = await harness().newPage({ viewport });
+        const sent = await oneMoreAtTheLimit(page, "click");
+        expect(await page.getByText("You've reached your free daily search limit. Upgrade to Pro for unlimited searches.", { exact: true }).isVisible()).toBe(
+          true,
+        );
+        await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
+        // Sign-in opens on Register for someone on the way to upgrading: its button is the page's main one.
+        const createAccount = page.getByRole("tabpanel", { name: "Register" }).getByRole("button", { name: "Create Account" });
+        await createAccount.waitFor();
+        if (viewport === DESKTOP) await screenshot(page, "quota-limit-sign-in.png");
+        expect(await clickable(createAccount)).toBe(true);
+        // Said where the visitor now is, too, while the toast is still up.
+        expect(await limitToast(page).isVisible()).toBe(true);
+        expect(sent).toEqual([]);
+      },
+      TIMEOUT,
+    );
   }
 
-  test("anonymous, by Enter in the query box: blocked the same way, nothing sent", async () => {
-    const page = await harness().newPage({ viewport: DESKTOP });
-    const sent = await oneMoreAtTheLimit(page, "Enter");
-    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
-    expect(sent).toEqual([]);
-  }, TIMEOUT);
+  test(
+    "anonymous, by Enter in the query box: blocked the same way, nothing sent",
+    async () => {
+      const page = await harness().newPage({ viewport: DESKTOP });
+      const sent = await oneMoreAtTheLimit(page, "Enter");
+      await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("from") === "upgrade");
+      expect(sent).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
-  test("a signed-in free user: the 6th click sends nothing and lands on /checkout, whose Subscribe button is not covered", async () => {
-    const page = await harness().newPage({ viewport: DESKTOP });
-    expect((await page.request.post("/api/register", { data: newAccount() })).status()).toBe(201);
-    const sent = await oneMoreAtTheLimit(page, "click");
-    await page.waitForURL((url) => url.pathname === "/checkout");
-    const subscribe = page.getByRole("button", { name: /^Subscribe/ });
-    await subscribe.waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent?.startsWith("Subscribe") && !b.disabled));
-    await screenshot(page, "quota-limit-checkout.png");
-    expect(await clickable(subscribe)).toBe(true);
-    expect(sent).toEqual([]);
-  }, TIMEOUT);
+  test(
+    "a signed-in free user: the 6th click sends nothing and lands on /checkout, whose Subscribe button is not covered",
+    async () => {
+      const page = await harness().newPage({ viewport: DESKTOP });
+      expect((await page.request.post("/api/register", { data: newAccount() })).status()).toBe(201);
+      const sent = await oneMoreAtTheLimit(page, "click");
+      await page.waitForURL((url) => url.pathname === "/checkout");
+      const subscribe = page.getByRole("button", { name: /^Subscribe/ });
+      await subscribe.waitFor();
+      await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent?.startsWith("Subscribe") && !b.disabled));
+      await screenshot(page, "quota-limit-checkout.png");
+      expect(await clickable(subscribe)).toBe(true);
+      expect(sent).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });

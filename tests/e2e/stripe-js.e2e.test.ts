@@ -50,7 +50,11 @@ const reactPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><l
 beforeAll(async () => {
   sim = startStripeSimulator();
   stripe = stripeFor(sim);
-  const built = await Bun.build({ entrypoints: [resolve(import.meta.dir, "../fixtures/stripe-elements.tsx")], target: "browser", define: { "process.env.NODE_ENV": '"production"' } });
+  const built = await Bun.build({
+    entrypoints: [resolve(import.meta.dir, "../fixtures/stripe-elements.tsx")],
+    target: "browser",
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
   if (!built.success) throw new AggregateError(built.logs, "bundling the React fixture failed");
   reactBundle = (await built.outputs[0]?.text()) ?? "";
   app = Bun.serve({
@@ -100,7 +104,10 @@ async function fillCard(page: Page, number: string, expiry = "12 / 34", cvc = "1
 /** The plain page with a payment element mounted for this PaymentIntent. */
 async function openPlainPage(page: Page, clientSecret: string) {
   await page.goto("/");
-  await page.evaluate(([pk, secret]) => (window as unknown as { mountPayment(pk: string, secret: string): void }).mountPayment(pk, secret), [sim.publishableKey, clientSecret] as const);
+  await page.evaluate(([pk, secret]) => (window as unknown as { mountPayment(pk: string, secret: string): void }).mountPayment(pk, secret), [
+    sim.publishableKey,
+    clientSecret,
+  ] as const);
 }
 
 type PayResult = { error?: { type: string; code?: string; decline_code?: string; message: string }; paymentIntent?: { id: string; status: string } };

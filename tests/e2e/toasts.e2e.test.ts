@@ -60,11 +60,14 @@ async function runClockUntilShown(page: Page, toast: Locator): Promise<void> {
  */
 async function settled(page: Page): Promise<void> {
   for (let i = 0; i < 3; i++) {
-    await page.evaluate(() => new Promise<void>((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(null);
-    }));
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }),
+    );
   }
 }
 
@@ -73,61 +76,77 @@ async function submitBlankSearch(page: Page): Promise<void> {
 }
 
 describe("toasts in Chromium", () => {
-  test("a toast stays 5 seconds, then closes by itself", async () => {
-    const page = await openOnPausedClock("/");
-    await submitBlankSearch(page);
-    const toast = toasts(page).filter({ hasText: "Empty search query" });
-    await runClockUntilShown(page, toast);
-    expect(await toast.textContent()).toContain("Please enter a search query to continue");
+  test(
+    "a toast stays 5 seconds, then closes by itself",
+    async () => {
+      const page = await openOnPausedClock("/");
+      await submitBlankSearch(page);
+      const toast = toasts(page).filter({ hasText: "Empty search query" });
+      await runClockUntilShown(page, toast);
+      expect(await toast.textContent()).toContain("Please enter a search query to continue");
 
-    // Shown at most one step ago: 4.9 s later it is still there, open.
-    await page.clock.runFor(4_900 - STEP_MS);
-    await settled(page);
-    expect(await toast.isVisible()).toBe(true);
-    expect(await toast.getAttribute("data-state")).toBe("open");
+      // Shown at most one step ago: 4.9 s later it is still there, open.
+      await page.clock.runFor(4_900 - STEP_MS);
+      await settled(page);
+      expect(await toast.isVisible()).toBe(true);
+      expect(await toast.getAttribute("data-state")).toBe("open");
 
-    // 5.1 s: it has closed by itself.
-    await page.clock.runFor(STEP_MS + 200);
-    // Closed: it animates out (in real time) and leaves the page.
-    await toast.waitFor({ state: "detached", timeout: 10_000 });
-    expect(await toasts(page).count()).toBe(0);
-    expect(await page.getByText("Empty search query", { exact: true }).isVisible()).toBe(false);
-  }, TIMEOUT);
+      // 5.1 s: it has closed by itself.
+      await page.clock.runFor(STEP_MS + 200);
+      // Closed: it animates out (in real time) and leaves the page.
+      await toast.waitFor({ state: "detached", timeout: 10_000 });
+      expect(await toasts(page).count()).toBe(0);
+      expect(await page.getByText("Empty search query", { exact: true }).isVisible()).toBe(false);
+    },
+    TIMEOUT,
+  );
 
-  test("the same toast twice: one toast on screen", async () => {
-    const page = await openOnPausedClock("/");
-    await submitBlankSearch(page);
-    await runClockUntilShown(page, toasts(page).filter({ hasText: "Empty search query" }));
-    const first = await toasts(page).elementHandle();
-    await submitBlankSearch(page);
-    // The second toast takes the first one's place: the first leaves the page at once.
-    await first!.waitForElementState("hidden", { timeout: 10_000 });
-    expect(await toasts(page).count()).toBe(1);
-    expect(await toasts(page).textContent()).toContain("Empty search query");
-  }, TIMEOUT);
+  test(
+    "the same toast twice: one toast on screen",
+    async () => {
+      const page = await openOnPausedClock("/");
+      await submitBlankSearch(page);
+      await runClockUntilShown(page, toasts(page).filter({ hasText: "Empty search query" }));
+      const first = await toasts(page).elementHandle();
+      await submitBlankSearch(page);
+      // The second toast takes the first one's place: the first leaves the page at once.
+      await first!.waitForElementState("hidden", { timeout: 10_000 });
+      expect(await toasts(page).count()).toBe(1);
+      expect(await toasts(page).textContent()).toContain("Empty search query");
+    },
+    TIMEOUT,
+  );
 
-  test("a new toast replaces the one on screen", async () => {
-    const taken = newAccount();
-    const response = await fetch(`${harness().baseUrl}/api/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(taken) });
-    expect(response.status).toBe(201);
-    // The refused login (401) and registration (409) are logged by the browser.
-    const page = await openOnPausedClock("/auth", { allowConsoleErrors: [/Failed to load resource.*\b(401|409)\b.*\/api\/(login|register)\b/] });
+  test(
+    "a new toast replaces the one on screen",
+    async () => {
+      const taken = newAccount();
+      const response = await fetch(`${harness().baseUrl}/api/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(taken),
+      });
+      expect(response.status).toBe(201);
+      // The refused login (401) and registration (409) are logged by the browser.
+      const page = await openOnPausedClock("/auth", { allowConsoleErrors: [/Failed to load resource.*\b(401|409)\b.*\/api\/(login|register)\b/] });
 
-    await page.getByLabel("Username").fill(taken.username);
-    await page.getByLabel("Password", { exact: true }).fill("not-the-password-1");
-    await page.getByRole("button", { name: "Log In" }).click();
-    await runClockUntilShown(page, toasts(page).filter({ hasText: "Login failed" }));
+      await page.getByLabel("Username").fill(taken.username);
+      await page.getByLabel("Password", { exact: true }).fill("not-the-password-1");
+      await page.getByRole("button", { name: "Log In" }).click();
+      await runClockUntilShown(page, toasts(page).filter({ hasText: "Login failed" }));
 
-    await page.getByRole("tab", { name: "Register" }).click();
-    await page.getByLabel("Username").fill(taken.username);
-    await page.getByLabel("Email").fill(newAccount().email);
-    await page.getByLabel("Password", { exact: true }).fill(taken.password);
-    await page.getByLabel("Confirm Password").fill(taken.password);
-    // By Enter: the toast on screen covers the button.
-    await page.getByLabel("Confirm Password").press("Enter");
-    await toasts(page).filter({ hasText: "Registration failed" }).waitFor();
+      await page.getByRole("tab", { name: "Register" }).click();
+      await page.getByLabel("Username").fill(taken.username);
+      await page.getByLabel("Email").fill(newAccount().email);
+      await page.getByLabel("Password", { exact: true }).fill(taken.password);
+      await page.getByLabel("Confirm Password").fill(taken.password);
+      // By Enter: the toast on screen covers the button.
+      await page.getByLabel("Confirm Password").press("Enter");
+      await toasts(page).filter({ hasText: "Registration failed" }).waitFor();
 
-    expect(await toasts(page).count()).toBe(1);
-    expect(await toasts(page).filter({ hasText: "Login failed" }).count()).toBe(0);
-  }, TIMEOUT);
+      expect(await toasts(page).count()).toBe(1);
+      expect(await toasts(page).filter({ hasText: "Login failed" }).count()).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -74,7 +74,10 @@ describe("the CLI access card", () => {
       await tokens.getByText(/aisc login --server http:\/\/127\.0\.0\.1:\d+ --token-stdin/).waitFor();
       await tokens.getByText("AISC_TOKEN", { exact: true }).waitFor();
       expect(await tokens.getByText("A token name is required").count()).toBe(0);
-      expect({ path: "/user/profile (new token)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile (new token)", violations: [] });
+      expect({ path: "/user/profile (new token)", violations: await seriousAxeViolations(page) }).toEqual({
+        path: "/user/profile (new token)",
+        violations: [],
+      });
 
       await tokens.getByRole("button", { name: "Copy", exact: true }).click();
       await tokens.getByRole("button", { name: "Copied", exact: true }).waitFor();
@@ -103,7 +106,10 @@ describe("the CLI access card", () => {
       await dialog.waitFor();
       // Contrast is measured once the dialog and its overlay have faded in.
       await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
-      expect({ path: "/user/profile (revoke dialog)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile (revoke dialog)", violations: [] });
+      expect({ path: "/user/profile (revoke dialog)", violations: await seriousAxeViolations(page) }).toEqual({
+        path: "/user/profile (revoke dialog)",
+        violations: [],
+      });
       await dialog.getByRole("button", { name: "Keep token" }).click();
       await dialog.waitFor({ state: "detached" });
       await page.waitForFunction(() => document.activeElement?.textContent?.includes("Revoke"));
@@ -157,7 +163,9 @@ describe("the CLI access card", () => {
       const { page } = await signedIn({}, { allowConsoleErrors: [/Failed to load resource.*\b500\b.*\/api\/tokens/] });
       await visit(page, "/");
       // A client-side visit, so that the browser (not the server's render) asks for the list.
-      await page.route("**/api/tokens", (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Something broke" }) }));
+      await page.route("**/api/tokens", (route) =>
+        route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Something broke" }) }),
+      );
       await page.evaluate(() => {
         history.pushState(null, "", "/user/profile");
         dispatchEvent(new PopStateEvent("popstate"));

@@ -68,7 +68,7 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
     await account.api.register(newAccount());
     expect(await searchUntilRefused(account)).toBe(5);
     expect(await searchUntilRefused(createAgent(app, { ip }))).toBe(5);
-    }, 60_000);
+  }, 60_000);
 
   test("the newcomer pool counts what a visitor already used: it shows the tighter of the two", async () => {
     const { app } = await createTestApp(getDb(), { env: { FREE_NETWORK_DAILY_SEARCHES: "7" } });
@@ -111,7 +111,8 @@ describeEachDatabase("abuse: the free tier per network", (getDb) => {
     await createAgent(app, { ip: "198.51.100.60" }).api.register(taken);
     // A clash is not counted.
     expect((await createAgent(app, { ip }).request("POST", "/api/register", { ...newAccount(), username: taken.username })).status).toBe(409);
-    for (let i = 0; i < 3; i++) expect((await createAgent(app, { ip: `2001:db8:aa:1::${i + 10}` }).request("POST", "/api/register", newAccount())).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await createAgent(app, { ip: `2001:db8:aa:1::${i + 10}` }).request("POST", "/api/register", newAccount())).status).toBe(201);
     const fourth = await createAgent(app, { ip }).request("POST", "/api/register", newAccount());
     expect(fourth.status).toBe(429);
     expect(fourth.json).toEqual({ code: "TOO_MANY_ATTEMPTS", message: TOO_MANY_REGISTRATIONS });

@@ -15,10 +15,20 @@ import { loadPageRenderer } from "#web/render.tsx";
  */
 
 const options = (vars: Record<string, string> = {}): AssembleOptions => ({
-  env: { NODE_ENV: "test", DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-assemble-")), SESSION_SECRET: "assemble-secret-assemble-secret-0123", SIMULATE_PROVIDERS: "on", ...vars },
+  env: {
+    NODE_ENV: "test",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-assemble-")),
+    SESSION_SECRET: "assemble-secret-assemble-secret-0123",
+    SIMULATE_PROVIDERS: "on",
+    ...vars,
+  },
   renderer: loadPageRenderer,
 });
-const answers = (url: string) => fetch(url).then(() => true, () => false);
+const answers = (url: string) =>
+  fetch(url).then(
+    () => true,
+    () => false,
+  );
 
 test("close() frees what assemble() opened: the data folder can be taken again, the simulators stop", async () => {
   const setup = options();

@@ -45,7 +45,11 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
 
   test("the session cookie is Secure when the browser came over https (directly, or through a trusted proxy)", async () => {
     const { app } = await createTestApp(getDb());
-    const direct = await createAgent(app).fetch(`https://localhost/api/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(newAccount()) });
+    const direct = await createAgent(app).fetch(`https://localhost/api/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(newAccount()),
+    });
     expect(direct.status).toBe(201);
     expect(setCookie(direct.headers, "session")).toContain("secure");
     const proxied = await createAgent(app).request("POST", "/api/register", newAccount(), { "x-forwarded-proto": "https" });
@@ -179,7 +183,12 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
 
   test("/api/pro-status is true with an active or trialing subscription, false with a canceled one", async () => {
     const { app } = await createTestApp(getDb());
-    for (const [status, isPro] of [["active", true], ["trialing", true], ["canceled", false], ["past_due", false]] as const) {
+    for (const [status, isPro] of [
+      ["active", true],
+      ["trialing", true],
+      ["canceled", false],
+      ["past_due", false],
+    ] as const) {
       const visitor = createAgent(app);
       const account = await signUp(visitor, getDb());
       await grantPro(getDb(), account.id, status);
@@ -194,7 +203,11 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     const account = await signUp(visitor, getDb());
     const good = visitor.jar.get("session") ?? "";
     const [header = "", payload = ""] = good.split(".");
-    const foreign = await jwt({ name: "foreign", secret: "another-secret-another-secret-0123456789" }).decorator.foreign.sign({ sub: account.id, ver: 0, exp: 9_999_999_999 });
+    const foreign = await jwt({ name: "foreign", secret: "another-secret-another-secret-0123456789" }).decorator.foreign.sign({
+      sub: account.id,
+      ver: 0,
+      exp: 9_999_999_999,
+    });
     const forgedPayload = Buffer.from(JSON.stringify({ sub: account.id, ver: 0, exp: 9_999_999_999 })).toString("base64url");
     const unsigned = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`;
     for (const token of ["garbage", "a.b.c", `${header}.${forgedPayload}.${good.split(".")[2]}`, `${header}.${payload}.`, unsigned, foreign, "%E0%A4%A"]) {
@@ -284,7 +297,7 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     expect((await createAgent(app, { ip: "2001:db8:1:3::1" }).request("POST", "/api/login", account)).status).toBe(200);
     now = new Date(now.getTime() + 61_000);
     expect((await createAgent(app, { ip: "2001:db8:1:2::1" }).request("POST", "/api/login", account)).status).toBe(200);
-    }, 60_000);
+  }, 60_000);
 
   test("searches made anonymously are adopted by the account on register, and on login", async () => {
     const { app } = await createTestApp(getDb());
@@ -348,7 +361,8 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
   test("the API reference documents the auth and quota calls", async () => {
     const { app } = await createTestApp(getDb());
     const spec = (await createAgent(app).request("GET", "/api/docs/json")).json as { paths: Record<string, unknown> };
-    for (const path of ["/api/register", "/api/login", "/api/logout", "/api/auth/user", "/api/pro-status", "/api/quota"]) expect(Object.keys(spec.paths)).toContain(path);
+    for (const path of ["/api/register", "/api/login", "/api/logout", "/api/auth/user", "/api/pro-status", "/api/quota"])
+      expect(Object.keys(spec.paths)).toContain(path);
   });
 
   test("every documented call declares what it answers: a schema for each success, or a redirect", async () => {
@@ -358,7 +372,11 @@ describeEachDatabase("auth: accounts and sessions", (getDb) => {
     const undeclared = Object.entries(spec.paths).flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, operation]) => {
         const answers = Object.entries(operation.responses ?? {});
-        const declared = answers.some(([status, answer]) => status.startsWith("3") || (status.startsWith("2") && Object.values(answer.content ?? {}).some((media) => Object.keys(media.schema ?? {}).length > 0)));
+        const declared = answers.some(
+          ([status, answer]) =>
+            status.startsWith("3") ||
+            (status.startsWith("2") && Object.values(answer.content ?? {}).some((media) => Object.keys(media.schema ?? {}).length > 0)),
+        );
         return declared ? [] : [`${method.toUpperCase()} ${path}`];
       }),
     );
@@ -375,11 +393,28 @@ describe("auth: cross-site requests", () => {
       const { app } = await createTestApp(database);
       const visitor = createAgent(app);
       const login = { username: "nobody-here", password: "whatever1" };
-      const foreign: Array<Record<string, string>> = [{ origin: "https://evil.example" }, { origin: "null" }, { origin: "http://localhost.evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+      const foreign: Array<Record<string, string>> = [
+        { origin: "https://evil.example" },
+        { origin: "null" },
+        { origin: "http://localhost.evil.example" },
+        { "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "same-site" },
+      ];
       for (const headers of foreign) {
-        for (const [method, path, body] of [["POST", "/api/login", login], ["POST", "/api/register", newAccount()], ["POST", "/api/logout", undefined], ["POST", "/api/search", { query: "x" }], ["DELETE", "/api/search/abc", undefined]] as const) {
+        for (const [method, path, body] of [
+          ["POST", "/api/login", login],
+          ["POST", "/api/register", newAccount()],
+          ["POST", "/api/logout", undefined],
+          ["POST", "/api/search", { query: "x" }],
+          ["DELETE", "/api/search/abc", undefined],
+        ] as const) {
           const response = await visitor.request(method, path, body, headers);
-          expect({ headers, path, status: response.status, json: response.json }).toEqual({ headers, path, status: 403, json: { code: "CSRF", message: "Cross-origin request refused" } });
+          expect({ headers, path, status: response.status, json: response.json }).toEqual({
+            headers,
+            path,
+            status: 403,
+            json: { code: "CSRF", message: "Cross-origin request refused" },
+          });
         }
       }
       // Nothing happened: no account was created.
@@ -389,7 +424,9 @@ describe("auth: cross-site requests", () => {
       expect((await visitor.request("POST", "/api/login", login)).status).toBe(401);
       expect((await visitor.request("GET", "/api/pro-status", undefined, { origin: "https://evil.example" })).status).toBe(200);
       // Behind a trusted proxy, the host the browser used is X-Forwarded-Host.
-      expect((await visitor.request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "app.example.com" })).status).toBe(401);
+      expect((await visitor.request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "app.example.com" })).status).toBe(
+        401,
+      );
     } finally {
       await database.close();
     }

@@ -16,13 +16,23 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
     const big = JSON.stringify({ username: "x".repeat(17 * KB), password: "y" });
     for (const path of ["/api/login", "/api/register", "/api/search", "/api/search/stream", "/api/tokens", "/api/generate-variants", "/api/cancel-search"]) {
       const declared = await visitor.request("POST", path, big, { "content-length": String(big.length) });
-      expect({ path, status: declared.status, json: declared.json }).toEqual({ path, status: 413, json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 16 KB" } });
+      expect({ path, status: declared.status, json: declared.json }).toEqual({
+        path,
+        status: 413,
+        json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 16 KB" },
+      });
       // No Content-Length: the body is counted as it arrives and dropped at the limit.
       const streamed = await app.handle(new Request(BASE + path, { method: "POST", headers: { "content-type": "application/json" }, body: streamOf(big) }));
-      expect({ path, status: streamed.status, json: await streamed.json() }).toEqual({ path, status: 413, json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 16 KB" } });
+      expect({ path, status: streamed.status, json: await streamed.json() }).toEqual({
+        path,
+        status: 413,
+        json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 16 KB" },
+      });
     }
     // A declared length alone is enough: nothing is read.
-    const declaredOnly = await app.handle(new Request(`${BASE}/api/login`, { method: "POST", headers: { "content-type": "application/json", "content-length": String(10 ** 12) }, body: "{}" }));
+    const declaredOnly = await app.handle(
+      new Request(`${BASE}/api/login`, { method: "POST", headers: { "content-type": "application/json", "content-length": String(10 ** 12) }, body: "{}" }),
+    );
     expect(declaredOnly.status).toBe(413);
     const garbage = await app.handle(new Request(`${BASE}/api/login`, { method: "POST", headers: { "content-length": "12abc" }, body: "{}" }));
     expect(await garbage.json()).toEqual({ code: "INVALID_INPUT", message: "Content-Length must be a number of bytes" });
@@ -40,7 +50,10 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
     expect(webhook.status).toBe(400);
     expect(webhook.json).not.toEqual({ code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("too large") });
     const tooBig = await visitor.request("POST", "/api/stripe/webhook", event + " ".repeat(60 * KB), { "stripe-signature": "t=1,v1=00" });
-    expect({ status: tooBig.status, json: tooBig.json }).toEqual({ status: 413, json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 256 KB" } });
+    expect({ status: tooBig.status, json: tooBig.json }).toEqual({
+      status: 413,
+      json: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large: at most 256 KB" },
+    });
   });
 
   test("unreadable JSON is a 400 with a message; an empty JSON body names the first missing field", async () => {
@@ -48,12 +61,20 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
     const visitor = createAgent(app);
     for (const body of ["{", "[1,", '{"username": }', "\u0000"]) {
       const answer = await visitor.request("POST", "/api/login", body);
-      expect({ body, status: answer.status, json: answer.json }).toEqual({ body, status: 400, json: { code: "INVALID_INPUT", message: "The request body is not valid JSON" } });
+      expect({ body, status: answer.status, json: answer.json }).toEqual({
+        body,
+        status: 400,
+        json: { code: "INVALID_INPUT", message: "The request body is not valid JSON" },
+      });
     }
     // Text the database cannot keep (NUL; a lone surrogate in jsonb) is refused wherever it is, before any work.
     for (const body of ['{"query":"best\\u0000crm"}', '{"query":"\\ud800"}', '{"query":"ok","options":{"\\udc00":1}}']) {
       const answer = await visitor.request("POST", "/api/search", body);
-      expect({ body, status: answer.status, json: answer.json }).toEqual({ body, status: 400, json: { code: "INVALID_INPUT", message: "Text must be valid Unicode, without NUL characters" } });
+      expect({ body, status: answer.status, json: answer.json }).toEqual({
+        body,
+        status: 400,
+        json: { code: "INVALID_INPUT", message: "Text must be valid Unicode, without NUL characters" },
+      });
     }
     expect((await visitor.request("GET", "/api/user/searches?query=a%00b")).status).toBe(400);
     expect(await visitor.api.quota()).toMatchObject({ used: 0 });
@@ -65,7 +86,12 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
   test("pages are read, never written: another method gets the page with 405 and Allow, OPTIONS a 204, an unknown path the 404 page", async () => {
     const { app } = await createTestApp(getDb());
     const visitor = createAgent(app);
-    for (const [method, path] of [["POST", "/"], ["PUT", "/auth"], ["DELETE", "/user/profile"], ["PATCH", "/compare"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/"],
+      ["PUT", "/auth"],
+      ["DELETE", "/user/profile"],
+      ["PATCH", "/compare"],
+    ] as const) {
       const answer = await visitor.request(method, path, { anything: true });
       expect({ method, path, status: answer.status, allow: answer.headers.get("allow") }).toEqual({ method, path, status: 405, allow: "GET, HEAD, OPTIONS" });
       expect(answer.headers.get("content-type")).toContain("text/html");
@@ -83,7 +109,11 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
     const visitor = createAgent(app);
     for (const method of ["GET", "POST", "PUT", "DELETE", "PATCH"]) {
       const answer = await visitor.request(method, "/api/no-such-call");
-      expect({ method, status: answer.status, json: answer.json }).toEqual({ method, status: 404, json: { code: "NOT_FOUND", message: `Not found: ${method} /api/no-such-call` } });
+      expect({ method, status: answer.status, json: answer.json }).toEqual({
+        method,
+        status: 404,
+        json: { code: "NOT_FOUND", message: `Not found: ${method} /api/no-such-call` },
+      });
     }
     const patch = await visitor.request("PATCH", "/api/search");
     expect({ status: patch.status, allow: patch.headers.get("allow"), json: patch.json }).toEqual({
@@ -104,7 +134,11 @@ describeEachDatabase("bad input: bodies, methods and values", (getDb) => {
     await visitor.api.register({ username: `cursor${process.pid}`, email: `cursor${process.pid}@example.com`, password: "correct horse battery" });
     for (const before of ["2026-01-01T00:00:00+05", "2026-01-01T00:00:00-23", "0000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z"]) {
       const answer = await visitor.request("GET", `/api/user/searches?before=${encodeURIComponent(before)}`);
-      expect({ before, status: answer.status, json: answer.json }).toEqual({ before, status: 400, json: { code: "INVALID_INPUT", message: "before must be an ISO timestamp" } });
+      expect({ before, status: answer.status, json: answer.json }).toEqual({
+        before,
+        status: 400,
+        json: { code: "INVALID_INPUT", message: "before must be an ISO timestamp" },
+      });
     }
     for (const before of ["2024-02-29T00:00:00Z", "2026-01-01T00:00:00+05:30", "2026-01-01T00:00:00.123Z"]) {
       expect((await visitor.request("GET", `/api/user/searches?before=${encodeURIComponent(before)}`)).status).toBe(200);
@@ -129,7 +163,11 @@ test("twelve concurrent 100 MB bodies to /api/login over real sockets: all 413 b
     // Reading them would take 1.2 GB; refusing them takes next to nothing.
     expect(peak - before).toBeLessThan(200 * 1024 * KB);
     // Ordinary bodies over the same socket are read as usual (Bun's compiled handler, not app.handle).
-    const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "nobody", password: "wrong password" }) });
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "nobody", password: "wrong password" }),
+    });
     expect(login.status).toBe(401);
     const noBody = await fetch(`http://127.0.0.1:${port}/api/cancel-search`, { method: "POST" });
     expect(await noBody.json()).toEqual({ cancelled: false });

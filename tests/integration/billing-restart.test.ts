@@ -80,7 +80,11 @@ describe("simulated billing across a restart of the server", () => {
     expect((await again.api.proStatus()).isPro).toBe(true);
     const cancelled = await again.api.cancelSubscription(created.subscriptionId ?? "");
     expect(cancelled.message).toContain("remains active until the end of the billing period");
-    expect((await again.api.subscriptionDetails()).subscriptionDetails).toMatchObject({ id: created.subscriptionId, status: "active", cancelAtPeriodEnd: true });
+    expect((await again.api.subscriptionDetails()).subscriptionDetails).toMatchObject({
+      id: created.subscriptionId,
+      status: "active",
+      cancelAtPeriodEnd: true,
+    });
     // And back: the subscription is the same one at Stripe.
     expect((await again.api.resumeSubscription(created.subscriptionId ?? "")).success).toBe(true);
   });

@@ -15,7 +15,11 @@ type Agent = ReturnType<typeof createAgent>;
 const MONTH_S = 31 * 24 * 3600;
 
 /** The browser's part: Stripe.js confirms the PaymentIntent with the publishable key and the card. */
-async function pay(stripe: StripeSimulator, clientSecret: string, card: string): Promise<{ status: number; json: { error?: { code?: string; decline_code?: string; message?: string }; status?: string } }> {
+async function pay(
+  stripe: StripeSimulator,
+  clientSecret: string,
+  card: string,
+): Promise<{ status: number; json: { error?: { code?: string; decline_code?: string; message?: string }; status?: string } }> {
   const id = clientSecret.split("_secret_")[0] ?? "";
   const body = new URLSearchParams({
     client_secret: clientSecret,
@@ -25,7 +29,11 @@ async function pay(stripe: StripeSimulator, clientSecret: string, card: string):
     "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
     "payment_method_data[card][cvc]": "123",
   });
-  const response = await fetch(`${stripe.apiBase}/v1/payment_intents/${id}/confirm`, { method: "POST", headers: { authorization: `Bearer ${stripe.publishableKey}`, "content-type": "application/x-www-form-urlencoded" }, body });
+  const response = await fetch(`${stripe.apiBase}/v1/payment_intents/${id}/confirm`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stripe.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
+    body,
+  });
   return { status: response.status, json: (await response.json()) as never };
 }
 
@@ -71,7 +79,16 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
 
     const details = await agent.api.subscriptionDetails();
     expect(details.isPro).toBe(true);
-    expect(details.subscriptionDetails).toMatchObject({ id: created.subscriptionId, status: "active", planAmount: 1900, planCurrency: "usd", planInterval: "month", cancelAtPeriodEnd: false, cancelAt: null, canceledAt: null });
+    expect(details.subscriptionDetails).toMatchObject({
+      id: created.subscriptionId,
+      status: "active",
+      planAmount: 1900,
+      planCurrency: "usd",
+      planInterval: "month",
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
+      canceledAt: null,
+    });
     const periodEnd = Date.parse(details.subscriptionDetails?.currentPeriodEnd ?? "");
     expect(periodEnd - stripe.now() * 1000).toBeGreaterThan(27 * 24 * 3600 * 1000);
     expect(periodEnd - stripe.now() * 1000).toBeLessThan(MONTH_S * 1000 + 60_000);
@@ -208,7 +225,12 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
     // The same Stripe address and keys, none of its objects.
     const port = stripe.port;
     await stripe.stop();
-    stripe = startStripeSimulator({ port, webhookSecret: stripe.webhookSecret, webhookRetryDelaysS: [0.05, 0.1], webhook: { deliver: (request) => app.handle(request), url: WEBHOOK_URL } });
+    stripe = startStripeSimulator({
+      port,
+      webhookSecret: stripe.webhookSecret,
+      webhookRetryDelaysS: [0.05, 0.1],
+      webhook: { deliver: (request) => app.handle(request), url: WEBHOOK_URL },
+    });
 
     const resumed = await pro.request("POST", "/api/resume-subscription", { subscriptionId: paid.subscriptionId });
     expect(resumed.status).toBe(400);
@@ -246,10 +268,18 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
       stripe.setWebhook(undefined);
       const created = await subscriber(agent);
       await pay(stripe, created.clientSecret, "4242424242424242");
-      const forged = JSON.stringify({ id: "evt_forged", object: "event", type: "customer.subscription.updated", created: 1, data: { object: { id: created.subscriptionId, object: "subscription" } } });
+      const forged = JSON.stringify({
+        id: "evt_forged",
+        object: "event",
+        type: "customer.subscription.updated",
+        created: 1,
+        data: { object: { id: created.subscriptionId, object: "subscription" } },
+      });
       expect((await send(agent, forged, "whsec_not_the_secret")).status).toBe(400);
       expect((await agent.request("POST", "/api/stripe/webhook", forged, { "content-type": "application/json" })).status).toBe(400);
-      expect((await agent.request("POST", "/api/stripe/webhook", forged, { "content-type": "application/json", "stripe-signature": "t=1,v1=abc" })).status).toBe(400);
+      expect(
+        (await agent.request("POST", "/api/stripe/webhook", forged, { "content-type": "application/json", "stripe-signature": "t=1,v1=abc" })).status,
+      ).toBe(400);
       expect(await isPro(agent)).toBe(false);
       expect(await getDb().db.select().from(stripeEvents).where(eq(stripeEvents.id, "evt_forged"))).toEqual([]);
     });
@@ -260,7 +290,8 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
       const created = await subscriber(agent);
       await pay(stripe, created.clientSecret, "4242424242424242");
       const subscription = await sdk().subscriptions.retrieve(created.subscriptionId);
-      const event = (id: string, type: string, status: string) => JSON.stringify({ id, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object: { ...subscription, status } } });
+      const event = (id: string, type: string, status: string) =>
+        JSON.stringify({ id, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object: { ...subscription, status } } });
 
       // Out of order: the update (active) arrives before the creation (incomplete); each is read again from Stripe.
       expect((await send(agent, event("evt_updated_1", "customer.subscription.updated", "active"))).json).toEqual({ received: true, duplicate: false });
@@ -297,8 +328,22 @@ describeEachDatabase("billing: Stripe subscriptions through the official SDK", (
       // Someone else's paid subscription at Stripe, and a copy of it here that names this user.
       const { subscription, clientSecret } = await incompleteSubscription(sdk(), stripe, "someone@example.com");
       await pay(stripe, clientSecret, "4242424242424242");
-      await getDb().db.insert(subscriptions).values({ id: subscription.id, userId: account.id, stripeCustomerId: `cus_not_${account.id.slice(0, 8)}`, status: "incomplete", syncedAt: new Date(0) });
-      const event = JSON.stringify({ id: "evt_other_customer", object: "event", type: "customer.subscription.updated", created: Math.floor(Date.now() / 1000), data: { object: { id: subscription.id, object: "subscription" } } });
+      await getDb()
+        .db.insert(subscriptions)
+        .values({
+          id: subscription.id,
+          userId: account.id,
+          stripeCustomerId: `cus_not_${account.id.slice(0, 8)}`,
+          status: "incomplete",
+          syncedAt: new Date(0),
+        });
+      const event = JSON.stringify({
+        id: "evt_other_customer",
+        object: "event",
+        type: "customer.subscription.updated",
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: subscription.id, object: "subscription" } },
+      });
       expect((await send(agent, event)).status).toBe(200);
       expect(await isPro(agent)).toBe(false);
     });
@@ -323,12 +368,23 @@ describe("billing: modes", () => {
     const database = await openTestDatabase("pglite");
     const stripe = startStripeSimulator({ secretKey: "sk_test_elsewhere", publishableKey: "pk_test_elsewhere", webhookSecret: "whsec_elsewhere" });
     try {
-      const env = { STRIPE_SECRET_KEY: "sk_test_elsewhere", STRIPE_PUBLISHABLE_KEY: "pk_test_elsewhere", STRIPE_WEBHOOK_SECRET: "whsec_elsewhere", STRIPE_PRICE_ID: stripe.priceId, STRIPE_API_BASE: stripe.apiBase };
+      const env = {
+        STRIPE_SECRET_KEY: "sk_test_elsewhere",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_elsewhere",
+        STRIPE_WEBHOOK_SECRET: "whsec_elsewhere",
+        STRIPE_PRICE_ID: stripe.priceId,
+        STRIPE_API_BASE: stripe.apiBase,
+      };
       const { app } = await createTestApp(database, { env, stripe });
       const agent = createAgent(app);
       expect((await agent.api.status()).billing).toBe("live");
       const plan = await agent.api.billingPlan();
-      expect(plan).toMatchObject({ mode: "live", testMode: true, publishableKey: "pk_test_elsewhere", price: { amount: 1900, currency: "usd", interval: "month" } });
+      expect(plan).toMatchObject({
+        mode: "live",
+        testMode: true,
+        publishableKey: "pk_test_elsewhere",
+        price: { amount: 1900, currency: "usd", interval: "month" },
+      });
       expect(plan.stripeJsUrl).toBeUndefined();
       await signUp(agent, database);
       const created = await subscriber(agent);
@@ -349,12 +405,18 @@ describe("billing: modes", () => {
       const agent = createAgent(app);
       expect((await agent.api.status()).billing).toBe("off");
       const plan = await agent.api.billingPlan();
-      expect(plan).toMatchObject({ mode: "off", testMode: false, missing: ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_PRICE_ID", "STRIPE_WEBHOOK_SECRET"] });
+      expect(plan).toMatchObject({
+        mode: "off",
+        testMode: false,
+        missing: ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_PRICE_ID", "STRIPE_WEBHOOK_SECRET"],
+      });
       await signUp(agent, database);
       const refused = await agent.request("POST", "/api/create-subscription");
       expect(refused.status).toBe(503);
       expect((refused.json as { message: string }).message).toContain("STRIPE_SECRET_KEY");
-      expect((await agent.request("POST", "/api/stripe/webhook", "{}", { "content-type": "application/json", "stripe-signature": "t=1,v1=x" })).status).toBe(503);
+      expect((await agent.request("POST", "/api/stripe/webhook", "{}", { "content-type": "application/json", "stripe-signature": "t=1,v1=x" })).status).toBe(
+        503,
+      );
       expect(await isPro(agent)).toBe(false);
     } finally {
       await database.close();

@@ -97,7 +97,13 @@ describe("aisc against a running server", () => {
     expect(bogus.stderr).toContain("Invalid or revoked token");
 
     expect((await runCli(["history"], { server })).code).toBe(EXIT.auth);
-    for (const args of [["search", "best crm", "--bogus"], ["search", "best crm", "-n", "many"], ["history", "--limit", "0"], ["export", "x", "--format", "xml"], ["search", "x", "--json", "--csv"]]) {
+    for (const args of [
+      ["search", "best crm", "--bogus"],
+      ["search", "best crm", "-n", "many"],
+      ["history", "--limit", "0"],
+      ["export", "x", "--format", "xml"],
+      ["search", "x", "--json", "--csv"],
+    ]) {
       const bad = await runCli(args, asFree);
       expect({ args, code: bad.code }).toEqual({ args, code: EXIT.usage });
       expect(bad.stderr).toStartWith("error:");
@@ -133,7 +139,9 @@ describe("aisc against a running server", () => {
     expect(overridden.code).toBe(EXIT.ok);
     expect(lensOf(overridden.stdout)).toEqual(web);
     const rival = competitors[0] ?? "";
-    expect(lensOf((await runCli(["show", id, "--brand", rival, "--json"], asUser)).stdout)).toEqual((await user.browser.api.searchLens(id, { name: rival })).lens ?? undefined);
+    expect(lensOf((await runCli(["show", id, "--brand", rival, "--json"], asUser)).stdout)).toEqual(
+      (await user.browser.api.searchLens(id, { name: rival })).lens ?? undefined,
+    );
 
     expect(lensOf((await runCli(["show", id, "--json"], asUser)).stdout)).toEqual(web);
     const plain = await runCli(["show", id], { ...asUser, env: { ...asUser.env, COLUMNS: "200" } });
@@ -175,7 +183,11 @@ describe("aisc against a running server", () => {
     const server = getServer();
     const user = await createUser(server);
     const asUser = { server, env: { AISC_TOKEN: user.token } };
-    for (const args of [["show", "00000000-0000-4000-8000-000000000000"], ["show", "no-such-search"], ["export", "00000000-0000-4000-8000-000000000000"]]) {
+    for (const args of [
+      ["show", "00000000-0000-4000-8000-000000000000"],
+      ["show", "no-such-search"],
+      ["export", "00000000-0000-4000-8000-000000000000"],
+    ]) {
       const run = await runCli(args, asUser);
       expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 5, stderr: "error: Search not found\n" });
     }
@@ -189,7 +201,13 @@ describe("aisc against a running server", () => {
     const long = "best crm for a small marketing agency with a remote team across three time zones";
     for (const query of [long, "best running shoes"]) await user.browser.api.search({ query });
     const ids = (await user.browser.api.listSearches({})).searches.map((s) => s.id);
-    const widest = (text: string) => Math.max(...text.trimEnd().split("\n").map((line) => Bun.stringWidth(line)));
+    const widest = (text: string) =>
+      Math.max(
+        ...text
+          .trimEnd()
+          .split("\n")
+          .map((line) => Bun.stringWidth(line)),
+      );
 
     for (const columns of [undefined, "100", "60"]) {
       const run = await runCli(["history"], { server, env: { AISC_TOKEN: user.token, ...(columns ? { COLUMNS: columns } : {}) } });
@@ -213,7 +231,8 @@ describe("aisc against a running server", () => {
     const wire = v.parse(SearchResponse, JSON.parse(searched.stdout));
     const web = await clientAs(server, pro.token).getSearch(wire.id);
     // What the web's Products, Companies and All Links tabs list: each item any provider's iterations returned.
-    const distinct = (pick: (stats: AggregatedStats) => Frequency[]) => new Set(providerIds.flatMap((id) => (web.stats[id] ? pick(web.stats[id]) : []).map((f) => nameKey(f.name)))).size;
+    const distinct = (pick: (stats: AggregatedStats) => Frequency[]) =>
+      new Set(providerIds.flatMap((id) => (web.stats[id] ? pick(web.stats[id]) : []).map((f) => nameKey(f.name)))).size;
     const listed = [distinct((s) => s.productFrequencies), distinct((s) => s.companyFrequencies), distinct((s) => s.sourceFrequencies)];
     expect([wire.totalProducts, wire.totalCompanies, wire.totalLinks]).toEqual(listed);
     expect([web.totalProducts, web.totalCompanies, web.totalLinks]).toEqual(listed);
@@ -221,7 +240,12 @@ describe("aisc against a running server", () => {
     const shown = await run(["show", wire.id]);
     expect(shown.code).toBe(EXIT.ok);
     expect(shown.stdout).toContain(`${listed[0]} products, ${listed[1]} companies, ${listed[2]} links`);
-    const row = (label: string) => shown.stdout.split("\n").find((line) => line.includes(` ${label} `))?.match(/\d+/g)?.map(Number);
+    const row = (label: string) =>
+      shown.stdout
+        .split("\n")
+        .find((line) => line.includes(` ${label} `))
+        ?.match(/\d+/g)
+        ?.map(Number);
     expect(row("Companies")).toEqual(providerIds.map((id) => web.stats[id]?.companyFrequencies.length ?? 0));
     expect(row("Sources")).toEqual(providerIds.map((id) => web.stats[id]?.sourceFrequencies.length ?? 0));
     const exported = await run(["show", wire.id, "--json"]);
@@ -242,7 +266,15 @@ describe("aisc against a running server", () => {
     const user = await createUser(server);
     const envs: Array<Record<string, string>> = [{ AISC_TOKEN: user.token }, { AISC_TOKEN: user.token, NO_COLOR: "" }];
     for (const env of envs) {
-      for (const args of [["search", "best running shoes"], ["history"], ["status"], ["whoami"], ["search", "x", "-n", "5"], ["--help"], ["search", "--bogus"]]) {
+      for (const args of [
+        ["search", "best running shoes"],
+        ["history"],
+        ["status"],
+        ["whoami"],
+        ["search", "x", "-n", "5"],
+        ["--help"],
+        ["search", "--bogus"],
+      ]) {
         const run = await runCli(args, { server, env });
         expect({ args, stdout: ESCAPE.test(run.stdout), stderr: ESCAPE.test(run.stderr) }).toEqual({ args, stdout: false, stderr: false });
       }
@@ -266,7 +298,11 @@ describe("aisc against a running server", () => {
     expect(JSON.parse(readFileSync(join(configHome, "aisc", "config.json"), "utf8"))).toMatchObject({ server: server.baseUrl, token: user.token });
     expect((await runCli(["whoami"], { server, configHome })).stdout).toContain(user.username);
 
-    const bogus = await runCli(["login", "--token-stdin"], { server, configHome: tempConfigHome(), stdin: "aisc_bogusbogusbogusbogusbogusbogusbogusbogusbog\n" });
+    const bogus = await runCli(["login", "--token-stdin"], {
+      server,
+      configHome: tempConfigHome(),
+      stdin: "aisc_bogusbogusbogusbogusbogusbogusbogusbogusbog\n",
+    });
     expect(bogus.code).toBe(EXIT.auth);
     expect((await runCli(["login", "--token-stdin", "--token", user.token], { server })).code).toBe(EXIT.usage);
 
@@ -330,7 +366,10 @@ describe("aisc against a running server", () => {
     const first = await variantsOf();
     expect(first).toHaveLength(5);
     expect(await variantsOf()).toEqual(first);
-    await clientAs(server, user.token).saveVariants({ query: "best crm", variants: [{ query: "crm my agency would love" }, { query: "crm with a free plan" }] });
+    await clientAs(server, user.token).saveVariants({
+      query: "best crm",
+      variants: [{ query: "crm my agency would love" }, { query: "crm with a free plan" }],
+    });
     expect(await variantsOf()).toEqual(["crm my agency would love", "crm with a free plan"]);
     const fresh = await variantsOf("--regenerate");
     expect(fresh).toHaveLength(5);
@@ -366,7 +405,11 @@ describe("aisc against a running server", () => {
     expect((await runCli(["history", "--from", "2000-01-01", "--to", "2000-01-02"], asUser)).stdout).toContain("No saved searches match.");
     const paged = await runCli(["history", "--search", "crm", "--limit", "1"], asUser);
     expect(paged.stderr).toContain("More: aisc history --limit 1 --search crm --before ");
-    for (const bad of [["--provider", "bing"], ["--iterations", "0"], ["--from", "last week"]]) {
+    for (const bad of [
+      ["--provider", "bing"],
+      ["--iterations", "0"],
+      ["--from", "last week"],
+    ]) {
       const run = await runCli(["history", ...bad], asUser);
       expect({ bad, code: run.code }).toEqual({ bad, code: EXIT.usage });
     }
@@ -415,7 +458,10 @@ describe("aisc search, Ctrl-C after some iterations", () => {
 
 describe("aisc search and Ctrl-C", () => {
   // Providers that take a minute; the call timeout is longer still, so only a cancel closes their connections.
-  const getServer = useCliServer({ simulator: () => startSimulator({ latency: { kind: "fixed", ms: 60_000 } }), retry: { ...testRetry, callTimeoutMs: 120_000 } });
+  const getServer = useCliServer({
+    simulator: () => startSimulator({ latency: { kind: "fixed", ms: 60_000 } }),
+    retry: { ...testRetry, callTimeoutMs: 120_000 },
+  });
 
   test("SIGINT cancels the search: the simulator sees every provider's connection close, and the CLI exits 130", async () => {
     const server = getServer();

@@ -58,9 +58,7 @@ async function insertUser(db: Db, overrides: Partial<NewUser> = {}) {
 }
 
 async function tableNames(db: Db): Promise<string[]> {
-  const result = await db.execute(
-    sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
-  );
+  const result = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
   return rowsOf(result).map((r) => String(r.table_name));
 }
 
@@ -193,11 +191,7 @@ describeEachDatabase("schema", (getDb, kind) => {
     expect(history.map((h) => h.query)).toEqual(["newest", "middle", "oldest"]);
     expect(history[0]?.createdAt.toISOString()).toBe("2025-03-03T10:00:00.123Z");
 
-    const anon = await db
-      .select({ query: searches.query })
-      .from(searches)
-      .where(eq(searches.anonymousId, "anon-1"))
-      .orderBy(desc(searches.createdAt));
+    const anon = await db.select({ query: searches.query }).from(searches).where(eq(searches.anonymousId, "anon-1")).orderBy(desc(searches.createdAt));
     expect(anon).toEqual([{ query: "anonymous" }]);
 
     // The relational API works (the schema is passed to drizzle).
@@ -210,11 +204,7 @@ describeEachDatabase("schema", (getDb, kind) => {
     // The planner can read the history straight off (user_id, created_at desc): no sort step.
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      return rowsOf(
-        await tx.execute(
-          sql`explain select * from searches where user_id = ${me.id} order by created_at desc limit 20`,
-        ),
-      )
+      return rowsOf(await tx.execute(sql`explain select * from searches where user_id = ${me.id} order by created_at desc limit 20`))
         .map((r) => String(r["QUERY PLAN"]))
         .join("\n");
     });
@@ -236,9 +226,7 @@ describe("migrate() on PostgreSQL", () => {
     "concurrent starts on one fresh database: all succeed, the migrations are applied once",
     async () => {
       const url = await freshPostgresUrl();
-      const instances = await Promise.all(
-        [1, 2, 3].map(() => createDatabase({ databaseUrl: url, dataDir: "/nonexistent-unused" })),
-      );
+      const instances = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url, dataDir: "/nonexistent-unused" })));
       try {
         const results = await Promise.all(instances.map((instance) => migrate(instance)));
         const applied = results.map((r) => r.applied);
@@ -287,7 +275,10 @@ describe("createDatabase() without a URL", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "app-pglite-lock-test-"));
     try {
       const first = await createDatabase({ dataDir });
-      const refused = await createDatabase({ dataDir }).then(() => undefined, (error: unknown) => error);
+      const refused = await createDatabase({ dataDir }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(refused).toBeInstanceOf(FolderInUseError);
       expect((refused as FolderInUseError).folder).toBe(dataDir);
       expect((refused as FolderInUseError).holder).toMatchObject({ pid: process.pid });

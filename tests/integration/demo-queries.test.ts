@@ -110,7 +110,12 @@ describe("the keyless demo answers the question asked", () => {
     const capital = await pro.api.search({ query: "what is the capital of France" });
     for (const id of providerIds) {
       const model = versus.result.models[id];
-      expect(model?.products.map((p) => p.name).slice(0, 2).sort()).toEqual(["Confluence", "Notion"]);
+      expect(
+        model?.products
+          .map((p) => p.name)
+          .slice(0, 2)
+          .sort(),
+      ).toEqual(["Confluence", "Notion"]);
       expect(model?.products.map((p) => p.name).join(" ")).not.toMatch(/VPN/i);
       expect(capital.result.models[id]?.products).toEqual([]);
     }

@@ -36,7 +36,18 @@ describeEachDatabase("foundation", (getDb, kind) => {
 
   test("every spec route is routed to a page, not the 404 screen", async () => {
     const { app } = await createTestApp(getDb());
-    for (const path of ["/search/abc", "/user/profile", "/user/history", "/user/subscription", "/auth", "/auth?from=upgrade", "/checkout", "/variants?query=crm&iterations=5", "/compare?compareQuery=a", "/upgrade"]) {
+    for (const path of [
+      "/search/abc",
+      "/user/profile",
+      "/user/history",
+      "/user/subscription",
+      "/auth",
+      "/auth?from=upgrade",
+      "/checkout",
+      "/variants?query=crm&iterations=5",
+      "/compare?compareQuery=a",
+      "/upgrade",
+    ]) {
       const response = await get(app, path);
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
       expect(await response.text()).not.toContain("404 Page Not Found");

@@ -48,14 +48,96 @@ function random(seed: number) {
   return { next, int, pick, chance };
 }
 
-const STRINGS = ["", " ", "a", "best crm", "x".repeat(501), "x".repeat(5000), "ünïcödé 日本語 🚀", "\u0000\u0001\u001f", "<script>alert(1)</script>", "' OR 1=1 --", "%00", "../../etc/passwd", "\ud800", "null", "1e309", "NaN", "-1", "0"];
+const STRINGS = [
+  "",
+  " ",
+  "a",
+  "best crm",
+  "x".repeat(501),
+  "x".repeat(5000),
+  "ünïcödé 日本語 🚀",
+  "\u0000\u0001\u001f",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "%00",
+  "../../etc/passwd",
+  "\ud800",
+  "null",
+  "1e309",
+  "NaN",
+  "-1",
+  "0",
+];
 const NUMBERS = [0, -1, 1, 5, 100, 101, 1e9, -1e9, 0.5, Number.MAX_SAFE_INTEGER, 1e308];
-const IDS = ["abc", "00000000-0000-0000-0000-000000000000", "9b2f1c1e-3c1a-4a7e-9d51-000000000000", "-1", "0", "%2e%2e", "x".repeat(2000), "日本", "null", "undefined", "1;DROP TABLE searches", "%ff%fe"];
+const IDS = [
+  "abc",
+  "00000000-0000-0000-0000-000000000000",
+  "9b2f1c1e-3c1a-4a7e-9d51-000000000000",
+  "-1",
+  "0",
+  "%2e%2e",
+  "x".repeat(2000),
+  "日本",
+  "null",
+  "undefined",
+  "1;DROP TABLE searches",
+  "%ff%fe",
+];
 const QUERY_NAMES = ["limit", "before", "query", "q", "variant", "id", "brand", "iterations", "format", "returnUrl", "session_id", "__proto__", "constructor"];
-const QUERY_VALUES = ["", "1", "0", "-5", "101", "abc", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00+05", "0000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "9999-12-31T23:59:59Z", "%", "%ZZ", "x".repeat(3000), "best crm", "[]", "{}"];
-const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz", "application/octet-stream", "application/vnd.api+json", "garbage/\u0000", ""];
+const QUERY_VALUES = [
+  "",
+  "1",
+  "0",
+  "-5",
+  "101",
+  "abc",
+  "2026-01-01T00:00:00Z",
+  "2026-01-01T00:00:00+05",
+  "0000-01-01T00:00:00Z",
+  "2026-02-30T00:00:00Z",
+  "9999-12-31T23:59:59Z",
+  "%",
+  "%ZZ",
+  "x".repeat(3000),
+  "best crm",
+  "[]",
+  "{}",
+];
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=xyz",
+  "application/octet-stream",
+  "application/vnd.api+json",
+  "garbage/\u0000",
+  "",
+];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "FOO"];
-const PAGES = ["/", "/auth", "/user/profile", "/user/subscription", "/history", "/compare", "/variants", "/checkout", "/upgrade", "/search/abc", "/no/such/page", "/assets/missing.js", "/assets/../../package.json", "/%00", "/api", "/api/", "/api/docs", "/stripe-sim/v1/payment_intents/pi_x", "/stripe-sim/js/v3.js", "/stripe-sim/v1/payment_intents/pi_x/confirm", "/healthz"];
+const PAGES = [
+  "/",
+  "/auth",
+  "/user/profile",
+  "/user/subscription",
+  "/history",
+  "/compare",
+  "/variants",
+  "/checkout",
+  "/upgrade",
+  "/search/abc",
+  "/no/such/page",
+  "/assets/missing.js",
+  "/assets/../../package.json",
+  "/%00",
+  "/api",
+  "/api/",
+  "/api/docs",
+  "/stripe-sim/v1/payment_intents/pi_x",
+  "/stripe-sim/js/v3.js",
+  "/stripe-sim/v1/payment_intents/pi_x/confirm",
+  "/healthz",
+];
 
 function generate(schema: Schema | undefined, r: ReturnType<typeof random>, depth = 0): unknown {
   if (!schema || depth > 4) return r.pick(STRINGS);
@@ -65,7 +147,8 @@ function generate(schema: Schema | undefined, r: ReturnType<typeof random>, dept
   switch (type) {
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(schema.properties ?? {})) if (schema.required?.includes(key) || r.chance(0.6)) out[key] = generate(child, r, depth + 1);
+      for (const [key, child] of Object.entries(schema.properties ?? {}))
+        if (schema.required?.includes(key) || r.chance(0.6)) out[key] = generate(child, r, depth + 1);
       return out;
     }
     case "array":
@@ -121,7 +204,7 @@ function bodyFor(operation: Operation | undefined, r: ReturnType<typeof random>)
     case 0:
       return undefined;
     case 1:
-      return r.pick(["{", "[1,", "}{", '{"a":', "\u0000", "null", "true", "[]", '"str"', "1e999", "{\"query\":\"\\ud800\"}"]);
+      return r.pick(["{", "[1,", "}{", '{"a":', "\u0000", "null", "true", "[]", '"str"', "1e999", '{"query":"\\ud800"}']);
     case 2:
       return "query=best+crm&iterations=5";
     default: {
@@ -132,12 +215,17 @@ function bodyFor(operation: Operation | undefined, r: ReturnType<typeof random>)
 }
 
 function fillPath(path: string, r: ReturnType<typeof random>, known: string[]): string {
-  return path.replace(/\{[^}]+\}/g, () => encodeURIComponent(known.length && r.chance(0.3) ? r.pick(known) : r.pick(IDS)).replace(/%25/g, r.chance(0.5) ? "%" : "%25"));
+  return path.replace(/\{[^}]+\}/g, () =>
+    encodeURIComponent(known.length && r.chance(0.3) ? r.pick(known) : r.pick(IDS)).replace(/%25/g, r.chance(0.5) ? "%" : "%25"),
+  );
 }
 
 function queryFor(r: ReturnType<typeof random>): string {
   if (r.chance(0.5)) return "";
-  const parts = Array.from({ length: 1 + r.int(3) }, () => `${r.pick(QUERY_NAMES)}=${r.chance(0.8) ? encodeURIComponent(r.pick(QUERY_VALUES)) : r.pick(QUERY_VALUES)}`);
+  const parts = Array.from(
+    { length: 1 + r.int(3) },
+    () => `${r.pick(QUERY_NAMES)}=${r.chance(0.8) ? encodeURIComponent(r.pick(QUERY_VALUES)) : r.pick(QUERY_VALUES)}`,
+  );
   return `?${parts.join("&")}`;
 }
 
@@ -145,8 +233,10 @@ function headersFor(r: ReturnType<typeof random>, token: string): Record<string,
   const headers: Record<string, string> = {};
   const contentType = r.pick(CONTENT_TYPES);
   if (contentType && !/\u0000/.test(contentType)) headers["content-type"] = contentType;
-  if (r.chance(0.1)) headers.cookie = r.pick(["session=garbage", "anon=not.signed", "daily_searches=%ZZ", "session=a.b.c; anon=x", `session=${"x".repeat(3000)}`, "=;=;;"]);
-  if (r.chance(0.1)) headers.authorization = r.pick(["Bearer aisc_nope", "Bearer ", "Basic dXNlcjpwYXNz", `Bearer ${token}`, "Bearer pk_test_x", "Bearer " + "a".repeat(5000)]);
+  if (r.chance(0.1))
+    headers.cookie = r.pick(["session=garbage", "anon=not.signed", "daily_searches=%ZZ", "session=a.b.c; anon=x", `session=${"x".repeat(3000)}`, "=;=;;"]);
+  if (r.chance(0.1))
+    headers.authorization = r.pick(["Bearer aisc_nope", "Bearer ", "Basic dXNlcjpwYXNz", `Bearer ${token}`, "Bearer pk_test_x", "Bearer " + "a".repeat(5000)]);
   if (r.chance(0.1)) headers["x-forwarded-for"] = r.pick(["not-an-ip", "999.1.1.1", "::1, ,", "", "2001:db8::1", "1.2.3.4, 5.6.7.8"]);
   if (r.chance(0.05)) headers.origin = r.pick(["https://evil.example", "null", "garbage"]);
   if (r.chance(0.05)) headers["x-forwarded-proto"] = r.pick(["https", "gopher", ""]);
@@ -175,7 +265,11 @@ for (const kind of databaseKinds) {
       paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown> }>>;
     };
     // Every call documents its error answers as the contract's error body.
-    const undocumented = Object.entries(docs.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => !op.responses?.default).map(([method]) => `${method} ${path}`));
+    const undocumented = Object.entries(docs.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => !op.responses?.default)
+        .map(([method]) => `${method} ${path}`),
+    );
     expect(undocumented).toEqual([]);
     const operations: Operation[] = Object.entries(docs.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, body: op.requestBody?.content?.["application/json"]?.schema })),
@@ -194,7 +288,12 @@ for (const kind of databaseKinds) {
     const unhandled: string[] = [];
     const logError = console.error;
     console.error = (...args: unknown[]) => {
-      unhandled.push(args.map((a) => (a instanceof Error ? `${a.message} ${String((a as { cause?: unknown }).cause ?? "")}` : String(a))).join(" ").slice(0, 300));
+      unhandled.push(
+        args
+          .map((a) => (a instanceof Error ? `${a.message} ${String((a as { cause?: unknown }).cause ?? "")}` : String(a)))
+          .join(" ")
+          .slice(0, 300),
+      );
       logError(...args);
     };
     cleanup.push(async () => {
@@ -220,7 +319,11 @@ for (const kind of databaseKinds) {
       try {
         if (r.chance(0.33)) {
           const jar = [...caller.jar].map(([k, v]) => `${k}=${v}`).join("; ");
-          const socketHeaders = { ...(jar && !headers.cookie ? { cookie: jar } : {}), ...(caller.ip && !headers["x-forwarded-for"] ? { "x-forwarded-for": caller.ip } : {}), ...headers };
+          const socketHeaders = {
+            ...(jar && !headers.cookie ? { cookie: jar } : {}),
+            ...(caller.ip && !headers["x-forwarded-for"] ? { "x-forwarded-for": caller.ip } : {}),
+            ...headers,
+          };
           response = await fetch(origin + url, { method, headers: socketHeaders, body, redirect: "manual" });
         } else response = await caller.fetch(BASE + url, { method, headers, body });
       } catch (error) {
@@ -246,8 +349,13 @@ for (const kind of databaseKinds) {
     }
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     console.error = logError;
-    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
-    console.log(`fuzz [${kind}] seed ${SEED}: ${REQUESTS} requests; statuses ${histogram}; RSS ${Math.round(rssBefore / 1024 / 1024)} MB before, peak ${Math.round(peakRss / 1024 / 1024)} MB`);
+    const histogram = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(" ");
+    console.log(
+      `fuzz [${kind}] seed ${SEED}: ${REQUESTS} requests; statuses ${histogram}; RSS ${Math.round(rssBefore / 1024 / 1024)} MB before, peak ${Math.round(peakRss / 1024 / 1024)} MB`,
+    );
     expect(failures.slice(0, 10)).toEqual([]);
   }, 600_000);
 }

@@ -22,14 +22,33 @@ test("who may call is answered before what was sent: 401 to a visitor, 403 to a 
     const broken = [undefined, "[]", '"text"', JSON.stringify({ unexpected: true })];
 
     for (const body of broken) {
-      for (const [method, path] of [["POST", "/api/tokens"], ["POST", "/api/verify-subscription"], ["POST", "/api/cancel-subscription"], ["PUT", "/api/user/brand-lens"]] as const) {
+      for (const [method, path] of [
+        ["POST", "/api/tokens"],
+        ["POST", "/api/verify-subscription"],
+        ["POST", "/api/cancel-subscription"],
+        ["PUT", "/api/user/brand-lens"],
+      ] as const) {
         const answer = await visitor.request(method, path, body);
-        expect({ path, body, status: answer.status, json: answer.json }).toEqual({ path, body, status: 401, json: { code: "NOT_SIGNED_IN", message: "Not signed in" } });
+        expect({ path, body, status: answer.status, json: answer.json }).toEqual({
+          path,
+          body,
+          status: 401,
+          json: { code: "NOT_SIGNED_IN", message: "Not signed in" },
+        });
       }
-      for (const [method, path] of [["PUT", "/api/variants"], ["POST", "/api/variant-batches"], ["POST", `/api/variant-batches/not-a-uuid/run`]] as const) {
+      for (const [method, path] of [
+        ["PUT", "/api/variants"],
+        ["POST", "/api/variant-batches"],
+        ["POST", `/api/variant-batches/not-a-uuid/run`],
+      ] as const) {
         for (const agent of [visitor, free]) {
           const answer = await agent.request(method, path, body);
-          expect({ path, body, status: answer.status, json: answer.json }).toEqual({ path, body, status: 403, json: { code: "PRO_REQUIRED", message: "Pro subscription required" } });
+          expect({ path, body, status: answer.status, json: answer.json }).toEqual({
+            path,
+            body,
+            status: 403,
+            json: { code: "PRO_REQUIRED", message: "Pro subscription required" },
+          });
         }
       }
       // A token on a call that needs a browser session: refused, however the body is broken.
@@ -39,14 +58,21 @@ test("who may call is answered before what was sent: 401 to a visitor, 403 to a 
     }
     for (const path of ["/api/variants?query=", "/api/variant-batches?query=", "/api/variant-batches/not-a-uuid"]) {
       const answer = await free.request("GET", path);
-      expect({ path, status: answer.status, json: answer.json }).toEqual({ path, status: 403, json: { code: "PRO_REQUIRED", message: "Pro subscription required" } });
+      expect({ path, status: answer.status, json: answer.json }).toEqual({
+        path,
+        status: 403,
+        json: { code: "PRO_REQUIRED", message: "Pro subscription required" },
+      });
     }
 
     // The caller may: then the input is judged, in the contract's words (the first issue, with its field when the text is generic).
     expect((await pro.request("POST", "/api/tokens", { name: " " })).json).toEqual({ code: "INVALID_INPUT", message: "A token name is required" });
     expect((await pro.request("GET", "/api/variants?query=")).json).toEqual({ code: "INVALID_INPUT", message: "query is required" });
     expect((await pro.request("GET", "/api/variant-batches/not-a-uuid")).json).toEqual({ code: "INVALID_INPUT", message: "Batch not found" });
-    expect((await pro.request("POST", `/api/variant-batches/${ZERO}/run`, { positions: "all" })).json).toEqual({ code: "INVALID_INPUT", message: "positions: Invalid type: Expected Array but received \"all\"" });
+    expect((await pro.request("POST", `/api/variant-batches/${ZERO}/run`, { positions: "all" })).json).toEqual({
+      code: "INVALID_INPUT",
+      message: 'positions: Invalid type: Expected Array but received "all"',
+    });
     // A query string is read as sent: a comma is text, not a list.
     expect((await pro.request("GET", "/api/user/searches?q=crm,%20best")).status).toBe(200);
   } finally {
@@ -58,10 +84,14 @@ test("the API reference documents each call's JSON body and its query and path p
   const database = await openTestDatabase("pglite");
   try {
     const { app } = await createTestApp(database);
-    type Operation = { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }; parameters?: Array<{ name: string; in: string; required?: boolean }> };
+    type Operation = {
+      requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+      parameters?: Array<{ name: string; in: string; required?: boolean }>;
+    };
     const spec = (await createAgent(app).request("GET", "/api/docs/json")).json as { paths: Record<string, Record<string, Operation>> };
     const body = (path: string, method: string) => Object.keys(spec.paths[path]?.[method]?.requestBody?.content ?? {});
-    const fields = (path: string, method: string) => Object.keys(spec.paths[path]?.[method]?.requestBody?.content?.["application/json"]?.schema?.properties ?? {});
+    const fields = (path: string, method: string) =>
+      Object.keys(spec.paths[path]?.[method]?.requestBody?.content?.["application/json"]?.schema?.properties ?? {});
     expect(body("/api/register", "post")).toEqual(["application/json"]);
     expect(fields("/api/register", "post")).toEqual(["username", "email", "password"]);
     expect(fields("/api/tokens", "post")).toEqual(["name"]);

@@ -12,8 +12,15 @@ import type { Database } from "#db/client.ts";
 type Saved = { query: string; at: string; iterations?: number; answered?: ProviderId[]; failed?: ProviderId[]; status?: "completed" | "running" };
 
 /** A saved search of the user's, made at `at`, in which the `answered` providers answered and the `failed` ones failed. */
-async function save(database: Database, userId: string, { query, at, iterations = 1, answered = ["openai", "anthropic", "gemini"], failed = [], status = "completed" }: Saved): Promise<string> {
-  const models = Object.fromEntries([...answered.map((id) => [id, modelResult(id)]), ...failed.map((id) => [id, modelResult(id, { status: "error", error: "down" })])]);
+async function save(
+  database: Database,
+  userId: string,
+  { query, at, iterations = 1, answered = ["openai", "anthropic", "gemini"], failed = [], status = "completed" }: Saved,
+): Promise<string> {
+  const models = Object.fromEntries([
+    ...answered.map((id) => [id, modelResult(id)]),
+    ...failed.map((id) => [id, modelResult(id, { status: "error", error: "down" })]),
+  ]);
   const result = savedResult({ query, createdAt: at, iterationCount: iterations, models });
   const [row] = await database.db
     .insert(searches)
@@ -69,13 +76,19 @@ describeEachDatabase("history: search, filter, rename, delete", (getDb) => {
     const id = await save(getDb(), userId, { query: "best crm", at: "2026-11-01T10:00:00.000Z" });
     const other = await save(getDb(), userId, { query: "best vpn", at: "2026-11-02T10:00:00.000Z" });
 
-    expect(await owner.request("PATCH", `/api/search/${id}`, { title: "  Agency CRM shortlist " })).toMatchObject({ status: 200, json: { id, title: "Agency CRM shortlist" } });
+    expect(await owner.request("PATCH", `/api/search/${id}`, { title: "  Agency CRM shortlist " })).toMatchObject({
+      status: 200,
+      json: { id, title: "Agency CRM shortlist" },
+    });
     const [, renamed] = (await owner.api.listSearches()).searches;
     expect(renamed).toMatchObject({ id, query: "best crm", title: "Agency CRM shortlist" });
     await owner.api.renameSearch(id, null);
     expect((await owner.api.listSearches()).searches[1]?.title).toBeUndefined();
 
-    for (const [method, body] of [["PATCH", { title: "mine now" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["PATCH", { title: "mine now" }],
+      ["DELETE", undefined],
+    ] as const) {
       expect(await stranger.request(method, `/api/search/${id}`, body)).toMatchObject({ status: 404, json: { message: "Search not found" } });
       expect(await createAgent(app).request(method, `/api/search/${id}`, body)).toMatchObject({ status: 404 });
       expect(await owner.request(method, "/api/search/not-a-uuid", body)).toMatchObject({ status: 404 });
@@ -105,9 +118,22 @@ describeEachDatabase("history: search, filter, rename, delete", (getDb) => {
     const agent = createAgent(app);
     const { id: userId } = await signUp(agent, getDb());
     const id = await save(getDb(), userId, { query: "best crm", at: "2026-11-01T10:00:00.000Z" });
-    for (const params of ["provider=bing", "iterations=0", "iterations=many", "from=yesterday", "to=2026-02-30", "from=2026-11-02&to=2026-11-01", "q=", "q=%20%20"]) {
+    for (const params of [
+      "provider=bing",
+      "iterations=0",
+      "iterations=many",
+      "from=yesterday",
+      "to=2026-02-30",
+      "from=2026-11-02&to=2026-11-01",
+      "q=",
+      "q=%20%20",
+    ]) {
       const answer = await agent.request("GET", `/api/user/searches?${params}`);
-      expect({ params, status: answer.status, message: typeof (answer.json as { message?: unknown }).message }).toEqual({ params, status: 400, message: "string" });
+      expect({ params, status: answer.status, message: typeof (answer.json as { message?: unknown }).message }).toEqual({
+        params,
+        status: 400,
+        message: "string",
+      });
     }
     for (const body of [{}, { title: 3 }, { title: "x".repeat(201) }, "[]"]) {
       const answer = await agent.request("PATCH", `/api/search/${id}`, body);

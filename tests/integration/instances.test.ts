@@ -68,7 +68,10 @@ for (const kind of databaseKinds) {
     }
 
     const runningOn = async (instance: Instance) =>
-      pair.a.db.select({ id: searches.id }).from(searches).where(and(eq(searches.instanceId, instance.id), eq(searches.status, "running")));
+      pair.a.db
+        .select({ id: searches.id })
+        .from(searches)
+        .where(and(eq(searches.instanceId, instance.id), eq(searches.status, "running")));
 
     test("restarting instance B (its start-up sweep) leaves A's live search running, and A saves it as completed", async () => {
       slow.setLatency({ kind: "fixed", ms: 5_000 });

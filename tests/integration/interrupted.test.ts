@@ -35,7 +35,13 @@ describeEachDatabase("interrupted searches", (getDb) => {
   async function doomedServer() {
     const instance = createInstance(getDb());
     const { app } = await createTestApp(getDb(), { simulator: sim, instance });
-    const rowOf = async (query: string) => (await getDb().db.select().from(searches).where(and(eq(searches.instanceId, instance.id), eq(searches.query, query))))[0];
+    const rowOf = async (query: string) =>
+      (
+        await getDb()
+          .db.select()
+          .from(searches)
+          .where(and(eq(searches.instanceId, instance.id), eq(searches.query, query)))
+      )[0];
     return { app, rowOf };
   }
 
@@ -111,7 +117,12 @@ describeEachDatabase("interrupted searches", (getDb) => {
     hang(...providerIds);
     const gone = new AbortController();
     const before = sim.requests.length;
-    const pending = visitor.fetch("http://localhost/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }), signal: gone.signal });
+    const pending = visitor.fetch("http://localhost/api/search", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "best crm" }),
+      signal: gone.signal,
+    });
     await waitFor(async () => (await rowOf("best crm"))?.status === "running");
     // The calls have reached the simulator, so it sees them closed (an abort before that goes unrecorded).
     await waitFor(() => sim.requests.length - before >= providerIds.length);

@@ -61,12 +61,17 @@ test("what counts as the database being unavailable, as drivers report it", () =
     wrapped(new Error("ENOSPC: no space left on device, write")),
     wrapped(new Error("PGlite is closed")),
     Object.assign(new Error("cannot execute INSERT in a read-only transaction"), { code: "25006" }),
-  ]) expect({ error: String(error.cause ?? error), unavailable: isDatabaseUnavailable(error) }).toEqual({ error: String(error.cause ?? error), unavailable: true });
+  ])
+    expect({ error: String(error.cause ?? error), unavailable: isDatabaseUnavailable(error) }).toEqual({
+      error: String(error.cause ?? error),
+      unavailable: true,
+    });
   for (const error of [
     Object.assign(new Error("duplicate key"), { code: "23505" }),
     wrapped(Object.assign(new Error("relation does not exist"), { code: "42P01" })),
     new TypeError("x is undefined"),
     "a string",
     null,
-  ]) expect(isDatabaseUnavailable(error)).toBe(false);
+  ])
+    expect(isDatabaseUnavailable(error)).toBe(false);
 });

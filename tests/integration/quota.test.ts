@@ -45,7 +45,11 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     expect(await visitor.api.quota()).toMatchObject({ used: 5, remaining: 0 });
 
     // The cookie is the spec's display cookie: readable by scripts, 2 days, whole site.
-    const raw = sixth.headers.getSetCookie().find((h) => h.startsWith(`${QUOTA_COOKIE}=`))?.toLowerCase() ?? "";
+    const raw =
+      sixth.headers
+        .getSetCookie()
+        .find((h) => h.startsWith(`${QUOTA_COOKIE}=`))
+        ?.toLowerCase() ?? "";
     expect(raw).not.toContain("httponly");
     expect(raw).toContain("max-age=172800");
     expect(raw).toContain("path=/");
@@ -103,7 +107,11 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     const signedIn = createAgent(app);
     await signedIn.api.register(newAccount());
     for (const visitor of [anonymous, signedIn]) {
-      for (const body of [{ query: "best crm", iterations: 5 }, { query: "best crm", options: { iterations: 5 } }, { query: "best crm", iterations: "2" }]) {
+      for (const body of [
+        { query: "best crm", iterations: 5 },
+        { query: "best crm", options: { iterations: 5 } },
+        { query: "best crm", iterations: "2" },
+      ]) {
         const answer = await search(visitor, body);
         expect(quotaOf(answer)).toEqual({ status: 403, header: "5", body: 5, cookie: 0 });
         expect(answer.json).toEqual({ code: "PRO_REQUIRED", message: PRO_REQUIRED, remainingSearches: 5 });
@@ -134,9 +142,14 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
           expect({ status: stream.status, json: stream.json }).toEqual({ status: 403, json: { code: "PRO_REQUIRED", message, remainingSearches: 5 } });
         }
         // What a default search spends stays free.
-        expect(quotaOf(await search(visitor, { query: "best crm", options: { anthropicMaxUses: 5, openaiContextSize: "medium" } }))).toMatchObject({ status: 200, body: 4 });
+        expect(quotaOf(await search(visitor, { query: "best crm", options: { anthropicMaxUses: 5, openaiContextSize: "medium" } }))).toMatchObject({
+          status: 200,
+          body: 4,
+        });
       }
-      expect(sim.requests.filter((request) => request.kind === "search" && JSON.stringify(request.body).match(/"max_uses":20|"search_context_size":"high"/))).toEqual([]);
+      expect(
+        sim.requests.filter((request) => request.kind === "search" && JSON.stringify(request.body).match(/"max_uses":20|"search_context_size":"high"/)),
+      ).toEqual([]);
 
       const { agent: pro } = await createProAgent(app, getDb());
       expect((await search(pro, { query: "best standing desk", options: { anthropicMaxUses: 20, openaiContextSize: "high" } })).status).toBe(200);
@@ -165,7 +178,11 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     const { agent: pro } = await createProAgent(app, getDb());
     for (const iterations of [2, 3, 7, 99]) {
       const answer = await search(pro, { query: "best crm", iterations });
-      expect({ iterations, status: answer.status, json: answer.json }).toEqual({ iterations, status: 400, json: { code: "INVALID_INPUT", message: "Iterations must be one of 1, 5, 10, 25, 50 or 100" } });
+      expect({ iterations, status: answer.status, json: answer.json }).toEqual({
+        iterations,
+        status: 400,
+        json: { code: "INVALID_INPUT", message: "Iterations must be one of 1, 5, 10, 25, 50 or 100" },
+      });
     }
   });
 
@@ -214,7 +231,11 @@ describeEachDatabase("quota: free daily searches", (getDb) => {
     now = new Date("2030-01-02T00:00:30Z");
     const answer = await search(visitor);
     expect(quotaOf(answer)).toMatchObject({ status: 200, body: 4 });
-    const cookie = answer.headers.getSetCookie().find((h) => h.startsWith(`${QUOTA_COOKIE}=`))?.split(";")[0] ?? "";
+    const cookie =
+      answer.headers
+        .getSetCookie()
+        .find((h) => h.startsWith(`${QUOTA_COOKIE}=`))
+        ?.split(";")[0] ?? "";
     expect(readQuotaCookie(cookie, "2030-01-02")).toEqual({ date: "2030-01-02", count: 1 });
     // A client reading yesterday's cookie today sees a fresh day (spec §9).
     expect(readQuotaCookie(cookie, "2030-01-03")).toEqual({ date: "2030-01-03", count: 0 });
@@ -259,7 +280,11 @@ describe("quota: searches that produce nothing are given back", () => {
   test("the stream reports the count in started, done and its headers", async () => {
     const { app } = await createTestApp(fx.db, { simulator: fx.sim });
     const visitor = createAgent(app);
-    const response = await visitor.fetch("http://localhost/api/search/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }) });
+    const response = await visitor.fetch("http://localhost/api/search/stream", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "best crm" }),
+    });
     expect(response.headers.get("x-searches-remaining")).toBe("4");
     const text = await response.text();
     const events = text

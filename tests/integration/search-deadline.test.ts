@@ -50,9 +50,13 @@ describe("search: time limit, heartbeats, drain", () => {
   test("PROVIDER_CONCURRENCY caps a provider's calls in flight across searches: with 2, another search's call to a hung provider waits its turn", async () => {
     hang("gemini");
     // 1 s for one iteration, about 3 s for five: the five-iteration search holds both of Gemini's slots past the other's limit.
-    const { app } = await createTestApp(fx.db, { simulator: fx.sim, env: { PROVIDER_CONCURRENCY: "2", SEARCH_DEADLINE_SECONDS: "1", SEARCH_DEADLINE_SECONDS_AT_100: "50" } });
+    const { app } = await createTestApp(fx.db, {
+      simulator: fx.sim,
+      env: { PROVIDER_CONCURRENCY: "2", SEARCH_DEADLINE_SECONDS: "1", SEARCH_DEADLINE_SECONDS_AT_100: "50" },
+    });
     fx.sim.clearLog();
-    const calls = (id: ProviderId, query: string) => fx.sim.requests.filter((r) => r.provider === id && r.kind === "search" && JSON.stringify(r.body).includes(query)).length;
+    const calls = (id: ProviderId, query: string) =>
+      fx.sim.requests.filter((r) => r.provider === id && r.kind === "search" && JSON.stringify(r.body).includes(query)).length;
     const { agent: pro } = await createProAgent(app, fx.db);
     const holding = pro.api.search({ query: "best robot vacuum", iterations: 5 });
     await waitFor(() => calls("gemini", "best robot vacuum") >= 2, { what: "both of Gemini's slots taken" });
@@ -84,7 +88,11 @@ describe("search: time limit, heartbeats, drain", () => {
     const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_DEADLINE_SECONDS: "0.5" } });
     const before = fx.sim.requests.length;
     const { result } = await createAgent(app).api.search({ query: "best standing desk" });
-    expect(result.models.anthropic).toMatchObject({ status: "error", stopped: "deadline", error: "No answer within 0.5 s: the search's time limit was reached." });
+    expect(result.models.anthropic).toMatchObject({
+      status: "error",
+      stopped: "deadline",
+      error: "No answer within 0.5 s: the search's time limit was reached.",
+    });
     expect(fx.sim.requests.slice(before).filter((r) => r.provider === "anthropic" && r.kind === "search").length).toBe(1);
   });
 
@@ -102,14 +110,24 @@ describe("search: time limit, heartbeats, drain", () => {
   test("with several iterations, those not started by the limit count as cut: no call is made after it", async () => {
     hang("gemini");
     // One call at a time per provider: gemini's first iteration holds the other four back until the limit.
-    const { app } = await createTestApp(fx.db, { simulator: fx.sim, retry: patient, env: { SEARCH_CONCURRENCY: "1", SEARCH_DEADLINE_SECONDS: "2", SEARCH_DEADLINE_SECONDS_AT_100: "2" } });
+    const { app } = await createTestApp(fx.db, {
+      simulator: fx.sim,
+      retry: patient,
+      env: { SEARCH_CONCURRENCY: "1", SEARCH_DEADLINE_SECONDS: "2", SEARCH_DEADLINE_SECONDS_AT_100: "2" },
+    });
     const { agent: pro } = await createProAgent(app, fx.db);
     const before = fx.sim.requests.length;
     const events: SearchStreamEvent[] = [];
     for await (const event of pro.api.searchStream({ query: "best smartphone", iterations: 5 })) events.push(event);
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error(`the search did not finish: ${JSON.stringify(done)}`);
-    expect(events.filter((e) => e.type === "progress" && e.provider === "gemini").at(-1)).toEqual({ type: "progress", provider: "gemini", completed: 0, failed: 5, total: 5 });
+    expect(events.filter((e) => e.type === "progress" && e.provider === "gemini").at(-1)).toEqual({
+      type: "progress",
+      provider: "gemini",
+      completed: 0,
+      failed: 5,
+      total: 5,
+    });
     expect(done.result.models.gemini?.stopped).toBe("deadline");
     expect(done.result.stats.openai?.iterations).toBe(5);
     expect(fx.sim.requests.slice(before).filter((r) => r.provider === "gemini" && r.kind === "search").length).toBe(1);
@@ -120,7 +138,11 @@ describe("search: time limit, heartbeats, drain", () => {
     try {
       const { app } = await createTestApp(fx.db, { simulator: slow, env: { SSE_HEARTBEAT_SECONDS: "0.02" } });
       const visitor = createAgent(app);
-      const response = await visitor.fetch(`${BASE}/api/search/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best vpn" }) });
+      const response = await visitor.fetch(`${BASE}/api/search/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "best vpn" }),
+      });
       const text = await response.text();
       const lines = text.split("\n");
       expect(lines.filter((line) => line === ": heartbeat").length).toBeGreaterThan(0);
@@ -200,7 +222,12 @@ describe("search: time limit, heartbeats, drain", () => {
     expect(listed).toMatchObject({ query: "best vpn", status: "interrupted" });
     expect(listed?.totalProducts).toBeGreaterThan(0);
     const saved = await visitor.request("GET", `/api/search/${listed?.id}`);
-    expect(saved.json).toMatchObject({ status: "interrupted", openai: { status: "ok" }, anthropic: { status: "ok" }, gemini: { status: "error", stopped: "interrupted", error: PROVIDER_INTERRUPTED } });
+    expect(saved.json).toMatchObject({
+      status: "interrupted",
+      openai: { status: "ok" },
+      anthropic: { status: "ok" },
+      gemini: { status: "error", stopped: "interrupted", error: PROVIDER_INTERRUPTED },
+    });
 
     const late = await createAgent(app).request("POST", "/api/search", { query: "best crm" });
     expect(late.status).toBe(503);

@@ -44,7 +44,12 @@ describeEachDatabase("search: run, save, history", (getDb) => {
 
     const history = await visitor.api.listSearches();
     expect(history.searches.map((s) => s.id)).toEqual([result.id]);
-    expect(history.searches[0]).toMatchObject({ query: "best running shoes", totalProducts: result.totalProducts, totalLinks: result.totalLinks, iterationCount: 1 });
+    expect(history.searches[0]).toMatchObject({
+      query: "best running shoes",
+      totalProducts: result.totalProducts,
+      totalLinks: result.totalLinks,
+      iterationCount: 1,
+    });
     const saved = await visitor.api.getSearch(result.id);
     expect(saved.models.openai?.products).toEqual(result.models.openai?.products);
     expect(saved.createdAt).toBeString();
@@ -55,19 +60,30 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     expect(openai?.products.map((p) => p.mention?.order).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(openai?.products.map((_, i) => i + 1));
 
     const [row] = await getDb().db.select().from(searches).where(eq(searches.id, result.id));
-    expect(row).toMatchObject({ status: "completed", simulated: true, totalProducts: result.totalProducts, totalCompanies: result.totalCompanies, totalLinks: result.totalLinks });
+    expect(row).toMatchObject({
+      status: "completed",
+      simulated: true,
+      totalProducts: result.totalProducts,
+      totalCompanies: result.totalCompanies,
+      totalLinks: result.totalLinks,
+    });
   });
 
   test("a saved search belongs to its owner: another visitor gets 404 and does not see it listed", async () => {
     const { app } = await createTestApp(getDb());
     const owner = createAgent(app);
     const stranger = createAgent(app);
-    const { result: { id } } = await owner.api.search({ query: "best password manager" });
+    const {
+      result: { id },
+    } = await owner.api.search({ query: "best password manager" });
     const read = await stranger.request("GET", `/api/search/${id}`);
     expect(read.status).toBe(404);
     expect(read.json).toEqual({ code: "NOT_FOUND", message: "Search not found" });
     // Same answer as for an id that never existed: no existence leak.
-    expect((await stranger.request("GET", "/api/search/00000000-0000-4000-8000-000000000000")).json).toEqual({ code: "NOT_FOUND", message: "Search not found" });
+    expect((await stranger.request("GET", "/api/search/00000000-0000-4000-8000-000000000000")).json).toEqual({
+      code: "NOT_FOUND",
+      message: "Search not found",
+    });
     expect((await stranger.api.listSearches()).searches).toEqual([]);
   });
 
@@ -115,7 +131,18 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const { id: _, createdAt: __, ...v1 } = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/saved-result-v1.json"), "utf8"));
     const [row] = await getDb()
       .db.insert(searches)
-      .values({ userId, query: v1.query, iterations: v1.iterationCount, options: v1.options, status: "completed", result: v1, totalProducts: v1.totalProducts, totalCompanies: v1.totalCompanies, totalLinks: v1.totalLinks, iterationCount: v1.iterationCount })
+      .values({
+        userId,
+        query: v1.query,
+        iterations: v1.iterationCount,
+        options: v1.options,
+        status: "completed",
+        result: v1,
+        totalProducts: v1.totalProducts,
+        totalCompanies: v1.totalCompanies,
+        totalLinks: v1.totalLinks,
+        iterationCount: v1.iterationCount,
+      })
       .returning();
     if (!row) throw new Error("no row");
 
@@ -138,7 +165,9 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     expect(saved.stats.gemini).toEqual(v1.geminiAggregatedStats);
     expect(saved.commonProducts.map((item) => item.name)).toEqual(names(json.commonProducts));
     // The history, which had its saved counts, now says what its page does.
-    expect((await visitor.api.listSearches()).searches).toEqual([expect.objectContaining({ id: row.id, totalProducts: 12, totalCompanies: 9, totalLinks: 10 })]);
+    expect((await visitor.api.listSearches()).searches).toEqual([
+      expect.objectContaining({ id: row.id, totalProducts: 12, totalCompanies: 9, totalLinks: 10 }),
+    ]);
 
     const page = await visitor.fetch(`http://localhost/search/${row.id}`);
     expect(page.status).toBe(200);
@@ -152,7 +181,10 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     // Written before instances had leases: no instance id, so nobody alive runs it.
     const [row] = await db.insert(searches).values({ anonymousId: "crashed", query: "q", iterations: 1 }).returning();
     expect(await sweepAbandoned(db, leaseOf(HEARTBEAT_MS))).toBeGreaterThanOrEqual(1);
-    const [after] = await db.select().from(searches).where(eq(searches.id, row?.id ?? ""));
+    const [after] = await db
+      .select()
+      .from(searches)
+      .where(eq(searches.id, row?.id ?? ""));
     expect(after?.status).toBe("interrupted");
   });
 });
@@ -173,7 +205,12 @@ describe("search: providers, faults, cancel, streaming", () => {
       // Every provider gets a key and a base URL, under the names the catalogue gives them.
       env: {
         SIMULATE_PROVIDERS: "off",
-        ...Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, `dummy-key-${id}`], [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]]])),
+        ...Object.fromEntries(
+          providerIds.flatMap((id) => [
+            [providerCatalogue[id].env.apiKey, `dummy-key-${id}`],
+            [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]],
+          ]),
+        ),
         // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
         GEMINI_REDIRECT_ORIGINS: fx.sim.origin,
       },
@@ -189,7 +226,12 @@ describe("search: providers, faults, cancel, streaming", () => {
     }
     // Every URL the providers cited is in the result (Gemini's redirects resolved to their targets).
     const answered = fx.sim.requests.slice(before);
-    expect(answered.filter((r) => r.kind === "search").map((r) => r.provider).sort()).toEqual([...providerIds].sort());
+    expect(
+      answered
+        .filter((r) => r.kind === "search")
+        .map((r) => r.provider)
+        .sort(),
+    ).toEqual([...providerIds].sort());
     for (const source of modelOf(result, "gemini").sources) expect(source.url).not.toContain("grounding-api-redirect");
     expect(result.models.gemini?.sources.every((s) => s.url.startsWith("https://"))).toBe(true);
   });
@@ -331,7 +373,14 @@ describe("search: providers, faults, cancel, streaming", () => {
   test("a client that goes away cancels its search, and a new search by the same caller cancels the previous one", async () => {
     await withSlowProviders(async (slow, slowApp, visitor) => {
       const controller = new AbortController();
-      const gone = slowApp.handle(new Request("http://localhost/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "best crm" }), signal: controller.signal }));
+      const gone = slowApp.handle(
+        new Request("http://localhost/api/search", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "best crm" }),
+          signal: controller.signal,
+        }),
+      );
       await waitFor(() => slow.requests.length === providerIds.length);
       controller.abort();
       await gone.catch(() => undefined);
@@ -393,7 +442,13 @@ describe("search: providers, faults, cancel, streaming", () => {
     ];
     for (const [method, path, body] of bad) {
       const response = await visitor.request(method, path, body);
-      const outcome = { method, path, body, status: response.status, hasMessage: typeof (response.json as { message?: unknown } | undefined)?.message === "string" };
+      const outcome = {
+        method,
+        path,
+        body,
+        status: response.status,
+        hasMessage: typeof (response.json as { message?: unknown } | undefined)?.message === "string",
+      };
       expect(outcome).toMatchObject({ hasMessage: true });
       expect(outcome.status).toBeGreaterThanOrEqual(400);
       expect(outcome.status).toBeLessThan(500);
@@ -415,8 +470,13 @@ describe("search: what a multi-iteration result lists (ADR 028)", () => {
       const result = await pro.api.getSearch(searched.id);
 
       // What a person reads on the result's tabs (rendered as the page renders them): each row's name.
-      const tab = (name: ResultsTab) => renderToString(createElement(Router, { ssrPath: "/", children: createElement(SearchResults, { result, isPro: true, defaultTab: name }) }));
-      const rowNames = (html: string, testId: string, first = />([^<>]+)</) => html.split(`data-testid="${testId}"`).slice(1).map((row) => nameKey(decode(first.exec(row)?.[1] ?? "")));
+      const tab = (name: ResultsTab) =>
+        renderToString(createElement(Router, { ssrPath: "/", children: createElement(SearchResults, { result, isPro: true, defaultTab: name }) }));
+      const rowNames = (html: string, testId: string, first = />([^<>]+)</) =>
+        html
+          .split(`data-testid="${testId}"`)
+          .slice(1)
+          .map((row) => nameKey(decode(first.exec(row)?.[1] ?? "")));
       const products = rowNames(tab("products"), "aggregated-product");
       const companies = rowNames(tab("companies"), "aggregated-company");
       const links = rowNames(tab("links"), "aggregated-source", /<span class="truncate">([^<]+)</);
@@ -437,7 +497,8 @@ describe("search: what a multi-iteration result lists (ADR 028)", () => {
           if (!shown.has(nameKey(name))) beyondTheCards++;
           expect({ name, listed: products.includes(nameKey(name)), inCsv: inCsv("Products", column, name) }).toEqual({ name, listed: true, inCsv: true });
         }
-        for (const { name } of stats.companyFrequencies) expect({ name, listed: companies.includes(nameKey(name)), inCsv: inCsv("Companies", column, name) }).toEqual({ name, listed: true, inCsv: true });
+        for (const { name } of stats.companyFrequencies)
+          expect({ name, listed: companies.includes(nameKey(name)), inCsv: inCsv("Companies", column, name) }).toEqual({ name, listed: true, inCsv: true });
         for (const { name } of stats.sourceFrequencies) expect({ name, listed: links.includes(nameKey(name)) }).toEqual({ name, listed: true });
       }
       // The case this is about: products that came back in some iterations but not in the shown answers.
@@ -450,7 +511,12 @@ describe("search: what a multi-iteration result lists (ADR 028)", () => {
       expect([json.totalProducts, json.totalCompanies, json.totalLinks]).toEqual([result.totalProducts, result.totalCompanies, result.totalLinks]);
       expect([searched.totalProducts, searched.totalCompanies, searched.totalLinks]).toEqual([result.totalProducts, result.totalCompanies, result.totalLinks]);
       const [listed] = (await pro.api.listSearches()).searches;
-      expect(listed).toMatchObject({ id: result.id, totalProducts: result.totalProducts, totalCompanies: result.totalCompanies, totalLinks: result.totalLinks });
+      expect(listed).toMatchObject({
+        id: result.id,
+        totalProducts: result.totalProducts,
+        totalCompanies: result.totalCompanies,
+        totalLinks: result.totalLinks,
+      });
     } finally {
       await sim.stop();
     }
@@ -458,5 +524,10 @@ describe("search: what a multi-iteration result lists (ADR 028)", () => {
 });
 
 function decode(text: string): string {
-  return text.replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return text
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }

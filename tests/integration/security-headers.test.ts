@@ -59,7 +59,9 @@ describeEachDatabase("security headers", (getDb) => {
     };
     const operations = Object.entries(spec.paths)
       .filter(([path]) => path.startsWith("/api/"))
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, operation })))
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, operation })),
+      )
       // Signing out ends the session the others use: last.
       .sort((a, b) => Number(a.key === "POST /api/logout") - Number(b.key === "POST /api/logout"));
     expect(operations.length).toBeGreaterThan(25);
@@ -73,7 +75,16 @@ describeEachDatabase("security headers", (getDb) => {
       if (key === "POST /api/search/stream") expect(answer.headers.get("content-type")).toStartWith("text/event-stream");
     }
     // The personal answers named in the issue succeed here, so their success is what is checked.
-    for (const call of ["GET /api/auth/user", "GET /api/search/{id}", "GET /api/tokens", "POST /api/tokens", "POST /api/login", "POST /api/register", "GET /api/quota", "GET /api/user/searches"]) {
+    for (const call of [
+      "GET /api/auth/user",
+      "GET /api/search/{id}",
+      "GET /api/tokens",
+      "POST /api/tokens",
+      "POST /api/login",
+      "POST /api/register",
+      "GET /api/quota",
+      "GET /api/user/searches",
+    ]) {
       expect({ call, ok: (answers.find((a) => a.call === call)?.status ?? 0) < 300 }).toEqual({ call, ok: true });
     }
     expect(answers.filter((a) => a.status >= 400).length).toBeGreaterThan(5);
@@ -103,7 +114,8 @@ describeEachDatabase("security headers", (getDb) => {
     const sources = [...page.text.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
     expect(sources.filter((source) => source !== "data:,").every((source) => source.startsWith("/"))).toBe(true);
     expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
-    for (const source of sources.filter((s) => s.startsWith("/"))) expect({ source, status: (await visitor.request("GET", source)).status }).toEqual({ source, status: 200 });
+    for (const source of sources.filter((s) => s.startsWith("/")))
+      expect({ source, status: (await visitor.request("GET", source)).status }).toEqual({ source, status: 200 });
   });
 
   test("over HTTPS (through a trusted proxy): HSTS, upgrade-insecure-requests, and Secure cookies", async () => {
@@ -120,9 +132,15 @@ describeEachDatabase("security headers", (getDb) => {
     const { app } = await createTestApp(getDb());
     const login = { username: "nobody-here", password: "whatever1" };
     // The client names a host of its choosing; the proxy appends the one the browser really used.
-    const forged = await createAgent(app).request("POST", "/api/login", login, { origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com" });
+    const forged = await createAgent(app).request("POST", "/api/login", login, {
+      origin: "https://evil.example",
+      "x-forwarded-host": "evil.example, app.example.com",
+    });
     expect({ status: forged.status, json: forged.json }).toEqual({ status: 403, json: { code: "CSRF", message: CROSS_ORIGIN_MESSAGE } });
-    const real = await createAgent(app).request("POST", "/api/login", login, { origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com" });
+    const real = await createAgent(app).request("POST", "/api/login", login, {
+      origin: "https://app.example.com",
+      "x-forwarded-host": "evil.example, app.example.com",
+    });
     expect(real.status).toBe(401);
     // The client claims https; the proxy says the browser came over http: no Secure cookies, no HSTS.
     const claimed = await createAgent(app).request("POST", "/api/register", newAccount(), { "x-forwarded-proto": "https, http" });
@@ -137,7 +155,8 @@ describeEachDatabase("security headers", (getDb) => {
   test("behind two trusted proxies, the entries are read two from the right; a header with one entry (a proxy that replaces it) is that entry", async () => {
     const { app } = await createTestApp(getDb(), { env: { TRUST_PROXY: "2" } });
     const login = { username: "nobody-here", password: "whatever1" };
-    const as = (headers: Record<string, string>) => createAgent(app, { ip: null }).request("POST", "/api/login", login, { "x-forwarded-for": "203.0.113.9, 10.0.0.2", ...headers });
+    const as = (headers: Record<string, string>) =>
+      createAgent(app, { ip: null }).request("POST", "/api/login", login, { "x-forwarded-for": "203.0.113.9, 10.0.0.2", ...headers });
     expect((await as({ origin: "https://evil.example", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(403);
     expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "evil.example, app.example.com, internal:8080" })).status).toBe(401);
     expect((await as({ origin: "https://app.example.com", "x-forwarded-host": "app.example.com" })).status).toBe(401);
@@ -147,7 +166,13 @@ describeEachDatabase("security headers", (getDb) => {
     const { app, stripe } = await createTestApp(getDb());
     const { app: live } = await createTestApp(getDb(), {
       stripe,
-      env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_PUBLISHABLE_KEY: stripe.publishableKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_PRICE_ID: stripe.priceId, STRIPE_API_BASE: stripe.apiBase },
+      env: {
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_PRICE_ID: stripe.priceId,
+        STRIPE_API_BASE: stripe.apiBase,
+      },
     });
     expect((await createAgent(app).request("GET", "/checkout")).headers.get("content-security-policy")).not.toContain("stripe.com");
     const csp = (await createAgent(live).request("GET", "/checkout")).headers.get("content-security-policy") ?? "";

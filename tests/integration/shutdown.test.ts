@@ -37,13 +37,16 @@ test("SIGTERM with a search in flight: the server takes no new request, stops th
   server.process.kill("SIGTERM");
   // While it drains, it answers no new connection: asked until refused, or until it has exited.
   let refusedWhileRunning = false;
-  await waitFor(async () => {
-    refusedWhileRunning = await fetch(`${server.baseUrl}/healthz`).then(
-      () => false,
-      () => server.process.exitCode === null,
-    );
-    return refusedWhileRunning || server.process.exitCode !== null;
-  }, { what: "a refused connection or the server's exit" });
+  await waitFor(
+    async () => {
+      refusedWhileRunning = await fetch(`${server.baseUrl}/healthz`).then(
+        () => false,
+        () => server.process.exitCode === null,
+      );
+      return refusedWhileRunning || server.process.exitCode !== null;
+    },
+    { what: "a refused connection or the server's exit" },
+  );
   expect(refusedWhileRunning).toBe(true);
   expect(await server.process.exited).toBe(0);
   const stopped = await reading;

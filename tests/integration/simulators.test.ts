@@ -121,7 +121,11 @@ describe("search answers", () => {
   });
 
   test("OpenAI: sources only when include asks for them", async () => {
-    const response = await openai().responses.create({ model: "gpt-5-mini", input: prompt("best crm"), tools: [{ type: "web_search", search_context_size: "low" }] });
+    const response = await openai().responses.create({
+      model: "gpt-5-mini",
+      input: prompt("best crm"),
+      tools: [{ type: "web_search", search_context_size: "low" }],
+    });
     const call = response.output.find((item) => item.type === "web_search_call");
     if (call?.type !== "web_search_call" || call.action.type !== "search") throw new Error("expected a search action");
     expect(call.action.sources).toBeUndefined();
@@ -228,7 +232,11 @@ describe("search answers", () => {
   });
 
   test("a running-shoes query yields running-shoe brands from every provider", async () => {
-    const [o, a, g] = await Promise.all([openaiSearch("What are the best running shoes?"), anthropicSearch("What are the best running shoes?"), geminiSearch("What are the best running shoes?")]);
+    const [o, a, g] = await Promise.all([
+      openaiSearch("What are the best running shoes?"),
+      anthropicSearch("What are the best running shoes?"),
+      geminiSearch("What are the best running shoes?"),
+    ]);
     const anthropicText = a.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     for (const text of [o.output_text, anthropicText, g.text ?? ""]) {
       const block = jsonBlock(text);
@@ -275,8 +283,24 @@ describe("extraction calls", () => {
   const schema = {
     type: "object",
     properties: {
-      products: { type: "array", items: { type: "object", properties: { name: { type: "string" }, rank: { type: "number" }, details: { type: "string" } }, required: ["name", "rank", "details"], additionalProperties: false } },
-      companies: { type: "array", items: { type: "object", properties: { name: { type: "string" }, products: { type: "array", items: { type: "string" } } }, required: ["name", "products"], additionalProperties: false } },
+      products: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { name: { type: "string" }, rank: { type: "number" }, details: { type: "string" } },
+          required: ["name", "rank", "details"],
+          additionalProperties: false,
+        },
+      },
+      companies: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { name: { type: "string" }, products: { type: "array", items: { type: "string" } } },
+          required: ["name", "products"],
+          additionalProperties: false,
+        },
+      },
     },
     required: ["products", "companies"],
     additionalProperties: false,
@@ -299,7 +323,11 @@ describe("extraction calls", () => {
   };
 
   test("OpenAI: json_schema text format → output_text is the JSON", async () => {
-    const response = await openai().responses.create({ model: "gpt-5-mini", input: extractionPrompt, text: { format: { type: "json_schema", name: "extraction", schema, strict: true } } });
+    const response = await openai().responses.create({
+      model: "gpt-5-mini",
+      input: extractionPrompt,
+      text: { format: { type: "json_schema", name: "extraction", schema, strict: true } },
+    });
     expect(response.output.some((item) => item.type === "web_search_call")).toBe(false);
     check(JSON.parse(response.output_text));
     expect(sim.requests.at(-1)?.kind).toBe("extraction");
@@ -335,9 +363,13 @@ describe("extraction calls", () => {
 
 describe("variants calls", () => {
   const models = { openai: "gpt-5-mini", anthropic: "claude-sonnet-4-6", gemini: "gemini-2.5-flash" } satisfies Record<ProviderId, string>;
-  const builders = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<ProviderId, (config: AdapterConfig) => ProviderAdapter>;
+  const builders = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<
+    ProviderId,
+    (config: AdapterConfig) => ProviderAdapter
+  >;
   /** The app's own adapter for a provider, pointed at a simulator. */
-  const adapter = (id: ProviderId, on: Simulator = sim) => builders[id]({ apiKey: "simulated-key", baseURL: on.baseUrls[id], model: models[id], simulated: true });
+  const adapter = (id: ProviderId, on: Simulator = sim) =>
+    builders[id]({ apiKey: "simulated-key", baseURL: on.baseUrls[id], model: models[id], simulated: true });
   const productNames = catalogue.flatMap((c) => c.products.map((p) => p.name));
 
   /** Five variants of a query through the real adapter, each new and with a reasoning; the request logged as "variants". */
@@ -354,7 +386,8 @@ describe("variants calls", () => {
 
   for (const id of providerIds) {
     test(`${id}: "best running shoes" → five variants about running shoes`, async () => {
-      const aboutRunning = (query: string) => /\b(running|shoes?|runners?)\b/i.test(query) || [...runningShoeCompanies, ...runningShoeProducts].some((name) => query.includes(name));
+      const aboutRunning = (query: string) =>
+        /\b(running|shoes?|runners?)\b/i.test(query) || [...runningShoeCompanies, ...runningShoeProducts].some((name) => query.includes(name));
       for (const { query } of await variantsOf(id, "best running shoes")) expect(aboutRunning(query) ? "" : query).toBe("");
     });
 
@@ -614,7 +647,13 @@ describe("request checks", () => {
   });
 
   test("Anthropic accepts x-api-key as well as Authorization: Bearer", async () => {
-    const client = new Anthropic({ apiKey: null, authToken: null, baseURL: sim.baseUrls.anthropic, maxRetries: 0, defaultHeaders: { "x-api-key": "sk-ant-test" } });
+    const client = new Anthropic({
+      apiKey: null,
+      authToken: null,
+      baseURL: sim.baseUrls.anthropic,
+      maxRetries: 0,
+      defaultHeaders: { "x-api-key": "sk-ant-test" },
+    });
     const message = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
     expect(message.type).toBe("message");
     const headers = sim.requests.at(-1)?.headers ?? {};
@@ -631,7 +670,12 @@ describe("request checks", () => {
 
   test("Anthropic rejects temperature / top_p / top_k (removed in API 2026-10-21)", async () => {
     for (const field of ["temperature", "top_p", "top_k"]) {
-      const body = { model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }], [field]: 0.5 } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming;
+      const body = {
+        model: "claude-sonnet-4-6",
+        max_tokens: 100,
+        messages: [{ role: "user", content: "hi" }],
+        [field]: 0.5,
+      } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming;
       const error = await rejection(anthropic().messages.create(body));
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       expect((error as InstanceType<typeof Anthropic.APIError>).type).toBe("invalid_request_error");
@@ -671,9 +715,18 @@ describe("noise", () => {
         const openaiAnswer = await openaiSearch(query, { client: o });
         expect(openaiAnswer.status === "incomplete").toBe(openaiAnswer.incomplete_details?.reason === "max_output_tokens");
         answers.push({ provider: "openai", text: openaiAnswer.output_text, cut: openaiAnswer.status === "incomplete" });
-        const claude = await a.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages: [{ role: "user", content: prompt(query) }], tools: anthropicTools });
+        const claude = await a.messages.create({
+          model: "claude-sonnet-4-6",
+          max_tokens: 4096,
+          messages: [{ role: "user", content: prompt(query) }],
+          tools: anthropicTools,
+        });
         expect(["end_turn", "max_tokens"]).toContain(claude.stop_reason ?? "");
-        answers.push({ provider: "anthropic", text: claude.content.map((block) => (block.type === "text" ? block.text : "")).join(""), cut: claude.stop_reason === "max_tokens" });
+        answers.push({
+          provider: "anthropic",
+          text: claude.content.map((block) => (block.type === "text" ? block.text : "")).join(""),
+          cut: claude.stop_reason === "max_tokens",
+        });
         const geminiAnswer = await geminiSearch(query, { client: g });
         const finish = geminiAnswer.candidates?.[0]?.finishReason;
         expect(["STOP", "MAX_TOKENS"]).toContain(finish ?? "");
@@ -703,4 +756,3 @@ describe("noise", () => {
     expect(response.output_text).toMatch(/```json\n[\s\S]+\n```$/);
   });
 });
-

@@ -43,7 +43,16 @@ async function runServer(vars: Record<string, string>, opts: { stopWhenReady?: b
 function spawnServer(vars: Record<string, string>, opts: { stopWhenReady?: boolean; onOutput?: (stdout: string) => void; command?: string[] } = {}) {
   const proc = Bun.spawn(opts.command ?? ["bun", ENTRY], {
     cwd: tempDir(),
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: tmpdir(), NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", SIMULATE_PROVIDERS: "on", ...vars },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      TMPDIR: tmpdir(),
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      SIMULATE_PROVIDERS: "on",
+      ...vars,
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -72,7 +81,10 @@ function spawnServer(vars: Record<string, string>, opts: { stopWhenReady?: boole
 /** A server that keeps running (until the test stops it): its process, port and end. */
 async function runningServer(vars: Record<string, string>) {
   const server = spawnServer(vars);
-  const port = await Promise.race([server.listening, server.exited.then((run) => Promise.reject(new Error(`the server exited (${run.exitCode}): ${run.stderr}`)))]);
+  const port = await Promise.race([
+    server.listening,
+    server.exited.then((run) => Promise.reject(new Error(`the server exited (${run.exitCode}): ${run.stderr}`))),
+  ]);
   return { ...server, port, baseUrl: `http://127.0.0.1:${port}` };
 }
 
@@ -116,63 +128,95 @@ function unwritableDir(): string | undefined {
 
 describe("start-up failures: one line naming the cause and the fix, exit code ≠ 0", () => {
   const unwritable = unwritableDir();
-  test.skipIf(unwritable === undefined)("DATA_DIR that cannot be written", async () => {
-    const line = failureLine(await runServer({ DATA_DIR: unwritable! }), EXIT.dataDir);
-    expect(line).toMatch(new RegExp(`^DATA_DIR ${unwritable} (is not writable: permission denied|is on a read-only file system) \\((EACCES|EPERM|EROFS), `));
-    expect(line).toContain("Fix: ");
-  }, TIMEOUT_MS);
+  test.skipIf(unwritable === undefined)(
+    "DATA_DIR that cannot be written",
+    async () => {
+      const line = failureLine(await runServer({ DATA_DIR: unwritable! }), EXIT.dataDir);
+      expect(line).toMatch(new RegExp(`^DATA_DIR ${unwritable} (is not writable: permission denied|is on a read-only file system) \\((EACCES|EPERM|EROFS), `));
+      expect(line).toContain("Fix: ");
+    },
+    TIMEOUT_MS,
+  );
 
-  test("DATA_DIR that is a file", async () => {
-    const file = join(tempDir(), "data");
-    writeFileSync(file, "");
-    const line = failureLine(await runServer({ DATA_DIR: file }), EXIT.dataDir);
-    expect(line).toStartWith(`DATA_DIR ${file} is not a folder (`);
-  }, TIMEOUT_MS);
+  test(
+    "DATA_DIR that is a file",
+    async () => {
+      const file = join(tempDir(), "data");
+      writeFileSync(file, "");
+      const line = failureLine(await runServer({ DATA_DIR: file }), EXIT.dataDir);
+      expect(line).toStartWith(`DATA_DIR ${file} is not a folder (`);
+    },
+    TIMEOUT_MS,
+  );
 
-  test("a PGlite folder that does not open: names it and says moving it aside starts fresh", async () => {
-    const dataDir = tempDir();
-    mkdirSync(join(dataDir, "pglite"));
-    writeFileSync(join(dataDir, "pglite", "PG_VERSION"), "15\n"); // a data folder with nothing else in it
-    const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.pglite);
-    expect(line).toStartWith(`The embedded database in ${dataDir}/pglite could not be opened (`);
-    expect(line).toContain(`mv ${dataDir}/pglite ${dataDir}/pglite.broken`);
-  }, TIMEOUT_MS);
+  test(
+    "a PGlite folder that does not open: names it and says moving it aside starts fresh",
+    async () => {
+      const dataDir = tempDir();
+      mkdirSync(join(dataDir, "pglite"));
+      writeFileSync(join(dataDir, "pglite", "PG_VERSION"), "15\n"); // a data folder with nothing else in it
+      const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.pglite);
+      expect(line).toStartWith(`The embedded database in ${dataDir}/pglite could not be opened (`);
+      expect(line).toContain(`mv ${dataDir}/pglite ${dataDir}/pglite.broken`);
+    },
+    TIMEOUT_MS,
+  );
 
-  test("DATABASE_URL on a closed port: retried within DATABASE_CONNECT_TIMEOUT_SECONDS, one line per retry, then the failure", async () => {
-    const port = await freePort();
-    const run = await runServer({ DATA_DIR: tempDir(), DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app`, DATABASE_CONNECT_TIMEOUT_SECONDS: "2" });
-    const line = failureLine(run, EXIT.databaseUnreachable);
-    expect(line).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/app refused the connection \\(ECONNREFUSED, 5 attempts in 1\\.\\d s\\)\\. Fix: `));
-    expect(line).not.toContain("secret");
-    expect(run.stdout.match(/^Database not reachable yet \(attempt \d of 5: /gm)).toHaveLength(4);
-  }, TIMEOUT_MS);
+  test(
+    "DATABASE_URL on a closed port: retried within DATABASE_CONNECT_TIMEOUT_SECONDS, one line per retry, then the failure",
+    async () => {
+      const port = await freePort();
+      const run = await runServer({ DATA_DIR: tempDir(), DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app`, DATABASE_CONNECT_TIMEOUT_SECONDS: "2" });
+      const line = failureLine(run, EXIT.databaseUnreachable);
+      expect(line).toMatch(
+        new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/app refused the connection \\(ECONNREFUSED, 5 attempts in 1\\.\\d s\\)\\. Fix: `),
+      );
+      expect(line).not.toContain("secret");
+      expect(run.stdout.match(/^Database not reachable yet \(attempt \d of 5: /gm)).toHaveLength(4);
+    },
+    TIMEOUT_MS,
+  );
 
-  test("the port in use", async () => {
-    const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
-    try {
-      const line = failureLine(await runServer({ DATA_DIR: tempDir(), PORT: String(taken.port) }), EXIT.listen);
-      expect(line).toBe(`Port ${taken.port} on 127.0.0.1 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :${taken.port}), or set PORT to a free port.`);
-    } finally {
-      taken.stop(true);
-    }
-  }, TIMEOUT_MS);
+  test(
+    "the port in use",
+    async () => {
+      const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+      try {
+        const line = failureLine(await runServer({ DATA_DIR: tempDir(), PORT: String(taken.port) }), EXIT.listen);
+        expect(line).toBe(
+          `Port ${taken.port} on 127.0.0.1 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :${taken.port}), or set PORT to a free port.`,
+        );
+      } finally {
+        taken.stop(true);
+      }
+    },
+    TIMEOUT_MS,
+  );
 
-  test("a bad variable keeps its message, with the configuration's code", async () => {
-    const line = failureLine(await runServer({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_SECONDS: "0" }), EXIT.config);
-    expect(line).toStartWith("Invalid environment variable DATABASE_CONNECT_TIMEOUT_SECONDS: expected a number of seconds above 0 to 600, such as 10 or 0.5");
-  }, TIMEOUT_MS);
+  test(
+    "a bad variable keeps its message, with the configuration's code",
+    async () => {
+      const line = failureLine(await runServer({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_SECONDS: "0" }), EXIT.config);
+      expect(line).toStartWith("Invalid environment variable DATABASE_CONNECT_TIMEOUT_SECONDS: expected a number of seconds above 0 to 600, such as 10 or 0.5");
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describe("start-ups that recover", () => {
-  test("a 0-byte session-secret (what a full disk used to leave) is regenerated and the server starts", async () => {
-    const dataDir = tempDir();
-    writeFileSync(join(dataDir, "session-secret"), "");
-    const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
-    expect(run.stdout).toMatch(READY);
-    expect(run.stderr).toBe("");
-    expect(run.exitCode).toBe(0);
-    expect(readFileSync(join(dataDir, "session-secret"), "utf8").length).toBeGreaterThanOrEqual(32);
-  }, TIMEOUT_MS);
+  test(
+    "a 0-byte session-secret (what a full disk used to leave) is regenerated and the server starts",
+    async () => {
+      const dataDir = tempDir();
+      writeFileSync(join(dataDir, "session-secret"), "");
+      const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
+      expect(run.stdout).toMatch(READY);
+      expect(run.stderr).toBe("");
+      expect(run.exitCode).toBe(0);
+      expect(readFileSync(join(dataDir, "session-secret"), "utf8").length).toBeGreaterThanOrEqual(32);
+    },
+    TIMEOUT_MS,
+  );
 
   test.skipIf(!postgresAvailable)(
     "a database that comes up while the app starts (docker compose) is waited for",
@@ -206,62 +250,85 @@ describe("start-ups that recover", () => {
 });
 
 describe("one data folder, one port, one process (ADR 024)", () => {
-  test("a second server on the same DATA_DIR is refused with one line naming the folder and the first's pid; after kill -9 of the first, the next start has the folder and its data", async () => {
-    const dataDir = tempDir();
-    const first = await runningServer({ DATA_DIR: dataDir });
-    const account = { username: "kept", email: "kept@example.com", password: "a long enough password" };
-    await browserAt(first.baseUrl).api.register(account);
+  test(
+    "a second server on the same DATA_DIR is refused with one line naming the folder and the first's pid; after kill -9 of the first, the next start has the folder and its data",
+    async () => {
+      const dataDir = tempDir();
+      const first = await runningServer({ DATA_DIR: dataDir });
+      const account = { username: "kept", email: "kept@example.com", password: "a long enough password" };
+      await browserAt(first.baseUrl).api.register(account);
 
-    const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDirInUse);
-    expect(line).toMatch(new RegExp(`^DATA_DIR ${dataDir} is in use by process ${first.proc.pid} \\(bun entry\\.server\\.tsx, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): `));
-    expect(line).toEndWith(`Fix: stop that process (kill ${first.proc.pid}), or set DATA_DIR to another folder.`);
-    expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200); // the first runs on, untouched
+      const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDirInUse);
+      expect(line).toMatch(
+        new RegExp(
+          `^DATA_DIR ${dataDir} is in use by process ${first.proc.pid} \\(bun entry\\.server\\.tsx, since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): `,
+        ),
+      );
+      expect(line).toEndWith(`Fix: stop that process (kill ${first.proc.pid}), or set DATA_DIR to another folder.`);
+      expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200); // the first runs on, untouched
 
-    // Killed without a chance to release anything: the lock goes with the process.
-    first.proc.kill("SIGKILL");
-    await first.exited;
-    const next = await runningServer({ DATA_DIR: dataDir });
-    try {
-      expect(await browserAt(next.baseUrl).api.login({ username: account.username, password: account.password })).toMatchObject({ username: "kept" });
-    } finally {
-      next.proc.kill("SIGTERM");
-      expect((await next.exited).exitCode).toBe(0);
-    }
-  }, TIMEOUT_MS);
-
-  test("two starts at once on a new folder: one gets it, the other is refused", async () => {
-    const dataDir = join(tempDir(), "data");
-    const [a, b] = [spawnServer({ DATA_DIR: dataDir }), spawnServer({ DATA_DIR: dataDir })];
-    const loser = await Promise.race([a.exited.then(() => a), b.exited.then(() => b)]);
-    const winner = loser === a ? b : a;
-    expect(failureLine(await loser.exited, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by `);
-    await winner.listening;
-    winner.proc.kill("SIGTERM");
-    expect((await winner.exited).exitCode).toBe(0);
-  }, TIMEOUT_MS);
-
-  test("bun run seed is refused while a server has the folder", async () => {
-    const dataDir = tempDir();
-    const server = await runningServer({ DATA_DIR: dataDir });
-    try {
-      const seed = await spawnServer({ DATA_DIR: dataDir }, { command: ["bun", resolve(import.meta.dir, "../../scripts/seed.ts"), "--searches", "1"] }).exited;
-      expect(failureLine(seed, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by process ${server.proc.pid} (bun entry.server.tsx, since `);
-    } finally {
-      server.proc.kill("SIGTERM");
-      await server.exited;
-    }
-  }, TIMEOUT_MS);
-
-  test("a second server on the first's port fails with exit 10 instead of sharing it", async () => {
-    const first = await runningServer({ DATA_DIR: tempDir() });
-    try {
-      const line = failureLine(await runServer({ DATA_DIR: tempDir(), PORT: String(first.port) }), EXIT.listen);
-      expect(line).toBe(`Port ${first.port} on 127.0.0.1 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :${first.port}), or set PORT to a free port.`);
-    } finally {
-      first.proc.kill("SIGTERM");
+      // Killed without a chance to release anything: the lock goes with the process.
+      first.proc.kill("SIGKILL");
       await first.exited;
-    }
-  }, TIMEOUT_MS);
+      const next = await runningServer({ DATA_DIR: dataDir });
+      try {
+        expect(await browserAt(next.baseUrl).api.login({ username: account.username, password: account.password })).toMatchObject({ username: "kept" });
+      } finally {
+        next.proc.kill("SIGTERM");
+        expect((await next.exited).exitCode).toBe(0);
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "two starts at once on a new folder: one gets it, the other is refused",
+    async () => {
+      const dataDir = join(tempDir(), "data");
+      const [a, b] = [spawnServer({ DATA_DIR: dataDir }), spawnServer({ DATA_DIR: dataDir })];
+      const loser = await Promise.race([a.exited.then(() => a), b.exited.then(() => b)]);
+      const winner = loser === a ? b : a;
+      expect(failureLine(await loser.exited, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by `);
+      await winner.listening;
+      winner.proc.kill("SIGTERM");
+      expect((await winner.exited).exitCode).toBe(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "bun run seed is refused while a server has the folder",
+    async () => {
+      const dataDir = tempDir();
+      const server = await runningServer({ DATA_DIR: dataDir });
+      try {
+        const seed = await spawnServer({ DATA_DIR: dataDir }, { command: ["bun", resolve(import.meta.dir, "../../scripts/seed.ts"), "--searches", "1"] })
+          .exited;
+        expect(failureLine(seed, EXIT.dataDirInUse)).toStartWith(`DATA_DIR ${dataDir} is in use by process ${server.proc.pid} (bun entry.server.tsx, since `);
+      } finally {
+        server.proc.kill("SIGTERM");
+        await server.exited;
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "a second server on the first's port fails with exit 10 instead of sharing it",
+    async () => {
+      const first = await runningServer({ DATA_DIR: tempDir() });
+      try {
+        const line = failureLine(await runServer({ DATA_DIR: tempDir(), PORT: String(first.port) }), EXIT.listen);
+        expect(line).toBe(
+          `Port ${first.port} on 127.0.0.1 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :${first.port}), or set PORT to a free port.`,
+        );
+      } finally {
+        first.proc.kill("SIGTERM");
+        await first.exited;
+      }
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describe("the data folder is its owner's only: files 0600, folders 0700 (ADR 024)", () => {
@@ -279,42 +346,56 @@ describe("the data folder is its owner's only: files 0600, folders 0700 (ADR 024
   }
   const countUnder = (dir: string): number => 1 + (lstatSync(dir).isDirectory() ? readdirSync(dir).reduce((n, name) => n + countUnder(join(dir, name)), 0) : 0);
 
-  test("a fresh start writes every file 0600 and every folder 0700, the database's included", async () => {
-    const dataDir = join(tempDir(), "data");
-    const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
-    expect(run.exitCode).toBe(0);
-    expect(countUnder(join(dataDir, "pglite"))).toBeGreaterThan(500); // WAL, catalogs, the app's tables
-    expect(looseUnder(dataDir)).toEqual([]);
-    expect(run.stdout).not.toContain("Tightened");
-  }, TIMEOUT_MS);
+  test(
+    "a fresh start writes every file 0600 and every folder 0700, the database's included",
+    async () => {
+      const dataDir = join(tempDir(), "data");
+      const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
+      expect(run.exitCode).toBe(0);
+      expect(countUnder(join(dataDir, "pglite"))).toBeGreaterThan(500); // WAL, catalogs, the app's tables
+      expect(looseUnder(dataDir)).toEqual([]);
+      expect(run.stdout).not.toContain("Tightened");
+    },
+    TIMEOUT_MS,
+  );
 
-  test("a start on a folder left readable by others tightens it, saying so in one line", async () => {
-    const dataDir = join(tempDir(), "data");
-    expect((await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true })).exitCode).toBe(0);
-    const loosen = (path: string) => {
-      const folder = lstatSync(path).isDirectory();
-      chmodSync(path, folder ? 0o777 : 0o666);
-      if (folder) for (const name of readdirSync(path)) loosen(join(path, name));
-    };
-    loosen(dataDir);
-    const entries = countUnder(dataDir);
-    expect(looseUnder(dataDir)).toHaveLength(entries);
+  test(
+    "a start on a folder left readable by others tightens it, saying so in one line",
+    async () => {
+      const dataDir = join(tempDir(), "data");
+      expect((await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true })).exitCode).toBe(0);
+      const loosen = (path: string) => {
+        const folder = lstatSync(path).isDirectory();
+        chmodSync(path, folder ? 0o777 : 0o666);
+        if (folder) for (const name of readdirSync(path)) loosen(join(path, name));
+      };
+      loosen(dataDir);
+      const entries = countUnder(dataDir);
+      expect(looseUnder(dataDir)).toHaveLength(entries);
 
-    const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
-    expect(run.exitCode).toBe(0);
-    const lines = run.stdout.match(/^Tightened .*$/gm) ?? [];
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^Tightened modes of (\\d+) file\\(s\\) and folder\\(s\\) under DATA_DIR ${dataDir} to owner-only \\(files 0600, folders 0700\\)\\.$`));
-    // All of them, but for the few files the database replaces as it opens (its relation cache).
-    expect(Number(/of (\d+)/.exec(lines[0]!)?.[1])).toBeGreaterThan(entries - 10);
-    expect(looseUnder(dataDir)).toEqual([]);
-  }, TIMEOUT_MS);
+      const run = await runServer({ DATA_DIR: dataDir }, { stopWhenReady: true });
+      expect(run.exitCode).toBe(0);
+      const lines = run.stdout.match(/^Tightened .*$/gm) ?? [];
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^Tightened modes of (\\d+) file\\(s\\) and folder\\(s\\) under DATA_DIR ${dataDir} to owner-only \\(files 0600, folders 0700\\)\\.$`),
+      );
+      // All of them, but for the few files the database replaces as it opens (its relation cache).
+      expect(Number(/of (\d+)/.exec(lines[0]!)?.[1])).toBeGreaterThan(entries - 10);
+      expect(looseUnder(dataDir)).toEqual([]);
+    },
+    TIMEOUT_MS,
+  );
 });
 
-test("a session-secret file shorter than 32 characters stops the start with one line naming it; it is never used", async () => {
-  const dataDir = tempDir();
-  writeFileSync(join(dataDir, "session-secret"), "hunter2\n");
-  const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDir);
-  expect(line).toStartWith(`The session secret in ${dataDir}/session-secret is too short (7 characters, at least 32 needed): `);
-  expect(readFileSync(join(dataDir, "session-secret"), "utf8")).toBe("hunter2\n");
-}, TIMEOUT_MS);
+test(
+  "a session-secret file shorter than 32 characters stops the start with one line naming it; it is never used",
+  async () => {
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, "session-secret"), "hunter2\n");
+    const line = failureLine(await runServer({ DATA_DIR: dataDir }), EXIT.dataDir);
+    expect(line).toStartWith(`The session secret in ${dataDir}/session-secret is too short (7 characters, at least 32 needed): `);
+    expect(readFileSync(join(dataDir, "session-secret"), "utf8")).toBe("hunter2\n");
+  },
+  TIMEOUT_MS,
+);

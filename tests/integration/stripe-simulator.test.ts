@@ -330,7 +330,11 @@ describe("the period end and the clock", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ now: start0 + 3600 });
-    const refused = await fetch(`${h.sim.apiBase}/v1/test_helpers/simulator/advance`, { method: "POST", headers: { authorization: `Bearer ${h.sim.publishableKey}` }, body: "seconds=1" });
+    const refused = await fetch(`${h.sim.apiBase}/v1/test_helpers/simulator/advance`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.sim.publishableKey}` },
+      body: "seconds=1",
+    });
     expect(refused.status).toBe(401);
     await expect(h.sim.advanceClock(-1)).rejects.toThrow();
   });
@@ -399,7 +403,11 @@ describe("expand", () => {
     expect((expanded.items.data[0]?.price.product as Stripe.Product).name).toBe("AI Search Comparison Pro");
     const price = await h.stripe.prices.retrieve(h.sim.priceId, { expand: ["product"] });
     expect((price.product as Stripe.Product).default_price).toBe(h.sim.priceId);
-    const listed = await h.stripe.subscriptions.list({ customer: expanded.customer ? (expanded.customer as Stripe.Customer).id : "", status: "incomplete", expand: ["data.latest_invoice"] });
+    const listed = await h.stripe.subscriptions.list({
+      customer: expanded.customer ? (expanded.customer as Stripe.Customer).id : "",
+      status: "incomplete",
+      expand: ["data.latest_invoice"],
+    });
     expect((listed.data[0]?.latest_invoice as Stripe.Invoice).object).toBe("invoice");
   });
 
@@ -441,12 +449,19 @@ describe("errors", () => {
     const h = start();
     const customer = await h.stripe.customers.create({});
     const noCustomer = await rejection(h.stripe.subscriptions.create({ items: [{ price: h.sim.priceId }] }));
-    expect([noCustomer.statusCode, noCustomer.code, noCustomer.param, noCustomer.message]).toEqual([400, "parameter_missing", "customer", "Missing required param: customer."]);
+    expect([noCustomer.statusCode, noCustomer.code, noCustomer.param, noCustomer.message]).toEqual([
+      400,
+      "parameter_missing",
+      "customer",
+      "Missing required param: customer.",
+    ]);
     const noItems = await rejection(h.stripe.subscriptions.create({ customer: customer.id }));
     expect([noItems.code, noItems.param]).toEqual(["parameter_missing", "items"]);
     const badPrice = await rejection(h.stripe.subscriptions.create({ customer: customer.id, items: [{ price: "price_nope" }] }));
     expect([badPrice.statusCode, badPrice.param]).toEqual([404, "items[0][price]"]);
-    const badBehavior = await rejection(h.stripe.subscriptions.create({ customer: customer.id, items: [{ price: h.sim.priceId }], payment_behavior: "sometimes" as "allow_incomplete" }));
+    const badBehavior = await rejection(
+      h.stripe.subscriptions.create({ customer: customer.id, items: [{ price: h.sim.priceId }], payment_behavior: "sometimes" as "allow_incomplete" }),
+    );
     expect([badBehavior.statusCode, badBehavior.param]).toEqual([400, "payment_behavior"]);
     const raw = await fetch(`${h.sim.apiBase}/v1/subscriptions`, {
       method: "POST",
@@ -455,8 +470,15 @@ describe("errors", () => {
     });
     expect(raw.status).toBe(400);
     expect(raw.headers.get("content-type")).toBe("application/json");
-    expect(((await raw.json()) as { error: { code: string; param: string } }).error).toMatchObject({ code: "parameter_invalid_integer", param: "items[0][quantity]" });
-    const garbage = await fetch(`${h.sim.apiBase}/v1/customers`, { method: "POST", headers: { authorization: `Bearer ${h.sim.secretKey}` }, body: "%%%&&&[[[=]]]&a[b]=1&a=2" });
+    expect(((await raw.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+      code: "parameter_invalid_integer",
+      param: "items[0][quantity]",
+    });
+    const garbage = await fetch(`${h.sim.apiBase}/v1/customers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.sim.secretKey}` },
+      body: "%%%&&&[[[=]]]&a[b]=1&a=2",
+    });
     expect(garbage.status).toBe(400);
     const unknown = await fetch(`${h.sim.apiBase}/v1/charges`, { headers: { authorization: `Bearer ${h.sim.secretKey}` } });
     expect(unknown.status).toBe(404);
@@ -520,20 +542,37 @@ describe("Checkout and the customer portal", () => {
     await expect(h.sim.completeCheckoutSession(session.id)).rejects.toThrow("already complete");
 
     // The HTTP test helper, for a session without a customer (one is created from customer_email).
-    const anonymous = await h.stripe.checkout.sessions.create({ mode: "subscription", customer_email: "new@example.com", line_items: [{ price: h.sim.priceId, quantity: 1 }], success_url: "http://localhost/ok" });
-    const helper = await fetch(`${h.sim.apiBase}/v1/test_helpers/checkout/sessions/${anonymous.id}/complete`, { method: "POST", headers: { authorization: `Bearer ${h.sim.secretKey}` } });
+    const anonymous = await h.stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer_email: "new@example.com",
+      line_items: [{ price: h.sim.priceId, quantity: 1 }],
+      success_url: "http://localhost/ok",
+    });
+    const helper = await fetch(`${h.sim.apiBase}/v1/test_helpers/checkout/sessions/${anonymous.id}/complete`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.sim.secretKey}` },
+    });
     const completed = (await helper.json()) as Stripe.Checkout.Session;
     expect([completed.status, completed.customer_details?.email]).toEqual(["complete", "new@example.com"]);
   });
 
   test("the hosted checkout page takes a card and redirects to success_url with the session id", async () => {
     const h = start();
-    const session = await h.stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: h.sim.priceId, quantity: 1 }], success_url: "http://localhost/done?id={CHECKOUT_SESSION_ID}" });
+    const session = await h.stripe.checkout.sessions.create({
+      mode: "subscription",
+      line_items: [{ price: h.sim.priceId, quantity: 1 }],
+      success_url: "http://localhost/done?id={CHECKOUT_SESSION_ID}",
+    });
     const page = await fetch(session.url ?? "");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<label for="number">Card number</label>');
     const pay = (number: string) =>
-      fetch(session.url ?? "", { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ number, expiry: "12 / 34", cvc: "123" }) });
+      fetch(session.url ?? "", {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ number, expiry: "12 / 34", cvc: "123" }),
+      });
     const declined = await pay(CARDS.declined);
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain("Your card was declined.");
@@ -545,7 +584,11 @@ describe("Checkout and the customer portal", () => {
 
   test("an open session expires after 24 hours", async () => {
     const h = start();
-    const session = await h.stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: h.sim.priceId, quantity: 1 }], success_url: "http://localhost/ok" });
+    const session = await h.stripe.checkout.sessions.create({
+      mode: "subscription",
+      line_items: [{ price: h.sim.priceId, quantity: 1 }],
+      success_url: "http://localhost/ok",
+    });
     await h.sim.advanceClock(24 * 3600);
     const expired = await h.stripe.checkout.sessions.retrieve(session.id);
     expect([expired.status, expired.url]).toEqual(["expired", null]);

@@ -24,7 +24,8 @@ describeEachDatabase("personal API tokens", (getDb) => {
     const token = created.json as CreatedToken;
     // A script: no cookies, the token in the Authorization header, from its own address.
     const script = createAgent(app);
-    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => script.request(method, path, body, { authorization: `Bearer ${token.token}`, ...headers });
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      script.request(method, path, body, { authorization: `Bearer ${token.token}`, ...headers });
     return { app, browser, account, token, call };
   }
 
@@ -33,7 +34,9 @@ describeEachDatabase("personal API tokens", (getDb) => {
     expect(token.token).toMatch(/^aisc_[A-Za-z0-9_-]{43}$/);
     expect(token.token.startsWith(token.prefix)).toBe(true);
     const listed = (await browser.request("GET", "/api/tokens")).json as { tokens: Array<Record<string, unknown>> };
-    expect(listed.tokens).toEqual([{ id: token.id, name: "laptop", prefix: token.prefix, createdAt: token.createdAt, lastUsedAt: null, scopes: [...DEFAULT_TOKEN_SCOPES] }]);
+    expect(listed.tokens).toEqual([
+      { id: token.id, name: "laptop", prefix: token.prefix, createdAt: token.createdAt, lastUsedAt: null, scopes: [...DEFAULT_TOKEN_SCOPES] },
+    ]);
     const [row] = await getDb().db.select().from(apiTokens).where(eq(apiTokens.id, token.id));
     expect(row?.tokenHash).not.toContain(token.token);
     expect(JSON.stringify(row)).not.toContain(token.token.slice(10));
@@ -78,7 +81,11 @@ describeEachDatabase("personal API tokens", (getDb) => {
       ["POST", "/api/search"],
     ] as const) {
       const answer = await call(method, path, method === "POST" ? { query: "x" } : undefined);
-      expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 401, body: { code: "NOT_SIGNED_IN", message: "Invalid or revoked token" } });
+      expect({ path, status: answer.status, body: answer.json }).toEqual({
+        path,
+        status: 401,
+        body: { code: "NOT_SIGNED_IN", message: "Invalid or revoked token" },
+      });
     }
     const anonymous = createAgent(app);
     for (const header of ["Bearer aisc_unknownunknownunknownunknownunknownunknow", "Bearer not-a-token"]) {
@@ -103,7 +110,11 @@ describeEachDatabase("personal API tokens", (getDb) => {
 
   test("the typed client with a token header is how the CLI talks to the server", async () => {
     const { app, token } = await withToken();
-    const client = createApiClient({ baseUrl: BASE, headers: { authorization: `Bearer ${token.token}` }, fetch: ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch });
+    const client = createApiClient({
+      baseUrl: BASE,
+      headers: { authorization: `Bearer ${token.token}` },
+      fetch: ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch,
+    });
     expect((await client.currentUser())?.username).toBeString();
     const { result, remainingSearches } = await client.search({ query: "best vpn" });
     expect(result.id).toBeString();
@@ -196,7 +207,10 @@ describeEachDatabase("personal API tokens", (getDb) => {
     const over = await browser.request("POST", "/api/tokens", { name: "one too many" });
     expect(over.status).toBe(409);
     expect((over.json as { message: string }).message).toMatch(new RegExp(`${MAX_LIVE_TOKENS} tokens.*revoke one`));
-    const live = await getDb().db.select().from(apiTokens).where(and(eq(apiTokens.userId, account.id), isNull(apiTokens.revokedAt)));
+    const live = await getDb()
+      .db.select()
+      .from(apiTokens)
+      .where(and(eq(apiTokens.userId, account.id), isNull(apiTokens.revokedAt)));
     expect(live).toHaveLength(MAX_LIVE_TOKENS);
 
     const [first] = ((await browser.request("GET", "/api/tokens")).json as { tokens: Array<{ id: string }> }).tokens;
@@ -212,9 +226,12 @@ describeEachDatabase("personal API tokens", (getDb) => {
     const doc = (await call("GET", "/api/docs/json")).json as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const documented = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith("/api/"))
-      .flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, access: operation[TOKEN_ACCESS] })));
+      .flatMap(([path, operations]) =>
+        Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, access: operation[TOKEN_ACCESS] })),
+      );
     expect(documented.length).toBeGreaterThan(30);
-    for (const { method, path, access } of documented) expect({ method, path, declared: scopes.has(String(access)) || special.has(String(access)) }).toEqual({ method, path, declared: true });
+    for (const { method, path, access } of documented)
+      expect({ method, path, declared: scopes.has(String(access)) || special.has(String(access)) }).toEqual({ method, path, declared: true });
 
     // Every route the app has (hidden ones too), not only the documented: a declaration, or a 403 to a token.
     // The reference itself is served before identity is read, to anyone.
@@ -222,7 +239,10 @@ describeEachDatabase("personal API tokens", (getDb) => {
     for (const route of routes) {
       const access = (route.hooks.detail as Record<string, unknown> | undefined)?.[TOKEN_ACCESS];
       if (access !== undefined && access !== "session") {
-        expect({ route: `${route.method} ${route.path}`, declared: scopes.has(String(access)) || special.has(String(access)) }).toEqual({ route: `${route.method} ${route.path}`, declared: true });
+        expect({ route: `${route.method} ${route.path}`, declared: scopes.has(String(access)) || special.has(String(access)) }).toEqual({
+          route: `${route.method} ${route.path}`,
+          declared: true,
+        });
         continue;
       }
       const path = route.path.replace(/:[^/]+/g, crypto.randomUUID());

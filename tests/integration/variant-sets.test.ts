@@ -19,10 +19,17 @@ describeEachDatabase("variants are written once per query and kept", (getDb) => 
     // A reload, a second tab, the CLI: the same set, in any letter case of the query.
     const again = (await agent.request("POST", "/api/generate-variants", { query: "Best CRM" })).json as VariantSet;
     expect(queries(again)).toEqual(queries(first));
-    expect(((await agent.request("GET", "/api/variants?query=BEST%20CRM")).json as { set: VariantSet }).set).toMatchObject({ variants: first.variants, edited: false });
+    expect(((await agent.request("GET", "/api/variants?query=BEST%20CRM")).json as { set: VariantSet }).set).toMatchObject({
+      variants: first.variants,
+      edited: false,
+    });
 
     // The person edits one, removes one and adds their own: saved, and read back as they left it.
-    const edited = [{ ...first.variants[0]!, query: "crm my agency would love" }, ...first.variants.slice(2), { query: "crm with a free plan", reasoning: "", own: true }];
+    const edited = [
+      { ...first.variants[0]!, query: "crm my agency would love" },
+      ...first.variants.slice(2),
+      { query: "crm with a free plan", reasoning: "", own: true },
+    ];
     const put = await agent.request("PUT", "/api/variants", { query: "best crm", variants: edited });
     expect(put.status).toBe(200);
     const read = ((await agent.request("GET", "/api/variants?query=best%20crm")).json as { set: VariantSet }).set;
@@ -45,7 +52,9 @@ describeEachDatabase("variants are written once per query and kept", (getDb) => 
     try {
       const { agent } = await createProAgent(app, getDb());
       const set = (await agent.request("POST", "/api/generate-variants", { query: "best vpn" })).json as VariantSet;
-      const batch = (await agent.request("POST", "/api/variant-batches", { query: "best vpn", variants: set.variants.map(({ query, reasoning }) => ({ query, reasoning })) })).json as VariantBatch;
+      const batch = (
+        await agent.request("POST", "/api/variant-batches", { query: "best vpn", variants: set.variants.map(({ query, reasoning }) => ({ query, reasoning })) })
+      ).json as VariantBatch;
       const current = ((await agent.request("GET", "/api/variants?query=best%20vpn")).json as { set: VariantSet }).set;
       expect(current.batchId).toBe(batch.id);
       expect(queries(current)).toEqual(queries(set));
@@ -69,7 +78,11 @@ describeEachDatabase("variants are written once per query and kept", (getDb) => 
       ["POST", "/api/generate-variants", { query: "best crm", regenerate: "yes" }],
     ] as const) {
       const answer = await agent.request(method, path, body);
-      expect({ path, status: answer.status, message: typeof (answer.json as { message?: unknown })?.message }).toEqual({ path, status: 400, message: "string" });
+      expect({ path, status: answer.status, message: typeof (answer.json as { message?: unknown })?.message }).toEqual({
+        path,
+        status: 400,
+        message: "string",
+      });
     }
     await agent.request("POST", "/api/generate-variants", { query: "best crm" });
     expect(((await other.request("GET", "/api/variants?query=best%20crm")).json as { set: unknown }).set).toBeNull();

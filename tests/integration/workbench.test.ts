@@ -41,7 +41,11 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     for (const agent of [anonymous, free]) {
       for (const [method, path, body] of doors) {
         const answer = await agent.request(method, path, body);
-        expect({ path, status: answer.status, body: answer.json }).toEqual({ path, status: 403, body: { code: "PRO_REQUIRED", message: "Pro subscription required" } });
+        expect({ path, status: answer.status, body: answer.json }).toEqual({
+          path,
+          status: 403,
+          body: { code: "PRO_REQUIRED", message: "Pro subscription required" },
+        });
       }
     }
   });
@@ -51,7 +55,11 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     const { agent } = await createProAgent(app, getDb());
     const answer = await agent.request("POST", "/api/generate-variants", { query: "best running shoes", iterations: 5, executeSearches: false });
     expect(answer.status).toBe(200);
-    const { variants, generatedBy, batchId } = answer.json as { variants: Array<{ query: string; reasoning: string }>; generatedBy: { provider: string; mode: string }; batchId?: string };
+    const { variants, generatedBy, batchId } = answer.json as {
+      variants: Array<{ query: string; reasoning: string }>;
+      generatedBy: { provider: string; mode: string };
+      batchId?: string;
+    };
     expect(variants).toHaveLength(5);
     for (const variant of variants) {
       expect(variant.query.toLowerCase()).not.toBe("best running shoes");
@@ -62,7 +70,9 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
 
     const { app: geminiWrites } = await createTestApp(getDb(), { env: { VARIANTS_PROVIDER: "gemini" } });
     const { agent: other } = await createProAgent(geminiWrites, getDb());
-    expect(((await other.request("POST", "/api/generate-variants", { query: "best vpn" })).json as { generatedBy: { provider: string } }).generatedBy.provider).toBe("gemini");
+    expect(
+      ((await other.request("POST", "/api/generate-variants", { query: "best vpn" })).json as { generatedBy: { provider: string } }).generatedBy.provider,
+    ).toBe("gemini");
     expect((await agent.request("POST", "/api/generate-variants", { query: "   " })).status).toBe(400);
   });
 
@@ -94,7 +104,9 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
       // Reopening the page finds the batch by its query, in any letter case.
       expect(((await agent.request("GET", "/api/variant-batches?query=best%20crm")).json as { batch: VariantBatch }).batch.id).toBe(batch.id);
       // Running it again queues nothing that completed.
-      expect(((await agent.request("POST", `/api/variant-batches/${batch.id}/run`, {})).json as VariantBatch).items.every((i) => i.status === "completed")).toBe(true);
+      expect(
+        ((await agent.request("POST", `/api/variant-batches/${batch.id}/run`, {})).json as VariantBatch).items.every((i) => i.status === "completed"),
+      ).toBe(true);
       // Someone else's batch reads like a missing one.
       const { agent: stranger } = await createProAgent(app, getDb());
       expect((await stranger.request("GET", `/api/variant-batches/${batch.id}`)).status).toBe(404);
@@ -107,7 +119,9 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     const { app, queue } = await createTestApp(getDb());
     try {
       const { agent } = await createProAgent(app, getDb());
-      const answer = (await agent.request("POST", "/api/generate-variants", { query: "best password manager", iterations: 1, executeSearches: true })).json as { batchId: string };
+      const answer = (await agent.request("POST", "/api/generate-variants", { query: "best password manager", iterations: 1, executeSearches: true })).json as {
+        batchId: string;
+      };
       const done = await finished(agent, answer.batchId);
       expect(done.items).toHaveLength(5);
       expect(done.items.every((item) => item.status === "completed" && item.searchId)).toBe(true);
@@ -124,7 +138,12 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     expect((await agent.api.listSearches({ query: "best standing desk" })).searches.map((s) => s.id)).toEqual([original.id]);
 
     expect((await agent.request("GET", "/api/compare")).json).toEqual({ code: "INVALID_INPUT", message: "No queries specified" });
-    const report = (await agent.request("GET", `/api/compare?compareQuery=${encodeURIComponent("best standing desk")}&compareVariants=${encodeURIComponent("STANDING DESK FOR A SMALL OFFICE")}&compareVariants=never%20searched`)).json as CompareReport;
+    const report = (
+      await agent.request(
+        "GET",
+        `/api/compare?compareQuery=${encodeURIComponent("best standing desk")}&compareVariants=${encodeURIComponent("STANDING DESK FOR A SMALL OFFICE")}&compareVariants=never%20searched`,
+      )
+    ).json as CompareReport;
     expect(report.searches.map((s) => [s.role, s.id])).toEqual([
       ["original", original.id],
       ["variant", variant.id],
@@ -146,16 +165,25 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     const { agent } = await createProAgent(app, getDb());
     const original = (await agent.api.search({ query: "best crm for startups", iterations: 5 })).result;
     const variant = (await agent.api.search({ query: "crm for a small agency", iterations: 5 })).result;
-    const report = (await agent.request("GET", `/api/compare?compareQuery=${encodeURIComponent(original.query)}&compareVariants=${encodeURIComponent(variant.query)}`)).json as CompareReport;
+    const report = (
+      await agent.request("GET", `/api/compare?compareQuery=${encodeURIComponent(original.query)}&compareVariants=${encodeURIComponent(variant.query)}`)
+    ).json as CompareReport;
     const ticked = (found: CompareReport["products"][number]["in"][string]) => found.providers.length > 0;
-    const kinds = [["products", report.products], ["companies", report.companies], ["sources", report.sources]] as const;
-    const unticked = kinds.flatMap(([kind, items]) => items.flatMap((item) => Object.entries(item.in).flatMap(([searchId, found]) => (ticked(found) ? [] : [`${kind} ${item.name} in ${searchId}`]))));
+    const kinds = [
+      ["products", report.products],
+      ["companies", report.companies],
+      ["sources", report.sources],
+    ] as const;
+    const unticked = kinds.flatMap(([kind, items]) =>
+      items.flatMap((item) => Object.entries(item.in).flatMap(([searchId, found]) => (ticked(found) ? [] : [`${kind} ${item.name} in ${searchId}`]))),
+    );
     expect(unticked).toEqual([]);
     for (const top of report.summary.topProducts) {
       const item = report.products.find((product) => product.name === top.name);
       expect(Object.values(item?.in ?? {}).filter(ticked)).toHaveLength(top.searches);
     }
-    for (const [, items] of kinds) for (const item of items) for (const found of Object.values(item.in)) for (const id of found.providers) expect(found.returned?.[id]?.n).toBe(5);
+    for (const [, items] of kinds)
+      for (const item of items) for (const found of Object.values(item.in)) for (const id of found.providers) expect(found.returned?.[id]?.n).toBe(5);
   });
 
   test("the brand lens: settings in the profile (validated), the lens on a saved search, and an override", async () => {
@@ -169,7 +197,10 @@ describeEachDatabase("workbench: variants, batches, compare, brand lens", (getDb
     expect((await agent.request("GET", `/api/search/${result.id}/lens`)).json).toEqual({ lens: null });
 
     const named = result.models.openai?.products[0]?.name ?? "";
-    const saved = await agent.request("PUT", "/api/user/brand-lens", { brand: { name: named, aliases: [], domains: [] }, competitors: [{ name: "Nonexistent Brand Zz" }] });
+    const saved = await agent.request("PUT", "/api/user/brand-lens", {
+      brand: { name: named, aliases: [], domains: [] },
+      competitors: [{ name: "Nonexistent Brand Zz" }],
+    });
     expect(saved.status).toBe(200);
     const { lens } = (await agent.request("GET", `/api/search/${result.id}/lens`)).json as { lens: LensReport };
     expect(lens.brand.name).toBe(named);

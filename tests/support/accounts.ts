@@ -18,7 +18,10 @@ export function newAccount(overrides: Partial<{ username: string; email: string;
 export async function signUp(agent: Agent, database: Database, overrides: Parameters<typeof newAccount>[0] = {}) {
   const account = newAccount(overrides);
   await agent.api.register(account);
-  const [row] = await database.db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
+  const [row] = await database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
   if (!row) throw new Error("registered user not found");
   return { ...account, id: row.id };
 }

@@ -38,7 +38,10 @@ export type TestAppOptions = {
  * The real app on a given database with a test environment. Providers run on a loopback
  * simulator (fixed small latency unless one is passed), through their real SDK adapters.
  */
-export async function createTestApp(database: Database, options: TestAppOptions = {}): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
+export async function createTestApp(
+  database: Database,
+  options: TestAppOptions = {},
+): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
   const { app, env, queue } = await assemble({

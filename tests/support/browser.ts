@@ -76,7 +76,13 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
     // Every page of a file comes from one loopback address, like a large office behind one NAT:
     // the per-network pools and registrations (ADR 015, tests/integration/abuse.test.ts) are
     // raised so one file's many people fit, as an operator with such an audience would.
-    const env = { FREE_NETWORK_DAILY_SEARCHES: "10000", FREE_NETWORK_MEMBER_SEARCHES: "10000", FREE_NETWORK_DAILY_REGISTRATIONS: "10000", FREE_NETWORK_REGISTRATION_ATTEMPTS: "10000", ...options.env };
+    const env = {
+      FREE_NETWORK_DAILY_SEARCHES: "10000",
+      FREE_NETWORK_MEMBER_SEARCHES: "10000",
+      FREE_NETWORK_DAILY_REGISTRATIONS: "10000",
+      FREE_NETWORK_REGISTRATION_ATTEMPTS: "10000",
+      ...options.env,
+    };
     const { app, simulator, queue } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     const baseUrl = `http://127.0.0.1:${app.server?.port}`;
@@ -94,7 +100,8 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
       simulator,
       async newPage(contextOptions, pageOptions = {}) {
         const headers = { ...contextOptions?.extraHTTPHeaders };
-        if (options.distinctAddresses && !Object.keys(headers).some((name) => name.toLowerCase() === "x-forwarded-for")) headers["x-forwarded-for"] = nextTestIp();
+        if (options.distinctAddresses && !Object.keys(headers).some((name) => name.toLowerCase() === "x-forwarded-for"))
+          headers["x-forwarded-for"] = nextTestIp();
         const context = await browser.newContext({ baseURL: baseUrl, ...contextOptions, extraHTTPHeaders: headers });
         const errors: string[] = [];
         contexts.push({ context, errors });
@@ -114,11 +121,19 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
         if (!page.url().startsWith(baseUrl)) await page.goto("/");
         const account = newAccount();
         const status = await page.evaluate(async (body) => {
-          const response = await fetch("/api/register", { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+          const response = await fetch("/api/register", {
+            method: "POST",
+            credentials: "include",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
           return response.status;
         }, account);
         if (status !== 201) throw new Error(`registering ${account.username} from the page answered ${status}`);
-        const [row] = await database.db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
+        const [row] = await database.db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(sql`lower(${users.username})`, account.username.toLowerCase()));
         if (!row) throw new Error("registered user not found");
         await grantPro(database, row.id);
         return { ...account, id: row.id };

@@ -69,7 +69,10 @@ export async function savedSearchWithLens(server: CliServer) {
   const domain = hostOf(stats?.sourceFrequencies[0]?.name ?? "");
   if (!brand || rivals.length < 2 || !domain) throw new Error("savedSearchWithLens: the simulated answers named too little");
   const competitors = rivals.slice(0, 2);
-  await user.browser.api.saveBrandLens({ brand: { name: brand, aliases: [], domains: [domain] }, competitors: competitors.map((name) => ({ name, aliases: [], domains: [] })) });
+  await user.browser.api.saveBrandLens({
+    brand: { name: brand, aliases: [], domains: [domain] },
+    competitors: competitors.map((name) => ({ name, aliases: [], domains: [] })),
+  });
   return { user, id: result.id, brand, competitors };
 }
 

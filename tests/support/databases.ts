@@ -70,11 +70,7 @@ function command(runAs: RunAs, program: string, args: string[]): { cmd: string[]
 async function run(runAs: RunAs, cwd: string, bin: string, args: string[]): Promise<void> {
   const { cmd, uid, gid } = command(runAs, bin, args);
   const proc = Bun.spawn(cmd, { cwd, uid, gid, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`${bin} ${args.join(" ")} exited with ${code}\n${out}${err}`);
 }
 
@@ -93,10 +89,10 @@ function startWatchdog(runAs: RunAs, dir: string): void {
     'pid="$1"; dir="$2"; pg_ctl="$3"',
     'while [ -d "/proc/$pid" ]; do sleep 0.2; done',
     // A `pg_ctl start` orphaned mid-way may still bring a server up: look a few times.
-    'for i in 1 2 3; do',
+    "for i in 1 2 3; do",
     '  if [ -f "$dir/data/postmaster.pid" ]; then "$pg_ctl" stop -D "$dir/data" -m immediate -w -t 10 >/dev/null 2>&1; fi',
-    '  sleep 0.5',
-    'done',
+    "  sleep 0.5",
+    "done",
     'rm -rf "$dir"',
   ].join("\n");
   const { cmd, uid, gid } = command(runAs, "/bin/sh", ["-c", script, "pg-watchdog", String(process.pid), dir, join(PG_BIN, "pg_ctl")]);
@@ -202,15 +198,7 @@ export async function startPostgres(): Promise<PostgresCluster | null> {
     writeFileSync(join(dir, "owner.pid"), String(process.pid));
     if (runAs) chownSync(dir, runAs.uid, runAs.gid);
     startWatchdog(runAs, dir);
-    await run(runAs, dir, "initdb", [
-      "-D", dataDir,
-      "-U", SUPERUSER,
-      "--auth=trust",
-      "--encoding=UTF8",
-      "--locale=C.UTF-8",
-      "--no-sync",
-      "--no-instructions",
-    ]);
+    await run(runAs, dir, "initdb", ["-D", dataDir, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"]);
 
     let port = 0;
     for (let attempt = 1; ; attempt++) {
@@ -345,11 +333,7 @@ export const DATABASE_SETUP_TIMEOUT_MS = 60_000;
  * each with its own freshly migrated database available through `getDb()`
  * inside tests (not at declaration time).
  */
-export function describeEachDatabase(
-  title: string,
-  fn: (getDb: () => Database, kind: DatabaseKind) => void,
-  opts: { migrated?: boolean } = {},
-): void {
+export function describeEachDatabase(title: string, fn: (getDb: () => Database, kind: DatabaseKind) => void, opts: { migrated?: boolean } = {}): void {
   for (const kind of databaseKinds) {
     describe(`${title} [${kind}]`, () => {
       let database: Database | undefined;

@@ -24,7 +24,22 @@ export type ImportGraph = {
   unresolved: Array<{ from: string; specifier: string }>;
 };
 
-const KEYWORDS_BEFORE_EXPRESSION = new Set(["return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await"]);
+const KEYWORDS_BEFORE_EXPRESSION = new Set([
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
+]);
 
 /**
  * The code with its comments, and the insides of its strings, template literals and regular
@@ -294,5 +309,10 @@ export function forbiddenImports(graph: ImportGraph, from: string, forbidden: st
   const edges = staticOnly ? graph.staticImports : graph.imports;
   return graph.files
     .filter((file) => file.startsWith(from))
-    .flatMap((file) => [...(edges.get(file) ?? [])].filter((target) => forbidden.some((dir) => target.startsWith(dir))).sort().map((target) => `${file} → ${target}`));
+    .flatMap((file) =>
+      [...(edges.get(file) ?? [])]
+        .filter((target) => forbidden.some((dir) => target.startsWith(dir)))
+        .sort()
+        .map((target) => `${file} → ${target}`),
+    );
 }

@@ -17,10 +17,26 @@ export type Server = { baseUrl: string; process: Bun.Subprocess<"ignore", "pipe"
 
 /** `bun web/entry.server.tsx` on a free port, every provider "live" against the test's simulator. */
 export async function startServer(sim: Simulator, dataDir: string, env: Record<string, string>): Promise<Server> {
-  const providers = Object.fromEntries(providerIds.flatMap((id) => [[providerCatalogue[id].env.apiKey, `key-${id}`], [providerCatalogue[id].env.baseUrl, sim.baseUrls[id]]]));
+  const providers = Object.fromEntries(
+    providerIds.flatMap((id) => [
+      [providerCatalogue[id].env.apiKey, `key-${id}`],
+      [providerCatalogue[id].env.baseUrl, sim.baseUrls[id]],
+    ]),
+  );
   const child = Bun.spawn(["bun", "web/entry.server.tsx"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dataDir, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "server-process-secret-0123456789abcdef", SIMULATE_PROVIDERS: "off", ...providers, ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? dataDir,
+      NODE_ENV: "test",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "server-process-secret-0123456789abcdef",
+      SIMULATE_PROVIDERS: "off",
+      ...providers,
+      ...env,
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -23,7 +23,12 @@ export type ConfirmAnswer = Partial<Stripe.PaymentIntent> & {
 export type CardFields = { number: string; expMonth?: string; expYear?: string; cvc?: string };
 
 /** POST /v1/payment_intents/:id/confirm with the publishable key and the client secret, as Stripe.js does. */
-export async function confirmWithCard(sim: StripeSimulator, clientSecret: string, card: CardFields, key = sim.publishableKey): Promise<{ status: number; body: ConfirmAnswer }> {
+export async function confirmWithCard(
+  sim: StripeSimulator,
+  clientSecret: string,
+  card: CardFields,
+  key = sim.publishableKey,
+): Promise<{ status: number; body: ConfirmAnswer }> {
   const body = new URLSearchParams({
     client_secret: clientSecret,
     "payment_method_data[type]": "card",
@@ -41,7 +46,11 @@ export async function confirmWithCard(sim: StripeSimulator, clientSecret: string
 }
 
 /** A customer and an incomplete subscription made as the Payment Element flow makes them; its confirmation secret. */
-export async function incompleteSubscription(stripe: Stripe, sim: StripeSimulator, email = "pro@example.com"): Promise<{ subscription: Stripe.Subscription; invoice: Stripe.Invoice; clientSecret: string }> {
+export async function incompleteSubscription(
+  stripe: Stripe,
+  sim: StripeSimulator,
+  email = "pro@example.com",
+): Promise<{ subscription: Stripe.Subscription; invoice: Stripe.Invoice; clientSecret: string }> {
   const customer = await stripe.customers.create({ email, metadata: { userId: "u1" } });
   const subscription = await stripe.subscriptions.create({
     customer: customer.id,

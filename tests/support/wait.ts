@@ -5,7 +5,10 @@
  * assertion. Polls often at first, then every 50 ms, so a condition that costs a request or a
  * query does not crowd out the work it waits for.
  */
-export async function waitFor<T>(condition: () => T | Promise<T>, { what = "the condition", timeoutMs = 30_000 }: { what?: string; timeoutMs?: number } = {}): Promise<Truthy<T>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  { what = "the condition", timeoutMs = 30_000 }: { what?: string; timeoutMs?: number } = {},
+): Promise<Truthy<T>> {
   const deadline = performance.now() + timeoutMs;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     const value = await condition();

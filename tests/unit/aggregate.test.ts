@@ -2,7 +2,19 @@ import { describe, expect, test } from "bun:test";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
 import { toWireResult, type ModelResult, type SearchResult } from "#src/contract/search.ts";
 import { modelResult } from "#tests/support/results.ts";
-import { aggregateCompanies, aggregateProducts, aggregateSources, buildSearchResult, listedCompanies, listedProducts, listedSources, providerItems, returnedCounts, stabilitySummary, withListedTotals } from "#src/core/aggregate.ts";
+import {
+  aggregateCompanies,
+  aggregateProducts,
+  aggregateSources,
+  buildSearchResult,
+  listedCompanies,
+  listedProducts,
+  listedSources,
+  providerItems,
+  returnedCounts,
+  stabilitySummary,
+  withListedTotals,
+} from "#src/core/aggregate.ts";
 
 const result = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult => modelResult(provider, { simulated: true, ...parts });
 
@@ -33,7 +45,12 @@ const anthropic = result("anthropic", {
   ],
 });
 const gemini = result("gemini", {
-  products: [{ name: "Sennheiser Momentum 4", rank: 1 }, { name: "Apple AirPods Max", rank: 2 }, { name: "Sony WH-1000XM6", rank: 3 }, { name: "Anker Soundcore Space One" }],
+  products: [
+    { name: "Sennheiser Momentum 4", rank: 1 },
+    { name: "Apple AirPods Max", rank: 2 },
+    { name: "Sony WH-1000XM6", rank: 3 },
+    { name: "Anker Soundcore Space One" },
+  ],
   companies: [{ name: "Sennheiser" }, { name: "Apple" }, { name: "Sony" }, { name: "Anker" }],
   sources: [
     { url: "https://www.soundguys.com/best#top", title: "SoundGuys", cited: true },
@@ -85,7 +102,12 @@ describe("aggregateCompanies", () => {
 describe("aggregateSources", () => {
   test("merged by normalised URL, shown normalised, first title kept", () => {
     const sources = aggregateSources({ openai, anthropic, gemini });
-    expect(sources[0]).toEqual({ url: "https://www.rtings.com/headphones/best", title: "Best headphones", models: ["openai", "anthropic", "gemini"], count: 3 });
+    expect(sources[0]).toEqual({
+      url: "https://www.rtings.com/headphones/best",
+      title: "Best headphones",
+      models: ["openai", "anthropic", "gemini"],
+      count: 3,
+    });
     expect(sources[1]).toEqual({ url: "https://www.soundguys.com/best", title: "SoundGuys", models: ["anthropic", "gemini"], count: 2 });
     expect(sources).toHaveLength(3);
   });
@@ -105,7 +127,14 @@ describe("buildSearchResult", () => {
   });
 
   test("one iteration with a failed provider: overlaps and totals over what came back, no stats", () => {
-    const built = wire(buildSearchResult({ query: "best headphones", executionTimeMs: 4321, iterations: 1, runs: { openai: [openai], anthropic: [failed("anthropic")], gemini: [gemini] } }));
+    const built = wire(
+      buildSearchResult({
+        query: "best headphones",
+        executionTimeMs: 4321,
+        iterations: 1,
+        runs: { openai: [openai], anthropic: [failed("anthropic")], gemini: [gemini] },
+      }),
+    );
     expect(built.anthropic.status).toBe("error");
     expect(built.anthropic.error).toBe("429: rate limited");
     expect(built.commonProducts).toEqual([
@@ -178,7 +207,14 @@ describe("buildSearchResult", () => {
 });
 
 describe("stabilitySummary", () => {
-  const stats = (topProductsPerRun: string[][]) => ({ iterations: topProductsPerRun.length, failedIterations: 0, productFrequencies: [], companyFrequencies: [], sourceFrequencies: [], topProductsPerRun });
+  const stats = (topProductsPerRun: string[][]) => ({
+    iterations: topProductsPerRun.length,
+    failedIterations: 0,
+    productFrequencies: [],
+    companyFrequencies: [],
+    sourceFrequencies: [],
+    topProductsPerRun,
+  });
 
   test("counts runs sharing the most common top-3 set, ignoring order and case", () => {
     const summary = stabilitySummary(
@@ -202,17 +238,32 @@ describe("what a multi-iteration result lists (ADR 028)", () => {
   // OpenAI's first answer (on its card) names Sony and Bose; its second, Bose and Sennheiser.
   // Gemini's only answer names Sennheiser: a product the two share, though never on both cards.
   const first = result("openai", {
-    products: [{ name: "Sony WH-1000XM6", rank: 1, details: "Best overall" }, { name: "Bose QuietComfort Ultra", rank: 2 }],
+    products: [
+      { name: "Sony WH-1000XM6", rank: 1, details: "Best overall" },
+      { name: "Bose QuietComfort Ultra", rank: 2 },
+    ],
     companies: [{ name: "Sony", products: ["Sony WH-1000XM6"] }, { name: "Bose" }],
     sources: [{ url: "https://rtings.com/a", title: "RTINGS", cited: true }],
   });
   const second = result("openai", {
-    products: [{ name: "bose quietcomfort ultra", rank: 1 }, { name: "Sennheiser Momentum 4", rank: 2 }],
+    products: [
+      { name: "bose quietcomfort ultra", rank: 1 },
+      { name: "Sennheiser Momentum 4", rank: 2 },
+    ],
     companies: [{ name: "Bose" }, { name: "Sennheiser" }],
     sources: [{ url: "https://soundguys.com/b", cited: true }],
   });
-  const geminiAnswer = result("gemini", { products: [{ name: "Sennheiser Momentum 4", rank: 1 }], companies: [{ name: "Sennheiser" }], sources: [{ url: "https://soundguys.com/b/", cited: true }] });
-  const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [first, second], gemini: [geminiAnswer, failed("gemini")] } });
+  const geminiAnswer = result("gemini", {
+    products: [{ name: "Sennheiser Momentum 4", rank: 1 }],
+    companies: [{ name: "Sennheiser" }],
+    sources: [{ url: "https://soundguys.com/b/", cited: true }],
+  });
+  const built = buildSearchResult({
+    query: "q",
+    executionTimeMs: 1,
+    iterations: 2,
+    runs: { openai: [first, second], gemini: [geminiAnswer, failed("gemini")] },
+  });
 
   test("every item returned in at least one completed iteration, with how often each provider returned it; details from the shown answer", () => {
     expect(listedProducts(built)).toEqual([

@@ -32,7 +32,10 @@ describe("the CLI's exit code on an API error", () => {
   });
 
   test("says the server's message", () => {
-    expect(exitOf(429, "DAILY_LIMIT_REACHED", "You've reached your free daily search limit.")).toEqual({ exit: EXIT.limit, said: "You've reached your free daily search limit." });
+    expect(exitOf(429, "DAILY_LIMIT_REACHED", "You've reached your free daily search limit.")).toEqual({
+      exit: EXIT.limit,
+      said: "You've reached your free daily search limit.",
+    });
   });
 
   test("an answer without a code (a proxy in front of the server) is read by its status", () => {

@@ -2,7 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { fitTable, type FitColumn } from "#cli/lib/fit-table.ts";
 import { screenWidth } from "#cli/lib/output.ts";
 
-const columns: FitColumn[] = [{ head: "ID" }, { head: "Date", droppable: true }, { head: "Query", flexible: true }, { head: "Count", droppable: true }, { head: "Links", droppable: true }];
+const columns: FitColumn[] = [
+  { head: "ID" },
+  { head: "Date", droppable: true },
+  { head: "Query", flexible: true },
+  { head: "Count", droppable: true },
+  { head: "Links", droppable: true },
+];
 const rows = [["3f2c1b7e-0000-4000-8000-00000000abcd", "2026-11-26 15:18", "best crm for a small marketing agency with a remote team", "5", "14"]];
 const widest = (text: string) => Math.max(...text.split("\n").map((line) => Bun.stringWidth(line)));
 const heads = (text: string) => text.split("\n")[1] ?? "";

@@ -12,7 +12,10 @@ describe("copyText (the new token's Copy button)", () => {
   test("writes through the Clipboard API when the browser allows it, leaving the field alone", async () => {
     const written: string[] = [];
     const { field, calls } = fakeField();
-    const copied = await copyText("aisc_secret", field, { clipboard: { writeText: async (text) => void written.push(text) }, document: { execCommand: () => false } });
+    const copied = await copyText("aisc_secret", field, {
+      clipboard: { writeText: async (text) => void written.push(text) },
+      document: { execCommand: () => false },
+    });
     expect(copied).toBe(true);
     expect(written).toEqual(["aisc_secret"]);
     expect(calls).toEqual([]);
@@ -22,7 +25,12 @@ describe("copyText (the new token's Copy button)", () => {
     const commands: string[] = [];
     const legacy = { execCommand: (command: string) => (commands.push(command), true) };
     const refused = fakeField();
-    expect(await copyText("aisc_secret", refused.field, { clipboard: { writeText: () => Promise.reject(new DOMException("denied", "NotAllowedError")) }, document: legacy })).toBe(true);
+    expect(
+      await copyText("aisc_secret", refused.field, {
+        clipboard: { writeText: () => Promise.reject(new DOMException("denied", "NotAllowedError")) },
+        document: legacy,
+      }),
+    ).toBe(true);
     expect(refused.calls).toEqual(["focus", "select"]);
 
     const absent = fakeField();

@@ -12,7 +12,10 @@ const original = savedResult({
   iterationCount: 5,
   models: {
     openai: modelResult("openai", {
-      products: [{ name: "HubSpot CRM", rank: 1 }, { name: "Pipedrive", rank: 2 }],
+      products: [
+        { name: "HubSpot CRM", rank: 1 },
+        { name: "Pipedrive", rank: 2 },
+      ],
       companies: [{ name: "HubSpot" }],
       sources: [{ url: "https://hubspot.com/crm", cited: true }],
     }),
@@ -20,8 +23,18 @@ const original = savedResult({
   },
   runs: {
     openai: [
-      runRecord({ products: ["HubSpot CRM", "Pipedrive"], companies: ["HubSpot"], sources: ["https://hubspot.com/crm"], searchQueries: ["best crm startups", "hubspot pricing"] }),
-      runRecord({ products: ["hubspot crm", "Salesforce"], companies: ["HubSpot", "Salesforce"], sources: ["https://hubspot.com/crm", "https://g2.com/crm"], searchQueries: ["best crm startups"] }),
+      runRecord({
+        products: ["HubSpot CRM", "Pipedrive"],
+        companies: ["HubSpot"],
+        sources: ["https://hubspot.com/crm"],
+        searchQueries: ["best crm startups", "hubspot pricing"],
+      }),
+      runRecord({
+        products: ["hubspot crm", "Salesforce"],
+        companies: ["HubSpot", "Salesforce"],
+        sources: ["https://hubspot.com/crm", "https://g2.com/crm"],
+        searchQueries: ["best crm startups"],
+      }),
       runRecord({ products: ["Pipedrive"], companies: ["Pipedrive"], searchQueries: ["Best CRM startups"] }),
       runRecord({ status: "error", products: ["Zoho CRM", "Salesforce"], searchQueries: ["ignored"] }),
     ],
@@ -38,7 +51,11 @@ const smallBusiness = savedResult({
   query: "CRM for small business",
   iterationCount: 5,
   models: {
-    openai: modelResult("openai", { products: [{ name: "Salesforce" }, { name: "HubSpot CRM" }], companies: [{ name: "Salesforce" }], sources: [{ url: "https://salesforce.com/", cited: true }] }),
+    openai: modelResult("openai", {
+      products: [{ name: "Salesforce" }, { name: "HubSpot CRM" }],
+      companies: [{ name: "Salesforce" }],
+      sources: [{ url: "https://salesforce.com/", cited: true }],
+    }),
     anthropic: modelResult("anthropic", { products: [{ name: "Salesforce" }], searchQueries: ["Salesforce SMB"] }),
   },
   stats: {
@@ -64,9 +81,17 @@ const smallBusiness = savedResult({
 
 // A single-iteration variant: where it was found and by whom, no frequencies, no test.
 // Its one answer came from a simulated OpenAI.
-const free = savedResult({ id: "v2", query: "free crm", iterationCount: 1, models: { openai: modelResult("openai", { products: [{ name: "HubSpot CRM" }], searchQueries: ["free crm"], simulated: true }) } });
+const free = savedResult({
+  id: "v2",
+  query: "free crm",
+  iterationCount: 1,
+  models: { openai: modelResult("openai", { products: [{ name: "HubSpot CRM" }], searchQueries: ["free crm"], simulated: true }) },
+});
 
-const report = compareSearches(original, [smallBusiness, free], { query: "best crm for startups", variants: ["crm for small business", "Free CRM", "crm for agencies"] });
+const report = compareSearches(original, [smallBusiness, free], {
+  query: "best crm for startups",
+  variants: ["crm for small business", "Free CRM", "crm for agencies"],
+});
 
 describe("compareSearches", () => {
   test("lists the searches with their roles and which providers were simulated in each, and the asked queries that have none (case-insensitively)", () => {
@@ -87,7 +112,11 @@ describe("compareSearches", () => {
       {
         name: "HubSpot CRM",
         in: {
-          o: { providers: ["openai", "gemini"], returned: { openai: { count: 2, n: 3 }, gemini: { count: 2, n: 2 } }, frequency: { count: 4, n: 5, percentage: 80, low: 37.6, high: 96.4 } },
+          o: {
+            providers: ["openai", "gemini"],
+            returned: { openai: { count: 2, n: 3 }, gemini: { count: 2, n: 2 } },
+            frequency: { count: 4, n: 5, percentage: 80, low: 37.6, high: 96.4 },
+          },
           v1: { providers: ["openai"], returned: { openai: { count: 1, n: 3 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
           v2: { providers: ["openai"], returned: { openai: { count: 1, n: 1 } } },
         },
@@ -103,10 +132,17 @@ describe("compareSearches", () => {
         name: "Salesforce",
         in: {
           o: { providers: ["openai"], returned: { openai: { count: 1, n: 3 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } },
-          v1: { providers: ["openai", "anthropic"], returned: { openai: { count: 3, n: 3 }, anthropic: { count: 2, n: 2 } }, frequency: { count: 5, n: 5, percentage: 100, low: 56.6, high: 100 } },
+          v1: {
+            providers: ["openai", "anthropic"],
+            returned: { openai: { count: 3, n: 3 }, anthropic: { count: 2, n: 2 } },
+            frequency: { count: 5, n: 5, percentage: 100, low: 56.6, high: 100 },
+          },
         },
       },
-      { name: "Zoho CRM", in: { o: { providers: ["gemini"], returned: { gemini: { count: 1, n: 2 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } } } },
+      {
+        name: "Zoho CRM",
+        in: { o: { providers: ["gemini"], returned: { gemini: { count: 1, n: 2 } }, frequency: { count: 1, n: 5, percentage: 20, low: 3.6, high: 62.4 } } },
+      },
     ]);
   });
 
@@ -115,7 +151,8 @@ describe("compareSearches", () => {
       for (const item of items) for (const found of Object.values(item.in)) expect(found.providers.length).toBeGreaterThan(0);
     }
     const top = new Map(report.summary.topProducts.map((item) => [item.name, item.searches]));
-    for (const item of report.products) if (top.has(item.name)) expect(Object.values(item.in).filter((found) => found.providers.length > 0)).toHaveLength(top.get(item.name) ?? -1);
+    for (const item of report.products)
+      if (top.has(item.name)) expect(Object.values(item.in).filter((found) => found.providers.length > 0)).toHaveLength(top.get(item.name) ?? -1);
   });
 
   test("differences: Fisher's exact test of original vs variant, only for variants with several iterations", () => {
@@ -139,9 +176,24 @@ describe("compareSearches", () => {
       ["Pipedrive", ["o"], 1],
     ]);
     expect(report.sources.map((item) => [item.name, item.in])).toEqual([
-      ["https://g2.com/crm", { o: { providers: ["openai", "gemini"], returned: { openai: { count: 1, n: 3 }, gemini: { count: 1, n: 2 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
-      ["https://hubspot.com/crm", { o: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
-      ["https://salesforce.com", { v1: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } }],
+      [
+        "https://g2.com/crm",
+        {
+          o: {
+            providers: ["openai", "gemini"],
+            returned: { openai: { count: 1, n: 3 }, gemini: { count: 1, n: 2 } },
+            frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 },
+          },
+        },
+      ],
+      [
+        "https://hubspot.com/crm",
+        { o: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } },
+      ],
+      [
+        "https://salesforce.com",
+        { v1: { providers: ["openai"], returned: { openai: { count: 2, n: 3 } }, frequency: { count: 2, n: 5, percentage: 40, low: 11.8, high: 76.9 } } },
+      ],
     ]);
   });
 

@@ -53,7 +53,9 @@ describe("connectWithRetry", () => {
   test("a failure that will not go away by itself (bad password) is not retried", async () => {
     const time = fakeTime();
     const denied = Object.assign(new Error("password authentication failed"), { code: "28P01" });
-    const error = await connectWithRetry(() => Promise.reject(denied), retryPolicy(10), { ...time.hooks, isTransient, onRetry: () => {} }).catch((e: unknown) => e);
+    const error = await connectWithRetry(() => Promise.reject(denied), retryPolicy(10), { ...time.hooks, isTransient, onRetry: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ attempts: 1, cause: denied });
     expect(time.waits).toEqual([]);
   });

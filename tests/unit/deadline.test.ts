@@ -29,8 +29,13 @@ describe("a search's time limit", () => {
     const env = parseEnv({ DATA_DIR: mkdtempSync(join(tmpdir(), "deadline-env-")) });
     expect([env.SEARCH_DEADLINE_SECONDS, env.SEARCH_DEADLINE_SECONDS_AT_100, env.SSE_HEARTBEAT_SECONDS, env.SHUTDOWN_GRACE_SECONDS]).toEqual([90, 600, 15, 8]);
     const dir = mkdtempSync(join(tmpdir(), "deadline-env-"));
-    expect(parseEnv({ DATA_DIR: dir, SEARCH_DEADLINE_SECONDS: "0.25", SHUTDOWN_GRACE_SECONDS: "0" })).toMatchObject({ SEARCH_DEADLINE_SECONDS: 0.25, SHUTDOWN_GRACE_SECONDS: 0 });
-    expect(() => parseEnv({ DATA_DIR: dir, SEARCH_DEADLINE_SECONDS: "0" })).toThrow("Invalid environment variable SEARCH_DEADLINE_SECONDS: expected a number of seconds above 0 to 86400");
+    expect(parseEnv({ DATA_DIR: dir, SEARCH_DEADLINE_SECONDS: "0.25", SHUTDOWN_GRACE_SECONDS: "0" })).toMatchObject({
+      SEARCH_DEADLINE_SECONDS: 0.25,
+      SHUTDOWN_GRACE_SECONDS: 0,
+    });
+    expect(() => parseEnv({ DATA_DIR: dir, SEARCH_DEADLINE_SECONDS: "0" })).toThrow(
+      "Invalid environment variable SEARCH_DEADLINE_SECONDS: expected a number of seconds above 0 to 86400",
+    );
     expect(() => parseEnv({ DATA_DIR: dir, SSE_HEARTBEAT_SECONDS: "soon" })).toThrow("SSE_HEARTBEAT_SECONDS");
     // Bun drops a connection quiet for 30 s: a heartbeat must come sooner.
     expect(() => parseEnv({ DATA_DIR: dir, SSE_HEARTBEAT_SECONDS: "30" })).toThrow("SSE_HEARTBEAT_SECONDS: expected a number of seconds above 0 to 25");

@@ -111,7 +111,9 @@ describe("parseEnv", () => {
       }
       expect(refused).toBeInstanceOf(StartupError);
       expect((refused as StartupError).exitCode).toBe(EXIT.dataDir);
-      expect((refused as StartupError).message).toStartWith(`The session secret in ${file} is too short (${weak.trim().length} characters, at least 32 needed): `);
+      expect((refused as StartupError).message).toStartWith(
+        `The session secret in ${file} is too short (${weak.trim().length} characters, at least 32 needed): `,
+      );
       expect((refused as StartupError).message).toContain("Fix: remove the file to have a strong one generated");
       expect(readFileSync(file, "utf8")).toBe(weak);
     }
@@ -133,7 +135,9 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: "30", DATA_DIR: dataDir() }).DATABASE_CONNECT_TIMEOUT_SECONDS).toBe(30);
     expect(parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: "1.5", DATA_DIR: dataDir() }).DATABASE_CONNECT_TIMEOUT_SECONDS).toBe(1.5);
     for (const bad of ["0", "601", "-1", "soon"]) {
-      expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: bad, DATA_DIR: dataDir() })).toThrow("DATABASE_CONNECT_TIMEOUT_SECONDS: expected a number of seconds above 0 to 600, such as 10 or 0.5");
+      expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: bad, DATA_DIR: dataDir() })).toThrow(
+        "DATABASE_CONNECT_TIMEOUT_SECONDS: expected a number of seconds above 0 to 600, such as 10 or 0.5",
+      );
     }
   });
 

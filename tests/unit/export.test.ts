@@ -29,7 +29,7 @@ const wire = {
   }),
   anthropic: model("anthropic", {
     simulated: true,
-    products: [{ name: "Keychron Q1", rank: 2 }, { name: "=HYPERLINK(\"http://evil\")" }],
+    products: [{ name: "Keychron Q1", rank: 2 }, { name: '=HYPERLINK("http://evil")' }],
     companies: [{ name: "Logitech, Inc." }],
   }),
   gemini: model("gemini", { status: "error", error: "500: upstream, failed", searched: false }),

@@ -27,7 +27,13 @@ If you work at a desk all day, Sihoo chairs are a budget alternative to Ergonomi
   test("a capitalised first word does not make a phrase of ordinary words a brand", () => {
     const cleaned = cleanExtraction(
       {
-        products: ["Insulated winter parkas", "Ergonomic office chairs", "Hardside carry-on suitcases", "Canada Goose Expedition Parka", "Fjällräven Nuuk Parka"],
+        products: [
+          "Insulated winter parkas",
+          "Ergonomic office chairs",
+          "Hardside carry-on suitcases",
+          "Canada Goose Expedition Parka",
+          "Fjällräven Nuuk Parka",
+        ],
         companies: ["Canada Goose", "Fjällräven", "Premium outdoor brands"],
       },
       answer,
@@ -47,7 +53,10 @@ If you work at a desk all day, Sihoo chairs are a budget alternative to Ergonomi
   });
 
   test("a brand named like a category is kept when it is one of the answer's companies", () => {
-    const cleaned = cleanExtraction({ products: [{ name: "Kit", rank: 1 }], companies: [{ name: "Kit", products: ["Kit"] }] }, "For a creator newsletter, **Kit** (formerly ConvertKit) is the usual pick.");
+    const cleaned = cleanExtraction(
+      { products: [{ name: "Kit", rank: 1 }], companies: [{ name: "Kit", products: ["Kit"] }] },
+      "For a creator newsletter, **Kit** (formerly ConvertKit) is the usual pick.",
+    );
     expect(names(cleaned.products)).toEqual(["Kit"]);
   });
 });
@@ -62,7 +71,10 @@ The **Gaggia Classic Pro** is the enthusiast's choice. I couldn't find 2026 pric
     const cleaned = cleanExtraction(
       {
         products: ["Breville Bambino Plus", "Brewtopia Nano 2", "Gaggia Classic Pro"],
-        companies: [{ name: "Breville", products: ["Breville Bambino Plus"] }, { name: "Gaggia", products: ["Gaggia Classic Pro"] }],
+        companies: [
+          { name: "Breville", products: ["Breville Bambino Plus"] },
+          { name: "Gaggia", products: ["Gaggia Classic Pro"] },
+        ],
       },
       answer,
     );
@@ -71,7 +83,16 @@ The **Gaggia Classic Pro** is the enthusiast's choice. I couldn't find 2026 pric
 
   test("no listing 'or reviews' for a product is not finding the product", () => {
     const answer = `I couldn't find any listing or reviews for the "PureZone Max 3" you mentioned. I also couldn't find the official CADR rating for the Winix 5500-2, but it is widely recommended.`;
-    const cleaned = cleanExtraction({ products: ["PureZone Max 3", "Winix 5500-2"], companies: [{ name: "PureZone", products: ["PureZone Max 3"] }, { name: "Winix", products: ["Winix 5500-2"] }] }, answer);
+    const cleaned = cleanExtraction(
+      {
+        products: ["PureZone Max 3", "Winix 5500-2"],
+        companies: [
+          { name: "PureZone", products: ["PureZone Max 3"] },
+          { name: "Winix", products: ["Winix 5500-2"] },
+        ],
+      },
+      answer,
+    );
     expect(names(cleaned.products)).toEqual(["Winix 5500-2"]);
     expect(names(cleaned.companies)).toEqual(["Winix"]);
   });
@@ -113,7 +134,10 @@ Well-reviewed machines that do exist: the **De'Longhi Dedica** and the **Brevill
 
   test("a company with one product not found and another recommended stays, with the one it recommends", () => {
     const answer = `I couldn't find anything about the "Sony WH-2000XM9"; Sony's current flagship is the **Sony WH-1000XM6**.`;
-    const cleaned = cleanExtraction({ products: ["Sony WH-2000XM9", "Sony WH-1000XM6"], companies: [{ name: "Sony", products: ["Sony WH-2000XM9", "Sony WH-1000XM6"] }] }, answer);
+    const cleaned = cleanExtraction(
+      { products: ["Sony WH-2000XM9", "Sony WH-1000XM6"], companies: [{ name: "Sony", products: ["Sony WH-2000XM9", "Sony WH-1000XM6"] }] },
+      answer,
+    );
     expect(cleaned.companies).toEqual([{ name: "Sony", products: ["Sony WH-1000XM6"] }]);
   });
 });
@@ -153,8 +177,14 @@ describe("4. truncated answers", () => {
       structured: async (request) => {
         prompts.push(request.prompt);
         return {
-          products: [{ name: "Roborock S8 MaxV Ultra", rank: 1 }, { name: "iRobot Roomba Combo j9+", rank: 2 }],
-          companies: [{ name: "Roborock", products: ["Roborock S8 MaxV Ultra"] }, { name: "iRobot", products: ["iRobot Roomba Combo j9+"] }],
+          products: [
+            { name: "Roborock S8 MaxV Ultra", rank: 1 },
+            { name: "iRobot Roomba Combo j9+", rank: 2 },
+          ],
+          companies: [
+            { name: "Roborock", products: ["Roborock S8 MaxV Ultra"] },
+            { name: "iRobot", products: ["iRobot Roomba Combo j9+"] },
+          ],
         };
       },
     };
@@ -176,7 +206,7 @@ describe("4. truncated answers", () => {
 });
 
 describe("5. possessives inside names", () => {
-  test("\"Acme's Rocket 3\" is \"Acme Rocket 3\" when the answer knows Acme", () => {
+  test('"Acme\'s Rocket 3" is "Acme Rocket 3" when the answer knows Acme', () => {
     const answer = `Breville's Barista Express is the classic all-in-one, and the Breville Barista Express Impress adds assisted tamping.`;
     const cleaned = cleanExtraction(
       {
@@ -192,7 +222,10 @@ describe("5. possessives inside names", () => {
   test("a brand whose own name is possessive keeps it", () => {
     const cleaned = cleanExtraction({
       products: ["Hill's Science Diet Adult Sensitive Stomach & Skin", "The Farmer's Dog"],
-      companies: [{ name: "Hill's Pet Nutrition", products: ["Hill's Science Diet Adult Sensitive Stomach & Skin"] }, { name: "The Farmer's Dog", products: ["The Farmer's Dog"] }],
+      companies: [
+        { name: "Hill's Pet Nutrition", products: ["Hill's Science Diet Adult Sensitive Stomach & Skin"] },
+        { name: "The Farmer's Dog", products: ["The Farmer's Dog"] },
+      ],
     });
     expect(names(cleaned.products)).toEqual(["Hill's Science Diet Adult Sensitive Stomach & Skin", "The Farmer's Dog"]);
   });
@@ -202,7 +235,12 @@ describe("6. mention positions", () => {
   const answer = `On a budget? The **Asics Novablast 5** is the value pick, but most runners should start with the Nike Pegasus 41, and Brooks makes the Ghost 16, which On Running's Cloudmonster 2 rivals for cushioning.
 
 ${json({
-  products: [{ name: "Nike Pegasus 41", rank: 1 }, { name: "Brooks Ghost 16", rank: 2 }, { name: "Asics Novablast 5", rank: 3 }, { name: "On Cloudmonster 2", rank: 4 }],
+  products: [
+    { name: "Nike Pegasus 41", rank: 1 },
+    { name: "Brooks Ghost 16", rank: 2 },
+    { name: "Asics Novablast 5", rank: 3 },
+    { name: "On Cloudmonster 2", rank: 4 },
+  ],
   companies: [{ name: "Nike" }, { name: "Brooks Running" }, { name: "ASICS" }, { name: "On" }],
 })}`;
 

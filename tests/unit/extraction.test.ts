@@ -34,7 +34,7 @@ const CLAUDE_BLOCKS = [
   "**HubSpot CRM** is the most popular starting point because its free tier covers contacts, deals and email tracking.",
   " ",
   "**Pipedrive** is built around a visual sales pipeline and is praised for being easy to adopt.",
-  "\n\n**Zoho CRM** offers the most features for the price.\n\nI couldn't find any information about the Zorblax CRM you mentioned, so I left it out.\n\n```json\n{\"products\": [",
+  '\n\n**Zoho CRM** offers the most features for the price.\n\nI couldn\'t find any information about the Zorblax CRM you mentioned, so I left it out.\n\n```json\n{"products": [',
   '{"name": "HubSpot CRM", "rank": 1, "details": "Free tier covers contacts, deals and email tracking."}, {"name": "Pipedrive", "rank": 2, "details": "Visual sales pipeline, easy to adopt."}, {"name": "Zoho CRM", "rank": 3, "details": "Most features for the price."}],',
   ' "companies": [{"name": "HubSpot", "products": ["HubSpot CRM"]}, {"name": "Pipedrive", "products": ["Pipedrive"]}, {"name": "Zoho", "products": ["Zoho CRM"]}]}\n```',
 ];
@@ -88,12 +88,19 @@ describe("parseStructuredAnswer: tolerance", () => {
   });
 
   test("single-quoted JSON with an apostrophe inside a value, and trailing commas", () => {
-    const parsed = parseStructuredAnswer("{'products': [{'name': 'Nike Pegasus 41', 'details': 'Nike's best daily trainer',},], 'companies': [{'name': 'Nike', 'products': ['Nike Pegasus 41',],},],}");
-    expect(parsed).toEqual({ products: [{ name: "Nike Pegasus 41", details: "Nike's best daily trainer" }], companies: [{ name: "Nike", products: ["Nike Pegasus 41"] }] });
+    const parsed = parseStructuredAnswer(
+      "{'products': [{'name': 'Nike Pegasus 41', 'details': 'Nike's best daily trainer',},], 'companies': [{'name': 'Nike', 'products': ['Nike Pegasus 41',],},],}",
+    );
+    expect(parsed).toEqual({
+      products: [{ name: "Nike Pegasus 41", details: "Nike's best daily trainer" }],
+      companies: [{ name: "Nike", products: ["Nike Pegasus 41"] }],
+    });
   });
 
   test("typographic (smart) quotes", () => {
-    const parsed = parseStructuredAnswer("Here you go: {“products”: [{“name”: “1Password”, “rank”: 1}], “companies”: [{“name”: “AgileBits”, “products”: [“1Password”]}]}");
+    const parsed = parseStructuredAnswer(
+      "Here you go: {“products”: [{“name”: “1Password”, “rank”: 1}], “companies”: [{“name”: “AgileBits”, “products”: [“1Password”]}]}",
+    );
     expect(parsed).toEqual({ products: [{ name: "1Password", rank: 1 }], companies: [{ name: "AgileBits", products: ["1Password"] }] });
   });
 
@@ -104,12 +111,14 @@ describe("parseStructuredAnswer: tolerance", () => {
   });
 
   test("the LAST structured block wins when the model shows an example first", () => {
-    const text = 'The format is {"products": [{"name": "Example Product"}], "companies": []}.\n\nMy answer:\n{"products": [{"name": "Linear"}], "companies": []}';
+    const text =
+      'The format is {"products": [{"name": "Example Product"}], "companies": []}.\n\nMy answer:\n{"products": [{"name": "Linear"}], "companies": []}';
     expect(parseStructuredAnswer(text)?.products).toEqual([{ name: "Linear" }]);
   });
 
   test("braces in the prose and inside strings do not confuse it", () => {
-    const text = 'Use the {query} syntax for filters {like this}.\n{"products": [{"name": "Raycast", "details": "Snippets use {cursor} placeholders } and \\"quotes\\""}], "companies": []} Done {ok}.';
+    const text =
+      'Use the {query} syntax for filters {like this}.\n{"products": [{"name": "Raycast", "details": "Snippets use {cursor} placeholders } and \\"quotes\\""}], "companies": []} Done {ok}.';
     expect(parseStructuredAnswer(text)?.products).toEqual([{ name: "Raycast", details: 'Snippets use {cursor} placeholders } and "quotes"' }]);
   });
 
@@ -132,7 +141,10 @@ describe("parseStructuredAnswer: tolerance", () => {
 
 describe("cleanExtraction: validation", () => {
   test("garbage entries are skipped, never thrown on", () => {
-    const raw = { products: [null, 42, "", { rank: 1 }, { name: 7 }, ["x"], { name: "  Linear  ", rank: 2 }, "Height"], companies: [undefined, {}, "Linear Orbit", { name: "Height", products: "Height" }] };
+    const raw = {
+      products: [null, 42, "", { rank: 1 }, { name: 7 }, ["x"], { name: "  Linear  ", rank: 2 }, "Height"],
+      companies: [undefined, {}, "Linear Orbit", { name: "Height", products: "Height" }],
+    };
     expect(cleanExtraction(raw)).toEqual({
       products: [{ name: "Linear", rank: 2 }, { name: "Height" }],
       companies: [
@@ -151,8 +163,30 @@ describe("cleanExtraction: validation", () => {
 
 describe("cleanExtraction: noise rules", () => {
   test("a. product categories are dropped, real products kept", () => {
-    const categories = ["CRM software", "running shoes", "project management tools", "noise-cancelling headphones", "VPN services", "Best Running Shoes", "Smart TVs", "wireless earbuds"];
-    const products = ["HubSpot CRM", "Nike Pegasus 41", "Sony WH-1000XM5", "monday.com", "iPhone 17", "1Password", "ClickUp", "Notion", "Apple Watch", "Proton VPN", "Cash App", "Bose QuietComfort Ultra Headphones"];
+    const categories = [
+      "CRM software",
+      "running shoes",
+      "project management tools",
+      "noise-cancelling headphones",
+      "VPN services",
+      "Best Running Shoes",
+      "Smart TVs",
+      "wireless earbuds",
+    ];
+    const products = [
+      "HubSpot CRM",
+      "Nike Pegasus 41",
+      "Sony WH-1000XM5",
+      "monday.com",
+      "iPhone 17",
+      "1Password",
+      "ClickUp",
+      "Notion",
+      "Apple Watch",
+      "Proton VPN",
+      "Cash App",
+      "Bose QuietComfort Ultra Headphones",
+    ];
     const cleaned = cleanExtraction({ products: [...categories, ...products].map((name) => ({ name })), companies: [] });
     expect(names(cleaned.products)).toEqual(products);
   });
@@ -163,7 +197,10 @@ describe("cleanExtraction: noise rules", () => {
   });
 
   test("a. category 'companies' are dropped too", () => {
-    expect(names(cleanExtraction({ products: [], companies: ["VPN providers", "NordVPN", "CRM companies", "Salesforce"] }).companies)).toEqual(["NordVPN", "Salesforce"]);
+    expect(names(cleanExtraction({ products: [], companies: ["VPN providers", "NordVPN", "CRM companies", "Salesforce"] }).companies)).toEqual([
+      "NordVPN",
+      "Salesforce",
+    ]);
   });
 
   test("b. fragments are dropped: long, sentences, explanations, conjunctions, article + adjective, too short", () => {
@@ -237,7 +274,8 @@ describe("cleanExtraction: noise rules", () => {
   });
 
   test("e. a not-found remark about one product keeps its maker and siblings", () => {
-    const answer = "I couldn't find any information about Notion Plus, but Notion itself and Notion Calendar are free for individuals. I also couldn't find any reviews of Sony's 2026 lineup.";
+    const answer =
+      "I couldn't find any information about Notion Plus, but Notion itself and Notion Calendar are free for individuals. I also couldn't find any reviews of Sony's 2026 lineup.";
     const cleaned = cleanExtraction(
       {
         products: ["Notion Plus", "Notion", "Notion Calendar", "Sony WH-1000XM5"],
@@ -287,7 +325,15 @@ describe("cleanExtraction: noise rules", () => {
       ],
       companies: [],
     });
-    expect(cleaned.products).toEqual([{ name: "Trello" }, { name: "Asana", rank: 2 }, { name: "Jira", rank: 1 }, { name: "Wrike" }, { name: "Basecamp" }, { name: "Height" }, { name: "Linear" }]);
+    expect(cleaned.products).toEqual([
+      { name: "Trello" },
+      { name: "Asana", rank: 2 },
+      { name: "Jira", rank: 1 },
+      { name: "Wrike" },
+      { name: "Basecamp" },
+      { name: "Height" },
+      { name: "Linear" },
+    ]);
   });
 });
 

@@ -84,7 +84,9 @@ describe("brandLens over the kept iterations", () => {
   });
 
   test("without competitors the brand has all of its own voice, or none", () => {
-    expect(brandLens(result, { brand: notion, competitors: [] }).providers.openai?.shareOfVoice).toEqual([{ name: "Notion", mentions: 3, isBrand: true, share: 100 }]);
+    expect(brandLens(result, { brand: notion, competitors: [] }).providers.openai?.shareOfVoice).toEqual([
+      { name: "Notion", mentions: 3, isBrand: true, share: 100 },
+    ]);
   });
 });
 
@@ -127,7 +129,10 @@ describe("lensSettings: the saved lens, or a brand named on one result against t
 
   test("the saved brand by name or other name, in any letter case: exactly the saved lens", () => {
     expect(lensSettings(saved, { brand: "NOTION" })).toEqual(saved);
-    expect(lensSettings({ brand: { ...notion, aliases: ["Notion Labs"] }, competitors }, { brand: "notion labs" })).toEqual({ brand: { ...notion, aliases: ["Notion Labs"] }, competitors });
+    expect(lensSettings({ brand: { ...notion, aliases: ["Notion Labs"] }, competitors }, { brand: "notion labs" })).toEqual({
+      brand: { ...notion, aliases: ["Notion Labs"] },
+      competitors,
+    });
   });
 
   test("a saved competitor keeps its other names, against the saved brand and the other competitors", () => {

@@ -24,7 +24,9 @@ test("tightenModes closes what is loose under the folder, and nothing a link the
   expect(result).toEqual({ changed: 3, failed: 0 });
   expect([dataDir, join(dataDir, "pglite"), join(dataDir, "pglite", "wal"), join(dataDir, "session-secret")].map(modeOf)).toEqual([0o700, 0o700, 0o600, 0o600]);
   expect([elsewhere, join(elsewhere, "shared")].map((path) => statSync(path).mode & 0o777)).toEqual([0o755, 0o644]);
-  expect(describeTightened(dataDir, result)).toBe(`Tightened modes of 3 file(s) and folder(s) under DATA_DIR ${dataDir} to owner-only (files 0600, folders 0700).`);
+  expect(describeTightened(dataDir, result)).toBe(
+    `Tightened modes of 3 file(s) and folder(s) under DATA_DIR ${dataDir} to owner-only (files 0600, folders 0700).`,
+  );
   // Once tight, a start has nothing to say.
   expect(describeTightened(dataDir, tightenModes(dataDir))).toBeUndefined();
   expect(tightenModes(join(root, "not-yet"))).toEqual({ changed: 0, failed: 0 });

@@ -39,7 +39,11 @@ describe("how far a cancelled search came (ADR 030)", () => {
       query: "q",
       executionTimeMs: 0,
       iterations: 100,
-      runs: { openai: [ok("openai"), ok("openai"), failed("openai")], anthropic: [ok("anthropic")], gemini: [failed("gemini"), failed("gemini"), failed("gemini"), failed("gemini")] },
+      runs: {
+        openai: [ok("openai"), ok("openai"), failed("openai")],
+        anthropic: [ok("anthropic")],
+        gemini: [failed("gemini"), failed("gemini"), failed("gemini"), failed("gemini")],
+      },
     });
     // Gemini, which never answered, is not how far the search came.
     expect(finishedIterations(result)).toEqual({ finished: 3, asked: 100 });

@@ -18,7 +18,12 @@ import { formatSeconds, safeHref } from "#web/lib/format.ts";
 const REDIRECT = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC123xyz";
 
 const run = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult =>
-  modelResult(provider, { modelVersion: `${provider}-model-2026-01`, usage: { inputTokens: 1200, outputTokens: 400, searches: 2 }, durationMs: 4200, ...parts });
+  modelResult(provider, {
+    modelVersion: `${provider}-model-2026-01`,
+    usage: { inputTokens: 1200, outputTokens: 400, searches: 2 },
+    durationMs: 4200,
+    ...parts,
+  });
 
 const claudeSources: Source[] = [
   { url: "https://www.wirecutter.com/reviews/best-standing-desk/", title: "The Best Standing Desks", cited: true },
@@ -44,11 +49,7 @@ const claude = (i: number) =>
       { name: "Beta Lamp", details: "Clamp-on" },
       ...(i % 2 === 0 ? [{ name: "Aardvark Stand" }] : []),
     ],
-    companies: [
-      { name: "Zeta Inc.", products: ["Zeta Desk"] },
-      { name: "Alpha, Inc.", products: ["Alpha Chair"] },
-      { name: "Beta Co" },
-    ],
+    companies: [{ name: "Zeta Inc.", products: ["Zeta Desk"] }, { name: "Alpha, Inc.", products: ["Alpha Chair"] }, { name: "Beta Co" }],
     sources: claudeSources,
     searchQueries: ["best standing desk 2026", "standing desk reviews"],
     rawResponse: '{"products":[{"name":"Alpha Chair"}]}',
@@ -57,11 +58,7 @@ const claude = (i: number) =>
 const gemini = (i: number) =>
   run("gemini", {
     modelVersion: "gemini-2.5-flash",
-    products: [
-      { name: "Gamma Mat", rank: 1 },
-      { name: "beta lamp", rank: 3 },
-      ...(i < 3 ? [{ name: "Delta Riser", rank: 2 }] : []),
-    ],
+    products: [{ name: "Gamma Mat", rank: 1 }, { name: "beta lamp", rank: 3 }, ...(i < 3 ? [{ name: "Delta Riser", rank: 2 }] : [])],
     companies: [{ name: "Gamma LLC" }, { name: "Beta Co" }],
     sources: [
       { url: REDIRECT, title: "standingdesks.example", cited: true },
@@ -91,7 +88,12 @@ const oneIteration: SearchResult = buildSearchResult({
 });
 
 function render(result: SearchResult, options: { tab?: ResultsTab; isPro?: boolean; readOnly?: boolean } = {}): { html: string; text: string } {
-  const element = createElement(SearchResults, { result, isPro: options.isPro ?? false, readOnly: options.readOnly ?? false, ...(options.tab ? { defaultTab: options.tab } : {}) });
+  const element = createElement(SearchResults, {
+    result,
+    isPro: options.isPro ?? false,
+    readOnly: options.readOnly ?? false,
+    ...(options.tab ? { defaultTab: options.tab } : {}),
+  });
   const html = renderToString(createElement(Router, { ssrPath: "/", children: element }));
   return { html, text: visibleText(html) };
 }
@@ -223,7 +225,12 @@ describe("Side by Side", () => {
   });
 
   test("says so on the card when the provider cut the answer short, and only then", () => {
-    const cut = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 1, runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: "MAX_TOKENS" })] } });
+    const cut = buildSearchResult({
+      query: "q",
+      executionTimeMs: 1,
+      iterations: 1,
+      runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: "MAX_TOKENS" })] },
+    });
     const { text: t } = render(cut);
     expect(t).toContain("The provider cut this answer short (length limit reached); the lists come from the part that arrived.");
     expect(cardText(t, "Claude Results", "Gemini Results")).not.toContain("cut this answer short");
@@ -234,7 +241,11 @@ describe("Side by Side", () => {
       query: "q",
       executionTimeMs: 1,
       iterations: 1,
-      runs: { openai: [run("openai", { truncated: "content_filter" })], anthropic: [run("anthropic", { truncated: "refusal" })], gemini: [run("gemini", { truncated: "BLOCKLIST" })] },
+      runs: {
+        openai: [run("openai", { truncated: "content_filter" })],
+        anthropic: [run("anthropic", { truncated: "refusal" })],
+        gemini: [run("gemini", { truncated: "BLOCKLIST" })],
+      },
     });
     const { text: t } = render(cut);
     expect(cardText(t, "ChatGPT Results", "Claude Results")).toContain("cut this answer short (content filter)");

@@ -9,7 +9,20 @@ describe("safeReturnPath", () => {
   });
 
   test("another origin, in any spelling, is refused", () => {
-    for (const next of ["//evil.com", "https://evil.com", "http://evil.com/user", "/\\evil.com", "\\\\evil.com", "/\t/evil.com", " //evil.com", "javascript:alert(1)", "evil.com", "", null, undefined]) {
+    for (const next of [
+      "//evil.com",
+      "https://evil.com",
+      "http://evil.com/user",
+      "/\\evil.com",
+      "\\\\evil.com",
+      "/\t/evil.com",
+      " //evil.com",
+      "javascript:alert(1)",
+      "evil.com",
+      "",
+      null,
+      undefined,
+    ]) {
       expect(safeReturnPath(next)).toBeNull();
     }
   });

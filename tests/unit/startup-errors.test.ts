@@ -21,7 +21,8 @@ const pgConnectionError = (code: string, host: string, port: number) =>
   Object.assign(new Error(`write ${code} ${host}:${port}`), { code, errno: code, address: host, port });
 const netError = (code: string, errno: number, host: string, port: number) =>
   Object.assign(new Error(`connect ${code} ${host}:${port}`), { errno, code, syscall: "connect", address: host, port });
-const postgresError = (code: string, message: string) => new postgres.PostgresError({ name: "PostgresError", severity_local: "FATAL", severity: "FATAL", code, message } as never);
+const postgresError = (code: string, message: string) =>
+  new postgres.PostgresError({ name: "PostgresError", severity_local: "FATAL", severity: "FATAL", code, message } as never);
 class ErrnoError {
   name = "ErrnoError";
   constructor(readonly errno: number) {}
@@ -59,7 +60,9 @@ describe("DATA_DIR that cannot be written", () => {
     const error = Object.assign(new Error("ENOSPC: no space left on device, write"), { errno: -28, code: "ENOSPC", syscall: "write" });
     const failure = describe1(error, at("config"));
     expect(failure.exitCode).toBe(EXIT.diskFull);
-    expect(failure.message).toBe(`The disk holding DATA_DIR ${dataDir} is full (ENOSPC, write ${dataDir}). Fix: free some space on it, or set DATA_DIR to a folder on another disk.`);
+    expect(failure.message).toBe(
+      `The disk holding DATA_DIR ${dataDir} is full (ENOSPC, write ${dataDir}). Fix: free some space on it, or set DATA_DIR to a folder on another disk.`,
+    );
   });
 
   test("DATA_DIR is a file (EEXIST from mkdir -p)", () => {
@@ -99,7 +102,10 @@ describe("DATA_DIR that cannot be written", () => {
 
 describe("PGlite that cannot open its folder", () => {
   test("'failed to initialize' and a WebAssembly abort name the folder and say moving it aside starts fresh", () => {
-    for (const error of [new Error("PGlite failed to initialize properly"), new WebAssembly.RuntimeError("Aborted(). Build with -sASSERTIONS for more info.")]) {
+    for (const error of [
+      new Error("PGlite failed to initialize properly"),
+      new WebAssembly.RuntimeError("Aborted(). Build with -sASSERTIONS for more info."),
+    ]) {
       const failure = describe1(error, at("database"));
       expect(failure.exitCode).toBe(EXIT.pglite);
       expect(failure.message).toContain(`The embedded database in ${dataDir}/pglite could not be opened`);
@@ -122,7 +128,13 @@ describe("DATABASE_URL", () => {
   });
 
   test("unknown host (Bun's DNSException, ENOTFOUND)", () => {
-    const dns = Object.assign(new Error("getaddrinfo ENOTFOUND db.internal"), { name: "DNSException", code: "ENOTFOUND", syscall: "getaddrinfo", errno: 4, hostname: "db.internal" });
+    const dns = Object.assign(new Error("getaddrinfo ENOTFOUND db.internal"), {
+      name: "DNSException",
+      code: "ENOTFOUND",
+      syscall: "getaddrinfo",
+      errno: 4,
+      hostname: "db.internal",
+    });
     const failure = describe1(gaveUp(dns), pg());
     expect(failure.exitCode).toBe(EXIT.databaseUnreachable);
     expect(failure.message).toStartWith('The PostgreSQL host "db.internal" in DATABASE_URL could not be resolved (ENOTFOUND, 5 attempts');
@@ -138,7 +150,9 @@ describe("DATABASE_URL", () => {
   test("bad credentials (28P01) and a missing database (3D000) say what to correct", () => {
     const password = describe1(gaveUp(postgresError("28P01", 'password authentication failed for user "app"'), 1), pg());
     expect(password).toMatchObject({ exitCode: EXIT.databaseRefused });
-    expect(password.message).toBe('PostgreSQL at db.internal:5433/search refused the password for user "app" (28P01). Fix: correct the user name and password in DATABASE_URL.');
+    expect(password.message).toBe(
+      'PostgreSQL at db.internal:5433/search refused the password for user "app" (28P01). Fix: correct the user name and password in DATABASE_URL.',
+    );
     const missing = describe1(gaveUp(postgresError("3D000", 'database "search" does not exist'), 1), pg());
     expect(missing).toMatchObject({ exitCode: EXIT.databaseRefused });
     expect(missing.message).toContain('has no database "search" (3D000). Fix: create it (createdb search)');
@@ -173,7 +187,9 @@ describe("listening", () => {
     const error = Object.assign(new Error("Failed to start server. Is port 3000 in use?"), { code: "EADDRINUSE", syscall: "listen", errno: 0 });
     const failure = describe1(error, at("listen"));
     expect(failure).toMatchObject({ exitCode: EXIT.listen, expected: true });
-    expect(failure.message).toBe("Port 3000 on 0.0.0.0 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :3000), or set PORT to a free port.");
+    expect(failure.message).toBe(
+      "Port 3000 on 0.0.0.0 is already in use (EADDRINUSE). Fix: stop the process using it (lsof -i :3000), or set PORT to a free port.",
+    );
   });
 
   test("an address that is not this machine's (EADDRNOTAVAIL)", () => {
@@ -190,7 +206,9 @@ describe("a data folder in use", () => {
       expected: true,
       message: `DATA_DIR ${dataDir} is in use by process 4242 (ai-search-comparison, since 2026-11-26T09:12:03Z): its embedded database belongs to one process at a time. Fix: stop that process (kill 4242), or set DATA_DIR to another folder.`,
     });
-    expect(describe1(new FolderInUseError(dataDir, undefined), at("database")).message).toStartWith(`DATA_DIR ${dataDir} is in use by another process whose pid is not known here`);
+    expect(describe1(new FolderInUseError(dataDir, undefined), at("database")).message).toStartWith(
+      `DATA_DIR ${dataDir} is in use by another process whose pid is not known here`,
+    );
   });
 });
 
@@ -206,7 +224,11 @@ describe("written failures and the unknown", () => {
 
   test("an unknown error says where start-up was and asks for the details (the stack) to follow", () => {
     const failure = describeStartupFailure(new TypeError("undefined is not a function\nmore"), at("serve"));
-    expect(failure).toEqual({ exitCode: EXIT.unexpected, message: "Start-up failed while setting up the app: undefined is not a function. This was not expected; details follow.", expected: false });
+    expect(failure).toEqual({
+      exitCode: EXIT.unexpected,
+      message: "Start-up failed while setting up the app: undefined is not a function. This was not expected; details follow.",
+      expected: false,
+    });
   });
 
   test("every exit code is distinct and not 0", () => {

@@ -92,6 +92,11 @@ describe("dedupeSources", () => {
   });
 
   test("invalid URLs are deduplicated on their trimmed text", () => {
-    expect(dedupeSources([{ url: " vertex redirect ", cited: false }, { url: "vertex redirect", cited: true }])).toEqual([{ url: "vertex redirect", cited: true }]);
+    expect(
+      dedupeSources([
+        { url: " vertex redirect ", cited: false },
+        { url: "vertex redirect", cited: true },
+      ]),
+    ).toEqual([{ url: "vertex redirect", cited: true }]);
   });
 });

@@ -41,12 +41,29 @@ describe("rates", () => {
   });
 
   test("ordinal positions", () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "101st",
+      "111th",
+    ]);
   });
 
   test("stabilityText: both scores with two decimals and the pairs of runs", () => {
-    expect(stabilityText({ k: 3, jaccard: 0.7234, rbo: 0.81, pairs: 10 })).toBe("Run-to-run stability: top-3 overlap 0.72 (Jaccard), rank-biased overlap 0.81, over 10 pairs of runs");
-    expect(stabilityText({ k: 3, jaccard: 1, rbo: 1, pairs: 1 })).toBe("Run-to-run stability: top-3 overlap 1.00 (Jaccard), rank-biased overlap 1.00, over 1 pair of runs");
+    expect(stabilityText({ k: 3, jaccard: 0.7234, rbo: 0.81, pairs: 10 })).toBe(
+      "Run-to-run stability: top-3 overlap 0.72 (Jaccard), rank-biased overlap 0.81, over 10 pairs of runs",
+    );
+    expect(stabilityText({ k: 3, jaccard: 1, rbo: 1, pairs: 1 })).toBe(
+      "Run-to-run stability: top-3 overlap 1.00 (Jaccard), rank-biased overlap 1.00, over 1 pair of runs",
+    );
   });
 });
 
@@ -63,7 +80,9 @@ describe("addresses and inputs", () => {
 
   test("dashboardHref and compareHref encode every query (spaces as %20, & and # escaped)", () => {
     expect(dashboardHref("running shoes for flat feet")).toBe("/?query=running%20shoes%20for%20flat%20feet");
-    expect(compareHref("best crm", ["crm for startups", "HubSpot & Salesforce #1"])).toBe("/compare?compareQuery=best%20crm&compareVariants=crm%20for%20startups&compareVariants=HubSpot%20%26%20Salesforce%20%231");
+    expect(compareHref("best crm", ["crm for startups", "HubSpot & Salesforce #1"])).toBe(
+      "/compare?compareQuery=best%20crm&compareVariants=crm%20for%20startups&compareVariants=HubSpot%20%26%20Salesforce%20%231",
+    );
     const url = new URL(compareHref("a+b", ["c d"]), "http://x");
     expect([url.searchParams.get("compareQuery"), url.searchParams.getAll("compareVariants")]).toEqual(["a+b", ["c d"]]);
   });
@@ -78,7 +97,11 @@ describe("addresses and inputs", () => {
 
 describe("batches", () => {
   test("batchProgress: completed of total, and whether anything is still queued or running", () => {
-    expect(batchProgress([{ status: "completed" }, { status: "running" }, { status: "failed" }, { status: "pending" }])).toEqual({ completed: 1, total: 4, active: true });
+    expect(batchProgress([{ status: "completed" }, { status: "running" }, { status: "failed" }, { status: "pending" }])).toEqual({
+      completed: 1,
+      total: 4,
+      active: true,
+    });
     expect(batchProgress([{ status: "completed" }, { status: "failed" }])).toEqual({ completed: 1, total: 2, active: false });
     expect(batchProgress([])).toEqual({ completed: 0, total: 0, active: false });
     expect((["pending", "queued", "running", "completed", "failed"] as const).map(isActive)).toEqual([false, true, true, false, false]);
@@ -86,7 +109,14 @@ describe("batches", () => {
 });
 
 describe("compare", () => {
-  const search = (id: string, role: ComparedSearch["role"]): ComparedSearch => ({ id, role, query: id, createdAt: "2026-11-21T10:00:00.000Z", iterationCount: 5, simulated: { openai: false, anthropic: false, gemini: false } });
+  const search = (id: string, role: ComparedSearch["role"]): ComparedSearch => ({
+    id,
+    role,
+    query: id,
+    createdAt: "2026-11-21T10:00:00.000Z",
+    iterationCount: 5,
+    simulated: { openai: false, anthropic: false, gemini: false },
+  });
   const rate = (count: number, n: number) => ({ count, n, percentage: (count / n) * 100, low: 0, high: 100 });
   const items: ComparedItem[] = [
     { name: "Alpha", in: { o: { providers: ["openai"], frequency: rate(3, 15) }, v1: { providers: [], frequency: rate(1, 10) } }, difference: {} },
@@ -95,7 +125,10 @@ describe("compare", () => {
   ];
 
   test("baseAndOthers: the original first, else the first search found", () => {
-    expect(baseAndOthers([search("v1", "variant"), search("o", "original"), search("v2", "variant")])).toEqual({ base: search("o", "original"), others: [search("v1", "variant"), search("v2", "variant")] });
+    expect(baseAndOthers([search("v1", "variant"), search("o", "original"), search("v2", "variant")])).toEqual({
+      base: search("o", "original"),
+      others: [search("v1", "variant"), search("v2", "variant")],
+    });
     expect(baseAndOthers([search("v1", "variant"), search("v2", "variant")])).toEqual({ base: search("v1", "variant"), others: [search("v2", "variant")] });
     expect(baseAndOthers([])).toEqual({ base: undefined, others: [] });
   });

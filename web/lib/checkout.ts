@@ -15,7 +15,14 @@ export function rememberCheckout(checkout: PendingCheckout): void {
 export function pendingCheckout(): PendingCheckout | null {
   try {
     const value: unknown = JSON.parse(sessionStorage.getItem(PENDING) ?? "null");
-    if (value && typeof value === "object" && "clientSecret" in value && "subscriptionId" in value && typeof value.clientSecret === "string" && typeof value.subscriptionId === "string") {
+    if (
+      value &&
+      typeof value === "object" &&
+      "clientSecret" in value &&
+      "subscriptionId" in value &&
+      typeof value.clientSecret === "string" &&
+      typeof value.subscriptionId === "string"
+    ) {
       return { clientSecret: value.clientSecret, subscriptionId: value.subscriptionId };
     }
   } catch {

@@ -9,7 +9,10 @@ type CopyCommand = { execCommand(command: "copy"): boolean };
 export async function copyText(
   text: string,
   field: HTMLInputElement | null,
-  { clipboard, document }: { clipboard: Clipboard | undefined; document: CopyCommand | undefined } = { clipboard: globalThis.navigator?.clipboard, document: globalThis.document },
+  { clipboard, document }: { clipboard: Clipboard | undefined; document: CopyCommand | undefined } = {
+    clipboard: globalThis.navigator?.clipboard,
+    document: globalThis.document,
+  },
 ): Promise<boolean> {
   if (clipboard) {
     try {

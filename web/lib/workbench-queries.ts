@@ -17,7 +17,8 @@ export const workbenchQueries = {
    * written. Set by the page as it writes and edits them; read again whenever the page is shown
    * (another tab may have edited them).
    */
-  variants: (api: ApiClient, query: string) => queryOptions({ queryKey: ["workbench", "variants", nameKey(query)], queryFn: () => api.currentVariants(query), staleTime: 0 }),
+  variants: (api: ApiClient, query: string) =>
+    queryOptions({ queryKey: ["workbench", "variants", nameKey(query)], queryFn: () => api.currentVariants(query), staleTime: 0 }),
   /** One batch, polled every 1.5 s while any item is queued or running. */
   batch: (api: ApiClient, id: string) =>
     queryOptions({
@@ -26,7 +27,11 @@ export const workbenchQueries = {
       refetchInterval: (query) => (query.state.data && batchProgress(query.state.data.items).active ? BATCH_POLL_MS : false),
     }),
   compare: (api: ApiClient, query: string | undefined, variants: string[]) =>
-    queryOptions({ queryKey: ["workbench", "compare", query ?? null, variants], queryFn: () => api.compare({ ...(query ? { query } : {}), variants }), staleTime: RECENT_MS }),
+    queryOptions({
+      queryKey: ["workbench", "compare", query ?? null, variants],
+      queryFn: () => api.compare({ ...(query ? { query } : {}), variants }),
+      staleTime: RECENT_MS,
+    }),
   brandLens: (api: ApiClient) => queryOptions({ queryKey: ["workbench", "brand-lens"], queryFn: () => api.brandLens() }),
   /** The lens on a saved search: the profile's brand, or `override` for this view only. */
   searchLens: (api: ApiClient, id: string, override: string | null) =>
@@ -39,4 +44,3 @@ export const workbenchQueries = {
       staleTime: RECENT_MS,
     }),
 };
-

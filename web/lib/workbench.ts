@@ -68,7 +68,6 @@ export function compareHref(original: string, variants: readonly string[]): stri
   return `/compare?${params.toString().replace(/\+/g, "%20")}`;
 }
 
-
 /** Completed of total (spec §2 progress bar), and whether any item is still queued or running. */
 export function batchProgress(items: readonly Pick<BatchItem, "status">[]): { completed: number; total: number; active: boolean } {
   return { completed: items.filter((item) => item.status === "completed").length, total: items.length, active: items.some((item) => isActive(item.status)) };
@@ -104,7 +103,11 @@ export type FanOutQuery = { query: string; original: number; variant: number };
  * only the first issued, those both issued and those only the second did, matched on the text in
  * any letter case; each with how many iterations issued it in either search.
  */
-export function fanOutDifference(fanOut: CompareReport["fanOut"], original: string, variant: string): { onlyOriginal: FanOutQuery[]; both: FanOutQuery[]; onlyVariant: FanOutQuery[] } {
+export function fanOutDifference(
+  fanOut: CompareReport["fanOut"],
+  original: string,
+  variant: string,
+): { onlyOriginal: FanOutQuery[]; both: FanOutQuery[]; onlyVariant: FanOutQuery[] } {
   const merged = new Map<string, FanOutQuery>();
   const add = (side: "original" | "variant", list: CompareReport["fanOut"][string] | undefined) => {
     for (const { query, count } of list ?? []) {
@@ -134,6 +137,14 @@ export function errorText(error: unknown): string {
 
 /** Spec §5/§8 toasts of the workbench pages' doors. */
 export const workbenchMessages = {
-  missingQuery: { variant: "destructive", title: "Missing query parameter", description: "Open Query Variants from a search result's Generate Variants button." },
-  noQueries: { variant: "destructive", title: "No queries specified", description: "Open Compare from the variants page, with the queries to compare in its address." },
+  missingQuery: {
+    variant: "destructive",
+    title: "Missing query parameter",
+    description: "Open Query Variants from a search result's Generate Variants button.",
+  },
+  noQueries: {
+    variant: "destructive",
+    title: "No queries specified",
+    description: "Open Compare from the variants page, with the queries to compare in its address.",
+  },
 } as const;

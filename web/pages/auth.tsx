@@ -64,7 +64,10 @@ export default function AuthPage() {
       <main className="container mx-auto w-full max-w-6xl flex-1 px-4 py-8" aria-busy="true">
         <title>Log In / Sign Up · AI Search Comparison</title>
         <p className="text-muted-foreground">
-          You're already signed in. <Link href="/" className="font-medium text-foreground underline underline-offset-4">Go to the dashboard</Link>
+          You're already signed in.{" "}
+          <Link href="/" className="font-medium text-foreground underline underline-offset-4">
+            Go to the dashboard
+          </Link>
         </p>
       </main>
     );
@@ -96,10 +99,13 @@ export default function AuthPage() {
             <CardDescription>Log in to see your search history, or create a free account.</CardDescription>
           </CardHeader>
           <CardContent>
-            <Tabs value={tab} onValueChange={(next) => {
+            <Tabs
+              value={tab}
+              onValueChange={(next) => {
                 tabChosen.current = true;
                 setTab(next as Tab);
-              }}>
+              }}
+            >
               <TabsList className="mb-4 w-full">
                 <TabsTrigger value="login" {...tabIds("login", tab)}>
                   Login

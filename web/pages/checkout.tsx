@@ -64,7 +64,15 @@ function Checkout() {
           setSetup({ state: "failed", message: "There was a problem setting up your payment. Please try again." });
         }
       })
-      .catch((error: unknown) => setSetup({ state: "failed", message: error instanceof ApiError && error.code && !SERVER_FAULTS.has(error.code) && error.serverMessage ? error.serverMessage : "An error occurred while setting up your subscription. Please try again." }));
+      .catch((error: unknown) =>
+        setSetup({
+          state: "failed",
+          message:
+            error instanceof ApiError && error.code && !SERVER_FAULTS.has(error.code) && error.serverMessage
+              ? error.serverMessage
+              : "An error occurred while setting up your subscription. Please try again.",
+        }),
+      );
   }, [navigate]);
 
   const paid = useCallback(async () => {
@@ -81,7 +89,9 @@ function Checkout() {
   if (planError || setup.state === "failed") {
     return (
       <CheckoutCard title="Payment Setup Failed" description="Could not initialize payment. Please try again later." action={<ReturnHome />}>
-        <p className="text-sm text-muted-foreground">{setup.state === "failed" ? setup.message : "An error occurred while setting up your subscription. Please try again."}</p>
+        <p className="text-sm text-muted-foreground">
+          {setup.state === "failed" ? setup.message : "An error occurred while setting up your subscription. Please try again."}
+        </p>
       </CheckoutCard>
     );
   }
@@ -113,7 +123,11 @@ function Checkout() {
   return (
     <CheckoutCard
       title="Upgrade to Pro"
-      description={price ? `${plan.price?.productName ?? "Pro"} · ${price}` : "Unlimited searches, up to 100 iterations each, with frequency analysis, query variants and the brand lens."}
+      description={
+        price
+          ? `${plan.price?.productName ?? "Pro"} · ${price}`
+          : "Unlimited searches, up to 100 iterations each, with frequency analysis, query variants and the brand lens."
+      }
       action={
         <Button asChild variant="ghost" size="sm">
           <Link href="/">

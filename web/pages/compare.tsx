@@ -12,7 +12,10 @@ import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, Ca
 /** What /compare was asked: compareQuery and the repeated compareVariants, blank ones left out. */
 function asked(params: URLSearchParams): { query: string | undefined; variants: string[] } {
   const query = params.get("compareQuery")?.trim() || undefined;
-  const variants = params.getAll("compareVariants").map((variant) => variant.trim()).filter(Boolean);
+  const variants = params
+    .getAll("compareVariants")
+    .map((variant) => variant.trim())
+    .filter(Boolean);
   return { query, variants };
 }
 

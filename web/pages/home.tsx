@@ -44,7 +44,10 @@ export async function prefetch(context: PrefetchContext) {
   await Promise.all([
     queryClient.prefetchQuery(queries.quota(serverApi)),
     // `/?query=`: a signed-in caller's latest saved result of it comes with the page.
-    query && queryClient.ensureQueryData(queries.user(serverApi)).then(async (user) => user && (await import("#web/components/search/latest-search.tsx")).prefetchLatestSearch(context, query)),
+    query &&
+      queryClient
+        .ensureQueryData(queries.user(serverApi))
+        .then(async (user) => user && (await import("#web/components/search/latest-search.tsx")).prefetchLatestSearch(context, query)),
   ]);
 }
 
@@ -63,7 +66,9 @@ export default function HomePage() {
   const { state, start, cancel, reset } = useSearch({
     // The searches left come with the search itself: no second request for the quota.
     onRemaining: (left) =>
-      queryClient.setQueryData(queries.quota(api).queryKey, (quota) => (quota && !quota.isPro ? { ...quota, remaining: left, used: (quota.limit ?? FREE_DAILY_SEARCHES) - left } : quota)),
+      queryClient.setQueryData(queries.quota(api).queryKey, (quota) =>
+        quota && !quota.isPro ? { ...quota, remaining: left, used: (quota.limit ?? FREE_DAILY_SEARCHES) - left } : quota,
+      ),
   });
 
   useEffect(() => {
@@ -110,14 +115,7 @@ export default function HomePage() {
 
       {state.status === "searching" ? (
         <Suspense fallback={<Skeleton className="mx-auto mb-8 h-48 max-w-3xl" aria-label="Starting search" />}>
-          <SearchProgress
-            query={state.query}
-            progress={state.progress}
-            modes={state.modes}
-            live={state.live}
-            onCancel={cancel}
-            cancelling={state.cancelling}
-          />
+          <SearchProgress query={state.query} progress={state.progress} modes={state.modes} live={state.live} onCancel={cancel} cancelling={state.cancelling} />
           <div className="grid gap-4 md:grid-cols-3">
             {providerIds.map((id) => {
               const model = state.partial[id];
@@ -168,7 +166,9 @@ function IntoView({ children }: { children: ReactNode }) {
 }
 
 const placeholder = (
-  <p className="text-center text-muted-foreground">Enter a query above to see which products, companies and sources OpenAI, Anthropic and Gemini return for it.</p>
+  <p className="text-center text-muted-foreground">
+    Enter a query above to see which products, companies and sources OpenAI, Anthropic and Gemini return for it.
+  </p>
 );
 
 /** Spec §8 "Search failed": the server's message, else 'Search failed', else 'An unknown error occurred'. */

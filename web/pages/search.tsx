@@ -25,7 +25,11 @@ export default function SavedSearchPage({ params }: PageProps) {
   useEffect(() => {
     if (!error) return;
     const notFound = error instanceof ApiError && error.code === "NOT_FOUND";
-    toast({ variant: "destructive", title: notFound ? "Search not found" : "Failed to load search results", description: notFound ? "This search does not exist or is not yours." : error.message });
+    toast({
+      variant: "destructive",
+      title: notFound ? "Search not found" : "Failed to load search results",
+      description: notFound ? "This search does not exist or is not yours." : error.message,
+    });
     navigate("/", { replace: true });
   }, [error, navigate]);
 

@@ -9,7 +9,25 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, Di
 import { formatDate } from "#src/core/dates.ts";
 import { formatPrice } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
-import { Alert, AlertDescription, AlertTitle, api, ApiError, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, Skeleton, toast, useUpgrade } from "#web/kit.ts";
+import {
+  Alert,
+  AlertDescription,
+  AlertTitle,
+  api,
+  ApiError,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+  queries,
+  Skeleton,
+  toast,
+  useUpgrade,
+} from "#web/kit.ts";
 
 /** Spec §2 /user/subscription: signed in only (others go to /auth). */
 export default function SubscriptionPage() {
@@ -72,7 +90,9 @@ function SubscriptionCard({ details, portal }: { details: SubscriptionDetails; p
           </Field>
           <Field label="Status">{details.status}</Field>
           <Field label="Price">{formatPrice(details.planAmount, details.planCurrency, details.planInterval)}</Field>
-          <Field label={details.status === "canceled" || scheduled ? "Access until" : "Renews on"}>{formatDate(details.currentPeriodEnd, { time: false })}</Field>
+          <Field label={details.status === "canceled" || scheduled ? "Access until" : "Renews on"}>
+            {formatDate(details.currentPeriodEnd, { time: false })}
+          </Field>
         </dl>
         {scheduled ? (
           <Alert role="note">
@@ -152,7 +172,12 @@ function PortalButton() {
   const open = useMutation({
     mutationFn: () => api.billingPortal(window.location.href),
     onSuccess: ({ url }) => window.location.assign(url),
-    onError: (error) => toast({ variant: "destructive", title: "Billing portal unavailable", description: error instanceof ApiError ? (error.serverMessage ?? error.message) : "There was an error processing your request" }),
+    onError: (error) =>
+      toast({
+        variant: "destructive",
+        title: "Billing portal unavailable",
+        description: error instanceof ApiError ? (error.serverMessage ?? error.message) : "There was an error processing your request",
+      }),
   });
   return (
     <Button variant="ghost" disabled={open.isPending} onClick={() => open.mutate()}>
@@ -176,7 +201,10 @@ function useSubscriptionChange(action: "cancel" | "resume") {
       toast({
         variant: "destructive",
         title: action === "cancel" ? "Cancellation Failed" : "Could not resume",
-        description: error instanceof ApiError ? (error.serverMessage ?? (action === "cancel" ? "Failed to cancel subscription" : error.message)) : "There was an error processing your request",
+        description:
+          error instanceof ApiError
+            ? (error.serverMessage ?? (action === "cancel" ? "Failed to cancel subscription" : error.message))
+            : "There was an error processing your request",
       }),
   });
 }

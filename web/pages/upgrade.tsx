@@ -5,7 +5,20 @@ import { Link } from "wouter";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { formatPrice } from "#web/lib/format.ts";
-import { api, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, FREE_DAILY_SEARCHES, queries, Skeleton, useUpgrade } from "#web/kit.ts";
+import {
+  api,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+  FREE_DAILY_SEARCHES,
+  queries,
+  Skeleton,
+  useUpgrade,
+} from "#web/kit.ts";
 
 /** The price is read from Stripe on the server, so the page arrives with it. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
@@ -63,7 +76,19 @@ export default function UpgradePage() {
   );
 }
 
-function Plan({ title, price, features, highlighted = false, children }: { title: string; price: string | null; features: string[]; highlighted?: boolean; children?: ReactNode }) {
+function Plan({
+  title,
+  price,
+  features,
+  highlighted = false,
+  children,
+}: {
+  title: string;
+  price: string | null;
+  features: string[];
+  highlighted?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <Card className={highlighted ? "border-primary" : undefined}>
       <CardHeader>

@@ -95,7 +95,9 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
   const batchId = set?.batchId ?? null;
   const batch = useQuery({ ...workbenchQueries.batch(api, batchId ?? ""), enabled: batchId !== null }).data;
   const list = drafts.list;
-  const views: VariantView[] = batch ? batch.items.map((item) => ({ key: `b${item.position}`, query: item.query, reasoning: item.reasoning, status: item.status, error: item.error })) : withProblems(list, checked);
+  const views: VariantView[] = batch
+    ? batch.items.map((item) => ({ key: `b${item.position}`, query: item.query, reasoning: item.reasoning, status: item.status, error: item.error }))
+    : withProblems(list, checked);
   const progress = batchProgress(batch?.items ?? []);
   const completed = batch?.items.filter((item) => item.status === "completed").map((item) => item.query) ?? [];
   const runnable = batch ? batch.items.some((item) => isRunnable(item.status)) : list.length > 0;
@@ -111,7 +113,11 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
     try {
       if (!ran) {
         await drafts.flush();
-        ran = await api.createBatch({ query, iterations, variants: list.map(({ query: text, reasoning, own }) => ({ query: text.trim(), ...(reasoning ? { reasoning } : {}), ...(own ? { own } : {}) })) });
+        ran = await api.createBatch({
+          query,
+          iterations,
+          variants: list.map(({ query: text, reasoning, own }) => ({ query: text.trim(), ...(reasoning ? { reasoning } : {}), ...(own ? { own } : {}) })),
+        });
         const batchId = ran.id;
         queryClient.setQueryData(workbenchQueries.batch(api, batchId).queryKey, ran);
         // The server linked the set to the batch: so does the page, at once.
@@ -160,9 +166,17 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
           <div className="space-y-1.5">
             <div className="flex justify-between text-sm">
               <span className="font-medium">Progress</span>
-              <span className="text-muted-foreground tabular-nums" data-testid="variants-progress">{`${progress.completed} of ${progress.total} completed`}</span>
+              <span
+                className="text-muted-foreground tabular-nums"
+                data-testid="variants-progress"
+              >{`${progress.completed} of ${progress.total} completed`}</span>
             </div>
-            <Progress value={progress.completed} max={Math.max(progress.total, 1)} aria-label="Searches completed" aria-valuetext={`${progress.completed} of ${progress.total} completed`} />
+            <Progress
+              value={progress.completed}
+              max={Math.max(progress.total, 1)}
+              aria-label="Searches completed"
+              aria-valuetext={`${progress.completed} of ${progress.total} completed`}
+            />
           </div>
         ) : null}
         <div className="flex flex-wrap gap-2">
@@ -207,7 +221,9 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
       </section>
 
       {batch ? (
-        <p className="text-sm text-muted-foreground">These variants have run as searches: reopening the page shows how they went. Their queries can no longer be changed; regenerate for a new set.</p>
+        <p className="text-sm text-muted-foreground">
+          These variants have run as searches: reopening the page shows how they went. Their queries can no longer be changed; regenerate for a new set.
+        </p>
       ) : list.length < MAX_VARIANTS ? (
         <AddVariant existing={list} onAdd={(text) => drafts.edit([...list, { key: `own-${Date.now()}`, query: text, reasoning: "", own: true }])} />
       ) : null}
@@ -234,7 +250,14 @@ function Workbench({ query, iterations }: { query: string; iterations: number })
 
 /** Where the person's edits stand: each change is saved a moment after it is made. */
 function SaveNote({ state, edited }: { state: SaveState; edited: boolean }) {
-  const text = state === "saving" ? "Saving your changes…" : state === "failed" ? "Your last change could not be saved: edit again to retry." : state === "saved" || edited ? "Your changes are saved." : "";
+  const text =
+    state === "saving"
+      ? "Saving your changes…"
+      : state === "failed"
+        ? "Your last change could not be saved: edit again to retry."
+        : state === "saved" || edited
+          ? "Your changes are saved."
+          : "";
   return (
     <p role="status" data-testid="variants-save-state" className={state === "failed" ? "text-destructive" : undefined}>
       {text}
@@ -289,7 +312,15 @@ function AddVariant({ existing, onAdd }: { existing: Draft[]; onAdd: (query: str
             <label htmlFor={inputId} className="text-sm font-medium">
               Add your own variant
             </label>
-            <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} maxLength={QUERY_MAX_LENGTH} placeholder="e.g. a question your customers ask" aria-invalid={problem ? true : undefined} aria-describedby={problem ? errorId : undefined} />
+            <Input
+              id={inputId}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              maxLength={QUERY_MAX_LENGTH}
+              placeholder="e.g. a question your customers ask"
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? errorId : undefined}
+            />
             {problem ? (
               <p id={errorId} className="text-sm text-destructive">
                 {problem}

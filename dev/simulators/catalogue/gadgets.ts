@@ -174,8 +174,18 @@ export const gadgets: CategoryData[] = [
     noun: "mechanical keyboard",
     price: "under $100",
     uses: ["for programming", "for gaming", "for a quiet office", "for Mac"],
-    about: "A mechanical keyboard has a separate switch under each key, which makes typing more precise and durable than a laptop's membrane keys; switches differ in feel and noise.",
-    keywords: ["mechanical keyboard", "keyboard", "keyboards", "gaming keyboard", "wireless keyboard", "ergonomic keyboard", "hot swappable keyboard", "keycaps"],
+    about:
+      "A mechanical keyboard has a separate switch under each key, which makes typing more precise and durable than a laptop's membrane keys; switches differ in feel and noise.",
+    keywords: [
+      "mechanical keyboard",
+      "keyboard",
+      "keyboards",
+      "gaming keyboard",
+      "wireless keyboard",
+      "ergonomic keyboard",
+      "hot swappable keyboard",
+      "keycaps",
+    ],
     products: [
       ["Keychron Q1 Max", "Keychron", 9, "Gasket-mounted aluminum board with hot-swappable switches and wireless", ["programming", "mac"]],
       ["Logitech MX Mechanical", "Logitech", 8, "Low-profile wireless keyboard that pairs with three devices", ["office", "quiet", "mac"]],

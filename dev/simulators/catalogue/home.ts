@@ -29,7 +29,10 @@ export const home: CategoryData[] = [
       ["https://www.nytimes.com/wirecutter/reviews/best-mattress/", "The Best Mattress | Reviews by Wirecutter"],
       ["https://www.sleepfoundation.org/best-mattress", "Best Mattresses of 2026: Expert Tested | Sleep Foundation"],
       ["https://mattressclarity.com/best-mattresses/", "Best Mattresses of 2026 - Tested by Our Experts | Mattress Clarity"],
-      ["https://www.goodhousekeeping.com/home-products/mattress-reviews/g5007/best-mattresses/", "The 9 Best Mattresses of 2026, Tested by Experts - Good Housekeeping"],
+      [
+        "https://www.goodhousekeeping.com/home-products/mattress-reviews/g5007/best-mattresses/",
+        "The 9 Best Mattresses of 2026, Tested by Experts - Good Housekeeping",
+      ],
       ["https://www.cnet.com/health/sleep/best-mattress/", "Best Mattress for 2026 - CNET"],
       ["https://sleepopolis.com/mattresses/best-mattress/", "Best Mattresses of 2026 – Tested & Rated | Sleepopolis"],
       ["https://www.consumerreports.org/home-garden/mattresses/best-mattresses-of-the-year-a1118056432/", "Best Mattresses of 2026 - Consumer Reports"],
@@ -115,7 +118,13 @@ export const home: CategoryData[] = [
     about: "An air purifier pulls room air through a HEPA filter to trap dust, pollen, pet dander and smoke, and often a carbon filter for odors.",
     keywords: ["air purifier", "air purifiers", "air cleaner", "hepa filter", "hepa", "wildfire smoke", "indoor air quality"],
     products: [
-      ["Coway Airmega AP-1512HH Mighty", "Coway", 10, "Long-time best value with true HEPA filtration and low running costs", ["allergy", "allergies", "budget"]],
+      [
+        "Coway Airmega AP-1512HH Mighty",
+        "Coway",
+        10,
+        "Long-time best value with true HEPA filtration and low running costs",
+        ["allergy", "allergies", "budget"],
+      ],
       ["Levoit Core 300S", "Levoit", 8, "Small, quiet and smart; ideal for bedrooms"],
       ["Blueair Blue Pure 211i Max", "Blueair", 7, "Cleans large rooms quickly and whisper-quiet on low", ["large room", "wildfire"]],
       ["Dyson Purifier Cool TP07", "Dyson", 6, "Purifier plus fan with detailed air-quality reporting"],
@@ -190,7 +199,10 @@ export const home: CategoryData[] = [
       ["https://www.rtings.com/vacuum/reviews/best/cordless", "The 6 Best Cordless Vacuums of 2026 - RTINGS.com"],
       ["https://www.nytimes.com/wirecutter/reviews/best-cordless-stick-vacuum/", "The Best Cordless Stick Vacuum | Reviews by Wirecutter"],
       ["https://vacuumwars.com/best-cordless-vacuums/", "Best Cordless Vacuums of 2026 - Vacuum Wars"],
-      ["https://www.consumerreports.org/appliances/vacuum-cleaners/best-cordless-stick-vacuums-a1105094773/", "Best Cordless Stick Vacuums of 2026 - Consumer Reports"],
+      [
+        "https://www.consumerreports.org/appliances/vacuum-cleaners/best-cordless-stick-vacuums-a1105094773/",
+        "Best Cordless Stick Vacuums of 2026 - Consumer Reports",
+      ],
       ["https://www.techradar.com/news/best-cordless-vacuum-cleaner", "Best cordless vacuum cleaners 2026 | TechRadar"],
     ],
   },

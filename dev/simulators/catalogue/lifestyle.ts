@@ -8,7 +8,8 @@ export const lifestyle: CategoryData[] = [
     noun: "running shoes",
     price: "under $100",
     uses: ["for flat feet", "for marathon training", "for wide feet", "for knee pain"],
-    about: "Running shoes are built around cushioning, stability and weight: daily trainers for most miles, stability shoes for overpronation and plated shoes for racing.",
+    about:
+      "Running shoes are built around cushioning, stability and weight: daily trainers for most miles, stability shoes for overpronation and plated shoes for racing.",
     keywords: ["running shoes", "running shoe", "running", "runner", "runners", "jogging", "marathon shoes", "running sneakers", "trainers", "sneakers"],
     products: [
       ["Nike Pegasus 41", "Nike", 10, "Reliable daily trainer with ReactX foam and a smooth, versatile ride"],
@@ -100,7 +101,17 @@ export const lifestyle: CategoryData[] = [
     about: "A travel backpack opens like a suitcase, fits airline carry-on limits and carries comfortably, so you can travel with one bag.",
     price: "under $150",
     uses: ["for carry-on only", "for backpacking Europe", "for business trips", "for a laptop"],
-    keywords: ["travel backpack", "travel backpacks", "carry on backpack", "carry-on backpack", "backpack", "backpacks", "one bag travel", "travel pack", "daypack"],
+    keywords: [
+      "travel backpack",
+      "travel backpacks",
+      "carry on backpack",
+      "carry-on backpack",
+      "backpack",
+      "backpacks",
+      "one bag travel",
+      "travel pack",
+      "daypack",
+    ],
     products: [
       ["Osprey Farpoint 40", "Osprey", 10, "Comfortable harness and a clamshell opening within carry-on limits", ["carry on", "backpacking"]],
       ["Peak Design Travel Backpack 45L", "Peak Design", 8, "Expandable, beautifully organized and built to last", ["business", "laptop"]],
@@ -126,7 +137,8 @@ export const lifestyle: CategoryData[] = [
     id: "electric-toothbrushes",
     label: "electric toothbrushes",
     noun: "electric toothbrush",
-    about: "An electric toothbrush cleans with rotating or sonic-vibrating heads and a two-minute timer; most dentists say the brushing habit matters more than the model.",
+    about:
+      "An electric toothbrush cleans with rotating or sonic-vibrating heads and a two-minute timer; most dentists say the brushing habit matters more than the model.",
     price: "under $100",
     uses: ["for sensitive teeth", "for braces", "for kids", "for travel"],
     keywords: ["electric toothbrush", "electric toothbrushes", "sonic toothbrush", "toothbrush", "oral b", "sonicare"],
@@ -142,7 +154,10 @@ export const lifestyle: CategoryData[] = [
     ],
     sources: [
       ["https://www.nytimes.com/wirecutter/reviews/best-electric-toothbrush/", "The Best Electric Toothbrush | Reviews by Wirecutter"],
-      ["https://www.consumerreports.org/health/electric-toothbrushes/best-electric-toothbrushes-a1088945214/", "Best Electric Toothbrushes of 2026 - Consumer Reports"],
+      [
+        "https://www.consumerreports.org/health/electric-toothbrushes/best-electric-toothbrushes-a1088945214/",
+        "Best Electric Toothbrushes of 2026 - Consumer Reports",
+      ],
       ["https://www.healthline.com/health/dental-and-oral-health/best-electric-toothbrush", "The 10 Best Electric Toothbrushes | Healthline"],
       ["https://www.goodhousekeeping.com/health-products/g4711/best-electric-toothbrush/", "Best Electric Toothbrushes of 2026 - Good Housekeeping"],
       ["https://www.ada.org/resources/ada-seal", "ADA Seal of Acceptance | American Dental Association"],

@@ -51,7 +51,12 @@ export function createApi(context: ApiContext): (request: Request, url: URL) => 
       headers["idempotency-key"] = idempotencyKey;
       const stored = idempotent.get(idempotencyKey);
       if (stored) {
-        const conflict = stored.endpoint !== endpoint ? endpointConflict(idempotencyKey, stored.endpoint, endpoint) : stored.params !== params ? paramsConflict(idempotencyKey) : undefined;
+        const conflict =
+          stored.endpoint !== endpoint
+            ? endpointConflict(idempotencyKey, stored.endpoint, endpoint)
+            : stored.params !== params
+              ? paramsConflict(idempotencyKey)
+              : undefined;
         if (conflict) return answer(conflict.status, JSON.stringify(errorJson(conflict)));
         Object.assign(headers, { "idempotent-replayed": "true", "original-request": stored.requestId });
         return answer(stored.status, stored.body);
@@ -139,14 +144,22 @@ function safeAtob(value: string): string {
 
 /** The parameters in a stable order, to tell a replay from a different request under one key. */
 function canonical(text: string): string {
-  return [...new URLSearchParams(text)].map(([k, v]) => `${k}=${v}`).sort().join("&");
+  return [...new URLSearchParams(text)]
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join("&");
 }
 
 const unrecognized = (method: string, path: string) =>
-  invalidRequest(`Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, { status: 404 });
+  invalidRequest(`Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, {
+    status: 404,
+  });
 
 const publishableNotAllowed = () =>
-  invalidRequest("This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.", { status: 401 });
+  invalidRequest(
+    "This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.",
+    { status: 401 },
+  );
 
 function paramsConflict(key: string): StripeApiError {
   return new StripeApiError(400, {

@@ -12,7 +12,16 @@ import { addInterval } from "./periods.ts";
 import { customerJson, paymentMethodJson } from "./render.ts";
 import { paymentIntentJson, subscriptionJson } from "./render-billing.ts";
 import { invoiceJson } from "./render-invoice.ts";
-import { newId, type CustomerState, type InvoiceState, type Metadata, type PaymentIntentState, type PaymentMethodState, type Store, type SubscriptionState } from "./store.ts";
+import {
+  newId,
+  type CustomerState,
+  type InvoiceState,
+  type Metadata,
+  type PaymentIntentState,
+  type PaymentMethodState,
+  type Store,
+  type SubscriptionState,
+} from "./store.ts";
 import { previousAttributes, type Webhooks } from "./webhooks.ts";
 
 export type NewSubscription = {
@@ -36,13 +45,23 @@ export class Billing {
   ) {}
 
   createCustomer(fields: Pick<CustomerState, "email" | "name" | "description" | "phone" | "metadata">): CustomerState {
-    const customer: CustomerState = { id: newId("cus", 14), created: this.store.now, ...fields, defaultPaymentMethod: null, invoicePrefix: newId("X", 7).slice(2).toUpperCase(), invoiceCount: 0 };
+    const customer: CustomerState = {
+      id: newId("cus", 14),
+      created: this.store.now,
+      ...fields,
+      defaultPaymentMethod: null,
+      invoicePrefix: newId("X", 7).slice(2).toUpperCase(),
+      invoiceCount: 0,
+    };
     this.store.customers.set(customer.id, customer);
     this.hooks.emit("customer.created", customerJson(customer));
     return customer;
   }
 
-  updateCustomer(customer: CustomerState, fields: Partial<Pick<CustomerState, "email" | "name" | "description" | "phone" | "metadata" | "defaultPaymentMethod">>): void {
+  updateCustomer(
+    customer: CustomerState,
+    fields: Partial<Pick<CustomerState, "email" | "name" | "description" | "phone" | "metadata" | "defaultPaymentMethod">>,
+  ): void {
     const before = customerJson(customer);
     Object.assign(customer, fields);
     const after = customerJson(customer);
@@ -116,7 +135,12 @@ export class Billing {
       if (update.description !== undefined) sub.description = update.description;
       if (update.defaultPaymentMethod !== undefined) sub.defaultPaymentMethod = update.defaultPaymentMethod;
       if (update.cancelAtPeriodEnd === true && !sub.cancelAtPeriodEnd) {
-        Object.assign(sub, { cancelAtPeriodEnd: true, cancelAt: sub.periodEnd, canceledAt: this.store.now, cancellationReason: "cancellation_requested" } satisfies Partial<SubscriptionState>);
+        Object.assign(sub, {
+          cancelAtPeriodEnd: true,
+          cancelAt: sub.periodEnd,
+          canceledAt: this.store.now,
+          cancellationReason: "cancellation_requested",
+        } satisfies Partial<SubscriptionState>);
       } else if (update.cancelAtPeriodEnd === false) {
         Object.assign(sub, { cancelAtPeriodEnd: false, cancelAt: null, canceledAt: null, cancellationReason: null } satisfies Partial<SubscriptionState>);
       }
@@ -154,7 +178,12 @@ export class Billing {
 
   /** Canceled now, or at the period end it was scheduled for. */
   end(sub: SubscriptionState, at: number): void {
-    Object.assign(sub, { status: "canceled", endedAt: at, canceledAt: sub.canceledAt ?? at, cancellationReason: sub.cancellationReason ?? "cancellation_requested" } satisfies Partial<SubscriptionState>);
+    Object.assign(sub, {
+      status: "canceled",
+      endedAt: at,
+      canceledAt: sub.canceledAt ?? at,
+      cancellationReason: sub.cancellationReason ?? "cancellation_requested",
+    } satisfies Partial<SubscriptionState>);
     this.hooks.emit("customer.subscription.deleted", subscriptionJson(this.store, sub));
   }
 
@@ -215,7 +244,11 @@ export class Billing {
     const decline = method ? chargeDecline(method.card, charge) : { code: "payment_method_missing", message: "The customer has no default payment method." };
     invoice.attemptCount++;
     if (decline) {
-      Object.assign(intent, { status: "requires_payment_method", paymentMethod: null, lastError: { ...decline, paymentMethod: method?.id ?? null } } satisfies Partial<PaymentIntentState>);
+      Object.assign(intent, {
+        status: "requires_payment_method",
+        paymentMethod: null,
+        lastError: { ...decline, paymentMethod: method?.id ?? null },
+      } satisfies Partial<PaymentIntentState>);
       this.hooks.emit("payment_intent.payment_failed", paymentIntentJson(store, intent));
       this.hooks.emit("invoice.payment_failed", invoiceJson(store, invoice));
       return decline;
@@ -240,7 +273,10 @@ export class Billing {
     for (const invoice of this.store.invoices.values()) {
       if (invoice.subscription !== sub.id || invoice.status !== "open") continue;
       Object.assign(invoice, { status: "void", voidedAt: this.store.now } satisfies Partial<InvoiceState>);
-      Object.assign(this.store.paymentIntents.lookup(invoice.paymentIntent), { status: "canceled", canceledAt: this.store.now } satisfies Partial<PaymentIntentState>);
+      Object.assign(this.store.paymentIntents.lookup(invoice.paymentIntent), {
+        status: "canceled",
+        canceledAt: this.store.now,
+      } satisfies Partial<PaymentIntentState>);
     }
   }
 

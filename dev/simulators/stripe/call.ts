@@ -32,7 +32,10 @@ export function page<S extends { id: string; created: number }>(params: Params, 
   const limit = params.integer("limit", { min: 1, max: 100 }) ?? 10;
   const after = params.optional("starting_after");
   const before = params.optional("ending_before");
-  let sorted = items.map((item, index) => ({ item, index })).sort((a, b) => b.item.created - a.item.created || b.index - a.index).map(({ item }) => item);
+  let sorted = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => b.item.created - a.item.created || b.index - a.index)
+    .map(({ item }) => item);
   const cursor = (id: string, param: string) => {
     const index = sorted.findIndex((item) => item.id === id);
     if (index < 0) throw invalidRequest(`No such object: '${id}'`, { code: "resource_missing", param, status: 404 });

@@ -29,7 +29,11 @@ const DECLINES: Record<string, CardErrorSpec> = {
   "4000000000009979": { code: "card_declined", decline_code: "stolen_card", message: DECLINED },
   "4000000000000069": { code: "expired_card", decline_code: "expired_card", message: "Your card has expired." },
   "4000000000000127": { code: "incorrect_cvc", decline_code: "incorrect_cvc", message: "Your card's security code is incorrect." },
-  "4000000000000119": { code: "processing_error", decline_code: "processing_error", message: "An error occurred while processing your card. Try again in a little bit." },
+  "4000000000000119": {
+    code: "processing_error",
+    decline_code: "processing_error",
+    message: "An error occurred while processing your card. Try again in a little bit.",
+  },
 };
 
 /** Attaches and pays the first charge, then every later (off-session) charge is declined. */
@@ -44,7 +48,8 @@ export function checkCard(input: CardInput, now: number): { card: Card } | { err
   const month = /^\d{1,2}$/.test(input.expMonth ?? "") ? Number(input.expMonth) : NaN;
   if (!(month >= 1 && month <= 12)) return { error: { code: "invalid_expiry_month", message: "Your card's expiration month is invalid.", param: "exp_month" } };
   const yearText = input.expYear ?? "";
-  if (!/^(\d{2}|\d{4})$/.test(yearText)) return { error: { code: "invalid_expiry_year", message: "Your card's expiration year is invalid.", param: "exp_year" } };
+  if (!/^(\d{2}|\d{4})$/.test(yearText))
+    return { error: { code: "invalid_expiry_year", message: "Your card's expiration year is invalid.", param: "exp_year" } };
   const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
   const today = new Date(now * 1000);
   if (year < today.getUTCFullYear() || (year === today.getUTCFullYear() && month < today.getUTCMonth() + 1)) {
@@ -53,7 +58,8 @@ export function checkCard(input: CardInput, now: number): { card: Card } | { err
   const brand = brandOf(number);
   const cvc = input.cvc ?? "";
   if (cvc === "") return { error: { code: "incomplete_cvc", message: "Your card's security code is incomplete.", param: "cvc" } };
-  if (!/^\d+$/.test(cvc) || cvc.length !== (brand === "amex" ? 4 : 3)) return { error: { code: "invalid_cvc", message: "Your card's security code is invalid.", param: "cvc" } };
+  if (!/^\d+$/.test(cvc) || cvc.length !== (brand === "amex" ? 4 : 3))
+    return { error: { code: "invalid_cvc", message: "Your card's security code is invalid.", param: "cvc" } };
   const fingerprint = createHash("sha256").update(number).digest("base64url").slice(0, 16);
   return { card: { brand, last4: number.slice(-4), expMonth: month, expYear: year, fingerprint, number } };
 }

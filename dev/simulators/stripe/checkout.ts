@@ -11,7 +11,10 @@ import { newId, type CheckoutSessionState } from "./store.ts";
 
 export const CHECKOUT_EXPIRES_AFTER_S = 24 * 60 * 60;
 
-export type NewCheckoutSession = Omit<CheckoutSessionState, "id" | "created" | "expiresAt" | "status" | "paymentStatus" | "lineItemId" | "subscription" | "invoice">;
+export type NewCheckoutSession = Omit<
+  CheckoutSessionState,
+  "id" | "created" | "expiresAt" | "status" | "paymentStatus" | "lineItemId" | "subscription" | "invoice"
+>;
 
 export function createCheckoutSession({ store }: Billing, fields: NewCheckoutSession): CheckoutSessionState {
   const now = store.now;
@@ -53,7 +56,13 @@ export function completeCheckoutSession(billing: Billing, session: CheckoutSessi
   });
   const invoice = store.invoices.lookup(sub.latestInvoice ?? "");
   billing.confirm(invoice, billing.createPaymentMethod(card, null));
-  Object.assign(session, { status: "complete", paymentStatus: "paid", customer: customer.id, subscription: sub.id, invoice: invoice.id } satisfies Partial<CheckoutSessionState>);
+  Object.assign(session, {
+    status: "complete",
+    paymentStatus: "paid",
+    customer: customer.id,
+    subscription: sub.id,
+    invoice: invoice.id,
+  } satisfies Partial<CheckoutSessionState>);
   billing.hooks.emit("checkout.session.completed", checkoutSessionJson(store, session, billing.origin));
 }
 

@@ -47,9 +47,11 @@ export const parameterEmpty = (param: string) =>
     param,
   );
 
-export const parameterInvalidInteger = (param: string, value: string) => coded(400, "invalid_request_error", "parameter_invalid_integer", `Invalid integer: ${value}`, param);
+export const parameterInvalidInteger = (param: string, value: string) =>
+  coded(400, "invalid_request_error", "parameter_invalid_integer", `Invalid integer: ${value}`, param);
 
-export const parameterInvalidString = (param: string) => coded(400, "invalid_request_error", "parameter_invalid_string_blank", `Invalid string: ${param} must be a string.`, param);
+export const parameterInvalidString = (param: string) =>
+  coded(400, "invalid_request_error", "parameter_invalid_string_blank", `Invalid string: ${param} must be a string.`, param);
 
 /** A 400 without a code (Stripe's enum, boolean and state errors have none), or with the one given. */
 export function invalidRequest(message: string, options: { param?: string; code?: string; status?: number } = {}): StripeApiError {

@@ -19,7 +19,8 @@ const MAX_LEVELS = 4;
 export function expand<T>(value: T, paths: readonly string[], store: Store, origin: string): T {
   for (const path of new Set(paths)) {
     const steps = path.split(".");
-    if (steps.length > MAX_LEVELS) throw invalidRequest(`You cannot expand more than ${MAX_LEVELS} levels of a property. Property: ${path}`, { param: "expand" });
+    if (steps.length > MAX_LEVELS)
+      throw invalidRequest(`You cannot expand more than ${MAX_LEVELS} levels of a property. Property: ${path}`, { param: "expand" });
     if (steps.some((step) => step === "")) throw cannotExpand(path);
     walk(value as Json, steps, store, origin);
   }
@@ -72,7 +73,10 @@ function byId(id: string, store: Store, origin: string): Json | undefined {
     case "cs":
       return render(store.checkoutSessions.get(id), (session) => checkoutSessionJson(store, session, origin));
     case "prod":
-      return render([...store.prices.values()].find((p) => p.productId === id), productJson);
+      return render(
+        [...store.prices.values()].find((p) => p.productId === id),
+        productJson,
+      );
     default:
       return undefined;
   }

@@ -107,7 +107,8 @@ export class Params {
   url(key: string): string | undefined {
     const value = this.optional(key);
     if (value === undefined) return undefined;
-    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw invalidRequest("Not a valid URL", { code: "url_invalid", param: this.name(key) });
+    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+      throw invalidRequest("Not a valid URL", { code: "url_invalid", param: this.name(key) });
     return value;
   }
 
@@ -124,8 +125,10 @@ export class Params {
     if (value === undefined) return undefined;
     if (!/^-?\d{1,15}$/.test(value)) throw parameterInvalidInteger(this.name(key), value);
     const number = Number(value);
-    if (range.min !== undefined && number < range.min) throw invalidRequest(`This value must be greater than or equal to ${range.min}.`, { param: this.name(key) });
-    if (range.max !== undefined && number > range.max) throw invalidRequest(`This value must be less than or equal to ${range.max}.`, { param: this.name(key) });
+    if (range.min !== undefined && number < range.min)
+      throw invalidRequest(`This value must be greater than or equal to ${range.min}.`, { param: this.name(key) });
+    if (range.max !== undefined && number > range.max)
+      throw invalidRequest(`This value must be less than or equal to ${range.max}.`, { param: this.name(key) });
     return number;
   }
 
@@ -165,7 +168,8 @@ export class Params {
     const next: Record<string, string> = { ...current };
     for (const [name, entry] of Object.entries(value)) {
       if (typeof entry !== "string") throw invalidRequest(`Invalid value for metadata key ${name}: must be a string`, { param: `${this.name(key)}[${name}]` });
-      if (name.length > 40) throw invalidRequest(`Metadata keys can have up to 40 characters; ${name} has ${name.length}.`, { param: `${this.name(key)}[${name}]` });
+      if (name.length > 40)
+        throw invalidRequest(`Metadata keys can have up to 40 characters; ${name} has ${name.length}.`, { param: `${this.name(key)}[${name}]` });
       if (entry.length > 500) throw invalidRequest(`Metadata values can have up to 500 characters.`, { param: `${this.name(key)}[${name}]` });
       if (entry === "") delete next[name];
       else next[name] = entry;

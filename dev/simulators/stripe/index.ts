@@ -77,7 +77,13 @@ export interface StripeSimulator {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PRICE: PriceConfig = { id: "price_pro_monthly", unitAmount: 1900, currency: "usd", interval: "month", productName: "AI Search Comparison Pro" };
+export const DEFAULT_PRICE: PriceConfig = {
+  id: "price_pro_monthly",
+  unitAmount: 1900,
+  currency: "usd",
+  interval: "month",
+  productName: "AI Search Comparison Pro",
+};
 
 export function startStripeSimulator(options: StripeSimulatorOptions = {}): StripeSimulator {
   const secretKey = options.secretKey ?? "sk_test_simulated";
@@ -119,7 +125,9 @@ export function startStripeSimulator(options: StripeSimulatorOptions = {}): Stri
     const url = new URL(request.url);
     if (url.pathname.startsWith("/v1/")) return api(request, url);
     if (url.pathname === STRIPE_JS_PATH) {
-      return new Response(stripeJsSource, { headers: { "content-type": "application/javascript; charset=utf-8", "access-control-allow-origin": "*", "cache-control": "no-cache" } });
+      return new Response(stripeJsSource, {
+        headers: { "content-type": "application/javascript; charset=utf-8", "access-control-allow-origin": "*", "cache-control": "no-cache" },
+      });
     }
     const page = hostedPage(billing, request, url);
     if (page) return page;

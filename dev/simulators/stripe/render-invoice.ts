@@ -108,7 +108,13 @@ function invoiceLineJson(store: Store, invoice: InvoiceState): Stripe.InvoiceLin
     metadata: { ...sub.metadata },
     parent: {
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: sub.itemId },
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: sub.id,
+        subscription_item: sub.itemId,
+      },
       type: "subscription_item_details",
     },
     period: { end: invoice.periodEnd, start: invoice.periodStart },

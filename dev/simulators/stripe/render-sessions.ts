@@ -35,7 +35,16 @@ export function checkoutSessionJson(store: Store, session: CheckoutSessionState,
     customer_creation: session.customer ? null : "always",
     customer_details:
       complete && customer
-        ? { address: null, business_name: null, email: customer.email, individual_name: null, name: customer.name, phone: null, tax_exempt: "none", tax_ids: [] }
+        ? {
+            address: null,
+            business_name: null,
+            email: customer.email,
+            individual_name: null,
+            name: customer.name,
+            phone: null,
+            tax_exempt: "none",
+            tax_ids: [],
+          }
         : null,
     customer_email: session.customerEmail,
     discounts: [],

@@ -120,7 +120,13 @@ export function paymentMethodJson(method: PaymentMethodState): Stripe.PaymentMet
     id: method.id,
     object: "payment_method",
     allow_redisplay: "unspecified",
-    billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: null, name: null, phone: null, tax_id: null },
+    billing_details: {
+      address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+      email: null,
+      name: null,
+      phone: null,
+      tax_id: null,
+    },
     card: {
       brand: card.brand,
       checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },

@@ -20,14 +20,22 @@ export const billingRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/customers",
-    handle: ({ params, billing }) => customerJson(billing.createCustomer({ email: null, name: null, description: null, phone: null, ...customerFields(params), metadata: params.metadata() ?? {} })),
+    handle: ({ params, billing }) =>
+      customerJson(
+        billing.createCustomer({ email: null, name: null, description: null, phone: null, ...customerFields(params), metadata: params.metadata() ?? {} }),
+      ),
   },
   {
     method: "GET",
     path: "/v1/customers",
     handle: ({ params, store }) => {
       const email = params.optional("email");
-      return page(params, "/v1/customers", [...store.customers.values()].filter((c) => email === undefined || c.email === email), customerJson);
+      return page(
+        params,
+        "/v1/customers",
+        [...store.customers.values()].filter((c) => email === undefined || c.email === email),
+        customerJson,
+      );
     },
   },
   { method: "GET", path: "/v1/customers/:id", handle: ({ store, id }) => customerJson(store.customers.lookup(id)) },
@@ -39,7 +47,11 @@ export const billingRoutes: Route[] = [
       const methodId = params.child("invoice_settings")?.optional("default_payment_method");
       const method = methodId === undefined ? undefined : store.paymentMethods.lookup(methodId, "invoice_settings[default_payment_method]");
       if (method) method.customer ??= customer.id;
-      billing.updateCustomer(customer, { ...customerFields(params), ...(method ? { defaultPaymentMethod: method.id } : {}), metadata: params.metadata(customer.metadata) ?? customer.metadata });
+      billing.updateCustomer(customer, {
+        ...customerFields(params),
+        ...(method ? { defaultPaymentMethod: method.id } : {}),
+        metadata: params.metadata(customer.metadata) ?? customer.metadata,
+      });
       return customerJson(customer);
     },
   },
@@ -61,7 +73,8 @@ export const billingRoutes: Route[] = [
         customer,
         price: store.prices.lookup(item.required("price"), item.name("price")).id,
         quantity: item.integer("quantity", { min: 1 }) ?? 1,
-        paymentBehavior: params.oneOf("payment_behavior", ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"]) ?? "allow_incomplete",
+        paymentBehavior:
+          params.oneOf("payment_behavior", ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"]) ?? "allow_incomplete",
         saveDefaultPaymentMethod: params.child("payment_settings")?.oneOf("save_default_payment_method", ["off", "on_subscription"]) ?? "off",
         defaultPaymentMethod: methodId === undefined ? null : store.paymentMethods.lookup(methodId, "default_payment_method").id,
         metadata: params.metadata() ?? {},
@@ -124,7 +137,10 @@ export const billingRoutes: Route[] = [
       const subscription = params.optional("subscription");
       const status = params.oneOf("status", ["draft", "open", "paid", "uncollectible", "void"]);
       const matches = [...store.invoices.values()].filter(
-        (invoice) => (customer === undefined || invoice.customer === customer) && (subscription === undefined || invoice.subscription === subscription) && (status === undefined || invoice.status === status),
+        (invoice) =>
+          (customer === undefined || invoice.customer === customer) &&
+          (subscription === undefined || invoice.subscription === subscription) &&
+          (status === undefined || invoice.status === status),
       );
       return page(params, "/v1/invoices", matches, (invoice) => invoiceJson(store, invoice));
     },
@@ -143,7 +159,9 @@ export const billingRoutes: Route[] = [
     handle: (call) => {
       const intent = clientIntent(call);
       if (intent.status === "succeeded") {
-        throw invalidRequest("You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", { code: "payment_intent_unexpected_state" });
+        throw invalidRequest("You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", {
+          code: "payment_intent_unexpected_state",
+        });
       }
       if (intent.status === "canceled") {
         throw invalidRequest(
@@ -171,7 +189,10 @@ function clientIntent({ params, store, id, publishable }: Call): PaymentIntentSt
   const secret = params.optional("client_secret");
   if (publishable && secret === undefined) throw parameterMissing("client_secret");
   if (secret !== undefined && secret !== intent.clientSecret) {
-    throw invalidRequest("The client_secret provided does not match the client_secret associated with the PaymentIntent.", { code: "payment_intent_invalid_parameter", param: "client_secret" });
+    throw invalidRequest("The client_secret provided does not match the client_secret associated with the PaymentIntent.", {
+      code: "payment_intent_invalid_parameter",
+      param: "client_secret",
+    });
   }
   return intent;
 }
@@ -195,7 +216,10 @@ function paymentMethodFor({ params, store, billing, publishable }: Call, intent:
   if (data.oneOf("type", ["card"]) === undefined) throw parameterMissing(data.name("type"));
   const card = data.child("card");
   if (!card) throw parameterMissing(data.name("card"));
-  const checked = checkCard({ number: card.required("number"), expMonth: card.required("exp_month"), expYear: card.required("exp_year"), cvc: card.string("cvc") }, store.now);
+  const checked = checkCard(
+    { number: card.required("number"), expMonth: card.required("exp_month"), expYear: card.required("exp_year"), cvc: card.string("cvc") },
+    store.now,
+  );
   if ("error" in checked) throw cardError(checked.error);
   return billing.createPaymentMethod(checked.card, null);
 }

@@ -24,9 +24,11 @@ export const sessionRoutes: Route[] = [
       const item = items[0] as Params;
       const customer = params.optional("customer");
       const customerEmail = params.optional("customer_email");
-      if (customer !== undefined && customerEmail !== undefined) throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { code: "parameters_exclusive", param: "customer" });
+      if (customer !== undefined && customerEmail !== undefined)
+        throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { code: "parameters_exclusive", param: "customer" });
       const clientReferenceId = params.optional("client_reference_id") ?? null;
-      if (clientReferenceId !== null && clientReferenceId.length > 200) throw invalidRequest("client_reference_id can be at most 200 characters.", { param: "client_reference_id" });
+      if (clientReferenceId !== null && clientReferenceId.length > 200)
+        throw invalidRequest("client_reference_id can be at most 200 characters.", { param: "client_reference_id" });
       const session = createCheckoutSession(billing, {
         customer: customer === undefined ? null : store.customers.lookup(customer, "customer").id,
         customerEmail: customerEmail ?? null,
@@ -41,14 +43,24 @@ export const sessionRoutes: Route[] = [
       return checkoutSessionJson(store, session, origin);
     },
   },
-  { method: "GET", path: "/v1/checkout/sessions/:id", handle: ({ store, id, origin }) => checkoutSessionJson(store, store.checkoutSessions.lookup(id), origin) },
+  {
+    method: "GET",
+    path: "/v1/checkout/sessions/:id",
+    handle: ({ store, id, origin }) => checkoutSessionJson(store, store.checkoutSessions.lookup(id), origin),
+  },
 
   {
     method: "POST",
     path: "/v1/billing_portal/sessions",
     handle: ({ params, store, origin }) => {
       const customer = store.customers.lookup(params.required("customer"), "customer");
-      const session = { id: newId("bps"), created: store.now, customer: customer.id, returnUrl: params.url("return_url") ?? null, configuration: store.portalConfiguration };
+      const session = {
+        id: newId("bps"),
+        created: store.now,
+        customer: customer.id,
+        returnUrl: params.url("return_url") ?? null,
+        configuration: store.portalConfiguration,
+      };
       store.portalSessions.set(session.id, session);
       return portalSessionJson(session, origin);
     },
@@ -60,7 +72,12 @@ export const sessionRoutes: Route[] = [
     handle: ({ params, billing }) => {
       const type = params.optional("type");
       const pattern = type === undefined ? undefined : new RegExp(`^${type.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`);
-      return page(params, "/v1/events", billing.hooks.events.filter((event) => !pattern || pattern.test(event.type)), (event) => event);
+      return page(
+        params,
+        "/v1/events",
+        billing.hooks.events.filter((event) => !pattern || pattern.test(event.type)),
+        (event) => event,
+      );
     },
   },
   {

@@ -11,7 +11,9 @@ import { newId } from "./store.ts";
 
 export const API_VERSION = "2026-10-28.endive";
 
-export type WebhookTarget = { url: string } | { deliver: (request: Request) => Promise<Response>; /** The Request's URL (default http://localhost/webhooks/stripe). */ url?: string };
+export type WebhookTarget =
+  | { url: string }
+  | { deliver: (request: Request) => Promise<Response> /** The Request's URL (default http://localhost/webhooks/stripe). */; url?: string };
 
 export type StripeEvent = {
   id: string;

@@ -75,7 +75,8 @@ export function onError(trustProxy: number) {
     if (code === "PARSE" && (error as { cause?: unknown }).cause instanceof DomainError) error = (error as { cause: DomainError }).cause;
     // A route's declared body, query or params schema refused the input: bad input like any other.
     // Its schemas are valibot's (Standard Schema), so Elysia's first issue is valibot's own.
-    if (code === "VALIDATION" && (error as ValidationError).type !== "response") error = invalidInput((error as ValidationError).valueError as unknown as v.BaseIssue<unknown>);
+    if (code === "VALIDATION" && (error as ValidationError).type !== "response")
+      error = invalidInput((error as ValidationError).valueError as unknown as v.BaseIssue<unknown>);
     // First: Elysia also reads a thrown error's `code`, and ours share names with its own (NOT_FOUND).
     if (error instanceof DomainError) {
       if (error.options.quota) reportQuota({ set, cookie, request }, error.options.quota, trustProxy);

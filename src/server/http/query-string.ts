@@ -17,5 +17,7 @@ export function lastValues(context: QueryContext): void {
 /** Every value of a repeated name, as a list (the lens's `alias`, compare's `compareVariants`); a single one as text. */
 export function allValues(context: QueryContext): void {
   const params = new URL(context.request.url).searchParams;
-  context.query = Object.fromEntries([...new Set(params.keys())].map((name) => [name, params.getAll(name).length > 1 ? params.getAll(name) : params.get(name)]));
+  context.query = Object.fromEntries(
+    [...new Set(params.keys())].map((name) => [name, params.getAll(name).length > 1 ? params.getAll(name) : params.get(name)]),
+  );
 }

@@ -54,10 +54,14 @@ export function tokenAccessGuard(who: ReturnType<typeof identity>, routes: Route
     const call = `${request.method} ${new URL(request.url).pathname}`;
     if (access === "own-token") {
       if ((params as Record<string, string | undefined>).id === token.tokenId) return;
-      throw new DomainError("SESSION_REQUIRED", `An API token can do ${call} only on itself: for another token, sign in on the web (your profile's CLI access card)`);
+      throw new DomainError(
+        "SESSION_REQUIRED",
+        `An API token can do ${call} only on itself: for another token, sign in on the web (your profile's CLI access card)`,
+      );
     }
     if (access === "session") throw new DomainError("SESSION_REQUIRED", `${call} needs a browser session: ${NEEDS_SESSION}`);
-    if (!token.scopes.includes(access)) throw new DomainError("SESSION_REQUIRED", `This token lacks the "${access}" scope that ${call} needs: sign in on the web, or use a token that has it`);
+    if (!token.scopes.includes(access))
+      throw new DomainError("SESSION_REQUIRED", `This token lacks the "${access}" scope that ${call} needs: sign in on the web, or use a token that has it`);
   });
 }
 

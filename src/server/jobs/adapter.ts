@@ -49,9 +49,7 @@ export function pgBossDb(database: Database): PgBossDb {
 function pgliteSql(pglite: PGlite): PgBossDb["executeSql"] {
   return async (text, values) => {
     if (values?.length) return { rows: (await pglite.query(text, values.map(parameter))).rows };
-    const results = STARTS_TRANSACTION.test(text)
-      ? await pglite.transaction((tx) => tx.exec(text))
-      : await pglite.exec(text);
+    const results = STARTS_TRANSACTION.test(text) ? await pglite.transaction((tx) => tx.exec(text)) : await pglite.exec(text);
     return { rows: results.flatMap((result) => result.rows) };
   };
 }

@@ -17,7 +17,11 @@ export type PageOptions = {
  * Every non-API GET is a page: rendered on the server, hydrated in the browser. Page data is
  * fetched through the app itself (`handle`), as the caller, so the server reads what they may.
  */
-export function pageRoutes(render: PageRenderer, handle: (request: Request, from: ConnectionInfo) => Promise<Response>, { liveStripe, trustProxy }: PageOptions) {
+export function pageRoutes(
+  render: PageRenderer,
+  handle: (request: Request, from: ConnectionInfo) => Promise<Response>,
+  { liveStripe, trustProxy }: PageOptions,
+) {
   async function page(request: Request, server: ConnectionInfo["server"]): Promise<Response> {
     const url = new URL(request.url);
     const cookie = request.headers.get("cookie");

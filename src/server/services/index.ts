@@ -50,7 +50,20 @@ export type ServicesDeps = {
  * Every service, wired to the others. Plain values in, data out: the HTTP routes call these, and
  * so can a CLI or a scheduler. Sign-in is one event that search history and quota both follow.
  */
-export function createServices({ db, secret, host, providers, concurrency, retry, deadline, billing: billingConfig, queue, freeTier = defaultFreeTierPolicy, variantsProvider, clock }: ServicesDeps) {
+export function createServices({
+  db,
+  secret,
+  host,
+  providers,
+  concurrency,
+  retry,
+  deadline,
+  billing: billingConfig,
+  queue,
+  freeTier = defaultFreeTierPolicy,
+  variantsProvider,
+  clock,
+}: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
   const quota = createQuotaService({ db, secret, billing, policy: freeTier, clock });

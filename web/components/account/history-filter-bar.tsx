@@ -22,15 +22,33 @@ export function HistoryFilterBar({ form, onChange }: { form: HistoryForm; onChan
   }, [text, form, onChange]);
 
   return (
-    <form role="search" aria-label="Search history" className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 md:grid-cols-6 md:items-end" onSubmit={(event) => event.preventDefault()}>
+    <form
+      role="search"
+      aria-label="Search history"
+      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 md:grid-cols-6 md:items-end"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <Field id={ids.q} label="Search" className="sm:col-span-2 md:col-span-3">
         <div className="relative">
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          <Input id={ids.q} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Query or title" className="pl-9" maxLength={QUERY_MAX_LENGTH} />
+          <Input
+            id={ids.q}
+            type="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Query or title"
+            className="pl-9"
+            maxLength={QUERY_MAX_LENGTH}
+          />
         </div>
       </Field>
       <Field id={ids.provider} label="Provider" className="md:col-span-2">
-        <NativeSelect id={ids.provider} wrapperClassName="w-full" value={form.provider} onChange={(event) => set("provider", event.target.value as ProviderId | "")}>
+        <NativeSelect
+          id={ids.provider}
+          wrapperClassName="w-full"
+          value={form.provider}
+          onChange={(event) => set("provider", event.target.value as ProviderId | "")}
+        >
           <NativeSelectOption value="">Any provider</NativeSelectOption>
           {providerIds.map((id) => (
             <NativeSelectOption key={id} value={id}>

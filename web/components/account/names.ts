@@ -4,7 +4,12 @@ export type Person = Pick<User, "username" | "firstName" | "lastName" | "email" 
 
 /** "First Last", else the username: registration asks for no name, so it may be missing. */
 export function displayName(user: Person): string {
-  return [user.firstName, user.lastName].map((part) => part.trim()).filter(Boolean).join(" ") || user.username;
+  return (
+    [user.firstName, user.lastName]
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .join(" ") || user.username
+  );
 }
 
 /** Spec §2: initials from the first and last name, else the email's first letter, else "U". */

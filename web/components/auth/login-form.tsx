@@ -25,7 +25,15 @@ export function LoginForm({ initialUsername = "", onSignedIn }: { initialUsernam
   return (
     <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
       <FormField label="Username" name="username" autoComplete="username" value={values.username} onChange={change("username")} error={errors.username} />
-      <FormField label="Password" name="password" type="password" autoComplete="current-password" value={values.password} onChange={change("password")} error={errors.password} />
+      <FormField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={values.password}
+        onChange={change("password")}
+        error={errors.password}
+      />
       <Button type="submit" disabled={busy} className="mt-2 w-full">
         {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}
         {busy ? "Logging in..." : "Log In"}

@@ -12,7 +12,12 @@ export type RegisterOutcome = { signedIn: true; user: User } | { signedIn: false
  * the session did not take (the cookie was not kept), the page asks to log in instead.
  */
 export function RegisterForm({ onRegistered }: { onRegistered: (outcome: RegisterOutcome) => void }) {
-  const { formRef, values, errors, busy, setBusy, change, submitted } = useSchemaForm(RegisterSchema, { username: "", email: "", password: "", confirmPassword: "" });
+  const { formRef, values, errors, busy, setBusy, change, submitted } = useSchemaForm(RegisterSchema, {
+    username: "",
+    email: "",
+    password: "",
+    confirmPassword: "",
+  });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     const data = submitted(event);
@@ -38,7 +43,15 @@ export function RegisterForm({ onRegistered }: { onRegistered: (outcome: Registe
     <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
       <FormField label="Username" name="username" autoComplete="username" value={values.username} onChange={change("username")} error={errors.username} />
       <FormField label="Email" name="email" type="email" autoComplete="email" value={values.email} onChange={change("email")} error={errors.email} />
-      <FormField label="Password" name="password" type="password" autoComplete="new-password" value={values.password} onChange={change("password")} error={errors.password} />
+      <FormField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={values.password}
+        onChange={change("password")}
+        error={errors.password}
+      />
       <FormField
         label="Confirm Password"
         name="confirmPassword"

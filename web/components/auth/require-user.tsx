@@ -20,7 +20,8 @@ export function RequireUser({ to = "/auth", returnHere = true, children }: { to?
 
   useEffect(() => {
     if (user) wasSignedIn.current = true;
-    else if (user === null && !wasSignedIn.current) navigate(returnHere ? signInFrom(to, `${window.location.pathname}${window.location.search}`) : to, { replace: true });
+    else if (user === null && !wasSignedIn.current)
+      navigate(returnHere ? signInFrom(to, `${window.location.pathname}${window.location.search}`) : to, { replace: true });
   }, [user, navigate, to, returnHere]);
 
   return user ? children : <PageSkeleton />;

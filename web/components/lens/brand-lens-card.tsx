@@ -51,19 +51,26 @@ function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
   const [name, setName] = useState(initial.brand?.name ?? "");
   const [aliases, setAliases] = useState(initial.brand?.aliases.join(", ") ?? "");
   const [domains, setDomains] = useState(initial.brand?.domains.join(", ") ?? "");
-  const [competitors, setCompetitors] = useState<CompetitorRow[]>(() => initial.competitors.map((c, i) => ({ key: i, name: c.name, aliases: c.aliases.join(", ") })));
+  const [competitors, setCompetitors] = useState<CompetitorRow[]>(() =>
+    initial.competitors.map((c, i) => ({ key: i, name: c.name, aliases: c.aliases.join(", ") })),
+  );
   const [nextKey, setNextKey] = useState(initial.competitors.length);
 
   const save = useMutation({
     mutationFn: () => {
       const brand: BrandEntry | null = name.trim() ? { name: name.trim(), aliases: splitList(aliases), domains: splitList(domains) } : null;
-      const rivals = competitors.filter((row) => row.name.trim()).map((row): BrandEntry => ({ name: row.name.trim(), aliases: splitList(row.aliases), domains: [] }));
+      const rivals = competitors
+        .filter((row) => row.name.trim())
+        .map((row): BrandEntry => ({ name: row.name.trim(), aliases: splitList(row.aliases), domains: [] }));
       return api.saveBrandLens({ brand, competitors: rivals });
     },
     onSuccess: async (saved) => {
       queryClient.setQueryData(workbenchQueries.brandLens(api).queryKey, saved);
       await queryClient.invalidateQueries({ queryKey: ["workbench", "lens"] });
-      toast({ title: "Brand lens saved", description: saved.brand ? `Results now show how the models treat ${saved.brand.name}.` : "No brand is named: the lens is off." });
+      toast({
+        title: "Brand lens saved",
+        description: saved.brand ? `Results now show how the models treat ${saved.brand.name}.` : "No brand is named: the lens is off.",
+      });
     },
   });
 
@@ -93,7 +100,9 @@ function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-medium">Competitors</legend>
-        {competitors.length === 0 ? <p className="text-sm text-muted-foreground">None yet. Competitors are what your share of voice is measured against.</p> : null}
+        {competitors.length === 0 ? (
+          <p className="text-sm text-muted-foreground">None yet. Competitors are what your share of voice is measured against.</p>
+        ) : null}
         <ul className="space-y-3">
           {competitors.map((row, index) => (
             <li key={row.key} className="grid items-end gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_auto]">

@@ -32,7 +32,10 @@ function ProOnly() {
     <Card className="items-center gap-3 py-10 text-center">
       <Crown className="size-8 text-amber-600" aria-hidden="true" />
       <h3 className="text-lg font-semibold">The Brand Lens is a Pro feature</h3>
-      <p className="max-w-md px-6 text-sm text-muted-foreground">See how often each model mentions your brand, with 95% intervals, its share of voice against your competitors, where it stands among the recommended products, and whether your own domain is cited.</p>
+      <p className="max-w-md px-6 text-sm text-muted-foreground">
+        See how often each model mentions your brand, with 95% intervals, its share of voice against your competitors, where it stands among the recommended
+        products, and whether your own domain is cited.
+      </p>
       <div className="flex flex-wrap justify-center gap-2">
         {upgrade.offered ? (
           <Button type="button" onClick={() => void upgrade.start()}>
@@ -103,7 +106,10 @@ function Lens({ searchId, control }: { searchId: string; control: LensControl })
 }
 
 function describe(lens: LensReport): string {
-  const parts = [lens.brand.aliases.length > 0 ? `Also: ${lens.brand.aliases.join(", ")}` : "", lens.competitors.length > 0 ? `Against: ${lens.competitors.map((c) => c.name).join(", ")}` : "No competitors named"];
+  const parts = [
+    lens.brand.aliases.length > 0 ? `Also: ${lens.brand.aliases.join(", ")}` : "",
+    lens.competitors.length > 0 ? `Against: ${lens.competitors.map((c) => c.name).join(", ")}` : "No competitors named",
+  ];
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -153,7 +159,10 @@ function LensReportView({ lens }: { lens: LensReport }) {
           ))}
         </div>
       )}
-      <p className="text-xs text-muted-foreground">An answer mentions a brand when it names it or one of its other names as a whole word; an answer saying it could not find the brand does not count. Intervals are 95% Wilson intervals over the iterations.</p>
+      <p className="text-xs text-muted-foreground">
+        An answer mentions a brand when it names it or one of its other names as a whole word; an answer saying it could not find the brand does not count.
+        Intervals are 95% Wilson intervals over the iterations.
+      </p>
     </>
   );
 }
@@ -243,8 +252,10 @@ function PositionRow({ label, count, n, muted = false }: { label: string; count:
 function Bar({ share, strong }: { share: number; strong: boolean }) {
   return (
     <div className="h-2 w-full rounded-full bg-primary/15" aria-hidden="true">
-      <div className={strong ? "h-full rounded-full bg-primary" : "h-full rounded-full bg-primary/50"} style={{ width: `${Math.min(100, Math.max(0, share))}%` }} />
+      <div
+        className={strong ? "h-full rounded-full bg-primary" : "h-full rounded-full bg-primary/50"}
+        style={{ width: `${Math.min(100, Math.max(0, share))}%` }}
+      />
     </div>
   );
 }
-

@@ -13,14 +13,21 @@ export const TOP_DOMAINS = 10;
 export function ProductsTab({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
   const products = useMemo(() => listedProducts(result), [result]);
   return (
-    <ResultCard title={`All Products (${products.length})`} description={`${everyIteration(result, "Every product any model returned")}; the ones more models returned come first, then by rank.`}>
+    <ResultCard
+      title={`All Products (${products.length})`}
+      description={`${everyIteration(result, "Every product any model returned")}; the ones more models returned come first, then by rank.`}
+    >
       <ListOrEmpty items={products} empty="No products found in search results" ordered className="divide-y" label="All products">
         {(product) => (
           <li key={product.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-product">
             <div className="min-w-0">
               <p className="font-medium break-words">
                 {product.name}
-                {product.rank !== undefined ? <span className="ml-2 text-xs font-normal text-muted-foreground">{result.iterationCount > 1 ? `rank #${product.rank} in the shown answer` : `best rank #${product.rank}`}</span> : null}
+                {product.rank !== undefined ? (
+                  <span className="ml-2 text-xs font-normal text-muted-foreground">
+                    {result.iterationCount > 1 ? `rank #${product.rank} in the shown answer` : `best rank #${product.rank}`}
+                  </span>
+                ) : null}
               </p>
               {product.details ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{product.details}</p> : null}
             </div>
@@ -36,13 +43,18 @@ export function ProductsTab({ result, simulated }: { result: SearchResult; simul
 export function CompaniesTab({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
   const companies = useMemo(() => listedCompanies(result), [result]);
   return (
-    <ResultCard title={`All Companies (${companies.length})`} description={`${everyIteration(result, "Every company any model mentioned")}; the ones more models mentioned come first.`}>
+    <ResultCard
+      title={`All Companies (${companies.length})`}
+      description={`${everyIteration(result, "Every company any model mentioned")}; the ones more models mentioned come first.`}
+    >
       <ListOrEmpty items={companies} empty="No companies found in search results" className="divide-y" label="All companies">
         {(company) => (
           <li key={company.name} className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between" data-testid="aggregated-company">
             <div className="min-w-0">
               <p className="font-medium break-words">{company.name}</p>
-              {company.products.length > 0 ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p> : null}
+              {company.products.length > 0 ? (
+                <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p>
+              ) : null}
             </div>
             <ReturnedByModels item={company} simulated={simulated} />
           </li>
@@ -91,7 +103,11 @@ export function LinksTab({ result, simulated }: { result: SearchResult; simulate
   const groups = useMemo(() => groupByDomain(sources, domains), [sources, domains]);
 
   return (
-    <ResultCard title={`All Sources (${sources.length} links from ${domains.length} domains)`} description={`${everyIteration(result, "Every distinct link any model returned")}, grouped by domain.`} contentClassName="space-y-6">
+    <ResultCard
+      title={`All Sources (${sources.length} links from ${domains.length} domains)`}
+      description={`${everyIteration(result, "Every distinct link any model returned")}, grouped by domain.`}
+      contentClassName="space-y-6"
+    >
       {sources.length === 0 ? (
         <EmptyText>No sources found in search results</EmptyText>
       ) : (
@@ -116,7 +132,11 @@ export function LinksTab({ result, simulated }: { result: SearchResult; simulate
                 <h5 className="text-xs font-semibold tracking-wide break-all text-muted-foreground uppercase">{group.domain ?? "Not a valid URL"}</h5>
                 <ul className="space-y-2">
                   {group.sources.map((source) => (
-                    <li key={source.url} className="flex min-w-0 flex-col gap-1 rounded-md border p-2 text-sm sm:flex-row sm:items-center sm:justify-between" data-testid="aggregated-source">
+                    <li
+                      key={source.url}
+                      className="flex min-w-0 flex-col gap-1 rounded-md border p-2 text-sm sm:flex-row sm:items-center sm:justify-between"
+                      data-testid="aggregated-source"
+                    >
                       <div className="min-w-0">
                         <p className="font-medium break-words">{sourceLabel(source, { preferTitle: true })}</p>
                         <SourceLink source={source} show="url" className="w-full text-xs" />

@@ -143,10 +143,18 @@ function inlineToken(token: Tokens.Generic, key: number): ReactNode {
     case "br":
       return <br key={key} />;
     case "link":
-      return <AnswerLink key={key} href={token.href}>{inline(token.tokens)}</AnswerLink>;
+      return (
+        <AnswerLink key={key} href={token.href}>
+          {inline(token.tokens)}
+        </AnswerLink>
+      );
     case "image":
       // Not loaded (see above): a link to it, named by its alt text.
-      return <AnswerLink key={key} href={token.href}>{token.text || token.href}</AnswerLink>;
+      return (
+        <AnswerLink key={key} href={token.href}>
+          {token.text || token.href}
+        </AnswerLink>
+      );
     case "html":
       return token.text;
     default:

@@ -16,7 +16,13 @@ const NO_COMMON_SOURCE = "No source was returned by more than one model";
  */
 export function ScrollTable({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
-    <div data-slot="table-container" role="region" aria-label={label} tabIndex={0} className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+    <div
+      data-slot="table-container"
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+    >
       <table data-slot="table" role="table" className={cn("w-full caption-bottom text-sm", className)}>
         {children}
       </table>
@@ -29,7 +35,13 @@ export function CrossModelComparison({ result, simulated }: { result: SearchResu
   const titles = useMemo(() => sourceTitles(result), [result]);
   return (
     <ResultCard title="Cross-Model Comparison" description="What more than one model returned." contentClassName="grid gap-6 md:grid-cols-2">
-      <CommonList title="Common Products" empty="No product was returned by more than one model" items={result.commonProducts} itemKey={(p) => p.name} simulated={simulated}>
+      <CommonList
+        title="Common Products"
+        empty="No product was returned by more than one model"
+        items={result.commonProducts}
+        itemKey={(p) => p.name}
+        simulated={simulated}
+      >
         {(product) => <span className="min-w-0 font-medium break-words">{product.name}</span>}
       </CommonList>
       <CommonList title="Common Sources" empty={NO_COMMON_SOURCE} items={result.commonSources} itemKey={(s) => s.url} simulated={simulated}>
@@ -40,7 +52,21 @@ export function CrossModelComparison({ result, simulated }: { result: SearchResu
 }
 
 /** One list of items more than one model returned, each with the models that did. */
-function CommonList<T extends { models: ProviderId[] }>({ title, empty, items, itemKey, simulated, children }: { title: string; empty: string; items: T[]; itemKey: (item: T) => string; simulated: SimulatedFlags; children: (item: T) => ReactNode }) {
+function CommonList<T extends { models: ProviderId[] }>({
+  title,
+  empty,
+  items,
+  itemKey,
+  simulated,
+  children,
+}: {
+  title: string;
+  empty: string;
+  items: T[];
+  itemKey: (item: T) => string;
+  simulated: SimulatedFlags;
+  children: (item: T) => ReactNode;
+}) {
   return (
     <section className="min-w-0 space-y-2">
       <h4 className="text-sm font-semibold">{`${title} (${items.length})`}</h4>
@@ -65,7 +91,8 @@ export type ComparisonRow = { name: string; group?: string } & Record<ProviderId
  */
 export function comparisonRows(result: SearchResult): ComparisonRow[] {
   const per = (pick: (model: ReturnType<typeof modelOf>) => boolean | string) => perProvider((id) => pick(modelOf(result, id)));
-  const shared = (group: string, items: SearchResult["commonProducts"]): ComparisonRow[] => items.map((item) => ({ name: item.name, group, ...perProvider((id) => item.models.includes(id)) }));
+  const shared = (group: string, items: SearchResult["commonProducts"]): ComparisonRow[] =>
+    items.map((item) => ({ name: item.name, group, ...perProvider((id) => item.models.includes(id)) }));
   const counts = perProvider((id) => returnedCounts(result, id));
   const count = (kind: keyof (typeof counts)[ProviderId]) => perProvider((id) => String(counts[id][kind]));
   return [
@@ -142,7 +169,12 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
             if (row.group && row.group !== lastGroup) {
               out.push(
                 <TableRow key={`group-${row.group}`} role="row" className={cn("bg-muted/50 hover:bg-muted/50", STACKED.group)}>
-                  <TableHead scope="colgroup" role="columnheader" colSpan={providerIds.length + 1} className="flex h-8 items-center text-xs tracking-wide text-muted-foreground uppercase sm:table-cell">
+                  <TableHead
+                    scope="colgroup"
+                    role="columnheader"
+                    colSpan={providerIds.length + 1}
+                    className="flex h-8 items-center text-xs tracking-wide text-muted-foreground uppercase sm:table-cell"
+                  >
                     {row.group}
                   </TableHead>
                 </TableRow>,

@@ -30,11 +30,16 @@ export function FrequencyAnalysis({ result, simulated, isPro }: { result: Search
         <ChartNoAxesColumn className="size-8 text-muted-foreground" aria-hidden="true" />
         <h3 className="text-lg font-semibold">No Aggregated Results Available</h3>
         {isPro ? (
-          <p className="max-w-md px-6 text-sm text-muted-foreground">Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.</p>
+          <p className="max-w-md px-6 text-sm text-muted-foreground">
+            Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.
+          </p>
         ) : (
           // Spec §2 says to set iterations above 1; a free user cannot, so it says whose option that is.
           <>
-            <p className="max-w-md px-6 text-sm text-muted-foreground">Setting Search Iterations above 1, to run the same search several times and see how often each product, company and source comes back, is a Pro feature.</p>
+            <p className="max-w-md px-6 text-sm text-muted-foreground">
+              Setting Search Iterations above 1, to run the same search several times and see how often each product, company and source comes back, is a Pro
+              feature.
+            </p>
             <Button asChild size="sm">
               <Link href="/upgrade">
                 <Lock aria-hidden="true" />
@@ -76,7 +81,9 @@ function ProviderFrequencies({ provider, stats, simulated }: { provider: Provide
           <span className="font-medium">{`${model}: top 3 products identical in ${stability.identicalTop3} of ${stability.runs} runs`}</span>
           {simulated ? <SimulatedBadge /> : null}
         </p>
-        {stability.identicalTop3 > 1 && stability.mostCommonTop3.length > 0 ? <p className="break-words text-muted-foreground">{`Most common top 3: ${stability.mostCommonTop3.join(", ")}`}</p> : null}
+        {stability.identicalTop3 > 1 && stability.mostCommonTop3.length > 0 ? (
+          <p className="break-words text-muted-foreground">{`Most common top 3: ${stability.mostCommonTop3.join(", ")}`}</p>
+        ) : null}
         {stats.stability ? (
           <p className="flex items-start gap-1.5 text-muted-foreground">
             <span data-testid="stability">{stabilityText(stats.stability)}</span>
@@ -87,7 +94,9 @@ function ProviderFrequencies({ provider, stats, simulated }: { provider: Provide
         ) : null}
         <p className="text-muted-foreground">
           {`Percentages are over ${plural(stats.iterations, "completed iteration")}`}
-          {stats.failedIterations > 0 ? `; ${plural(stats.failedIterations, "iteration")} failed and ${stats.failedIterations === 1 ? "is" : "are"} not counted` : ""}
+          {stats.failedIterations > 0
+            ? `; ${plural(stats.failedIterations, "iteration")} failed and ${stats.failedIterations === 1 ? "is" : "are"} not counted`
+            : ""}
           {". The whisker on each bar is the 95% interval."}
         </p>
       </div>
@@ -119,7 +128,12 @@ function FrequencyCard({ title, model, items, runs, kind }: { title: string; mod
           <EmptyText>No data available</EmptyText>
         ) : (
           // Focusable so keyboard users can scroll it (axe scrollable-region-focusable).
-          <div tabIndex={0} role="region" aria-label={`${title} for ${model}`} className="max-h-[400px] overflow-auto rounded-sm pr-1 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+          <div
+            tabIndex={0}
+            role="region"
+            aria-label={`${title} for ${model}`}
+            className="max-h-[400px] overflow-auto rounded-sm pr-1 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          >
             <ul className="space-y-3">
               {items.map((item) => (
                 <FrequencyRow key={item.name} item={item} runs={runs} kind={kind} />
@@ -149,8 +163,17 @@ function FrequencyRow({ item, runs, kind }: { item: Frequency; runs: number; kin
         </span>
       </div>
       <div className="relative py-1">
-        <Progress value={clamp(item.percentage)} aria-label={`${name}: ${formatPercent(item.percentage)} of runs`} aria-valuetext={`${formatPercent(item.percentage)}, ${interval}`} />
-        <span className="absolute top-1/2 h-3 -translate-y-1/2 border-x-2 border-foreground/70" style={{ left: `${low}%`, width: `${Math.max(high - low, 0)}%` }} title={interval} aria-hidden="true">
+        <Progress
+          value={clamp(item.percentage)}
+          aria-label={`${name}: ${formatPercent(item.percentage)} of runs`}
+          aria-valuetext={`${formatPercent(item.percentage)}, ${interval}`}
+        />
+        <span
+          className="absolute top-1/2 h-3 -translate-y-1/2 border-x-2 border-foreground/70"
+          style={{ left: `${low}%`, width: `${Math.max(high - low, 0)}%` }}
+          title={interval}
+          aria-hidden="true"
+        >
           <span className="absolute top-1/2 left-0 h-px w-full -translate-y-1/2 bg-foreground/70" />
         </span>
         <span className="sr-only">{interval}</span>

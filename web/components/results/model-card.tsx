@@ -109,7 +109,9 @@ function Answer({ model }: { model: ModelResult }) {
         <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
           <TriangleAlert aria-hidden="true" />
           <AlertTitle className="line-clamp-none">Answered without searching the web</AlertTitle>
-          <AlertDescription className="text-amber-900 dark:text-amber-100">The model replied from what it already knew; its answer may be out of date.</AlertDescription>
+          <AlertDescription className="text-amber-900 dark:text-amber-100">
+            The model replied from what it already knew; its answer may be out of date.
+          </AlertDescription>
         </Alert>
       ) : null}
 
@@ -125,7 +127,10 @@ function Answer({ model }: { model: ModelResult }) {
           <ol className="space-y-2">
             {products.slice(0, CARD_PRODUCTS).map((product, index) => (
               <li key={`${product.name}-${index}`} className="flex min-w-0 gap-2 text-sm">
-                <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground" aria-hidden="true">
+                <span
+                  className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+                  aria-hidden="true"
+                >
                   {product.number}
                 </span>
                 <div className="min-w-0">
@@ -161,11 +166,7 @@ function Answer({ model }: { model: ModelResult }) {
       <section className="space-y-2">
         <div className="flex flex-wrap items-baseline justify-between gap-x-2">
           <h4 className="text-sm font-semibold">Sources</h4>
-          {sources.length > 0 ? (
-            <span className="text-xs text-muted-foreground">
-              {`${sources.length} total, ${cited} cited`}
-            </span>
-          ) : null}
+          {sources.length > 0 ? <span className="text-xs text-muted-foreground">{`${sources.length} total, ${cited} cited`}</span> : null}
         </div>
         {sources.length === 0 ? (
           <EmptyText>No sources found</EmptyText>
@@ -176,7 +177,10 @@ function Answer({ model }: { model: ModelResult }) {
                 <li key={`${source.url}-${index}`} className="flex min-w-0 items-center gap-1.5">
                   <SourceLink source={source} className="min-w-0" />
                   {source.cited ? (
-                    <span className="shrink-0 rounded bg-muted px-1 text-[10px] font-medium tracking-wide text-foreground uppercase" title="Cited in the answer (the others were only retrieved)">
+                    <span
+                      className="shrink-0 rounded bg-muted px-1 text-[10px] font-medium tracking-wide text-foreground uppercase"
+                      title="Cited in the answer (the others were only retrieved)"
+                    >
                       cited
                     </span>
                   ) : null}
@@ -339,7 +343,12 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
               <RawResponse text={model.rawResponse} label={`Raw response from ${labels.model}`} shown={shown} />
             ) : (
               // Focusable so keyboard users can scroll it (axe scrollable-region-focusable), like the raw text.
-              <div tabIndex={0} role="region" aria-label={`Response from ${labels.model}`} className="max-h-80 overflow-auto rounded-md border p-3 text-sm break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+              <div
+                tabIndex={0}
+                role="region"
+                aria-label={`Response from ${labels.model}`}
+                className="max-h-80 overflow-auto rounded-md border p-3 text-sm break-words focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              >
                 <Suspense fallback={<p className="text-muted-foreground">Loading the answer…</p>}>
                   <AnswerAsRead text={model.rawResponse} />
                 </Suspense>
@@ -356,7 +365,14 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
 function ShowWhere({ name, onShow, className }: { name: string; onShow: (() => void) | undefined; className?: string }) {
   if (!onShow) return null;
   return (
-    <Button type="button" variant="link" size="xs" className={cn("h-auto p-0 font-normal", className)} onClick={onShow} aria-label={`Show where it says that: ${name}`}>
+    <Button
+      type="button"
+      variant="link"
+      size="xs"
+      className={cn("h-auto p-0 font-normal", className)}
+      onClick={onShow}
+      aria-label={`Show where it says that: ${name}`}
+    >
       <TextSearch aria-hidden="true" />
       Show where it says that
     </Button>

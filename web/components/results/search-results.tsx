@@ -43,7 +43,12 @@ const TABS: { value: ResultsTab; label: string; className: string; render: (prop
   { value: "links", label: "All Links", className: "min-w-0", render: (props) => <LinksTab {...props} /> },
   { value: "frequency", label: "Frequency Analysis", className: "min-w-0", render: (props) => <FrequencyAnalysis {...props} /> },
   // Beyond the spec (Pro): the person's brand through the answers of a saved search.
-  { value: "lens", label: "Brand Lens", className: "min-w-0", render: ({ result, isPro, lens }) => <LensTab searchId={result.id} isPro={isPro} control={lens} /> },
+  {
+    value: "lens",
+    label: "Brand Lens",
+    className: "min-w-0",
+    render: ({ result, isPro, lens }) => <LensTab searchId={result.id} isPro={isPro} control={lens} />,
+  },
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
@@ -105,7 +110,19 @@ function SideBySide({ result, simulated }: TabProps) {
 
 export default SearchResults;
 
-function ResultsHeader({ result, isPro, readOnly, headingId, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; headingId: string; lens: LensReport | null }) {
+function ResultsHeader({
+  result,
+  isPro,
+  readOnly,
+  headingId,
+  lens,
+}: {
+  result: SearchResult;
+  isPro: boolean;
+  readOnly: boolean;
+  headingId: string;
+  lens: LensReport | null;
+}) {
   const stats = [
     { label: "Search Time", value: formatSeconds(result.executionTimeMs) },
     { label: "Total Links", value: String(result.totalLinks) },
@@ -156,7 +173,11 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
       if (kind === "json") downloadText(resultToJson(result, extras), filename, "application/json");
       else downloadText(resultToCsvFile(result, extras), filename, "text/csv;charset=utf-8");
     } catch (error) {
-      toast({ variant: "destructive", title: "Export failed", description: error instanceof Error && error.message ? error.message : "The file could not be created." });
+      toast({
+        variant: "destructive",
+        title: "Export failed",
+        description: error instanceof Error && error.message ? error.message : "The file could not be created.",
+      });
     }
   };
   const variantsHref = `/variants?query=${encodeURIComponent(result.query)}&iterations=${result.iterationCount}`;

@@ -32,7 +32,11 @@ export function SimulatedBadge({ className }: { className?: string }) {
 /** Honesty rule, the quiet mark: a flask beside a simulated provider's name where the label would repeat ("(simulated)" to screen readers). */
 export function SimulatedMark({ className }: { className?: string }) {
   return (
-    <span data-simulated="mark" title="Simulated: this answer comes from our simulator" className={cn("inline-flex shrink-0 text-amber-700 dark:text-amber-300", className)}>
+    <span
+      data-simulated="mark"
+      title="Simulated: this answer comes from our simulator"
+      className={cn("inline-flex shrink-0 text-amber-700 dark:text-amber-300", className)}
+    >
       <FlaskConical className="size-3.5" aria-hidden="true" />
       <span className="sr-only">(simulated)</span>
     </span>
@@ -79,7 +83,15 @@ export function HowOften({ returned, className }: { returned: Returned | undefin
  * `show="url"`), its title on hover. Anything that is not a valid http(s) URL is shown as plain
  * text, never as a link.
  */
-export function SourceLink({ source, show = "label", className }: { source: { url: string; title?: string | undefined }; show?: "label" | "url"; className?: string }) {
+export function SourceLink({
+  source,
+  show = "label",
+  className,
+}: {
+  source: { url: string; title?: string | undefined };
+  show?: "label" | "url";
+  className?: string;
+}) {
   const href = safeHref(source.url);
   const text = show === "label" ? sourceLabel(source) : source.url.trim();
   const hover = source.title?.trim() || source.url.trim();
@@ -96,7 +108,10 @@ export function SourceLink({ source, show = "label", className }: { source: { ur
       target="_blank"
       rel="noopener noreferrer"
       title={hover}
-      className={cn("inline-flex max-w-full min-w-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none dark:text-blue-300", className)}
+      className={cn(
+        "inline-flex max-w-full min-w-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none dark:text-blue-300",
+        className,
+      )}
     >
       <span className="truncate">{text}</span>
       <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
@@ -130,7 +145,21 @@ export function EmptyText({ children }: { children: ReactNode }) {
 }
 
 /** The items as a list (`children` renders each `<li>`), or the spec's empty text when there are none. */
-export function ListOrEmpty<T>({ items, empty, ordered = false, className, label, children }: { items: readonly T[]; empty: string; ordered?: boolean; className?: string; label?: string; children: (item: T, index: number) => ReactNode }) {
+export function ListOrEmpty<T>({
+  items,
+  empty,
+  ordered = false,
+  className,
+  label,
+  children,
+}: {
+  items: readonly T[];
+  empty: string;
+  ordered?: boolean;
+  className?: string;
+  label?: string;
+  children: (item: T, index: number) => ReactNode;
+}) {
   if (items.length === 0) return <EmptyText>{empty}</EmptyText>;
   const List = ordered ? "ol" : "ul";
   return (
@@ -150,7 +179,19 @@ export function CardHeading({ id, children }: { id?: string; children: ReactNode
 }
 
 /** The card every results section sits in: a heading, an optional line under it, the content. */
-export function ResultCard({ title, description, className, contentClassName, children }: { title: string; description?: string; className?: string; contentClassName?: string; children: ReactNode }) {
+export function ResultCard({
+  title,
+  description,
+  className,
+  contentClassName,
+  children,
+}: {
+  title: string;
+  description?: string;
+  className?: string;
+  contentClassName?: string;
+  children: ReactNode;
+}) {
   return (
     <Card className={cn("gap-4", className)}>
       <CardHeader>

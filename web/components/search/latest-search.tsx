@@ -22,7 +22,8 @@ export function LatestSearch({ query, isPro, fallback }: { query: string; isPro:
   const id = latest.data?.id;
   const saved = useQuery({ ...queries.search(api, id ?? ""), enabled: id !== undefined });
 
-  if (latest.isPending || (id !== undefined && saved.isPending)) return <Skeleton className="h-96 w-full" aria-label="Loading your latest search of this query" />;
+  if (latest.isPending || (id !== undefined && saved.isPending))
+    return <Skeleton className="h-96 w-full" aria-label="Loading your latest search of this query" />;
   if (!saved.data) return fallback;
   return (
     <div className="space-y-3">

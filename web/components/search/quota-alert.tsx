@@ -39,11 +39,13 @@ export function QuotaAlert({ remaining }: { remaining: number }) {
       </AlertTitle>
       <AlertDescription className="space-y-2 text-inherit">
         {state === "limit" && !hadSearchesLeft.current ? (
-          <p>
-            You've reached your free daily limit. Upgrade to Pro for unlimited searches. {upgradeLink}
-          </p>
+          <p>You've reached your free daily limit. Upgrade to Pro for unlimited searches. {upgradeLink}</p>
         ) : null}
-        <Progress value={(left / FREE_DAILY_SEARCHES) * 100} aria-label={`${left} of ${FREE_DAILY_SEARCHES} free searches remaining`} indicatorClassName={TONE[state].bar} />
+        <Progress
+          value={(left / FREE_DAILY_SEARCHES) * 100}
+          aria-label={`${left} of ${FREE_DAILY_SEARCHES} free searches remaining`}
+          indicatorClassName={TONE[state].bar}
+        />
       </AlertDescription>
     </Alert>
   );

@@ -27,8 +27,9 @@ export function CliAccessCard() {
       title="CLI access"
       description={
         <>
-          Personal API tokens let the <code className="font-mono">aisc</code> command-line tool, your scripts and MCP clients such as Claude Desktop search as you, with your plan's limits, until you
-          revoke them. A token cannot create tokens, manage billing or change your account: those need you signed in here.
+          Personal API tokens let the <code className="font-mono">aisc</code> command-line tool, your scripts and MCP clients such as Claude Desktop search as
+          you, with your plan's limits, until you revoke them. A token cannot create tokens, manage billing or change your account: those need you signed in
+          here.
         </>
       }
     >
@@ -129,7 +130,15 @@ function TokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }
           Scopes: <span className="font-mono">{token.scopes.join(", ")}</span>
         </p>
       </div>
-      <Button id={revokeButtonId(token)} variant="outline" size="sm" aria-haspopup="dialog" onClick={onRevoke} onPointerEnter={() => void loadRevokeDialog()} onFocus={() => void loadRevokeDialog()}>
+      <Button
+        id={revokeButtonId(token)}
+        variant="outline"
+        size="sm"
+        aria-haspopup="dialog"
+        onClick={onRevoke}
+        onPointerEnter={() => void loadRevokeDialog()}
+        onFocus={() => void loadRevokeDialog()}
+      >
         <Trash2 aria-hidden="true" />
         Revoke
         <span className="sr-only">{` token ${token.name}`}</span>

@@ -122,7 +122,11 @@ export function CreatedTokenPanel({ created, onDone }: { created: CreatedToken; 
           </Button>
         </div>
         <p role="status" className="text-sm empty:hidden">
-          {copy === "copied" ? "Copied to the clipboard." : copy === "manual" ? "The clipboard is not available here: the token is selected, press Ctrl+C (⌘C on a Mac) to copy it." : ""}
+          {copy === "copied"
+            ? "Copied to the clipboard."
+            : copy === "manual"
+              ? "The clipboard is not available here: the token is selected, press Ctrl+C (⌘C on a Mac) to copy it."
+              : ""}
         </p>
       </div>
       <div className="space-y-1.5 text-sm">
@@ -131,8 +135,8 @@ export function CreatedTokenPanel({ created, onDone }: { created: CreatedToken; 
           <code>{`aisc login --server ${origin} --token-stdin`}</code>
         </pre>
         <p className="text-muted-foreground">
-          For scripts and MCP clients, set <code className="font-mono text-foreground">AISC_TOKEN</code> to it instead (and <code className="font-mono text-foreground">AISC_SERVER</code> to{" "}
-          <span className="[overflow-wrap:anywhere]">{origin}</span>).
+          For scripts and MCP clients, set <code className="font-mono text-foreground">AISC_TOKEN</code> to it instead (and{" "}
+          <code className="font-mono text-foreground">AISC_SERVER</code> to <span className="[overflow-wrap:anywhere]">{origin}</span>).
         </p>
       </div>
       <Button type="button" variant="outline" size="sm" onClick={onDone}>

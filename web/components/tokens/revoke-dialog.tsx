@@ -48,7 +48,9 @@ export function RevokeDialog({ token, open, onOpenChange, onRevoked, focusAfter 
       >
         <DialogHeader>
           <DialogTitle className="break-words">{`Revoke “${token.name}”?`}</DialogTitle>
-          <DialogDescription>Whatever uses it (the aisc CLI, a script, an MCP client) is signed out at once. This cannot be undone: to sign in again, create a new token.</DialogDescription>
+          <DialogDescription>
+            Whatever uses it (the aisc CLI, a script, an MCP client) is signed out at once. This cannot be undone: to sign in again, create a new token.
+          </DialogDescription>
         </DialogHeader>
         {revoke.isError ? (
           <Alert variant="destructive">

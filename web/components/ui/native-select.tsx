@@ -1,7 +1,7 @@
-import * as React from "react"
-import { ChevronDownIcon } from "lucide-react"
+import * as React from "react";
+import { ChevronDownIcon } from "lucide-react";
 
-import { cn } from "#web/lib/utils.ts"
+import { cn } from "#web/lib/utils.ts";
 
 /** shadcn's NativeSelect: a styled <select>, light enough for the first page load (ADR 006). */
 function NativeSelect({ className, wrapperClassName, ...props }: React.ComponentProps<"select"> & { wrapperClassName?: string }) {
@@ -13,7 +13,7 @@ function NativeSelect({ className, wrapperClassName, ...props }: React.Component
           "border-input dark:bg-input/30 dark:hover:bg-input/50 h-9 w-full min-w-0 appearance-none rounded-md border bg-transparent px-3 py-2 pr-9 text-sm shadow-xs transition-[color,box-shadow] outline-none disabled:pointer-events-none disabled:cursor-not-allowed",
           "focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]",
           "aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 aria-invalid:border-destructive",
-          className
+          className,
         )}
         {...props}
       />
@@ -23,11 +23,11 @@ function NativeSelect({ className, wrapperClassName, ...props }: React.Component
         data-slot="native-select-icon"
       />
     </div>
-  )
+  );
 }
 
 function NativeSelectOption({ ...props }: React.ComponentProps<"option">) {
-  return <option data-slot="native-select-option" {...props} />
+  return <option data-slot="native-select-option" {...props} />;
 }
 
-export { NativeSelect, NativeSelectOption }
+export { NativeSelect, NativeSelectOption };

@@ -1,15 +1,9 @@
-import * as React from "react"
+import * as React from "react";
 
-import { cn } from "#web/lib/utils.ts"
+import { cn } from "#web/lib/utils.ts";
 
 function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="skeleton"
-      className={cn("bg-accent animate-pulse rounded-md", className)}
-      {...props}
-    />
-  )
+  return <div data-slot="skeleton" className={cn("bg-accent animate-pulse rounded-md", className)} {...props} />;
 }
 
-export { Skeleton }
+export { Skeleton };

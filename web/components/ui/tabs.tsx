@@ -1,33 +1,26 @@
-"use client"
+"use client";
 
-import * as React from "react"
-import { cva, type VariantProps } from "class-variance-authority"
-import { Tabs as TabsPrimitive } from "radix-ui"
+import * as React from "react";
+import { cva, type VariantProps } from "class-variance-authority";
+import { Tabs as TabsPrimitive } from "radix-ui";
 
-import { cn } from "#web/lib/utils.ts"
+import { cn } from "#web/lib/utils.ts";
 
 // Radix unmounts inactive panels but still points every trigger's
 // aria-controls at its panel, which axe reports as a critical
 // aria-valid-attr-value violation. Tabs tracks the selected value so
 // TabsTrigger can omit aria-controls while its panel is not rendered.
-const TabsValueContext = React.createContext<string | undefined>(undefined)
+const TabsValueContext = React.createContext<string | undefined>(undefined);
 
-function Tabs({
-  className,
-  orientation = "horizontal",
-  value,
-  defaultValue,
-  onValueChange,
-  ...props
-}: React.ComponentProps<typeof TabsPrimitive.Root>) {
-  const [uncontrolledValue, setUncontrolledValue] = React.useState(defaultValue)
+function Tabs({ className, orientation = "horizontal", value, defaultValue, onValueChange, ...props }: React.ComponentProps<typeof TabsPrimitive.Root>) {
+  const [uncontrolledValue, setUncontrolledValue] = React.useState(defaultValue);
   const handleValueChange = React.useCallback(
     (next: string) => {
-      setUncontrolledValue(next)
-      onValueChange?.(next)
+      setUncontrolledValue(next);
+      onValueChange?.(next);
     },
-    [onValueChange]
-  )
+    [onValueChange],
+  );
 
   return (
     <TabsValueContext.Provider value={value ?? uncontrolledValue}>
@@ -38,14 +31,11 @@ function Tabs({
         value={value}
         defaultValue={defaultValue}
         onValueChange={handleValueChange}
-        className={cn(
-          "group/tabs flex gap-2 data-[orientation=horizontal]:flex-col",
-          className
-        )}
+        className={cn("group/tabs flex gap-2 data-[orientation=horizontal]:flex-col", className)}
         {...props}
       />
     </TabsValueContext.Provider>
-  )
+  );
 }
 
 const tabsListVariants = cva(
@@ -60,31 +50,16 @@ const tabsListVariants = cva(
     defaultVariants: {
       variant: "default",
     },
-  }
-)
+  },
+);
 
-function TabsList({
-  className,
-  variant = "default",
-  ...props
-}: React.ComponentProps<typeof TabsPrimitive.List> &
-  VariantProps<typeof tabsListVariants>) {
-  return (
-    <TabsPrimitive.List
-      data-slot="tabs-list"
-      data-variant={variant}
-      className={cn(tabsListVariants({ variant }), className)}
-      {...props}
-    />
-  )
+function TabsList({ className, variant = "default", ...props }: React.ComponentProps<typeof TabsPrimitive.List> & VariantProps<typeof tabsListVariants>) {
+  return <TabsPrimitive.List data-slot="tabs-list" data-variant={variant} className={cn(tabsListVariants({ variant }), className)} {...props} />;
 }
 
-function TabsTrigger({
-  className,
-  ...props
-}: React.ComponentProps<typeof TabsPrimitive.Trigger>) {
-  const selectedValue = React.useContext(TabsValueContext)
-  const panelRendered = selectedValue === props.value
+function TabsTrigger({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.Trigger>) {
+  const selectedValue = React.useContext(TabsValueContext);
+  const panelRendered = selectedValue === props.value;
 
   return (
     <TabsPrimitive.Trigger
@@ -95,24 +70,15 @@ function TabsTrigger({
         "group-data-[variant=line]/tabs-list:bg-transparent group-data-[variant=line]/tabs-list:data-[state=active]:bg-transparent dark:group-data-[variant=line]/tabs-list:data-[state=active]:border-transparent dark:group-data-[variant=line]/tabs-list:data-[state=active]:bg-transparent",
         "data-[state=active]:bg-background data-[state=active]:text-foreground dark:data-[state=active]:border-input dark:data-[state=active]:bg-input/30 dark:data-[state=active]:text-foreground",
         "after:bg-foreground after:absolute after:opacity-0 after:transition-opacity group-data-[orientation=horizontal]/tabs:after:inset-x-0 group-data-[orientation=horizontal]/tabs:after:bottom-[-5px] group-data-[orientation=horizontal]/tabs:after:h-0.5 group-data-[orientation=vertical]/tabs:after:inset-y-0 group-data-[orientation=vertical]/tabs:after:-right-1 group-data-[orientation=vertical]/tabs:after:w-0.5 group-data-[variant=line]/tabs-list:data-[state=active]:after:opacity-100",
-        className
+        className,
       )}
       {...props}
     />
-  )
+  );
 }
 
-function TabsContent({
-  className,
-  ...props
-}: React.ComponentProps<typeof TabsPrimitive.Content>) {
-  return (
-    <TabsPrimitive.Content
-      data-slot="tabs-content"
-      className={cn("flex-1 outline-none", className)}
-      {...props}
-    />
-  )
+function TabsContent({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.Content>) {
+  return <TabsPrimitive.Content data-slot="tabs-content" className={cn("flex-1 outline-none", className)} {...props} />;
 }
 
-export { Tabs, TabsList, TabsTrigger, TabsContent, tabsListVariants }
+export { Tabs, TabsList, TabsTrigger, TabsContent, tabsListVariants };

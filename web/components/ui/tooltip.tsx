@@ -1,7 +1,7 @@
-import * as React from "react"
-import { Slot } from "radix-ui"
+import * as React from "react";
+import { Slot } from "radix-ui";
 
-import { cn } from "#web/lib/utils.ts"
+import { cn } from "#web/lib/utils.ts";
 
 /*
  * shadcn's Tooltip API (Tooltip, TooltipTrigger asChild, TooltipContent, TooltipProvider) on a
@@ -12,64 +12,68 @@ import { cn } from "#web/lib/utils.ts"
  */
 
 /** Product timing: a tooltip opens after 700 ms of hover/focus ... */
-const TOOLTIP_DELAY_DURATION = 700
+const TOOLTIP_DELAY_DURATION = 700;
 /** ... and, once one has closed, the next opens instantly for 300 ms. */
-const TOOLTIP_SKIP_DELAY_DURATION = 300
+const TOOLTIP_SKIP_DELAY_DURATION = 300;
 
-type Timing = { delayDuration: number; skipDelayDuration: number }
+type Timing = { delayDuration: number; skipDelayDuration: number };
 const TimingContext = React.createContext<Timing>({
   delayDuration: TOOLTIP_DELAY_DURATION,
   skipDelayDuration: TOOLTIP_SKIP_DELAY_DURATION,
-})
+});
 
-type TooltipState = { open: boolean; contentId: string; show(): void; hide(): void }
-const TooltipContext = React.createContext<TooltipState | null>(null)
+type TooltipState = { open: boolean; contentId: string; show(): void; hide(): void };
+const TooltipContext = React.createContext<TooltipState | null>(null);
 
 // Shared by every tooltip on the page: when the last one closed, for the skip window.
-let lastClosedAt = 0
+let lastClosedAt = 0;
 
 function TooltipProvider({
   delayDuration = TOOLTIP_DELAY_DURATION,
   skipDelayDuration = TOOLTIP_SKIP_DELAY_DURATION,
   children,
-}: { delayDuration?: number; skipDelayDuration?: number; children: React.ReactNode }) {
-  const timing = React.useMemo(() => ({ delayDuration, skipDelayDuration }), [delayDuration, skipDelayDuration])
-  return <TimingContext.Provider value={timing}>{children}</TimingContext.Provider>
+}: {
+  delayDuration?: number;
+  skipDelayDuration?: number;
+  children: React.ReactNode;
+}) {
+  const timing = React.useMemo(() => ({ delayDuration, skipDelayDuration }), [delayDuration, skipDelayDuration]);
+  return <TimingContext.Provider value={timing}>{children}</TimingContext.Provider>;
 }
 
 function Tooltip({ children }: { children: React.ReactNode }) {
-  const { delayDuration, skipDelayDuration } = React.useContext(TimingContext)
-  const [open, setOpen] = React.useState(false)
-  const timer = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  const contentId = React.useId()
+  const { delayDuration, skipDelayDuration } = React.useContext(TimingContext);
+  const [open, setOpen] = React.useState(false);
+  const timer = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const contentId = React.useId();
 
   const state = React.useMemo<TooltipState>(
     () => ({
       open,
       contentId,
       show() {
-        clearTimeout(timer.current)
-        const wait = Date.now() - lastClosedAt < skipDelayDuration ? 0 : delayDuration
-        timer.current = setTimeout(() => setOpen(true), wait)
+        clearTimeout(timer.current);
+        const wait = Date.now() - lastClosedAt < skipDelayDuration ? 0 : delayDuration;
+        timer.current = setTimeout(() => setOpen(true), wait);
       },
       hide() {
-        clearTimeout(timer.current)
+        clearTimeout(timer.current);
         setOpen((wasOpen) => {
-          if (wasOpen) lastClosedAt = Date.now()
-          return false
-        })
+          if (wasOpen) lastClosedAt = Date.now();
+          return false;
+        });
       },
     }),
-    [open, contentId, delayDuration, skipDelayDuration]
-  )
+    [open, contentId, delayDuration, skipDelayDuration],
+  );
 
-  React.useEffect(() => () => clearTimeout(timer.current), [])
+  React.useEffect(() => () => clearTimeout(timer.current), []);
   React.useEffect(() => {
-    if (!open) return
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && state.hide()
-    document.addEventListener("keydown", onKey)
-    return () => document.removeEventListener("keydown", onKey)
-  }, [open, state])
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && state.hide();
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open, state]);
 
   return (
     <TooltipContext.Provider value={state}>
@@ -77,18 +81,18 @@ function Tooltip({ children }: { children: React.ReactNode }) {
         {children}
       </span>
     </TooltipContext.Provider>
-  )
+  );
 }
 
 function useTooltip(): TooltipState {
-  const state = React.useContext(TooltipContext)
-  if (!state) throw new Error("TooltipTrigger and TooltipContent must be inside a Tooltip")
-  return state
+  const state = React.useContext(TooltipContext);
+  if (!state) throw new Error("TooltipTrigger and TooltipContent must be inside a Tooltip");
+  return state;
 }
 
 function TooltipTrigger({ asChild = false, ...props }: React.ComponentProps<"button"> & { asChild?: boolean }) {
-  const { open, contentId, show, hide } = useTooltip()
-  const Comp = asChild ? Slot.Root : "button"
+  const { open, contentId, show, hide } = useTooltip();
+  const Comp = asChild ? Slot.Root : "button";
   return (
     <Comp
       data-slot="tooltip-trigger"
@@ -101,12 +105,12 @@ function TooltipTrigger({ asChild = false, ...props }: React.ComponentProps<"but
       onPointerDown={hide}
       {...props}
     />
-  )
+  );
 }
 
 function TooltipContent({ className, children, ...props }: React.ComponentProps<"span">) {
-  const { open, contentId } = useTooltip()
-  if (!open) return null
+  const { open, contentId } = useTooltip();
+  if (!open) return null;
   return (
     <span
       id={contentId}
@@ -114,20 +118,13 @@ function TooltipContent({ className, children, ...props }: React.ComponentProps<
       data-slot="tooltip-content"
       className={cn(
         "bg-primary text-primary-foreground animate-in fade-in-0 zoom-in-95 absolute bottom-full left-1/2 z-50 mb-2 w-max max-w-[min(20rem,calc(100vw-2rem))] -translate-x-1/2 rounded-md px-3 py-1.5 text-xs text-balance",
-        className
+        className,
       )}
       {...props}
     >
       {children}
     </span>
-  )
+  );
 }
 
-export {
-  Tooltip,
-  TooltipTrigger,
-  TooltipContent,
-  TooltipProvider,
-  TOOLTIP_DELAY_DURATION,
-  TOOLTIP_SKIP_DELAY_DURATION,
-}
+export { Tooltip, TooltipTrigger, TooltipContent, TooltipProvider, TOOLTIP_DELAY_DURATION, TOOLTIP_SKIP_DELAY_DURATION };

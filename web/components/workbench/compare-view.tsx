@@ -96,7 +96,11 @@ function Summary({ report }: { report: CompareReport }) {
               <ListOrEmpty items={items} empty={empty} ordered className="space-y-2" label={title}>
                 {(item) => (
                   <li key={item.name} className="flex min-w-0 items-baseline justify-between gap-2 text-sm">
-                    {source ? <SourceLink source={{ url: item.name }} className="min-w-0 font-medium" /> : <span className="min-w-0 font-medium break-words">{item.name}</span>}
+                    {source ? (
+                      <SourceLink source={{ url: item.name }} className="min-w-0 font-medium" />
+                    ) : (
+                      <span className="min-w-0 font-medium break-words">{item.name}</span>
+                    )}
                     <span className="shrink-0 text-xs text-muted-foreground tabular-nums">{`${item.searches} of ${searches.length}`}</span>
                   </li>
                 )}
@@ -143,7 +147,11 @@ export function Missing({ missing }: { missing: string[] }) {
         {missing.map((query) => (
           <li key={query} className="flex min-w-0 flex-wrap items-center justify-between gap-2">
             <span className="min-w-0 break-words">{query}</span>
-            <Link href={dashboardHref(query)} aria-label={`Search it: ${query}`} className="inline-flex shrink-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
+            <Link
+              href={dashboardHref(query)}
+              aria-label={`Search it: ${query}`}
+              className="inline-flex shrink-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline dark:text-blue-300"
+            >
               <Search className="size-3.5" aria-hidden="true" />
               Search it
             </Link>
@@ -243,7 +251,11 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     providerIds.map((id, i) => {
                       const often = item.in[search.id]?.returned?.[id];
                       return (
-                        <TableCell key={`${search.id}-${id}`} className={i === 0 ? "border-l text-center" : "text-center"} title={often && often.n > 1 ? `In ${often.count} of its ${often.n} iterations` : undefined}>
+                        <TableCell
+                          key={`${search.id}-${id}`}
+                          className={i === 0 ? "border-l text-center" : "text-center"}
+                          title={often && often.n > 1 ? `In ${often.count} of its ${often.n} iterations` : undefined}
+                        >
                           {/* Spec §2 compare: a tick or a dash (how often, on hover; the share of iterations is beside). */}
                           <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" />
                         </TableCell>
@@ -333,7 +345,11 @@ function FanOut({ report, pair }: { report: CompareReport; pair: Pair }) {
     {
       title: "For both",
       items: diff.both,
-      count: (q) => <span title={`${plural(q.original, "time")} for the ${roleLabel(base).toLowerCase()}, ${plural(q.variant, "time")} for the ${roleLabel(selected).toLowerCase()}`}>{`${q.original} / ${q.variant}`}</span>,
+      count: (q) => (
+        <span
+          title={`${plural(q.original, "time")} for the ${roleLabel(base).toLowerCase()}, ${plural(q.variant, "time")} for the ${roleLabel(selected).toLowerCase()}`}
+        >{`${q.original} / ${q.variant}`}</span>
+      ),
     },
     { title: `Only for the ${roleLabel(selected).toLowerCase()}`, items: diff.onlyVariant, count: (q) => plural(q.variant, "time") },
   ];

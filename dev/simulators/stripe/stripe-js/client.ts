@@ -315,7 +315,9 @@ function install(): void {
     }
 
     const unsupported = (name: string) => () =>
-      Promise.resolve({ error: { type: "invalid_request_error", message: "stripe." + name + "() is not simulated; use the payment element with stripe.confirmPayment()." } });
+      Promise.resolve({
+        error: { type: "invalid_request_error", message: "stripe." + name + "() is not simulated; use the payment element with stripe.confirmPayment()." },
+      });
 
     return {
       elements: (options?: Options) => createElements(options),
@@ -353,7 +355,8 @@ function install(): void {
         });
       },
       retrievePaymentIntent(clientSecret: unknown) {
-        if (typeof clientSecret !== "string" || clientSecret.indexOf("_secret_") < 0) return Promise.reject(new Error("stripe.retrievePaymentIntent(): expected a PaymentIntent client secret."));
+        if (typeof clientSecret !== "string" || clientSecret.indexOf("_secret_") < 0)
+          return Promise.reject(new Error("stripe.retrievePaymentIntent(): expected a PaymentIntent client secret."));
         return api("GET", "/v1/payment_intents/" + intentId(clientSecret), { client_secret: clientSecret }).then((result) =>
           result.ok ? { paymentIntent: result.json } : { error: result.json.error },
         );
@@ -437,9 +440,37 @@ function formatExpiry(value: string): string {
 function field(id: string, name: FieldName, label: string, attributes: string): string {
   return (
     '<div style="margin:0 0 12px;flex:1;min-width:0">' +
-    '<label for="' + id + "-" + name + '" style="' + LABEL_STYLE + '">' + label + "</label>" +
-    '<input id="' + id + "-" + name + '" name="' + name + '" type="text" ' + attributes + ' aria-describedby="' + id + "-" + name + '-error" aria-invalid="false" style="' + INPUT_STYLE + '">' +
-    '<p id="' + id + "-" + name + '-error" aria-live="polite" style="' + ERROR_STYLE + '"></p>' +
+    '<label for="' +
+    id +
+    "-" +
+    name +
+    '" style="' +
+    LABEL_STYLE +
+    '">' +
+    label +
+    "</label>" +
+    '<input id="' +
+    id +
+    "-" +
+    name +
+    '" name="' +
+    name +
+    '" type="text" ' +
+    attributes +
+    ' aria-describedby="' +
+    id +
+    "-" +
+    name +
+    '-error" aria-invalid="false" style="' +
+    INPUT_STYLE +
+    '">' +
+    '<p id="' +
+    id +
+    "-" +
+    name +
+    '-error" aria-live="polite" style="' +
+    ERROR_STYLE +
+    '"></p>' +
     "</div>"
   );
 }

@@ -99,7 +99,12 @@ export function authRoutes({ accounts, sessions, trustProxy }: AuthRouteDeps, gu
       },
     )
     .get("/api/login", ({ redirect }) => redirect("/auth", 302), {
-      detail: forTokens("public", { tags: ["auth"], summary: "The sign-in page", description: "Redirects to `/auth` (link target of the profile page's log-in link).", responses: { 302: { description: "To `/auth`" } } }),
+      detail: forTokens("public", {
+        tags: ["auth"],
+        summary: "The sign-in page",
+        description: "Redirects to `/auth` (link target of the profile page's log-in link).",
+        responses: { 302: { description: "To `/auth`" } },
+      }),
     })
     .get(
       "/api/auth/user",

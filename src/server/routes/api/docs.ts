@@ -22,7 +22,9 @@ export function apiDocs() {
     .onAfterHandle(({ path, response }) => {
       if (path === SPEC_PATH) withErrorResponses(response as Document);
     })
-    .use(spec()).get("/api/docs", docsPage, { detail: { hide: true } }).get(INIT_PATH, initScript, { detail: { hide: true } });
+    .use(spec())
+    .get("/api/docs", docsPage, { detail: { hide: true } })
+    .get(INIT_PATH, initScript, { detail: { hide: true } });
 }
 
 function docsPage({ set }: { set: { headers: Record<string, string | number> } }) {

@@ -31,9 +31,9 @@ export function healthRoutes({ db, write }: HealthDeps) {
       detail: {
         tags: ["system"],
         summary: "Health",
-        description: "`{ ok: true, db }` once the database has taken a small write; 503 `{ code: \"DATABASE_UNAVAILABLE\", message }` with Retry-After while it cannot (down, full disk, read-only).",
+        description:
+          '`{ ok: true, db }` once the database has taken a small write; 503 `{ code: "DATABASE_UNAVAILABLE", message }` with Retry-After while it cannot (down, full disk, read-only).',
       },
     },
   );
 }
-

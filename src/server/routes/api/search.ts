@@ -1,6 +1,22 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import { CancelResult, DEFAULT_ANTHROPIC_MAX_USES, DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery, SavedSearchResponse, SearchEventWire, SearchRequest, SearchResponse, toWireResult, type ParsedSearchRequest, type SavedSearchResult, type SearchEventWire as WireEvent } from "#src/contract/search.ts";
+import {
+  CancelResult,
+  DEFAULT_ANTHROPIC_MAX_USES,
+  DeletedSearch,
+  RenamedSearch,
+  RenameSearch,
+  SavedSearchList,
+  SavedSearchListQuery,
+  SavedSearchResponse,
+  SearchEventWire,
+  SearchRequest,
+  SearchResponse,
+  toWireResult,
+  type ParsedSearchRequest,
+  type SavedSearchResult,
+  type SearchEventWire as WireEvent,
+} from "#src/contract/search.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -21,7 +37,11 @@ const QUOTA_DOCS =
 type AdmitContext = Pick<Context, "set" | "cookie" | "request"> & { caller: Caller; body: ParsedSearchRequest };
 
 /** Spec §7 search calls, plus the streaming form that reports real progress. */
-export function searchRoutes(search: SearchService, who: ReturnType<typeof identity>, { trustProxy, heartbeatMs }: { trustProxy: number; heartbeatMs: number }) {
+export function searchRoutes(
+  search: SearchService,
+  who: ReturnType<typeof identity>,
+  { trustProxy, heartbeatMs }: { trustProxy: number; heartbeatMs: number },
+) {
   /** Both search routes start here: take the search from the quota, say where the caller stands. */
   async function admit(context: AdmitContext) {
     const ticket = await search.admit(context.caller, context.body);
@@ -47,10 +67,10 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           summary: "Run a search and return the saved result",
           description:
             "Sends the query to every connected provider with web search on, `iterations` times each (1–100), and returns the aggregated result once all have answered. " +
-            "A provider that fails has `status: \"error\"` and an `error`; the call fails (502) only if none answered. The search has a time limit (SEARCH_DEADLINE_SECONDS, " +
-            "more for more iterations): a provider without an answer by then has `status: \"error\"`, `stopped: \"deadline\"` and an `error` saying so. A server that stops mid-search " +
-            "answers 503 and keeps what had finished in the history (`status: \"interrupted\"`). A newer search by the same caller, " +
-            "POST /api/cancel-search or closing the connection cancels it (409); once a provider had answered, what had finished is kept (`status: \"cancelled\"`) and the 409 names it (`id`). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search." +
+            'A provider that fails has `status: "error"` and an `error`; the call fails (502) only if none answered. The search has a time limit (SEARCH_DEADLINE_SECONDS, ' +
+            'more for more iterations): a provider without an answer by then has `status: "error"`, `stopped: "deadline"` and an `error` saying so. A server that stops mid-search ' +
+            'answers 503 and keeps what had finished in the history (`status: "interrupted"`). A newer search by the same caller, ' +
+            'POST /api/cancel-search or closing the connection cancels it (409); once a provider had answered, what had finished is kept (`status: "cancelled"`) and the 409 names it (`id`). `geminiThreshold` is accepted and stored, but current Gemini models always ground with Google Search.' +
             QUOTA_DOCS,
         }),
       },
@@ -103,7 +123,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         summary: "Cancel the caller's search in flight",
         description:
           "Cancels it on whichever app instance runs it. Returns `{ cancelled }`: false when nothing was running. A search cancelled after a provider's answer keeps what had finished " +
-          "(`status: \"cancelled\"`, in the history); its stream ends with a `cancelled` event.",
+          '(`status: "cancelled"`, in the history); its stream ends with a `cancelled` event.',
       }),
     })
     .get(
@@ -119,8 +139,8 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
           tags: ["search"],
           summary: "One saved search",
           description:
-            "Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: \"interrupted\"`, one cancelled after an answer " +
-            "`status: \"cancelled\"`: it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).",
+            'Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: "interrupted"`, one cancelled after an answer ' +
+            '`status: "cancelled"`: it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).',
         }),
       },
     )
@@ -134,7 +154,7 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
         description:
           "Summary columns only, and `title` once renamed. `limit` 1–100 (default 20); pass the response's `nextCursor` as `before` for the next page (with the same filters); `query` keeps one query's searches (any letter case). " +
           "Filters: `q` (text in the query or the title, any letter case), `provider` (it answered), `iterations`, `from` and `to` (each a day, YYYY-MM-DD in UTC, or an ISO timestamp; both ends included); a bad one is 400. " +
-          "Lists completed searches, interrupted ones (`status: \"interrupted\"`, their totals counting what had finished, 0 when nothing had) and the ones cancelled after an answer (`status: \"cancelled\"`).",
+          'Lists completed searches, interrupted ones (`status: "interrupted"`, their totals counting what had finished, 0 when nothing had) and the ones cancelled after an answer (`status: "cancelled"`).',
       }),
     })
     .patch("/api/search/:id", ({ params, owner, body }) => search.rename(owner, params.id, body.title), {
@@ -144,7 +164,8 @@ export function searchRoutes(search: SearchService, who: ReturnType<typeof ident
       detail: forTokens("history", {
         tags: ["search"],
         summary: "Rename a saved search",
-        description: "`{ title }` (up to 200 characters): the history shows it instead of the query, which stays visible. `null` or an empty title gives the query back. Owner only: any other id is 404 `Search not found`.",
+        description:
+          "`{ title }` (up to 200 characters): the history shows it instead of the query, which stays visible. `null` or an empty title gives the query back. Owner only: any other id is 404 `Search not found`.",
       }),
     })
     .delete(

@@ -17,7 +17,8 @@ export function statusRoutes({ modes, billing }: { modes: () => Record<ProviderI
       detail: forTokens("public", {
         tags: ["system"],
         summary: "Which providers are connected",
-        description: "Booleans per provider; `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`; `billing`: `live`, `simulated` (the Stripe simulator, no card is charged) or `off`.",
+        description:
+          "Booleans per provider; `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`; `billing`: `live`, `simulated` (the Stripe simulator, no card is charged) or `off`.",
       }),
     },
   );

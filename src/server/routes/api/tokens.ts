@@ -31,7 +31,11 @@ export function tokenRoutes(tokens: Tokens, guards: Guards) {
     .get("/api/tokens", async ({ userId }) => ({ tokens: await tokens.list(userId) }), {
       signedIn: true,
       response: TokenList,
-      detail: forTokens("account:read", { tags: ["tokens"], summary: "The caller's tokens", description: "Name, first characters, scopes, created and last-used times; never the tokens." }),
+      detail: forTokens("account:read", {
+        tags: ["tokens"],
+        summary: "The caller's tokens",
+        description: "Name, first characters, scopes, created and last-used times; never the tokens.",
+      }),
     })
     .delete(
       "/api/tokens/:id",
@@ -39,6 +43,14 @@ export function tokenRoutes(tokens: Tokens, guards: Guards) {
         await tokens.revoke(userId, params.id);
         return { success: true as const };
       },
-      { signedIn: true, response: RevokedToken, detail: forTokens("own-token", { tags: ["tokens"], summary: "Revoke a token", description: "The caller's own token only (others 404). Requests with it answer 401 from then on." }) },
+      {
+        signedIn: true,
+        response: RevokedToken,
+        detail: forTokens("own-token", {
+          tags: ["tokens"],
+          summary: "Revoke a token",
+          description: "The caller's own token only (others 404). Requests with it answer 401 from then on.",
+        }),
+      },
     );
 }

@@ -15,41 +15,43 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
   // Compare and the lens report read Pro in their service once the query string is valid (ADR 034).
   return new Elysia()
     .use(guards)
-    .get(
-      "/api/compare",
-      ({ owner, query }) => compare.compare(owner, { query: query.compareQuery, variants: list(query.compareVariants) }),
-      {
-        transform: allValues,
-        query: CompareQuery,
-        response: CompareReport,
-        detail: forTokens("compare", {
-          tags: ["compare"],
-          summary: "Compare a query with its variants",
-          description:
-            "Pro only. `compareQuery` and repeated `compareVariants` (spec §2); neither is 400 `No queries specified`. Each query is the caller's latest saved search of it (any letter case). Per item: the providers that returned it, and for searches with several iterations its pooled frequency with a 95% Wilson interval and Fisher's exact test against the original.",
-        }),
-      },
-    )
-    .get(
-      "/api/user/brand-lens",
-      ({ userId }) => lens.settings(userId),
-      { signedIn: true, response: BrandLensSettings, detail: forTokens("lens", { tags: ["lens"], summary: "The caller's brand and competitors", description: "`{ brand, competitors }` from the profile; `brand` is null until named." }) },
-    )
-    .put(
-      "/api/user/brand-lens",
-      ({ userId, body }) => lens.save(userId, body),
-      {
-        signedIn: true,
-        body: BrandLensSettings,
-        parse: "json",
-        response: BrandLensSettings,
-        detail: forTokens("lens", { tags: ["lens"], summary: "Name the brand and competitors", description: "Each with aliases (other names that mean it) and its own domains." }),
-      },
-    )
+    .get("/api/compare", ({ owner, query }) => compare.compare(owner, { query: query.compareQuery, variants: list(query.compareVariants) }), {
+      transform: allValues,
+      query: CompareQuery,
+      response: CompareReport,
+      detail: forTokens("compare", {
+        tags: ["compare"],
+        summary: "Compare a query with its variants",
+        description:
+          "Pro only. `compareQuery` and repeated `compareVariants` (spec §2); neither is 400 `No queries specified`. Each query is the caller's latest saved search of it (any letter case). Per item: the providers that returned it, and for searches with several iterations its pooled frequency with a 95% Wilson interval and Fisher's exact test against the original.",
+      }),
+    })
+    .get("/api/user/brand-lens", ({ userId }) => lens.settings(userId), {
+      signedIn: true,
+      response: BrandLensSettings,
+      detail: forTokens("lens", {
+        tags: ["lens"],
+        summary: "The caller's brand and competitors",
+        description: "`{ brand, competitors }` from the profile; `brand` is null until named.",
+      }),
+    })
+    .put("/api/user/brand-lens", ({ userId, body }) => lens.save(userId, body), {
+      signedIn: true,
+      body: BrandLensSettings,
+      parse: "json",
+      response: BrandLensSettings,
+      detail: forTokens("lens", {
+        tags: ["lens"],
+        summary: "Name the brand and competitors",
+        description: "Each with aliases (other names that mean it) and its own domains.",
+      }),
+    })
     .get(
       "/api/search/:id/lens",
       async ({ owner, params, query }) => {
-        const override = query.brand ? { brand: query.brand, aliases: list(query.alias), domains: list(query.domain), competitors: list(query.competitor) } : undefined;
+        const override = query.brand
+          ? { brand: query.brand, aliases: list(query.alias), domains: list(query.domain), competitors: list(query.competitor) }
+          : undefined;
         return { lens: await lens.report(owner, params.id, override) };
       },
       {

@@ -48,7 +48,8 @@ export function createAccounts({ db, events, registrations, registrationAttempts
     register(input: { username: string; email: string; password: string }, ip: string): Promise<UserRow> {
       return registrations.admit(ip, () => {
         const verdict = registrationAttempts.attempt([networkOf(ip)]);
-        if (!verdict.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", tooManyRegistrationAttempts(verdict.retryAfterS), { retryAfterS: verdict.retryAfterS });
+        if (!verdict.allowed)
+          throw new DomainError("TOO_MANY_ATTEMPTS", tooManyRegistrationAttempts(verdict.retryAfterS), { retryAfterS: verdict.retryAfterS });
         return create(input);
       });
     },

@@ -31,7 +31,14 @@ export type LoginGuardOptions = {
  * In memory, like the throttle it uses: each guess already costs an argon2id verification, and
  * with N instances an attacker gets at most N times the attempts; a restart forgets the counts.
  */
-export function createLoginGuard({ clock = () => new Date(), freeFailures = 5, maxDelayMs = 15 * 60_000, networkLimit = 30, forgetMs = 60 * 60_000, maxKeys = 50_000 }: LoginGuardOptions = {}) {
+export function createLoginGuard({
+  clock = () => new Date(),
+  freeFailures = 5,
+  maxDelayMs = 15 * 60_000,
+  networkLimit = 30,
+  forgetMs = 60 * 60_000,
+  maxKeys = 50_000,
+}: LoginGuardOptions = {}) {
   const failures = new Map<string, { count: number; lastAt: number }>();
   const network = createThrottle({ limit: networkLimit, windowMs: 60_000, clock, maxKeys });
   const keyOf = (username: string, ip: string) => `${username.toLowerCase()}|${networkOf(ip)}`;

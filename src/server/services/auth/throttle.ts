@@ -5,7 +5,17 @@
  * load balancer an attacker gets up to N × `limit` attempts per window, and a restart forgets
  * the counts. The map is bounded so a flood of made-up usernames cannot exhaust memory.
  */
-export function createThrottle({ limit, windowMs, clock = () => new Date(), maxKeys = 50_000 }: { limit: number; windowMs: number; clock?: () => Date; maxKeys?: number }) {
+export function createThrottle({
+  limit,
+  windowMs,
+  clock = () => new Date(),
+  maxKeys = 50_000,
+}: {
+  limit: number;
+  windowMs: number;
+  clock?: () => Date;
+  maxKeys?: number;
+}) {
   const windows = new Map<string, { start: number; count: number }>();
 
   function prune(now: number): void {

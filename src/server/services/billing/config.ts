@@ -61,7 +61,9 @@ export function createStripeClient(config: BillingConfig): Stripe | null {
   if (config.mode === "off" || !config.secretKey) return null;
   const base = config.apiBase ? new URL(config.apiBase) : undefined;
   return new Stripe(config.secretKey, {
-    ...(base ? { host: base.hostname, port: Number(base.port) || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol === "https:" ? "https" : "http" } : {}),
+    ...(base
+      ? { host: base.hostname, port: Number(base.port) || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol === "https:" ? "https" : "http" }
+      : {}),
     appInfo: { name: "ai-search-comparison" },
   });
 }

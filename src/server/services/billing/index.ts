@@ -47,7 +47,10 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
   function client(): Stripe {
     if (stripe) return stripe;
     const missing = config.missing;
-    throw new DomainError("BILLING_UNAVAILABLE", `Pro subscriptions are not available here: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set`);
+    throw new DomainError(
+      "BILLING_UNAVAILABLE",
+      `Pro subscriptions are not available here: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set`,
+    );
   }
 
   /** Keeps the local copy of a subscription just read from Stripe. */
@@ -59,7 +62,11 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
 
   /** The user's Stripe customer; `create` makes one when there is none (`replaces`: the one Stripe no longer has). */
   async function customerOf(userId: string, create: boolean, replaces?: string): Promise<string | undefined> {
-    const [user] = await db.select({ email: users.email, username: users.username, customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await db
+      .select({ email: users.email, username: users.username, customer: users.stripeCustomerId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!user) throw new DomainError("NOT_SIGNED_IN", "Not signed in");
     if (user.customer || !create) return user.customer ?? undefined;
     // One customer per user: the idempotency key makes a double click one customer too. A
@@ -138,7 +145,10 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       if (!price || clock().getTime() - price.at > PRICE_CACHE_MS) {
         const found = await stripeCall(() => client().prices.retrieve(config.priceId as string, { expand: ["product"] }));
         const product = typeof found.product === "object" && found.product && "name" in found.product ? found.product.name : "Pro";
-        price = { at: clock().getTime(), value: { amount: found.unit_amount ?? 0, currency: found.currency, interval: found.recurring?.interval ?? "month", productName: product } };
+        price = {
+          at: clock().getTime(),
+          value: { amount: found.unit_amount ?? 0, currency: found.currency, interval: found.recurring?.interval ?? "month", productName: product },
+        };
       }
       return { ...base, publishableKey: config.publishableKey, ...(config.stripeJsUrl ? { stripeJsUrl: config.stripeJsUrl } : {}), price: price.value };
     },
@@ -193,7 +203,10 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       } else if (sessionId.startsWith("pi_")) {
         await stripeCall(() => client().paymentIntents.retrieve(sessionId));
         // Which subscription a payment belongs to is not on the PaymentIntent: read the caller's open ones.
-        const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ["incomplete", "active", "trialing", "past_due"])));
+        const rows = await db
+          .select({ id: subscriptions.id })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ["incomplete", "active", "trialing", "past_due"])));
         ids = rows.map((row) => row.id);
       } else {
         ids = [sessionId];
@@ -269,12 +282,20 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
       if (seen) return { received: true, duplicate: true };
       const id = subscriptionIdOf(event);
       const subscription = id ? await currentSubscription(stripeClient, id) : null;
-      if (id && !subscription) console.log(`Stripe webhook ${event.id} (${event.type}): Stripe has no subscription ${id}; nothing is made active from the event`);
+      if (id && !subscription)
+        console.log(`Stripe webhook ${event.id} (${event.type}): Stripe has no subscription ${id}; nothing is made active from the event`);
       const owner = subscription ? await ownerOf(subscription) : id ? await holderOf(id) : undefined;
-      if (subscription && !owner) console.log(`Stripe webhook ${event.id} (${event.type}): subscription ${subscription.id} belongs to no user here (customer ${customerId(subscription.customer)}); ignored`);
+      if (subscription && !owner)
+        console.log(
+          `Stripe webhook ${event.id} (${event.type}): subscription ${subscription.id} belongs to no user here (customer ${customerId(subscription.customer)}); ignored`,
+        );
       let applied = false;
       await db.transaction(async (tx) => {
-        const [recorded] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, payload: event }).onConflictDoNothing().returning({ id: stripeEvents.id });
+        const [recorded] = await tx
+          .insert(stripeEvents)
+          .values({ id: event.id, type: event.type, payload: event })
+          .onConflictDoNothing()
+          .returning({ id: stripeEvents.id });
         if (!recorded) return;
         applied = true;
         if (!owner) return;
@@ -287,7 +308,11 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
 
   /** A subscription as Stripe has it now; null when Stripe has no such subscription. */
   function currentSubscription(stripeClient: Stripe, id: string): Promise<Stripe.Subscription | null> {
-    return unlessMissing(() => stripeClient.subscriptions.retrieve(id), "id", async () => null);
+    return unlessMissing(
+      () => stripeClient.subscriptions.retrieve(id),
+      "id",
+      async () => null,
+    );
   }
 
   /**
@@ -296,7 +321,11 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
    */
   async function ownerOf(subscription: Stripe.Subscription): Promise<string | undefined> {
     const customer = customerId(subscription.customer);
-    const [stored] = await db.select({ userId: subscriptions.userId, customer: subscriptions.stripeCustomerId }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).limit(1);
+    const [stored] = await db
+      .select({ userId: subscriptions.userId, customer: subscriptions.stripeCustomerId })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscription.id))
+      .limit(1);
     if (stored) return stored.customer === customer ? stored.userId : undefined;
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customer)).limit(1);
     return user?.id;
@@ -346,8 +375,14 @@ function mapStripeError(error: unknown): unknown {
 }
 
 function subscriptionIdOf(event: Stripe.Event): string | undefined {
-  const object = event.data.object as { object?: string; id?: string; subscription?: unknown; parent?: { subscription_details?: { subscription?: unknown } | null } | null };
-  const idOf = (value: unknown) => (typeof value === "string" ? value : typeof value === "object" && value && "id" in value && typeof value.id === "string" ? value.id : undefined);
+  const object = event.data.object as {
+    object?: string;
+    id?: string;
+    subscription?: unknown;
+    parent?: { subscription_details?: { subscription?: unknown } | null } | null;
+  };
+  const idOf = (value: unknown) =>
+    typeof value === "string" ? value : typeof value === "object" && value && "id" in value && typeof value.id === "string" ? value.id : undefined;
   if (event.type.startsWith("customer.subscription.")) return object.id;
   // Invoices name their subscription under parent.subscription_details since API 2025-03-31.
   if (event.type.startsWith("invoice.")) return idOf(object.parent?.subscription_details?.subscription) ?? idOf(object.subscription);

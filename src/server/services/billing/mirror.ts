@@ -40,7 +40,11 @@ export async function saveSubscription(db: Db, row: typeof subscriptions.$inferI
   await db
     .insert(subscriptions)
     .values(row)
-    .onConflictDoUpdate({ target: subscriptions.id, set: { ...changes, updatedAt: sql`now()` }, setWhere: sql`${subscriptions.syncedAt} <= excluded.synced_at` });
+    .onConflictDoUpdate({
+      target: subscriptions.id,
+      set: { ...changes, updatedAt: sql`now()` },
+      setWhere: sql`${subscriptions.syncedAt} <= excluded.synced_at`,
+    });
 }
 
 export async function findSubscription(db: Db, userId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {

@@ -98,5 +98,12 @@ function readAnswer(model: string, blocks: AnthropicMessage["content"], usage: P
       }
     }
   }
-  return { modelVersion: model, text, sources: [...cited, ...retrieved], searchQueries, searched, usage: { ...usage, searches: usage.searches || searchQueries.length } };
+  return {
+    modelVersion: model,
+    text,
+    sources: [...cited, ...retrieved],
+    searchQueries,
+    searched,
+    usage: { ...usage, searches: usage.searches || searchQueries.length },
+  };
 }

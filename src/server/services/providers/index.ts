@@ -10,7 +10,10 @@ import { openaiAdapter } from "./openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "./types.ts";
 
 /** Every catalogue provider's adapter: a new catalogue row is a compile error here until it has one. */
-const adapters = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<ProviderId, (config: AdapterConfig) => ProviderAdapter>;
+const adapters = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<
+  ProviderId,
+  (config: AdapterConfig) => ProviderAdapter
+>;
 
 export type SimulatorUrls = Record<ProviderId, string>;
 
@@ -43,10 +46,14 @@ export function createProviders(
   const inFlight = env.PROVIDER_CONCURRENCY ?? Number.POSITIVE_INFINITY;
   return perProvider((id) => {
     const { apiKey, baseUrl, model } = env.providers[id];
-    if (modes[id] === "live" && apiKey) return guarded(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), inFlight);
+    if (modes[id] === "live" && apiKey)
+      return guarded(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), inFlight);
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
     // A simulator's citations redirect through the simulator itself.
-    return guarded(adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }), inFlight);
+    return guarded(
+      adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }),
+      inFlight,
+    );
   });
 }

@@ -31,7 +31,6 @@ export function createRedirectResolver({ origins = GOOGLE_REDIRECT_ORIGINS as re
 
 export type RedirectResolver = ReturnType<typeof createRedirectResolver>;
 
-
 function originOf(url: string): string {
   try {
     return new URL(url).origin;

@@ -11,7 +11,12 @@ export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 500, m
  * With `deadlineAt` (performance.now() clock), each attempt's timeout shrinks to the time left,
  * no retry starts whose wait would end past it, and an attempt it cuts throws DeadlineReachedError.
  */
-export async function withRetry<T>(run: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, policy: RetryPolicy = defaultRetryPolicy, deadlineAt = Number.POSITIVE_INFINITY): Promise<T> {
+export async function withRetry<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  signal: AbortSignal,
+  policy: RetryPolicy = defaultRetryPolicy,
+  deadlineAt = Number.POSITIVE_INFINITY,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();
     const left = deadlineAt - performance.now();

@@ -69,7 +69,11 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
       if (await billing.isPro(caller.owner.userId)) {
         const pro: Quota = { isPro: true, day };
         if (!(PRO_ITERATION_CHOICES as readonly number[]).includes(iterations)) {
-          throw new DomainError("INVALID_INPUT", `Iterations must be one of ${PRO_ITERATION_CHOICES.slice(0, -1).join(", ")} or ${PRO_ITERATION_CHOICES.at(-1)}`, { quota: pro });
+          throw new DomainError(
+            "INVALID_INPUT",
+            `Iterations must be one of ${PRO_ITERATION_CHOICES.slice(0, -1).join(", ")} or ${PRO_ITERATION_CHOICES.at(-1)}`,
+            { quota: pro },
+          );
         }
         return { quota: pro, charge: null, refund: async () => pro };
       }
@@ -78,7 +82,8 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
       if (proOption) throw new DomainError("PRO_REQUIRED", `${PRO_REQUIRED} for ${proOption}`, { quota: await standing(caller, day) });
       const list = await subjects(caller, day);
       const counts = await counters.reserve(list, day);
-      if (counts === null) throw new DomainError("DAILY_LIMIT_REACHED", DAILY_LIMIT_MESSAGE, { quota: { isPro: false, day, used: FREE_DAILY_SEARCHES, remaining: 0 } });
+      if (counts === null)
+        throw new DomainError("DAILY_LIMIT_REACHED", DAILY_LIMIT_MESSAGE, { quota: { isPro: false, day, used: FREE_DAILY_SEARCHES, remaining: 0 } });
       let refunded = false;
       return {
         quota: freeStanding(day, list, counts),

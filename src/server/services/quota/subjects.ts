@@ -53,17 +53,15 @@ export function networkKey(ipKey: Buffer, pool: NetworkPool, day: string, ip: st
  * newcomer pool. Signed in: the account (5) and the network's newcomer pool while the account is
  * new, its member pool after that.
  */
-export function subjectsOf(
-  caller: { owner: Owner; ip: string; newcomer: boolean },
-  day: string,
-  ipKey: Buffer,
-  policy: FreeTierPolicy,
-): Subject[] {
+export function subjectsOf(caller: { owner: Owner; ip: string; newcomer: boolean }, day: string, ipKey: Buffer, policy: FreeTierPolicy): Subject[] {
   const { owner, ip, newcomer } = caller;
-  const own: Subject = owner.userId ? { kind: "user", key: owner.userId, limit: FREE_DAILY_SEARCHES } : { kind: "anon", key: owner.anonymousId, limit: FREE_DAILY_SEARCHES };
-  const pool: Subject = newcomer || !owner.userId
-    ? { kind: "ip", key: networkKey(ipKey, "newcomers", day, ip), limit: policy.networkSearches }
-    : { kind: "ip", key: networkKey(ipKey, "members", day, ip), limit: policy.memberSearches };
+  const own: Subject = owner.userId
+    ? { kind: "user", key: owner.userId, limit: FREE_DAILY_SEARCHES }
+    : { kind: "anon", key: owner.anonymousId, limit: FREE_DAILY_SEARCHES };
+  const pool: Subject =
+    newcomer || !owner.userId
+      ? { kind: "ip", key: networkKey(ipKey, "newcomers", day, ip), limit: policy.networkSearches }
+      : { kind: "ip", key: networkKey(ipKey, "members", day, ip), limit: policy.memberSearches };
   return [own, pool];
 }
 
@@ -85,5 +83,8 @@ export function networkOf(ip: string): string {
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
   const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

@@ -32,7 +32,8 @@ const cacheKey = (subject: Pick<Subject, "kind" | "key">, day: string) => `${day
  * database it runs on, so its writes drop that database's cached counts.
  */
 export function createUsageCounters(db: Db, root: Db = db) {
-  const row = (subject: Pick<Subject, "kind" | "key">, day: string) => and(eq(dailyUsage.subjectKind, subject.kind), eq(dailyUsage.subjectKey, subject.key), eq(dailyUsage.day, day));
+  const row = (subject: Pick<Subject, "kind" | "key">, day: string) =>
+    and(eq(dailyUsage.subjectKind, subject.kind), eq(dailyUsage.subjectKey, subject.key), eq(dailyUsage.day, day));
   const cache = cacheOf(root);
 
   /**
@@ -62,24 +63,26 @@ export function createUsageCounters(db: Db, root: Db = db) {
      */
     async reserve(subjects: Subject[], day: string): Promise<number[] | null> {
       try {
-        return await writing(subjects, day, () => db.transaction(async (tx) => {
-          const counts: number[] = [];
-          for (const subject of subjects) {
-            const [counted] = await tx
-              .insert(dailyUsage)
-              .values({ subjectKind: subject.kind, subjectKey: subject.key, day, count: 1 })
-              .onConflictDoUpdate({
-                target: [dailyUsage.subjectKind, dailyUsage.subjectKey, dailyUsage.day],
-                set: { count: sql`${dailyUsage.count} + 1`, updatedAt: sql`now()` },
-                setWhere: sql`${dailyUsage.count} < ${subject.limit}`,
-              })
-              .returning({ count: dailyUsage.count });
-            // A first insert is not checked by the WHERE: a limit of 0 refuses it here.
-            if (!counted || counted.count > subject.limit) throw new CounterFull();
-            counts.push(counted.count);
-          }
-          return counts;
-        }));
+        return await writing(subjects, day, () =>
+          db.transaction(async (tx) => {
+            const counts: number[] = [];
+            for (const subject of subjects) {
+              const [counted] = await tx
+                .insert(dailyUsage)
+                .values({ subjectKind: subject.kind, subjectKey: subject.key, day, count: 1 })
+                .onConflictDoUpdate({
+                  target: [dailyUsage.subjectKind, dailyUsage.subjectKey, dailyUsage.day],
+                  set: { count: sql`${dailyUsage.count} + 1`, updatedAt: sql`now()` },
+                  setWhere: sql`${dailyUsage.count} < ${subject.limit}`,
+                })
+                .returning({ count: dailyUsage.count });
+              // A first insert is not checked by the WHERE: a limit of 0 refuses it here.
+              if (!counted || counted.count > subject.limit) throw new CounterFull();
+              counts.push(counted.count);
+            }
+            return counts;
+          }),
+        );
       } catch (error) {
         if (error instanceof CounterFull) return null;
         throw error;
@@ -88,14 +91,16 @@ export function createUsageCounters(db: Db, root: Db = db) {
 
     /** Takes back one reserved search from every subject (never below zero). */
     async release(subjects: Array<Pick<Subject, "kind" | "key">>, day: string): Promise<void> {
-      await writing(subjects, day, () => db.transaction(async (tx) => {
-        for (const subject of subjects) {
-          await tx
-            .update(dailyUsage)
-            .set({ count: sql`${dailyUsage.count} - 1` })
-            .where(and(row(subject, day), sql`${dailyUsage.count} > 0`));
-        }
-      }));
+      await writing(subjects, day, () =>
+        db.transaction(async (tx) => {
+          for (const subject of subjects) {
+            await tx
+              .update(dailyUsage)
+              .set({ count: sql`${dailyUsage.count} - 1` })
+              .where(and(row(subject, day), sql`${dailyUsage.count} > 0`));
+          }
+        }),
+      );
     },
 
     /** Each subject's count on `day`, in the subjects' order. */
@@ -123,17 +128,19 @@ export function createUsageCounters(db: Db, root: Db = db) {
      */
     async transfer(from: Omit<Subject, "limit">, to: Subject, day: string): Promise<void> {
       const { limit } = to;
-      await writing([from, to], day, () => db.transaction(async (tx) => {
-        const [moved] = await tx.delete(dailyUsage).where(row(from, day)).returning({ count: dailyUsage.count });
-        if (!moved?.count) return;
-        await tx
-          .insert(dailyUsage)
-          .values({ subjectKind: to.kind, subjectKey: to.key, day, count: Math.min(limit, moved.count) })
-          .onConflictDoUpdate({
-            target: [dailyUsage.subjectKind, dailyUsage.subjectKey, dailyUsage.day],
-            set: { count: sql`least(${limit}, ${dailyUsage.count} + excluded.count)`, updatedAt: sql`now()` },
-          });
-      }));
+      await writing([from, to], day, () =>
+        db.transaction(async (tx) => {
+          const [moved] = await tx.delete(dailyUsage).where(row(from, day)).returning({ count: dailyUsage.count });
+          if (!moved?.count) return;
+          await tx
+            .insert(dailyUsage)
+            .values({ subjectKind: to.kind, subjectKey: to.key, day, count: Math.min(limit, moved.count) })
+            .onConflictDoUpdate({
+              target: [dailyUsage.subjectKind, dailyUsage.subjectKey, dailyUsage.day],
+              set: { count: sql`least(${limit}, ${dailyUsage.count} + excluded.count)`, updatedAt: sql`now()` },
+            });
+        }),
+      );
     },
   };
 }

@@ -30,7 +30,12 @@ export async function sweepAbandoned(db: Db, leaseMs: number): Promise<number> {
       await tx
         .update(searches)
         .set({ status: "interrupted", error: INTERRUPTED_MESSAGE, charge: null, completedAt: new Date() })
-        .where(inArray(searches.id, rows.map((row) => row.id)));
+        .where(
+          inArray(
+            searches.id,
+            rows.map((row) => row.id),
+          ),
+        );
       const counters = createUsageCounters(tx, db);
       for (const { charge, shown } of rows) if (charge && !shown) await counters.release(charge.subjects, charge.day);
     }

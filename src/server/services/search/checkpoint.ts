@@ -28,7 +28,10 @@ export function createCheckpoint(save: (partial: SearchResult) => Promise<unknow
     unsaved = urgent = false;
     lastWrite = performance.now();
     writing = save(snapshot())
-      .then(() => undefined, () => undefined)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => {
         writing = null;
         schedule();

@@ -87,8 +87,17 @@ export function createSearchService({ store, quota, host, providers, concurrency
    * with what had finished, and kept in the history when it had an answer (a `cancelled` event,
    * ADR 030). The server stopping (a drain) aborts it too, and keeps what finished, marked interrupted.
    */
-  async function execute(caller: Caller, request: ParsedSearchRequest, admission: Admission, { signal, onEvent, slot }: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }> {
-    if (tracker.stopping) throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", { quota: await admission.refund(), retryAfterS: RESTART_RETRY_AFTER_S });
+  async function execute(
+    caller: Caller,
+    request: ParsedSearchRequest,
+    admission: Admission,
+    { signal, onEvent, slot }: RunOptions,
+  ): Promise<{ result: SavedSearchResult; quota: Quota }> {
+    if (tracker.stopping)
+      throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", {
+        quota: await admission.refund(),
+        retryAfterS: RESTART_RETRY_AFTER_S,
+      });
     const key = slot ?? ownerKey(caller.owner);
     const controller = registry.begin(key);
     const untrack = tracker.add(controller);
@@ -98,7 +107,10 @@ export function createSearchService({ store, quota, host, providers, concurrency
     const { query, options } = request;
     const iterations = requestedIterations(request);
     // The row is written, and the slot's run on other instances cancelled, while the providers work.
-    const recorded = Promise.all([store.begin(caller.owner, query, iterations, options, { instanceId: host.id, slot: key, charge: admission.charge }), host.broadcast(key)]).then(([id]) => id);
+    const recorded = Promise.all([
+      store.begin(caller.owner, query, iterations, options, { instanceId: host.id, slot: key, charge: admission.charge }),
+      host.broadcast(key),
+    ]).then(([id]) => id);
     recorded.catch(() => undefined); // awaited below; this only marks a rejection as handled
     const checkpoint = createCheckpoint(async (partial) => store.checkpoint(await recorded, host.id, partial), { query, iterations });
     // The refund rule needs to know whether the caller has seen any provider's answer.
@@ -112,7 +124,18 @@ export function createSearchService({ store, quota, host, providers, concurrency
     };
     let id: string | undefined;
     try {
-      const result = await runSearch({ query, iterations, options, providers, concurrency, signal: controller.signal, onEvent: report, onRun: checkpoint.add, retry, deadline: deadlineFor(iterations, deadline) });
+      const result = await runSearch({
+        query,
+        iterations,
+        options,
+        providers,
+        concurrency,
+        signal: controller.signal,
+        onEvent: report,
+        onRun: checkpoint.add,
+        retry,
+        deadline: deadlineFor(iterations, deadline),
+      });
       await checkpoint.close();
       id = await recorded;
       const saved = { ...result, id, options, createdAt: new Date().toISOString() };
@@ -131,10 +154,16 @@ export function createSearchService({ store, quota, host, providers, concurrency
       // A search that delivered no answer is given back, unless the sweep already settled it (this
       // instance's lease had lapsed, and the row was marked interrupted).
       const standing = delivered ? admission.quota : ours ? await admission.refund() : await quota.standing(caller);
-      if (interrupted) throw new DomainError("SERVER_STOPPING", "The server restarted during this search: what had finished is saved in your history", { quota: standing });
+      if (interrupted)
+        throw new DomainError("SERVER_STOPPING", "The server restarted during this search: what had finished is saved in your history", { quota: standing });
       if (cancelled && delivered && ours && partial) {
         // What the caller paid for is kept, and shown where they are (the store lists it: it has an answer).
-        const kept = { ...stoppedResult({ result: partial, query, iterations, options }, "cancelled"), id, createdAt: new Date().toISOString(), status: "cancelled" as const };
+        const kept = {
+          ...stoppedResult({ result: partial, query, iterations, options }, "cancelled"),
+          id,
+          createdAt: new Date().toISOString(),
+          status: "cancelled" as const,
+        };
         onEvent?.({ type: "cancelled", id, result: kept });
         throw new DomainError("SEARCH_CANCELLED", "Search cancelled", { quota: standing, searchId: id });
       }

@@ -51,7 +51,10 @@ export function createLease(db: Db, id: string) {
   return {
     /** Takes or renews the lease (again, after a lapse: a late run may still complete its row). */
     async beat(): Promise<void> {
-      await db.insert(instances).values({ id }).onConflictDoUpdate({ target: instances.id, set: { heartbeatAt: sql`now()` } });
+      await db
+        .insert(instances)
+        .values({ id })
+        .onConflictDoUpdate({ target: instances.id, set: { heartbeatAt: sql`now()` } });
     },
     /** Gives it up on a clean stop, so the others sweep at once whatever this one leaves running. */
     async retire(): Promise<void> {

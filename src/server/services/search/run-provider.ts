@@ -25,7 +25,9 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
     let structured = parseStructuredAnswer(answer.text, { cut: answer.truncated !== undefined });
     if (!structured && answer.text.trim()) {
       try {
-        structured = asExtraction(await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry, run.deadline.at));
+        structured = asExtraction(
+          await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry, run.deadline.at),
+        );
         extraction = structured ? "fallback" : "none";
       } catch (error) {
         if (run.signal.aborted) throw error;
@@ -74,5 +76,10 @@ function asExtraction(value: unknown): { products: unknown[]; companies: unknown
 /** What the card shows: the SDK's message (status first), one line, without secrets. */
 function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, " ").replace(/(sk|key|AIza)[-_A-Za-z0-9]{12,}/g, "[redacted]").slice(0, 300) || "The provider call failed";
+  return (
+    message
+      .replace(/\s+/g, " ")
+      .replace(/(sk|key|AIza)[-_A-Za-z0-9]{12,}/g, "[redacted]")
+      .slice(0, 300) || "The provider call failed"
+  );
 }

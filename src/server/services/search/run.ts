@@ -49,7 +49,12 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
     providerIds.map(async (id) => {
       const adapter = run.providers[id];
       if (!adapter) {
-        const off = { ...offModelResult(id), modelName: "not connected", modelVersion: "not connected", error: "Not connected: no API key is configured for this provider" };
+        const off = {
+          ...offModelResult(id),
+          modelName: "not connected",
+          modelVersion: "not connected",
+          error: "Not connected: no API key is configured for this provider",
+        };
         runs[id].push(off);
         run.onRun?.(id, off);
         emit({ type: "result", provider: id, result: off });
@@ -61,7 +66,14 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
         Array.from({ length: run.iterations }, () =>
           limit(async () => {
             run.signal.throwIfAborted();
-            const result = await runProvider(adapter, { query: run.query, prompt, options: run.options, signal: run.signal, retry: run.retry, deadline: run.deadline });
+            const result = await runProvider(adapter, {
+              query: run.query,
+              prompt,
+              options: run.options,
+              signal: run.signal,
+              retry: run.retry,
+              deadline: run.deadline,
+            });
             runs[id].push(result);
             run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;

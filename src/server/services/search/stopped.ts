@@ -12,7 +12,9 @@ export const PROVIDER_CANCELLED = "Cancelled before this provider answered.";
  * so for every provider that had not answered, so the page explains itself (ADR 018, ADR 030).
  */
 export function stoppedResult(row: { result: unknown; query: string; iterations: number; options: unknown }, how: StoppedStatus): SearchResult {
-  const partial = row.result ? v.parse(StoredSearchResult, row.result) : buildSearchResult({ query: row.query, executionTimeMs: 0, iterations: row.iterations, runs: {} });
+  const partial = row.result
+    ? v.parse(StoredSearchResult, row.result)
+    : buildSearchResult({ query: row.query, executionTimeMs: 0, iterations: row.iterations, runs: {} });
   const options = v.safeParse(SearchOptions, row.options);
   const models = { ...partial.models };
   for (const id of providerIds) models[id] ??= stoppedCard(id, how);

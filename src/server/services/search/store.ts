@@ -3,7 +3,15 @@ import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { historyRange, StoppedStatus, StoredSearchResult, type SavedSearchList, type SavedSearchResult, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import {
+  historyRange,
+  StoppedStatus,
+  StoredSearchResult,
+  type SavedSearchList,
+  type SavedSearchResult,
+  type SearchOptions,
+  type SearchResult,
+} from "#src/contract/search.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
@@ -51,7 +59,17 @@ export function createSearchStore(db: Db) {
     async begin(owner: Owner, query: string, iterations: number, options: SearchOptions, { instanceId, slot, charge }: RunRecordOptions): Promise<string> {
       const [row] = await db
         .insert(searches)
-        .values({ userId: owner.userId ?? null, anonymousId: owner.userId ? null : owner.anonymousId, query, iterations, iterationCount: iterations, options, instanceId, slot, charge })
+        .values({
+          userId: owner.userId ?? null,
+          anonymousId: owner.userId ? null : owner.anonymousId,
+          query,
+          iterations,
+          iterationCount: iterations,
+          options,
+          instanceId,
+          slot,
+          charge,
+        })
         .returning({ id: searches.id });
       if (!row) throw new Error("could not record the search");
       return row.id;
@@ -107,7 +125,15 @@ export function createSearchStore(db: Db) {
     async get(owner: Owner, id: string): Promise<SavedSearchResult | null> {
       if (!UUID.test(id)) return null;
       const [row] = await db
-        .select({ status: searches.status, result: searches.result, query: searches.query, iterations: searches.iterations, options: searches.options, createdAt: searches.createdAt, ...SUMMARY })
+        .select({
+          status: searches.status,
+          result: searches.result,
+          query: searches.query,
+          iterations: searches.iterations,
+          options: searches.options,
+          createdAt: searches.createdAt,
+          ...SUMMARY,
+        })
         .from(searches)
         .where(and(eq(searches.id, id), SHOWN, ownedBy(owner)))
         .limit(1);
@@ -140,7 +166,12 @@ export function createSearchStore(db: Db) {
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, title, status, ...row }) => ({ ...row, ...(title ? { title } : {}), status: isStopped(status) ? status : ("completed" as const), timestamp: createdAt.toISOString() }));
+      const page = rows.slice(0, limit).map(({ createdAt, title, status, ...row }) => ({
+        ...row,
+        ...(title ? { title } : {}),
+        status: isStopped(status) ? status : ("completed" as const),
+        timestamp: createdAt.toISOString(),
+      }));
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
     },
 
@@ -168,7 +199,11 @@ export function createSearchStore(db: Db) {
         .where(and(eq(searches.id, id), ne(searches.status, "running"), ownedBy(owner)))
         .returning({ id: searches.id });
       if (deleted.length > 0) return;
-      const [running] = await db.select({ id: searches.id }).from(searches).where(and(eq(searches.id, id), ownedBy(owner))).limit(1);
+      const [running] = await db
+        .select({ id: searches.id })
+        .from(searches)
+        .where(and(eq(searches.id, id), ownedBy(owner)))
+        .limit(1);
       if (running) throw new DomainError("CONFLICT", "This search is still running: cancel it or wait for it to finish, then delete it");
       throw new DomainError("NOT_FOUND", "Search not found");
     },

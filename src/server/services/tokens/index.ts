@@ -30,9 +30,15 @@ export function createTokens({ db, clock = () => new Date() }: { db: Db; clock?:
       const row = await db.transaction(async (tx) => {
         // The user's row is the lock: two creates at once cannot both see room for one more.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-        const [live] = await tx.select({ n: count() }).from(apiTokens).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+        const [live] = await tx
+          .select({ n: count() })
+          .from(apiTokens)
+          .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
         if ((live?.n ?? 0) >= MAX_LIVE_TOKENS) throw new DomainError("TOKEN_LIMIT_REACHED", TOKEN_LIMIT);
-        const [inserted] = await tx.insert(apiTokens).values({ userId, name, prefix: token.slice(0, SHOWN_CHARACTERS), tokenHash: hash(token), scopes: [...DEFAULT_TOKEN_SCOPES] }).returning();
+        const [inserted] = await tx
+          .insert(apiTokens)
+          .values({ userId, name, prefix: token.slice(0, SHOWN_CHARACTERS), tokenHash: hash(token), scopes: [...DEFAULT_TOKEN_SCOPES] })
+          .returning();
         return inserted;
       });
       if (!row) throw new Error("could not save the token");
@@ -89,7 +95,14 @@ function hash(token: string): string {
 }
 
 function listed(row: typeof apiTokens.$inferSelect): ApiToken {
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null, scopes: [...scopesOf(row.scopes)] };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    scopes: [...scopesOf(row.scopes)],
+  };
 }
 
 /** A row's scopes: none stored means a token made before scopes, which keeps the default set; a scope this version no longer knows is dropped. */

@@ -77,7 +77,14 @@ export function createVariants({ db, providers, billing, search, queue, generato
       query: batch.query,
       iterations: batch.iterations,
       createdAt: batch.createdAt.toISOString(),
-      items: items.map((item) => ({ position: item.position, query: item.query, reasoning: item.reasoning, status: item.status, searchId: item.searchId, error: item.error })),
+      items: items.map((item) => ({
+        position: item.position,
+        query: item.query,
+        reasoning: item.reasoning,
+        status: item.status,
+        searchId: item.searchId,
+        error: item.error,
+      })),
     };
   }
 
@@ -112,18 +119,35 @@ export function createVariants({ db, providers, billing, search, queue, generato
       if (set) return set;
       const batch = await service.latest(userId, query);
       if (!batch) return null;
-      return { query: batch.query, variants: batch.items.map((item) => ({ query: item.query, reasoning: item.reasoning ?? "" })), edited: false, batchId: batch.id, createdAt: batch.createdAt, updatedAt: batch.createdAt };
+      return {
+        query: batch.query,
+        variants: batch.items.map((item) => ({ query: item.query, reasoning: item.reasoning ?? "" })),
+        edited: false,
+        batchId: batch.id,
+        createdAt: batch.createdAt,
+        updatedAt: batch.createdAt,
+      };
     },
 
     /** The person's edits to the saved set (a blank or repeated query is kept until the set runs). */
     edit: (userId: string, input: { query: string; variants: SavedVariant[] }) => sets.edit(userId, input.query, input.variants),
 
     /** Saves the variants as the person kept, edited or added them, as the query's current set; nothing runs yet. */
-    async createBatch(userId: string, input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string; own?: boolean }> }): Promise<VariantBatch> {
+    async createBatch(
+      userId: string,
+      input: { query: string; iterations: number; variants: Array<{ query: string; reasoning?: string; own?: boolean }> },
+    ): Promise<VariantBatch> {
       const [batch] = await db.insert(variantBatches).values({ userId, query: input.query, iterations: input.iterations }).returning({ id: variantBatches.id });
       if (!batch) throw new Error("could not save the batch");
-      await db.insert(variantBatchItems).values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning || null })));
-      await sets.ranAs(userId, input.query, batch.id, input.variants.map(({ query, reasoning, own }) => ({ query, reasoning: reasoning ?? "", ...(own ? { own } : {}) })));
+      await db
+        .insert(variantBatchItems)
+        .values(input.variants.map((variant, position) => ({ batchId: batch.id, position, query: variant.query, reasoning: variant.reasoning || null })));
+      await sets.ranAs(
+        userId,
+        input.query,
+        batch.id,
+        input.variants.map(({ query, reasoning, own }) => ({ query, reasoning: reasoning ?? "", ...(own ? { own } : {}) })),
+      );
       return load(userId, batch.id);
     },
 
@@ -131,13 +155,23 @@ export function createVariants({ db, providers, billing, search, queue, generato
     async run(userId: string, batchId: string, positions?: number[]): Promise<VariantBatch> {
       const batch = await load(userId, batchId);
       const chosen = batch.items.filter((item) => (positions ? positions.includes(item.position) : isRunnable(item.status)) && !isActive(item.status));
-      if (positions?.some((position) => !batch.items.some((item) => item.position === position))) throw new DomainError("INVALID_INPUT", "No such variant in this batch");
+      if (positions?.some((position) => !batch.items.some((item) => item.position === position)))
+        throw new DomainError("INVALID_INPUT", "No such variant in this batch");
       if (chosen.length === 0) return batch;
       await db
         .update(variantBatchItems)
         .set({ status: "queued", error: null, updatedAt: sql`now()` })
-        .where(and(eq(variantBatchItems.batchId, batchId), inArray(variantBatchItems.position, chosen.map((item) => item.position))));
-      for (const item of chosen) await queue.send<ItemJob>(QUEUE, { batchId, position: item.position }, { singletonKey: `${batchId}/${item.position}`, retryLimit: 0 });
+        .where(
+          and(
+            eq(variantBatchItems.batchId, batchId),
+            inArray(
+              variantBatchItems.position,
+              chosen.map((item) => item.position),
+            ),
+          ),
+        );
+      for (const item of chosen)
+        await queue.send<ItemJob>(QUEUE, { batchId, position: item.position }, { singletonKey: `${batchId}/${item.position}`, retryLimit: 0 });
       return load(userId, batchId);
     },
 
@@ -171,12 +205,17 @@ export function createVariants({ db, providers, billing, search, queue, generato
       // Queued while Pro, run later: a lapsed subscription stops the batch, it never spends free searches.
       await billing.requirePro(row.userId);
       const request = v.parse(SearchRequest, { query: row.query, iterations: row.iterations });
-      const { result } = await search.search({ owner: { userId: row.userId, anonymousId: `batch:${batchId}` }, ip: "batch" }, request, { slot: `batch:${batchId}:${position}` });
+      const { result } = await search.search({ owner: { userId: row.userId, anonymousId: `batch:${batchId}` }, ip: "batch" }, request, {
+        slot: `batch:${batchId}:${position}`,
+      });
       await db.update(variantBatchItems).set({ status: "completed", searchId: result.id, error: null, updatedAt: sql`now()` }).where(item);
     } catch (error) {
       // A failed search is an answer, shown on its card with 'Run Search' to try again; not retried.
       const message = error instanceof Error ? error.message : String(error);
-      await db.update(variantBatchItems).set({ status: "failed", error: message.slice(0, 500), updatedAt: sql`now()` }).where(item);
+      await db
+        .update(variantBatchItems)
+        .set({ status: "failed", error: message.slice(0, 500), updatedAt: sql`now()` })
+        .where(item);
     }
   }
 }

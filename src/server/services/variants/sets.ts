@@ -22,7 +22,11 @@ export function createVariantSets(db: Db) {
     for (let attempt = 0; attempt < 2; attempt++) {
       const [updated] = await db.update(variantSets).set(values).where(ofQuery(userId, query)).returning();
       if (updated) return updated;
-      const [inserted] = await db.insert(variantSets).values({ userId, query, ...values }).onConflictDoNothing().returning();
+      const [inserted] = await db
+        .insert(variantSets)
+        .values({ userId, query, ...values })
+        .onConflictDoNothing()
+        .returning();
       if (inserted) return inserted;
     }
     throw new Error("could not save the variants");
@@ -39,7 +43,10 @@ export function createVariantSets(db: Db) {
 
     /** Saves what a model just wrote, unless a set appeared meanwhile (another tab): the saved one wins. */
     async keep(userId: string, query: string, written: Written): Promise<VariantSet> {
-      await db.insert(variantSets).values({ userId, query, ...written }).onConflictDoNothing();
+      await db
+        .insert(variantSets)
+        .values({ userId, query, ...written })
+        .onConflictDoNothing();
       const set = await current(userId, query);
       if (!set) throw new Error("could not save the variants");
       return set;
