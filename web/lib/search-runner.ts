@@ -1,5 +1,5 @@
 import { perProvider, providerIds } from "#src/contract/providers.ts";
-import type { SearchRequest } from "#src/contract/search.ts";
+import type { SearchRequest } from "#src/contract/search-request.ts";
 import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
 import { api, ApiError } from "#web/kit.ts";
 import type { DashboardEvent } from "./search-state.ts";
