@@ -40,7 +40,7 @@ const started = performance.now();
 // The simulators and the Stripe relay (dev/), which the server loads with `await import()` of a
 // literal path, are bundled with it: the keyless demo runs from the binary (ADR 036).
 // --bytecode: the modules ship compiled for JavaScriptCore, so a start evaluates instead of parsing
-// them (the entry is reached at ~55 ms instead of ~300; ADR 022). It needs --format=esm for top-level await.
+// them, and a cold start is mostly that evaluation (figures in docs/performance.md). It needs --format=esm for top-level await.
 const proc = Bun.spawn(
   [
     "bun",

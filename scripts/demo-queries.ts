@@ -7,7 +7,7 @@
  *   bun scripts/demo-queries.ts [--iterations 10] [--seed 13] [--noise 0.08]
  */
 import { providerIds } from "#src/contract/providers.ts";
-import type { Frequency } from "#src/contract/search.ts";
+import type { Frequency } from "#src/contract/search-result.ts";
 import { DEMO_NOISE, startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";

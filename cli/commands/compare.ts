@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { CompareReport } from "#src/contract/compare.ts";
-import { SearchQuery } from "#src/contract/search.ts";
+import { SearchQuery } from "#src/contract/search-request.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { action, defineCommand, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { Iterations, SearchQuery } from "#src/contract/search.ts";
+import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";

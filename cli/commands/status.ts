@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { User } from "#src/contract/auth.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
-import { ApiStatus } from "#src/contract/search.ts";
+import { ApiStatus } from "#src/contract/status.ts";
 import { action, defineCommand, NoOptions } from "#cli/lib/command.ts";
 import { print, printJson, table } from "#cli/lib/output.ts";
 import { quotaText } from "#cli/lib/render.ts";

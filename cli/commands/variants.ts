@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
-import { Iterations, SearchQuery } from "#src/contract/search.ts";
+import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { isFinished, type VariantBatch } from "#src/contract/variants.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";

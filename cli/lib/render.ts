@@ -1,7 +1,7 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { QuotaStatus } from "#src/contract/quota.ts";
-import type { ModelResult, SearchResult } from "#src/contract/search.ts";
+import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { byRank, returnedCounts } from "#src/core/aggregate.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";

@@ -2,7 +2,7 @@ import { Option } from "commander";
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery, type LensReport } from "#src/contract/lens.ts";
-import type { SavedSearchResult } from "#src/contract/search.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import type { Context } from "./context.ts";
 import { note, print, writeDocument } from "./output.ts";

@@ -1,7 +1,8 @@
 import type { ApiClient, SearchAnswer } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
+import type { SearchRequest } from "#src/contract/search-request.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { cancelledNote } from "#src/core/progress.ts";
 import { CliError } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { Iterations, SearchQuery } from "#src/contract/search.ts";
+import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";

@@ -6,6 +6,7 @@
  *   bun dev/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
  */
 import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
+import { abortableSleep } from "#src/core/backoff.ts";
 import { createAnthropic } from "./anthropic.ts";
 import { faultResponse } from "./fault-responses.ts";
 import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOptions } from "./faults.ts";
@@ -151,10 +152,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       try {
         if (fault?.kind === "rate_limit") return faultResponse(handler, fault) ?? handler.error("rate_limit", "Rate limited");
         if (fault?.kind === "timeout") {
-          await waitFor(Number.POSITIVE_INFINITY, gone);
+          await abortableSleep(Number.POSITIVE_INFINITY, gone);
           return new Response(null, { status: 504 });
         }
-        if (!(await waitFor(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
+        if (!(await abortableSleep(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
         return (fault && faultResponse(handler, fault)) ?? respond(handler, body, fault, rng, url.pathname);
       } finally {
         answered = true;
@@ -209,22 +210,6 @@ export function sampleLatency(latency: Latency, rng: Rng): number {
   if (latency.kind === "fixed") return Math.max(0, latency.ms);
   const sigma = Math.log(Math.max(latency.p95Ms, latency.medianMs) / latency.medianMs) / 1.6449;
   return Math.min(latency.medianMs * Math.exp(sigma * rng.normal()), latency.p95Ms * 3);
-}
-
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
-function waitFor(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = Number.isFinite(ms) ? setTimeout(() => done(true), ms) : undefined;
-    const onAbort = () => done(false);
-    const done = (value: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function groundingRedirect(request: Request, url: URL): Response {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { ProviderId } from "#src/contract/search.ts";
+import { ProviderId } from "#src/contract/provider-schemas.ts";
 
 /** Where the labelled answers live, one JSON file each (tests/fixtures/answers/README.md). */
 export const FIXTURES_DIR = join(import.meta.dir, "../../tests/fixtures/answers");

@@ -1,4 +1,4 @@
-import type { ModelResult } from "#src/contract/search.ts";
+import type { ModelResult } from "#src/contract/search-result.ts";
 import { nameKey } from "#src/core/names.ts";
 import { normalizeUrl } from "#src/core/urls.ts";
 import type { AnswerFixture } from "./fixtures.ts";

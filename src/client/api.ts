@@ -16,20 +16,12 @@ import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/le
 import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import {
-  ApiStatus,
-  CancelResult,
-  DeletedSearch,
-  fromSavedWire,
-  fromWireResult,
-  RenamedSearch,
-  SavedSearchList,
-  SavedSearchResponse,
-  SearchEvent,
-  SearchResponse,
-  type SavedSearchResult,
-  type SearchRequest,
-} from "#src/contract/search.ts";
+import { DeletedSearch, RenamedSearch, SavedSearchList } from "#src/contract/history.ts";
+import { CancelResult, SearchEvent } from "#src/contract/search-events.ts";
+import type { SearchRequest } from "#src/contract/search-request.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
+import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } from "#src/contract/search-wire.ts";
+import { ApiStatus } from "#src/contract/status.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 

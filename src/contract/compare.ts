@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { Rate, SimulatedProviders } from "./lens.ts";
-import { ProviderId } from "./search.ts";
+import { ProviderId } from "./provider-schemas.ts";
 
 /** GET /api/compare: the original query and its variants (spec: compareQuery and compareVariants, repeated). */
 export const CompareQuery = v.object({

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { perProvider } from "./providers.ts";
-import { modelOf, ProviderId, type SearchResult } from "./search.ts";
+import { ProviderId } from "./provider-schemas.ts";
+import { modelOf, type SearchResult } from "./search-result.ts";
 
 /*
  * The brand lens: how one brand (and its competitors) fares in the models' answers. The person

@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { BATCH_ITEM_STATUSES } from "./batch-status.ts";
 import { MAX_VARIANTS, QUERY_MAX_LENGTH } from "./constants.ts";
-import { ProviderId, ProviderMode, SearchQuery, Iterations } from "./search.ts";
+import { ProviderId, ProviderMode } from "./provider-schemas.ts";
+import { SearchQuery, Iterations } from "./search-request.ts";
 
 export { MAX_VARIANTS } from "./constants.ts";
 export { isActive, isFinished, isRunnable } from "./batch-status.ts";

@@ -8,7 +8,7 @@ import {
   type Product,
   type RunRecord,
   type SearchResult,
-} from "#src/contract/search.ts";
+} from "#src/contract/search-result.ts";
 import { stabilityOf } from "./stability.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { frequencies } from "./stats.ts";

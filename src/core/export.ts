@@ -1,6 +1,7 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { modelOf, toWireResult, type Frequency, type SearchResult } from "#src/contract/search.ts";
+import { modelOf, type Frequency, type SearchResult } from "#src/contract/search-result.ts";
+import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
-import type { Company, Product } from "#src/contract/search.ts";
+import type { Company, Product } from "#src/contract/search-result.ts";
 import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_NAME_KEYS, structuredSpan } from "./answer-block.ts";
 import { betterCasing, nameKey } from "./names.ts";
 import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";

@@ -1,6 +1,6 @@
 import type { BrandEntry, BrandLensSettings, LensReport, ProviderLens } from "#src/contract/lens.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import { modelOf, type RunRecord, type SearchResult } from "#src/contract/search.ts";
+import { modelOf, type RunRecord, type SearchResult } from "#src/contract/search-result.ts";
 import { answerText, brandMatcher, type BrandMatcher } from "./mentions.ts";
 import { nameKey } from "./names.ts";
 import { displayedRuns, keptRuns } from "./runs.ts";

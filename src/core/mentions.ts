@@ -1,5 +1,5 @@
 import type { BrandEntry } from "#src/contract/lens.ts";
-import type { RunRecord } from "#src/contract/search.ts";
+import type { RunRecord } from "#src/contract/search-result.ts";
 import { nameKey } from "./names.ts";
 import { mentions, notFoundSubjects } from "./not-found.ts";
 import { escapeRegExp, wholeWords } from "./whole-words.ts";

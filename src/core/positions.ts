@@ -1,4 +1,4 @@
-import type { Company, Mention, Product } from "#src/contract/search.ts";
+import type { Company, Mention, Product } from "#src/contract/search-result.ts";
 import { structuredSpan } from "./answer-block.ts";
 import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { isOrdinaryWord } from "./words.ts";

@@ -1,5 +1,5 @@
 import { providerIds } from "#src/contract/providers.ts";
-import type { SearchResult } from "#src/contract/search.ts";
+import type { SearchResult } from "#src/contract/search-result.ts";
 
 /** Spec §4/§9: the fallback progress ticks every 1800 ms toward an expected count over 80 s. */
 export const PROGRESS_TICK_MS = 1800;

@@ -1,5 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { RunRecord, SearchResult } from "#src/contract/search.ts";
+import type { RunRecord, SearchResult } from "#src/contract/search-result.ts";
 import { runRecord } from "./aggregate.ts";
 
 /*

@@ -1,5 +1,5 @@
 import type { Rate } from "#src/contract/lens.ts";
-import type { Frequency } from "#src/contract/search.ts";
+import type { Frequency } from "#src/contract/search-result.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 
 /**

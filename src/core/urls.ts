@@ -1,4 +1,4 @@
-import type { Source } from "#src/contract/search.ts";
+import type { Source } from "#src/contract/search-result.ts";
 
 /**
  * The form a URL is compared (and shown in cross-model views) under. Canonical form:

@@ -1,3 +1,5 @@
+import { backoffDelay, retryWithBackoff } from "#src/core/backoff.ts";
+
 /**
  * The bounded retry of the database connection at start, for a database that starts at the same
  * time as the app (docker compose): up to `attempts` tries within `budgetMs`, waiting 1/20, 1/10,
@@ -35,17 +37,18 @@ export async function connectWithRetry<T>(attempt: (timeoutMs: number) => Promis
   const now = hooks.now ?? (() => performance.now());
   const sleep = hooks.sleep ?? ((ms: number) => Bun.sleep(ms));
   const started = now();
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(Math.max(MIN_ATTEMPT_MS, policy.budgetMs - (now() - started)));
-    } catch (error) {
+  return retryWithBackoff(
+    () => attempt(Math.max(MIN_ATTEMPT_MS, policy.budgetMs - (now() - started))),
+    (error, failed) => {
+      const n = failed + 1;
       const elapsed = now() - started;
-      const delay = (policy.budgetMs / 20) * 2 ** (n - 1);
+      const delay = backoffDelay(failed, { baseMs: policy.budgetMs / 20 });
       if (!hooks.isTransient(error) || n >= policy.attempts || elapsed + delay >= policy.budgetMs) {
         throw new ConnectError(n, Math.round(elapsed), error);
       }
       hooks.onRetry(error, n, delay);
-      await sleep(delay);
-    }
-  }
+      return delay;
+    },
+    sleep,
+  );
 }

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import type { SearchResult } from "#src/contract/search.ts";
+import type { SearchResult } from "#src/contract/search-result.ts";
 import type { App } from "#src/server/app.ts";
 import { catalogue } from "#dev/simulators/catalogue.ts";
 import { DEMO_NOISE, startSimulator, type Simulator } from "#dev/simulators/index.ts";

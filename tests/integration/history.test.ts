@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { searches } from "#db/schema.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { SavedSearchList } from "#src/contract/search.ts";
+import type { SavedSearchList } from "#src/contract/history.ts";
 import { signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { instances, searches } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import type { SearchEvent } from "#src/contract/search.ts";
+import type { SearchEvent } from "#src/contract/search-events.ts";
 import { createInstance } from "#src/server/instance.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { createLease, HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";

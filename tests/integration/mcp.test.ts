@@ -6,7 +6,8 @@ import { CompareReport } from "#src/contract/compare.ts";
 import { LensReport } from "#src/contract/lens.ts";
 import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
-import { SavedSearchList, SavedSearchResponse } from "#src/contract/search.ts";
+import { SavedSearchList } from "#src/contract/history.ts";
+import { SavedSearchResponse } from "#src/contract/search-wire.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, savedSearchWithLens, useCliServer, type CliServer } from "#tests/support/cli.ts";
 
 const getServer = useCliServer();

@@ -5,7 +5,7 @@ import { DAILY_LIMIT_MESSAGE, PRO_REQUIRED, QUOTA_COOKIE, readQuotaCookie, utcDa
 import { providerIds } from "#src/contract/providers.ts";
 import type { SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
-import type { SearchEventWire } from "#src/contract/search.ts";
+import type { SearchEventWire } from "#src/contract/search-events.ts";
 import { createInstance } from "#src/server/instance.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent, grantPro, newAccount, signUp } from "#tests/support/accounts.ts";

@@ -6,7 +6,7 @@ import { createApiClient, type SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { SearchEventWire } from "#src/contract/search.ts";
+import { SearchEventWire } from "#src/contract/search-events.ts";
 import { createInstance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { SearchStreamEvent } from "#src/client/api.ts";
-import { modelOf } from "#src/contract/search.ts";
+import { modelOf } from "#src/contract/search-result.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import { HEARTBEAT_MS, leaseOf } from "#src/server/services/search/instances.ts";
 import type { App } from "#src/server/app.ts";

@@ -1,5 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import { SEARCH_RESULT_VERSION, type ModelResult, type RunRecord, type SavedSearchResult } from "#src/contract/search.ts";
+import { SEARCH_RESULT_VERSION, type ModelResult, type RunRecord, type SavedSearchResult } from "#src/contract/search-result.ts";
 
 /** One provider's answer, for tests: answered with web search, nothing found unless `parts` says so. */
 export function modelResult(provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult {

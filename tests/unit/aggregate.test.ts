@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import { toWireResult, type ModelResult, type SearchResult } from "#src/contract/search.ts";
+import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
+import { toWireResult } from "#src/contract/search-wire.ts";
 import { modelResult } from "#tests/support/results.ts";
 import {
   aggregateCompanies,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { SearchResult } from "#src/contract/search.ts";
+import type { SearchResult } from "#src/contract/search-result.ts";
 import { createCheckpoint } from "#src/server/services/search/checkpoint.ts";
 import { decodeNotice, encodeNotice } from "#src/server/services/search/instances.ts";
 import { modelResult } from "#tests/support/results.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Frequency } from "#src/contract/search.ts";
+import type { Frequency } from "#src/contract/search-result.ts";
 import { compareSearches } from "#src/core/compare.ts";
 import { modelResult, runRecord, savedResult } from "#tests/support/results.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { LensReport } from "#src/contract/lens.ts";
-import { toWireResult } from "#src/contract/search.ts";
+import { toWireResult } from "#src/contract/search-wire.ts";
 import { lensCsvRows, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { modelResult, savedResult } from "#tests/support/results.ts";
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { fromWireResult, type ModelResult } from "#src/contract/search.ts";
+import type { ModelResult } from "#src/contract/search-result.ts";
+import { fromWireResult } from "#src/contract/search-wire.ts";
 import { modelResult } from "#tests/support/results.ts";
 import { csvField, exportFilename, querySlug, resultToCsv, resultToJson } from "#src/core/export.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelResult } from "#src/contract/search.ts";
+import type { ModelResult } from "#src/contract/search-result.ts";
 import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { withMentions } from "#src/core/positions.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";

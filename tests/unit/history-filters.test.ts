@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { historyRange } from "#src/contract/search.ts";
+import { historyRange } from "#src/contract/history.ts";
 import { EMPTY_HISTORY_FORM, historyFilters, isFiltered, searchName } from "#web/lib/history.ts";
 
 describe("the history's filters", () => {

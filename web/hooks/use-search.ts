@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { SavedSearchResult, SearchRequest } from "#src/contract/search.ts";
+import type { SearchRequest } from "#src/contract/search-request.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { beginSearch, failSearch, reduceSearch, type DashboardEvent, type SearchState } from "#web/lib/search-state.ts";
 import { api, ApiError } from "#web/kit.ts";
 

@@ -1,5 +1,6 @@
 import { perProvider, providerIds } from "#src/contract/providers.ts";
-import type { SearchRequest } from "#src/contract/search.ts";
+import type { SearchRequest } from "#src/contract/search-request.ts";
+import { abortableSleep } from "#src/core/backoff.ts";
 import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
 import { api, ApiError } from "#web/kit.ts";
 import type { DashboardEvent } from "./search-state.ts";
@@ -56,8 +57,5 @@ async function* fallbackSearch(request: SearchRequest & { iterations: number }, 
 
 /** Resolves with nothing after one progress tick, or as soon as the search is cancelled. */
 function tick(signal: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, PROGRESS_TICK_MS);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve(undefined)), { once: true });
-  });
+  return abortableSleep(PROGRESS_TICK_MS, signal).then(() => undefined);
 }

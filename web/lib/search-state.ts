@@ -1,7 +1,8 @@
 import type { SearchStreamEvent } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import type { ModelResult, ProviderMode, SavedSearchResult } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
+import type { ModelResult, SavedSearchResult } from "#src/contract/search-result.ts";
 
 export type ProviderProgress = { completed: number; failed: number; total: number };
 

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { Link, useSearchParams } from "wouter";
 import { providerCatalogue } from "#src/contract/providers.ts";
 import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
-import { SearchQuery } from "#src/contract/search.ts";
+import { SearchQuery } from "#src/contract/search-request.ts";
 import { isRunnable, MAX_VARIANTS, type GeneratedBy as Writer, type VariantBatch } from "#src/contract/variants.ts";
 import { nameKey } from "#src/core/names.ts";
 import { SimulatedBadge } from "#web/components/results/shared.tsx";

@@ -7,6 +7,7 @@
  * given up. Every attempt is logged in `deliveries`.
  */
 import { createHmac } from "node:crypto";
+import { abortableSleep } from "#src/core/backoff.ts";
 import { newId } from "./store.ts";
 
 export const API_VERSION = "2026-10-28.endive";
@@ -106,7 +107,7 @@ export class Webhooks {
       if (typeof status === "number" && status >= 200 && status < 300) return;
       const delay = this.retryDelaysS[attempt - 1];
       if (delay === undefined) return;
-      await sleep(delay * 1000, this.stopping.signal);
+      await abortableSleep(delay * 1000, this.stopping.signal);
     }
   }
 
@@ -152,17 +153,4 @@ function isPlainObject(value: unknown): value is object {
 export function signatureHeader(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
   const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
   return `t=${timestamp},v1=${signature}`;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import type { SavedSearchList, SavedSearchListItem } from "#src/contract/search.ts";
+import type { SavedSearchList, SavedSearchListItem } from "#src/contract/history.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { searchName } from "#web/lib/history.ts";
 import { errorText } from "#web/lib/workbench.ts";

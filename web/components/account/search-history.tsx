@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Building2, ChevronRight, Clock, Link2, LoaderCircle, Package, Pencil, Repeat, Search, Trash2, type LucideIcon } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { Link } from "wouter";
-import type { SavedSearchListItem } from "#src/contract/search.ts";
+import type { SavedSearchListItem } from "#src/contract/history.ts";
 import { DeleteDialog, RenameDialog } from "#web/components/account/history-dialogs.tsx";
 import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";

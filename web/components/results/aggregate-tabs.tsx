@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from "react";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { SearchResult } from "#src/contract/search.ts";
+import type { SearchResult } from "#src/contract/search-result.ts";
 import { listedCompanies, listedProducts, listedSources, type ListedSource, type ReturnedBy } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf, sourceLabel } from "#src/core/urls.ts";
 import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";

@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { modelOf, type SearchResult } from "#src/contract/search.ts";
+import { modelOf, type SearchResult } from "#src/contract/search-result.ts";
 import { returnedCounts } from "#src/core/aggregate.ts";
 import { normalizeUrl } from "#src/core/urls.ts";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";

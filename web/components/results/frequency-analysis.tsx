@@ -1,7 +1,7 @@
 import { ChartNoAxesColumn, Lock } from "lucide-react";
 import { Link } from "wouter";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search.ts";
+import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search-result.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { sourceLabel } from "#src/core/urls.ts";

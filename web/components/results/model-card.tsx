@@ -1,7 +1,7 @@
 import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
-import type { Mention, ModelResult } from "#src/contract/search.ts";
+import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";

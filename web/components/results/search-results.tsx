@@ -3,7 +3,7 @@ import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
-import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search.ts";
+import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { cancelledNote } from "#src/core/progress.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";

@@ -1,4 +1,4 @@
-import type { ApiStatus } from "#src/contract/search.ts";
+import type { ApiStatus } from "#src/contract/status.ts";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
 import { Badge, providerCatalogue, providerIds } from "#web/kit.ts";
 

@@ -1,6 +1,6 @@
 import { Loader2 } from "lucide-react";
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { ProviderMode } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { ProviderProgress } from "#web/lib/search-state.ts";
 import { TruncatedText } from "#web/components/truncated-text.tsx";
 import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerCatalogue, providerIds } from "#web/kit.ts";

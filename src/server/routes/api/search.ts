@@ -1,22 +1,10 @@
 import { Elysia, type Context } from "elysia";
 import { REMAINING_HEADER } from "#src/contract/quota.ts";
-import {
-  CancelResult,
-  DEFAULT_ANTHROPIC_MAX_USES,
-  DeletedSearch,
-  RenamedSearch,
-  RenameSearch,
-  SavedSearchList,
-  SavedSearchListQuery,
-  SavedSearchResponse,
-  SearchEventWire,
-  SearchRequest,
-  SearchResponse,
-  toWireResult,
-  type ParsedSearchRequest,
-  type SavedSearchResult,
-  type SearchEventWire as WireEvent,
-} from "#src/contract/search.ts";
+import { DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearchListQuery } from "#src/contract/history.ts";
+import { CancelResult, SearchEventWire, type SearchEventWire as WireEvent } from "#src/contract/search-events.ts";
+import { DEFAULT_ANTHROPIC_MAX_USES, SearchRequest, type ParsedSearchRequest } from "#src/contract/search-request.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
+import { SavedSearchResponse, SearchResponse, toWireResult } from "#src/contract/search-wire.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { BillingMode } from "#src/contract/billing.ts";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import { ApiStatus, type ProviderMode } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
+import { ApiStatus } from "#src/contract/status.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 /** GET /api/status: which providers are connected, how each runs, and how payments run. */

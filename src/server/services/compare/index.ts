@@ -1,5 +1,5 @@
 import type { CompareReport } from "#src/contract/compare.ts";
-import type { SavedSearchResult } from "#src/contract/search.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { compareSearches } from "#src/core/compare.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";

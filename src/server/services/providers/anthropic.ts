@@ -2,7 +2,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
-import { DEFAULT_ANTHROPIC_MAX_USES, type Source } from "#src/contract/search.ts";
+import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
+import type { Source } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 const MAX_TOKENS = 4096;

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
 import { GeminiResponse } from "#src/contract/provider-wire.ts";
-import type { Source } from "#src/contract/search.ts";
+import type { Source } from "#src/contract/search-result.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";

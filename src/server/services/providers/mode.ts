@@ -1,5 +1,5 @@
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
-import type { ProviderMode } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { Env } from "#src/server/env.ts";
 
 /**

@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
-import { DEFAULT_OPENAI_CONTEXT_SIZE, type Source } from "#src/contract/search.ts";
+import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
+import type { Source } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */

@@ -1,3 +1,5 @@
+import { abortableSleep, backoffDelay, retryWithBackoff } from "#src/core/backoff.ts";
+
 /** Statuses worth another try: rate limits, timeouts, conflicts, server errors, Anthropic's 529. */
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
@@ -17,26 +19,34 @@ export async function withRetry<T>(
   policy: RetryPolicy = defaultRetryPolicy,
   deadlineAt = Number.POSITIVE_INFINITY,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    signal.throwIfAborted();
-    const left = deadlineAt - performance.now();
-    if (left <= 0) throw new DeadlineReachedError();
-    const timeoutMs = Math.min(policy.callTimeoutMs, Math.ceil(left));
-    const callSignal = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-    try {
-      return await run(callSignal);
-    } catch (error) {
+  let timeoutMs = policy.callTimeoutMs;
+  let callSignal = signal;
+  return retryWithBackoff(
+    () => {
+      signal.throwIfAborted();
+      const left = deadlineAt - performance.now();
+      if (left <= 0) throw new DeadlineReachedError();
+      timeoutMs = Math.min(policy.callTimeoutMs, Math.ceil(left));
+      callSignal = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      return run(callSignal);
+    },
+    (error, attempt) => {
+      // Not the provider's failure: the caller stopped, or the deadline came before the attempt.
       if (signal.aborted) throw signal.reason;
+      if (error instanceof DeadlineReachedError) throw error;
       const timedOut = callSignal.aborted;
       if (timedOut && timeoutMs < policy.callTimeoutMs) throw new DeadlineReachedError();
       const failure = timedOut ? new Error(`timed out after ${policy.callTimeoutMs} ms`) : error;
       if (attempt >= policy.retries || !(timedOut || isRetryable(error))) throw failure;
-      const wait = retryAfterMs(error, policy.maxDelayMs) ?? backoff(attempt, policy);
+      const wait = retryAfterMs(error, policy.maxDelayMs) ?? backoffDelay(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs, jitter: 0.25 });
       // No attempt would fit before the deadline: the provider's own failure is the answer.
       if (performance.now() + wait >= deadlineAt) throw failure;
-      await sleep(wait, signal);
-    }
-  }
+      return wait;
+    },
+    async (ms) => {
+      if (!(await abortableSleep(ms, signal))) throw signal.reason;
+    },
+  );
 }
 
 /** The search's time limit ran out before the provider answered (not the provider's failure). */
@@ -71,23 +81,4 @@ function retryAfterMs(error: unknown, capMs: number): number | undefined {
   const seconds = Number(value);
   const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
   return Number.isFinite(wait) ? Math.min(Math.max(wait, 0), capMs) : undefined;
-}
-
-function backoff(attempt: number, policy: RetryPolicy): number {
-  const base = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
-  return base * (0.75 + Math.random() * 0.25);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,6 +1,8 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { StructuredRequest } from "#src/core/structured.ts";
-import type { ProviderMode, SearchOptions, Source, Usage } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
+import type { SearchOptions } from "#src/contract/search-request.ts";
+import type { Source, Usage } from "#src/contract/search-result.ts";
 
 /** What one provider call with web search returned, before products and companies are extracted. */
 export type ProviderAnswer = {

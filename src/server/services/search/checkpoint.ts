@@ -1,5 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { ModelResult, SearchResult } from "#src/contract/search.ts";
+import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 
 /** At most one checkpoint write this often, except when the caller has just been shown an answer. */

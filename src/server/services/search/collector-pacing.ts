@@ -3,10 +3,10 @@ export const COLLECTOR_PACE_MS = 100;
 
 /**
  * While any search runs, asks the JavaScript collector to run every `paceMs`; never at idle.
- * Answers arrive in bursts and parsing and extracting them makes garbage fast (a burst of 50
- * five-iteration searches: over a million strings). The engine's own pacing, sized for a machine's
- * whole RAM, let that pile up to ~250 MB before collecting, and the process kept the pages
- * afterwards. Asked along the way, the peak falls by ~60–120 MB at the same CPU time (ADR 022).
+ * Answers arrive in bursts and parsing and extracting them makes garbage fast. The engine's own
+ * pacing, sized for a machine's whole RAM, lets that pile up before collecting, and the process
+ * keeps the pages afterwards; asked along the way, the peak is lower at the same CPU time
+ * (figures in docs/performance.md).
  */
 export function createCollectorPacing(collect: () => void = () => Bun.gc(false), paceMs = COLLECTOR_PACE_MS) {
   let running = 0;

@@ -1,5 +1,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import { requestedIterations, type ParsedSearchRequest, type ProviderMode, type SavedSearchResult } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
+import { requestedIterations, type ParsedSearchRequest } from "#src/contract/search-request.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";

@@ -1,4 +1,5 @@
-import { offModelResult, type ModelResult, type SearchOptions } from "#src/contract/search.ts";
+import type { SearchOptions } from "#src/contract/search-request.ts";
+import { offModelResult, type ModelResult } from "#src/contract/search-result.ts";
 import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction.ts";
 import { withMentions } from "#src/core/positions.ts";
 import { dedupeSources } from "#src/core/urls.ts";

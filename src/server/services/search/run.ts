@@ -1,5 +1,8 @@
 import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { offModelResult, type ModelResult, type ProviderMode, type SearchEvent, type SearchOptions, type SearchResult } from "#src/contract/search.ts";
+import type { ProviderMode } from "#src/contract/provider-schemas.ts";
+import type { SearchEvent } from "#src/contract/search-events.ts";
+import type { SearchOptions } from "#src/contract/search-request.ts";
+import { offModelResult, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { withExtractionInstructions } from "#src/core/extraction.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";

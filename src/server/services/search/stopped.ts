@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { offModelResult, SearchOptions, StoredSearchResult, type ModelResult, type SearchResult, type StoppedStatus } from "#src/contract/search.ts";
+import { SearchOptions } from "#src/contract/search-request.ts";
+import { offModelResult, type ModelResult, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
+import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 
 export const PROVIDER_INTERRUPTED = "Interrupted: the server stopped before this provider answered.";

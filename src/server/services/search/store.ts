@@ -3,15 +3,10 @@ import type { Db } from "#db/client.ts";
 import { searches, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
-import {
-  historyRange,
-  StoppedStatus,
-  StoredSearchResult,
-  type SavedSearchList,
-  type SavedSearchResult,
-  type SearchOptions,
-  type SearchResult,
-} from "#src/contract/search.ts";
+import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
+import type { SearchOptions } from "#src/contract/search-request.ts";
+import { StoppedStatus, type SavedSearchResult, type SearchResult } from "#src/contract/search-result.ts";
+import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";

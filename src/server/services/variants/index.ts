@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { variantBatchItems, variantBatches } from "#db/schema.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { SearchRequest } from "#src/contract/search.ts";
+import { SearchRequest } from "#src/contract/search-request.ts";
 import { isActive, isRunnable, type GeneratedBy, type SavedVariant, type VariantBatch, type VariantSet } from "#src/contract/variants.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import type { Billing } from "../billing/index.ts";

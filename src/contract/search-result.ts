@@ -1,0 +1,202 @@
+/* A search's result as the product keeps it: each provider's answer and statistics, keyed by provider id. */
+import * as v from "valibot";
+
+import { ProviderId } from "./provider-schemas.ts";
+import { SearchOptions } from "./search-request.ts";
+
+/**
+ * Where the answer first names an item: [start, end) in its text (rawResponse, UTF-16 offsets),
+ * and the item's place among its kind (products or companies) in order of first mention, from 1.
+ * Absent when the answer never names it in so many words, and in results saved before it was kept.
+ */
+export const Mention = v.object({ start: v.number(), end: v.number(), order: v.number() });
+export type Mention = v.InferOutput<typeof Mention>;
+
+export const Product = v.object({
+  name: v.string(),
+  rank: v.optional(v.number()),
+  details: v.optional(v.string()),
+  mention: v.optional(Mention),
+});
+export type Product = v.InferOutput<typeof Product>;
+
+export const Company = v.object({
+  name: v.string(),
+  products: v.optional(v.array(v.string())),
+  mention: v.optional(Mention),
+});
+export type Company = v.InferOutput<typeof Company>;
+
+/** A source from the provider's citation metadata; `cited` false = retrieved but not cited. */
+export const Source = v.object({
+  url: v.string(),
+  title: v.optional(v.string()),
+  cited: v.boolean(),
+});
+export type Source = v.InferOutput<typeof Source>;
+
+export const Usage = v.object({
+  inputTokens: v.number(),
+  outputTokens: v.number(),
+  /** Web searches the provider billed for. */
+  searches: v.number(),
+});
+export type Usage = v.InferOutput<typeof Usage>;
+
+/** One provider's answer (spec §3 "Model result"), with what the spec leaves out but users need. */
+export const ModelResult = v.object({
+  provider: ProviderId,
+  status: v.picklist(["ok", "error", "off"]),
+  simulated: v.boolean(),
+  modelName: v.string(),
+  modelVersion: v.string(),
+  products: v.array(Product),
+  companies: v.array(Company),
+  sources: v.array(Source),
+  rawResponse: v.optional(v.string()),
+  /** Whether the model ran a web search at all. */
+  searched: v.boolean(),
+  /** The queries the model sent to its search engine (fan-out). */
+  searchQueries: v.array(v.string()),
+  usage: Usage,
+  /** inline: parsed from the answer; fallback: a second extraction call; none: nothing usable. */
+  extraction: v.picklist(["inline", "fallback", "none"]),
+  /** Why the provider cut the answer short, in its own words (max_output_tokens, max_tokens, MAX_TOKENS…); absent when it finished. */
+  truncated: v.optional(v.string()),
+  durationMs: v.number(),
+  error: v.optional(v.string()),
+  /**
+   * Why an error card has no answer when the provider did not fail: the search's time limit cut it
+   * off (`deadline`), its server stopped (`interrupted`), or its owner cancelled it (`cancelled`).
+   * Absent for the provider's own errors.
+   */
+  stopped: v.optional(v.picklist(["deadline", "interrupted", "cancelled"])),
+});
+export type ModelResult = v.InferOutput<typeof ModelResult>;
+
+/** How often an item came back over N iterations, with a 95% Wilson interval (0..100). */
+export const Frequency = v.object({
+  name: v.string(),
+  count: v.number(),
+  percentage: v.number(),
+  low: v.number(),
+  high: v.number(),
+});
+export type Frequency = v.InferOutput<typeof Frequency>;
+
+export const AggregatedStats = v.object({
+  /** Iterations that completed for this provider (the denominator of every percentage). */
+  iterations: v.number(),
+  failedIterations: v.number(),
+  productFrequencies: v.array(Frequency),
+  companyFrequencies: v.array(Frequency),
+  sourceFrequencies: v.array(Frequency),
+  /** Per completed iteration, its top 3 product names in rank order (for stability summaries). */
+  topProductsPerRun: v.array(v.array(v.string())),
+  /**
+   * How alike the iterations' product lists are: the mean Jaccard overlap of their top `k`, and
+   * the mean rank-biased overlap (p = 0.9) of the whole ranked lists, over every pair of runs
+   * (0 = nothing shared, 1 = identical). Absent with fewer than 2 completed runs, and in older results.
+   */
+  stability: v.optional(v.object({ k: v.number(), jaccard: v.number(), rbo: v.number(), pairs: v.number() })),
+  /** The web searches the model issued (fan-out), by how many iterations issued each. Absent in older results. */
+  searchQueryFrequencies: v.optional(v.array(Frequency)),
+});
+export type AggregatedStats = v.InferOutput<typeof AggregatedStats>;
+
+/**
+ * One iteration of one provider as kept for later analysis (the brand lens): what the answer
+ * recommended, in its order, what it named and cited, and its text. Kept with the saved result
+ * (not sent on the wire), so a brand named later can still be looked for in every answer.
+ */
+export const RunRecord = v.object({
+  status: v.picklist(["ok", "error"]),
+  /** Product names in the answer's order of recommendation (rank, then as listed). */
+  products: v.array(v.string()),
+  companies: v.array(v.string()),
+  /** Normalised URLs of the sources (cited and retrieved). */
+  sources: v.array(v.string()),
+  searchQueries: v.array(v.string()),
+  text: v.string(),
+});
+export type RunRecord = v.InferOutput<typeof RunRecord>;
+
+/**
+ * A search as the product keeps it (version 2): each provider's answer and frequencies keyed by
+ * provider id, overlaps as lists of ids. The spec's flat `openai`/`anthropic`/`gemini` JSON is
+ * the wire form (search-wire.ts), produced only at the API edge. A provider missing from `models` was not
+ * part of this search (a result saved before it was added).
+ */
+export const SEARCH_RESULT_VERSION = 2;
+
+const ProviderList = v.array(ProviderId);
+export const CommonItem = v.object({ name: v.string(), models: ProviderList });
+export type CommonItem = v.InferOutput<typeof CommonItem>;
+export const CommonSource = v.object({ url: v.string(), models: ProviderList });
+export type CommonSource = v.InferOutput<typeof CommonSource>;
+
+/** The fields a result has in both its forms, kept (search-result.ts) and sent (search-wire.ts). */
+export const resultSummary = {
+  id: v.optional(v.string()),
+  query: v.string(),
+  createdAt: v.optional(v.string()),
+  executionTimeMs: v.number(),
+  /** How many sources, products and companies the result lists: every one returned in any completed iteration (ADR 028). */
+  totalLinks: v.number(),
+  totalProducts: v.number(),
+  totalCompanies: v.number(),
+  iterationCount: v.number(),
+};
+
+export const SearchResult = v.object({
+  schemaVersion: v.literal(SEARCH_RESULT_VERSION),
+  ...resultSummary,
+  /** Each provider's displayed answer: its first successful iteration, else its first. */
+  models: v.record(ProviderId, ModelResult),
+  /** Frequencies over the iterations (more than one), for each provider that answered at least once. */
+  stats: v.record(ProviderId, AggregatedStats),
+  /** Every iteration of every provider, for analyses made later (absent in results saved before it was kept). */
+  runs: v.optional(v.record(ProviderId, v.array(RunRecord))),
+  commonProducts: v.array(CommonItem),
+  commonCompanies: v.array(CommonItem),
+  commonSources: v.array(CommonSource),
+  options: v.optional(SearchOptions),
+});
+export type SearchResult = v.InferOutput<typeof SearchResult>;
+
+/**
+ * A saved search that did not run to its end, keeping what had finished: its server stopped
+ * (`interrupted`), or its owner cancelled it (`cancelled`: the cancel call, a newer search, a
+ * closed connection; ADR 030).
+ */
+export const StoppedStatus = v.picklist(["interrupted", "cancelled"]);
+export type StoppedStatus = v.InferOutput<typeof StoppedStatus>;
+/** How a listed search ended. */
+export const SearchStatus = v.picklist(["completed", ...StoppedStatus.options]);
+
+/** A search as read back from storage: it has its id, and `status` when it stopped part-way. */
+export type SavedSearchResult = SearchResult & { id: string; status?: StoppedStatus };
+
+/** A provider's card when it produced no run at all (not connected, or not part of this search). */
+export function offModelResult(provider: ProviderId): ModelResult {
+  return {
+    provider,
+    status: "off",
+    simulated: false,
+    modelName: "",
+    modelVersion: "",
+    products: [],
+    companies: [],
+    sources: [],
+    searched: false,
+    searchQueries: [],
+    usage: { inputTokens: 0, outputTokens: 0, searches: 0 },
+    extraction: "none",
+    durationMs: 0,
+  };
+}
+
+/** The provider's answer, or an "off" card when it was not part of the search. */
+export function modelOf(result: Pick<SearchResult, "models">, provider: ProviderId): ModelResult {
+  return result.models[provider] ?? offModelResult(provider);
+}
