@@ -1,6 +1,7 @@
 import { Option } from "commander";
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
+import { ApiError } from "#src/client/errors.ts";
 import { LensQuery, type LensReport } from "#src/contract/lens.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
@@ -25,8 +26,13 @@ export const OutFile = v.optional(v.pipe(v.string(), v.minLength(1, "a file name
  * override, Pro), else the saved brand for a Pro user who named one, else none.
  */
 export async function lensOf(api: ApiClient, id: string, brand: string | undefined): Promise<LensReport | undefined> {
-  if (!brand && !(await api.proStatus()).isPro) return undefined;
-  return (await api.searchLens(id, brand ? { name: brand } : undefined)).lens ?? undefined;
+  try {
+    return (await api.searchLens(id, brand ? { name: brand } : undefined)).lens ?? undefined;
+  } catch (error) {
+    // Unasked, the saved lens is a Pro extra: a free account simply has none (one call, not a Pro check first).
+    if (!brand && error instanceof ApiError && error.code === "PRO_REQUIRED") return undefined;
+    throw error;
+  }
 }
 
 /** The result as the web's download writes it (src/core/export.ts), the CSV with its byte-order mark. */

@@ -321,11 +321,7 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
    */
   async function ownerOf(subscription: Stripe.Subscription): Promise<string | undefined> {
     const customer = customerId(subscription.customer);
-    const [stored] = await db
-      .select({ userId: subscriptions.userId, customer: subscriptions.stripeCustomerId })
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscription.id))
-      .limit(1);
+    const stored = await storedCopy(subscription.id);
     if (stored) return stored.customer === customer ? stored.userId : undefined;
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customer)).limit(1);
     return user?.id;
@@ -333,8 +329,17 @@ export function createBilling({ db, config, stripe, clock = () => new Date() }: 
 
   /** The user who has a copy of this subscription. */
   async function holderOf(subscriptionId: string): Promise<string | undefined> {
-    const [stored] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
-    return stored?.userId;
+    return (await storedCopy(subscriptionId))?.userId;
+  }
+
+  /** Our copy of a subscription: whose it is, and the customer it was made for. */
+  async function storedCopy(subscriptionId: string) {
+    const [stored] = await db
+      .select({ userId: subscriptions.userId, customer: subscriptions.stripeCustomerId })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscriptionId))
+      .limit(1);
+    return stored;
   }
 }
 
