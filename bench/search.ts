@@ -13,7 +13,7 @@
 import { subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import { withExtractionInstructions } from "#src/core/extraction.ts";
+import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { createLimiter } from "#src/server/services/search/limit.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { benchApp, flag, median, quick, report, spawnSimulator } from "./lib.ts";

@@ -5,7 +5,7 @@
  * fallback extraction call where the answer needs one), then scored against its truth. Prints
  * every miss and the figures; exits 1 below the goal (scripts/eval/score.ts), so CI holds the floor.
  */
-import { withExtractionInstructions } from "#src/core/extraction.ts";
+import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";

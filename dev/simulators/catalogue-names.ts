@@ -3,8 +3,8 @@
  * only, longest name first; a name made of ordinary English words ("Notion", "Found", "Apple
  * Notes") counts only as written, so "I found" or "a notion" never names anything.
  */
-import { escapeRegExp, wholeWordPattern } from "#src/core/whole-words.ts";
-import { isOrdinaryWord } from "#src/core/words.ts";
+import { escapeRegExp, wholeWordPattern } from "#src/core/extraction/whole-words.ts";
+import { isOrdinaryWord } from "#src/core/extraction/words.ts";
 import { catalogue, type CatalogueProduct, type Category } from "./catalogue.ts";
 
 export interface Placement {

@@ -4,7 +4,7 @@
  * query's head ("CRM" in "best CRM for real estate agents") decides first; the qualifier only
  * when the head says nothing, so "laptop for video editing" stays about laptops.
  */
-import { isOrdinaryWord } from "#src/core/words.ts";
+import { isOrdinaryWord } from "#src/core/extraction/words.ts";
 import { catalogue, type CatalogueProduct, type Category } from "./catalogue.ts";
 import { findNames, lookupName, productsNamed, type NameHit, type Placement } from "./catalogue-names.ts";
 import { PLACES } from "./knowledge.ts";

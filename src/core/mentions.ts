@@ -1,9 +1,9 @@
 import type { BrandEntry } from "#src/contract/lens.ts";
 import type { RunRecord } from "#src/contract/search-result.ts";
 import { nameKey } from "./names.ts";
-import { mentions, notFoundSubjects } from "./not-found.ts";
-import { escapeRegExp, wholeWords } from "./whole-words.ts";
-import { CALENDAR_WORDS, isOrdinaryWord } from "./words.ts";
+import { mentions, notFoundSubjects } from "./extraction/not-found.ts";
+import { escapeRegExp, wholeWords } from "./extraction/whole-words.ts";
+import { CALENDAR_WORDS, isOrdinaryWord } from "./extraction/words.ts";
 
 /*
  * Whether an answer names a brand. Every name and alias is matched as whole words, never inside

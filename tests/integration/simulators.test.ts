@@ -5,7 +5,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { extractionRequest } from "#src/core/extraction.ts";
+import { extractionRequest } from "#src/core/extraction/extract.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";

@@ -316,3 +316,31 @@ export function forbiddenImports(graph: ImportGraph, from: string, forbidden: st
         .map((target) => `${file} → ${target}`),
     );
 }
+
+/**
+ * Each file under `from` that reaches `target` through imports (static and dynamic: the browser
+ * bundle holds both), as "a → … → target", by the shortest path.
+ */
+export function reachingPaths(graph: ImportGraph, from: string, target: string): string[] {
+  return graph.files
+    .filter((file) => file.startsWith(from))
+    .flatMap((start) => {
+      const previous = new Map<string, string>([[start, ""]]);
+      const queue = [start];
+      while (queue.length > 0) {
+        const file = queue.shift()!;
+        if (file === target) {
+          const path: string[] = [];
+          for (let at = file; at !== ""; at = previous.get(at)!) path.unshift(at);
+          return [path.join(" → ")];
+        }
+        for (const next of graph.imports.get(file) ?? []) {
+          if (!previous.has(next)) {
+            previous.set(next, file);
+            queue.push(next);
+          }
+        }
+      }
+      return [];
+    });
+}

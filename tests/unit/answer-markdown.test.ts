@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { answerProse } from "#src/core/answer-block.ts";
+import { answerProse } from "#src/core/extraction/answer-block.ts";
 import AnswerAsRead, { AnswerMarkdown } from "#web/components/results/answer-markdown.tsx";
 
 const render = (text: string) => renderToStaticMarkup(createElement(AnswerMarkdown, { text }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelResult } from "#src/contract/search-result.ts";
-import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction.ts";
-import { withMentions } from "#src/core/positions.ts";
+import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction/extract.ts";
+import { withMentions } from "#src/core/extraction/positions.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
 import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";

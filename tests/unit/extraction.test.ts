@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { cleanExtraction, EXTRACTION_INSTRUCTIONS, EXTRACTION_JSON_SCHEMA, parseStructuredAnswer, withExtractionInstructions } from "#src/core/extraction.ts";
+import {
+  cleanExtraction,
+  EXTRACTION_INSTRUCTIONS,
+  EXTRACTION_JSON_SCHEMA,
+  parseStructuredAnswer,
+  withExtractionInstructions,
+} from "#src/core/extraction/extract.ts";
 
 // --- Answers in the shapes the three providers return -------------------------------------------
 

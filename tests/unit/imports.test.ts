@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importsOf, importSpecifiers } from "#tests/support/imports.ts";
+import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importsOf, importSpecifiers, reachingPaths } from "#tests/support/imports.ts";
 
 /*
  * Dependencies point one way (docs/architecture.md): contract ← core ← db/server ← web/cli, and
@@ -10,6 +10,21 @@ import { buildImportGraph, forbiddenImports, formatCycle, importCycles, importsO
 const graph = buildImportGraph(resolve(import.meta.dir, "../.."));
 
 describe("the import scanner", () => {
+  test("finds the chain of imports through which a file is reached", () => {
+    const chain = {
+      files: ["a.ts", "b.ts", "c.ts", "d.ts"],
+      imports: new Map([
+        ["a.ts", new Set(["b.ts"])],
+        ["b.ts", new Set(["c.ts"])],
+        ["c.ts", new Set<string>()],
+        ["d.ts", new Set<string>()],
+      ]),
+      staticImports: new Map(),
+      unresolved: [],
+    };
+    expect(reachingPaths(chain, "", "c.ts")).toEqual(["a.ts → b.ts → c.ts", "b.ts → c.ts", "c.ts"]);
+  });
+
   test("reads static, type-only, re-exported, side-effect and literal dynamic imports, not commented-out ones", () => {
     const code = [
       `import { a } from "./a.ts";`,
@@ -75,6 +90,12 @@ describe("import graph", () => {
   test("cli/ reaches the server only through the client: it imports src/client, src/contract and src/core, and nothing imports it", () => {
     expect(forbiddenImports(graph, "cli/", ["src/server/", "dev/", "db/", "web/"])).toEqual([]);
     expect(forbiddenImports(graph, "", ["cli/"]).filter((line) => !line.startsWith("cli/"))).toEqual([]);
+  });
+
+  test("the extraction's word list (a large dictionary) stays on the server: no module of web/ but the server's entry reaches it, even through others", () => {
+    expect(graph.files).toContain("src/core/extraction/words.ts");
+    const paths = reachingPaths(graph, "web/", "src/core/extraction/words.ts");
+    expect(paths.filter((path) => !path.startsWith("web/entry.server.tsx →"))).toEqual([]);
   });
 
   test("src/contract imports no layer above it, src/core none above it either", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { answerText, brandMatcher } from "#src/core/mentions.ts";
-import { isOrdinaryWord } from "#src/core/words.ts";
+import { isOrdinaryWord } from "#src/core/extraction/words.ts";
 
 const brand = (name: string, aliases: string[] = [], domains: string[] = []) => brandMatcher({ name, aliases, domains });
 

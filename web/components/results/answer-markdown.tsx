@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from "marked";
 import { useMemo, type ReactNode } from "react";
-import { answerProse } from "#src/core/answer-block.ts";
+import { answerProse } from "#src/core/extraction/answer-block.ts";
 import { safeHref } from "#web/lib/format.ts";
 
 /** The answer without the JSON block the product asked for, rendered (loaded with the full response, not before). */

@@ -1,7 +1,7 @@
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult } from "#src/contract/search-result.ts";
-import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction.ts";
-import { withMentions } from "#src/core/positions.ts";
+import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction/extract.ts";
+import { withMentions } from "#src/core/extraction/positions.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { DeadlineReachedError, withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";

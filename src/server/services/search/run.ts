@@ -4,7 +4,7 @@ import type { SearchEvent } from "#src/contract/search-events.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
-import { withExtractionInstructions } from "#src/core/extraction.ts";
+import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { Deadline } from "./deadline.ts";

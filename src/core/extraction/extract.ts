@@ -1,7 +1,7 @@
-import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
+import type { JsonObjectSchema, StructuredRequest } from "../structured.ts";
 import type { Company, Product } from "#src/contract/search-result.ts";
 import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_NAME_KEYS, structuredSpan } from "./answer-block.ts";
-import { betterCasing, nameKey } from "./names.ts";
+import { betterCasing, nameKey } from "../names.ts";
 import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";
 import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
 import { possessivesDropped } from "./possessives.ts";

@@ -1,4 +1,4 @@
-import { nameKey } from "./names.ts";
+import { nameKey } from "../names.ts";
 import { isEnglishWord } from "./words.ts";
 
 /**

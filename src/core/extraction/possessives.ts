@@ -1,4 +1,4 @@
-import { nameKey } from "./names.ts";
+import { nameKey } from "../names.ts";
 
 /**
  * Rule c inside names: "Acme's Rocket 3" is the product "Acme Rocket 3". A possessive word
