@@ -13,7 +13,6 @@
 import { subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { createLimiter } from "#src/server/services/search/limit.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { benchApp, flag, median, quick, report, spawnSimulator } from "./lib.ts";
@@ -42,12 +41,11 @@ const cookie = signUp.headers
 const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie } });
 
 // The app's own SDK adapters, on the same simulator: the baseline's calls.
-const prompt = withExtractionInstructions("best running shoes");
 async function bareCalls(iterations: number): Promise<void> {
   await Promise.all(
     providerIds.map((id) => {
       const limit = createLimiter(concurrency);
-      const call = () => adapters[id]!.search({ query: "best running shoes", prompt, options: {}, signal: AbortSignal.timeout(60_000) });
+      const call = () => adapters[id]!.search({ query: "best running shoes", options: {}, signal: AbortSignal.timeout(60_000) });
       return Promise.all(Array.from({ length: iterations }, () => limit(call)));
     }),
   );

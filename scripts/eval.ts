@@ -5,7 +5,6 @@
  * fallback extraction call where the answer needs one), then scored against its truth. Prints
  * every miss and the figures; exits 1 below the goal (scripts/eval/score.ts), so CI holds the floor.
  */
-import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";
@@ -22,9 +21,9 @@ const providers = createProviders({
   NODE_ENV: "development",
   GEMINI_REDIRECT_ORIGINS: [replay.origin],
   providers: {
-    openai: { apiKey: "replay-key", baseUrl: replay.baseUrls.openai, model: "gpt-5-mini" },
-    anthropic: { apiKey: "replay-key", baseUrl: replay.baseUrls.anthropic, model: "claude-sonnet-4-6" },
-    gemini: { apiKey: "replay-key", baseUrl: replay.baseUrls.gemini, model: "gemini-2.5-flash" },
+    openai: { apiKey: "replay-key", baseUrl: replay.baseUrls.openai, model: "gpt-5-mini", extractionModel: "gpt-5.4-nano" },
+    anthropic: { apiKey: "replay-key", baseUrl: replay.baseUrls.anthropic, model: "claude-sonnet-4-6", extractionModel: "claude-haiku-4-5" },
+    gemini: { apiKey: "replay-key", baseUrl: replay.baseUrls.gemini, model: "gemini-2.5-flash", extractionModel: "gemini-2.5-flash-lite" },
   },
 });
 
@@ -36,7 +35,6 @@ try {
     const log = replay.play(fixture);
     const result = await runProvider(adapter, {
       query: fixture.query,
-      prompt: withExtractionInstructions(fixture.query),
       options: {},
       signal: new AbortController().signal,
       deadline: deadlineFor(1, { oneIterationMs: 600_000, hundredIterationsMs: 600_000 }),

@@ -16,10 +16,12 @@ export type ProviderInfo = {
   company: string;
   /** Its column in comparison tables and exports. */
   column: string;
-  /** Environment variables: the API key (and older names that stand in for it), base URL, model. */
-  env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string };
+  /** Environment variables: the API key (and older names that stand in for it), base URL, model, extraction model. */
+  env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string; extractionModel: string };
   /** The model asked when its model variable is unset. */
   defaultModel: string;
+  /** The small model that reads products and companies from an answer (ADR 039) when its variable is unset. */
+  defaultExtractionModel: string;
 };
 
 export const providerCatalogue = {
@@ -28,24 +30,27 @@ export const providerCatalogue = {
     model: "ChatGPT",
     company: "OpenAI",
     column: "OpenAI",
-    env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
+    env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL", extractionModel: "OPENAI_EXTRACTION_MODEL" },
     defaultModel: "gpt-5-mini",
+    defaultExtractionModel: "gpt-5.4-nano",
   },
   anthropic: {
     name: "Claude / Anthropic",
     model: "Claude",
     company: "Anthropic",
     column: "Anthropic",
-    env: { apiKey: "ANTHROPIC_API_KEY", apiKeyAliases: [], baseUrl: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" },
+    env: { apiKey: "ANTHROPIC_API_KEY", apiKeyAliases: [], baseUrl: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL", extractionModel: "ANTHROPIC_EXTRACTION_MODEL" },
     defaultModel: "claude-sonnet-4-6",
+    defaultExtractionModel: "claude-haiku-4-5",
   },
   gemini: {
     name: "Gemini / Google",
     model: "Gemini",
     company: "Google",
     column: "Gemini",
-    env: { apiKey: "GEMINI_API_KEY", apiKeyAliases: ["GOOGLE_API_KEY"], baseUrl: "GEMINI_BASE_URL", model: "GEMINI_MODEL" },
+    env: { apiKey: "GEMINI_API_KEY", apiKeyAliases: ["GOOGLE_API_KEY"], baseUrl: "GEMINI_BASE_URL", model: "GEMINI_MODEL", extractionModel: "GEMINI_EXTRACTION_MODEL" },
     defaultModel: "gemini-2.5-flash",
+    defaultExtractionModel: "gemini-2.5-flash-lite",
   },
 } as const satisfies Record<string, ProviderInfo>;
 

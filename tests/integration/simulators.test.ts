@@ -435,7 +435,7 @@ describe("variants calls", () => {
 
   test("the extraction call through the same adapters is still logged as extraction", async () => {
     for (const id of providerIds) {
-      const value = await adapter(id).structured(extractionRequest("The Hoka Clifton 9 and the Nike Pegasus 41 lead."), AbortSignal.timeout(10_000));
+      const { value } = await adapter(id).structured(extractionRequest("The Hoka Clifton 9 and the Nike Pegasus 41 lead."), AbortSignal.timeout(10_000));
       expect(sim.requests.at(-1)?.kind).toBe("extraction");
       expect((value as { products: { name: string }[] }).products.map((p) => p.name)).toEqual(["Hoka Clifton 9", "Nike Pegasus 41"]);
     }

@@ -176,7 +176,7 @@ describe("4. truncated answers", () => {
       }),
       structured: async (request) => {
         prompts.push(request.prompt);
-        return {
+        const value = {
           products: [
             { name: "Roborock S8 MaxV Ultra", rank: 1 },
             { name: "iRobot Roomba Combo j9+", rank: 2 },
@@ -186,11 +186,11 @@ describe("4. truncated answers", () => {
             { name: "iRobot", products: ["iRobot Roomba Combo j9+"] },
           ],
         };
+        return { value, model: "claude-haiku-4-5", usage: { inputTokens: 1200, outputTokens: 80, searches: 0 } };
       },
     };
     const result: ModelResult = await runProvider(adapter, {
       query: "best robot vacuum for pet hair",
-      prompt: "best robot vacuum for pet hair",
       options: {},
       signal: new AbortController().signal,
       retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, callTimeoutMs: 10_000 },
