@@ -26,8 +26,8 @@ import {
   queries,
   Skeleton,
   toast,
-  useUpgrade,
-} from "#web/kit.ts";
+  useStartUpgrade,
+} from "#web/shared-chunk.ts";
 
 /** Spec §2 /user/subscription: signed in only (others go to /auth). */
 export default function SubscriptionPage() {
@@ -211,7 +211,7 @@ function useSubscriptionChange(action: "cancel" | "resume") {
 
 /** Spec §2: not Pro: 'No Active Subscription' and 'Upgrade to Pro' to /checkout. */
 function NoSubscription() {
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   return (
     <Card>
       <CardHeader>

@@ -4,7 +4,7 @@ import type { SavedSearchList, SavedSearchListItem } from "#src/contract/history
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { searchName } from "#web/lib/history.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Input, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Input, toast } from "#web/shared-chunk.ts";
 
 type DialogProps = { search: SavedSearchListItem; open: boolean; onOpenChange: (open: boolean) => void };
 
