@@ -110,7 +110,7 @@ export async function writeDataImage(file: string, migrate: (database: Database)
 async function startFromImage(image: string, pgliteDir: string): Promise<void> {
   if (existsSync(join(pgliteDir, "PG_VERSION")) || !existsSync(image)) return;
   try {
-    rmdirSync(pgliteDir); // only when empty: anything else there is left to PGlite, as before
+    rmdirSync(pgliteDir); // only when empty: anything else there is left to PGlite
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") return;
   }

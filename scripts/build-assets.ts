@@ -156,7 +156,7 @@ async function writeCompressed(file: string, bytes: Uint8Array) {
 /**
  * The API reference's files (Swagger UI, src/server/routes/api/docs-ui-files.ts), copied from the
  * pinned package with their compressed copies. Their names carry the package's version, so one
- * already there is current: compressing 1.7 MB again at every build would be seconds for nothing.
+ * already there is current: compressing them again at every build would be time spent for nothing.
  */
 async function copyDocsUi() {
   await Promise.all(

@@ -8,7 +8,7 @@ import { createQueryClient } from "#web/lib/query-client.ts";
 import { loadPage, matchPage } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
-import { queries } from "#web/kit.ts";
+import { queries } from "#web/shared-chunk.ts";
 
 export type { AssetManifest, BootData } from "#web/document.tsx";
 

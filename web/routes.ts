@@ -17,7 +17,7 @@ export const pageModules = {
   checkout: () => import("./pages/checkout.tsx"),
   variants: () => import("./pages/variants.tsx"),
   compare: () => import("./pages/compare.tsx"),
-  upgrade: () => import("./pages/upgrade.tsx"),
+  plans: () => import("./pages/plans.tsx"),
   "not-found": () => import("./pages/not-found.tsx"),
 } satisfies Record<string, () => Promise<PageModule>>;
 
@@ -36,7 +36,7 @@ const routes: [path: string, page: PageId][] = [
   ["/checkout", "checkout"],
   ["/variants", "variants"],
   ["/compare", "compare"],
-  ["/upgrade", "upgrade"],
+  ["/upgrade", "plans"],
 ];
 
 const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));

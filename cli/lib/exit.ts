@@ -50,7 +50,7 @@ const REASON: Record<ErrorCode, ExitReason> = {
   PRO_REQUIRED: "limit",
   TOO_MANY_ATTEMPTS: "limit",
   PAYMENT_FAILED: "limit",
-  // What a token may not do (a browser session's), and a refusal the CLI cannot cause (it sends no Origin): as before codes existed, with Pro's.
+  // What a token may not do (a browser session's), and a refusal the CLI cannot cause (it sends no Origin): a limit, like Pro's.
   SESSION_REQUIRED: "limit",
   CSRF: "limit",
   NOT_FOUND: "notFound",

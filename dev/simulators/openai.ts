@@ -53,7 +53,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       searches: { min: 1, max: 3 },
     });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
-    const calls = searchCalls_(answer, context, includesSources(body));
+    const calls = webSearchCallItems(answer, context, includesSources(body));
     searchCalls = calls.length;
     output.push(...calls);
     text = answer.text;
@@ -110,7 +110,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
 }
 
 /** The searches grouped into one or more web_search_call items (several queries per call). */
-function searchCalls_(answer: Answer, context: ProviderContext, withSources: boolean): JsonObject[] {
+function webSearchCallItems(answer: Answer, context: ProviderContext, withSources: boolean): JsonObject[] {
   if (answer.searches.length === 0) return [];
   const callCount = context.rng.int(1, answer.searches.length);
   return Array.from({ length: callCount }, (_, i) => answer.searches.filter((_, j) => j % callCount === i)).map((group) => ({

@@ -6,19 +6,8 @@ import { escapeRegExp, wholeWords } from "./extraction/whole-words.ts";
 import { CALENDAR_WORDS, isOrdinaryWord } from "./extraction/words.ts";
 
 /*
- * Whether an answer names a brand. Every name and alias is matched as whole words, never inside
- * a longer word ("HP" not in "HPE" or "shipping", "Notion" not in "notional", "Monday" not in
- * "Mondays": a plural is another word), and punctuation in a name is literal ("monday.com",
- * "Disney+", "AT&T", "Levi's"). Case and typographic apostrophes are folded as in nameKey, except:
- *  - short names (3 letters or digits at most: HP, GE, 3M, AT&T) match only in capitals;
- *  - a name made of ordinary English words (Apple, Target, Notion, Zoom, You, Square, Monday…)
- *    counts only where capitalisation says it is a name: in a product or company name when
- *    capitalised; in the answer's text when capitalised where a common word would not be — not
- *    first in a sentence, a list item or a heading, not in a Title Case line, not after another
- *    capitalised word ("Times Square"), and for a weekday or month not next to a date word ("on
- *    Monday", "March 2026"). Either way it also counts when the brand's own words or a domain
- *    ending follow it ("monday.com", "Zoom Workplace" for a brand whose alias has "Workplace").
- * A brand the answer could not find ("I couldn't find anything about Acme") is not named there.
+ * Whether an answer names a brand: names and aliases as whole words, short names only in capitals,
+ * ordinary words only where written as a name, never in a "could not find". The cases: tests/unit/mentions.test.ts.
  */
 
 export type BrandMatcher = {

@@ -23,7 +23,7 @@ import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
-import type { JobQueue } from "#src/server/services/queue.ts";
+import type { JobQueue } from "#src/server/services/job-queue.ts";
 import { assetRoutes } from "#src/server/routes/assets.ts";
 import { pageRoutes, type PageRenderer } from "#src/server/routes/pages.ts";
 import type { BillingConfig } from "#src/server/services/billing/config.ts";
@@ -56,12 +56,12 @@ export async function createApp(deps: AppDeps) {
   const secret = deps.env.SESSION_SECRET;
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
-  const host = deps.instance ?? createInstance(deps.database);
+  const instance = deps.instance ?? createInstance(deps.database);
   const deadline = { oneIterationMs: deps.env.SEARCH_DEADLINE_SECONDS * 1000, hundredIterationsMs: deps.env.SEARCH_DEADLINE_SECONDS_AT_100 * 1000 };
   const services = createServices({
     db: deps.database.db,
     secret,
-    host,
+    instance,
     providers: deps.providers,
     concurrency: deps.env.SEARCH_CONCURRENCY,
     retry: deps.retry,
@@ -73,9 +73,9 @@ export async function createApp(deps: AppDeps) {
     clock,
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
-  const who = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
+  const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   // The `signedIn` and `pro` declarations routes make (http/guards.ts).
-  const guarded = guards(who, services.billing);
+  const guarded = guards(identityPlugin, services.billing);
   // The relay to the Stripe simulator is a fake, kept out of the product (dev/, ADR 036): loaded
   // only when billing is simulated, as assemble() loads the simulators themselves.
   const stripeRelay =
@@ -87,13 +87,13 @@ export async function createApp(deps: AppDeps) {
     .use(csrf({ trustProxy }))
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
-    .use(healthRoutes({ db: deps.database.kind, write: () => host.beat() }))
+    .use(healthRoutes({ db: deps.database.kind, write: () => instance.beat() }))
     // Before every route that reads the caller: what a token may do is checked here, once.
-    .use(tokenAccessGuard(who, routeTable))
+    .use(tokenAccessGuard(identityPlugin, routeTable))
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, guarded))
     .use(billingRoutes(services.billing, guarded))
-    .use(quotaRoutes(services.quota, who, { trustProxy }))
-    .use(searchRoutes(services.search, who, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
+    .use(quotaRoutes(services.quota, identityPlugin, { trustProxy }))
+    .use(searchRoutes(services.search, identityPlugin, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
     .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
     .use(variantRoutes(services.variants, guarded))
     .use(workbenchRoutes(services, guarded))

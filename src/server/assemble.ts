@@ -12,7 +12,7 @@ import { billingConfig, billingMode, type BillingConfig } from "#src/server/serv
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
-import type { JobQueue } from "#src/server/services/queue.ts";
+import type { JobQueue } from "#src/server/services/job-queue.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
 import { stripeSimulatorState } from "#src/server/stripe-simulator-state.ts";

@@ -3,10 +3,18 @@ import type { Database } from "#db/client.ts";
 import { listen, notify, type Listener } from "#db/listen.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
 import type { DrainReport } from "#src/server/services/search/drain.ts";
-import { createLease, decodeNotice, encodeNotice, HEARTBEAT_MS, leaseOf, SEARCH_CANCEL_CHANNEL, type Host } from "#src/server/services/search/instances.ts";
+import {
+  createLease,
+  decodeNotice,
+  encodeNotice,
+  HEARTBEAT_MS,
+  leaseOf,
+  SEARCH_CANCEL_CHANNEL,
+  type InstancePort,
+} from "#src/server/services/search/instances.ts";
 
 /** This process among the app instances sharing one database (docs/decisions/017-instances-leases-and-cancel.md). */
-export type Instance = Host & {
+export type Instance = InstancePort & {
   /**
    * Takes the lease, marks the runs of dead instances interrupted, listens for cancels, and from
    * then on renews the lease and sweeps every heartbeat. Returns how many searches it marked.

@@ -8,7 +8,7 @@ export const SESSION_SECRET_MIN_LENGTH = 32;
 
 /**
  * The development session secret in DATA_DIR/session-secret: read when there, generated when
- * missing or blank (an empty file is what a write cut short by a full disk used to leave). One
+ * missing or blank (an empty file is what a write cut short, by a full disk for one, can leave). One
  * shorter than SESSION_SECRET_MIN_LENGTH is refused, never used: the product never writes one (its
  * own are 43 characters), so someone else did, and replacing it would hide that (ADR 024).
  */

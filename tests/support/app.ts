@@ -9,7 +9,7 @@ import type { Env } from "#src/server/env.ts";
 import type { Instance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
-import type { JobQueue } from "#src/server/services/queue.ts";
+import type { JobQueue } from "#src/server/services/job-queue.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { startStripeSimulator, type StripeSimulator } from "#dev/simulators/stripe.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";

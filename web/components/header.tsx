@@ -3,7 +3,7 @@ import { Crown, Search } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
 import { initialsOf } from "#web/components/account/names.ts";
-import { api, Button, queries, Skeleton, useUpgrade } from "#web/kit.ts";
+import { api, Button, queries, Skeleton, useStartUpgrade } from "#web/shared-chunk.ts";
 
 /** Spec §2 header: title, upgrade button, user menu. */
 export function Header() {
@@ -30,7 +30,7 @@ export function Header() {
  */
 function UpgradeButton() {
   const { data: pro, isPending } = useQuery(queries.proStatus(api));
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   if (isPending) {
     return (
       <Button size="sm" disabled aria-busy="true">

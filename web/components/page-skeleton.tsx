@@ -1,4 +1,4 @@
-import { Skeleton } from "#web/kit.ts";
+import { Skeleton } from "#web/shared-chunk.ts";
 
 /** Shown only while a page's code loads after a back/forward navigation. */
 export function PageSkeleton() {

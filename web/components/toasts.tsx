@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from "react";
-import { useToast } from "#web/kit.ts";
+import { useToast } from "#web/shared-chunk.ts";
 
 type ToasterModule = typeof import("#web/components/ui/toaster.tsx");
 let toasterModule: Promise<ToasterModule> | undefined;

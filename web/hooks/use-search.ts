@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { SearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { beginSearch, failSearch, reduceSearch, type DashboardEvent, type SearchState } from "#web/lib/search-state.ts";
-import { api, ApiError } from "#web/kit.ts";
+import { api, ApiError } from "#web/shared-chunk.ts";
 
 export type UseSearchOptions = {
   onDone?: (result: SavedSearchResult) => void;

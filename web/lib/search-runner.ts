@@ -2,7 +2,7 @@ import { perProvider, providerIds } from "#src/contract/providers.ts";
 import type { SearchRequest } from "#src/contract/search-request.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
 import { PROGRESS_TICK_MS, simulatedProgress } from "#src/core/progress.ts";
-import { api, ApiError } from "#web/kit.ts";
+import { api, ApiError } from "#web/shared-chunk.ts";
 import type { DashboardEvent } from "./search-state.ts";
 
 /**

@@ -3,14 +3,14 @@ import { ArrowLeft, Crown } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { AuthMarketing } from "#web/components/auth/auth-marketing.tsx";
-import { useFromUpgrade } from "#web/components/auth/from-upgrade.ts";
+import { useCameFromUpgrade } from "#web/hooks/use-came-from-upgrade.ts";
 import { LoginForm } from "#web/components/auth/login-form.tsx";
 import { RegisterForm, type RegisterOutcome } from "#web/components/auth/register-form.tsx";
-import { useSessionCache } from "#web/components/auth/session.ts";
+import { useSessionCache } from "#web/hooks/use-session.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { safeReturnPath } from "#web/lib/return-path.ts";
 import type { PrefetchContext } from "#web/page.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, toast } from "#web/shared-chunk.ts";
 
 /** The user decides what the server renders: a signed-in visitor gets no form, only the way home. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
@@ -28,7 +28,7 @@ export default function AuthPage() {
   // until the dashboard replaces it.
   const [arrivedSignedIn] = useState(() => Boolean(user));
   const session = useSessionCache();
-  const fromUpgrade = useFromUpgrade();
+  const fromUpgrade = useCameFromUpgrade();
   // Arriving to upgrade means creating an account, most likely: open on Register unless they chose.
   const [tab, setTab] = useState<Tab>(fromUpgrade ? "register" : "login");
   const tabChosen = useRef(false);

@@ -8,7 +8,7 @@ import { PaymentForm } from "#web/components/billing/payment-form.tsx";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
 import { clearCheckout, pendingCheckout, rememberCheckout, type PendingCheckout } from "#web/lib/checkout.ts";
 import { formatPrice } from "#web/lib/format.ts";
-import { api, ApiError, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, toast, messages } from "#web/kit.ts";
+import { api, ApiError, Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, queries, toast, messages } from "#web/shared-chunk.ts";
 
 /**
  * Spec §2 /checkout: signed in only; a visitor sent here is on the way to paying, so sign-in shows

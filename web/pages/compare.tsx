@@ -3,11 +3,11 @@ import { ArrowLeft, SearchX } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "wouter";
 import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx";
-import { useProGate } from "#web/components/workbench/pro-gate.ts";
+import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, workbenchMessages } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, Skeleton } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, Skeleton } from "#web/shared-chunk.ts";
 
 /** What /compare was asked: compareQuery and the repeated compareVariants, blank ones left out. */
 function asked(params: URLSearchParams): { query: string | undefined; variants: string[] } {

@@ -6,7 +6,7 @@ import { QuotaAlert } from "#web/components/search/quota-alert.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { useSearch } from "#web/hooks/use-search.ts";
 import type { PrefetchContext } from "#web/page.ts";
-import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast, useUpgrade, messages } from "#web/kit.ts";
+import { api, ApiError, Card, CardContent, FREE_DAILY_SEARCHES, providerIds, queries, Skeleton, toast, useStartUpgrade, messages } from "#web/shared-chunk.ts";
 
 /**
  * A code-split component that renders at once when its code has already loaded. React.lazy
@@ -57,7 +57,7 @@ export default function HomePage() {
   const { data: pro } = useQuery(queries.proStatus(api));
   const { data: quota } = useQuery(queries.quota(api));
   const { data: user } = useQuery(queries.user(api));
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   const [params] = useSearchParams();
   const isPro = pro?.isPro ?? false;
   const asked = params.get("query")?.trim() ?? "";

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { Button } from "#web/kit.ts";
+import { Button } from "#web/shared-chunk.ts";
 
 export default function NotFoundPage() {
   return (

@@ -12,7 +12,7 @@ import { CliAccessCard } from "#web/components/tokens/cli-access-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
-import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/kit.ts";
+import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/shared-chunk.ts";
 
 /** The first page of the history, the brand lens and the tokens arrive in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {

@@ -6,7 +6,7 @@ import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
-import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/kit.ts";
+import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
   if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));

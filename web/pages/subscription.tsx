@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { CalendarClock, CircleX, Crown, ExternalLink, RotateCcw } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { SubscriptionDetails } from "#src/contract/billing.ts";
 import { RequireUser } from "#web/components/auth/require-user.tsx";
 import { TestModeNotice } from "#web/components/billing/test-mode-notice.tsx";
+import { useSubscriptionChange } from "#web/hooks/use-subscription-change.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import { formatPrice } from "#web/lib/format.ts";
@@ -26,8 +27,8 @@ import {
   queries,
   Skeleton,
   toast,
-  useUpgrade,
-} from "#web/kit.ts";
+  useStartUpgrade,
+} from "#web/shared-chunk.ts";
 
 /** Spec §2 /user/subscription: signed in only (others go to /auth). */
 export default function SubscriptionPage() {
@@ -187,31 +188,9 @@ function PortalButton() {
   );
 }
 
-/** Cancel or resume, then the page and the Pro status follow the server (spec §8 toasts). */
-function useSubscriptionChange(action: "cancel" | "resume") {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (subscriptionId: string) => (action === "cancel" ? api.cancelSubscription(subscriptionId) : api.resumeSubscription(subscriptionId)),
-    onSuccess: async (result) => {
-      toast({ title: action === "cancel" ? "Subscription Canceled" : "Subscription Resumed", description: result.message });
-      await queryClient.invalidateQueries({ queryKey: queries.subscription(api).queryKey });
-      await queryClient.invalidateQueries({ queryKey: queries.proStatus(api).queryKey });
-    },
-    onError: (error) =>
-      toast({
-        variant: "destructive",
-        title: action === "cancel" ? "Cancellation Failed" : "Could not resume",
-        description:
-          error instanceof ApiError
-            ? (error.serverMessage ?? (action === "cancel" ? "Failed to cancel subscription" : error.message))
-            : "There was an error processing your request",
-      }),
-  });
-}
-
 /** Spec §2: not Pro: 'No Active Subscription' and 'Upgrade to Pro' to /checkout. */
 function NoSubscription() {
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   return (
     <Card>
       <CardHeader>

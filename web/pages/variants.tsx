@@ -9,15 +9,15 @@ import { SearchQuery } from "#src/contract/search-request.ts";
 import { isRunnable, MAX_VARIANTS, type GeneratedBy as Writer, type VariantBatch } from "#src/contract/variants.ts";
 import { nameKey } from "#src/core/names.ts";
 import { SimulatedBadge } from "#web/components/results/shared.tsx";
-import { useProGate } from "#web/components/workbench/pro-gate.ts";
+import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
-import { useVariantDrafts, type Draft, type SaveState } from "#web/components/workbench/use-variant-drafts.ts";
+import { useVariantDrafts, type Draft, type SaveState } from "#web/hooks/use-variant-drafts.ts";
 import { VariantCard, type VariantView } from "#web/components/workbench/variant-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { batchProgress, compareHref, dashboardHref, errorText, parseIterations, workbenchMessages } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, Input, Progress, queries, Skeleton, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, Input, Progress, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
 /** The saved variants (and the batch they ran as) arrive with the page, so a reload shows them at once, edits included. */
 export async function prefetch({ queryClient, api: serverApi, url }: PrefetchContext) {

@@ -164,7 +164,7 @@ export function startStripeSimulator(options: StripeSimulatorOptions = {}): Stri
 /**
  * Loads the saved state into `store` and returns the function that saves it (only when it
  * changed). A document it cannot read is said in one line and replaced at the first change: the
- * simulator starts empty, as it did before it kept anything. A failed save is said and the
+ * simulator starts empty. A failed save is said and the
  * simulator goes on from memory.
  */
 function keepState(store: Store, price: PriceConfig, state: SimulatorStateStore): () => void {

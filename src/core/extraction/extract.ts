@@ -4,7 +4,7 @@ import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_N
 import { betterCasing, nameKey } from "../names.ts";
 import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";
 import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
-import { possessivesDropped } from "./possessives.ts";
+import { possessiveRemover } from "./possessives.ts";
 
 /**
  * Appended to the user's query after a blank line (see withExtractionInstructions). The answer
@@ -110,7 +110,7 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
   const rawProducts = asArray(raw?.products).flatMap((entry) => readProduct(entry) ?? []);
   const rawCompanies = [...asArray(raw?.companies), ...asArray(raw?.products).flatMap(companyOfProduct)].flatMap((entry) => readCompany(entry) ?? []);
   // Rule c inside names: "Acme's Rocket 3" is "Acme Rocket 3" when the answer knows Acme or that spelling.
-  const unpossess = possessivesDropped(
+  const unpossess = possessiveRemover(
     [...rawProducts.map((p) => p.name), ...rawCompanies.flatMap((c) => c.products)],
     rawCompanies.map((c) => c.name),
   );

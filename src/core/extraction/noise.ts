@@ -44,22 +44,8 @@ export function isFragment(name: string): boolean {
 }
 
 /**
- * Rule a: a product category is not a product. A name is a category when its last word is a
- * category noun — one of CATEGORY_HEADS ("software", "shoes", "CRM", …) or the plural of an
- * English word ("parkas", "purifiers") — and none of its words looks like a brand. A word
- * looks like a brand when it
- *  - has a capital after its first letter (HubSpot, iPhone, ClickUp), or is an all-caps word that
- *    is not a generic acronym (ASICS; but CRM, VPN, AI are generic);
- *  - contains a digit, other than a year or a generic spec like 4K or 5G (Pegasus 41, 1Password);
- *  - contains "." or "+" (monday.com, Disney+);
- *  - is capitalised and not a known generic word ("Nike", "Apple" — but not "Running", "Best"),
- *    except the first word of a phrase in sentence case ("Insulated winter parkas", "Hardside
- *    carry-on suitcases"), whose capital only starts the phrase;
- *  - is one of `brandWords`, the words of the company names in the same answer, so that a
- *    lower-cased "hubspot crm" or a sentence-case "Sihoo chairs" survives when the company is named.
- * Lower-case words are generic ("project management tools"), so a brand typed in lower case and
- * ending in a category noun is only kept through `brandWords`, and so is a name that is all one
- * company's name ("Kit", a brand named like a category).
+ * Rule a: a product category is not a product: a name ending in a category noun, none of whose words
+ * looks like a brand or is one of `brandWords` (the answer's companies'). The cases: tests/unit/extraction-classes.test.ts §1, extraction.test.ts "a.".
  */
 export function isCategory(name: string, brandWords: ReadonlySet<string> = new Set()): boolean {
   if (brandWords.has(nameKey(name))) return false;

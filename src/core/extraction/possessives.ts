@@ -8,7 +8,7 @@ import { nameKey } from "../names.ts";
  * ("Hill's Science Diet" beside "Hill's Pet Nutrition", "The Farmer's Dog"); without evidence
  * either way the name is left as written. Returns the rewrite for one name.
  */
-export function possessivesDropped(names: string[], companies: string[]): (name: string) => string {
+export function possessiveRemover(names: string[], companies: string[]): (name: string) => string {
   const known = new Set(names.map(nameKey));
   const companyKeys = new Set(companies.map(nameKey));
   const ownPossessives = new Set(

@@ -1,8 +1,8 @@
 /**
  * Whole-word patterns for names in answer text: a match may not touch another letter or digit
  * on either side. Made once per pattern and kept: the same names come back in every iteration
- * and search, and building a Unicode pattern per name per answer left a burst of searches with
- * some hundred thousand regexes waiting for the collector (ADR 022).
+ * and search, and a Unicode pattern built per name per answer leaves a burst of searches with a
+ * pile of regexes waiting for the collector (docs/performance.md).
  */
 const cache = new Map<string, RegExp>();
 const CACHE_SIZE = 4096;

@@ -16,8 +16,8 @@ export const NOT_SIGNED_IN = "Not signed in";
  * caller who may not call is told so, whatever they sent. The resolve step only hands the
  * checked id to the handler, typed.
  */
-export function guards(who: ReturnType<typeof identity>, billing: Pick<Billing, "requirePro">) {
-  return new Elysia({ name: "guards" }).use(who).macro({
+export function guards(identityPlugin: ReturnType<typeof identity>, billing: Pick<Billing, "requirePro">) {
+  return new Elysia({ name: "guards" }).use(identityPlugin).macro({
     signedIn: {
       transform: ({ owner }) => void userOf(owner),
       resolve: ({ owner }) => ({ userId: userOf(owner) }),

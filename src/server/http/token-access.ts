@@ -34,7 +34,7 @@ export type RouteTable = () => ReadonlyArray<{ method: string; path: string; hoo
  * told it may not call, whatever it sent. Browser sessions and anonymous callers pass untouched
  * (routes declare what they need of those with `signedIn` / `pro`, guards.ts).
  */
-export function tokenAccessGuard(who: ReturnType<typeof identity>, routes: RouteTable) {
+export function tokenAccessGuard(identityPlugin: ReturnType<typeof identity>, routes: RouteTable) {
   let declared: Map<string, TokenAccess> | undefined;
   const accessOf = (method: string, route: string): TokenAccess => {
     declared ??= new Map(
@@ -47,7 +47,7 @@ export function tokenAccessGuard(who: ReturnType<typeof identity>, routes: Route
     return declared.get(`${method} ${route}`) ?? (method === "HEAD" ? declared.get(`GET ${route}`) : undefined) ?? declared.get(`ALL ${route}`) ?? "session";
   };
 
-  return new Elysia({ name: "token-access" }).use(who).onTransform({ as: "global" }, ({ token, request, route, params }) => {
+  return new Elysia({ name: "token-access" }).use(identityPlugin).onTransform({ as: "global" }, ({ token, request, route, params }) => {
     if (!token) return;
     const access = accessOf(request.method, route);
     if (access === "public") return;

@@ -1,5 +1,5 @@
 import type { Database } from "#db/client.ts";
-import type { JobQueue } from "#src/server/services/queue.ts";
+import type { JobQueue } from "#src/server/services/job-queue.ts";
 import { startJobs, type Jobs, type StartJobsOptions } from "./index.ts";
 
 /**

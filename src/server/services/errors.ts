@@ -1,5 +1,5 @@
 import type { ErrorCode } from "#src/contract/errors.ts";
-import type { Quota } from "./quota/standing.ts";
+import type { Standing } from "./owner.ts";
 
 /*
  * What can go wrong in the product's own terms: the codes of src/contract/errors.ts. Services
@@ -10,7 +10,7 @@ export type { ErrorCode };
 
 export type DomainErrorOptions = {
   /** The caller's standing after the failure, for refusals and failed searches of the free tier. */
-  quota?: Quota;
+  quota?: Standing;
   /** Seconds to wait before trying again (TOO_MANY_ATTEMPTS, SERVER_STOPPING). */
   retryAfterS?: number;
   /** The saved search a stopped search left, with what had finished (SEARCH_CANCELLED after an answer, ADR 030). */

@@ -6,7 +6,7 @@ import { createStripeClient, type BillingConfig } from "./billing/config.ts";
 import { createBilling } from "./billing/index.ts";
 import { createCompare } from "./compare/index.ts";
 import { createLens } from "./lens/index.ts";
-import type { JobQueue } from "./queue.ts";
+import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
 import { createVariants } from "./variants/index.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -17,7 +17,7 @@ import { createRegistrationGate } from "./quota/registrations.ts";
 import { defaultFreeTierPolicy, REGISTRATION_ATTEMPT_WINDOW_MS, type FreeTierPolicy } from "./quota/subjects.ts";
 import type { DeadlinePolicy } from "./search/deadline.ts";
 import { createSearchService } from "./search/index.ts";
-import type { Host } from "./search/instances.ts";
+import type { InstancePort } from "./search/instances.ts";
 import type { Providers } from "./search/run.ts";
 import { createSearchStore } from "./search/store.ts";
 
@@ -26,7 +26,7 @@ export type ServicesDeps = {
   /** Keys the hashes of client addresses the quota keeps. */
   secret: string;
   /** The app instance searches run on (src/server/instance.ts). */
-  host: Host;
+  instance: InstancePort;
   /** One adapter per connected provider (./providers). */
   providers: Providers;
   /** Provider calls in flight at once, per provider. */
@@ -53,7 +53,7 @@ export type ServicesDeps = {
 export function createServices({
   db,
   secret,
-  host,
+  instance,
   providers,
   concurrency,
   retry,
@@ -70,7 +70,7 @@ export function createServices({
   const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
   const registrationAttempts = createThrottle({ limit: freeTier.registrationAttempts, windowMs: REGISTRATION_ATTEMPT_WINDOW_MS, clock });
   const accounts = createAccounts({ db, events, registrations, registrationAttempts, loginGuard: createLoginGuard({ clock }) });
-  const search = createSearchService({ store: createSearchStore(db), quota, host, providers, concurrency, retry, deadline });
+  const search = createSearchService({ store: createSearchStore(db), quota, instance, providers, concurrency, retry, deadline });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });

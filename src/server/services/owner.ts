@@ -8,3 +8,6 @@ export type Caller = { owner: Owner; ip: string };
 export function ownerKey(owner: Owner): string {
   return owner.userId ? `user:${owner.userId}` : `anon:${owner.anonymousId}`;
 }
+
+/** Where a caller stands on a UTC day (`quota.standing`): Pro has no count. */
+export type Standing = { isPro: true; day: string } | { isPro: false; day: string; used: number; remaining: number };

@@ -1,24 +1,13 @@
-import { useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import type { SavedSearchList, SavedSearchListItem } from "#src/contract/history.ts";
+import type { SavedSearchListItem } from "#src/contract/history.ts";
+import { useHistoryCache } from "#web/hooks/use-history-cache.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { searchName } from "#web/lib/history.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Input, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, Input, toast } from "#web/shared-chunk.ts";
 
 type DialogProps = { search: SavedSearchListItem; open: boolean; onOpenChange: (open: boolean) => void };
-
-/** Every page of every history list in the cache, changed by `change` (which drops an entry by returning null). */
-function useHistoryCache() {
-  const queryClient = useQueryClient();
-  return (change: (search: SavedSearchListItem) => SavedSearchListItem | null) => {
-    queryClient.setQueriesData<InfiniteData<SavedSearchList>>({ queryKey: ["searches"] }, (data) =>
-      data ? { ...data, pages: data.pages.map((page) => ({ ...page, searches: page.searches.flatMap((item) => change(item) ?? []) })) } : data,
-    );
-    // Filters match titles too: the lists are read again for what now belongs in them.
-    void queryClient.invalidateQueries({ queryKey: ["searches"] });
-  };
-}
 
 /** "Rename search": a title shown in the history instead of the query (which stays visible); empty gives the query back. */
 export function RenameDialog({ search, open, onOpenChange }: DialogProps) {

@@ -4,7 +4,7 @@ import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { cn } from "#web/lib/utils.ts";
 import { EMPTY_HISTORY_FORM, isFiltered, type HistoryForm } from "#web/lib/history.ts";
-import { Button, Input, NativeSelect, NativeSelectOption, PRO_ITERATION_CHOICES } from "#web/kit.ts";
+import { Button, Input, NativeSelect, NativeSelectOption, PRO_ITERATION_CHOICES } from "#web/shared-chunk.ts";
 
 /** The text box asks the server this long after typing stops. */
 const TYPING_MS = 300;

@@ -7,7 +7,7 @@ import { DeleteDialog, RenameDialog } from "#web/components/account/history-dial
 import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
 import { EMPTY_HISTORY_FORM, historyFilters, isFiltered, searchName, type HistoryForm } from "#web/lib/history.ts";
-import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skeleton } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skeleton } from "#web/shared-chunk.ts";
 
 /**
  * Spec §2 profile: the user's saved searches, each opening /search/{id}; more on request. Found

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Crown } from "lucide-react";
 import { useId, type ReactNode } from "react";
 import { Link } from "wouter";
-import { Alert, AlertDescription, AlertTitle, api, Card, CardContent, CardDescription, CardHeader, CardTitle, queries } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Card, CardContent, CardDescription, CardHeader, CardTitle, queries } from "#web/shared-chunk.ts";
 
 /** One of the profile's settings cards (brand lens, CLI access): a region named by its heading, `id` its anchor. */
 export function SettingsCard({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {

@@ -2,7 +2,7 @@ import type { ComponentProps } from "react";
 import { displayName, initialsOf, type Person } from "#web/components/account/names.ts";
 import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar.tsx";
 import { cn } from "#web/lib/utils.ts";
-import { Button } from "#web/kit.ts";
+import { Button } from "#web/shared-chunk.ts";
 
 /**
  * The profile image, or the initials while it loads or when there is none. Decorative: whatever

@@ -1,5 +1,5 @@
 import { useId, type ComponentProps } from "react";
-import { Input } from "#web/kit.ts";
+import { Input } from "#web/shared-chunk.ts";
 
 type FormFieldProps = Omit<ComponentProps<"input">, "id"> & { label: string; error?: string | undefined };
 

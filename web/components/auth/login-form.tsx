@@ -2,8 +2,8 @@ import { LoaderCircle } from "lucide-react";
 import type { FormEvent } from "react";
 import { Login, type User } from "#src/contract/auth.ts";
 import { FormField } from "#web/components/auth/form-field.tsx";
-import { useSchemaForm } from "#web/components/auth/use-schema-form.ts";
-import { api, ApiError, Button, toast } from "#web/kit.ts";
+import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
+import { api, ApiError, Button, toast } from "#web/shared-chunk.ts";
 
 /** Spec §5 login: 'Username is required' / 'Password is required'; spec §8 'Login failed' toast. */
 export function LoginForm({ initialUsername = "", onSignedIn }: { initialUsername?: string; onSignedIn: (user: User) => void }) {

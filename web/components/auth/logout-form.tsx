@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { useLogout } from "#web/components/auth/session.ts";
+import { useLogout } from "#web/hooks/use-session.ts";
 
 /**
  * "Log out" as a POST form (issue 12: a GET link on any site could sign people out). Without

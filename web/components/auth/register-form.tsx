@@ -2,8 +2,8 @@ import { LoaderCircle } from "lucide-react";
 import type { FormEvent } from "react";
 import { RegisterForm as RegisterSchema, type User } from "#src/contract/auth.ts";
 import { FormField } from "#web/components/auth/form-field.tsx";
-import { useSchemaForm } from "#web/components/auth/use-schema-form.ts";
-import { api, ApiError, Button, toast } from "#web/kit.ts";
+import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
+import { api, ApiError, Button, toast } from "#web/shared-chunk.ts";
 
 export type RegisterOutcome = { signedIn: true; user: User } | { signedIn: false; username: string };
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
 import { signInFrom } from "#web/lib/return-path.ts";
-import { api, queries } from "#web/kit.ts";
+import { api, queries } from "#web/shared-chunk.ts";
 
 /**
  * Spec §6: these pages need a signed-in user; a visitor who arrives signed out is sent to sign in

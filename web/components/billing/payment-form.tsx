@@ -6,7 +6,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import type { BillingPlan } from "#src/contract/billing.ts";
 import { forgetCompleted, rememberCompleted } from "#web/lib/checkout.ts";
 import { formatPrice } from "#web/lib/format.ts";
-import { Alert, AlertDescription, AlertTitle, Button } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, Button } from "#web/shared-chunk.ts";
 
 type PaymentFormProps = {
   plan: BillingPlan;

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { clearCheckout, forgetCompleted, verificationPending } from "#web/lib/checkout.ts";
-import { api, queries, toast, messages } from "#web/kit.ts";
+import { api, queries, toast, messages } from "#web/shared-chunk.ts";
 
 /**
  * Spec §4 return verification, on whatever page the browser lands: after a payment that left the

@@ -5,7 +5,7 @@ import type { BrandEntry, BrandLensSettings } from "#src/contract/lens.ts";
 import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, splitList } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, CardFooter, Input, Skeleton, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, CardFooter, Input, Skeleton, toast } from "#web/shared-chunk.ts";
 
 /** The competitors the form offers at most (the API takes 20). */
 const MAX_COMPETITORS = 20;

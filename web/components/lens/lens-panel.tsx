@@ -9,7 +9,20 @@ import { RateBar } from "#web/components/workbench/rate-bar.tsx";
 import { formatPercent } from "#web/lib/format.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, formatCountRate, ordinal } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, Input, Skeleton, useUpgrade } from "#web/kit.ts";
+import {
+  Alert,
+  AlertDescription,
+  AlertTitle,
+  api,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  Input,
+  Skeleton,
+  useStartUpgrade,
+} from "#web/shared-chunk.ts";
 
 export type LensControl = {
   /** A brand named for this view only, instead of the profile's. */
@@ -27,7 +40,7 @@ export function LensTab({ searchId, isPro, control }: { searchId: string | undef
 }
 
 function ProOnly() {
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   return (
     <Card className="items-center gap-3 py-10 text-center">
       <Crown className="size-8 text-amber-600" aria-hidden="true" />

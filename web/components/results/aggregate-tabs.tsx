@@ -4,7 +4,7 @@ import type { SearchResult } from "#src/contract/search-result.ts";
 import { listedCompanies, listedProducts, listedSources, type ListedSource, type ReturnedBy } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf, sourceLabel } from "#src/core/urls.ts";
 import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
-import { Badge } from "#web/kit.ts";
+import { Badge } from "#web/shared-chunk.ts";
 
 /** Spec §9: Top Domains shows 10. */
 export const TOP_DOMAINS = 10;

@@ -7,7 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tab
 import { sourceLabel } from "#src/core/urls.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { CardHeading, EmptyText, SimulatedBadge, SimulatedMark, plural, type SimulatedFlags } from "./shared.tsx";
-import { Button, Card, CardContent, CardHeader, InfoTip, Progress } from "#web/kit.ts";
+import { Button, Card, CardContent, CardHeader, InfoTip, Progress } from "#web/shared-chunk.ts";
 
 type Kind = "product" | "company" | "source";
 

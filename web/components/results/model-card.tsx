@@ -9,7 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, Di
 import { formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CardHeading, EmptyText, ListOrEmpty, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
-import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/shared-chunk.ts";
 
 // The markdown renderer loads with the first full response opened, not with the results.
 const AnswerAsRead = lazy(() => import("./answer-markdown.tsx"));

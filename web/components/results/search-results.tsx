@@ -17,7 +17,7 @@ import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
 import { ModelCard } from "./model-card.tsx";
 import type { SimulatedFlags } from "./shared.tsx";
-import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/shared-chunk.ts";
 
 export type ResultsTab = "side-by-side" | "products" | "companies" | "links" | "frequency" | "lens";
 

@@ -6,7 +6,7 @@ import type { Returned, ReturnedBy } from "#src/core/aggregate.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { safeHref } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
-import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/kit.ts";
+import { Badge, Card, CardContent, CardDescription, CardHeader } from "#web/shared-chunk.ts";
 
 /** Per provider, whether its answers were simulated (src/contract/lens.ts `simulatedOf` reads them from a result). */
 export type SimulatedFlags = SimulatedProviders;

@@ -1,6 +1,6 @@
 import type { ApiStatus } from "#src/contract/status.ts";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
-import { Badge, providerCatalogue, providerIds } from "#web/kit.ts";
+import { Badge, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 /** Spec §2 "Connection Status", telling simulated providers apart from connected ones. */
 export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) {

@@ -5,7 +5,7 @@ import { SearchResults } from "#web/components/results/search-results.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
-import { api, queries, Skeleton } from "#web/kit.ts";
+import { api, queries, Skeleton } from "#web/shared-chunk.ts";
 
 /** The server renders `/?query=` with the caller's latest saved search of it. */
 export async function prefetchLatestSearch({ queryClient, api: serverApi }: PrefetchContext, query: string): Promise<void> {

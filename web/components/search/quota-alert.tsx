@@ -1,7 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import { useRef } from "react";
 import { cn } from "#web/lib/utils.ts";
-import { Alert, AlertDescription, AlertTitle, Button, FREE_DAILY_SEARCHES, Progress, useUpgrade } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, Button, FREE_DAILY_SEARCHES, Progress, useStartUpgrade } from "#web/shared-chunk.ts";
 
 const TONE = {
   ok: { alert: "", bar: undefined },
@@ -15,7 +15,7 @@ const TONE = {
  * the 'Daily Limit Reached' alert when the visitor arrives at the limit. The bar is remaining ÷ 5.
  */
 export function QuotaAlert({ remaining }: { remaining: number }) {
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   // Whether this visit has seen searches left: then reaching 0 is the last search just used.
   const hadSearchesLeft = useRef(remaining > 0);
   if (remaining > 0) hadSearchesLeft.current = true;

@@ -1,7 +1,7 @@
 import { Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
-import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, useUpgrade, messages } from "#web/kit.ts";
+import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, useStartUpgrade, messages } from "#web/shared-chunk.ts";
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;
@@ -33,7 +33,7 @@ type SearchFormProps = {
 export function SearchForm({ onSearch, searching, isPro, remaining, disabled = false, initialQuery = "", initialIterations, onFocusQuery }: SearchFormProps) {
   const [query, setQuery] = useState(initialQuery);
   const [iterations, setIterations] = useState(initialIterations ?? (isPro ? PRO_DEFAULT_ITERATIONS : FREE_ITERATIONS));
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   const inputId = useId();
   const hintId = useId();
   const locked = searching || disabled;

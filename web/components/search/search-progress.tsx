@@ -3,7 +3,7 @@ import type { ProviderId } from "#src/contract/providers.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { ProviderProgress } from "#web/lib/search-state.ts";
 import { TruncatedText } from "#web/components/truncated-text.tsx";
-import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerCatalogue, providerIds } from "#web/kit.ts";
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 type SearchProgressProps = {
   query: string;

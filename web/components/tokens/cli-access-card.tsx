@@ -7,7 +7,7 @@ import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx
 import { CreatedTokenPanel, NewTokenForm } from "#web/components/tokens/new-token.tsx";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, FREE_DAILY_SEARCHES, Skeleton } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, Button, FREE_DAILY_SEARCHES, Skeleton } from "#web/shared-chunk.ts";
 
 // The confirmation (Radix's dialog, a third of this card's code) is loaded when a Revoke button
 // is first pointed at or focused, not with the profile page.

@@ -5,7 +5,7 @@ import type { CreatedToken } from "#src/contract/tokens.ts";
 import { copyText } from "#web/lib/clipboard.ts";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, ApiError, Button, Input } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, ApiError, Button, Input } from "#web/shared-chunk.ts";
 
 /**
  * Names and creates a token (POST /api/tokens). The server checks the name: its message shows

@@ -3,7 +3,7 @@ import type { ApiToken } from "#src/contract/tokens.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, ApiError, Button, toast } from "#web/kit.ts";
+import { Alert, AlertDescription, AlertTitle, api, ApiError, Button, toast } from "#web/shared-chunk.ts";
 
 type RevokeDialogProps = {
   token: ApiToken;

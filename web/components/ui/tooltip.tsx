@@ -5,8 +5,8 @@ import { cn } from "#web/lib/utils.ts";
 
 /*
  * shadcn's Tooltip API (Tooltip, TooltipTrigger asChild, TooltipContent, TooltipProvider) on a
- * small implementation instead of Radix's popper: Radix Tooltip brings floating-ui and ~20 KB
- * gzip to the first page load, which has a hard budget (ADR 006). Content shows above its
+ * small implementation instead of Radix's popper: Radix Tooltip brings floating-ui to the first
+ * page load, which has a hard budget (ADR 006). Content shows above its
  * trigger; hover or focus opens it after 700 ms, Escape or leaving closes it, and for 300 ms
  * after one closes the next opens at once (spec §9).
  */

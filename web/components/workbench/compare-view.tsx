@@ -11,7 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tab
 import { formatDate } from "#src/core/dates.ts";
 import { baseAndOthers, dashboardHref, fanOutDifference, formatPValue, formatRate, itemsOfPair, pooledRuns, type FanOutQuery } from "#web/lib/workbench.ts";
 import { RateBar } from "./rate-bar.tsx";
-import { Badge, Card, CardContent, CardDescription, CardHeader, NativeSelect, NativeSelectOption } from "#web/kit.ts";
+import { Badge, Card, CardContent, CardDescription, CardHeader, NativeSelect, NativeSelectOption } from "#web/shared-chunk.ts";
 
 type Kind = "products" | "companies" | "sources";
 const KINDS: { kind: Kind; label: string; one: string }[] = [

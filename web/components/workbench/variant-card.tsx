@@ -6,7 +6,7 @@ import { QUERY_MAX_LENGTH } from "#src/contract/constants.ts";
 import type { BatchItem } from "#src/contract/variants.ts";
 import { cn } from "#web/lib/utils.ts";
 import { dashboardHref } from "#web/lib/workbench.ts";
-import { Badge, Button, Card, CardContent, CardFooter, CardHeader, Input } from "#web/kit.ts";
+import { Badge, Button, Card, CardContent, CardFooter, CardHeader, Input } from "#web/shared-chunk.ts";
 
 /** One variant as the page shows it: editable (the set has not run yet) or an item of the batch it ran as. */
 export type VariantView = {

@@ -6,8 +6,8 @@ import type { QuotaService } from "#src/server/services/quota/index.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 
 /** GET /api/quota, for the quota alert before any search has been made in this browser. */
-export function quotaRoutes(quota: QuotaService, who: ReturnType<typeof identity>, { trustProxy }: { trustProxy: number }) {
-  return new Elysia().use(who).get(
+export function quotaRoutes(quota: QuotaService, identityPlugin: ReturnType<typeof identity>, { trustProxy }: { trustProxy: number }) {
+  return new Elysia().use(identityPlugin).get(
     "/api/quota",
     async (context) => {
       const standing = await quota.standing(context.caller);

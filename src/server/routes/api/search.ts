@@ -27,7 +27,7 @@ type AdmitContext = Pick<Context, "set" | "cookie" | "request"> & { caller: Call
 /** Spec §7 search calls, plus the streaming form that reports real progress. */
 export function searchRoutes(
   search: SearchService,
-  who: ReturnType<typeof identity>,
+  identityPlugin: ReturnType<typeof identity>,
   { trustProxy, heartbeatMs }: { trustProxy: number; heartbeatMs: number },
 ) {
   /** Both search routes start here: take the search from the quota, say where the caller stands. */
@@ -38,7 +38,7 @@ export function searchRoutes(
   }
 
   return new Elysia()
-    .use(who)
+    .use(identityPlugin)
     .post(
       "/api/search",
       async (context) => {

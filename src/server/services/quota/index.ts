@@ -7,19 +7,16 @@ import { proOnlyOption, type SearchOptions } from "#src/contract/search-request.
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
-import type { Caller } from "../owner.ts";
-import type { Quota } from "./standing.ts";
+import type { Caller, Standing } from "../owner.ts";
 import { defaultFreeTierPolicy, ipHashKey, NEWCOMER_MS, subjectsOf, type FreeTierPolicy, type Subject } from "./subjects.ts";
 import { createUsageCounters } from "./usage.ts";
-
-export type { Quota } from "./standing.ts";
 
 /**
  * A search taken from the caller's allowance, to give back if the search produced nothing.
  * `charge` names the counters taken (null for Pro), kept with the running search so the sweep can
  * give it back if the instance running it dies; the address in it is already a keyed hash.
  */
-export type Admission = { quota: Quota; charge: UsageCharge | null; refund(): Promise<Quota> };
+export type Admission = { quota: Standing; charge: UsageCharge | null; refund(): Promise<Standing> };
 
 export type QuotaDeps = { db: Db; secret: string; billing: Billing; policy?: FreeTierPolicy; clock?: () => Date };
 
@@ -44,12 +41,12 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
   }
 
   /** The free standing the counts leave: the tightest of the caller's own 5 and the network's pool. */
-  function freeStanding(day: string, list: Subject[], counts: number[]): Quota {
+  function freeStanding(day: string, list: Subject[], counts: number[]): Standing {
     const remaining = Math.max(0, Math.min(FREE_DAILY_SEARCHES, ...list.map((s, i) => s.limit - (counts[i] ?? 0))));
     return { isPro: false, day, used: FREE_DAILY_SEARCHES - remaining, remaining };
   }
 
-  async function standing(caller: Caller, day = utcDay(clock())): Promise<Quota> {
+  async function standing(caller: Caller, day = utcDay(clock())): Promise<Standing> {
     if (await billing.isPro(caller.owner.userId)) return { isPro: true, day };
     const list = await subjects(caller, day);
     return freeStanding(day, list, await counters.counts(list, day));
@@ -68,7 +65,7 @@ export function createQuotaService({ db, secret, billing, policy = defaultFreeTi
     async admit(caller: Caller, { iterations, options }: { iterations: number; options: SearchOptions }): Promise<Admission> {
       const day = utcDay(clock());
       if (await billing.isPro(caller.owner.userId)) {
-        const pro: Quota = { isPro: true, day };
+        const pro: Standing = { isPro: true, day };
         if (!(PRO_ITERATION_CHOICES as readonly number[]).includes(iterations)) {
           throw new DomainError(
             "INVALID_INPUT",

@@ -40,8 +40,8 @@ type NetworkPool = "newcomers" | "members" | "registrations";
 
 /**
  * The keyed hash of a network's pool on a day. The address is never stored; the day is part of
- * the hash so one day's keys cannot be linked to another's. The newcomer pool keeps the input
- * the single per-network counter had before, so counts taken before an upgrade still hold.
+ * the hash so one day's keys cannot be linked to another's. The newcomer pool's input has no
+ * pool name, so the rows already counted for a network keep their keys across an upgrade.
  */
 export function networkKey(ipKey: Buffer, pool: NetworkPool, day: string, ip: string): string {
   const input = pool === "newcomers" ? `${day}|${networkOf(ip)}` : `${pool}|${day}|${networkOf(ip)}`;

@@ -5,15 +5,15 @@ import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
-import { ownerKey, type Caller, type Owner } from "../owner.ts";
-import type { Admission, Quota, QuotaService } from "../quota/index.ts";
+import { ownerKey, type Caller, type Owner, type Standing } from "../owner.ts";
+import type { Admission, QuotaService } from "../quota/index.ts";
 import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
 import { createCollectorPacing } from "./collector-pacing.ts";
 import { deadlineFor, type DeadlinePolicy } from "./deadline.ts";
 import { createRunTracker, RESTART_RETRY_AFTER_S, ServerStoppingError } from "./drain.ts";
-import type { Host } from "./instances.ts";
+import type { InstancePort } from "./instances.ts";
 import { AllProvidersFailedError, modesOf, runSearch, type Providers, type RunEvent } from "./run.ts";
 import { stoppedResult } from "./stopped.ts";
 import type { SearchStore } from "./store.ts";
@@ -24,7 +24,7 @@ export type SearchServiceDeps = {
   store: SearchStore;
   quota: QuotaService;
   /** The app instance this runs on: its id goes on the rows it runs, cancels reach the others. */
-  host: Host;
+  instance: InstancePort;
   providers: Providers;
   /** Provider calls in flight at once, per provider. */
   concurrency: number;
@@ -49,24 +49,24 @@ export type RunOptions = {
 /** A search the quota has admitted, ready to run once. */
 export type SearchTicket = {
   /** The caller's standing with this search taken from it. */
-  quota: Quota;
+  quota: Standing;
   /**
    * Runs and saves the search. On failure throws DomainError (SEARCH_CANCELLED, PROVIDERS_FAILED,
    * SERVER_STOPPING) carrying the standing after the refund rule: a search that delivered no
    * provider's answer to the caller is given back; one that showed an answer is not.
    */
-  run(options?: RunOptions): Promise<{ result: SavedSearchResult; quota: Quota }>;
+  run(options?: RunOptions): Promise<{ result: SavedSearchResult; quota: Standing }>;
 };
 
 /**
  * The metered search: admit (tier and daily quota) → run → refund, for every way in (the web's
  * two routes, and later the CLI, variant batches, schedules). Callers pass plain values.
  */
-export function createSearchService({ store, quota, host, providers, concurrency, retry, deadline }: SearchServiceDeps) {
+export function createSearchService({ store, quota, instance, providers, concurrency, retry, deadline }: SearchServiceDeps) {
   const registry = createCancelRegistry();
-  host.onCancel((slot) => registry.cancel(slot));
+  instance.onCancel((slot) => registry.cancel(slot));
   const tracker = createRunTracker();
-  host.onDrain((graceMs) => tracker.drain(graceMs));
+  instance.onDrain((graceMs) => tracker.drain(graceMs));
   const pacing = createCollectorPacing();
 
   /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
@@ -94,7 +94,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
     request: ParsedSearchRequest,
     admission: Admission,
     { signal, onEvent, slot }: RunOptions,
-  ): Promise<{ result: SavedSearchResult; quota: Quota }> {
+  ): Promise<{ result: SavedSearchResult; quota: Standing }> {
     if (tracker.stopping)
       throw new DomainError("SERVER_STOPPING", "The server is restarting: try again in a moment", {
         quota: await admission.refund(),
@@ -110,11 +110,11 @@ export function createSearchService({ store, quota, host, providers, concurrency
     const iterations = requestedIterations(request);
     // The row is written, and the slot's run on other instances cancelled, while the providers work.
     const recorded = Promise.all([
-      store.begin(caller.owner, query, iterations, options, { instanceId: host.id, slot: key, charge: admission.charge }),
-      host.broadcast(key),
+      store.begin(caller.owner, query, iterations, options, { instanceId: instance.id, slot: key, charge: admission.charge }),
+      instance.broadcast(key),
     ]).then(([id]) => id);
     recorded.catch(() => undefined); // awaited below; this only marks a rejection as handled
-    const checkpoint = createCheckpoint(async (partial) => store.checkpoint(await recorded, host.id, partial), { query, iterations });
+    const checkpoint = createCheckpoint(async (partial) => store.checkpoint(await recorded, instance.id, partial), { query, iterations });
     // The refund rule needs to know whether the caller has seen any provider's answer.
     let delivered = false;
     const report = (event: RunEvent) => {
@@ -141,7 +141,7 @@ export function createSearchService({ store, quota, host, providers, concurrency
       await checkpoint.close();
       id = await recorded;
       const saved = { ...result, id, options, createdAt: new Date().toISOString() };
-      await store.complete(id, host.id, saved);
+      await store.complete(id, instance.id, saved);
       onEvent?.({ type: "done", id, result: saved });
       return { result: saved, quota: admission.quota };
     } catch (error) {
@@ -150,15 +150,15 @@ export function createSearchService({ store, quota, host, providers, concurrency
       const cancelled = controller.signal.aborted && !interrupted;
       id ??= await recorded;
       const partial = interrupted || cancelled ? checkpoint.snapshot() : undefined;
-      const ours = interrupted
-        ? await store.fail(id, host.id, "interrupted", INTERRUPTED_MESSAGE, partial)
-        : await store.fail(id, host.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error), partial);
+      const stillOwned = interrupted
+        ? await store.fail(id, instance.id, "interrupted", INTERRUPTED_MESSAGE, partial)
+        : await store.fail(id, instance.id, cancelled ? "cancelled" : "failed", error instanceof Error ? error.message : String(error), partial);
       // A search that delivered no answer is given back, unless the sweep already settled it (this
       // instance's lease had lapsed, and the row was marked interrupted).
-      const standing = delivered ? admission.quota : ours ? await admission.refund() : await quota.standing(caller);
+      const standing = delivered ? admission.quota : stillOwned ? await admission.refund() : await quota.standing(caller);
       if (interrupted)
         throw new DomainError("SERVER_STOPPING", "The server restarted during this search: what had finished is saved in your history", { quota: standing });
-      if (cancelled && delivered && ours && partial) {
+      if (cancelled && delivered && stillOwned && partial) {
         // What the caller paid for is kept, and shown where they are (the store lists it: it has an answer).
         const kept = {
           ...stoppedResult({ result: partial, query, iterations, options }, "cancelled"),
@@ -185,8 +185,8 @@ export function createSearchService({ store, quota, host, providers, concurrency
     const key = ownerKey(owner);
     const here = registry.cancel(key);
     // Asked before the broadcast: once it lands, the other instance's row no longer says running.
-    const elsewhere = !here && (await store.runningElsewhere(key, host.id, host.leaseMs));
-    await host.broadcast(key);
+    const elsewhere = !here && (await store.runningElsewhere(key, instance.id, instance.leaseMs));
+    await instance.broadcast(key);
     return here || elsewhere;
   }
 

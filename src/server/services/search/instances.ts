@@ -15,7 +15,7 @@ export const SEARCH_CANCEL_CHANNEL = "search_cancel";
  * database (behind a load balancer), so a search's row names its instance, and a cancel is
  * broadcast: the instance holding that slot's run aborts it.
  */
-export type Host = {
+export type InstancePort = {
   id: string;
   /** A lease older than this means the instance is gone. */
   leaseMs: number;

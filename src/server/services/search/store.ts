@@ -40,7 +40,7 @@ export function createSearchStore(db: Db) {
 
   /**
    * A saved result's totals and overlaps by today's rule for what a result lists (ADR 028). A row
-   * saved before it counted only the shown answers: its history counts are corrected as well.
+   * whose totals count only the shown answers (an older rule) has its history counts corrected as well.
    */
   const restate = async (id: string, saved: Totals, result: SearchResult): Promise<SearchResult> => {
     const now = withListedTotals(result);

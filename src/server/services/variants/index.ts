@@ -10,7 +10,7 @@ import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { Caller } from "../owner.ts";
 import { withRetry, type RetryPolicy } from "../providers/retry.ts";
-import type { JobQueue } from "../queue.ts";
+import type { JobQueue } from "../job-queue.ts";
 import type { SearchService } from "../search/index.ts";
 import type { Providers } from "../search/run.ts";
 import { createVariantSets } from "./sets.ts";

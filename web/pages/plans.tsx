@@ -17,8 +17,8 @@ import {
   FREE_DAILY_SEARCHES,
   queries,
   Skeleton,
-  useUpgrade,
-} from "#web/kit.ts";
+  useStartUpgrade,
+} from "#web/shared-chunk.ts";
 
 /** The price is read from Stripe on the server, so the page arrives with it. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
@@ -36,10 +36,10 @@ const PRO = [
 ];
 
 /** /upgrade: where Pro features send free users. What Pro gives, what it costs, and the way to it. */
-export default function UpgradePage() {
+export default function PlansPage() {
   const { data: plan, isPending } = useQuery(queries.plan(api));
   const { data: pro } = useQuery(queries.proStatus(api));
-  const upgrade = useUpgrade();
+  const upgrade = useStartUpgrade();
   const price = plan?.price ? formatPrice(plan.price.amount, plan.price.currency, plan.price.interval) : null;
   return (
     <main className="container mx-auto w-full max-w-4xl flex-1 space-y-6 px-4 py-8">

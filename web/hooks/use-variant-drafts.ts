@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SavedVariant, VariantSet } from "#src/contract/variants.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
-import { api } from "#web/kit.ts";
+import { api } from "#web/shared-chunk.ts";
 
 /** A variant as the page edits it; `key` keeps its card (and focus) while the list changes. */
 export type Draft = { key: string; query: string; reasoning: string; own: boolean };

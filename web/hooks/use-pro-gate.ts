@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useLocation } from "wouter";
-import { api, queries, toast } from "#web/kit.ts";
+import { api, queries, toast } from "#web/shared-chunk.ts";
 
 export type GateToast = { variant: "destructive"; title: string; description: string };
 

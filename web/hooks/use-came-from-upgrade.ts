@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
-import { takeUpgradeIntent } from "#web/kit.ts";
+import { takeUpgradeIntent } from "#web/shared-chunk.ts";
 
 /** Spec §2: pages whose address says the visitor was on their way to paying. */
 const UPGRADE_REFERRER = /checkout|upgrade|pricing|subscribe/i;
@@ -13,7 +13,7 @@ const UPGRADE_REFERRER = /checkout|upgrade|pricing|subscribe/i;
  * read after hydration (the server and the first client render agree). The flag is cleared as it
  * is read, so it shows the banner once.
  */
-export function useFromUpgrade(): boolean {
+export function useCameFromUpgrade(): boolean {
   const [params] = useSearchParams();
   const fromQuery = params.get("from") === "upgrade";
   const [fromBrowser, setFromBrowser] = useState(false);

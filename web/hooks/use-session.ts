@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useLocation } from "wouter";
 import type { User } from "#src/contract/auth.ts";
-import { api, personalQueryKeys, queries, toast } from "#web/kit.ts";
+import { api, personalQueryKeys, queries, toast } from "#web/shared-chunk.ts";
 
 /**
  * Keeps the react-query cache in step with who is signed in: the user is set directly, what

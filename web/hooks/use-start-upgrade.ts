@@ -2,11 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { rememberCheckout } from "#web/lib/checkout.ts";
 import { messages } from "#web/lib/messages.ts";
-// Not through kit.ts: kit re-exports this hook, for the first page's sake (ADR 006).
+// Not through shared-chunk.ts: it re-exports this hook, for the first page's sake (ADR 006).
 import { toast } from "#web/hooks/use-toast.ts";
 import { api } from "#web/lib/api.ts";
 import { queries } from "#web/lib/queries.ts";
-import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
+import { rememberUpgradeIntent } from "#web/lib/upgrade-intent.ts";
 
 /**
  * The upgrade path of spec §2/§4. Anonymous: sign in first, with the upgrade intent stored.
@@ -14,7 +14,7 @@ import { rememberUpgradeIntent } from "#web/lib/upgrade-flag.ts";
  * confirm is stored and the checkout page takes over. `offered` is false where payments are off
  * (production without Stripe keys): upgrade buttons are not shown there.
  */
-export function useUpgrade() {
+export function useStartUpgrade() {
   const [, navigate] = useLocation();
   const { data: user } = useQuery(queries.user(api));
   const { data: status } = useQuery(queries.status(api));
