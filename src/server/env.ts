@@ -112,7 +112,12 @@ const ProviderEnvSchema = v.object(
   Object.fromEntries(
     providerIds.flatMap((id) => {
       const { env } = providerCatalogue[id];
-      return [...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]), [env.baseUrl, optionalUrl], [env.model, optionalText], [env.extractionModel, optionalText]];
+      return [
+        ...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]),
+        [env.baseUrl, optionalUrl],
+        [env.model, optionalText],
+        [env.extractionModel, optionalText],
+      ];
     }),
   ) as Record<string, typeof optionalText>,
 );

@@ -40,7 +40,8 @@ function guarded(adapter: ProviderAdapter, limit: Limiter): ProviderAdapter {
  * carries its extractor: its own small model, or EXTRACTION_PROVIDER's for every provider (ADR 039).
  */
 export function createProviders(
-  env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS"> & Partial<Pick<Env, "PROVIDER_CONCURRENCY" | "EXTRACTION_PROVIDER">>,
+  env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS"> &
+    Partial<Pick<Env, "PROVIDER_CONCURRENCY" | "EXTRACTION_PROVIDER">>,
   simulator?: Readonly<SimulatorUrls>,
 ): Providers {
   const modes = providerModes(env);
@@ -53,13 +54,18 @@ export function createProviders(
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
     // A simulator's citations redirect through the simulator itself.
-    return guarded(adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }), limits[id]);
+    return guarded(
+      adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }),
+      limits[id],
+    );
   };
   const shared = env.EXTRACTION_PROVIDER;
   const sharedExtractor = shared ? adapterFor(shared, env.providers[shared].extractionModel) : null;
   // A misconfiguration stops start-up with the fix, rather than every answer falling back to the prose reading.
   if (shared && !sharedExtractor)
-    throw new EnvError(`EXTRACTION_PROVIDER=${shared}, but ${shared} is not connected: set its API key, or unset EXTRACTION_PROVIDER so each provider reads its own answers`);
+    throw new EnvError(
+      `EXTRACTION_PROVIDER=${shared}, but ${shared} is not connected: set its API key, or unset EXTRACTION_PROVIDER so each provider reads its own answers`,
+    );
   return perProvider((id) => {
     const adapter = adapterFor(id, env.providers[id].model);
     if (!adapter) return null;

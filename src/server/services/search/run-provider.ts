@@ -46,14 +46,23 @@ export async function askProvider(adapter: ProviderAdapter, run: ProviderRun): P
  * another shape, the deterministic reading of the prose gives the result (`extraction: "prose"`):
  * the answer is never lost because its reading failed.
  */
-export async function readAnswer(adapter: ProviderAdapter, { answer, startedAt }: { answer: ProviderAnswer; startedAt: number }, run: ProviderRun): Promise<ModelResult> {
+export async function readAnswer(
+  adapter: ProviderAdapter,
+  { answer, startedAt }: { answer: ProviderAnswer; startedAt: number },
+  run: ProviderRun,
+): Promise<ModelResult> {
   const cut = answer.truncated !== undefined;
   const reader = adapter.extractor ?? adapter;
   let read: Pick<ModelResult, "products" | "companies" | "extraction" | "extractor" | "extractionUsage" | "ungrounded">;
   if (!answer.text.trim()) read = { products: [], companies: [], extraction: "none" };
   else {
     try {
-      const reply = await withRetry((signal) => reader.structured(extractionRequest(answer.text), signal), run.signal, extractionPolicy(run.retry), run.deadline.at);
+      const reply = await withRetry(
+        (signal) => reader.structured(extractionRequest(answer.text), signal),
+        run.signal,
+        extractionPolicy(run.retry),
+        run.deadline.at,
+      );
       const listed = asExtraction(reply.value);
       if (!listed) throw new Error("the extraction call answered in another shape");
       const { products, companies, ungrounded } = readExtraction(listed, answer.text, { cut });
