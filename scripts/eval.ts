@@ -14,7 +14,7 @@ import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";
 import { loadFixtures } from "./eval/fixtures.ts";
 import { coreReaders } from "./eval/readers.ts";
-import { startReplayServer, type ReplayLog } from "./eval/replay.ts";
+import { emptyLog, startReplayServer } from "./eval/replay.ts";
 import { report } from "./eval/report.ts";
 import { scoreRow, summarize, type RowScore, type Scored } from "./eval/score.ts";
 
@@ -33,8 +33,6 @@ const providers = createProviders({
   },
 });
 
-// The fallback makes no call of its own.
-const NO_CALLS: ReplayLog = { searches: 0, extractions: 0, extractionPrompts: [], unexpected: [] };
 // How run-provider read the answers: the new method says "extractor" (or "prose" when the call failed).
 const NEW_METHOD = new Set(["extractor", "prose", "none"]);
 const ways = new Set<string>();
@@ -68,7 +66,7 @@ try {
       result = { ...result, ...readers.readExtraction(value, text, cut) };
     } else ways.add("OLD pipeline: cleanExtraction without grounding (readExtraction is not in src/core/extraction/extract.ts yet)");
     pipeline.push(scoreRow(fixture, result, log));
-    if (readers.readProse) fallback.push(scoreRow(fixture, { ...result, ...readers.readProse(text, cut), ungrounded: 0 }, NO_CALLS));
+    if (readers.readProse) fallback.push(scoreRow(fixture, { ...result, ...readers.readProse(text, cut), ungrounded: 0 }, emptyLog()));
   }
 } finally {
   await replay.stop();

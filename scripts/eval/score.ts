@@ -61,6 +61,9 @@ export function scoreRow(fixture: AnswerFixture, result: Scored, log: ReplayLog)
   const known = new Set([...truth.cited, ...truth.retrieved].map(normalizeUrl));
   const problems = [...log.unexpected];
   if (result.status !== "ok") problems.push(`status ${result.status}: ${result.error ?? ""}`);
+  // The person's question goes to the provider exactly as typed (issue 23): nothing added to it.
+  const notAsTyped = log.searchPrompts.filter((prompt) => prompt !== fixture.query);
+  if (notAsTyped.length > 0) problems.push(`the search call was not sent the query as typed: ${JSON.stringify(notAsTyped[0]?.slice(0, 120))}`);
   if (log.extractions > 0 && !log.extractionPrompts.some((prompt) => prompt.includes(result.rawResponse?.slice(0, 200) ?? "\u0000"))) {
     problems.push("the extraction call was not given the answer's text");
   }
