@@ -5,7 +5,7 @@ import type { AnswerFixture } from "./fixtures.ts";
 const GOOGLE_REDIRECT_ORIGIN = "https://vertexaisearch.cloud.google.com";
 
 /** What the replay server saw for the fixture in play. */
-export type ReplayLog = { searches: number; extractions: number; extractionPrompts: string[]; unexpected: string[] };
+export type ReplayLog = { searches: number; searchPrompts: string[]; extractions: number; extractionPrompts: string[]; unexpected: string[] };
 
 export type ReplayServer = {
   origin: string;
@@ -24,7 +24,7 @@ export type ReplayServer = {
  */
 export function startReplayServer(): ReplayServer {
   let fixture: AnswerFixture | undefined;
-  let log: ReplayLog = { searches: 0, extractions: 0, extractionPrompts: [], unexpected: [] };
+  let log: ReplayLog = emptyLog();
 
   const server = Bun.serve({
     port: 0,
@@ -42,6 +42,7 @@ export function startReplayServer(): ReplayServer {
       const body = (await request.json()) as Record<string, unknown>;
       if (!isExtractionCall(provider, body)) {
         log.searches++;
+        log.searchPrompts.push(promptOf(body));
         return json(provider === "gemini" ? withOrigin(fixture.response, url.origin) : fixture.response);
       }
       log.extractions++;
@@ -61,11 +62,16 @@ export function startReplayServer(): ReplayServer {
     baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin },
     play(next) {
       fixture = next;
-      log = { searches: 0, extractions: 0, extractionPrompts: [], unexpected: [] };
+      log = emptyLog();
       return log;
     },
     stop: () => server.stop(true),
   };
+}
+
+/** A log with nothing in it: the start of each fixture's replay, and a reading that makes no call. */
+export function emptyLog(): ReplayLog {
+  return { searches: 0, searchPrompts: [], extractions: 0, extractionPrompts: [], unexpected: [] };
 }
 
 function providerOf(method: string, pathname: string): ProviderId | undefined {
@@ -86,13 +92,14 @@ function isExtractionCall(provider: ProviderId, body: Record<string, unknown>): 
   return config?.responseMimeType === "application/json";
 }
 
-// The text the call sent, wherever its format puts it (input, messages, contents).
+// The text the call sent, wherever its format puts it (input, messages, contents), without the
+// formats' labels (role "user", part type "text").
 function promptOf(body: Record<string, unknown>): string {
   const texts: string[] = [];
   const walk = (value: unknown): void => {
     if (typeof value === "string") texts.push(value);
     else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+    else if (value && typeof value === "object") for (const [key, inner] of Object.entries(value)) if (key !== "role" && key !== "type") walk(inner);
   };
   walk(body.input ?? body.messages ?? body.contents);
   return texts.join("\n");
