@@ -50,10 +50,10 @@ export type Usage = v.InferOutput<typeof Usage>;
  * it reads back through the same catalogue rows (the providers' signals do not overlap), so the
  * meaning of a signal is written once and an old result shows the note it always did.
  */
-export const Truncation = v.union([v.object({ kind: v.picklist(truncationKinds), signal: v.string() }), v.pipe(v.string(), v.transform(readSavedSignal))]);
+export const Truncation = v.union([v.object({ kind: v.picklist(truncationKinds), signal: v.string() }), v.pipe(v.string(), v.transform(savedSignal))]);
 export type Truncation = TruncationType;
 
-function readSavedSignal(signal: string): TruncationType {
+function savedSignal(signal: string): TruncationType {
   const provider = providerIds.find((id) => Object.hasOwn(providerCatalogue[id].truncationSignals, signal));
   return provider ? truncationOf(provider, signal) : { kind: "other", signal };
 }

@@ -535,7 +535,7 @@ function decode(text: string): string {
 describe("search: an answer the provider cut short", () => {
   const fx = useSimulatedDatabase();
 
-  test("each provider's cut answer is saved with what its finish signal means and the signal itself, and reads back the same", async () => {
+  test("each provider's cut answer is saved with what its finish signal means and the signal itself; the API and the JSON export still give the signal alone", async () => {
     // Every answer has a quirk of real models; about one in eleven is cut off, with each API's own finish signal.
     const sim = startSimulator({ latency: { kind: "fixed", ms: 0 }, noise: 1, seed: 7 });
     try {
@@ -548,12 +548,15 @@ describe("search: an answer the provider cut short", () => {
         const [row] = await fx.db.db.select().from(searches).where(eq(searches.id, result.id));
         const stored = row?.result as { models: Record<string, { truncated?: unknown }> };
         const read = await pro.api.getSearch(result.id);
+        const sent = (await pro.request("GET", `/api/search/${result.id}`)).json as Record<string, { truncated?: unknown }>;
+        const exported = JSON.parse(resultToJson(read));
         for (const id of providerIds) {
           const cut = stored.models[id]?.truncated;
           if (cut === undefined) continue;
           seen.add(id);
           expect(cut).toEqual({ kind: "length", signal: expected[id] });
           expect(read.models[id]?.truncated).toEqual({ kind: "length", signal: expected[id] });
+          expect([sent[id]?.truncated, exported[id].truncated]).toEqual([expected[id], expected[id]]);
         }
       }
       expect([...seen].sort()).toEqual([...providerIds].sort());
