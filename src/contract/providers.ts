@@ -78,7 +78,8 @@ export type Truncation = { kind: TruncationKind; signal: string };
 
 export function truncationOf(id: ProviderId, signal: string): Truncation {
   const signals: ProviderInfo["truncationSignals"] = providerCatalogue[id].truncationSignals;
-  return { kind: Object.hasOwn(signals, signal) ? (signals[signal] ?? "other") : "other", signal };
+  const kind = Object.hasOwn(signals, signal) ? signals[signal] : undefined;
+  return { kind: kind ?? "other", signal };
 }
 
 /** One value per provider, in catalogue order. */
