@@ -21,15 +21,11 @@ export type SimulatorUrls = Record<ProviderId, string>;
 const SIMULATOR_KEY = "simulated-key";
 
 /**
- * One adapter per connected provider: live ones use the key and base URL from the environment,
- * simulated ones the loopback simulator's URL; `off` providers are null ("Not Connected").
- */
-/**
  * Every answer an adapter gives, in text the database can keep (src/core/storable-text.ts), with
  * at most `inFlight` of the provider's calls running at once across all searches (the rest wait
  * their turn; a call whose search was cancelled meanwhile ends as soon as it starts).
  */
-function guarded(adapter: ProviderAdapter, inFlight: number): ProviderAdapter {
+function limitedAndStorable(adapter: ProviderAdapter, inFlight: number): ProviderAdapter {
   const limit = createLimiter(inFlight);
   return {
     ...adapter,
@@ -38,6 +34,10 @@ function guarded(adapter: ProviderAdapter, inFlight: number): ProviderAdapter {
   };
 }
 
+/**
+ * One adapter per connected provider: live ones use the key and base URL from the environment,
+ * simulated ones the loopback simulator's URL; `off` providers are null ("Not Connected").
+ */
 export function createProviders(
   env: Pick<Env, "SIMULATE_PROVIDERS" | "NODE_ENV" | "providers" | "GEMINI_REDIRECT_ORIGINS"> & Partial<Pick<Env, "PROVIDER_CONCURRENCY">>,
   simulator?: Readonly<SimulatorUrls>,
@@ -47,11 +47,11 @@ export function createProviders(
   return perProvider((id) => {
     const { apiKey, baseUrl, model } = env.providers[id];
     if (modes[id] === "live" && apiKey)
-      return guarded(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), inFlight);
+      return limitedAndStorable(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), inFlight);
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
     // A simulator's citations redirect through the simulator itself.
-    return guarded(
+    return limitedAndStorable(
       adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }),
       inFlight,
     );
