@@ -9,27 +9,17 @@
  * the pipeline is below the goal (scripts/eval/score.ts), so CI holds the floor.
  */
 import { readProse } from "#src/core/extraction/prose.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
 import { deadlineFor } from "#src/server/services/search/deadline.ts";
 import { runProvider } from "#src/server/services/search/run-provider.ts";
 import { loadFixtures } from "./eval/fixtures.ts";
-import { emptyLog, startReplayServer } from "./eval/replay.ts";
+import { emptyLog, replayProviders, startReplayServer } from "./eval/replay.ts";
 import { report } from "./eval/report.ts";
 import { scoreRow, summarize, type RowScore, type Scored } from "./eval/score.ts";
 
 const filters = process.argv.slice(2);
 const fixtures = loadFixtures().filter((fixture) => filters.length === 0 || filters.some((filter) => fixture.id.includes(filter)));
 const replay = startReplayServer();
-const providers = createProviders({
-  SIMULATE_PROVIDERS: "off",
-  NODE_ENV: "development",
-  GEMINI_REDIRECT_ORIGINS: [replay.origin],
-  providers: {
-    openai: { apiKey: "replay-key", baseUrl: replay.baseUrls.openai, model: "gpt-5-mini", extractionModel: "gpt-5.4-nano" },
-    anthropic: { apiKey: "replay-key", baseUrl: replay.baseUrls.anthropic, model: "claude-sonnet-4-6", extractionModel: "claude-haiku-4-5" },
-    gemini: { apiKey: "replay-key", baseUrl: replay.baseUrls.gemini, model: "gemini-2.5-flash", extractionModel: "gemini-2.5-flash-lite" },
-  },
-});
+const providers = replayProviders(replay);
 
 const pipeline: RowScore[] = [];
 const fallback: RowScore[] = [];

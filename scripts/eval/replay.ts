@@ -1,4 +1,6 @@
-import type { ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import type { Providers } from "#src/server/services/search/run.ts";
 import type { AnswerFixture } from "./fixtures.ts";
 
 /** Where Gemini's grounding redirects point in the fixtures; served from the replay server instead. */
@@ -112,4 +114,22 @@ function withOrigin(body: Record<string, unknown>, origin: string): unknown {
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-request-id": "req_replay" } });
+}
+
+/**
+ * The app's own adapters (createProviders → SDK), every provider pointed at the replay server: the
+ * search and the extraction call both answered from the fixture in play.
+ */
+export function replayProviders(replay: ReplayServer): Providers {
+  return createProviders({
+    SIMULATE_PROVIDERS: "off",
+    NODE_ENV: "development",
+    GEMINI_REDIRECT_ORIGINS: [replay.origin],
+    providers: perProvider((id) => ({
+      apiKey: "replay-key",
+      baseUrl: replay.baseUrls[id],
+      model: providerCatalogue[id].defaultModel,
+      extractionModel: providerCatalogue[id].defaultExtractionModel,
+    })),
+  });
 }

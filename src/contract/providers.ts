@@ -22,7 +22,16 @@ export type ProviderInfo = {
   defaultModel: string;
   /** The small model that reads products and companies from an answer (ADR 039) when its variable is unset. */
   defaultExtractionModel: string;
+  /**
+   * The finish signals it sends for an answer cut short that we know, and what each means. Its
+   * adapter decides when an answer was cut; a cut whose signal is not here is "other".
+   */
+  truncationSignals: Readonly<Record<string, Exclude<TruncationKind, "other">>>;
 };
+
+/** Why a provider cut an answer short, in the product's terms: the web card words each kind. */
+export const truncationKinds = ["length", "context", "filter", "refusal", "other"] as const;
+export type TruncationKind = (typeof truncationKinds)[number];
 
 export const providerCatalogue = {
   openai: {
@@ -33,6 +42,8 @@ export const providerCatalogue = {
     env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL", extractionModel: "OPENAI_EXTRACTION_MODEL" },
     defaultModel: "gpt-5-mini",
     defaultExtractionModel: "gpt-5.4-nano",
+    // incomplete_details.reason of a response whose status is "incomplete".
+    truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
   },
   anthropic: {
     name: "Claude / Anthropic",
@@ -48,6 +59,8 @@ export const providerCatalogue = {
     },
     defaultModel: "claude-sonnet-4-6",
     defaultExtractionModel: "claude-haiku-4-5",
+    // stop_reason; any other (end_turn, stop_sequence…) is a finished answer.
+    truncationSignals: { max_tokens: "length", model_context_window_exceeded: "context", refusal: "refusal" },
   },
   gemini: {
     name: "Gemini / Google",
@@ -63,6 +76,8 @@ export const providerCatalogue = {
     },
     defaultModel: "gemini-2.5-flash",
     defaultExtractionModel: "gemini-2.5-flash-lite",
+    // The candidate's finishReason; anything but STOP ended the text early.
+    truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },
 } as const satisfies Record<string, ProviderInfo>;
 
@@ -73,6 +88,15 @@ export const providerIds = Object.keys(providerCatalogue) as ProviderId[];
 
 export function providerInfo(id: ProviderId): ProviderInfo {
   return providerCatalogue[id];
+}
+
+/** A cut answer as the result keeps it: what the provider's finish signal means, and the signal as sent. */
+export type Truncation = { kind: TruncationKind; signal: string };
+
+export function truncationOf(id: ProviderId, signal: string): Truncation {
+  const signals: ProviderInfo["truncationSignals"] = providerCatalogue[id].truncationSignals;
+  const kind = Object.hasOwn(signals, signal) ? signals[signal] : undefined;
+  return { kind: kind ?? "other", signal };
 }
 
 /** One value per provider, in catalogue order. */

@@ -4,8 +4,7 @@ import * as v from "valibot";
 import { ErrorBody } from "./errors.ts";
 import { ProviderId, ProviderMode } from "./provider-schemas.ts";
 import { perProvider } from "./providers.ts";
-import { ModelResult } from "./search-result.ts";
-import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } from "./search-wire.ts";
+import { fromSavedWire, fromWireModel, fromWireResult, SavedSearchResponse, SearchResponse, WireModelResult } from "./search-wire.ts";
 
 const Remaining = { remainingSearches: v.optional(v.number()) };
 const StartedEvent = v.object({
@@ -16,7 +15,7 @@ const StartedEvent = v.object({
   ...Remaining,
 });
 const ProgressEvent = v.object({ type: v.literal("progress"), provider: ProviderId, completed: v.number(), failed: v.number(), total: v.number() });
-const ResultEvent = v.object({ type: v.literal("result"), provider: ProviderId, result: ModelResult });
+const ResultEvent = v.object({ type: v.literal("result"), provider: ProviderId, result: WireModelResult });
 /** A failure after the stream began: an error answer's body and its status. */
 const ErrorEvent = v.object({ type: v.literal("error"), ...ErrorBody.entries, status: v.number() });
 /** `done` carries exactly what POST /api/search answers. */
@@ -32,7 +31,10 @@ export type SearchEventWire = v.InferOutput<typeof SearchEventWire>;
 export const SearchEvent = v.variant("type", [
   StartedEvent,
   ProgressEvent,
-  ResultEvent,
+  v.pipe(
+    ResultEvent,
+    v.transform(({ result, ...event }) => ({ ...event, result: fromWireModel(result) })),
+  ),
   v.pipe(
     DoneEvent,
     v.transform(({ id, result: { remainingSearches, ...wire } }) => ({

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 
 import { ProviderId } from "./provider-schemas.ts";
+import { providerIds, providerCatalogue, truncationKinds, truncationOf, type Truncation as TruncationType } from "./providers.ts";
 import { SearchOptions } from "./search-request.ts";
 
 /**
@@ -43,6 +44,20 @@ export const Usage = v.object({
 });
 export type Usage = v.InferOutput<typeof Usage>;
 
+/**
+ * A cut answer: what the provider's finish signal means (its catalogue row's truncationSignals)
+ * and the signal as sent. Results saved before the kind was kept hold the signal alone, a string:
+ * it reads back through the same catalogue rows (the providers' signals do not overlap), so the
+ * meaning of a signal is written once and an old result shows the note it always did.
+ */
+export const Truncation = v.union([v.object({ kind: v.picklist(truncationKinds), signal: v.string() }), v.pipe(v.string(), v.transform(savedSignal))]);
+export type Truncation = TruncationType;
+
+function savedSignal(signal: string): TruncationType {
+  const provider = providerIds.find((id) => Object.hasOwn(providerCatalogue[id].truncationSignals, signal));
+  return provider ? truncationOf(provider, signal) : { kind: "other", signal };
+}
+
 /** One provider's answer (spec §3 "Model result"), with what the spec leaves out but users need. */
 export const ModelResult = v.object({
   provider: ProviderId,
@@ -78,8 +93,8 @@ export const ModelResult = v.object({
   extractionUsage: v.optional(Usage),
   /** Names the extraction model returned that the answer does not contain: dropped, never shown. */
   ungrounded: v.optional(v.number()),
-  /** Why the provider cut the answer short, in its own words (max_output_tokens, max_tokens, MAX_TOKENS…); absent when it finished. */
-  truncated: v.optional(v.string()),
+  /** Why the provider cut the answer short; absent when it finished. */
+  truncated: v.optional(Truncation),
   durationMs: v.number(),
   error: v.optional(v.string()),
   /**

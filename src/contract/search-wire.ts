@@ -5,7 +5,7 @@
 import * as v from "valibot";
 
 import { ProviderId } from "./provider-schemas.ts";
-import { perProvider, providerIds } from "./providers.ts";
+import { perProvider, providerIds, truncationOf } from "./providers.ts";
 import { SearchOptions } from "./search-request.ts";
 import {
   AggregatedStats,
@@ -25,7 +25,24 @@ const statsKey = (id: ProviderId): StatsKey => `${id}AggregatedStats`;
 const wireFlags = perProvider(() => v.optional(v.boolean(), false));
 export const WireCommonItem = v.object({ name: v.string(), ...wireFlags });
 export const WireCommonSource = v.object({ url: v.string(), ...wireFlags });
-const wireModels = perProvider(() => v.optional(ModelResult));
+/**
+ * One provider's answer in the spec's JSON: a cut is the provider's finish signal alone, as it
+ * has been since the first version, so the API, its stream and the JSON export keep their shape;
+ * fromWireModel gives it back its kind.
+ */
+export const WireModelResult = v.object({ ...ModelResult.entries, truncated: v.optional(v.string()) });
+export type WireModelResult = v.InferOutput<typeof WireModelResult>;
+
+export function toWireModel(model: ModelResult): WireModelResult {
+  const { truncated } = model;
+  return truncated ? { ...model, truncated: truncated.signal } : (model as Omit<ModelResult, "truncated">);
+}
+
+export function fromWireModel({ truncated, ...model }: WireModelResult): ModelResult {
+  return truncated ? { ...model, truncated: truncationOf(model.provider, truncated) } : model;
+}
+
+const wireModels = perProvider(() => v.optional(WireModelResult));
 const wireStats = Object.fromEntries(providerIds.map((id) => [statsKey(id), v.optional(AggregatedStats)])) as Record<
   StatsKey,
   v.OptionalSchema<typeof AggregatedStats, undefined>
@@ -43,7 +60,7 @@ export const SearchResultWire = v.object({
 export type SearchResultWire = v.InferOutput<typeof SearchResultWire>;
 
 /** The spec's JSON for a result: one key per provider (an "off" card where it has none). */
-export function toWireResult(result: SearchResult): SearchResultWire & Record<ProviderId, ModelResult> {
+export function toWireResult(result: SearchResult): SearchResultWire & Record<ProviderId, WireModelResult> {
   const { schemaVersion: _, models, stats, runs: __, commonProducts, commonCompanies, commonSources, ...summary } = result;
   const flags = (ids: ProviderId[]) => perProvider((id) => ids.includes(id));
   const wire: Record<string, unknown> = {
@@ -53,10 +70,10 @@ export function toWireResult(result: SearchResult): SearchResultWire & Record<Pr
     commonSources: commonSources.map(({ url, models: ids }) => ({ url, ...flags(ids) })),
   };
   for (const id of providerIds) {
-    wire[id] = modelOf(result, id);
+    wire[id] = toWireModel(modelOf(result, id));
     if (stats[id]) wire[statsKey(id)] = stats[id];
   }
-  return wire as SearchResultWire & Record<ProviderId, ModelResult>;
+  return wire as SearchResultWire & Record<ProviderId, WireModelResult>;
 }
 
 type Flags = Partial<Record<ProviderId, boolean>>;
@@ -84,7 +101,7 @@ export function fromWireResult(wire: SearchResultWireIn): SearchResult {
   for (const id of providerIds) {
     const model = wire[id];
     const stats = wire[statsKey(id)];
-    if (model) result.models[id] = model;
+    if (model) result.models[id] = fromWireModel(model);
     if (stats) result.stats[id] = stats;
   }
   return result;

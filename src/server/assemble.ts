@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { createDatabase, MEMORY_DATA_DIR, probePostgres, type Database } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { createApp, type App } from "#src/server/app.ts";
-import { connectWithRetry, retryPolicy } from "#src/server/connect-retry.ts";
+import { connectRetryPolicy, connectWithRetry } from "#src/server/connect-retry.ts";
 import { DEFAULT_DATA_DIR, loadEnv, type Env } from "#src/server/env.ts";
 import { createInstance, type Instance } from "#src/server/instance.ts";
 import { createJobQueue } from "#src/server/jobs/queue.ts";
@@ -216,7 +216,7 @@ async function openDatabase(env: Env, options: AssembleOptions): Promise<Databas
   if (options.database === "memory") return createDatabase({ dataDir: MEMORY_DATA_DIR });
   const { DATABASE_URL: databaseUrl } = env;
   if (databaseUrl) {
-    const policy = retryPolicy(env.DATABASE_CONNECT_TIMEOUT_SECONDS);
+    const policy = connectRetryPolicy(env.DATABASE_CONNECT_TIMEOUT_SECONDS);
     await connectWithRetry((timeoutMs) => probePostgres(databaseUrl, timeoutMs), policy, {
       isTransient: isTransientConnectFailure,
       onRetry: (error, attempt, delayMs) =>

@@ -5,9 +5,9 @@ import { backoffDelay, retryWithBackoff } from "#src/core/backoff.ts";
  * time as the app (docker compose): up to `attempts` tries within `budgetMs`, waiting 1/20, 1/10,
  * 1/5, 2/5 of the budget between them (0.5, 1, 2, 4 s for 10 s); each try gets the time left.
  */
-export type RetryPolicy = { attempts: number; budgetMs: number };
+export type ConnectRetryPolicy = { attempts: number; budgetMs: number };
 
-export const retryPolicy = (timeoutS: number): RetryPolicy => ({ attempts: 5, budgetMs: timeoutS * 1000 });
+export const connectRetryPolicy = (timeoutS: number): ConnectRetryPolicy => ({ attempts: 5, budgetMs: timeoutS * 1000 });
 
 /** The last failure of a connection that was given up, and how long it was tried. */
 export class ConnectError extends Error {
@@ -33,7 +33,7 @@ export type RetryHooks = {
 /** Never waits less than this for one attempt, even when the budget is almost spent. */
 const MIN_ATTEMPT_MS = 1000;
 
-export async function connectWithRetry<T>(attempt: (timeoutMs: number) => Promise<T>, policy: RetryPolicy, hooks: RetryHooks): Promise<T> {
+export async function connectWithRetry<T>(attempt: (timeoutMs: number) => Promise<T>, policy: ConnectRetryPolicy, hooks: RetryHooks): Promise<T> {
   const now = hooks.now ?? (() => performance.now());
   const sleep = hooks.sleep ?? ((ms: number) => Bun.sleep(ms));
   const started = now();

@@ -538,3 +538,37 @@ function decode(text: string): string {
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">");
 }
+
+describe("search: an answer the provider cut short", () => {
+  const fx = useSimulatedDatabase();
+
+  test("each provider's cut answer is saved with what its finish signal means and the signal itself; the API and the JSON export still give the signal alone", async () => {
+    // Every answer has a quirk of real models; about one in eleven is cut off, with each API's own finish signal.
+    const sim = startSimulator({ latency: { kind: "fixed", ms: 0 }, noise: 1, seed: 7 });
+    try {
+      const { app } = await createTestApp(fx.db, { simulator: sim });
+      const { agent: pro } = await createProAgent(app, fx.db);
+      const expected = { openai: "max_output_tokens", anthropic: "max_tokens", gemini: "MAX_TOKENS" };
+      const seen = new Set<string>();
+      for (let i = 0; i < 80 && seen.size < providerIds.length; i++) {
+        const { result } = await pro.api.search({ query: "best robot vacuum", iterations: 1 });
+        const [row] = await fx.db.db.select().from(searches).where(eq(searches.id, result.id));
+        const stored = row?.result as { models: Record<string, { truncated?: unknown }> };
+        const read = await pro.api.getSearch(result.id);
+        const sent = (await pro.request("GET", `/api/search/${result.id}`)).json as Record<string, { truncated?: unknown }>;
+        const exported = JSON.parse(resultToJson(read));
+        for (const id of providerIds) {
+          const cut = stored.models[id]?.truncated;
+          if (cut === undefined) continue;
+          seen.add(id);
+          expect(cut).toEqual({ kind: "length", signal: expected[id] });
+          expect(read.models[id]?.truncated).toEqual({ kind: "length", signal: expected[id] });
+          expect([sent[id]?.truncated, exported[id].truncated]).toEqual([expected[id], expected[id]]);
+        }
+      }
+      expect([...seen].sort()).toEqual([...providerIds].sort());
+    } finally {
+      await sim.stop();
+    }
+  });
+});

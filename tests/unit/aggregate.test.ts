@@ -174,7 +174,7 @@ describe("buildSearchResult", () => {
     );
 
     expect(built.iterationCount).toBe(5);
-    expect(built.openai).toBe(openaiRuns[1]!);
+    expect<unknown>(built.openai).toBe(openaiRuns[1]!);
     const stats = built.openaiAggregatedStats!;
     expect(stats.iterations).toBe(3);
     expect(stats.failedIterations).toBe(2);

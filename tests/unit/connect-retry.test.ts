@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConnectError, connectWithRetry, retryPolicy } from "#src/server/connect-retry.ts";
+import { ConnectError, connectWithRetry, connectRetryPolicy } from "#src/server/connect-retry.ts";
 
 /** A clock that only moves when the retry sleeps or an attempt takes time. */
 function fakeTime() {
@@ -25,7 +25,7 @@ describe("connectWithRetry", () => {
         attempts++;
         throw refused;
       },
-      retryPolicy(10),
+      connectRetryPolicy(10),
       { ...time.hooks, isTransient, onRetry: (_, attempt) => retries.push(attempt) },
     ).catch((e: unknown) => e);
     expect(attempts).toBe(5);
@@ -43,7 +43,7 @@ describe("connectWithRetry", () => {
         if (++attempts < 3) throw refused;
         return "connected";
       },
-      retryPolicy(10),
+      connectRetryPolicy(10),
       { ...time.hooks, isTransient, onRetry: () => {} },
     );
     expect(result).toBe("connected");
@@ -53,7 +53,7 @@ describe("connectWithRetry", () => {
   test("a failure that will not go away by itself (bad password) is not retried", async () => {
     const time = fakeTime();
     const denied = Object.assign(new Error("password authentication failed"), { code: "28P01" });
-    const error = await connectWithRetry(() => Promise.reject(denied), retryPolicy(10), { ...time.hooks, isTransient, onRetry: () => {} }).catch(
+    const error = await connectWithRetry(() => Promise.reject(denied), connectRetryPolicy(10), { ...time.hooks, isTransient, onRetry: () => {} }).catch(
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ attempts: 1, cause: denied });
@@ -69,7 +69,7 @@ describe("connectWithRetry", () => {
         time.advance(Math.min(timeoutMs, 3000));
         throw refused;
       },
-      retryPolicy(10),
+      connectRetryPolicy(10),
       { ...time.hooks, isTransient, onRetry: () => {} },
     ).catch((e: unknown) => e);
     // 3 s, wait 0.5, 3 s, wait 1, then the 2.5 s left: the budget is spent, no fourth attempt.

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { offModelResult } from "#src/contract/search-result.ts";
-import { createProviders } from "#src/server/services/providers/index.ts";
 import { type AnswerFixture, loadFixtures } from "../../scripts/eval/fixtures.ts";
-import { emptyLog, startReplayServer } from "../../scripts/eval/replay.ts";
+import { emptyLog, replayProviders, startReplayServer } from "../../scripts/eval/replay.ts";
 import { scoreRow, summarize } from "../../scripts/eval/score.ts";
 
 /*
@@ -13,16 +12,7 @@ import { scoreRow, summarize } from "../../scripts/eval/score.ts";
 
 const fixtures = loadFixtures();
 const replay = startReplayServer();
-const providers = createProviders({
-  SIMULATE_PROVIDERS: "off",
-  NODE_ENV: "development",
-  GEMINI_REDIRECT_ORIGINS: [replay.origin],
-  providers: {
-    openai: { apiKey: "replay-key", baseUrl: replay.baseUrls.openai, model: "gpt-5-mini" },
-    anthropic: { apiKey: "replay-key", baseUrl: replay.baseUrls.anthropic, model: "claude-sonnet-4-6" },
-    gemini: { apiKey: "replay-key", baseUrl: replay.baseUrls.gemini, model: "gemini-2.5-flash" },
-  },
-});
+const providers = replayProviders(replay);
 afterAll(() => replay.stop());
 
 // The answer as the product reads it: the fixture's body through its provider's adapter and SDK.
@@ -30,7 +20,7 @@ async function answerOf(fixture: AnswerFixture): Promise<string> {
   const adapter = providers[fixture.provider];
   if (!adapter) throw new Error(`${fixture.provider} is not connected`);
   replay.play(fixture);
-  const answer = await adapter.search({ query: fixture.query, prompt: fixture.query, options: {}, signal: new AbortController().signal });
+  const answer = await adapter.search({ query: fixture.query, options: {}, signal: new AbortController().signal });
   return answer.text;
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { ModelResult } from "#src/contract/search-result.ts";
-import { fromWireResult } from "#src/contract/search-wire.ts";
+import { fromWireResult, toWireModel, type WireModelResult } from "#src/contract/search-wire.ts";
 import { modelResult } from "#tests/support/results.ts";
 import { csvField, exportFilename, querySlug, resultToCsv, resultToJson } from "#src/core/export.ts";
 
-const model = (provider: ProviderId, parts: Partial<ModelResult> = {}): ModelResult =>
-  modelResult(provider, { modelName: provider, modelVersion: `${provider}-1`, usage: { inputTokens: 0, outputTokens: 0, searches: 1 }, ...parts });
+const model = (provider: ProviderId, parts: Partial<ModelResult> = {}): WireModelResult =>
+  toWireModel(modelResult(provider, { modelName: provider, modelVersion: `${provider}-1`, usage: { inputTokens: 0, outputTokens: 0, searches: 1 }, ...parts }));
 
 // Written in the API's (spec) JSON, and read back as the product keeps it.
 const wire = {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { truncationOf } from "#src/contract/providers.ts";
 import type { ModelResult } from "#src/contract/search-result.ts";
 import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction/extract.ts";
 import { withMentions } from "#src/core/extraction/positions.ts";
@@ -172,7 +173,7 @@ describe("4. truncated answers", () => {
         searchQueries: ["best robot vacuum pet hair"],
         searched: true,
         usage: { inputTokens: 900, outputTokens: 4096, searches: 1 },
-        truncated: "max_tokens",
+        truncated: truncationOf("anthropic", "max_tokens"),
       }),
       structured: async (request) => {
         prompts.push(request.prompt);
@@ -199,7 +200,7 @@ describe("4. truncated answers", () => {
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("Roborock S8 MaxV Ultra");
     expect(result.extraction).toBe("fallback");
-    expect(result.truncated).toBe("max_tokens");
+    expect(result.truncated).toEqual({ kind: "length", signal: "max_tokens" });
     expect(names(result.products)).toEqual(["Roborock S8 MaxV Ultra", "iRobot Roomba Combo j9+"]);
     expect(names(result.companies)).toEqual(["Roborock", "iRobot"]);
   });

@@ -2,8 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
+import * as v from "valibot";
 import type { ProviderId } from "#src/contract/provider-schemas.ts";
+import { truncationOf } from "#src/contract/providers.ts";
 import type { ModelResult, SearchResult, Source } from "#src/contract/search-result.ts";
+import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { modelResult } from "#tests/support/results.ts";
 import SearchResultsDefault, { SearchResults, type ResultsTab } from "#web/components/results/search-results.tsx";
@@ -230,7 +233,7 @@ describe("Side by Side", () => {
       query: "q",
       executionTimeMs: 1,
       iterations: 1,
-      runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: "MAX_TOKENS" })] },
+      runs: { openai: [], anthropic: [claude(0)], gemini: [run("gemini", { truncated: truncationOf("gemini", "MAX_TOKENS") })] },
     });
     const { text: t } = render(cut);
     expect(t).toContain("The provider cut this answer short (length limit reached); the lists come from the part that arrived.");
@@ -243,15 +246,36 @@ describe("Side by Side", () => {
       executionTimeMs: 1,
       iterations: 1,
       runs: {
-        openai: [run("openai", { truncated: "content_filter" })],
-        anthropic: [run("anthropic", { truncated: "refusal" })],
-        gemini: [run("gemini", { truncated: "BLOCKLIST" })],
+        openai: [run("openai", { truncated: truncationOf("openai", "content_filter") })],
+        anthropic: [run("anthropic", { truncated: truncationOf("anthropic", "refusal") })],
+        gemini: [run("gemini", { truncated: truncationOf("gemini", "BLOCKLIST") })],
       },
     });
     const { text: t } = render(cut);
     expect(cardText(t, "ChatGPT Results", "Claude Results")).toContain("cut this answer short (content filter)");
     expect(cardText(t, "Claude Results", "Gemini Results")).toContain("cut this answer short (the model declined to go on)");
     expect(t).toContain("cut this answer short (BLOCKLIST)");
+  });
+
+  test("a result saved when a cut kept only the provider's finish signal (a string) shows the note it always did", () => {
+    const saved = JSON.parse(
+      JSON.stringify(
+        buildSearchResult({
+          query: "q",
+          executionTimeMs: 1,
+          iterations: 1,
+          runs: { openai: [run("openai")], anthropic: [run("anthropic")], gemini: [run("gemini")] },
+        }),
+      ),
+    );
+    saved.models.openai.truncated = "max_output_tokens";
+    saved.models.anthropic.truncated = "model_context_window_exceeded";
+    saved.models.gemini.truncated = "BLOCKLIST";
+    const { text: t, html } = render(v.parse(StoredSearchResult, saved));
+    expect(cardText(t, "ChatGPT Results", "Claude Results")).toContain("cut this answer short (length limit reached)");
+    expect(cardText(t, "Claude Results", "Gemini Results")).toContain("cut this answer short (context window full)");
+    expect(t).toContain("cut this answer short (BLOCKLIST)");
+    for (const signal of ["max_output_tokens", "model_context_window_exceeded", "BLOCKLIST"]) expect(html).toContain(`title="Finish signal: ${signal}"`);
   });
 
   test("a provider the time limit or a stopping server cut off says so, not 'Search failed'", () => {

@@ -1,6 +1,6 @@
 import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { askedNote, readNote } from "#src/core/method.ts";
@@ -116,7 +116,7 @@ function Answer({ model }: { model: ModelResult }) {
         </Alert>
       ) : null}
 
-      {model.truncated ? <TruncatedNote reason={model.truncated} /> : null}
+      {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
 
       {model.searchQueries.length > 0 ? <SearchQueries queries={model.searchQueries} /> : null}
 
@@ -196,23 +196,19 @@ function Answer({ model }: { model: ModelResult }) {
   );
 }
 
-/** The finish signals the providers send for a cut answer, in words; any other shows as sent. */
-const CUT_REASONS: Record<string, string> = {
-  max_output_tokens: "length limit reached",
-  max_tokens: "length limit reached",
-  MAX_TOKENS: "length limit reached",
-  model_context_window_exceeded: "context window full",
+/** A cut answer's kind in words; a signal we give no meaning to shows as the provider sent it. */
+const TRUNCATION_WORDS: Record<Exclude<TruncationKind, "other">, string> = {
+  length: "length limit reached",
+  context: "context window full",
+  filter: "content filter",
   refusal: "the model declined to go on",
-  content_filter: "content filter",
-  SAFETY: "safety filter",
-  RECITATION: "recitation filter",
 };
 
 /** The provider stopped before the answer was finished: what is listed comes from the part that arrived. */
-function TruncatedNote({ reason }: { reason: string }) {
-  const words = Object.hasOwn(CUT_REASONS, reason) ? CUT_REASONS[reason] : reason;
+function TruncatedNote({ truncation: { kind, signal } }: { truncation: Truncation }) {
+  const words = kind === "other" ? signal : TRUNCATION_WORDS[kind];
   return (
-    <p role="note" className="flex items-start gap-1.5 text-xs text-amber-900 dark:text-amber-100" title={`Finish signal: ${reason}`}>
+    <p role="note" className="flex items-start gap-1.5 text-xs text-amber-900 dark:text-amber-100" title={`Finish signal: ${signal}`}>
       <Scissors className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
       <span>{`The provider cut this answer short (${words}); the lists come from the part that arrived.`}</span>
     </p>
@@ -276,7 +272,7 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         </DialogHeader>
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
-        {model.truncated ? <TruncatedNote reason={model.truncated} /> : null}
+        {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
         {model.status === "ok" ? <HowAsked model={model} /> : null}
 
         <ResponseSection title={`Products (${products.length})`}>

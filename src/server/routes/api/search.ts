@@ -4,7 +4,7 @@ import { DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearc
 import { CancelResult, SearchEventWire, type SearchEventWire as WireEvent } from "#src/contract/search-events.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES, SearchRequest, type ParsedSearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
-import { SavedSearchResponse, SearchResponse, toWireResult } from "#src/contract/search-wire.ts";
+import { SavedSearchResponse, SearchResponse, toWireModel, toWireResult } from "#src/contract/search-wire.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -179,6 +179,7 @@ function toWireEvent(event: RunEvent, remaining: { remainingSearches?: number })
   if (event.type === "started") return { ...event, ...remaining };
   if (event.type === "done") return { type: "done", id: event.id, result: { ...toWireResult(event.result), id: event.id, ...remaining } };
   if (event.type === "cancelled") return { type: "cancelled", id: event.id, result: toSavedWire(event.result), ...remaining };
+  if (event.type === "result") return { ...event, result: toWireModel(event.result) };
   return event;
 }
 

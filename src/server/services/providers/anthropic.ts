@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
-import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "#src/contract/provider-wire.ts";
+import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "./wire.ts";
+import { providerCatalogue, truncationOf } from "#src/contract/providers.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
 import type { Source } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
@@ -9,8 +10,6 @@ import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswe
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
 const MAX_CONTINUATIONS = 3;
-/** Stop reasons that end the text mid-answer. */
-const CUT_STOP_REASONS = new Set(["max_tokens", "model_context_window_exceeded", "refusal"]);
 
 /**
  * Anthropic Messages API with the server-side `web_search` tool. The tool is forced, because
@@ -50,7 +49,9 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
         messages.push({ role: "assistant", content: raw.content });
       }
       const answer = readAnswer(last?.model ?? config.model, blocks, usage);
-      return last?.stop_reason && CUT_STOP_REASONS.has(last.stop_reason) ? { ...answer, truncated: last.stop_reason } : answer;
+      // Only the stop reasons the catalogue lists end the text mid-answer (end_turn, stop_sequence… finish it).
+      const stop = last?.stop_reason;
+      return stop && Object.hasOwn(providerCatalogue.anthropic.truncationSignals, stop) ? { ...answer, truncated: truncationOf("anthropic", stop) } : answer;
     },
 
     async structured({ name, description, prompt, schema }, signal) {

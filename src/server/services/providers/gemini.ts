@@ -1,6 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
-import { GeminiResponse } from "#src/contract/provider-wire.ts";
+import { GeminiResponse } from "./wire.ts";
+import { truncationOf } from "#src/contract/providers.ts";
 import type { Source } from "#src/contract/search-result.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
@@ -41,7 +42,7 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
         searchQueries: grounding?.webSearchQueries ?? [],
         searched: chunks.length > 0 || (grounding?.webSearchQueries?.length ?? 0) > 0,
         // Anything but STOP (MAX_TOKENS, SAFETY, RECITATION…) ended the text early.
-        ...(candidate?.finishReason && !FINISHED.has(candidate.finishReason) ? { truncated: candidate.finishReason } : {}),
+        ...(candidate?.finishReason && !FINISHED.has(candidate.finishReason) ? { truncated: truncationOf("gemini", candidate.finishReason) } : {}),
         usage: {
           inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
           outputTokens: usage?.candidatesTokenCount ?? 0,

@@ -26,7 +26,7 @@ const SIMULATOR_KEY = "simulated-key";
  * by the provider's search model and its extraction model; the rest wait their turn; a call whose
  * search was cancelled meanwhile ends as soon as it starts).
  */
-function guarded(adapter: ProviderAdapter, limit: Limiter): ProviderAdapter {
+function limitedAndStorable(adapter: ProviderAdapter, limit: Limiter): ProviderAdapter {
   return {
     ...adapter,
     search: (call) => limit(async () => storableText(await adapter.search(call))),
@@ -50,11 +50,11 @@ export function createProviders(
   const adapterFor = (id: ProviderId, model: string): ProviderAdapter | null => {
     const { apiKey, baseUrl } = env.providers[id];
     if (modes[id] === "live" && apiKey)
-      return guarded(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), limits[id]);
+      return limitedAndStorable(adapters[id]({ apiKey, baseURL: baseUrl, model, simulated: false, redirectOrigins: env.GEMINI_REDIRECT_ORIGINS }), limits[id]);
     if (modes[id] !== "simulated") return null;
     if (!simulator) throw new Error(`${id} is simulated but no simulator is running`);
     // A simulator's citations redirect through the simulator itself.
-    return guarded(
+    return limitedAndStorable(
       adapters[id]({ apiKey: SIMULATOR_KEY, baseURL: simulator[id], model, simulated: true, redirectOrigins: [new URL(simulator[id]).origin] }),
       limits[id],
     );

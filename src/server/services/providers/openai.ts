@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import * as v from "valibot";
-import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "#src/contract/provider-wire.ts";
+import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "./wire.ts";
 import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
+import { truncationOf } from "#src/contract/providers.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
@@ -69,7 +70,7 @@ function readAnswer(response: OpenAIResponse): ProviderAnswer {
     searchQueries,
     searched: searchCalls > 0,
     // status "incomplete": the output hit max_output_tokens or a content filter mid-answer.
-    ...(response.status === "incomplete" ? { truncated: response.incomplete_details?.reason || "incomplete" } : {}),
+    ...(response.status === "incomplete" ? { truncated: truncationOf("openai", response.incomplete_details?.reason || "incomplete") } : {}),
     usage: usageOf(response, searches || searchCalls),
   };
 }

@@ -1,4 +1,4 @@
-import type { ProviderId } from "#src/contract/providers.ts";
+import type { ProviderId, Truncation } from "#src/contract/providers.ts";
 import type { StructuredRequest } from "#src/core/structured.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
@@ -14,8 +14,8 @@ export type ProviderAnswer = {
   searchQueries: string[];
   searched: boolean;
   usage: Usage;
-  /** Why the provider stopped before the answer was finished (its finish signal), absent when it finished. */
-  truncated?: string;
+  /** Why the provider stopped before the answer was finished (its finish signal, read by truncationOf); absent when it finished. */
+  truncated?: Truncation;
 };
 
 /** A search: the query exactly as the person typed it, and nothing else (ADR 039). */

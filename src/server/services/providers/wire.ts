@@ -6,7 +6,8 @@ import * as v from "valibot";
  * the wrong type fails loudly instead of turning into "undefined" deep in the extraction.
  */
 
-const count = v.optional(v.nullable(v.number()), 0);
+/** A count the APIs may leave out or send as null: read as 0. */
+const countOrZero = v.optional(v.nullable(v.number()), 0);
 
 // OpenAI Responses API ------------------------------------------------------------------------
 
@@ -35,8 +36,8 @@ export const OpenAIResponse = v.looseObject({
   status: v.optional(v.nullable(v.string())),
   incomplete_details: v.optional(v.nullable(v.looseObject({ reason: v.optional(v.nullable(v.string())) }))),
   output: v.array(Item),
-  usage: v.optional(v.nullable(v.looseObject({ input_tokens: count, output_tokens: count }))),
-  tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: count }))) }))),
+  usage: v.optional(v.nullable(v.looseObject({ input_tokens: countOrZero, output_tokens: countOrZero }))),
+  tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: countOrZero }))) }))),
 });
 export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
 
@@ -65,9 +66,9 @@ export const AnthropicMessage = v.looseObject({
   usage: v.optional(
     v.nullable(
       v.looseObject({
-        input_tokens: count,
-        output_tokens: count,
-        server_tool_use: v.optional(v.nullable(v.looseObject({ web_search_requests: count }))),
+        input_tokens: countOrZero,
+        output_tokens: countOrZero,
+        server_tool_use: v.optional(v.nullable(v.looseObject({ web_search_requests: countOrZero }))),
       }),
     ),
   ),
@@ -101,6 +102,6 @@ export const GeminiResponse = v.looseObject({
     ),
     [],
   ),
-  usageMetadata: v.optional(v.looseObject({ promptTokenCount: count, candidatesTokenCount: count, toolUsePromptTokenCount: count })),
+  usageMetadata: v.optional(v.looseObject({ promptTokenCount: countOrZero, candidatesTokenCount: countOrZero, toolUsePromptTokenCount: countOrZero })),
 });
 export type GeminiResponse = v.InferOutput<typeof GeminiResponse>;
