@@ -1,7 +1,7 @@
 /**
  * What the extraction fallback "model" returns: the catalogue's product and company names found
  * in a text (catalogue-names.ts), in order of appearance. Like a model, it lists what the answer
- * recommends: when some names stand out (bold, a list item's or a table row's head), a product
+ * recommends: when some names stand out (bold, a list item's, heading's or table row's head), a product
  * mentioned only in passing ("deep Jira integration") is left out.
  */
 import { findNames } from "./catalogue-names.ts";
@@ -47,8 +47,8 @@ export function extractCatalogueNames(text: string): Extraction {
   return { products, companies: [...companies.values()] };
 }
 
-/** Whether a name at this offset opens a bold span, a list item or a table cell. */
+/** Whether a name at this offset opens a bold span, a list item, a heading or a table cell. */
 function standsOut(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 8), index);
-  return /\*\*$/.test(before) || /(?:^|\n)\s*(?:\d+\.|[-*])\s+$/.test(before) || /\|\s*$/.test(before);
+  return /\*\*$/.test(before) || /(?:^|\n)\s*(?:#{1,6}\s+)?(?:\d+\.|[-*])\s+$/.test(before) || /\|\s*$/.test(before) || /(?:^|\n)#{1,6}\s+$/.test(before);
 }
