@@ -941,12 +941,22 @@ describe("the extraction call answered as a small model (issue 23)", () => {
     vacuums:
       "Based on recent reviews, these robot vacuums stand out:\n\n1. **Roborock S8 MaxV Ultra** (Roborock): Flagship vacuum-mop.\n\n2. **iRobot Roomba j9+** (iRobot): Reliable navigation.\n\n3. **Eufy X10 Pro Omni** (Anker): Feature-packed combo.\n\nSome forums mention a \"Roborock S8 MaxV Ultra Pro Max\", but I couldn't find any reliable information about it, so I've left it out.",
     shoes: "Top picks:\n\n- **Hoka Clifton 9**: plush.\n- **Nike Pegasus 41**: a classic.\n- **Brooks Ghost 16**: smooth and dependable.",
+    design:
+      "| # | Product | Maker | Why |\n|---|---|---|---|\n| 1 | Penpot | Kaleidos | Free and open source. |\n| 2 | Affinity Designer | Canva | Vector illustration. |",
+    headphones: "### 1. Sony's WH-1000XM6\n\nRich sound.\n\n### 2. Bose QuietComfort Ultra Headphones\n\nComfortable. Overall, Sony's WH-1000XM6 wins.",
   };
   const truth = {
     vacuums: ["Roborock S8 MaxV Ultra", "iRobot Roomba j9+", "Eufy X10 Pro Omni"],
     shoes: ["Hoka Clifton 9", "Nike Pegasus 41", "Brooks Ghost 16"],
+    headphones: ["Sony WH-1000XM6", "Bose QuietComfort Ultra Headphones"],
+    design: ["Penpot", "Affinity Designer"],
   };
-  const companiesOf = { vacuums: ["Roborock", "iRobot", "Anker"], shoes: ["Hoka", "Nike", "Brooks"] };
+  const companiesOf = {
+    vacuums: ["Roborock", "iRobot", "Anker"],
+    shoes: ["Hoka", "Nike", "Brooks"],
+    headphones: ["Sony", "Bose"],
+    design: ["Kaleidos", "Canva"],
+  };
 
   /** The documented mistake a returned name is (extractor-errors.ts), or undefined when it is one of the true names. */
   function mistakeOf(name: string, text: string, trueNames: readonly string[], companies: readonly string[]): string | undefined {
@@ -962,16 +972,16 @@ describe("the extraction call answered as a small model (issue 23)", () => {
     return `unexplained: ${name}`;
   }
 
-  test("at rate 0 every provider's extraction is exactly the names the answer recommends, and echoes the small model asked", async () => {
+  test("at rate 0 every provider's extraction is exactly the names the answer recommends (a maker's possessive read as its product, a table's maker column not a product), and echoes the small model asked", async () => {
     const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 1, extractorErrors: 0 });
     try {
       for (const id of providerIds) {
-        for (const key of ["vacuums", "shoes"] as const) {
+        for (const key of ["vacuums", "shoes", "headphones", "design"] as const) {
           for (let i = 0; i < 5; i++) {
             const { value, model } = await extract(id, answers[key], local);
             expect(model).toBe(small[id]);
             expect(value.products.map((p) => p.name)).toEqual(truth[key]);
-            expect(value.products.map((p) => p.rank)).toEqual([1, 2, 3]);
+            expect(value.products.map((p) => p.rank)).toEqual(truth[key].map((_, index) => index + 1));
             expect(value.companies.map((c) => c.name)).toEqual(companiesOf[key]);
           }
         }
