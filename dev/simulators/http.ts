@@ -24,6 +24,8 @@ export interface ProviderContext {
   formatVariety: number;
   /** Probability that a search answer carries one of its provider's noise classes (answers.ts). */
   noise: number;
+  /** How the extraction call errs (extractor-errors.ts): its rate and its own seeded randomness. */
+  extractorErrors: { rate: number; rng: Rng };
   /** Path of the request (Gemini reads the model from it). */
   pathname: string;
 }
@@ -40,6 +42,8 @@ export interface ProviderHandler<P extends ProviderId = ProviderId> {
   /** The 401 message when no (or an empty) API key was sent. */
   missingKeyMessage: string;
   classify(body: JsonObject): RequestKind;
+  /** The user's message text as received (every user turn's text, a blank line apart). */
+  userText(body: JsonObject): string;
   /** A 400 for a request the real API would reject, else undefined. */
   validate(body: JsonObject): Response | undefined;
   respond(body: JsonObject, context: ProviderContext): Response;
