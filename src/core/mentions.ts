@@ -19,6 +19,9 @@ import { CALENDAR_WORDS, isOrdinaryWord } from "./extraction/words.ts";
  *    Monday", "March 2026"). Either way it also counts when the brand's own words or a domain
  *    ending follow it ("monday.com", "Zoom Workplace" for a brand whose alias has "Workplace").
  * A brand the answer could not find ("I couldn't find anything about Acme") is not named there.
+ * The text decides, whatever the extraction returned: a product or company naming the brand
+ * vouches only for a capitalised occurrence the rules above doubt ("Target is…" first in a
+ * sentence), never for a brand the text does not contain.
  */
 
 export type BrandMatcher = {
@@ -26,7 +29,7 @@ export type BrandMatcher = {
   inName(name: string): boolean;
   /** Whether the answer's text names the brand, outside its "could not find" statements. */
   inText(text: string | AnswerText): boolean;
-  /** Whether an answer names the brand: among its products or companies, or in its text. */
+  /** Whether an answer's text names the brand, or writes it where its products or companies say it is the brand. */
   inAnswer(answer: Pick<RunRecord, "products" | "companies"> & { text: string | AnswerText }): boolean;
 };
 
@@ -59,18 +62,31 @@ export function brandMatcher(entry: BrandEntry): BrandMatcher {
     const folded = fold(name);
     return terms.some((term) => occurrences(folded, term).some((at) => countsInName(folded, at, term, vocabulary)));
   };
+  const named = (text: AnswerText, counts: (at: Occurrence, term: Term) => boolean) =>
+    terms.some((term) => occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && counts(at, term)));
   const inText = (input: string | AnswerText) => {
-    const text = typeof input === "string" ? answerText(input) : input;
-    return terms.some((term) => occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && countsInText(text.folded, at, term, vocabulary)));
+    const text = prepared(input);
+    return named(text, (at, term) => countsInText(text.folded, at, term, vocabulary));
   };
   return {
     inName,
     inText,
-    inAnswer: (answer) => answer.products.some(inName) || answer.companies.some(inName) || inText(answer.text),
+    inAnswer: (answer) => {
+      const text = prepared(answer.text);
+      if (inText(text)) return true;
+      return (
+        (answer.products.some(inName) || answer.companies.some(inName)) &&
+        named(text, (at, term) => term.kind !== "ordinary" || capitalisedAsBrand(at.text, term))
+      );
+    },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
+
+function prepared(input: string | AnswerText): AnswerText {
+  return typeof input === "string" ? answerText(input) : input;
+}
 
 /**
  * distinct: any case. short: capitals only. ordinary: common words, where capitalisation is the
