@@ -84,6 +84,16 @@ describe("readExtraction: grounding", () => {
     expect(read.ungrounded).toBe(2);
   });
 
+  test("a company is found without its corporate or trade tail, also where only a sentence starts with it", () => {
+    const text = "**If you want docs and tasks in one place: Notion.** Notion's databases double as a tracker. For mattresses, Helix makes the Midnight.";
+    const read = readExtraction({ products: [], companies: ["Notion Labs", "Helix Sleep", "Atlassian"] }, text, { cut: false });
+    expect(read.companies.map((c) => [c.name, at(text, c)])).toEqual([
+      ["Notion Labs", "Notion"],
+      ["Helix Sleep", "Helix"],
+    ]);
+    expect(read.ungrounded).toBe(1); // Atlassian makes Jira, but this answer never says so
+  });
+
   test("in a cut answer, a name that runs into the cut may be the start of a longer one", () => {
     const text = "1. **Sony WH-1000XM6** – the benchmark.\n2. **Bose QuietComfort";
     const raw = { products: ["Sony WH-1000XM6", "Bose QuietComfort"], companies: ["Sony", "Bose"] };

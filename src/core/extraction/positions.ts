@@ -16,8 +16,8 @@ import { isOrdinaryWord } from "./words.ts";
  * `block` is the answer's structured block if the caller has located it (structuredSpan), so
  * the text is scanned once. With `proseOnly` (grounding an extractor's names, see
  * readExtraction), a name the answer writes only inside its JSON block or a code block gets no
- * mention, and a name of ordinary words written as given counts at a sentence start too: the
- * extractor read it as a name there ("Linear is the fastest…").
+ * mention, and a name of ordinary words written as given (or a variant of it) counts at a
+ * sentence start too: the extractor read it as a name there ("Linear is the fastest…").
  */
 export function withMentions(
   extraction: { products: Product[]; companies: Company[] },
@@ -45,15 +45,22 @@ export function renumbered<T extends { mention?: Mention }>(items: T[]): T[] {
   return items.map((item) => (item.mention ? { ...item, mention: { ...item.mention, order: starts.indexOf(item.mention.start) + 1 } } : item));
 }
 
-// The prose first, every variant in turn; then the name as written, in the JSON block or (proseOnly) at a sentence start.
+// The prose first, every variant in turn; then the name as written in the JSON block, or
+// (proseOnly) every variant again where a sentence starts.
 function firstMention(text: string, variants: string[], skip: Span[], proseOnly: boolean): Span | undefined {
   const outside = (span: Span) => !skip.some((range) => span.start >= range.start && span.start < range.end);
   for (const variant of variants) {
     const found = occurrences(text, variant).find(outside);
     if (found) return found;
   }
-  if (variants[0] === undefined) return undefined;
-  return proseOnly ? occurrences(text, variants[0], true).find(outside) : occurrences(text, variants[0])[0];
+  if (proseOnly) {
+    for (const variant of variants) {
+      const found = occurrences(text, variant, true).find(outside);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return variants[0] === undefined ? undefined : occurrences(text, variants[0])[0];
 }
 
 function occurrences(text: string, name: string, anywhere = false): Span[] {
@@ -141,4 +148,10 @@ const CORPORATE = new Set([
   "enterprises",
   "health",
   "mobile",
+  "sportswear",
+  "petcare",
+  "sleep",
+  "security",
+  "bank",
+  "rewards",
 ]);
