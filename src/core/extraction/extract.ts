@@ -38,7 +38,8 @@ export function extractionRequest(answerText: string): StructuredRequest {
   return {
     name: "extraction",
     description: "Record the recommended products and the companies behind them.",
-    prompt: `List the products and companies this answer recommends.\n\n${answerText}`,
+    // One line before the answer: the names as written let grounding (readExtraction) keep them.
+    prompt: `List the products and companies this answer recommends. Write each name exactly as the answer writes it; leave out categories and anything the answer says it could not find.\n\n${answerText}`,
     schema: EXTRACTION_JSON_SCHEMA,
   };
 }
@@ -57,7 +58,7 @@ export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
       items: {
         type: "object",
         properties: {
-          name: { type: "string", description: "The product's proper name, e.g. a brand plus model." },
+          name: { type: "string", description: "The product's proper name as the answer writes it, e.g. a brand plus model." },
           rank: { type: ["integer", "null"], description: "1 for the top recommendation, then 2, 3…; null if the answer gives no order." },
           details: { type: ["string", "null"], description: "One short sentence from the answer about this product; null if none." },
         },
@@ -71,7 +72,7 @@ export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
       items: {
         type: "object",
         properties: {
-          name: { type: "string", description: "The company's name." },
+          name: { type: "string", description: "The company's name as the answer writes it." },
           products: { type: "array", items: { type: "string" }, description: "Names of this company's products listed above." },
         },
         required: ["name", "products"],
