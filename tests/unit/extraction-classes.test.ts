@@ -281,3 +281,56 @@ ${json({
     expect(withMentions(items(), answer)).toEqual(first);
   });
 });
+
+describe("7. categories written as titles", () => {
+  const kept = (products: string[], companies: string[] = []) => names(cleanExtraction({ products, companies }).products);
+
+  test("a title of ordinary words ending in a plural or uncountable kind of thing is a category", () => {
+    const titles = [
+      "Robot Vacuum Cleaners",
+      "Noise Cancelling Headphones",
+      "Noise-Cancelling Headphones",
+      "Project Management Software",
+      "Running Shoes",
+      "Standing Desks",
+      "Air Purifiers",
+      "Electric Bikes",
+      "Hiking Gear",
+      "Meal Kits",
+    ];
+    expect(kept([...titles, "Roborock S8 MaxV Ultra"])).toEqual(["Roborock S8 MaxV Ultra"]);
+  });
+
+  test("real products made of ordinary words survive", () => {
+    const products = [
+      "Magic Keyboard",
+      "Apple Music",
+      "Apple Watch",
+      "Sleep Number",
+      "Beats Studio Buds",
+      "Galaxy Buds",
+      "Happy Socks",
+      "Common Projects",
+      "Instant Pot",
+      "Google Home",
+      "Kindle Paperwhite",
+      "Ring Video Doorbell",
+      "Purple Mattress",
+      "Brooks Ghost",
+      "Herman Miller Aeron",
+      "Notion",
+      "Slack",
+      "Linear",
+      "Bear",
+    ];
+    expect(kept(products)).toEqual(products);
+  });
+
+  test("a company of the same extraction vouches for its word; a company keeps a name of its trade", () => {
+    expect(kept(["Rainbow Sandals"])).toEqual([]);
+    expect(kept(["Rainbow Sandals"], ["Rainbow"])).toEqual(["Rainbow Sandals"]);
+    expect(names(cleanExtraction({ products: ["RadWagon 5"], companies: [{ name: "Rad Power Bikes", products: ["RadWagon 5"] }] }).companies)).toEqual([
+      "Rad Power Bikes",
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { nameKey } from "../names.ts";
-import { isEnglishWord } from "./words.ts";
+import { isEnglishWord, isOrdinaryWord } from "./words.ts";
 
 /**
  * Tidies a product or company name as models write it: markdown emphasis and links, list
@@ -55,6 +55,27 @@ export function isCategory(name: string, brandWords: ReadonlySet<string> = new S
   return words.every((word, index) => word === "" || isGenericWord(index === 0 && sentenceCase ? word.toLowerCase() : word, brandWords));
 }
 
+/**
+ * Rule a for a category written as a title ("Robot Vacuum Cleaners", "Noise Cancelling
+ * Headphones", "Project Management Software", "Running Shoes"), as headings and bold labels
+ * write it: two words or more, each capitalised and none with another capital or a digit, each
+ * an ordinary English word (or a known descriptive one), the last a category noun in the plural
+ * ("Cleaners", "Shoes") or uncountable ("Software", "Gear"), and no word one of `brandWords`. A
+ * product made of ordinary words stays a product: a single word (Notion, Slack, Bear); a
+ * singular head (Magic Keyboard, Apple Watch, Purple Mattress, Ring Video Doorbell); a plural of
+ * a word that is no kind of product (Studio Buds, Happy Socks, Common Projects); and a brand
+ * the same extraction names as a company (Rainbow Sandals beside the company Rainbow). Only for
+ * products: a company is often named for its trade ("Rad Power Bikes", "Native Shoes").
+ */
+export function isTitleCaseCategory(name: string, brandWords: ReadonlySet<string> = new Set()): boolean {
+  const words = name.split(" ").filter((word) => !GLUE_WORDS.has(word));
+  if (words.length < 2 || brandWords.has(nameKey(name))) return false;
+  const head = words.at(-1)?.toLowerCase() ?? "";
+  if (!(MASS_HEADS.has(head) || (CATEGORY_HEADS.has(head) && !HEAD_NOUNS.includes(head)) || isRarePlural(head))) return false;
+  const titled = (word: string) => /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$/u.test(word) && !brandWords.has(word.toLowerCase());
+  return titled(words.at(-1) ?? "") && words.slice(0, -1).every((word) => titled(word) && word.split("-").every(isTitleWord));
+}
+
 /** What can vouch for a name that looks like a category (see isCategory): company names, whole and word by word. */
 export function brandWordsOf(names: string[]): Set<string> {
   const words = new Set<string>();
@@ -86,8 +107,22 @@ function isCategoryNoun(word: string): boolean {
   const lower = word.toLowerCase();
   if (CATEGORY_HEADS.has(lower)) return true;
   if (!/^\p{Ll}+s$/u.test(lower) || /(?:ss|us|is)$/.test(lower)) return false;
-  const singular = lower.endsWith("ies") ? `${lower.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(lower) ? lower.slice(0, -2) : lower.slice(0, -1);
-  return isEnglishWord(singular);
+  return isEnglishWord(singularOf(lower));
+}
+
+function singularOf(plural: string): string {
+  return plural.endsWith("ies") ? `${plural.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(plural) ? plural.slice(0, -2) : plural.slice(0, -1);
+}
+
+function isTitleWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return isOrdinaryWord(lower) || GENERIC_WORDS.has(lower) || CATEGORY_HEADS.has(lower);
+}
+
+// "Purifiers", "Humidifiers": the plural of a rarer English word, which names a kind of thing
+// more often than a brand does; a common one ("Buds", "Socks", "Projects") may well be a name.
+function isRarePlural(lower: string): boolean {
+  return isCategoryNoun(lower) && !CATEGORY_HEADS.has(lower) && !isOrdinaryWord(singularOf(lower));
 }
 
 // "Inc.", "Co.", "S.A." end in a period without ending a sentence.
@@ -113,8 +148,8 @@ function withPlurals(words: string[]): Set<string> {
   return all;
 }
 
-/** Nouns that name a kind of thing, not a thing. Plurals are added automatically. */
-const CATEGORY_HEADS = withPlurals([
+/** Nouns that name a kind of thing, not a thing, in the singular (or uncountable). */
+const HEAD_NOUNS = [
   "software",
   "tool",
   "app",
@@ -265,7 +300,11 @@ const CATEGORY_HEADS = withPlurals([
   "vpn",
   "cms",
   "lms",
-]);
+];
+/** HEAD_NOUNS and their plurals. */
+const CATEGORY_HEADS = withPlurals(HEAD_NOUNS);
+/** Heads that are a kind of thing without a plural: "Project Management Software". */
+const MASS_HEADS = new Set(["software", "clothing", "apparel", "equipment", "gear", "luggage", "hosting", "insurance"]);
 
 /** Capitalised words that still describe rather than name ("Best Running Shoes"). */
 const GENERIC_WORDS = new Set([
@@ -293,6 +332,8 @@ const GENERIC_WORDS = new Set([
   "bluetooth",
   "noise-cancelling",
   "noise-canceling",
+  "cancelling",
+  "canceling",
   "over-ear",
   "on-ear",
   "in-ear",

@@ -1,5 +1,5 @@
 import type { Company, Mention, Product } from "#src/contract/search-result.ts";
-import { structuredSpan } from "./answer-block.ts";
+import { structuredSpan, type Span } from "./answer-block.ts";
 import { escapeRegExp, wholeWords } from "./whole-words.ts";
 import { isOrdinaryWord } from "./words.ts";
 
@@ -12,45 +12,65 @@ import { isOrdinaryWord } from "./words.ts";
  * words while what is left is still distinctive ("Roomba Combo 10 Max"), else, for a company,
  * without a corporate tail ("Notion" for "Notion Labs"). A name of ordinary words (On, Close,
  * Kit) counts only as written and not where a sentence starts, unless it is emphasised.
+ *
+ * `block` is the answer's structured block if the caller has located it (structuredSpan), so
+ * the text is scanned once. With `proseOnly` (grounding an extractor's names, see
+ * readExtraction), a name the answer writes only inside its JSON block or a code block gets no
+ * mention, and a name of ordinary words written as given (or a variant of it) counts at a
+ * sentence start too: the extractor read it as a name there ("Linear is the fastest…").
  */
-export function withMentions(extraction: { products: Product[]; companies: Company[] }, text: string): { products: Product[]; companies: Company[] } {
-  const json = structuredSpan(text);
-  const skip = [...(json ? [json] : []), ...[...text.matchAll(/```[\s\S]*?(?:```|$)/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }))];
-  return {
-    products: ordered(extraction.products, (name) => firstMention(text, variantsOf(name, false), skip)),
-    companies: ordered(extraction.companies, (name) => firstMention(text, variantsOf(name, true), skip)),
-  };
+export function withMentions(
+  extraction: { products: Product[]; companies: Company[] },
+  text: string,
+  { block = structuredSpan(text), proseOnly = false }: { block?: Span | null; proseOnly?: boolean } = {},
+): { products: Product[]; companies: Company[] } {
+  const skip = [...(block ? [block] : []), ...[...text.matchAll(/```[\s\S]*?(?:```|$)/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }))];
+  const locate = (company: boolean) => (name: string) => firstMention(text, variantsOf(name, company), skip, proseOnly);
+  return { products: ordered(extraction.products, locate(false)), companies: ordered(extraction.companies, locate(true)) };
 }
-
-type Span = { start: number; end: number };
 
 function ordered<T extends { name: string }>(items: T[], locate: (name: string) => Span | undefined): (T & { mention?: Mention })[] {
-  const spans = items.map((item) => locate(item.name));
-  const starts = spans.flatMap((span) => (span ? [span.start] : [])).sort((a, b) => a - b);
-  return items.map((item, index) => {
-    const span = spans[index];
-    const { mention: _, ...rest } = item as T & { mention?: Mention };
-    return (span ? { ...rest, mention: { ...span, order: starts.indexOf(span.start) + 1 } } : rest) as T & { mention?: Mention };
-  });
+  return renumbered(
+    items.map((item) => {
+      const span = locate(item.name);
+      const { mention: _, ...rest } = item as T & { mention?: Mention };
+      return (span ? { ...rest, mention: { ...span, order: 0 } } : rest) as T & { mention?: Mention };
+    }),
+  );
 }
 
-// The prose first, every variant in turn; then the JSON block for the name as written.
-function firstMention(text: string, variants: string[], skip: Span[]): Span | undefined {
+/** Each located item's `order`: its place in the order of first mention among `items`. */
+export function renumbered<T extends { mention?: Mention }>(items: T[]): T[] {
+  const starts = items.flatMap((item) => (item.mention ? [item.mention.start] : [])).sort((a, b) => a - b);
+  return items.map((item) => (item.mention ? { ...item, mention: { ...item.mention, order: starts.indexOf(item.mention.start) + 1 } } : item));
+}
+
+// The prose first, every variant in turn; then the name as written in the JSON block, or
+// (proseOnly) every variant again where a sentence starts.
+function firstMention(text: string, variants: string[], skip: Span[], proseOnly: boolean): Span | undefined {
+  const outside = (span: Span) => !skip.some((range) => span.start >= range.start && span.start < range.end);
   for (const variant of variants) {
-    const found = occurrences(text, variant).find((span) => !skip.some((range) => span.start >= range.start && span.start < range.end));
+    const found = occurrences(text, variant).find(outside);
     if (found) return found;
+  }
+  if (proseOnly) {
+    for (const variant of variants) {
+      const found = occurrences(text, variant, true).find(outside);
+      if (found) return found;
+    }
+    return undefined;
   }
   return variants[0] === undefined ? undefined : occurrences(text, variants[0])[0];
 }
 
-function occurrences(text: string, name: string): Span[] {
+function occurrences(text: string, name: string, anywhere = false): Span[] {
   const words = name.split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
   const plain = words.every((word) => /^[\p{L}'’-]+$/u.test(word) && isOrdinaryWord(word.replace(/['’]s$/, "")));
   const strict = plain || name.replace(/[^\p{L}\p{N}]/gu, "").length <= 3;
   const body = words.map((word) => `${escapeWord(word)}(?:['’]s)?[™®©]?`).join("\\s+");
   const spans = [...text.matchAll(wholeWords(body, strict ? "gu" : "giu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-  return plain ? spans.filter((span) => emphasised(text, span) || !atSentenceStart(text, span.start)) : spans;
+  return plain && !anywhere ? spans.filter((span) => emphasised(text, span) || !atSentenceStart(text, span.start)) : spans;
 }
 
 function variantsOf(name: string, company: boolean): string[] {
@@ -128,4 +148,10 @@ const CORPORATE = new Set([
   "enterprises",
   "health",
   "mobile",
+  "sportswear",
+  "petcare",
+  "sleep",
+  "security",
+  "bank",
+  "rewards",
 ]);
