@@ -159,7 +159,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       const invalid = handler.validate(body);
       if (invalid) return invalid;
 
-      const fault = faults.take(handler.id);
+      const fault = faults.take(handler.id, entry.kind);
       if (fault) entry.fault = fault.kind;
       let answered = false;
       request.signal.addEventListener(
