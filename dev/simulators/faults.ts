@@ -1,6 +1,5 @@
 /** Injectable faults: what they are and how they are queued per provider (fault-responses.ts answers them). */
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { RequestKind } from "./http.ts";
 
 export type Fault =
   /** 429 with a `retry-after` header (default 1 s) and the provider's own body. */
@@ -23,6 +22,9 @@ export type Fault =
   | { kind: "pause_turn" };
 
 export type FaultKind = Fault["kind"];
+
+/** What a request to a simulator asks for. */
+export type RequestKind = "search" | "extraction" | "variants";
 
 /** The faults a provider can be given (pause_turn is Anthropic's). */
 export type FaultFor<P extends ProviderId> = P extends "anthropic" ? Fault : Exclude<Fault, { kind: "pause_turn" }>;

@@ -1,9 +1,9 @@
 /** Plumbing shared by the provider modules: what a provider handler is and JSON responses. */
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { Fault, FaultKind } from "./faults.ts";
+import type { Fault, FaultKind, RequestKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
 
-export type RequestKind = "search" | "extraction" | "variants";
+export type { RequestKind } from "./faults.ts";
 
 export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
 

@@ -308,17 +308,15 @@ describe("search: providers, faults, cancel, streaming", () => {
     }
   });
 
-  test("prose without a structured list is extracted by the fallback call, per provider", async () => {
-    for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "prose_only" }]);
-    try {
-      const { result } = await createAgent(await app()).api.search({ query: "best note taking app" });
-      for (const id of providerIds) {
-        expect({ id, extraction: result.models[id]?.extraction }).toEqual({ id, extraction: "fallback" });
-        expect(result.models[id]?.products.length).toBeGreaterThan(0);
-        expect(result.models[id]?.rawResponse).toBeString();
-      }
-    } finally {
-      fx.sim.clearFaults();
+  test("an answer in plain prose is read by the extraction call on the provider's small model, per provider", async () => {
+    const before = fx.sim.requests.length;
+    const { result } = await createAgent(await app()).api.search({ query: "best note taking app" });
+    for (const id of providerIds) {
+      expect({ id, extraction: result.models[id]?.extraction }).toEqual({ id, extraction: "extractor" });
+      expect(result.models[id]?.products.length).toBeGreaterThan(0);
+      expect(result.models[id]?.rawResponse).toBeString();
+      const calls = fx.sim.requests.slice(before).filter((request) => request.provider === id);
+      expect(calls.map((request) => request.kind)).toEqual(["search", "extraction"]);
     }
   });
 

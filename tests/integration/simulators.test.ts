@@ -374,7 +374,7 @@ describe("variants calls", () => {
 
   /** Five variants of a query through the real adapter, each new and with a reasoning; the request logged as "variants". */
   async function variantsOf(id: ProviderId, query: string, on: Simulator = sim) {
-    const variants = parseVariants(await adapter(id, on).structured(variantsRequest(query), AbortSignal.timeout(10_000)), query);
+    const variants = parseVariants((await adapter(id, on).structured(variantsRequest(query), AbortSignal.timeout(10_000))).value, query);
     expect(on.requests.at(-1)?.kind).toBe("variants");
     expect(variants).toHaveLength(5);
     for (const variant of variants) {

@@ -160,7 +160,7 @@ describe("4. truncated answers", () => {
     expect(parseStructuredAnswer(withExample, { cut: true })).toBeNull();
   });
 
-  test("the result falls back to the extraction call on the text that exists and records the cut", async () => {
+  test("a cut answer is read by the extraction call on the text that exists, and records the cut", async () => {
     const prompts: string[] = [];
     const adapter: ProviderAdapter = {
       id: "anthropic",
@@ -199,7 +199,8 @@ describe("4. truncated answers", () => {
     });
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("Roborock S8 MaxV Ultra");
-    expect(result.extraction).toBe("fallback");
+    expect(result.extraction).toBe("extractor");
+    expect(result.extractor).toEqual({ provider: "anthropic", model: "claude-haiku-4-5" });
     expect(result.truncated).toEqual({ kind: "length", signal: "max_tokens" });
     expect(names(result.products)).toEqual(["Roborock S8 MaxV Ultra", "iRobot Roomba Combo j9+"]);
     expect(names(result.companies)).toEqual(["Roborock", "iRobot"]);
