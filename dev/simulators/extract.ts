@@ -36,7 +36,8 @@ export function extractCatalogueNames(answer: string): Extraction {
   const heads = hits.filter((hit) => standsOut(text, hit.index));
   const recommended = new Set((heads.some((hit) => hit.entry.kind === "product") ? heads : hits).map((hit) => hit.entry));
   for (const { entry } of hits) {
-    if (entry.kind === "product" && !recommended.has(entry)) continue;
+    // Named in passing ("integrates with Google Workspace"): not what the answer recommends.
+    if (!recommended.has(entry)) continue;
     const product = entry.placements[0]?.product;
     if (entry.kind === "company" || !product) {
       companyNamed(entry.name);
