@@ -148,6 +148,9 @@ describe("readExtraction: grounding", () => {
       ["HelloFresh", "HelloFresh", []],
     ]);
     expect(read.ungrounded).toBe(1); // Ally: not in this answer under any name
+    // The tail written elsewhere as an ordinary word does not make the legal name the answer's.
+    const savings = "Ally is a favourite for its app; buckets help with financial goals.";
+    expect(names(readExtraction({ products: [], companies: ["Ally Financial"] }, savings, { cut: false }).companies)).toEqual(["Ally"]);
   });
 
   test("a product the answer writes only inside a longer listed one is a piece of it; one also written alone stays", () => {

@@ -27,19 +27,29 @@ export function withMentions(
   { block = structuredSpan(text), proseOnly = false }: { block?: Span | null; proseOnly?: boolean } = {},
 ): { products: Product[]; companies: Company[] } {
   const skip = [...(block ? [block] : []), ...[...text.matchAll(/```[\s\S]*?(?:```|$)/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }))];
-  // Grounding takes a shortened name only where the answer writes the words it leaves out too:
-  // "Portola" does not vouch for "RideUp Portola", nor "Mid GTX" for "Salomon X Ultra 5 Mid GTX";
-  // a product the answer writes as "Roomba Combo 10 Max" and whose maker it names ("iRobot")
-  // still grounds "iRobot Roomba Combo 10 Max". A company the answer names only by a shorter
-  // name ("Purina" for "Nestlé Purina", "HelloFresh" for "HelloFresh SE") is kept under that name.
-  const vouched = (variant: { dropped: string[] }) => !proseOnly || variant.dropped.every((word) => writes(text, word));
+  // Grounding takes a product's shorter name only where the answer writes the words it leaves
+  // out too: "Portola" does not vouch for "RideUp Portola", nor "Mid GTX" for "Salomon X Ultra 5
+  // Mid GTX"; a product the answer writes as "Roomba Combo 10 Max" and whose maker it names
+  // ("iRobot") still grounds "iRobot Roomba Combo 10 Max". A company the answer names only by a
+  // shorter name ("Purina" for "Nestlé Purina", "HelloFresh" for "HelloFresh SE") is kept under
+  // the name the answer gives.
+  const vouched = (variant: Variant) => !proseOnly || variant.dropped.every((word) => writes(text, word));
   const locate =
     (company: boolean) =>
     (name: string): { span: Span; name: string } | undefined => {
       const variants = variantsOf(name, company);
-      const span = firstMention(text, variants.filter(vouched), skip, proseOnly);
-      if (span || !company) return span && { span, name };
-      for (const variant of variants.filter((variant) => !vouched(variant))) {
+      if (!company || !proseOnly) {
+        const span = firstMention(text, variants.filter(vouched), skip, proseOnly);
+        return span && { span, name };
+      }
+      const span = firstMention(
+        text,
+        variants.filter((variant) => variant.dropped.length === 0),
+        skip,
+        proseOnly,
+      );
+      if (span) return { span, name };
+      for (const variant of variants.filter((variant) => variant.dropped.length > 0)) {
         const shorter = firstMention(text, [variant], skip, proseOnly);
         if (shorter) return { span: shorter, name: variant.name };
       }
