@@ -79,7 +79,10 @@ export function scoreRow(fixture: AnswerFixture, result: Scored, log: ReplayLog)
     keptNotFound: flagged(kept).filter((name) => truth.notFound.some((bad) => sameName(bad, name))),
     cutRecorded: Boolean(result.truncated) === truth.truncated,
     positions: positionsOf(result),
-    errorsKept: fixture.extractorErrors.filter((error) => kept.some((name) => sameName(name, error.name))),
+    // A maker given as a product is still right as a company: only kept as a product is it kept.
+    errorsKept: fixture.extractorErrors.filter((error) =>
+      (error.kind === "company-as-product" ? result.products.map((p) => p.name) : kept).some((name) => sameName(name, error.name)),
+    ),
     ungrounded: result.ungrounded ?? 0,
     problems,
   };

@@ -52,7 +52,8 @@ describe("readExtraction: grounding", () => {
     ]);
     expect(read.products.map((p) => p.mention?.order)).toEqual([1, 2, 3]);
     expect(read.companies.map((c) => [c.name, at(answer, c), c.products])).toEqual([
-      ["Sony Group Corporation", "Sony", ["Sony WH-1000XM5"]],
+      // The answer says "Sony", never the group's legal name: the company is shown as the answer names it.
+      ["Sony", "Sony", ["Sony WH-1000XM5"]],
       ["Bose", "Bose", ["Bose QuietComfort Ultra Headphones (2nd Gen)"]],
       ["Sennheiser", "Sennheiser's", ["Sennheiser Momentum 4 Wireless"]],
     ]);
@@ -84,12 +85,12 @@ describe("readExtraction: grounding", () => {
     expect(read.ungrounded).toBe(2);
   });
 
-  test("a company is found without its corporate or trade tail, also where only a sentence starts with it", () => {
+  test("a company is found without its corporate or trade tail, also where only a sentence starts with it, and shown as the answer names it", () => {
     const text = "**If you want docs and tasks in one place: Notion.** Notion's databases double as a tracker. For mattresses, Helix makes the Midnight.";
     const read = readExtraction({ products: [], companies: ["Notion Labs", "Helix Sleep", "Atlassian"] }, text, { cut: false });
     expect(read.companies.map((c) => [c.name, at(text, c)])).toEqual([
-      ["Notion Labs", "Notion"],
-      ["Helix Sleep", "Helix"],
+      ["Notion", "Notion"],
+      ["Helix", "Helix"],
     ]);
     expect(read.ungrounded).toBe(1); // Atlassian makes Jira, but this answer never says so
   });
@@ -101,6 +102,79 @@ describe("readExtraction: grounding", () => {
     // The maker is named whole before the cut.
     expect(names(readExtraction(raw, text, { cut: true }).companies)).toEqual(["Sony", "Bose"]);
     expect(names(readExtraction(raw, text, { cut: false }).products)).toEqual(["Sony WH-1000XM6", "Bose QuietComfort"]);
+  });
+
+  test("a shorter name grounds a longer one only where the answer writes the words it leaves out", () => {
+    const text = `- **Ride1Up Portola** – a light commuter. Portola owners like the range.
+- **New Balance Hierro Mid GTX** – wide sizes.
+- **Roomba Combo 10 Max** – mops too; iRobot still leads on obstacle avoidance.
+- **Samsonite Freeform Carry-On** – tough. The **Travelpro Platinum Elite Carry-On Spinner** is the crew favourite.`;
+    const read = readExtraction(
+      {
+        products: [
+          "RideUp Portola", // misspelt brand word: "Portola" alone does not vouch for it
+          "Ride1Up Portola",
+          "Salomon X Ultra 5 Mid GTX", // invented: only "Mid GTX" of it is in the answer
+          "iRobot Roomba Combo 10 Max", // the maker the extractor added is named in the answer
+          "Samsonite Freeform Carry-On Spinner", // a tail the answer never gives this product
+        ],
+        companies: [],
+      },
+      text,
+      { cut: false },
+    );
+    expect(names(read.products)).toEqual(["Ride1Up Portola", "iRobot Roomba Combo 10 Max"]);
+    expect(at(text, read.products[1]!)).toBe("Roomba Combo 10 Max");
+    expect(read.ungrounded).toBe(3);
+  });
+
+  test("a company the answer names only by a shorter name is kept under the answer's name, once", () => {
+    const text = "**Purina Pro Plan Sensitive Skin & Stomach** is the vets' favourite; Purina also makes EN. For meal kits, HelloFresh is the biggest.";
+    const read = readExtraction(
+      {
+        products: ["Purina Pro Plan Sensitive Skin & Stomach"],
+        companies: [
+          { name: "Nestlé Purina", products: ["Purina Pro Plan Sensitive Skin & Stomach"] },
+          { name: "Purina", products: [] },
+          { name: "HelloFresh SE", products: [] },
+          { name: "Ally Financial", products: [] },
+        ],
+      },
+      text,
+      { cut: false },
+    );
+    expect(read.companies.map((c) => [c.name, at(text, c), c.products])).toEqual([
+      ["Purina", "Purina", ["Purina Pro Plan Sensitive Skin & Stomach"]],
+      ["HelloFresh", "HelloFresh", []],
+    ]);
+    expect(read.ungrounded).toBe(1); // Ally: not in this answer under any name
+    // The tail written elsewhere as an ordinary word does not make the legal name the answer's.
+    const savings = "Ally is a favourite for its app; buckets help with financial goals.";
+    expect(names(readExtraction({ products: [], companies: ["Ally Financial"] }, savings, { cut: false }).companies)).toEqual(["Ally"]);
+  });
+
+  test("a product the answer writes only inside a longer listed one is a piece of it; one also written alone stays", () => {
+    const text = `The **Tapo RV30 Max Plus** adds a dock. **Blue Apron** is smaller. **Capital One 360 Performance Savings** has branches.
+**Notion Calendar** pairs with **Notion**, and Notion is free for one person.`;
+    const read = readExtraction(
+      {
+        products: [
+          "Tapo RV30 Max Plus",
+          "Max Plus",
+          "Blue Apron",
+          "Apron",
+          "Capital One 360 Performance Savings",
+          "360 Performance Savings",
+          "Notion Calendar",
+          "Notion",
+        ],
+        companies: [],
+      },
+      text,
+      { cut: false },
+    );
+    expect(names(read.products)).toEqual(["Tapo RV30 Max Plus", "Blue Apron", "Capital One 360 Performance Savings", "Notion Calendar", "Notion"]);
+    expect(read.ungrounded).toBe(0); // pieces are not inventions
   });
 
   test("a reply of another shape reads as nothing, without throwing", () => {

@@ -4,8 +4,9 @@ import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_N
 import { betterCasing, nameKey } from "../names.ts";
 import { brandWordsOf, cleanName, isCategory, isFragment, isTitleCaseCategory } from "./noise.ts";
 import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
-import { renumbered, withMentions } from "./positions.ts";
+import { renumbered, spansOf, withMentions } from "./positions.ts";
 import { possessiveRemover } from "./possessives.ts";
+import { escapeRegExp, wholeWords } from "./whole-words.ts";
 
 /**
  * Appended to the user's query after a blank line (see withExtractionInstructions). The answer
@@ -116,7 +117,7 @@ export function readExtraction(raw: unknown, answerText: string, { cut }: { cut:
   const located = withMentions(cleanExtraction(value, answerText, block), answerText, { block, proseOnly: true });
   const end = cut ? answerText.trimEnd().length : Number.POSITIVE_INFINITY;
   const kept = <T extends { mention?: Mention }>(items: T[]) => items.filter((item) => item.mention !== undefined && item.mention.end < end);
-  const products = kept(located.products);
+  const products = withoutPieces(kept(located.products), answerText);
   // A company's list names only what the answer names: its kept products, or others the prose has.
   const listed = new Set(products.map((product) => nameKey(product.name)));
   const companies = kept(located.companies).map((company) => {
@@ -125,7 +126,36 @@ export function readExtraction(raw: unknown, answerText: string, { cut }: { cut:
     return { ...company, products: (company.products ?? []).filter((name) => listed.has(nameKey(name)) || named.has(name)) };
   });
   const ungrounded = [...located.products, ...located.companies].filter((item) => item.mention === undefined).length;
-  return { products: renumbered(products), companies: renumbered(companies), ungrounded };
+  return { products: renumbered(products), companies: renumbered(mergedByName(companies)), ungrounded };
+}
+
+// A company renamed to the name the answer gives ("Nestlé Purina" → "Purina") meets the one listed so.
+function mergedByName(companies: Company[]): Company[] {
+  const byKey = new Map<string, Company>();
+  for (const company of companies) {
+    const seen = byKey.get(nameKey(company.name));
+    if (!seen) byKey.set(nameKey(company.name), company);
+    else seen.products = uniqueNames([...(seen.products ?? []), ...(company.products ?? [])]);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * A product the answer writes only as part of a longer listed product ("Max Plus" only ever in
+ * "Tapo RV30 Max Plus", "Apron" in "Blue Apron", "360 Performance Savings" in "Capital One 360
+ * Performance Savings") is a piece of that name, not a product of its own. One the answer also
+ * writes on its own elsewhere ("Notion" beside "Notion Calendar") stays.
+ */
+function withoutPieces(products: Product[], answerText: string): Product[] {
+  const spans = new Map(products.map((product) => [product.name, spansOf(answerText, product.name)]));
+  return products.filter((product) => {
+    const own = spans.get(product.name) ?? [];
+    const longer = products.filter(
+      (other) => other.name.length > product.name.length && nameKey(other.name).includes(nameKey(product.name).replace(/\s*\([^)]*\)$/, "")),
+    );
+    const inside = longer.flatMap((other) => spans.get(other.name) ?? []);
+    return own.length === 0 || !own.every((span) => inside.some((outer) => outer.start <= span.start && span.end <= outer.end));
+  });
 }
 
 /**
@@ -150,7 +180,22 @@ export function cleanExtraction(
     rawCompanies.map((c) => c.name),
   );
   const brandWords = brandWordsOf(rawCompanies.map((company) => company.name));
-  const notAProduct = (name: string) => isFragment(name) || isCategory(name, brandWords) || isTitleCaseCategory(name, brandWords);
+  const prose = answerText ? proseOf(answerText, block === undefined ? structuredSpan(answerText) : block) : "";
+  const inAnswer = {
+    commonNoun: (word: string) => prose.search(wholeWords(escapeRegExp(word), "gu")) >= 0,
+    // A line of its own: a markdown heading or a bold line ("## City Strollers", "**City Strollers**").
+    heading: (name: string) =>
+      prose.search(
+        new RegExp(
+          String.raw`^[^\S
+]*(?:#{1,6}[^\S
+]+|\*\*|__)${escapeRegExp(name)}(?:\*\*|__)?:?[^\S
+]*$`,
+          "imu",
+        ),
+      ) >= 0,
+  };
+  const notAProduct = (name: string) => isFragment(name) || isCategory(name, brandWords) || isTitleCaseCategory(name, brandWords, inAnswer);
 
   const products = new Map<string, Product>();
   const notFound = new Set<string>();
@@ -194,6 +239,13 @@ export function cleanExtraction(
     }
   }
 
+  // A maker listed among the products beside its own fuller products ("Sony" beside "Sony
+  // WH-1000XM6") is the company; one that is its company's only product (YNAB, Notion) stays.
+  const makers = new Set(companies.keys());
+  const keys = [...products.keys()];
+  const isMaker = (key: string) => makers.has(key) && keys.some((other) => other.startsWith(`${key} `));
+  for (const key of keys) if (isMaker(key)) products.delete(key);
+  for (const company of companies.values()) company.products = company.products.filter((name) => products.has(nameKey(name)) || !isMaker(nameKey(name)));
   return { products: [...products.values()], companies: [...companies.values()] };
 }
 
