@@ -15,7 +15,6 @@ import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { JobQueue } from "#src/server/services/job-queue.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
-import { stripeSimulatorState } from "#src/server/stripe-simulator-state.ts";
 import type { Simulator, SimulatorOptions } from "#dev/simulators/index.ts";
 import type { StripeSimulator } from "#dev/simulators/stripe.ts";
 
@@ -163,7 +162,11 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   // Its customers, subscriptions and clock are kept in DATA_DIR, beside the database that names them.
   let stripe = options.stripe;
   if (!stripe && billingMode(env) === "simulated") {
-    const started = (await import("#dev/simulators/stripe.ts")).startStripeSimulator({ state: stripeSimulatorState(env.DATA_DIR) });
+    const [{ startStripeSimulator }, { stripeSimulatorState }] = await Promise.all([
+      import("#dev/simulators/stripe.ts"),
+      import("#dev/simulators/stripe/state-file.ts"),
+    ]);
+    const started = startStripeSimulator({ state: stripeSimulatorState(env.DATA_DIR) });
     opened.push(() => started.stop());
     stripe = started;
   }

@@ -79,6 +79,10 @@ describe("import graph", () => {
     expect(forbiddenImports(graph, "src/", ["web/", "cli/"])).toEqual([]);
   });
 
+  test("src/ holds no simulator: the fakes and their plumbing live in dev/", () => {
+    expect(graph.files.filter((file) => file.startsWith("src/") && /simulat|stripe-sim|fake|mock/i.test(file))).toEqual([]);
+  });
+
   test("the fakes stay out of the product: src/, web/ and cli/ load dev/ only dynamically, when a simulated mode starts it", () => {
     for (const from of ["src/", "web/", "cli/"]) expect(forbiddenImports(graph, from, ["dev/"], { staticOnly: true })).toEqual([]);
   });
