@@ -1,14 +1,14 @@
 /**
  * What the keyless demo answers to the queries of tests/support/demo-queries.ts: each runs
  * through the real search path (createApp + app.handle, the SDK adapters, the simulators on
- * loopback at the demo's noise rate) and this prints, per provider, the products and companies
- * named most often over the iterations, and how many answers cited sources.
+ * loopback at the demo's noise and extractor error rates) and this prints, per provider, the
+ * products and companies named most often over the iterations, and how many answers cited sources.
  *
- *   bun scripts/demo-queries.ts [--iterations 10] [--seed 13] [--noise 0.08]
+ *   bun scripts/demo-queries.ts [--iterations 10] [--seed 13] [--noise 0.08] [--extractor-errors 0.2]
  */
 import { providerIds } from "#src/contract/providers.ts";
 import type { Frequency } from "#src/contract/search-result.ts";
-import { DEMO_NOISE, startSimulator } from "#dev/simulators/index.ts";
+import { DEMO_EXTRACTOR_ERRORS, DEMO_NOISE, startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
@@ -23,13 +23,16 @@ const option = (name: string, fallback: number): number => {
 const iterations = option("iterations", 10);
 const seed = option("seed", 13);
 const noise = option("noise", DEMO_NOISE);
+const extractorErrors = option("extractor-errors", DEMO_EXTRACTOR_ERRORS);
 
 const database = await openTestDatabase("pglite");
-const simulator = startSimulator({ latency: { kind: "fixed", ms: 1 }, seed, noise });
+const simulator = startSimulator({ latency: { kind: "fixed", ms: 1 }, seed, noise, extractorErrors });
 try {
   const { app } = await createTestApp(database, { simulator });
   const { agent } = await createProAgent(app, database);
-  console.log(`Keyless demo, ${iterations} iterations per query, simulator seed ${seed}, noise ${noise}. Counts are answers out of ${iterations}.\n`);
+  console.log(
+    `Keyless demo, ${iterations} iterations per query, simulator seed ${seed}, noise ${noise}, extractor errors ${extractorErrors}. Counts are answers out of ${iterations}.\n`,
+  );
   for (const { query } of demoQueries) {
     const { result } = await agent.api.search({ query, iterations });
     console.log(`## ${query}`);

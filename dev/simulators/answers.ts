@@ -1,9 +1,10 @@
 /**
  * One simulated answer, provider-neutral: what the query asks (intent.ts), what the answer will
  * recommend and which pages a search finds (plan.ts, searches.ts), the prose in cited segments
- * (prose.ts) and the structured block (json-block.ts). Now and then, at the `noise` rate, it
- * carries one of the quirks real models have, each provider with its own habits. The provider
- * modules only re-shape this into their wire formats.
+ * (prose.ts) and, only when the prompt asks for one, the structured block (json-block.ts). A
+ * plain question (the query as typed) gets prose alone, as a person asking an assistant sees it.
+ * Now and then, at the `noise` rate, it carries one of the quirks real models have, each
+ * provider with its own habits. The provider modules only re-shape this into their wire formats.
  */
 import type { ProviderId } from "#src/contract/providers.ts";
 import { publisherDomain, type CatalogueProduct, type SourcePage } from "./catalogue.ts";
@@ -11,7 +12,7 @@ import type { ProviderContext } from "./http.ts";
 import { readIntent, type Intent } from "./intent.ts";
 import { blockStyle, jsonBlock, type Structured } from "./json-block.ts";
 import { planAnswer, type RankedProduct, type Taste } from "./plan.ts";
-import { writeProse, type Segment, type Style } from "./prose.ts";
+import { writeProse, type ListShape, type Segment, type Style } from "./prose.ts";
 import { userQuery } from "./query.ts";
 import { hashString, type Rng } from "./random.ts";
 import { NO_SEARCH, runSearches, type Search } from "./searches.ts";
@@ -55,12 +56,15 @@ export interface AnswerOptions {
   provider: ProviderId;
   /** false: answer from "memory" (no searches, no citations). */
   search: boolean;
-  /** false: prose only, no structured JSON block. */
+  /** true: the prompt asks for a JSON block at the end (the old method), and it gets one. */
   structured: boolean;
   /** true: the whole answer is the JSON object (structured-output mode). */
   jsonOnly?: boolean;
   searches: { min: number; max: number };
-  /** Probability of an unusual structured block (unfenced, single-quoted, trailing text). */
+  /**
+   * Probability of an unusual format: with a block asked for, an unusual block (unfenced,
+   * single-quoted, trailing text); in prose alone, the picks as headings, bold-led paragraphs or a table.
+   */
   formatVariety: number;
   /** Probability that the answer carries one of its provider's noise classes. */
   noise: number;
@@ -68,7 +72,8 @@ export interface AnswerOptions {
 
 /**
  * The answer to a search request as the provider's handler sees it: whether the request asked
- * for the search tool, and the faults that change what comes back (no_search, prose_only).
+ * for the search tool, whether the prompt asks for a JSON block, and the faults that change what
+ * comes back (no_search; prose_only, no block even when asked).
  */
 export function answerRequest(
   context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">,
@@ -78,7 +83,7 @@ export function answerRequest(
   return composeAnswer(context.rng, prompt, {
     provider: request.provider,
     search: request.searchTool && context.fault?.kind !== "no_search",
-    structured: context.fault?.kind !== "prose_only",
+    structured: asksForBlock(prompt) && context.fault?.kind !== "prose_only",
     jsonOnly: request.jsonOnly,
     searches: request.searches,
     formatVariety: context.formatVariety,
@@ -99,8 +104,11 @@ export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions):
     const segments = [{ text: JSON.stringify(structured, null, 2), sources: [] }];
     return { ...base, segments, text: segments[0]?.text ?? "" };
   }
-  const noise = products.length > 0 && rng.chance(options.noise) ? rng.pick(HABITS[options.provider]) : undefined;
-  const style: Style = { table: noise === "table", nameOf: noise === "possessive" ? possessive : (p) => p.name };
+  // Without a block asked for, a block's quirks cannot happen: the provider's other habits remain.
+  const habits = options.structured ? HABITS[options.provider] : HABITS[options.provider].filter((kind) => !BLOCK_NOISE.has(kind));
+  const noise = products.length > 0 && rng.chance(options.noise) ? rng.pick(habits) : undefined;
+  const shape: ListShape = noise === "table" ? "table" : !options.structured && rng.chance(options.formatVariety) ? rng.pick(PROSE_VARIETY) : "list";
+  const style: Style = { shape, nameOf: noise === "possessive" ? possessive : (p) => p.name };
   const { segments, notesAt } = writeProse(rng, query, intent, plan, run.cited, style);
   segments.splice(notesAt, 0, ...notes(rng, noise, { products, cited: run.cited, label: plan.category?.label, provider: options.provider }));
   if (noise === "category_heading" && plan.category) segments.splice(1, 0, { text: `\n\n**${sentenceCase(plan.category.label)}**`, sources: [] });
@@ -112,11 +120,26 @@ export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions):
   return { ...base, segments: kept, text: kept.map((s) => s.text).join(""), truncated: noise === "truncated", ...(noise ? { noise } : {}) };
 }
 
+/**
+ * Whether the prompt asks for a JSON block: something after the query (its first paragraph)
+ * mentions JSON, as the old method's instructions do. The query as typed never does.
+ */
+export function asksForBlock(prompt: string): boolean {
+  const query = userQuery(prompt);
+  return /\bjson\b/i.test(prompt.slice(prompt.indexOf(query) + query.length));
+}
+
 export function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The quirks of a JSON block, which only an answer asked for a block can have. */
+const BLOCK_NOISE: ReadonlySet<NoiseKind> = new Set(["no_json", "messy_json"]);
+
+/** The unusual shapes `formatVariety` draws from for the picks of an answer in prose alone. */
+const PROSE_VARIETY: readonly ListShape[] = ["headings", "paragraphs", "table"];
 
 /** Each provider's quirks, as often as listed (drawn uniformly from the list). */
 const HABITS: Record<ProviderId, readonly NoiseKind[]> = {

@@ -28,6 +28,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
       const tool = structuredTool(body);
       return tool === undefined ? "search" : kindOfName(tool.replace(/^record_/, ""));
     },
+    userText: (body) => userTurns(body).join("\n\n"),
     validate(body) {
       for (const name of REMOVED_PARAMETERS) {
         if (name in body) return error("invalid_request", `${name}: Extra inputs are not permitted. This parameter was removed in API version 2026-10-21.`);
@@ -40,11 +41,11 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     },
     respond(body, context) {
       const messages = (body.messages as unknown[]).filter(isObject);
-      const userText = messages.filter((m) => m.role === "user").map((m) => contentText(m.content));
+      const userText = userTurns(body);
       const tool = structuredTool(body);
       const kind = handler.classify(body);
       if (tool !== undefined && kind !== "search") {
-        const input = structuredAnswer(kind, userText.join("\n\n"), context.rng);
+        const input = structuredAnswer(kind, userText.join("\n\n"), context);
         const content = [{ type: "tool_use", id: `toolu_01${randomToken(22)}`, name: tool, input, caller: { type: "direct" } }];
         return message(body, content, "tool_use", userText.join("\n\n"), undefined);
       }
@@ -155,6 +156,12 @@ function textBlocks(segments: readonly Segment[]): JsonObject[] {
     blocks.push({ type: "text", text: segment.text, citations: citations.length > 0 ? citations : null });
   }
   return blocks;
+}
+
+/** The text of each user message. */
+function userTurns(body: JsonObject): string[] {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  return messages.filter((m) => m.role === "user").map((m) => contentText(m.content));
 }
 
 /** The custom tool a structured-output call forces (`record_<name>`); never with web search. */

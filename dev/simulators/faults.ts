@@ -23,20 +23,28 @@ export type Fault =
 
 export type FaultKind = Fault["kind"];
 
+/** What a request to a simulator asks for. */
+export type RequestKind = "search" | "extraction" | "variants";
+
 /** The faults a provider can be given (pause_turn is Anthropic's). */
 export type FaultFor<P extends ProviderId> = P extends "anthropic" ? Fault : Exclude<Fault, { kind: "pause_turn" }>;
 
 export interface SetFaultsOptions {
   /** Apply to every request (cycling through the list) until clearFaults(). */
   persistent?: boolean;
+  /** Only requests of these kinds take a fault (a failing extraction call after a good search); every kind when absent. */
+  kinds?: readonly RequestKind[];
 }
 
 /** Per-provider fault queues: one fault consumed per request, or a persistent cycle. */
 export class FaultBook {
   readonly #queued = new Map<ProviderId, Fault[]>();
   readonly #persistent = new Map<ProviderId, { faults: Fault[]; next: number }>();
+  readonly #kinds = new Map<ProviderId, readonly RequestKind[]>();
 
   set(provider: ProviderId, faults: readonly Fault[], options: SetFaultsOptions = {}): void {
+    if (options.kinds) this.#kinds.set(provider, options.kinds);
+    else this.#kinds.delete(provider);
     if (options.persistent) {
       this.#queued.delete(provider);
       if (faults.length > 0) this.#persistent.set(provider, { faults: [...faults], next: 0 });
@@ -48,6 +56,8 @@ export class FaultBook {
   }
 
   clear(provider?: ProviderId): void {
+    if (provider) this.#kinds.delete(provider);
+    else this.#kinds.clear();
     if (provider) {
       this.#queued.delete(provider);
       this.#persistent.delete(provider);
@@ -57,7 +67,9 @@ export class FaultBook {
     }
   }
 
-  take(provider: ProviderId): Fault | undefined {
+  take(provider: ProviderId, kind: RequestKind): Fault | undefined {
+    const kinds = this.#kinds.get(provider);
+    if (kinds && !kinds.includes(kind)) return undefined;
     const persistent = this.#persistent.get(provider);
     if (persistent) return persistent.faults[persistent.next++ % persistent.faults.length];
     return this.#queued.get(provider)?.shift();

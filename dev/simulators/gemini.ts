@@ -16,6 +16,12 @@ export const gemini: ProviderHandler<"gemini"> = {
   missingKeyMessage:
     "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
   classify: (body) => (hasGoogleSearch(body) || !wantsJson(body) ? "search" : kindOfSchema(responseSchema(body))),
+  userText: (body) =>
+    (Array.isArray(body.contents) ? body.contents : [])
+      .filter(isObject)
+      .filter((c) => c.role === undefined || c.role === "user")
+      .map((c) => contentText(c.parts))
+      .join("\n\n"),
   validate(body) {
     if (Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && "googleSearchRetrieval" in tool)) {
       return error("invalid_request", "Please use google_search field instead of google_search_retrieval field.");
@@ -36,17 +42,13 @@ export const gemini: ProviderHandler<"gemini"> = {
 
 function respond(body: JsonObject, context: ProviderContext): Response {
   const model = GENERATE.exec(context.pathname)?.[2] ?? "gemini";
-  const contents = (body.contents as unknown[]).filter(isObject);
-  const prompt = contents
-    .filter((c) => c.role === undefined || c.role === "user")
-    .map((c) => contentText(c.parts))
-    .join("\n\n");
+  const prompt = gemini.userText(body);
   let text: string;
   let truncated = false;
   let groundingMetadata: JsonObject | undefined;
   const kind = gemini.classify(body);
   if (kind !== "search") {
-    text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
+    text = JSON.stringify(structuredAnswer(kind, prompt, context));
   } else {
     const answer = answerRequest(context, prompt, {
       provider: "gemini",

@@ -1,9 +1,9 @@
 /** Plumbing shared by the provider modules: what a provider handler is and JSON responses. */
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { Fault, FaultKind } from "./faults.ts";
+import type { Fault, FaultKind, RequestKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
 
-export type RequestKind = "search" | "extraction" | "variants";
+export type { RequestKind } from "./faults.ts";
 
 export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
 
@@ -24,6 +24,8 @@ export interface ProviderContext {
   formatVariety: number;
   /** Probability that a search answer carries one of its provider's noise classes (answers.ts). */
   noise: number;
+  /** How the extraction call errs (extractor-errors.ts): its rate and its own seeded randomness. */
+  extractorErrors: { rate: number; rng: Rng };
   /** Path of the request (Gemini reads the model from it). */
   pathname: string;
 }
@@ -40,6 +42,8 @@ export interface ProviderHandler<P extends ProviderId = ProviderId> {
   /** The 401 message when no (or an empty) API key was sent. */
   missingKeyMessage: string;
   classify(body: JsonObject): RequestKind;
+  /** The user's message text as received (every user turn's text, a blank line apart). */
+  userText(body: JsonObject): string;
   /** A 400 for a request the real API would reject, else undefined. */
   validate(body: JsonObject): Response | undefined;
   respond(body: JsonObject, context: ProviderContext): Response;

@@ -3,7 +3,12 @@
  * registered in `simulators`), on one Bun.serve (their paths differ). The app's real adapters
  * reach them through the official SDKs by pointing the base URL here. Not mocks of our code.
  *
- *   bun dev/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P]
+ *   bun dev/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P] [--noise P] [--extractor-errors P]
+ *
+ * A search request whose prompt is the query as typed gets prose alone; one whose prompt asks
+ * for a JSON block (the old method) gets the block too. The extraction call (extractionRequest:
+ * a tool-less structured call named "extraction") is answered as a small model would, with its
+ * mistakes at the `extractorErrors` rate (extractor-errors.ts lists them).
  */
 import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
@@ -36,10 +41,19 @@ export interface SimulatorOptions {
   latency?: Latency;
   /** Seed for reproducible answers and latencies; random when absent. */
   seed?: number;
-  /** Probability (0–1) that a structured block comes unfenced, single-quoted or with trailing text. Default 0. */
+  /**
+   * Probability (0–1) of an unusual format: a JSON block (when asked for) unfenced, single-quoted
+   * or with trailing text; picks in prose laid out as headings, bold-led paragraphs or a table. Default 0.
+   */
   formatVariety?: number;
   /** Probability (0–1) that a search answer carries one of the quirks of real models (answers.ts). Default 0. */
   noise?: number;
+  /**
+   * Probability (0–1) that an extraction call's answer carries one small-model mistake (an invented
+   * name, a category, a fragment, a possessive, a name the answer couldn't find, a misspelt name,
+   * a company as a product: extractor-errors.ts). Default 0: exactly the names the answer recommends.
+   */
+  extractorErrors?: number;
 }
 
 export interface RequestLogEntry {
@@ -48,6 +62,8 @@ export interface RequestLogEntry {
   kind: RequestKind;
   /** The parsed JSON body as received (undefined when it was not JSON). */
   body: unknown;
+  /** The user's message text as received (every user turn, a blank line apart); "" when the body was not JSON. */
+  prompt: string;
   /** Request headers, lower-cased names. */
   headers: Record<string, string>;
   /** Epoch ms when the request arrived. */
@@ -71,6 +87,8 @@ export interface Simulator {
   readonly baseUrls: Readonly<Record<ProviderId, string>>;
   readonly requests: readonly RequestLogEntry[];
   readonly aborts: readonly AbortRecord[];
+  /** What each search request (not an extraction or variants call) asked, as its provider received it, in order of arrival. */
+  searchPrompts(provider?: ProviderId): { provider: ProviderId; prompt: string }[];
   /** Queue faults consumed one per request (then normal), or with `persistent` apply them to every request. */
   setFaults<P extends ProviderId>(provider: P, faults: FaultFor<P>[], options?: SetFaultsOptions): void;
   clearFaults(provider?: ProviderId): void;
@@ -85,12 +103,17 @@ export interface Simulator {
 /** The keyless demo's noise rate: about one answer in twelve shows a quirk of real models. */
 export const DEMO_NOISE = 0.08;
 
+/** The keyless demo's extractor error rate: about one extraction in five carries a small model's mistake. */
+export const DEMO_EXTRACTOR_ERRORS = 0.2;
+
 export const DEFAULT_LATENCY: Latency = { kind: "lognormal", medianMs: 1200, p95Ms: 3500 };
 
 export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? randomSeed();
   const rng = createRng(seed);
   const latencyRng = createRng(seed ^ 0x9e3779b9);
+  // Their own stream, so the extractor's mistakes never change the answers a seed gives.
+  const extractorErrors = { rate: options.extractorErrors ?? 0, rng: createRng(seed ^ 0x85ebca6b) };
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
   const noise = options.noise ?? 0;
@@ -126,6 +149,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         path: url.pathname,
         kind: isObject(body) ? handler.classify(body) : "search",
         body,
+        prompt: isObject(body) ? handler.userText(body) : "",
         headers: Object.fromEntries(request.headers),
         atMs: Date.now(),
       };
@@ -135,7 +159,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       const invalid = handler.validate(body);
       if (invalid) return invalid;
 
-      const fault = faults.take(handler.id);
+      const fault = faults.take(handler.id, entry.kind);
       if (fault) entry.fault = fault.kind;
       let answered = false;
       request.signal.addEventListener(
@@ -165,7 +189,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
   const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string): Response =>
-    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, pathname });
+    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, extractorErrors, pathname });
 
   const simulator: Simulator = {
     origin,
@@ -173,6 +197,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     baseUrls: perProvider((id) => `${origin}${handlers[id].basePath}`),
     requests,
     aborts,
+    searchPrompts: (provider) =>
+      requests
+        .filter((entry) => entry.kind === "search" && (provider === undefined || entry.provider === provider))
+        .map(({ provider, prompt }) => ({ provider, prompt })),
     setFaults: (provider, list, setOptions) => faults.set(provider, list, setOptions),
     clearFaults: (provider) => faults.clear(provider),
     setLatency: (next) => {
@@ -245,6 +273,7 @@ if (import.meta.main) {
     seed: number("--seed"),
     formatVariety: number("--format-variety"),
     noise: number("--noise") ?? DEMO_NOISE,
+    extractorErrors: number("--extractor-errors") ?? DEMO_EXTRACTOR_ERRORS,
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);

@@ -18,6 +18,7 @@ export const openai: ProviderHandler<"openai"> = {
   missingKeyMessage:
     "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
   classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : kindOfName(formatName(body))),
+  userText: (body) => promptOf(body.input),
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
@@ -44,7 +45,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   let truncated = false;
   const kind = openai.classify(body);
   if (kind !== "search") {
-    text = JSON.stringify(structuredAnswer(kind, prompt, context.rng));
+    text = JSON.stringify(structuredAnswer(kind, prompt, context));
   } else {
     const answer = answerRequest(context, prompt, {
       provider: "openai",

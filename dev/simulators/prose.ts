@@ -16,9 +16,14 @@ export interface Segment {
   citedText?: string;
 }
 
+/**
+ * How the picks are laid out: a numbered or bulleted list with bold names, a markdown table,
+ * a heading per pick, or a paragraph per pick led by its bold name.
+ */
+export type ListShape = "list" | "table" | "headings" | "paragraphs";
+
 export interface Style {
-  /** The products as a markdown table rather than a list. */
-  table: boolean;
+  shape: ListShape;
   /** How a product's name is written. */
   nameOf(product: RankedProduct): string;
 }
@@ -147,15 +152,23 @@ function versus(rng: Rng, sides: Side[], plan: Plan, cited: readonly SourcePage[
   return segments;
 }
 
-/** The products as list items or table rows; every cited page is used at least once. */
+/** The products in the style's shape; every cited page is used at least once. */
 function productLines(rng: Rng, products: readonly RankedProduct[], cited: readonly SourcePage[], style: Style): Segment[] {
   const citeFor = assignCitations(rng, products.length, cited);
-  if (style.table) {
-    const header = plain("\n\n| # | Product | Maker | Why it stands out |\n|---|---|---|---|");
-    return [header, ...products.flatMap((p, i) => line(`\n| ${p.rank} | ${style.nameOf(p)} | ${p.company} | `, p, citeFor[i] ?? [], " |"))];
+  switch (style.shape) {
+    case "table": {
+      const header = plain("\n\n| # | Product | Maker | Why it stands out |\n|---|---|---|---|");
+      return [header, ...products.flatMap((p, i) => line(`\n| ${p.rank} | ${style.nameOf(p)} | ${p.company} | `, p, citeFor[i] ?? [], " |"))];
+    }
+    case "headings":
+      return products.flatMap((p, i) => line(`\n\n### ${p.rank}. ${style.nameOf(p)}\n\n`, p, citeFor[i] ?? []));
+    case "paragraphs":
+      return products.flatMap((p, i) => line(`\n\n**${style.nameOf(p)}**${maker(p)} — `, p, citeFor[i] ?? []));
+    case "list": {
+      const bullet = rng.chance(0.7) ? (p: RankedProduct) => `${p.rank}. ` : () => "- ";
+      return products.flatMap((p, i) => line(`\n\n${bullet(p)}**${style.nameOf(p)}**${maker(p)}: `, p, citeFor[i] ?? []));
+    }
   }
-  const bullet = rng.chance(0.7) ? (p: RankedProduct) => `${p.rank}. ` : () => "- ";
-  return products.flatMap((p, i) => line(`\n\n${bullet(p)}**${style.nameOf(p)}**${maker(p)}: `, p, citeFor[i] ?? []));
 }
 
 /** A product's claim after its head, the claim citing its pages. */

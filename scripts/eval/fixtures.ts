@@ -12,9 +12,7 @@ export const FAILURE_CLASSES = [
   "negatives",
   "quoted-names",
   "emphasised-names",
-  "no-json",
   "truncation",
-  "messy-json",
   "citation-noise",
   "tables",
   "brands-unlike-products",
@@ -22,6 +20,24 @@ export const FAILURE_CLASSES = [
   "possessives",
   "refusal",
 ] as const;
+
+/**
+ * The mistakes a small extraction model makes, each labelled where a fixture's `extraction` makes
+ * it: a name the answer never gives (invented; a parent company from the model's own knowledge,
+ * unnamed-company), a category, a piece of a name, a possessive, a name the answer says it could
+ * not find, a misspelling, a company listed as a product.
+ */
+export const EXTRACTOR_ERROR_KINDS = [
+  "invented",
+  "unnamed-company",
+  "category",
+  "fragment",
+  "possessive",
+  "not-found",
+  "misspelt",
+  "company-as-product",
+] as const;
+export type ExtractorErrorKind = (typeof EXTRACTOR_ERROR_KINDS)[number];
 
 /** A truth entry: one name, or the spellings that all count as that one item. */
 const Names = v.array(v.union([v.string(), v.pipe(v.array(v.string()), v.minLength(1))]));
@@ -47,10 +63,12 @@ export const AnswerFixture = v.object({
     retrieved: v.array(v.string()),
     truncated: v.boolean(),
   }),
-  /** The search call's response body, in the provider's wire format. */
+  /** The mistakes the recorded extraction makes; names not in the answer must never be kept. */
+  extractorErrors: v.optional(v.array(v.object({ name: v.string(), kind: v.picklist(EXTRACTOR_ERROR_KINDS) })), []),
+  /** The search call's response body, in the provider's wire format: the answer to the query as typed. */
   response: WireBody,
-  /** The fallback extraction call's response body, when the answer needs one. */
-  extraction: v.optional(WireBody),
+  /** The extraction call's response body (the small model reading the answer), in the same wire format. */
+  extraction: WireBody,
   /** Gemini: grounding-redirect token → the page it leads to. */
   redirects: v.optional(v.record(v.string(), v.string()), {}),
 });

@@ -1,11 +1,13 @@
-import type { ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { createProviders } from "#src/server/services/providers/index.ts";
+import type { Providers } from "#src/server/services/search/run.ts";
 import type { AnswerFixture } from "./fixtures.ts";
 
 /** Where Gemini's grounding redirects point in the fixtures; served from the replay server instead. */
 const GOOGLE_REDIRECT_ORIGIN = "https://vertexaisearch.cloud.google.com";
 
 /** What the replay server saw for the fixture in play. */
-export type ReplayLog = { searches: number; extractions: number; extractionPrompts: string[]; unexpected: string[] };
+export type ReplayLog = { searches: number; searchPrompts: string[]; extractions: number; extractionPrompts: string[]; unexpected: string[] };
 
 export type ReplayServer = {
   origin: string;
@@ -24,7 +26,7 @@ export type ReplayServer = {
  */
 export function startReplayServer(): ReplayServer {
   let fixture: AnswerFixture | undefined;
-  let log: ReplayLog = { searches: 0, extractions: 0, extractionPrompts: [], unexpected: [] };
+  let log: ReplayLog = emptyLog();
 
   const server = Bun.serve({
     port: 0,
@@ -42,6 +44,7 @@ export function startReplayServer(): ReplayServer {
       const body = (await request.json()) as Record<string, unknown>;
       if (!isExtractionCall(provider, body)) {
         log.searches++;
+        log.searchPrompts.push(promptOf(body));
         return json(provider === "gemini" ? withOrigin(fixture.response, url.origin) : fixture.response);
       }
       log.extractions++;
@@ -61,11 +64,16 @@ export function startReplayServer(): ReplayServer {
     baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin },
     play(next) {
       fixture = next;
-      log = { searches: 0, extractions: 0, extractionPrompts: [], unexpected: [] };
+      log = emptyLog();
       return log;
     },
     stop: () => server.stop(true),
   };
+}
+
+/** A log with nothing in it: the start of each fixture's replay, and a reading that makes no call. */
+export function emptyLog(): ReplayLog {
+  return { searches: 0, searchPrompts: [], extractions: 0, extractionPrompts: [], unexpected: [] };
 }
 
 function providerOf(method: string, pathname: string): ProviderId | undefined {
@@ -86,13 +94,14 @@ function isExtractionCall(provider: ProviderId, body: Record<string, unknown>): 
   return config?.responseMimeType === "application/json";
 }
 
-// The text the call sent, wherever its format puts it (input, messages, contents).
+// The text the call sent, wherever its format puts it (input, messages, contents), without the
+// formats' labels (role "user", part type "text").
 function promptOf(body: Record<string, unknown>): string {
   const texts: string[] = [];
   const walk = (value: unknown): void => {
     if (typeof value === "string") texts.push(value);
     else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+    else if (value && typeof value === "object") for (const [key, inner] of Object.entries(value)) if (key !== "role" && key !== "type") walk(inner);
   };
   walk(body.input ?? body.messages ?? body.contents);
   return texts.join("\n");
@@ -105,4 +114,22 @@ function withOrigin(body: Record<string, unknown>, origin: string): unknown {
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-request-id": "req_replay" } });
+}
+
+/**
+ * The app's own adapters (createProviders → SDK), every provider pointed at the replay server: the
+ * search and the extraction call both answered from the fixture in play.
+ */
+export function replayProviders(replay: ReplayServer): Providers {
+  return createProviders({
+    SIMULATE_PROVIDERS: "off",
+    NODE_ENV: "development",
+    GEMINI_REDIRECT_ORIGINS: [replay.origin],
+    providers: perProvider((id) => ({
+      apiKey: "replay-key",
+      baseUrl: replay.baseUrls[id],
+      model: providerCatalogue[id].defaultModel,
+      extractionModel: providerCatalogue[id].defaultExtractionModel,
+    })),
+  });
 }

@@ -1,15 +1,18 @@
-import { FAILURE_CLASSES } from "./fixtures.ts";
+import { EXTRACTOR_ERROR_KINDS, FAILURE_CLASSES } from "./fixtures.ts";
 import { GOAL, type RowScore, type Summary } from "./score.ts";
 
-/** The evaluation as text: every row with a miss, then the figures and the goal. */
-export function report(rows: RowScore[], summary: Summary): string {
-  const lines: string[] = [];
-  for (const row of rows) {
+/**
+ * One reading of the set as text, under `title`: every row with a miss (with `misses`), then the
+ * figures; with `goal`, whether the floor holds.
+ */
+export function report(title: string, rows: RowScore[], summary: Summary, { misses = true, goal = true } = {}): string {
+  const lines: string[] = [`=== ${title}`, ""];
+  for (const row of misses ? rows : []) {
     const misses = missesOf(row);
     if (misses.length === 0) continue;
     lines.push(`✗ ${row.fixture.id}  F1 ${row.f1.toFixed(2)}`, ...misses.map((miss) => `    ${miss}`));
   }
-  if (lines.length > 0) lines.push("");
+  if (lines.length > 2) lines.push("");
   const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
   const figures = (s: Summary["products"]) =>
     `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`;
@@ -30,9 +33,16 @@ export function report(rows: RowScore[], summary: Summary): string {
     `rows below F1 ${GOAL.rowF1}: ${summary.rowsBelow.length}${summary.rowsBelow.length ? ` (${summary.rowsBelow.join(", ")})` : ""}`,
     `categories kept ${summary.keptCategories}; not-found names kept ${summary.keptNotFound}; cut answers misrecorded ${summary.cutNotRecorded.length}`,
     `first mentions saved for ${summary.positions.located} of ${summary.positions.items} kept items; ${summary.positions.wrong} not at their name`,
+    `grounding drops (names the answer does not contain): ${summary.ungrounded}`,
+    `names the answer never gives kept: ${summary.inventedKept.length}${summary.inventedKept.length ? ` (${summary.inventedKept.join(", ")})` : ""}`,
     "",
-    summary.failures.length === 0 ? "goal met" : `goal NOT met: ${summary.failures.join("; ")}`,
+    "extractor mistakes      in set  kept",
+    ...EXTRACTOR_ERROR_KINDS.map(
+      (kind) => `${kind.padEnd(22)} ${String(summary.errors[kind].total).padStart(7)} ${String(summary.errors[kind].kept).padStart(5)}`,
+    ),
+    "",
   );
+  if (goal) lines.push(summary.failures.length === 0 ? "goal met" : `goal NOT met: ${summary.failures.join("; ")}`, "");
   return lines.join("\n");
 }
 
@@ -70,6 +80,10 @@ function missesOf(row: RowScore): string[] {
   list("invented URLs", row.invented);
   if (!row.cutRecorded) out.push(row.fixture.truth.truncated ? "the cut answer is not recorded as cut" : "a whole answer is recorded as cut");
   list("mentions not at their name", row.positions.wrong);
+  list(
+    "extractor mistakes kept",
+    row.errorsKept.map((error) => `${error.name} (${error.kind})`),
+  );
   list("problems", row.problems);
   return out;
 }

@@ -16,10 +16,12 @@ export type ProviderInfo = {
   company: string;
   /** Its column in comparison tables and exports. */
   column: string;
-  /** Environment variables: the API key (and older names that stand in for it), base URL, model. */
-  env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string };
+  /** Environment variables: the API key (and older names that stand in for it), base URL, model, extraction model. */
+  env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string; extractionModel: string };
   /** The model asked when its model variable is unset. */
   defaultModel: string;
+  /** The small model that reads products and companies from an answer (ADR 039) when its variable is unset. */
+  defaultExtractionModel: string;
   /**
    * The finish signals it sends for an answer cut short that we know, and what each means. Its
    * adapter decides when an answer was cut; a cut whose signal is not here is "other".
@@ -37,8 +39,9 @@ export const providerCatalogue = {
     model: "ChatGPT",
     company: "OpenAI",
     column: "OpenAI",
-    env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
+    env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL", extractionModel: "OPENAI_EXTRACTION_MODEL" },
     defaultModel: "gpt-5-mini",
+    defaultExtractionModel: "gpt-5.4-nano",
     // incomplete_details.reason of a response whose status is "incomplete".
     truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
   },
@@ -47,8 +50,15 @@ export const providerCatalogue = {
     model: "Claude",
     company: "Anthropic",
     column: "Anthropic",
-    env: { apiKey: "ANTHROPIC_API_KEY", apiKeyAliases: [], baseUrl: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" },
+    env: {
+      apiKey: "ANTHROPIC_API_KEY",
+      apiKeyAliases: [],
+      baseUrl: "ANTHROPIC_BASE_URL",
+      model: "ANTHROPIC_MODEL",
+      extractionModel: "ANTHROPIC_EXTRACTION_MODEL",
+    },
     defaultModel: "claude-sonnet-4-6",
+    defaultExtractionModel: "claude-haiku-4-5",
     // stop_reason; any other (end_turn, stop_sequence…) is a finished answer.
     truncationSignals: { max_tokens: "length", model_context_window_exceeded: "context", refusal: "refusal" },
   },
@@ -57,8 +67,15 @@ export const providerCatalogue = {
     model: "Gemini",
     company: "Google",
     column: "Gemini",
-    env: { apiKey: "GEMINI_API_KEY", apiKeyAliases: ["GOOGLE_API_KEY"], baseUrl: "GEMINI_BASE_URL", model: "GEMINI_MODEL" },
+    env: {
+      apiKey: "GEMINI_API_KEY",
+      apiKeyAliases: ["GOOGLE_API_KEY"],
+      baseUrl: "GEMINI_BASE_URL",
+      model: "GEMINI_MODEL",
+      extractionModel: "GEMINI_EXTRACTION_MODEL",
+    },
     defaultModel: "gemini-2.5-flash",
+    defaultExtractionModel: "gemini-2.5-flash-lite",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },

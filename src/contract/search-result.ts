@@ -73,9 +73,26 @@ export const ModelResult = v.object({
   searched: v.boolean(),
   /** The queries the model sent to its search engine (fan-out). */
   searchQueries: v.array(v.string()),
+  /** The search call's usage. */
   usage: Usage,
-  /** inline: parsed from the answer; fallback: a second extraction call; none: nothing usable. */
-  extraction: v.picklist(["inline", "fallback", "none"]),
+  /**
+   * How the provider was asked: "as typed", the person's query and nothing else (ADR 039). Absent
+   * in answers saved before, which were asked the query followed by instructions to end the answer
+   * with a JSON list of the products it recommends.
+   */
+  asked: v.optional(v.picklist(["as typed"])),
+  /**
+   * How the products and companies were read from the answer: by the extraction model's call
+   * (`extractor`), or, when that call failed, by the deterministic reading of the prose (`prose`);
+   * `none` when there was no answer text. Answers asked the old way were read from their JSON block
+   * (`inline`) or, without one, by a second call (`fallback`).
+   */
+  extraction: v.picklist(["extractor", "prose", "none", "inline", "fallback"]),
+  /** The model that read the answer (`extraction: "extractor"`), and what its call used. */
+  extractor: v.optional(v.object({ provider: ProviderId, model: v.string() })),
+  extractionUsage: v.optional(Usage),
+  /** Names the extraction model returned that the answer does not contain: dropped, never shown. */
+  ungrounded: v.optional(v.number()),
   /** Why the provider cut the answer short; absent when it finished. */
   truncated: v.optional(Truncation),
   durationMs: v.number(),

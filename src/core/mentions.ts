@@ -7,7 +7,8 @@ import { CALENDAR_WORDS, isOrdinaryWord } from "./extraction/words.ts";
 
 /*
  * Whether an answer names a brand: names and aliases as whole words, short names only in capitals,
- * ordinary words only where written as a name, never in a "could not find". The cases: tests/unit/mentions.test.ts.
+ * ordinary words only where written as a name, never in a "could not find"; the text decides, whatever the extraction returned (an extracted name
+ * only vouches for a capitalised occurrence the rules doubt). The cases: tests/unit/mentions.test.ts.
  */
 
 export type BrandMatcher = {
@@ -15,7 +16,7 @@ export type BrandMatcher = {
   inName(name: string): boolean;
   /** Whether the answer's text names the brand, outside its "could not find" statements. */
   inText(text: string | AnswerText): boolean;
-  /** Whether an answer names the brand: among its products or companies, or in its text. */
+  /** Whether an answer's text names the brand, or writes it where its products or companies say it is the brand. */
   inAnswer(answer: Pick<RunRecord, "products" | "companies"> & { text: string | AnswerText }): boolean;
 };
 
@@ -48,18 +49,31 @@ export function brandMatcher(entry: BrandEntry): BrandMatcher {
     const folded = fold(name);
     return terms.some((term) => occurrences(folded, term).some((at) => countsInName(folded, at, term, vocabulary)));
   };
+  const named = (text: AnswerText, counts: (at: Occurrence, term: Term) => boolean) =>
+    terms.some((term) => occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && counts(at, term)));
   const inText = (input: string | AnswerText) => {
-    const text = typeof input === "string" ? answerText(input) : input;
-    return terms.some((term) => occurrences(text.folded, term).some((at) => !saysNotFound(text, at, term) && countsInText(text.folded, at, term, vocabulary)));
+    const text = prepared(input);
+    return named(text, (at, term) => countsInText(text.folded, at, term, vocabulary));
   };
   return {
     inName,
     inText,
-    inAnswer: (answer) => answer.products.some(inName) || answer.companies.some(inName) || inText(answer.text),
+    inAnswer: (answer) => {
+      const text = prepared(answer.text);
+      if (inText(text)) return true;
+      return (
+        (answer.products.some(inName) || answer.companies.some(inName)) &&
+        named(text, (at, term) => term.kind !== "ordinary" || capitalisedAsBrand(at.text, term))
+      );
+    },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
+
+function prepared(input: string | AnswerText): AnswerText {
+  return typeof input === "string" ? answerText(input) : input;
+}
 
 /**
  * distinct: any case. short: capitals only. ordinary: common words, where capitalisation is the

@@ -152,8 +152,8 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   // real keys, or in production, they would be resident memory for nothing (ADR 022).
   let simulator = options.simulator;
   if (!simulator && Object.values(providerModes(env)).includes("simulated")) {
-    const { startSimulator, DEMO_NOISE } = await import("#dev/simulators/index.ts");
-    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE });
+    const { startSimulator, DEMO_NOISE, DEMO_EXTRACTOR_ERRORS } = await import("#dev/simulators/index.ts");
+    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE, extractorErrors: DEMO_EXTRACTOR_ERRORS });
     opened.push(() => started.stop());
     simulator = started;
   }

@@ -50,6 +50,8 @@ const EnvSchema = v.object({
   SIMULATE_PROVIDERS: v.optional(v.picklist(["auto", "on", "off"], "auto, on or off"), "auto"),
   /** Which provider writes query variants; the first connected one in catalogue order when unset. */
   VARIANTS_PROVIDER: v.optional(v.picklist(providerIds, `one of ${providerIds.join(", ")}`)),
+  /** Which provider's small model reads every provider's answers; each provider reads its own when unset (ADR 039). */
+  EXTRACTION_PROVIDER: v.optional(v.picklist(providerIds, `one of ${providerIds.join(", ")}`)),
   /**
    * Reverse proxies in front of the app whose X-Forwarded-For / -Proto / -Host we believe:
    * 0 (default, also "false") trusts none; "true" is 1. The client address is the entry that many
@@ -105,18 +107,23 @@ const EnvSchema = v.object({
   FREE_NETWORK_REGISTRATION_ATTEMPTS: count(defaultFreeTierPolicy.registrationAttempts, 1_000_000, 1),
 });
 
-/** Each provider's variables, named in the catalogue: key (and its stand-ins), base URL, model. */
+/** Each provider's variables, named in the catalogue: key (and its stand-ins), base URL, model, extraction model. */
 const ProviderEnvSchema = v.object(
   Object.fromEntries(
     providerIds.flatMap((id) => {
       const { env } = providerCatalogue[id];
-      return [...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]), [env.baseUrl, optionalUrl], [env.model, optionalText]];
+      return [
+        ...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]),
+        [env.baseUrl, optionalUrl],
+        [env.model, optionalText],
+        [env.extractionModel, optionalText],
+      ];
     }),
   ) as Record<string, typeof optionalText>,
 );
 
 /** A provider's configuration: no key means it runs on its simulator or not at all (services/providers/mode.ts). */
-export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string };
+export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string; extractionModel: string };
 
 type RawEnv = v.InferOutput<typeof EnvSchema>;
 /** The environment as parsed: SESSION_SECRET may be missing outside production (`loadEnv` supplies it). */
@@ -156,7 +163,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const names = providerCatalogue[id].env;
     const apiKey = [names.apiKey, ...names.apiKeyAliases].map((name) => raw[name]).find(Boolean);
     const baseUrl = raw[names.baseUrl];
-    return { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}), model: raw[names.model] ?? providerCatalogue[id].defaultModel };
+    return {
+      ...(apiKey ? { apiKey } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      model: raw[names.model] ?? providerCatalogue[id].defaultModel,
+      extractionModel: raw[names.extractionModel] ?? providerCatalogue[id].defaultExtractionModel,
+    };
   });
   return {
     ...env,

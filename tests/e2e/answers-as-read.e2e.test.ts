@@ -99,6 +99,10 @@ describe("a result as read", () => {
       expect(text).not.toContain("**");
       expect(text).not.toContain('"products"');
       expect(text).not.toContain("structured summary");
+      // Saved with the old method, and the dialog says so (ADR 039).
+      const how = (await dialog.getByRole("region", { name: "How this answer was asked and read" }).textContent()) ?? "";
+      expect(how).toContain("the query followed by instructions to end the answer with a JSON list");
+      expect(how).toContain("read from the JSON list at the end of the answer");
       expect(await response.getByRole("heading", { name: "The short list" }).isVisible()).toBe(true);
       const citation = response.getByRole("link", { name: "hubspot.com" });
       expect(await citation.getAttribute("href")).toBe("https://www.hubspot.com/products/crm?utm_source=openai");

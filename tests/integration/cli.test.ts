@@ -444,9 +444,11 @@ describe("aisc search, Ctrl-C after some iterations", () => {
     const server = getServer();
     const user = await createUser(server, { pro: true });
     const child = spawnCli(["search", "best vpn", "-n", "25"], { server, env: { AISC_TOKEN: user.token } });
-    // A 6th call per provider starts only once one of its first 5 (SEARCH_CONCURRENCY) has answered.
-    const calls = (id: string) => server.simulator.requests.filter((request) => request.kind === "search" && request.provider === id).length;
-    await waitFor(() => providerIds.every((id) => calls(id) >= 6), { what: "an iteration of every provider answered" });
+    // An iteration is a search, then the reading of its answer, which overlaps the next search
+    // (5 searches in flight per provider, SEARCH_CONCURRENCY). The 11th reading starts a whole
+    // answer's time after the first 5 readings did: by then those iterations have finished.
+    const readings = (id: string) => server.simulator.requests.filter((request) => request.kind === "extraction" && request.provider === id).length;
+    await waitFor(() => providerIds.every((id) => readings(id) >= 11), { what: "iterations of every provider finished" });
     child.kill("SIGINT");
     const [stderr, code] = await Promise.all([new Response(child.stdout).text().then(() => new Response(child.stderr).text()), child.exited]);
     expect(code).toBe(EXIT.interrupted);

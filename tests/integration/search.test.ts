@@ -12,6 +12,7 @@ import type { App } from "#src/server/app.ts";
 import { DEMO_NOISE, startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { csvField, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { nameKey } from "#src/core/names.ts";
+import { askedNote, readNote } from "#src/core/method.ts";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
@@ -163,6 +164,12 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     expect(Object.keys(saved.models)).toEqual(["openai", "anthropic", "gemini"]);
     expect(saved.models.openai?.products).toEqual(v1.openai.products);
     expect(saved.stats.gemini).toEqual(v1.geminiAggregatedStats);
+    // Asked the old way (the query plus instructions for a JSON list), and it says so (ADR 039).
+    for (const model of Object.values(saved.models)) {
+      expect(model.asked).toBeUndefined();
+      expect(askedNote(model)).toContain("the query followed by instructions to end the answer with a JSON list");
+      if (model.status === "ok") expect(readNote(model)).toBe("Products and companies read from the JSON list at the end of the answer.");
+    }
     expect(saved.commonProducts.map((item) => item.name)).toEqual(names(json.commonProducts));
     // The history, which had its saved counts, now says what its page does.
     expect((await visitor.api.listSearches()).searches).toEqual([
@@ -301,17 +308,15 @@ describe("search: providers, faults, cancel, streaming", () => {
     }
   });
 
-  test("prose without a structured list is extracted by the fallback call, per provider", async () => {
-    for (const id of providerIds) fx.sim.setFaults(id, [{ kind: "prose_only" }]);
-    try {
-      const { result } = await createAgent(await app()).api.search({ query: "best note taking app" });
-      for (const id of providerIds) {
-        expect({ id, extraction: result.models[id]?.extraction }).toEqual({ id, extraction: "fallback" });
-        expect(result.models[id]?.products.length).toBeGreaterThan(0);
-        expect(result.models[id]?.rawResponse).toBeString();
-      }
-    } finally {
-      fx.sim.clearFaults();
+  test("an answer in plain prose is read by the extraction call on the provider's small model, per provider", async () => {
+    const before = fx.sim.requests.length;
+    const { result } = await createAgent(await app()).api.search({ query: "best note taking app" });
+    for (const id of providerIds) {
+      expect({ id, extraction: result.models[id]?.extraction }).toEqual({ id, extraction: "extractor" });
+      expect(result.models[id]?.products.length).toBeGreaterThan(0);
+      expect(result.models[id]?.rawResponse).toBeString();
+      const calls = fx.sim.requests.slice(before).filter((request) => request.provider === id);
+      expect(calls.map((request) => request.kind)).toEqual(["search", "extraction"]);
     }
   });
 

@@ -5,7 +5,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { extractionRequest } from "#src/core/extraction/extract.ts";
+import { extractionRequest, withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
@@ -374,7 +374,7 @@ describe("variants calls", () => {
 
   /** Five variants of a query through the real adapter, each new and with a reasoning; the request logged as "variants". */
   async function variantsOf(id: ProviderId, query: string, on: Simulator = sim) {
-    const variants = parseVariants(await adapter(id, on).structured(variantsRequest(query), AbortSignal.timeout(10_000)), query);
+    const variants = parseVariants((await adapter(id, on).structured(variantsRequest(query), AbortSignal.timeout(10_000))).value, query);
     expect(on.requests.at(-1)?.kind).toBe("variants");
     expect(variants).toHaveLength(5);
     for (const variant of variants) {
@@ -435,7 +435,7 @@ describe("variants calls", () => {
 
   test("the extraction call through the same adapters is still logged as extraction", async () => {
     for (const id of providerIds) {
-      const value = await adapter(id).structured(extractionRequest("The Hoka Clifton 9 and the Nike Pegasus 41 lead."), AbortSignal.timeout(10_000));
+      const { value } = await adapter(id).structured(extractionRequest("The Hoka Clifton 9 and the Nike Pegasus 41 lead."), AbortSignal.timeout(10_000));
       expect(sim.requests.at(-1)?.kind).toBe("extraction");
       expect((value as { products: { name: string }[] }).products.map((p) => p.name)).toEqual(["Hoka Clifton 9", "Nike Pegasus 41"]);
     }
@@ -754,5 +754,306 @@ describe("noise", () => {
     const response = await openaiSearch("best robot vacuum");
     expect(response.status).toBe("completed");
     expect(response.output_text).toMatch(/```json\n[\s\S]+\n```$/);
+  });
+});
+
+/** One search as the adapters send it, with `input` as the whole user message; the answer's text, citations and finish. */
+async function ask(id: ProviderId, input: string, on: Simulator = sim): Promise<{ text: string; citations: number; cut: boolean }> {
+  switch (id) {
+    case "openai": {
+      const client = new OpenAI({ apiKey: "sk", baseURL: on.baseUrls.openai, maxRetries: 0 });
+      const response = await client.responses.create({ model: "gpt-5-mini", input, tools: [{ type: "web_search", search_context_size: "medium" }] });
+      const message = response.output.find((item) => item.type === "message");
+      const part = message?.type === "message" ? message.content[0] : undefined;
+      return { text: response.output_text, citations: part?.type === "output_text" ? part.annotations.length : 0, cut: response.status === "incomplete" };
+    }
+    case "anthropic": {
+      const client = new Anthropic({ apiKey: "sk-ant", baseURL: on.baseUrls.anthropic, maxRetries: 0 });
+      const message = await client.messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 4096,
+        messages: [{ role: "user", content: input }],
+        tools: anthropicTools,
+        tool_choice: { type: "tool", name: "web_search" },
+      });
+      const texts = message.content.flatMap((block) => (block.type === "text" ? [block] : []));
+      return {
+        text: texts.map((block) => block.text).join(""),
+        citations: texts.reduce((sum, block) => sum + (block.citations?.length ?? 0), 0),
+        cut: message.stop_reason === "max_tokens",
+      };
+    }
+    case "gemini": {
+      const client = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: on.baseUrls.gemini } });
+      const response = await client.models.generateContent({ model: "gemini-2.5-flash", contents: input, config: { tools: [{ googleSearch: {} }] } });
+      const candidate = response.candidates?.[0];
+      return {
+        text: response.text ?? "",
+        citations: candidate?.groundingMetadata?.groundingSupports?.length ?? 0,
+        cut: candidate?.finishReason === "MAX_TOKENS",
+      };
+    }
+  }
+}
+
+/** The catalogue names the answer puts forward: bold, a list item's, a heading's or a table row's head. */
+const headNames = (text: string) =>
+  [...text.matchAll(/\*\*([^*\n]+)\*\*|^#{1,6} (?:\d+\. )?(.+)$|^\| \d+ \| ([^|]+?) \|/gm)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim());
+
+describe("the query as typed (issue 23)", () => {
+  test("a plain question gets natural prose with cited, bold-named picks and no JSON block, from every provider; the log holds exactly the query", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 23 });
+    try {
+      const query = "best running shoes for beginners";
+      for (const id of providerIds) {
+        const { text, citations } = await ask(id, query, local);
+        expect(text).not.toContain("```");
+        expect(text).not.toMatch(/"products"|\{\s*"|structured/i);
+        expect(text).toMatch(/^(?:Based on|Here's|I looked)/);
+        const picks = headNames(text).filter((name) => runningShoeProducts.has(name));
+        expect(picks.length).toBeGreaterThanOrEqual(5);
+        expect(citations).toBeGreaterThanOrEqual(2);
+      }
+      expect(local.searchPrompts()).toEqual(providerIds.map((provider) => ({ provider, prompt: query })));
+      expect(local.requests.map((entry) => entry.kind)).toEqual(["search", "search", "search"]);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("the old method's prompt (the query + EXTRACTION_INSTRUCTIONS) still gets the JSON block, and the log holds that prompt", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 23 });
+    try {
+      for (const id of providerIds) {
+        const { text } = await ask(id, withExtractionInstructions("best running shoes"), local);
+        const block = jsonBlock(text);
+        expect(block.products.length).toBeGreaterThanOrEqual(5);
+        for (const product of block.products) expect(runningShoeProducts.has(product.name)).toBe(true);
+      }
+      for (const { prompt: sent } of local.searchPrompts()) expect(sent).toBe(withExtractionInstructions("best running shoes"));
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("searchPrompts() lists search requests only, per provider, never the extraction or variants calls", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 4 });
+    try {
+      const { text } = await ask("gemini", "best crm", local);
+      const request = extractionRequest(text);
+      const client = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
+      await client.models.generateContent({
+        model: "gemini-2.5-flash-lite",
+        contents: request.prompt,
+        config: { responseMimeType: "application/json", responseJsonSchema: request.schema },
+      });
+      await ask("openai", "Notion vs Confluence", local);
+      expect(local.requests.map((entry) => `${entry.provider} ${entry.kind}`)).toEqual(["gemini search", "gemini extraction", "openai search"]);
+      expect(local.requests[1]?.prompt).toBe(request.prompt);
+      expect(local.searchPrompts()).toEqual([
+        { provider: "gemini", prompt: "best crm" },
+        { provider: "openai", prompt: "Notion vs Confluence" },
+      ]);
+      expect(local.searchPrompts("openai")).toEqual([{ provider: "openai", prompt: "Notion vs Confluence" }]);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("with noise 1 prose answers keep real models' quirks (a table, possessives, a category heading, couldn't find, a cut answer), never a JSON block", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 11, noise: 1 });
+    try {
+      const answers: { id: ProviderId; text: string; cut: boolean }[] = [];
+      for (let i = 0; i < 30; i++) for (const id of providerIds) answers.push({ id, ...(await ask(id, "best robot vacuum", local)) });
+      for (const { text } of answers) expect(text).not.toMatch(/```|"products"/);
+      for (const id of providerIds) expect(answers.some((answer) => answer.id === id && answer.cut)).toBe(true);
+      const all = answers.map((answer) => answer.text);
+      expect(all.some((text) => text.includes("| # | Product | Maker |"))).toBe(true);
+      expect(all.some((text) => /\*\*[A-Z][a-z]+'s [^*]+\*\*/.test(text))).toBe(true);
+      expect(all.some((text) => text.includes("\n\n**Robot vacuums**"))).toBe(true);
+      expect(all.some((text) => text.includes("couldn't find current stock levels for"))).toBe(true);
+      expect(all.some((text) => /I couldn't find any reliable information about it/.test(text))).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("with formatVariety 1 prose answers lay their picks out as headings, bold-led paragraphs or a table", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 3, formatVariety: 1 });
+    try {
+      const texts = await Promise.all(Array.from({ length: 12 }, () => ask("openai", "best running shoes", local).then((answer) => answer.text)));
+      for (const text of texts) {
+        expect(text).not.toMatch(/^(?:\d+\.|-) \*\*/m);
+        expect(headNames(text).filter((name) => runningShoeProducts.has(name)).length).toBeGreaterThanOrEqual(5);
+      }
+      expect(texts.some((text) => /^### \d+\. /m.test(text))).toBe(true);
+      expect(texts.some((text) => /^\*\*[^*]+\*\* .*— /m.test(text))).toBe(true);
+      expect(texts.some((text) => text.includes("| # | Product |"))).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
+describe("the extraction call answered as a small model (issue 23)", () => {
+  type Extracted = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
+  const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-2.5-flash-lite" } satisfies Record<ProviderId, string>;
+
+  /** extractionRequest(text) on each provider's wire (json_schema text format, forced tool, responseJsonSchema): the value and the model the response names. */
+  async function extract(id: ProviderId, text: string, on: Simulator): Promise<{ value: Extracted; model: string }> {
+    const request = extractionRequest(text);
+    switch (id) {
+      case "openai": {
+        const client = new OpenAI({ apiKey: "sk", baseURL: on.baseUrls.openai, maxRetries: 0 });
+        const response = await client.responses.create({
+          model: small.openai,
+          input: request.prompt,
+          text: { format: { type: "json_schema", name: request.name, schema: request.schema as Record<string, unknown>, strict: true } },
+        });
+        return { value: JSON.parse(response.output_text), model: response.model };
+      }
+      case "anthropic": {
+        const client = new Anthropic({ apiKey: "sk-ant", baseURL: on.baseUrls.anthropic, maxRetries: 0 });
+        const message = await client.messages.create({
+          model: small.anthropic,
+          max_tokens: 2048,
+          messages: [{ role: "user", content: request.prompt }],
+          tools: [{ name: `record_${request.name}`, description: request.description, input_schema: request.schema as Anthropic.Messages.Tool.InputSchema }],
+          tool_choice: { type: "tool", name: `record_${request.name}` },
+        });
+        const block = message.content[0];
+        if (block?.type !== "tool_use") throw new Error("expected tool_use");
+        return { value: block.input as Extracted, model: message.model };
+      }
+      case "gemini": {
+        const client = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: on.baseUrls.gemini } });
+        const response = await client.models.generateContent({
+          model: small.gemini,
+          contents: request.prompt,
+          config: { responseMimeType: "application/json", responseJsonSchema: request.schema },
+        });
+        return { value: JSON.parse(response.text ?? ""), model: response.modelVersion ?? "" };
+      }
+    }
+  }
+
+  const answers = {
+    vacuums:
+      "Based on recent reviews, these robot vacuums stand out:\n\n1. **Roborock S8 MaxV Ultra** (Roborock): Flagship vacuum-mop.\n\n2. **iRobot Roomba j9+** (iRobot): Reliable navigation.\n\n3. **Eufy X10 Pro Omni** (Anker): Feature-packed combo.\n\nSome forums mention a \"Roborock S8 MaxV Ultra Pro Max\", but I couldn't find any reliable information about it, so I've left it out.",
+    shoes: "Top picks:\n\n- **Hoka Clifton 9**: plush.\n- **Nike Pegasus 41**: a classic.\n- **Brooks Ghost 16**: smooth and dependable.",
+    design:
+      "| # | Product | Maker | Why |\n|---|---|---|---|\n| 1 | Penpot | Kaleidos | Free and open source. |\n| 2 | Affinity Designer | Canva | Vector illustration. |",
+    headphones: "### 1. Sony's WH-1000XM6\n\nRich sound.\n\n### 2. Bose QuietComfort Ultra Headphones\n\nComfortable. Overall, Sony's WH-1000XM6 wins.",
+  };
+  const truth = {
+    vacuums: ["Roborock S8 MaxV Ultra", "iRobot Roomba j9+", "Eufy X10 Pro Omni"],
+    shoes: ["Hoka Clifton 9", "Nike Pegasus 41", "Brooks Ghost 16"],
+    headphones: ["Sony WH-1000XM6", "Bose QuietComfort Ultra Headphones"],
+    design: ["Penpot", "Affinity Designer"],
+  };
+  const companiesOf = {
+    vacuums: ["Roborock", "iRobot", "Anker"],
+    shoes: ["Hoka", "Nike", "Brooks"],
+    headphones: ["Sony", "Bose"],
+    design: ["Kaleidos", "Canva"],
+  };
+
+  /** The documented mistake a returned name is (extractor-errors.ts), or undefined when it is one of the true names. */
+  function mistakeOf(name: string, text: string, trueNames: readonly string[], companies: readonly string[]): string | undefined {
+    if (trueNames.includes(name)) return undefined;
+    if (companies.includes(name)) return "company_as_product";
+    if (/'s /.test(name) && trueNames.includes(name.replace(/'s /, " "))) return "possessive";
+    if (/^and /.test(name) || trueNames.some((t) => name.startsWith(`${t}: `))) return "fragment";
+    if (matchCategory(name) && /^(?:\p{Lu}[\p{L}-]*\s?)+$/u.test(name) && !text.includes(name)) return "category";
+    if (text.includes(`"${name}"`) || text.includes(`information about ${name}`)) return "not_found";
+    const swapped = trueNames.find((t) => t.length === name.length && [...t].filter((c, i) => c !== name[i]).length === 2);
+    if (swapped && [...swapped].sort().join("") === [...name].sort().join("")) return "misspelt";
+    if (!text.toLowerCase().includes(name.toLowerCase())) return "invented";
+    return `unexplained: ${name}`;
+  }
+
+  test("at rate 0 every provider's extraction is exactly the names the answer recommends (a maker's possessive read as its product, a table's maker column not a product), and echoes the small model asked", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 1, extractorErrors: 0 });
+    try {
+      for (const id of providerIds) {
+        for (const key of ["vacuums", "shoes", "headphones", "design"] as const) {
+          for (let i = 0; i < 5; i++) {
+            const { value, model } = await extract(id, answers[key], local);
+            expect(model).toBe(small[id]);
+            expect(value.products.map((p) => p.name)).toEqual(truth[key]);
+            expect(value.products.map((p) => p.rank)).toEqual(truth[key].map((_, index) => index + 1));
+            expect(value.companies.map((c) => c.name)).toEqual(companiesOf[key]);
+          }
+        }
+      }
+      expect(local.requests.every((entry) => entry.kind === "extraction")).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  test("at rate 1 every extraction carries a documented mistake; over many calls all seven kinds show up, reproducible from the seed", async () => {
+    const run = async (seed: number) => {
+      const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed, extractorErrors: 1 });
+      const outputs: string[][] = [];
+      const kinds = new Set<string>();
+      try {
+        for (let i = 0; i < 20; i++) {
+          for (const id of providerIds) {
+            for (const key of ["vacuums", "shoes"] as const) {
+              const { value, model } = await extract(id, answers[key], local);
+              expect(model).toBe(small[id]);
+              const names = [...value.products.map((p) => p.name), ...value.companies.flatMap((c) => c.products)];
+              const mistakes = [...new Set(names.flatMap((name) => mistakeOf(name, answers[key], truth[key], companiesOf[key]) ?? []))];
+              expect(mistakes.length).toBeGreaterThanOrEqual(1);
+              for (const mistake of mistakes) expect(mistake).not.toStartWith("unexplained");
+              for (const mistake of mistakes) kinds.add(mistake);
+              expect(value.products.map((p) => p.rank)).toEqual(value.products.map((_, index) => index + 1));
+              outputs.push(value.products.map((p) => p.name));
+            }
+          }
+        }
+      } finally {
+        await local.stop();
+      }
+      return { outputs, kinds };
+    };
+    const first = await run(2026);
+    expect([...first.kinds].sort()).toEqual(["category", "company_as_product", "fragment", "invented", "misspelt", "not_found", "possessive"]);
+    expect((await run(2026)).outputs).toEqual(first.outputs);
+    expect((await run(2027)).outputs).not.toEqual(first.outputs);
+  });
+
+  test("at rate 0.2 about one extraction in five errs; the answers a seed gives are the same with or without extractor errors", async () => {
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 9, extractorErrors: 0.2 });
+    const clean = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 9 });
+    try {
+      let erred = 0;
+      for (let i = 0; i < 100; i++) {
+        const { value } = await extract("openai", answers.shoes, local);
+        if (JSON.stringify(value.products.map((p) => p.name)) !== JSON.stringify(truth.shoes)) erred++;
+      }
+      expect(erred).toBeGreaterThanOrEqual(8);
+      expect(erred).toBeLessThanOrEqual(35);
+      const texts = async (on: Simulator) => {
+        const out: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const { text } = await ask("openai", "best robot vacuum", on);
+          out.push(text);
+          await extract("openai", text, on);
+        }
+        return out;
+      };
+      // The same seed's answers, one simulator having drawn extractor mistakes in between.
+      const fresh = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 9, extractorErrors: 1 });
+      try {
+        expect(await texts(fresh)).toEqual(await texts(clean));
+      } finally {
+        await fresh.stop();
+      }
+    } finally {
+      await local.stop();
+      await clean.stop();
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { truncationOf } from "#src/contract/providers.ts";
 import type { ModelResult } from "#src/contract/search-result.ts";
-import { cleanExtraction, parseStructuredAnswer } from "#src/core/extraction/extract.ts";
+import { cleanExtraction, parseStructuredAnswer, readExtraction } from "#src/core/extraction/extract.ts";
+import { cleanName, isFragment, isTitleCaseCategory } from "#src/core/extraction/noise.ts";
+import { notFoundSubjects } from "#src/core/extraction/not-found.ts";
 import { withMentions } from "#src/core/extraction/positions.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
 import { deadlineFor } from "#src/server/services/search/deadline.ts";
@@ -160,7 +162,7 @@ describe("4. truncated answers", () => {
     expect(parseStructuredAnswer(withExample, { cut: true })).toBeNull();
   });
 
-  test("the result falls back to the extraction call on the text that exists and records the cut", async () => {
+  test("a cut answer is read by the extraction call on the text that exists, and records the cut", async () => {
     const prompts: string[] = [];
     const adapter: ProviderAdapter = {
       id: "anthropic",
@@ -177,7 +179,7 @@ describe("4. truncated answers", () => {
       }),
       structured: async (request) => {
         prompts.push(request.prompt);
-        return {
+        const value = {
           products: [
             { name: "Roborock S8 MaxV Ultra", rank: 1 },
             { name: "iRobot Roomba Combo j9+", rank: 2 },
@@ -187,11 +189,11 @@ describe("4. truncated answers", () => {
             { name: "iRobot", products: ["iRobot Roomba Combo j9+"] },
           ],
         };
+        return { value, model: "claude-haiku-4-5", usage: { inputTokens: 1200, outputTokens: 80, searches: 0 } };
       },
     };
     const result: ModelResult = await runProvider(adapter, {
       query: "best robot vacuum for pet hair",
-      prompt: "best robot vacuum for pet hair",
       options: {},
       signal: new AbortController().signal,
       retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, callTimeoutMs: 10_000 },
@@ -199,7 +201,8 @@ describe("4. truncated answers", () => {
     });
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("Roborock S8 MaxV Ultra");
-    expect(result.extraction).toBe("fallback");
+    expect(result.extraction).toBe("extractor");
+    expect(result.extractor).toEqual({ provider: "anthropic", model: "claude-haiku-4-5" });
     expect(result.truncated).toEqual({ kind: "length", signal: "max_tokens" });
     expect(names(result.products)).toEqual(["Roborock S8 MaxV Ultra", "iRobot Roomba Combo j9+"]);
     expect(names(result.companies)).toEqual(["Roborock", "iRobot"]);
@@ -279,5 +282,154 @@ ${json({
     const shifted = withMentions(items(), other);
     expect(shifted.products.find((p) => p.name === "Brooks Ghost 16")?.mention?.start).toBe(other.indexOf("Brooks Ghost 16"));
     expect(withMentions(items(), answer)).toEqual(first);
+  });
+});
+
+describe("7. categories written as titles", () => {
+  const kept = (products: string[], companies: string[] = []) => names(cleanExtraction({ products, companies }).products);
+
+  test("a title of ordinary words ending in a plural or uncountable kind of thing is a category", () => {
+    const titles = [
+      "Robot Vacuum Cleaners",
+      "Noise Cancelling Headphones",
+      "Noise-Cancelling Headphones",
+      "Project Management Software",
+      "Running Shoes",
+      "Standing Desks",
+      "Air Purifiers",
+      "Electric Bikes",
+      "Hiking Gear",
+      "Meal Kits",
+    ];
+    expect(kept([...titles, "Roborock S8 MaxV Ultra"])).toEqual(["Roborock S8 MaxV Ultra"]);
+  });
+
+  test("real products made of ordinary words survive", () => {
+    const products = [
+      "Magic Keyboard",
+      "Apple Music",
+      "Apple Watch",
+      "Sleep Number",
+      "Beats Studio Buds",
+      "Galaxy Buds",
+      "Happy Socks",
+      "Common Projects",
+      "Instant Pot",
+      "Google Home",
+      "Kindle Paperwhite",
+      "Ring Video Doorbell",
+      "Purple Mattress",
+      "Brooks Ghost",
+      "Herman Miller Aeron",
+      "Notion",
+      "Slack",
+      "Linear",
+      "Bear",
+    ];
+    expect(kept(products)).toEqual(products);
+  });
+
+  test("a company of the same extraction vouches for its word; a company keeps a name of its trade", () => {
+    expect(kept(["Rainbow Sandals"])).toEqual([]);
+    expect(kept(["Rainbow Sandals"], ["Rainbow"])).toEqual(["Rainbow Sandals"]);
+    expect(names(cleanExtraction({ products: ["RadWagon 5"], companies: [{ name: "Rad Power Bikes", products: ["RadWagon 5"] }] }).companies)).toEqual([
+      "Rad Power Bikes",
+    ]);
+  });
+});
+
+describe("8. what a small extraction model gets wrong (issue 23)", () => {
+  const read = (products: unknown[], companies: unknown[], text: string) => readExtraction({ products, companies }, text, { cut: false });
+
+  test("categories written as titles the answer's own words give away", () => {
+    const text = `## City Strollers
+Full-size strollers are the most comfortable; the **Bugaboo Fox 5** is the pick.
+## Home Espresso Machines
+Espresso machines with grinders save space; the **Breville Bambino Plus** is the easiest.
+## Mattresses For Side Sleepers
+Hybrid mattresses suit side sleepers; the **Helix Midnight Luxe** is zoned.`;
+    const got = read(
+      ["City Strollers", "Bugaboo Fox 5", "Home Espresso Machines", "Breville Bambino Plus", "Mattresses For Side Sleepers", "Helix Midnight Luxe"],
+      [],
+      text,
+    );
+    expect(names(got.products)).toEqual(["Bugaboo Fox 5", "Breville Bambino Plus", "Helix Midnight Luxe"]);
+    // Without the answer's word for the kind of thing, or not as a heading, a plural of an ordinary word may be a name.
+    const strollers = { commonNoun: (word: string) => word === "strollers", heading: (name: string) => name === "City Strollers" };
+    expect(isTitleCaseCategory("City Strollers")).toBe(false);
+    expect(isTitleCaseCategory("City Strollers", new Set(), { ...strollers, heading: () => false })).toBe(false);
+    expect(isTitleCaseCategory("City Strollers", new Set(), strollers)).toBe(true);
+    expect(isTitleCaseCategory("Mattresses For Side Sleepers")).toBe(true);
+  });
+
+  test("products of ordinary words survive where the answer writes their kind in lower case", () => {
+    const text = `The **Magic Keyboard** is the best of the keyboards for a Mac. The **Purple Mattress** beats most mattresses on cooling.
+**Beats Studio Buds** are comfortable buds. The **Instant Pot** replaces three pots, and **Brooks Ghost 16** are the easiest shoes to like.`;
+    const products = ["Magic Keyboard", "Purple Mattress", "Beats Studio Buds", "Instant Pot", "Brooks Ghost 16"];
+    expect(names(read(products, ["Apple", "Purple", "Beats", "Instant Brands", "Brooks Running"], text).products)).toEqual(products);
+    // Named in the prose, not as a heading, with no company to vouch: still products.
+    const notes =
+      "**Apple Notes** is free and better than its reputation; take notes anywhere. The **Capital One Venture Rewards Credit Card** is the simple card. **Discover Online Savings** has no fees, unlike most savings accounts.";
+    const plain = ["Apple Notes", "Capital One Venture Rewards Credit Card", "Discover Online Savings"];
+    expect(names(read(plain, [], notes).products)).toEqual(plain);
+  });
+
+  test("a label before a name and the start of its description after it are not the name", () => {
+    expect(cleanName("Honourable mention: Jira")).toBe("Jira");
+    expect(cleanName("Best overall: Notion")).toBe("Notion");
+    expect(cleanName("Runner-up: Asana")).toBe("Asana");
+    expect(cleanName("Hoka Clifton 9: Plush")).toBe("Hoka Clifton 9");
+    // A title with a colon is a name.
+    expect(cleanName("Star Wars: Outlaws")).toBe("Star Wars: Outlaws");
+    expect(cleanName("Mission: Impossible")).toBe("Mission: Impossible");
+  });
+
+  test("two names joined by 'and' are not one name; a brand written with '&' or 'and' is", () => {
+    expect(isFragment("TCL QM8K and Hisense U8")).toBe(true);
+    expect(isFragment("Sony WH-1000XM6 & Bose QuietComfort Ultra")).toBe(true);
+    for (const name of [
+      "Briggs & Riley Baseline Essential Carry-On",
+      "SoFi Checking and Savings",
+      "Purina Pro Plan Adult 7+ Sensitive Skin & Stomach",
+      "Ben & Jerry's Chunky Monkey",
+      "Pottery Barn and West Elm",
+    ]) {
+      expect(isFragment(name)).toBe(false);
+    }
+  });
+
+  test("a maker given as a product beside its own fuller products is the company; a company's only product stays", () => {
+    const text =
+      "Sony's **Sony WH-1000XM6** leads and the **Sony WH-1000XM5** is cheaper. **YNAB** is the budgeting pick, and **Notion** doubles as a tracker.";
+    const got = read(
+      ["Sony", "Sony WH-1000XM6", "Sony WH-1000XM5", "YNAB", "Notion"],
+      [{ name: "Sony", products: ["Sony", "Sony WH-1000XM6", "Sony WH-1000XM5"] }, "YNAB", "Notion"],
+      text,
+    );
+    expect(names(got.products)).toEqual(["Sony WH-1000XM6", "Sony WH-1000XM5", "YNAB", "Notion"]);
+    expect(got.companies.map((c) => [c.name, c.products])).toEqual([
+      ["Sony", ["Sony WH-1000XM6", "Sony WH-1000XM5"]],
+      ["YNAB", []],
+      ["Notion", []],
+    ]);
+  });
+
+  test("'couldn't find anything about it' is about the name the sentence gave", () => {
+    const refusal = "I searched for the Zorblax Halo ring but couldn't find anything about it: no manufacturer page or review.";
+    expect(notFoundSubjects(refusal)).toEqual(["Zorblax Halo"]);
+    expect(names(read(["Zorblax Halo"], ["Zorblax"], refusal).products)).toEqual([]);
+    // The sentence before, when "it" opens a sentence of its own.
+    expect(notFoundSubjects("I looked up the Zorblax Halo. Sadly I couldn't find anything about it.")).toEqual(["Zorblax Halo"]);
+    // One fact of it, or nobody searching, keeps the product.
+    const fact = "The **Oura Ring 4** is the one to buy. I couldn't find current pricing for it, but it is around $349.";
+    expect(names(read(["Oura Ring 4"], [], fact).products)).toEqual(["Oura Ring 4"]);
+    expect(notFoundSubjects("The Oura Ring 4 is so good that you won't find anything about it to dislike.")).toEqual([]);
+  });
+
+  test("a brand whose own name ends in 's keeps it; a possessive of a brand does not", () => {
+    const text = "**Hill's Prescription Diet i/d** is the vets' first choice. Nike's Pegasus 41 is the daily trainer Nike sells most.";
+    const got = read(["Hill's Prescription Diet i/d", "Nike's Pegasus 41"], [{ name: "Hill's", products: ["Hill's Prescription Diet i/d"] }, "Nike"], text);
+    expect(names(got.products)).toEqual(["Hill's Prescription Diet i/d", "Nike Pegasus 41"]);
+    expect(names(got.companies)).toEqual(["Hill's", "Nike"]);
   });
 });

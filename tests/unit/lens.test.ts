@@ -19,7 +19,11 @@ const result = savedResult({
         sources: ["https://www.notion.so/pricing", "https://example.com/wikis"],
         text: "1. Notion — flexible pages. 2. Coda. 3. Confluence.",
       }),
-      runRecord({ products: ["Confluence", "Notion AI"], sources: ["https://help.notion.so/guides"], text: "Confluence suits larger teams." }),
+      runRecord({
+        products: ["Confluence", "Notion AI"],
+        sources: ["https://help.notion.so/guides"],
+        text: "Confluence suits larger teams; Notion AI is the quicker start.",
+      }),
       runRecord({
         products: ["Coda", "Slite"],
         sources: ["https://notnotion.so/blog"], // a suffix, not a subdomain
@@ -147,5 +151,23 @@ describe("lensSettings: the saved lens, or a brand named on one result against t
       competitors: [coda, slite],
     });
     expect(lensSettings({ brand: null, competitors: [] }, { brand: "Slite" })).toEqual({ brand: slite, competitors: [] });
+  });
+});
+
+describe("brandLens reads the answer's text, whatever the extraction returned", () => {
+  test("a brand the text names counts though the extracted lists omit it; one only the lists name does not", () => {
+    const lensOf = (runs: ReturnType<typeof runRecord>[]) =>
+      brandLens(savedResult({ iterationCount: runs.length, runs: { openai: runs } }), { brand: notion, competitors: [coda] }).providers.openai;
+    const openai = lensOf([
+      // The extractor missed Notion; the text recommends it.
+      runRecord({ products: ["Coda"], text: "Coda is flexible, but most startups pick Notion for its wiki." }),
+      // The extractor listed Coda and Notion; the text names neither.
+      runRecord({ products: ["Notion", "Coda"], companies: ["Notion Labs", "Coda"], text: "Confluence suits larger teams." }),
+    ]);
+    expect(openai?.mentionRate.count).toBe(1);
+    expect(openai?.shareOfVoice.map((entry) => [entry.name, entry.mentions])).toEqual([
+      ["Notion", 1],
+      ["Coda", 1],
+    ]);
   });
 });

@@ -182,11 +182,22 @@ describe("a 'could not find' statement is not a mention", () => {
 describe("inAnswer", () => {
   const target = brand("Target");
 
-  test("the answer's products or companies name the brand where its text cannot tell", () => {
+  test("the answer's products or companies vouch for a name its text writes where capitals cannot tell", () => {
     const text = "Target is the easiest place to find it.";
     expect(target.inText(text)).toBe(false);
     expect(target.inAnswer({ products: [], companies: ["Target"], text })).toBe(true);
-    expect(target.inAnswer({ products: ["Target Up&Up Wipes"], companies: [], text: "" })).toBe(true);
+    expect(target.inAnswer({ products: ["Target Up&Up Wipes"], companies: [], text: "Target Up&Up Wipes are the cheapest." })).toBe(true);
     expect(target.inAnswer({ products: ["Walmart Great Value Wipes"], companies: ["Walmart"], text })).toBe(false);
+  });
+
+  test("the text decides, whatever the extraction returned", () => {
+    // Listed by the extraction, absent from the text (or only as a common word): not named.
+    expect(target.inAnswer({ products: ["Target Up&Up Wipes"], companies: ["Target"], text: "" })).toBe(false);
+    expect(target.inAnswer({ products: [], companies: ["Target"], text: "Aim for the target price of $20." })).toBe(false);
+    expect(brand("Pampers").inAnswer({ products: ["Pampers Swaddlers"], companies: ["Procter & Gamble"], text: "Huggies Little Snugglers fit best." })).toBe(
+      false,
+    );
+    // Named by the text, left out by the extraction: named.
+    expect(brand("Pampers").inAnswer({ products: ["Huggies Little Snugglers"], companies: [], text: "Huggies fit best; Pampers run small." })).toBe(true);
   });
 });

@@ -3,30 +3,21 @@ import { readJsonValue } from "./lenient-json.ts";
 /*
  * Where the structured block an answer ends with (EXTRACTION_INSTRUCTIONS asks for it) sits in
  * the answer's text, and how its keys are read. Light enough for the browser, which shows the
- * answer without it (answerProse); extraction.ts reads the block's value from the same scan.
+ * answer without it (answerProse); extract.ts reads the block's value.
  */
 
 export type StructuredValue = { products: unknown[]; companies: unknown[] };
 export type Span = { start: number; end: number };
 
-// Scans backwards so the last block wins (models sometimes show an example first) and a nested
-// {"products": …} is found before its wrapper. Each candidate is read strictly, then tolerantly.
-export function locateStructured(text: string): ({ value: StructuredValue } & Span) | null {
-  const located = scanStructured(text);
-  lastSpan = { text, span: located ? { start: located.start, end: located.end } : null };
-  return located;
-}
-
-/** Where the structured block parseStructuredAnswer reads sits in the text, if any. */
+/**
+ * Where the structured block parseStructuredAnswer reads sits in the text, if any. One scan of
+ * the text's "{" and "[": a caller that reads the same answer several times (cleanExtraction,
+ * withMentions) computes it once and passes it on.
+ */
 export function structuredSpan(text: string): Span | null {
-  if (lastSpan?.text !== text) locateStructured(text);
-  return lastSpan?.span ?? null;
+  const located = locateStructured(text);
+  return located ? { start: located.start, end: located.end } : null;
 }
-
-// An answer is read by parseStructuredAnswer, then cleanExtraction and withMentions look for the
-// same block: the last answer's span is kept so the scan runs once (it reads every "{" in it).
-// Only the span: the parsed value goes to the caller, who may change it.
-let lastSpan: { text: string; span: Span | null } | undefined;
 
 /**
  * The answer as the person asked for it: without the structured block the product asked for,
@@ -76,7 +67,9 @@ export const COMPANY_NAME_KEYS = ["name", "companyname", "company", "brand", "br
 const PRODUCT_LIST_KEYS = ["products", "productlist", "recommendedproducts", "topproducts", "recommendations"];
 const COMPANY_LIST_KEYS = ["companies", "companylist", "brands", "brandsmentioned", "manufacturers"];
 
-function scanStructured(text: string): ({ value: StructuredValue } & Span) | null {
+// Scans backwards so the last block wins (models sometimes show an example first) and a nested
+// {"products": …} is found before its wrapper. Each candidate is read strictly, then tolerantly.
+export function locateStructured(text: string): ({ value: StructuredValue } & Span) | null {
   for (let i = text.lastIndexOf("{"); i >= 0; i = i === 0 ? -1 : text.lastIndexOf("{", i - 1)) {
     const read = readAt(text, i);
     // A named object is an entry — {"name": "Sony", "products": [...]} is a company, not the block.

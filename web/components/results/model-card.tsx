@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type React
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
+import { askedNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
@@ -272,6 +273,7 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
         {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
+        {model.status === "ok" ? <HowAsked model={model} /> : null}
 
         <ResponseSection title={`Products (${products.length})`}>
           <ListOrEmpty items={products} empty="No products found" ordered className="space-y-2 text-sm">
@@ -400,6 +402,16 @@ function RawResponse({ text, label, shown }: { text: string; label: string; show
 }
 
 /** One part of the full response, under its heading (and a control beside it). */
+/** How the answer was asked and read: what its lists measure. */
+function HowAsked({ model }: { model: ModelResult }) {
+  return (
+    <section aria-label="How this answer was asked and read" className="space-y-0.5 rounded-md bg-muted/50 px-3 py-2 text-xs text-muted-foreground">
+      <p>{askedNote(model)}</p>
+      <p>{readNote(model)}</p>
+    </section>
+  );
+}
+
 function ResponseSection({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
     <section className="min-w-0 space-y-2">

@@ -20,8 +20,8 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
   return {
     ...adapterOf("anthropic", config),
 
-    async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
-      const messages: MessageParam[] = [{ role: "user", content: prompt }];
+    async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {
+      const messages: MessageParam[] = [{ role: "user", content: query }];
       const blocks: AnthropicMessage["content"] = [];
       let last: AnthropicMessage | undefined;
       let usage = { inputTokens: 0, outputTokens: 0, searches: 0 };
@@ -70,7 +70,11 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
       const message = v.parse(AnthropicMessage, raw);
       const call = message.content.find((b) => b.type === "tool_use");
       if (!call) throw new Error(`the ${name} call returned no tool input`);
-      return v.parse(AnthropicToolUse, call).input;
+      return {
+        value: v.parse(AnthropicToolUse, call).input,
+        model: message.model,
+        usage: { inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0, searches: 0 },
+      };
     },
   };
 }

@@ -18,8 +18,8 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
   return {
     ...adapterOf("gemini", config),
 
-    async search({ prompt, signal }: SearchCall): Promise<ProviderAnswer> {
-      const raw = await ai.models.generateContent({ model: config.model, contents: prompt, config: { tools: [{ googleSearch: {} }], abortSignal: signal } });
+    async search({ query, signal }: SearchCall): Promise<ProviderAnswer> {
+      const raw = await ai.models.generateContent({ model: config.model, contents: query, config: { tools: [{ googleSearch: {} }], abortSignal: signal } });
       const response = v.parse(GeminiResponse, raw);
       const candidate = response.candidates[0];
       const grounding = candidate?.groundingMetadata;
@@ -57,7 +57,13 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
         contents: prompt,
         config: { responseMimeType: "application/json", responseJsonSchema: schema, abortSignal: signal },
       });
-      return JSON.parse(textOf(v.parse(GeminiResponse, raw)));
+      const response = v.parse(GeminiResponse, raw);
+      const usage = response.usageMetadata;
+      return {
+        value: JSON.parse(textOf(response)),
+        model: response.modelVersion ?? config.model,
+        usage: { inputTokens: usage?.promptTokenCount ?? 0, outputTokens: usage?.candidatesTokenCount ?? 0, searches: 0 },
+      };
     },
   };
 }

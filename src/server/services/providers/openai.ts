@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "./wire.ts";
 import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
 import { truncationOf } from "#src/contract/providers.ts";
-import type { Source } from "#src/contract/search-result.ts";
+import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
@@ -13,11 +13,11 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
   return {
     ...adapterOf("openai", config),
 
-    async search({ prompt, options, signal }: SearchCall): Promise<ProviderAnswer> {
+    async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {
       const raw = await client.responses.create(
         {
           model: config.model,
-          input: prompt,
+          input: query,
           tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? DEFAULT_OPENAI_CONTEXT_SIZE }],
           include: ["web_search_call.action.sources"],
         },
@@ -35,7 +35,8 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
         },
         { signal },
       );
-      return JSON.parse(outputText(v.parse(OpenAIResponse, raw)));
+      const response = v.parse(OpenAIResponse, raw);
+      return { value: JSON.parse(outputText(response)), model: response.model, usage: usageOf(response, 0) };
     },
   };
 }
@@ -70,11 +71,16 @@ function readAnswer(response: OpenAIResponse): ProviderAnswer {
     searched: searchCalls > 0,
     // status "incomplete": the output hit max_output_tokens or a content filter mid-answer.
     ...(response.status === "incomplete" ? { truncated: truncationOf("openai", response.incomplete_details?.reason || "incomplete") } : {}),
-    usage: {
-      inputTokens: response.usage?.input_tokens ?? 0,
-      outputTokens: response.usage?.output_tokens ?? 0,
-      searches: response.tool_usage?.web_search?.num_requests || searches || searchCalls,
-    },
+    usage: usageOf(response, searches || searchCalls),
+  };
+}
+
+/** The response's usage; `searches` counted from its items when the provider does not report them. */
+function usageOf(response: OpenAIResponse, searches: number): Usage {
+  return {
+    inputTokens: response.usage?.input_tokens ?? 0,
+    outputTokens: response.usage?.output_tokens ?? 0,
+    searches: response.tool_usage?.web_search?.num_requests || searches,
   };
 }
 

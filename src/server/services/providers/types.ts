@@ -18,7 +18,11 @@ export type ProviderAnswer = {
   truncated?: Truncation;
 };
 
-export type SearchCall = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal };
+/** A search: the query exactly as the person typed it, and nothing else (ADR 039). */
+export type SearchCall = { query: string; options: SearchOptions; signal: AbortSignal };
+
+/** What a structured-output call returned: the parsed JSON, the model that answered, and what the call used. */
+export type StructuredAnswer = { value: unknown; model: string; usage: Usage };
 
 /** One adapter per provider, each through its official SDK. */
 export interface ProviderAdapter {
@@ -27,8 +31,10 @@ export interface ProviderAdapter {
   /** The model asked; the result's modelVersion comes from the response. */
   readonly model: string;
   search(call: SearchCall): Promise<ProviderAnswer>;
-  /** A tool-less structured-output call (the extraction fallback, query variants): the parsed JSON. */
-  structured(request: StructuredRequest, signal: AbortSignal): Promise<unknown>;
+  /** A tool-less structured-output call (query variants, reading an answer). */
+  structured(request: StructuredRequest, signal: AbortSignal): Promise<StructuredAnswer>;
+  /** The adapter, on a small model, that reads this provider's answers (ADR 039); this one when absent. */
+  readonly extractor?: ProviderAdapter;
 }
 
 /** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */

@@ -1,5 +1,7 @@
+export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
 /** At most `n` of the given tasks run at once; resolves each task's own promise. */
-export function createLimiter(n: number) {
+export function createLimiter(n: number): Limiter {
   let running = 0;
   const waiting: Array<() => void> = [];
   return async function limit<T>(task: () => Promise<T>): Promise<T> {

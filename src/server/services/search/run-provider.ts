@@ -1,64 +1,115 @@
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult } from "#src/contract/search-result.ts";
-import { cleanExtraction, extractionRequest, parseStructuredAnswer } from "#src/core/extraction/extract.ts";
-import { withMentions } from "#src/core/extraction/positions.ts";
+import { extractionRequest, readExtraction } from "#src/core/extraction/extract.ts";
+import { readProse } from "#src/core/extraction/prose.ts";
 import { dedupeSources } from "#src/core/urls.ts";
-import { DeadlineReachedError, withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
-import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+import { DeadlineReachedError, defaultRetryPolicy, withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
 import { deadlineMessage, type Deadline } from "./deadline.ts";
 
-export type ProviderRun = { query: string; prompt: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy; deadline: Deadline };
+export type ProviderRun = { query: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy; deadline: Deadline };
+
+/** A provider's answer to one iteration's search, waiting to be read; or the card of its failure. */
+export type Asked = { answer: ProviderAnswer; startedAt: number } | { failed: ModelResult };
 
 /**
- * One iteration of one provider: search, then extract products and companies from the answer
- * (inline JSON, else a fallback extraction call on the text there is, which is also the way for
- * an answer the provider cut short) and find where the answer first names each. A failure
- * becomes an error result, so one provider never fails the others; only cancellation propagates.
- * Past the search's deadline it calls nothing, and a call the deadline cuts becomes a card saying so.
+ * One iteration of one provider: ask (askProvider), then read what the answer recommends
+ * (readAnswer). The search runs the two apart, so that reading one answer overlaps the next search.
  */
 export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<ModelResult> {
-  const started = performance.now();
-  // What the card shows if the call fails: the provider, its mode and the model asked.
-  const base: ModelResult = { ...offModelResult(adapter.id), simulated: adapter.mode === "simulated", modelName: adapter.model, modelVersion: adapter.model };
+  const asked = await askProvider(adapter, run);
+  return "failed" in asked ? asked.failed : readAnswer(adapter, asked, run);
+}
+
+/**
+ * The search call: the query exactly as typed, with web search on (ADR 039). A failure becomes an
+ * error card, so one provider never fails the others; only cancellation propagates. Past the
+ * search's deadline it calls nothing, and a call the deadline cuts becomes a card saying so.
+ */
+export async function askProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<Asked> {
+  const startedAt = performance.now();
   try {
-    const answer = await withRetry((signal) => adapter.search({ ...run, signal }), run.signal, run.retry, run.deadline.at);
-    let extraction: ModelResult["extraction"] = "inline";
-    let structured = parseStructuredAnswer(answer.text, { cut: answer.truncated !== undefined });
-    if (!structured && answer.text.trim()) {
-      try {
-        structured = asExtraction(
-          await withRetry((signal) => adapter.structured(extractionRequest(answer.text), signal), run.signal, run.retry, run.deadline.at),
-        );
-        extraction = structured ? "fallback" : "none";
-      } catch (error) {
-        if (run.signal.aborted) throw error;
-        extraction = "none";
-      }
-    }
-    if (!structured) extraction = "none";
-    const { products, companies } = structured ? withMentions(cleanExtraction(structured, answer.text), answer.text) : { products: [], companies: [] };
-    return {
-      ...base,
-      status: "ok",
-      modelName: modelFamily(answer.modelVersion),
-      modelVersion: answer.modelVersion,
-      products,
-      companies,
-      sources: dedupeSources(answer.sources),
-      rawResponse: answer.text,
-      searched: answer.searched,
-      searchQueries: answer.searchQueries,
-      usage: answer.usage,
-      extraction,
-      ...(answer.truncated ? { truncated: answer.truncated } : {}),
-      durationMs: Math.round(performance.now() - started),
-    };
+    const answer = await withRetry((signal) => adapter.search({ query: run.query, options: run.options, signal }), run.signal, run.retry, run.deadline.at);
+    return { answer, startedAt };
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
-    const durationMs = Math.round(performance.now() - started);
-    if (error instanceof DeadlineReachedError) return { ...base, status: "error", stopped: "deadline", error: deadlineMessage(run.deadline.ms), durationMs };
-    return { ...base, status: "error", error: describeError(error), durationMs };
+    const base = failedCard(adapter, startedAt);
+    if (error instanceof DeadlineReachedError) return { failed: { ...base, stopped: "deadline", error: deadlineMessage(run.deadline.ms) } };
+    return { failed: { ...base, error: describeError(error) } };
   }
+}
+
+/**
+ * Reads the products and companies an answer recommends: a structured-output call to the
+ * provider's extractor (a small model), whose names our rules then check against the answer
+ * (readExtraction: the noise rules, then grounding). If that call fails, times out or answers in
+ * another shape, the deterministic reading of the prose gives the result (`extraction: "prose"`):
+ * the answer is never lost because its reading failed.
+ */
+export async function readAnswer(
+  adapter: ProviderAdapter,
+  { answer, startedAt }: { answer: ProviderAnswer; startedAt: number },
+  run: ProviderRun,
+): Promise<ModelResult> {
+  const cut = answer.truncated !== undefined;
+  const reader = adapter.extractor ?? adapter;
+  let read: Pick<ModelResult, "products" | "companies" | "extraction" | "extractor" | "extractionUsage" | "ungrounded">;
+  if (!answer.text.trim()) read = { products: [], companies: [], extraction: "none" };
+  else {
+    try {
+      const reply = await withRetry(
+        (signal) => reader.structured(extractionRequest(answer.text), signal),
+        run.signal,
+        extractionPolicy(run.retry),
+        run.deadline.at,
+      );
+      const listed = asExtraction(reply.value);
+      if (!listed) throw new Error("the extraction call answered in another shape");
+      const { products, companies, ungrounded } = readExtraction(listed, answer.text, { cut });
+      read = { products, companies, extraction: "extractor", extractor: { provider: reader.id, model: reply.model }, extractionUsage: reply.usage, ungrounded };
+    } catch (error) {
+      if (run.signal.aborted) throw run.signal.reason;
+      read = { ...readProse(answer.text, { cut }), extraction: "prose" };
+    }
+  }
+  return {
+    ...offModelResult(adapter.id),
+    simulated: adapter.mode === "simulated",
+    status: "ok",
+    modelName: modelFamily(answer.modelVersion),
+    modelVersion: answer.modelVersion,
+    sources: dedupeSources(answer.sources),
+    rawResponse: answer.text,
+    searched: answer.searched,
+    searchQueries: answer.searchQueries,
+    usage: answer.usage,
+    asked: "as typed",
+    ...read,
+    ...(answer.truncated ? { truncated: answer.truncated } : {}),
+    durationMs: Math.round(performance.now() - startedAt),
+  };
+}
+
+/**
+ * Reading an answer is worth less waiting than getting it: one retry, and a shorter timeout, after
+ * which the prose is read instead.
+ */
+function extractionPolicy(policy: RetryPolicy = defaultRetryPolicy): RetryPolicy {
+  return { ...policy, retries: Math.min(policy.retries, 1), callTimeoutMs: Math.min(policy.callTimeoutMs, EXTRACTION_TIMEOUT_MS) };
+}
+
+const EXTRACTION_TIMEOUT_MS = 30_000;
+
+/** What the card shows when the call fails: the provider, its mode and the model asked. */
+function failedCard(adapter: ProviderAdapter, startedAt: number): ModelResult {
+  return {
+    ...offModelResult(adapter.id),
+    simulated: adapter.mode === "simulated",
+    modelName: adapter.model,
+    modelVersion: adapter.model,
+    status: "error",
+    durationMs: Math.round(performance.now() - startedAt),
+  };
 }
 
 /** "gpt-5-mini-2025-08-07" → "gpt-5-mini", "claude-sonnet-4-6-20260101" → "claude-sonnet-4-6". */
@@ -66,7 +117,7 @@ function modelFamily(version: string): string {
   return version.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, "");
 }
 
-/** A fallback call's JSON, accepted only in the expected shape. */
+/** The extraction call's JSON, accepted only in the expected shape. */
 function asExtraction(value: unknown): { products: unknown[]; companies: unknown[] } | null {
   if (!value || typeof value !== "object") return null;
   const { products, companies } = value as { products?: unknown; companies?: unknown };

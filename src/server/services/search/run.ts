@@ -4,12 +4,11 @@ import type { SearchEvent } from "#src/contract/search-events.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
-import { withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { Deadline } from "./deadline.ts";
 import { createLimiter } from "./limit.ts";
-import { runProvider } from "./run-provider.ts";
+import { askProvider, readAnswer, type ProviderRun } from "./run-provider.ts";
 
 /** Every catalogue provider's adapter, or null where it is not connected. */
 export type Providers = Record<ProviderId, ProviderAdapter | null>;
@@ -43,7 +42,6 @@ export class AllProvidersFailedError extends Error {
  */
 export async function runSearch(run: SearchRun): Promise<SearchResult> {
   const started = performance.now();
-  const prompt = withExtractionInstructions(run.query);
   const emit = run.onEvent ?? (() => {});
   emit({ type: "started", query: run.query, iterations: run.iterations, modes: modesOf(run.providers) });
 
@@ -64,19 +62,18 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
         return;
       }
       const limit = createLimiter(run.concurrency);
+      const call: ProviderRun = { query: run.query, options: run.options, signal: run.signal, retry: run.retry, deadline: run.deadline };
       let shown: ModelResult | undefined;
       await Promise.all(
         Array.from({ length: run.iterations }, () =>
-          limit(async () => {
-            run.signal.throwIfAborted();
-            const result = await runProvider(adapter, {
-              query: run.query,
-              prompt,
-              options: run.options,
-              signal: run.signal,
-              retry: run.retry,
-              deadline: run.deadline,
+          (async () => {
+            // Only the search holds one of the provider's `concurrency` places: its answer is read
+            // while the next iteration's search runs.
+            const asked = await limit(async () => {
+              run.signal.throwIfAborted();
+              return askProvider(adapter, call);
             });
+            const result = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
             runs[id].push(result);
             run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;
@@ -86,7 +83,7 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
               shown = result;
               emit({ type: "result", provider: id, result });
             }
-          }),
+          })(),
         ),
       );
     }),

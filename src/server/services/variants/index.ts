@@ -55,7 +55,7 @@ export function createVariants({ db, providers, billing, search, queue, generato
     const { id, adapter } = writer();
     let answer: unknown;
     try {
-      answer = await withRetry((signal) => adapter.structured(variantsRequest(query), signal), new AbortController().signal, retry);
+      answer = (await withRetry((signal) => adapter.structured(variantsRequest(query), signal), new AbortController().signal, retry)).value;
     } catch (error) {
       throw new DomainError("PROVIDERS_FAILED", `The model could not write variants: ${error instanceof Error ? error.message : String(error)}`);
     }

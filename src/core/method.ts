@@ -1,0 +1,34 @@
+import type { ModelResult } from "#src/contract/search-result.ts";
+
+/*
+ * How an answer was obtained and read, in words: the full response and `aisc show` say it beside
+ * the answer, so a reader can tell what the lists measure (ADR 039).
+ */
+
+/** How the provider was asked. */
+export function askedNote(model: Pick<ModelResult, "asked">): string {
+  return model.asked === "as typed"
+    ? "Asked the query exactly as typed, with web search on."
+    : "Asked with the method used before 26 November 2026: the query followed by instructions to end the answer with a JSON list of the products it recommends.";
+}
+
+/** How the products and companies were read from the answer. */
+export function readNote(model: Pick<ModelResult, "extraction" | "extractor" | "ungrounded">): string {
+  switch (model.extraction) {
+    case "extractor": {
+      const dropped = model.ungrounded ?? 0;
+      const by = model.extractor ? ` by ${model.extractor.model}` : "";
+      return dropped > 0
+        ? `Products and companies read from the answer${by}; ${dropped} ${dropped === 1 ? "name it gave does" : "names it gave do"} not occur in the answer and ${dropped === 1 ? "was" : "were"} left out.`
+        : `Products and companies read from the answer${by}; every one listed occurs in the answer.`;
+    }
+    case "prose":
+      return "Products read from the answer's lists, tables, headings and bold names: the extraction call failed.";
+    case "inline":
+      return "Products and companies read from the JSON list at the end of the answer.";
+    case "fallback":
+      return "Products and companies read from the answer by a second call: it ended without a JSON list.";
+    case "none":
+      return "Nothing to read: the answer had no text.";
+  }
+}
