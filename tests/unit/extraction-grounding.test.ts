@@ -177,6 +177,27 @@ describe("readExtraction: grounding", () => {
     expect(read.ungrounded).toBe(0); // pieces are not inventions
   });
 
+  test("the ranks close up over what was dropped: the list reads 1, 2, 3 in the extractor's order", () => {
+    const read = readExtraction(
+      {
+        products: [
+          { name: "Bose QuietComfort Ultra Headphones (2nd Gen)", rank: 2, details: null },
+          { name: "Sony WH-1000XM5", rank: 1, details: null },
+          { name: "Bose QuietComfort 45", rank: 3, details: null }, // invented
+          { name: "Sennheiser Momentum 4 Wireless", rank: 4, details: null },
+        ],
+        companies: [],
+      },
+      answer,
+      { cut: false },
+    );
+    expect(read.products.map((product) => [product.name, product.rank])).toEqual([
+      ["Bose QuietComfort Ultra Headphones (2nd Gen)", 2],
+      ["Sony WH-1000XM5", 1],
+      ["Sennheiser Momentum 4 Wireless", 3],
+    ]);
+  });
+
   test("a reply of another shape reads as nothing, without throwing", () => {
     for (const raw of [null, "Sony", [{ name: "Sony" }], { items: ["Sony"] }, { products: "Sony" }]) {
       expect(readExtraction(raw, "Sony makes them.", { cut: false })).toEqual({ products: [], companies: [], ungrounded: 0 });

@@ -126,7 +126,13 @@ export function readExtraction(raw: unknown, answerText: string, { cut }: { cut:
     return { ...company, products: (company.products ?? []).filter((name) => listed.has(nameKey(name)) || named.has(name)) };
   });
   const ungrounded = [...located.products, ...located.companies].filter((item) => item.mention === undefined).length;
-  return { products: renumbered(products), companies: renumbered(mergedByName(companies)), ungrounded };
+  return { products: reranked(renumbered(products)), companies: renumbered(mergedByName(companies)), ungrounded };
+}
+
+// The ranks the extractor gave, closed up over what was dropped: the list reads 1, 2, 3, not 1, 2, 4.
+function reranked(products: Product[]): Product[] {
+  const ranked = products.filter((product) => product.rank !== undefined).sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
+  return products.map((product) => (product.rank === undefined ? product : { ...product, rank: ranked.indexOf(product) + 1 }));
 }
 
 // A company renamed to the name the answer gives ("Nestlé Purina" → "Purina") meets the one listed so.
