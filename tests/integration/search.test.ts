@@ -201,9 +201,23 @@ describe("search: providers, faults, cancel, streaming", () => {
   const app = async () => (await createTestApp(fx.db, { simulator: fx.sim })).app;
   const quickTimeout = { retries: 1, baseDelayMs: 5, maxDelayMs: 20, callTimeoutMs: 300 };
 
-  test("GET /api/status reports each provider connected and how it runs", async () => {
-    const status = await createAgent(await app()).api.status();
-    expect(status).toEqual({ ...perProvider(() => true), modes: perProvider(() => "simulated"), billing: "simulated" });
+  test("GET /api/status reports each provider connected and how it runs, once its model was checked", async () => {
+    const { app, providerStatus } = await createTestApp(fx.db, { simulator: fx.sim });
+    await providerStatus.checkNow();
+    const status = await createAgent(app).api.status();
+    const checked = perProvider((id) => status.providers[id].checkedAt ?? "");
+    expect(status).toEqual({
+      ...perProvider(() => true),
+      modes: perProvider(() => "simulated"),
+      providers: perProvider((id) => ({
+        state: "connected",
+        checkedAt: checked[id],
+        model: providerCatalogue[id].defaultModel,
+        extraction: { provider: id, model: providerCatalogue[id].defaultExtractionModel },
+      })),
+      billing: "simulated",
+    });
+    for (const id of providerIds) expect(Date.parse(checked[id])).toBeGreaterThan(0);
   });
 
   test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {

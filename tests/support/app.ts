@@ -8,6 +8,7 @@ import { assemble } from "#src/server/assemble.ts";
 import type { Env } from "#src/server/env.ts";
 import type { Instance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderStatus } from "#src/server/services/providers/status.ts";
 import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
 import type { JobQueue } from "#src/server/services/job-queue.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
@@ -41,10 +42,10 @@ export type TestAppOptions = {
 export async function createTestApp(
   database: Database,
   options: TestAppOptions = {},
-): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
+): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue; providerStatus: ProviderStatus }> {
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
-  const { app, env, queue } = await assemble({
+  const { app, env, queue, providerStatus } = await assemble({
     env: {
       NODE_ENV: "test",
       DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
@@ -64,7 +65,7 @@ export async function createTestApp(
     retry: options.retry ?? testRetry,
     clock: options.clock,
   });
-  return { app, env, simulator, stripe, queue };
+  return { app, env, simulator, stripe, queue, providerStatus };
 }
 
 /**
