@@ -82,14 +82,23 @@ export function statusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date; capped. */
+/**
+ * Gemini's SDK keeps no headers on its errors: the wait is its body's google.rpc.RetryInfo
+ * (`"retryDelay": "30s"`), which the error's message carries as JSON.
+ */
+function retryInfoDelay(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : "";
+  return /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message)?.[1];
+}
+
+/** `retry-after-ms`, else `retry-after` (or Gemini's RetryInfo) in seconds or as an HTTP date; capped. */
 function retryAfterMs(error: unknown, capMs: number): number | undefined {
   const headers = (error as { headers?: unknown } | null)?.headers;
   const get = (name: string): string | null | undefined =>
     headers instanceof Headers ? headers.get(name) : typeof headers === "object" && headers ? (headers as Record<string, string | undefined>)[name] : undefined;
   const ms = Number(get("retry-after-ms"));
   if (get("retry-after-ms") && Number.isFinite(ms)) return Math.min(Math.max(ms, 0), capMs);
-  const value = get("retry-after");
+  const value = get("retry-after") ?? retryInfoDelay(error);
   if (!value) return undefined;
   const seconds = Number(value);
   const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
