@@ -1,5 +1,5 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
-import { failureLabels, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { QuotaStatus } from "#src/contract/quota.ts";
 import type { ApiStatus } from "#src/contract/status.ts";
 import { rateLimitNote } from "#src/core/method.ts";
@@ -100,22 +100,14 @@ export function resultSummary(result: SearchResult): string {
  */
 export function providerStatusText(status: ApiStatus): string {
   const rows = providerIds.map((id) => {
-    const health = status.providers[id];
-    return [providerCatalogue[id].name, status.modes[id], connectionLabel(status, id), health.model];
+    const { label, model } = status.providers[id];
+    return [providerCatalogue[id].name, status.modes[id], label, model];
   });
   const reasons = providerIds.flatMap((id) => {
-    const { state, message } = status.providers[id];
-    return message && (state === "failing" || state === "degraded") ? [`${providerCatalogue[id].model}: ${message}`] : [];
+    const { failure, message } = status.providers[id];
+    return failure ? [`${providerCatalogue[id].model}: ${message}`] : [];
   });
   return [table(["Provider", "Mode", "Status", "Model"], rows), ...reasons].join("\n");
-}
-
-function connectionLabel(status: ApiStatus, id: ProviderId): string {
-  const { state, failure } = status.providers[id];
-  if (state === "failing" && failure) return failureLabels[failure];
-  if (state === "checking") return "Checking…";
-  const connected = status.modes[id] === "simulated" ? "Simulated" : "Connected";
-  return state === "degraded" ? `${connected} (reading degraded)` : connected;
 }
 
 /** The brand lens: a row per provider. */

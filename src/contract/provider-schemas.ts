@@ -4,7 +4,8 @@
  */
 import * as v from "valibot";
 
-import { providerFailures, providerIds, type ProviderId as Id } from "./providers.ts";
+import { failureLabels, type ProviderFailure as Failure } from "./provider-failures.ts";
+import { providerIds, type ProviderId as Id } from "./providers.ts";
 
 export const ProviderId = v.picklist(providerIds);
 export type ProviderId = Id;
@@ -14,4 +15,4 @@ export const ProviderMode = v.picklist(["live", "simulated", "off"]);
 export type ProviderMode = v.InferOutput<typeof ProviderMode>;
 
 /** Why a provider cannot answer (providers.ts `providerFailures`, ADR 040). */
-export const ProviderFailure = v.picklist(providerFailures);
+export const ProviderFailure = v.picklist(Object.keys(failureLabels) as Failure[]);

@@ -22,33 +22,11 @@ export type ProviderInfo = {
   defaultModel: string;
   /** The small model that reads products and companies from an answer (ADR 039) when its variable is unset. */
   defaultExtractionModel: string;
-  /** Where the account's credit and limits are managed: the remedy a quota error names. */
-  billingUrl: string;
   /**
    * The finish signals it sends for an answer cut short that we know, and what each means. Its
    * adapter decides when an answer was cut; a cut whose signal is not here is "other".
    */
   truncationSignals: Readonly<Record<string, Exclude<TruncationKind, "other">>>;
-};
-
-/**
- * Why a provider cannot answer (ADR 040): its key is missing or refused, its model is gone, its
- * account is out of credit or quota, it is rate-limiting us now, it cannot be reached, or it
- * answered with another error. The same words on the Connection Status, `aisc status`, MCP and a
- * search's error card.
- */
-export const providerFailures = ["no_key", "key_refused", "model_not_found", "quota_exhausted", "rate_limited", "unreachable", "provider_error"] as const;
-export type ProviderFailure = (typeof providerFailures)[number];
-
-/** The short label of each failure (a badge, a table cell). */
-export const failureLabels: Record<ProviderFailure, string> = {
-  no_key: "No Key",
-  key_refused: "Key Refused",
-  model_not_found: "Model Not Found",
-  quota_exhausted: "Out of Credit",
-  rate_limited: "Rate-Limited",
-  unreachable: "Unreachable",
-  provider_error: "Provider Error",
 };
 
 /** Why a provider cut an answer short, in the product's terms: the web card words each kind. */
@@ -65,7 +43,6 @@ export const providerCatalogue = {
     // ADR 040: current, inexpensive, web_search on the Responses API (checked 2026-11-26).
     defaultModel: "gpt-6-luna",
     defaultExtractionModel: "gpt-6-luna",
-    billingUrl: "https://platform.openai.com/settings/organization/billing",
     // incomplete_details.reason of a response whose status is "incomplete".
     truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
   },
@@ -84,7 +61,6 @@ export const providerCatalogue = {
     // ADR 040: the current Haiku, on the web search tool's supported list (checked 2026-11-26).
     defaultModel: "claude-haiku-5-5",
     defaultExtractionModel: "claude-haiku-5-5",
-    billingUrl: "https://platform.claude.com/settings/billing",
     // stop_reason; any other (end_turn, stop_sequence…) is a finished answer.
     truncationSignals: { max_tokens: "length", model_context_window_exceeded: "context", refusal: "refusal" },
   },
@@ -103,7 +79,6 @@ export const providerCatalogue = {
     // ADR 040: stable, grounding with Google Search; gemini-2.5-flash is shut down 2026-12-01 (checked 2026-11-26).
     defaultModel: "gemini-3.5-flash-lite",
     defaultExtractionModel: "gemini-3.5-flash-lite",
-    billingUrl: "https://aistudio.google.com/usage",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },

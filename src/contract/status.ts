@@ -13,8 +13,10 @@ import { perProvider } from "./providers.ts";
 export const ProviderHealth = v.object({
   state: v.picklist(["connected", "degraded", "failing", "checking"]),
   failure: v.optional(ProviderFailure),
-  /** The cause and the remedy, in words; absent when connected. */
-  message: v.optional(v.string()),
+  /** Its badge, as every client shows it: "Connected", "Simulated", "Checking…", or the failure's ("Model Not Found"). */
+  label: v.string(),
+  /** In words: how it answers, or the cause and the remedy. */
+  message: v.string(),
   /** When it was last checked (ISO 8601); absent before the first check. */
   checkedAt: v.optional(v.string()),
   /** The model asked (its variable, or the default). */

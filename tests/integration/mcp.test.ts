@@ -58,7 +58,7 @@ test("the provider_status tool says which provider cannot answer, why and what t
     const [summary, json] = texts(answer);
     expect(summary).toContain("Out of Credit");
     expect(summary).toContain(
-      `Claude: The Anthropic account of ANTHROPIC_API_KEY is out of credit or quota: add credit or raise its limit at ${providerCatalogue.anthropic.billingUrl}.`,
+      `Claude: The Anthropic account of ANTHROPIC_API_KEY is out of credit or quota: add credit or raise its limit at https://platform.claude.com/settings/billing.`,
     );
     expect(JSON.parse(json ?? "").providers.anthropic).toMatchObject({ state: "failing", failure: "quota_exhausted" });
   } finally {

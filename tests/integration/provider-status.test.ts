@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { providerCatalogue, providerIds, type ProviderFailure, type ProviderId } from "#src/contract/providers.ts";
+import type { ProviderFailure } from "#src/contract/provider-failures.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { FaultFor } from "#dev/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -31,7 +32,12 @@ const liveApp = (extra?: Record<string, string>) => createTestApp(fx.db, { simul
 
 /** What each fault must read as, for a provider, on the status and on the card. */
 function expected(id: ProviderId, failure: ProviderFailure): string {
-  const { company, env, billingUrl, defaultModel } = providerCatalogue[id];
+  const { company, env, defaultModel } = providerCatalogue[id];
+  const billingUrl = {
+    openai: "https://platform.openai.com/settings/organization/billing",
+    anthropic: "https://platform.claude.com/settings/billing",
+    gemini: "https://aistudio.google.com/usage",
+  }[id];
   return {
     no_key: `${env.apiKey} is not set: set it to a ${company} API key to search with it.`,
     key_refused: `${company} refused the API key in ${env.apiKey}: set ${env.apiKey} to a valid ${company} API key.`,
@@ -42,6 +48,17 @@ function expected(id: ProviderId, failure: ProviderFailure): string {
     provider_error: "",
   }[failure];
 }
+
+/** The badge each reason shows, on the web, in `aisc status` and MCP alike. */
+const labels: Record<ProviderFailure, string> = {
+  no_key: "No Key",
+  key_refused: "Key Refused",
+  model_not_found: "Model Not Found",
+  quota_exhausted: "Out of Credit",
+  rate_limited: "Rate-Limited",
+  unreachable: "Unreachable",
+  provider_error: "Provider Error",
+};
 
 const faults: Array<[ProviderFailure, FaultFor<ProviderId>]> = [
   ["key_refused", { kind: "auth_refused" }],
@@ -66,6 +83,7 @@ describe("the Connection Status and the error card name the same cause and remed
             health: {
               state: "failing",
               failure,
+              label: labels[failure],
               message: expected(id, failure),
               checkedAt: expect.any(String) as unknown as string,
               model: providerCatalogue[id].defaultModel,
@@ -92,7 +110,7 @@ describe("the Connection Status and the error card name the same cause and remed
     const status = await visitor.api.status();
     expect(status.modes.gemini).toBe("off");
     expect(status.gemini).toBe(false);
-    expect(status.providers.gemini).toMatchObject({ state: "failing", failure: "no_key", message: expected("gemini", "no_key") });
+    expect(status.providers.gemini).toMatchObject({ state: "failing", failure: "no_key", label: "No Key", message: expected("gemini", "no_key") });
     const { result } = await visitor.api.search({ query: "best crm for a small agency" });
     expect(result.models.gemini).toMatchObject({ status: "off", failure: "no_key", error: expected("gemini", "no_key") });
   });
@@ -162,7 +180,8 @@ describe("checked at start and again every few minutes", () => {
         state: "degraded",
         failure: "model_not_found",
         extraction: { provider: "anthropic", model },
-        message: `Searches work, but the model that reads the answers failed: ANTHROPIC_EXTRACTION_MODEL=${model} is no longer offered by Anthropic: set ANTHROPIC_EXTRACTION_MODEL to a current model. Until then, answers are read from their text.`,
+        label: "Connected",
+        message: `ChatGPT / OpenAI answers with live web search (${providerCatalogue.openai.defaultModel}). But the model that reads the answers failed: ANTHROPIC_EXTRACTION_MODEL=${model} is no longer offered by Anthropic: set ANTHROPIC_EXTRACTION_MODEL to a current model. Until then, answers are read from their text.`,
       });
       expect(status.openai).toBe(true);
       expect(status.providers.anthropic).toMatchObject({ state: "failing", failure: "model_not_found" });

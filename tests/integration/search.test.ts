@@ -211,6 +211,8 @@ describe("search: providers, faults, cancel, streaming", () => {
       modes: perProvider(() => "simulated"),
       providers: perProvider((id) => ({
         state: "connected",
+        label: "Simulated",
+        message: `${providerCatalogue[id].env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`,
         checkedAt: checked[id],
         model: providerCatalogue[id].defaultModel,
         extraction: { provider: id, model: providerCatalogue[id].defaultExtractionModel },

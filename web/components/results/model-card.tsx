@@ -1,6 +1,7 @@
 import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { failureLabels, providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
+import { failureLabels } from "#src/contract/provider-failures.ts";
+import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { askedNote, rateLimitNote, readNote } from "#src/core/method.ts";

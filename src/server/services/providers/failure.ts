@@ -1,4 +1,5 @@
-import { providerCatalogue, type ProviderFailure, type ProviderId } from "#src/contract/providers.ts";
+import type { ProviderFailure } from "#src/contract/provider-failures.ts";
+import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 
 /** The call that failed: whose, for what (the search model or the one that reads answers), and which model. */
 export type FailedCall = { provider: ProviderId; role: "search" | "extraction"; model: string };
@@ -60,7 +61,7 @@ function failureOf({ status, text }: WireError): ProviderFailure {
 
 /** The cause and what to do, naming the variable to change. */
 function remedy(failure: Exclude<ProviderFailure, "provider_error">, { provider, role, model }: FailedCall): string {
-  const { company, env, billingUrl, defaultModel, defaultExtractionModel } = providerCatalogue[provider];
+  const { company, env, defaultModel, defaultExtractionModel } = providerCatalogue[provider];
   const variable = role === "search" ? env.model : env.extractionModel;
   const fallback = role === "search" ? defaultModel : defaultExtractionModel;
   switch (failure) {
@@ -71,13 +72,20 @@ function remedy(failure: Exclude<ProviderFailure, "provider_error">, { provider,
     case "model_not_found":
       return `${variable}=${model} is no longer offered by ${company}: set ${variable} to a current model${model === fallback ? "" : `, or unset it for the default (${fallback})`}.`;
     case "quota_exhausted":
-      return `The ${company} account of ${env.apiKey} is out of credit or quota: add credit or raise its limit at ${billingUrl}.`;
+      return `The ${company} account of ${env.apiKey} is out of credit or quota: add credit or raise its limit at ${billingPages[provider]}.`;
     case "rate_limited":
       return `${company} is rate-limiting this key right now (429): calls wait the time it asks and try again; if it lasts, lower PROVIDER_CONCURRENCY or raise the key's rate limits.`;
     case "unreachable":
       return `${company}'s API could not be reached: check this server's network connection, and ${env.baseUrl} if it is set.`;
   }
 }
+
+/** Where each provider's account credit and limits are managed: the remedy a quota error names. */
+export const billingPages: Record<ProviderId, string> = {
+  openai: "https://platform.openai.com/settings/organization/billing",
+  anthropic: "https://platform.claude.com/settings/billing",
+  gemini: "https://aistudio.google.com/usage",
+};
 
 /** An error we have no reason for: the SDK's message (status first), one line, without secrets. */
 export function describeError(error: unknown): string {

@@ -1,7 +1,8 @@
-import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { failureLabels } from "#src/contract/provider-failures.ts";
+import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { ProviderHealth } from "#src/contract/status.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
-import { classifyFailure, noKeyFailure } from "./failure.ts";
+import { classifyFailure, noKeyFailure, type ClassifiedFailure } from "./failure.ts";
 import type { ProviderAdapter } from "./types.ts";
 
 /** A check that has not answered by then counts as the provider unreachable. */
@@ -37,7 +38,9 @@ export function createProviderStatus({
 }): ProviderStatus {
   const health = perProvider((id): ProviderHealth => {
     const adapter = providers[id];
-    return adapter ? { state: "checking", ...models(adapter) } : { state: "failing", ...noKeyFailure(id), model: configured[id].model };
+    return adapter
+      ? { state: "checking", label: "Checking…", message: `Checking ${adapter.model} with its key.`, ...models(adapter) }
+      : { state: "failing", ...labelled(noKeyFailure(id)), model: configured[id].model };
   });
   let running: Promise<void> | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -82,15 +85,22 @@ export function createProviderStatus({
 async function check(adapter: ProviderAdapter): Promise<Omit<ProviderHealth, "checkedAt">> {
   const base = models(adapter);
   const search = await attempt(adapter, "search");
-  if (search) return { ...base, state: "failing", ...search };
+  if (search) return { ...base, state: "failing", ...labelled(search) };
+  const { name, env } = providerCatalogue[adapter.id];
+  const label = adapter.mode === "simulated" ? "Simulated" : "Connected";
+  const answers =
+    adapter.mode === "simulated"
+      ? `${env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`
+      : `${name} answers with live web search (${adapter.model}).`;
   const reader = adapter.extractor;
   const reading = reader ? await attempt(reader, "extraction") : undefined;
-  if (!reading) return { ...base, state: "connected" };
+  if (!reading) return { ...base, state: "connected", label, message: answers };
   return {
     ...base,
     state: "degraded",
     failure: reading.failure,
-    message: `Searches work, but the model that reads the answers failed: ${reading.message} Until then, answers are read from their text.`,
+    label,
+    message: `${answers} But the model that reads the answers failed: ${reading.message} Until then, answers are read from their text.`,
   };
 }
 
@@ -101,6 +111,11 @@ async function attempt(adapter: ProviderAdapter, role: "search" | "extraction") 
   } catch (error) {
     return classifyFailure(error, { provider: adapter.id, role, model: adapter.model });
   }
+}
+
+/** A failure with the label every client shows for it. */
+function labelled({ failure, message }: ClassifiedFailure): Pick<ProviderHealth, "failure" | "label" | "message"> {
+  return { failure, label: failureLabels[failure], message };
 }
 
 function models(adapter: ProviderAdapter): Pick<ProviderHealth, "model" | "extraction"> {
