@@ -43,6 +43,8 @@ export const openai: ProviderHandler<"openai"> = {
 };
 
 const MODEL = /^\/v1\/models\/([^/]+)$/;
+/** OpenAI's reasoning models (gpt-5 onwards, the o series): their answers start with a reasoning item, and bill reasoning tokens. */
+const REASONING = /^(gpt-[5-9]|o\d)/;
 
 /** OpenAI's own answers (status, type, code and words) for a refused key, a model it does not offer and an exhausted quota. */
 function accountFailure(kind: AccountFaultKind, model: string): Response {
@@ -97,7 +99,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       jsonOnly: isJsonSchema(body),
       searches: { min: 1, max: 3 },
     });
-    if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
+    if (REASONING.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = webSearchCallItems(answer, context, includesSources(body));
     searchCalls = calls.length;
     output.push(...calls);
@@ -114,7 +116,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   });
   const inputTokens = estimateTokens(prompt) + 350 * searchCalls;
   const outputTokens = estimateTokens(text);
-  const reasoningTokens = /^(gpt-5|o\d)/.test(model) ? context.rng.int(64, 512) : 0;
+  const reasoningTokens = REASONING.test(model) ? context.rng.int(64, 512) : 0;
   return jsonResponse(
     {
       id: `resp_${randomToken(48, HEX)}`,
