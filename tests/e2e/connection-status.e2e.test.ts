@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { providerCatalogue } from "#src/contract/providers.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
+import { liveProviderEnv } from "#tests/support/app.ts";
 import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
 
 /*
@@ -13,16 +14,7 @@ upstream.setFaults("gemini", [{ kind: "model_not_found" }], { kinds: ["model"], 
 afterAll(() => upstream.stop());
 
 const harness = useBrowser({
-  env: {
-    SIMULATE_PROVIDERS: "off",
-    OPENAI_API_KEY: "fake-live-openai-key",
-    OPENAI_BASE_URL: upstream.baseUrls.openai,
-    ANTHROPIC_API_KEY: "fake-live-anthropic-key",
-    ANTHROPIC_BASE_URL: upstream.baseUrls.anthropic,
-    GEMINI_API_KEY: "fake-live-gemini-key",
-    GEMINI_BASE_URL: upstream.baseUrls.gemini,
-    GEMINI_MODEL: "gemini-2.5-flash",
-  },
+  env: liveProviderEnv(upstream, { GEMINI_MODEL: "gemini-2.5-flash" }),
 });
 
 describe("Connection Status in Chromium", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import type { ProviderFailure } from "#src/contract/provider-failures.ts";
+import { failureLabels, type ProviderFailure } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { FaultFor } from "#dev/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";
-import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { createTestApp, liveProviderEnv, useSimulatedDatabase } from "#tests/support/app.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -15,20 +15,7 @@ import { waitFor } from "#tests/support/wait.ts";
  */
 const fx = useSimulatedDatabase();
 
-/** Every provider live against the simulator, under the catalogue's variable names. */
-const liveEnv = (extra: Record<string, string> = {}) => ({
-  SIMULATE_PROVIDERS: "off",
-  ...Object.fromEntries(
-    providerIds.flatMap((id) => [
-      [providerCatalogue[id].env.apiKey, `live-key-${id}`],
-      [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]],
-    ]),
-  ),
-  GEMINI_REDIRECT_ORIGINS: fx.sim.origin,
-  ...extra,
-});
-
-const liveApp = (extra?: Record<string, string>) => createTestApp(fx.db, { simulator: fx.sim, env: liveEnv(extra) });
+const liveApp = (extra?: Record<string, string>) => createTestApp(fx.db, { simulator: fx.sim, env: liveProviderEnv(fx.sim, extra) });
 
 /** What each fault must read as, for a provider, on the status and on the card. */
 function expected(id: ProviderId, failure: ProviderFailure): string {
@@ -48,17 +35,6 @@ function expected(id: ProviderId, failure: ProviderFailure): string {
     provider_error: "",
   }[failure];
 }
-
-/** The badge each reason shows, on the web, in `aisc status` and MCP alike. */
-const labels: Record<ProviderFailure, string> = {
-  no_key: "No Key",
-  key_refused: "Key Refused",
-  model_not_found: "Model Not Found",
-  quota_exhausted: "Out of Credit",
-  rate_limited: "Rate-Limited",
-  unreachable: "Unreachable",
-  provider_error: "Provider Error",
-};
 
 const faults: Array<[ProviderFailure, FaultFor<ProviderId>]> = [
   ["key_refused", { kind: "auth_refused" }],
@@ -83,7 +59,7 @@ describe("the Connection Status and the error card name the same cause and remed
             health: {
               state: "failing",
               failure,
-              label: labels[failure],
+              label: failureLabels[failure],
               message: expected(id, failure),
               checkedAt: expect.any(String) as unknown as string,
               model: providerCatalogue[id].defaultModel,

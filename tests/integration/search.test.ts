@@ -20,7 +20,7 @@ import { SearchResults, type ResultsTab } from "#web/components/results/search-r
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { createTestApp, liveProviderEnv, useSimulatedDatabase } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
 describeEachDatabase("search: run, save, history", (getDb) => {
@@ -226,17 +226,7 @@ describe("search: providers, faults, cancel, streaming", () => {
     const { app: live } = await createTestApp(fx.db, {
       simulator: fx.sim,
       // Every provider gets a key and a base URL, under the names the catalogue gives them.
-      env: {
-        SIMULATE_PROVIDERS: "off",
-        ...Object.fromEntries(
-          providerIds.flatMap((id) => [
-            [providerCatalogue[id].env.apiKey, `dummy-key-${id}`],
-            [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]],
-          ]),
-        ),
-        // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
-        GEMINI_REDIRECT_ORIGINS: fx.sim.origin,
-      },
+      env: liveProviderEnv(fx.sim),
     });
     const visitor = createAgent(live);
     expect((await visitor.api.status()).modes).toEqual(perProvider(() => "live"));

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { App } from "#src/server/app.ts";
 import { assemble } from "#src/server/assemble.ts";
 import type { Env } from "#src/server/env.ts";
@@ -88,6 +89,25 @@ export function useSimulatedDatabase() {
 // Tests that inject faults or latency start their own simulator; the rest share this one.
 let sharedSimulator: Simulator | undefined;
 let sharedStripe: StripeSimulator | undefined;
+
+/**
+ * Every provider live against a wire-compatible server (the simulator): a key and a base URL under
+ * the names the catalogue gives them, so the app runs its real SDK adapters as with real keys.
+ */
+export function liveProviderEnv(simulator: Pick<Simulator, "baseUrls" | "origin">, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    SIMULATE_PROVIDERS: "off",
+    ...Object.fromEntries(
+      providerIds.flatMap((id) => [
+        [providerCatalogue[id].env.apiKey, `live-key-${id}`],
+        [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]],
+      ]),
+    ),
+    // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
+    GEMINI_REDIRECT_ORIGINS: simulator.origin,
+    ...extra,
+  };
+}
 
 export const BASE = "http://localhost";
 /** Where the Stripe simulator's webhooks are addressed when it delivers them straight into a test app. */
