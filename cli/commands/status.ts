@@ -1,25 +1,26 @@
 import * as v from "valibot";
 import { User } from "#src/contract/auth.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import { ApiStatus } from "#src/contract/status.ts";
 import { action, defineCommand, NoOptions } from "#cli/lib/command.ts";
-import { print, printJson, table } from "#cli/lib/output.ts";
-import { quotaText } from "#cli/lib/render.ts";
+import { print, printJson } from "#cli/lib/output.ts";
+import { providerStatusText, quotaText } from "#cli/lib/render.ts";
 
 /** `aisc status --json`: the server's status, and who is signed in with what allowance (null when nobody). */
 export const StatusReport = v.object({ server: v.string(), status: ApiStatus, user: v.nullable(User), quota: v.nullable(QuotaStatus) });
 export type StatusReport = v.InferOutput<typeof StatusReport>;
 
-export const status = defineCommand("status", "show the server's providers and how each runs, how payments run, and your quota").action(
+export const status = defineCommand(
+  "status",
+  "show the server's providers: how each runs, whether it answers (and if not, why and what to do); how payments run, and your quota",
+).action(
   action(NoOptions, async ({ context }) => {
     const { api } = context;
     const [apiStatus, user] = await Promise.all([api.status(), context.token ? api.currentUser() : null]);
     const quota = user ? await api.quota() : null;
     const report: StatusReport = { server: context.server, status: apiStatus, user, quota };
     if (context.json) return printJson(report);
-    const rows = providerIds.map((id) => [providerCatalogue[id].name, apiStatus.modes[id]]);
-    print(table(["Provider", "Mode"], rows));
+    print(providerStatusText(apiStatus));
     print(`Server:  ${context.server}`);
     print(`Billing: ${apiStatus.billing}${apiStatus.billing === "simulated" ? " (test mode: no card is charged)" : ""}`);
     print(

@@ -1,6 +1,8 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { QuotaStatus } from "#src/contract/quota.ts";
+import type { ApiStatus } from "#src/contract/status.ts";
+import { rateLimitNote } from "#src/core/method.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { byRank, returnedCounts } from "#src/core/aggregate.ts";
 import { dedupeSources } from "#src/core/urls.ts";
@@ -78,7 +80,8 @@ export function resultSummary(result: SearchResult): string {
     }
     const top = topProducts(result, id).map((t) => (t.percentage === undefined ? t.name : `${t.name} ${t.percentage}%`));
     const { companies, sources } = counts(result, id, model);
-    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources`);
+    const limited = rateLimitNote(model);
+    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources${limited ? `; ${limited}` : ""}`);
   }
   if (result.commonProducts.length)
     lines.push(
@@ -88,6 +91,23 @@ export function resultSummary(result: SearchResult): string {
         .join(", ")}`,
     );
   return lines.join("\n");
+}
+
+/**
+ * Each provider's connection as the server last checked it (ADR 040): a row with its mode, its
+ * state in the web's words and its model, then a line per provider that cannot answer, naming why
+ * and what to do. `aisc status` and the MCP status tool print it alike.
+ */
+export function providerStatusText(status: ApiStatus): string {
+  const rows = providerIds.map((id) => {
+    const { label, model } = status.providers[id];
+    return [providerCatalogue[id].name, status.modes[id], label, model];
+  });
+  const reasons = providerIds.flatMap((id) => {
+    const { failure, message } = status.providers[id];
+    return failure ? [`${providerCatalogue[id].model}: ${message}`] : [];
+  });
+  return [table(["Provider", "Mode", "Status", "Model"], rows), ...reasons].join("\n");
 }
 
 /** The brand lens: a row per provider. */

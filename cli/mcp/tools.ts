@@ -6,7 +6,7 @@ import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
-import { lensSummary, resultSummary, simulatedLine } from "#cli/lib/render.ts";
+import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#cli/lib/render.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -43,6 +43,17 @@ const BrandName = LensQuery.entries.brand.wrapped;
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export const tools: Tool[] = [
+  defineTool({
+    name: "provider_status",
+    description:
+      "Whether each provider (ChatGPT, Claude, Gemini) can answer now, as the server last checked it (its model retrieved with its key, every few minutes): " +
+      "connected, simulated, or why not and what to do (no key, key refused, model retired, out of credit or quota, rate-limited, unreachable).",
+    input: v.object({}),
+    async run(api) {
+      const status = await api.status();
+      return { summary: providerStatusText(status), json: json(status) };
+    },
+  }),
   defineTool({
     name: "search",
     description:

@@ -1,10 +1,21 @@
 /** Anthropic Messages API (`POST /v1/messages`, API version 2026-10-21) wire format. */
+import { providerCatalogue } from "#src/contract/providers.ts";
 import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { randomToken, type Rng } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
 
 const REMOVED_PARAMETERS = ["temperature", "top_p", "top_k"] as const;
+const MODEL = /^\/v1\/models\/([^/]+)$/;
+
+/** "claude-haiku-5-5" → "Claude Haiku 5.5". */
+function displayName(model: string): string {
+  return model
+    .replace(/^claude-/, "Claude ")
+    .replace(/-(\d+)-(\d+)$/, " $1.$2")
+    .replace(/-(\w)/g, (_, c: string) => ` ${c.toUpperCase()}`)
+    .replace(/ (\w)/, (_, c: string) => ` ${c.toUpperCase()}`);
+}
 
 /** A handler with its own memory of paused turns (pause_turn fault → continuation). */
 export function createAnthropic(): ProviderHandler<"anthropic"> {
@@ -14,8 +25,23 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
   const handler: ProviderHandler<"anthropic"> = {
     id: "anthropic",
     basePath: "",
-    paths: ["/v1/messages"],
-    endpoint: (method, pathname) => method === "POST" && pathname === "/v1/messages",
+    paths: ["/v1/messages", "/v1/models/"],
+    endpoint: (method, pathname) => (method === "POST" && pathname === "/v1/messages") || (method === "GET" && MODEL.test(pathname)),
+    // Its SDK always sends its API version; OpenAI's shares GET /v1/models/{id} and never does.
+    owns: (request) => request.headers.has("anthropic-version") || new URL(request.url).pathname === "/v1/messages",
+    retrievedModel: (method, pathname) => (method === "GET" ? MODEL.exec(pathname)?.[1] : undefined),
+    modelInfo: (model) =>
+      jsonResponse({ type: "model", id: model, display_name: displayName(model), created_at: "2026-10-07T00:00:00Z" }, 200, { "request-id": requestId() }),
+    modelOf: (body) => String(body.model ?? ""),
+    accountFailure(kind, model) {
+      // Anthropic's words: an unknown model is a 404 naming it; an empty balance a 400 invalid_request_error.
+      if (kind === "auth_refused") return error("authentication", "invalid x-api-key");
+      if (kind === "model_not_found") return error("not_found", `model: ${model}`);
+      return error(
+        "invalid_request",
+        "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+      );
+    },
     apiKey: (request) =>
       request.headers.get("x-api-key")?.trim() ||
       request.headers
@@ -79,7 +105,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     },
     error,
     truncatedBody: () =>
-      `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Based on current reviews`,
+      `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"${providerCatalogue.anthropic.defaultModel}","content":[{"type":"text","text":"Based on current reviews`,
     faultMessages: {
       rate_limit: "This request would exceed the rate limit for your organization. Please try again later.",
       server_error: "Internal server error",

@@ -2,9 +2,13 @@
 import type { Fault } from "./faults.ts";
 import type { ProviderHandler } from "./http.ts";
 
-/** The response for a fault that is an HTTP-level failure, or undefined for the others. */
-export function faultResponse(handler: ProviderHandler, fault: Fault): Response | undefined {
+/** The response for a fault that is an HTTP-level failure (`model`: the one the request names), or undefined for the others. */
+export function faultResponse(handler: ProviderHandler, fault: Fault, model: string): Response | undefined {
   switch (fault.kind) {
+    case "auth_refused":
+    case "model_not_found":
+    case "quota_exhausted":
+      return handler.accountFailure(fault.kind, model);
     case "rate_limit": {
       const seconds = fault.retryAfterSeconds ?? 1;
       return handler.error("rate_limit", handler.faultMessages.rate_limit, { retryAfterSeconds: seconds });
@@ -15,6 +19,7 @@ export function faultResponse(handler: ProviderHandler, fault: Fault): Response 
     case "malformed_json":
       return new Response(handler.truncatedBody(), { status: 200, headers: { "content-type": "application/json" } });
     case "connection_reset":
+    case "unreachable":
       return connectionReset();
     default:
       return undefined;

@@ -19,12 +19,23 @@ export type Fault =
   /** An answer with prose naming products but no structured JSON block. */
   | { kind: "prose_only" }
   /** Anthropic only: stop_reason "pause_turn" with partial content; the continuation completes. */
-  | { kind: "pause_turn" };
+  | { kind: "pause_turn" }
+  /** The key is refused, as the provider says it (401 at OpenAI and Anthropic, 400 API_KEY_INVALID at Gemini). */
+  | { kind: "auth_refused" }
+  /** The model asked is not offered (404, naming it), as after its shutdown. */
+  | { kind: "model_not_found" }
+  /** The account is out of credit or quota (OpenAI's 429 insufficient_quota, Anthropic's "credit balance is too low", Gemini's daily RESOURCE_EXHAUSTED). */
+  | { kind: "quota_exhausted" }
+  /** The host cannot be reached: the connection closes before any response, as connection_reset. */
+  | { kind: "unreachable" };
 
 export type FaultKind = Fault["kind"];
 
-/** What a request to a simulator asks for. */
-export type RequestKind = "search" | "extraction" | "variants";
+/** What a request to a simulator asks for; "model" is retrieving a model (the Connection Status' check). */
+export type RequestKind = "search" | "extraction" | "variants" | "model";
+
+/** The faults its provider answers in its own words about the account or the model (ProviderHandler.accountFailure). */
+export type AccountFaultKind = Extract<Fault["kind"], "auth_refused" | "model_not_found" | "quota_exhausted">;
 
 /** The faults a provider can be given (pause_turn is Anthropic's). */
 export type FaultFor<P extends ProviderId> = P extends "anthropic" ? Fault : Exclude<Fault, { kind: "pause_turn" }>;

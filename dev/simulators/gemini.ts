@@ -1,17 +1,79 @@
 /** Gemini API `POST /(v1|v1beta)/models/{model}:generateContent` wire format, plus grounding redirects. */
 import { publisherDomain } from "./catalogue.ts";
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
+import type { AccountFaultKind } from "./faults.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { hashString, randomToken } from "./random.ts";
 import { kindOfSchema, structuredAnswer } from "./structured.ts";
 
 const GENERATE = /^\/(v1|v1beta)\/models\/([^/:]+):generateContent$/;
+const MODEL = /^\/(v1|v1beta)\/models\/([^/:]+)$/;
+
+/** Google's own answers for a refused key (400 API_KEY_INVALID), a model it no longer offers (404) and a spent daily quota (429). */
+function accountFailure(kind: AccountFaultKind, model: string): Response {
+  const body = {
+    auth_refused: {
+      code: 400,
+      message: "API key not valid. Please pass a valid API key.",
+      status: "INVALID_ARGUMENT",
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "API_KEY_INVALID",
+          domain: "googleapis.com",
+          metadata: { service: "generativelanguage.googleapis.com" },
+        },
+      ],
+    },
+    model_not_found: {
+      code: 404,
+      message: `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+      status: "NOT_FOUND",
+    },
+    quota_exhausted: {
+      code: 429,
+      message:
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+      status: "RESOURCE_EXHAUSTED",
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+          violations: [
+            {
+              quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+              quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+              quotaDimensions: { location: "global", model },
+            },
+          ],
+        },
+      ],
+    },
+  }[kind];
+  return jsonResponse({ error: body }, body.code);
+}
 
 export const gemini: ProviderHandler<"gemini"> = {
   id: "gemini",
   basePath: "",
   paths: ["/v1beta/", "/v1/models/"],
-  endpoint: (method, pathname) => method === "POST" && GENERATE.test(pathname),
+  endpoint: (method, pathname) => (method === "POST" && GENERATE.test(pathname)) || (method === "GET" && MODEL.test(pathname)),
+  // OpenAI's and Anthropic's SDKs share GET /v1/models/{id}; only Google's sends x-goog-api-key.
+  owns: (request) => request.headers.has("x-goog-api-key") || new URL(request.url).searchParams.has("key"),
+  retrievedModel: (method, pathname) => (method === "GET" ? MODEL.exec(pathname)?.[2] : undefined),
+  modelInfo: (model) =>
+    jsonResponse(
+      {
+        name: `models/${model}`,
+        version: "001",
+        displayName: model,
+        inputTokenLimit: 1_048_576,
+        outputTokenLimit: 65_536,
+        supportedGenerationMethods: ["generateContent", "countTokens"],
+      },
+      200,
+    ),
+  modelOf: (_body, pathname) => GENERATE.exec(pathname)?.[2] ?? "",
+  accountFailure,
   apiKey: (request, url) => request.headers.get("x-goog-api-key")?.trim() || url.searchParams.get("key")?.trim() || undefined,
   missingKeyMessage:
     "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",

@@ -1,6 +1,6 @@
 /** Plumbing shared by the provider modules: what a provider handler is and JSON responses. */
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { Fault, FaultKind, RequestKind } from "./faults.ts";
+import type { AccountFaultKind, Fault, FaultKind, RequestKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
 
 export type { RequestKind } from "./faults.ts";
@@ -38,10 +38,20 @@ export interface ProviderHandler<P extends ProviderId = ProviderId> {
   paths: readonly string[];
   /** Whether the method + path is an endpoint (otherwise 404 in this provider's format). */
   endpoint(method: string, pathname: string): boolean;
+  /** Whether a request is its SDK's (by the headers only it sends), where two providers share a path (GET /v1/models/{id}). */
+  owns(request: Request): boolean;
+  /** The model a models-retrieve request (GET …/models/{id}) names; undefined for every other request. */
+  retrievedModel(method: string, pathname: string): string | undefined;
+  /** The model object its models endpoint answers for an offered model. */
+  modelInfo(model: string): Response;
+  /** The model a generation request asks for (in its body, or Gemini's path). */
+  modelOf(body: JsonObject, pathname: string): string;
+  /** Its answer, in its own wire shape and words, when the key is refused, the model is gone or the account is out of quota. */
+  accountFailure(kind: AccountFaultKind, model: string): Response;
   apiKey(request: Request, url: URL): string | undefined;
   /** The 401 message when no (or an empty) API key was sent. */
   missingKeyMessage: string;
-  classify(body: JsonObject): RequestKind;
+  classify(body: JsonObject): Exclude<RequestKind, "model">;
   /** The user's message text as received (every user turn's text, a blank line apart). */
   userText(body: JsonObject): string;
   /** A 400 for a request the real API would reject, else undefined. */

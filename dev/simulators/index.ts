@@ -134,12 +134,15 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     async fetch(request) {
       const url = new URL(request.url);
       if (url.pathname.startsWith("/grounding-api-redirect/")) return groundingRedirect(request, url);
-      const handler = handlerFor(routes, url.pathname);
+      const handler = handlerFor(routes, request, url.pathname);
       if (!handler)
         return url.pathname === "/"
           ? jsonResponse({ simulator: "ai-search-providers", baseUrls: simulator.baseUrls }, 200)
           : jsonResponse({ error: "Not Found" }, 404);
       if (!handler.endpoint(request.method, url.pathname)) return handler.error("not_found", `Unknown endpoint: ${request.method} ${url.pathname}`);
+
+      const retrieved = handler.retrievedModel(request.method, url.pathname);
+      if (retrieved !== undefined) return await retrieveModel(handler, request, url, retrieved);
 
       const startedAt = performance.now();
       const raw = await request.text();
@@ -174,18 +177,42 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       );
       const gone = AbortSignal.any([request.signal, stopping.signal]);
       try {
-        if (fault?.kind === "rate_limit") return faultResponse(handler, fault) ?? handler.error("rate_limit", "Rate limited");
+        if (fault?.kind === "rate_limit")
+          return faultResponse(handler, fault, handler.modelOf(body, url.pathname)) ?? handler.error("rate_limit", "Rate limited");
         if (fault?.kind === "timeout") {
           await abortableSleep(Number.POSITIVE_INFINITY, gone);
           return new Response(null, { status: 504 });
         }
         if (!(await abortableSleep(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
-        return (fault && faultResponse(handler, fault)) ?? respond(handler, body, fault, rng, url.pathname);
+        return (fault && faultResponse(handler, fault, handler.modelOf(body, url.pathname))) ?? respond(handler, body, fault, rng, url.pathname);
       } finally {
         answered = true;
       }
     },
   });
+
+  /**
+   * Retrieving a model (GET …/models/{id}): the cheapest call each API offers, which the Connection
+   * Status makes. It takes the provider's faults like any request ("model" kind), else answers the model.
+   */
+  async function retrieveModel(handler: ProviderHandler, request: Request, url: URL, model: string): Promise<Response> {
+    // Read to its end, as every request is: a connection then reset is seen as such by the client.
+    await request.text();
+    const entry: RequestLogEntry = {
+      provider: handler.id,
+      path: url.pathname,
+      kind: "model",
+      body: undefined,
+      prompt: "",
+      headers: Object.fromEntries(request.headers),
+      atMs: Date.now(),
+    };
+    requests.push(entry);
+    if (!handler.apiKey(request, url)) return handler.error("authentication", handler.missingKeyMessage);
+    const fault = faults.take(handler.id, "model");
+    if (fault) entry.fault = fault.kind;
+    return (fault && faultResponse(handler, fault, model)) ?? handler.modelInfo(model);
+  }
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
   const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string): Response =>
@@ -222,8 +249,17 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   return simulator;
 }
 
-/** The handler with the longest path prefix the path starts with (Anthropic's /v1/messages over OpenAI's /v1/). */
-function handlerFor(handlers: readonly ProviderHandler[], pathname: string): ProviderHandler | undefined {
+/**
+ * The handler with the longest path prefix the path starts with (Anthropic's /v1/messages over
+ * OpenAI's /v1/), among those whose endpoint it is and whose SDK sent it (GET /v1/models/{id} is
+ * OpenAI's, Anthropic's and Gemini's alike); any whose prefix matches when none serves it (its 404).
+ */
+function handlerFor(handlers: readonly ProviderHandler[], request: Request, pathname: string): ProviderHandler | undefined {
+  const serving = handlers.filter((handler) => handler.endpoint(request.method, pathname) && handler.owns(request));
+  return longestPrefix(serving, pathname) ?? longestPrefix(handlers, pathname);
+}
+
+function longestPrefix(handlers: readonly ProviderHandler[], pathname: string): ProviderHandler | undefined {
   let best: { handler: ProviderHandler; length: number } | undefined;
   for (const handler of handlers) {
     for (const prefix of handler.paths) {

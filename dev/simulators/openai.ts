@@ -1,5 +1,6 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
+import type { AccountFaultKind } from "./faults.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { HEX, randomToken } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
@@ -9,7 +10,13 @@ export const openai: ProviderHandler<"openai"> = {
   // Its SDK appends only "/responses" to the base URL.
   basePath: "/v1",
   paths: ["/v1/"],
-  endpoint: (method, pathname) => method === "POST" && pathname === "/v1/responses",
+  endpoint: (method, pathname) => (method === "POST" && pathname === "/v1/responses") || (method === "GET" && MODEL.test(pathname)),
+  // Anthropic's SDK shares GET /v1/models/{id}, and always says its API version.
+  owns: (request) => !request.headers.has("anthropic-version"),
+  retrievedModel: (method, pathname) => (method === "GET" ? MODEL.exec(pathname)?.[1] : undefined),
+  modelInfo: (model) => jsonResponse({ id: model, object: "model", created: 1_790_000_000, owned_by: "openai" }, 200, { "x-request-id": requestId() }),
+  modelOf: (body) => String(body.model ?? ""),
+  accountFailure,
   apiKey: (request) =>
     request.headers
       .get("authorization")
@@ -35,6 +42,45 @@ export const openai: ProviderHandler<"openai"> = {
   },
 };
 
+const MODEL = /^\/v1\/models\/([^/]+)$/;
+/** OpenAI's reasoning models (gpt-5 onwards, the o series): their answers start with a reasoning item, and bill reasoning tokens. */
+const REASONING = /^(gpt-[5-9]|o\d)/;
+
+/** OpenAI's own answers (status, type, code and words) for a refused key, a model it does not offer and an exhausted quota. */
+function accountFailure(kind: AccountFaultKind, model: string): Response {
+  const spec = {
+    auth_refused: {
+      status: 401,
+      error: {
+        message: "Incorrect API key provided: simulat**********-key. You can find your API key at https://platform.openai.com/account/api-keys.",
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key",
+      },
+    },
+    model_not_found: {
+      status: 404,
+      error: {
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+        type: "invalid_request_error",
+        param: null,
+        code: "model_not_found",
+      },
+    },
+    quota_exhausted: {
+      status: 429,
+      error: {
+        message:
+          "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
+    },
+  }[kind];
+  return jsonResponse({ error: spec.error }, spec.status, { "x-request-id": requestId() });
+}
+
 function respond(body: JsonObject, context: ProviderContext): Response {
   const prompt = promptOf(body.input);
   const model = String(body.model);
@@ -53,7 +99,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       jsonOnly: isJsonSchema(body),
       searches: { min: 1, max: 3 },
     });
-    if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
+    if (REASONING.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = webSearchCallItems(answer, context, includesSources(body));
     searchCalls = calls.length;
     output.push(...calls);
@@ -70,7 +116,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
   });
   const inputTokens = estimateTokens(prompt) + 350 * searchCalls;
   const outputTokens = estimateTokens(text);
-  const reasoningTokens = /^(gpt-5|o\d)/.test(model) ? context.rng.int(64, 512) : 0;
+  const reasoningTokens = REASONING.test(model) ? context.rng.int(64, 512) : 0;
   return jsonResponse(
     {
       id: `resp_${randomToken(48, HEX)}`,

@@ -4,7 +4,7 @@ import { withMistakes } from "./extractor-errors.ts";
 import { isObject, type ProviderContext, type RequestKind } from "./http.ts";
 import { composeVariants } from "./variants.ts";
 
-export type StructuredKind = Exclude<RequestKind, "search">;
+export type StructuredKind = Exclude<RequestKind, "search" | "model">;
 
 /**
  * Variants, or the extraction as a small model answers it: the names the answer recommends

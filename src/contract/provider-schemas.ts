@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 
+import { failureLabels, type ProviderFailure as Failure } from "./provider-failures.ts";
 import { providerIds, type ProviderId as Id } from "./providers.ts";
 
 export const ProviderId = v.picklist(providerIds);
@@ -12,3 +13,6 @@ export type ProviderId = Id;
 /** live: the real service with our key; simulated: our loopback simulator; off: not connected. */
 export const ProviderMode = v.picklist(["live", "simulated", "off"]);
 export type ProviderMode = v.InferOutput<typeof ProviderMode>;
+
+/** Why a provider cannot answer (providers.ts `providerFailures`, ADR 040). */
+export const ProviderFailure = v.picklist(Object.keys(failureLabels) as Failure[]);

@@ -40,8 +40,9 @@ export const providerCatalogue = {
     company: "OpenAI",
     column: "OpenAI",
     env: { apiKey: "OPENAI_API_KEY", apiKeyAliases: [], baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL", extractionModel: "OPENAI_EXTRACTION_MODEL" },
-    defaultModel: "gpt-5-mini",
-    defaultExtractionModel: "gpt-5.4-nano",
+    // ADR 040: current, inexpensive, web_search on the Responses API (checked 2026-11-26).
+    defaultModel: "gpt-6-luna",
+    defaultExtractionModel: "gpt-6-luna",
     // incomplete_details.reason of a response whose status is "incomplete".
     truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
   },
@@ -57,8 +58,9 @@ export const providerCatalogue = {
       model: "ANTHROPIC_MODEL",
       extractionModel: "ANTHROPIC_EXTRACTION_MODEL",
     },
-    defaultModel: "claude-sonnet-4-6",
-    defaultExtractionModel: "claude-haiku-4-5",
+    // ADR 040: the current Haiku, on the web search tool's supported list (checked 2026-11-26).
+    defaultModel: "claude-haiku-5-5",
+    defaultExtractionModel: "claude-haiku-5-5",
     // stop_reason; any other (end_turn, stop_sequence…) is a finished answer.
     truncationSignals: { max_tokens: "length", model_context_window_exceeded: "context", refusal: "refusal" },
   },
@@ -74,8 +76,9 @@ export const providerCatalogue = {
       model: "GEMINI_MODEL",
       extractionModel: "GEMINI_EXTRACTION_MODEL",
     },
-    defaultModel: "gemini-2.5-flash",
-    defaultExtractionModel: "gemini-2.5-flash-lite",
+    // ADR 040: stable, grounding with Google Search; gemini-2.5-flash is shut down 2026-12-01 (checked 2026-11-26).
+    defaultModel: "gemini-3.5-flash-lite",
+    defaultExtractionModel: "gemini-3.5-flash-lite",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },

@@ -1,7 +1,7 @@
 /* A search's result as the product keeps it: each provider's answer and statistics, keyed by provider id. */
 import * as v from "valibot";
 
-import { ProviderId } from "./provider-schemas.ts";
+import { ProviderFailure, ProviderId } from "./provider-schemas.ts";
 import { providerIds, providerCatalogue, truncationKinds, truncationOf, type Truncation as TruncationType } from "./providers.ts";
 import { SearchOptions } from "./search-request.ts";
 
@@ -97,6 +97,10 @@ export const ModelResult = v.object({
   truncated: v.optional(Truncation),
   durationMs: v.number(),
   error: v.optional(v.string()),
+  /** Why the provider failed, when we know (ADR 040): `error` then names the cause and the remedy. */
+  failure: v.optional(ProviderFailure),
+  /** The provider answered 429 this many times, and the search waited as it asked (`Retry-After`); absent when it never did. */
+  rateLimited: v.optional(v.object({ count: v.number(), waitedMs: v.number() })),
   /**
    * Why an error card has no answer when the provider did not fail: the search's time limit cut it
    * off (`deadline`), its server stopped (`interrupted`), or its owner cancelled it (`cancelled`).

@@ -32,3 +32,11 @@ export function readNote(model: Pick<ModelResult, "extraction" | "extractor" | "
       return "Nothing to read: the answer had no text.";
   }
 }
+
+/** The provider's rate limits met on the way (ADR 040): "Rate-limited 2 times, waited 3.0 s as the provider asked."; null when none. */
+export function rateLimitNote(model: Pick<ModelResult, "rateLimited">): string | null {
+  const limited = model.rateLimited;
+  if (!limited || limited.count === 0) return null;
+  const times = limited.count === 1 ? "1 time" : `${limited.count} times`;
+  return `Rate-limited ${times}, waited ${(limited.waitedMs / 1000).toFixed(1)} s as the provider asked.`;
+}

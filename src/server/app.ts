@@ -29,6 +29,7 @@ import { pageRoutes, type PageRenderer } from "#src/server/routes/pages.ts";
 import type { BillingConfig } from "#src/server/services/billing/config.ts";
 import { createServices } from "#src/server/services/index.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderStatus } from "#src/server/services/providers/status.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 
 export type AppDeps = {
@@ -40,6 +41,8 @@ export type AppDeps = {
   renderPage: PageRenderer;
   /** One adapter per connected provider (src/server/services/providers). */
   providers: Providers;
+  /** What the last check of each provider found (src/server/services/providers/status.ts). */
+  providerStatus: ProviderStatus;
   /** How payments run: Stripe, the Stripe simulator, or off (src/server/services/billing/config.ts). */
   billing: BillingConfig;
   /** The job queue (src/server/jobs): started by the caller, or at the first job. */
@@ -94,7 +97,7 @@ export async function createApp(deps: AppDeps) {
     .use(billingRoutes(services.billing, guarded))
     .use(quotaRoutes(services.quota, identityPlugin, { trustProxy }))
     .use(searchRoutes(services.search, identityPlugin, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
-    .use(statusRoutes({ modes: services.search.modes, billing: deps.billing.mode }))
+    .use(statusRoutes({ modes: services.search.modes, health: deps.providerStatus.current, billing: deps.billing.mode }))
     .use(variantRoutes(services.variants, guarded))
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))

@@ -12,6 +12,7 @@ import { billingConfig, billingMode, type BillingConfig } from "#src/server/serv
 import { createProviders } from "#src/server/services/providers/index.ts";
 import { providerModes } from "#src/server/services/providers/mode.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { createProviderStatus, type ProviderStatus } from "#src/server/services/providers/status.ts";
 import type { JobQueue } from "#src/server/services/job-queue.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { EXIT, failStartup, isTransientConnectFailure, StartupError, type StartupContext } from "#src/server/startup-errors.ts";
@@ -73,6 +74,8 @@ export type Assembly = {
   simulator?: ProviderSimulator;
   stripe?: StripeSimulator;
   providers: Providers;
+  /** Each provider's connection as last checked: checked at start and every PROVIDER_CHECK_MINUTES when listening; `checkNow()` otherwise. */
+  providerStatus: ProviderStatus;
   billing: BillingConfig;
   queue: JobQueue;
   instance: Instance;
@@ -158,6 +161,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
     simulator = started;
   }
   const providers = createProviders(env, simulator?.baseUrls);
+  const providerStatus = createProviderStatus({ providers, configured: env.providers, intervalMs: env.PROVIDER_CHECK_MINUTES * 60_000, clock: options.clock });
   // Without Stripe keys outside production, payments run on the loopback Stripe simulator (test mode).
   // Its customers, subscriptions and clock are kept in DATA_DIR, beside the database that names them.
   let stripe = options.stripe;
@@ -180,6 +184,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
     assetsDir: join(distDir, "public"),
     renderPage,
     providers,
+    providerStatus,
     billing,
     queue,
     instance,
@@ -196,11 +201,14 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   opened.push(() => queue.stop());
   if (!options.listen) {
     stripe?.setWebhook({ deliver: (request) => app.handle(request), url: `http://localhost${WEBHOOK_PATH}` });
-    return { env, database, simulator, stripe, providers, billing, queue, instance, app, migrations, interrupted };
+    return { env, database, simulator, stripe, providers, providerStatus, billing, queue, instance, app, migrations, interrupted };
   }
 
   // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
   await queue.start();
+  // Each provider's key and model checked now, in the background, and every PROVIDER_CHECK_MINUTES.
+  providerStatus.start();
+  opened.push(() => providerStatus.stop());
   context.stage = "listen";
   // Bodies are bounded by the app (http/body-limit.ts), which answers 413 with a message before
   // reading; Bun's own cap would answer first, with an empty body, for declared sizes over it.
@@ -211,7 +219,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   opened.push(() => app.server?.stop(true));
   // The simulator signs its webhooks and posts them to us, as Stripe would.
   stripe?.setWebhook({ url: `http://127.0.0.1:${app.server?.port}${WEBHOOK_PATH}` });
-  return { env, database, simulator, stripe, providers, billing, queue, instance, app, migrations, interrupted };
+  return { env, database, simulator, stripe, providers, providerStatus, billing, queue, instance, app, migrations, interrupted };
 }
 
 /** The database the environment names; on PostgreSQL after waiting (bounded) for it to be reachable. */

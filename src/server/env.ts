@@ -18,9 +18,9 @@ const count = (fallback: number, max: number, min = 0) => {
     String(fallback),
   );
 };
-/** A duration in seconds, fractions allowed (tests use short ones); up to a day unless said. */
-const seconds = (fallback: number, { zero = false, max = 86_400 } = {}) => {
-  const expected = `a number of seconds ${zero ? "from 0" : "above 0"} to ${max}, such as ${fallback} or 0.5`;
+/** A duration in seconds (or `unit`), fractions allowed (tests use short ones); up to a day unless said. */
+const seconds = (fallback: number, { zero = false, max = 86_400, unit = "seconds" } = {}) => {
+  const expected = `a number of ${unit} ${zero ? "from 0" : "above 0"} to ${max}, such as ${fallback} or 0.5`;
   return v.optional(
     v.pipe(
       v.string(),
@@ -72,6 +72,8 @@ const EnvSchema = v.object({
    * a provider's rate limit is per key, and answers that arrive together are processed together.
    */
   PROVIDER_CONCURRENCY: count(32, 1000, 1),
+  /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */
+  PROVIDER_CHECK_MINUTES: seconds(5, { zero: true, max: 1440, unit: "minutes" }),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */
   SEARCH_DEADLINE_SECONDS: seconds(90),
   SEARCH_DEADLINE_SECONDS_AT_100: seconds(600),

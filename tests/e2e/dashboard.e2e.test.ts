@@ -305,7 +305,7 @@ describe("search dashboard in Chromium", () => {
       // How it was asked and read (ADR 039): the query as typed, read by the small model.
       const how = (await dialog.getByRole("region", { name: "How this answer was asked and read" }).textContent()) ?? "";
       expect(how).toContain("Asked the query exactly as typed, with web search on.");
-      expect(how).toMatch(/Products and companies read from the answer by gpt-5\.4-nano/);
+      expect(how).toContain(`Products and companies read from the answer by ${providerCatalogue.openai.defaultExtractionModel}`);
       // "Show where it says that" marks the product's first mention in the raw answer, in view.
       await dialog.getByRole("button", { name: `Show where it says that: ${topProduct}` }).click();
       const marked = dialog.locator("pre mark");

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { providerIds } from "#src/contract/providers.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
+import { liveProviderEnv } from "#tests/support/app.ts";
 import { useBrowser, visit } from "#tests/support/browser.ts";
 
 /*
@@ -13,15 +14,7 @@ afterAll(() => upstream.stop());
 
 const harness = useBrowser({
   distinctAddresses: true,
-  env: {
-    SIMULATE_PROVIDERS: "auto",
-    OPENAI_API_KEY: "fake-live-openai-key",
-    OPENAI_BASE_URL: upstream.baseUrls.openai,
-    ANTHROPIC_API_KEY: "fake-live-anthropic-key",
-    ANTHROPIC_BASE_URL: upstream.baseUrls.anthropic,
-    GEMINI_API_KEY: "fake-live-gemini-key",
-    GEMINI_BASE_URL: upstream.baseUrls.gemini,
-  },
+  env: liveProviderEnv(upstream, { SIMULATE_PROVIDERS: "auto" }),
 });
 
 const TIMEOUT = 45_000;

@@ -263,6 +263,26 @@ describe("aisc against a running server", () => {
     expect(report.status.modes.openai).toBe("simulated");
   });
 
+  test("status names a provider that cannot answer, why, and what to do, as the server last checked it", async () => {
+    const server = getServer();
+    // Google no longer offers the model: its retrieval answers 404 (searches are left alone).
+    server.simulator.setFaults("gemini", [{ kind: "model_not_found" }], { kinds: ["model"], persistent: true });
+    try {
+      await server.providerStatus.checkNow();
+      const run = await runCli(["status"], { server });
+      expect(run.code).toBe(EXIT.ok);
+      const model = providerCatalogue.gemini.defaultModel;
+      expect(run.stdout).toContain("Model Not Found");
+      expect(run.stdout).toContain(`Gemini: GEMINI_MODEL=${model} is no longer offered by Google: set GEMINI_MODEL to a current model.`);
+      const report = v.parse(StatusReport, JSON.parse((await runCli(["status", "--json"], { server })).stdout));
+      expect(report.status.providers.gemini).toMatchObject({ state: "failing", failure: "model_not_found" });
+      expect(report.status.gemini).toBe(false);
+    } finally {
+      server.simulator.clearFaults();
+      await server.providerStatus.checkNow();
+    }
+  });
+
   test("no escape codes when stdout and stderr are not terminals, with NO_COLOR or without", async () => {
     const server = getServer();
     const user = await createUser(server);

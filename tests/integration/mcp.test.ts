@@ -32,11 +32,39 @@ const texts = (result: Record<string, unknown>) => (result.content as Text[]).ma
 test("aisc mcp lists its tools with input schemas from the contract", async () => {
   const client = await connect(getServer());
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name).sort()).toEqual(["brand_lens", "compare", "generate_variants", "get_search", "list_searches", "search"]);
+  expect(tools.map((tool) => tool.name).sort()).toEqual([
+    "brand_lens",
+    "compare",
+    "generate_variants",
+    "get_search",
+    "list_searches",
+    "provider_status",
+    "search",
+  ]);
   const search = tools.find((tool) => tool.name === "search");
   expect(search?.inputSchema.required).toEqual(["query"]);
   expect(search?.inputSchema.properties?.query).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
   expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual(["brand", "iterations", "query"]);
+});
+
+test("the provider_status tool says which provider cannot answer, why and what to do", async () => {
+  const server = getServer();
+  server.simulator.setFaults("anthropic", [{ kind: "quota_exhausted" }], { kinds: ["model"], persistent: true });
+  try {
+    await server.providerStatus.checkNow();
+    const client = await connect(server, (await createUser(server)).token);
+    const answer = await client.callTool({ name: "provider_status", arguments: {} });
+    expect(answer.isError).toBeFalsy();
+    const [summary, json] = texts(answer);
+    expect(summary).toContain("Out of Credit");
+    expect(summary).toContain(
+      `Claude: The Anthropic account of ANTHROPIC_API_KEY is out of credit or quota: add credit or raise its limit at https://platform.claude.com/settings/billing.`,
+    );
+    expect(JSON.parse(json ?? "").providers.anthropic).toMatchObject({ state: "failing", failure: "quota_exhausted" });
+  } finally {
+    server.simulator.clearFaults();
+    await server.providerStatus.checkNow();
+  }
 });
 
 test("the search tool runs a search as the token's user and answers a summary and the result's JSON; the others read it back", async () => {

@@ -20,7 +20,7 @@ import { SearchResults, type ResultsTab } from "#web/components/results/search-r
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
+import { createTestApp, liveProviderEnv, useSimulatedDatabase } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
 describeEachDatabase("search: run, save, history", (getDb) => {
@@ -201,26 +201,32 @@ describe("search: providers, faults, cancel, streaming", () => {
   const app = async () => (await createTestApp(fx.db, { simulator: fx.sim })).app;
   const quickTimeout = { retries: 1, baseDelayMs: 5, maxDelayMs: 20, callTimeoutMs: 300 };
 
-  test("GET /api/status reports each provider connected and how it runs", async () => {
-    const status = await createAgent(await app()).api.status();
-    expect(status).toEqual({ ...perProvider(() => true), modes: perProvider(() => "simulated"), billing: "simulated" });
+  test("GET /api/status reports each provider connected and how it runs, once its model was checked", async () => {
+    const { app, providerStatus } = await createTestApp(fx.db, { simulator: fx.sim });
+    await providerStatus.checkNow();
+    const status = await createAgent(app).api.status();
+    const checked = perProvider((id) => status.providers[id].checkedAt ?? "");
+    expect(status).toEqual({
+      ...perProvider(() => true),
+      modes: perProvider(() => "simulated"),
+      providers: perProvider((id) => ({
+        state: "connected",
+        label: "Simulated",
+        message: `${providerCatalogue[id].env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`,
+        checkedAt: checked[id],
+        model: providerCatalogue[id].defaultModel,
+        extraction: { provider: id, model: providerCatalogue[id].defaultExtractionModel },
+      })),
+      billing: "simulated",
+    });
+    for (const id of providerIds) expect(Date.parse(checked[id])).toBeGreaterThan(0);
   });
 
   test("with keys and base URLs pointing at a wire-compatible server, the live adapters extract products, companies and every cited URL", async () => {
     const { app: live } = await createTestApp(fx.db, {
       simulator: fx.sim,
       // Every provider gets a key and a base URL, under the names the catalogue gives them.
-      env: {
-        SIMULATE_PROVIDERS: "off",
-        ...Object.fromEntries(
-          providerIds.flatMap((id) => [
-            [providerCatalogue[id].env.apiKey, `dummy-key-${id}`],
-            [providerCatalogue[id].env.baseUrl, fx.sim.baseUrls[id]],
-          ]),
-        ),
-        // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
-        GEMINI_REDIRECT_ORIGINS: fx.sim.origin,
-      },
+      env: liveProviderEnv(fx.sim),
     });
     const visitor = createAgent(live);
     expect((await visitor.api.status()).modes).toEqual(perProvider(() => "live"));

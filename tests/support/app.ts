@@ -3,11 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { App } from "#src/server/app.ts";
 import { assemble } from "#src/server/assemble.ts";
 import type { Env } from "#src/server/env.ts";
 import type { Instance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
+import type { ProviderStatus } from "#src/server/services/providers/status.ts";
 import { MIN_POLLING_INTERVAL_SECONDS } from "#src/server/jobs/index.ts";
 import type { JobQueue } from "#src/server/services/job-queue.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
@@ -41,10 +43,10 @@ export type TestAppOptions = {
 export async function createTestApp(
   database: Database,
   options: TestAppOptions = {},
-): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue }> {
+): Promise<{ app: App; env: Env; simulator: Simulator; stripe: StripeSimulator; queue: JobQueue; providerStatus: ProviderStatus }> {
   const simulator = options.simulator ?? (sharedSimulator ??= startSimulator({ latency: { kind: "fixed", ms: 5 } }));
   const stripe = options.stripe ?? (sharedStripe ??= startStripeSimulator({ webhookRetryDelaysS: [0.05, 0.1] }));
-  const { app, env, queue } = await assemble({
+  const { app, env, queue, providerStatus } = await assemble({
     env: {
       NODE_ENV: "test",
       DATA_DIR: mkdtempSync(join(tmpdir(), "ai-search-test-")),
@@ -64,7 +66,7 @@ export async function createTestApp(
     retry: options.retry ?? testRetry,
     clock: options.clock,
   });
-  return { app, env, simulator, stripe, queue };
+  return { app, env, simulator, stripe, queue, providerStatus };
 }
 
 /**
@@ -87,6 +89,25 @@ export function useSimulatedDatabase() {
 // Tests that inject faults or latency start their own simulator; the rest share this one.
 let sharedSimulator: Simulator | undefined;
 let sharedStripe: StripeSimulator | undefined;
+
+/**
+ * Every provider live against a wire-compatible server (the simulator): a key and a base URL under
+ * the names the catalogue gives them, so the app runs its real SDK adapters as with real keys.
+ */
+export function liveProviderEnv(simulator: Pick<Simulator, "baseUrls" | "origin">, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    SIMULATE_PROVIDERS: "off",
+    ...Object.fromEntries(
+      providerIds.flatMap((id) => [
+        [providerCatalogue[id].env.apiKey, `live-key-${id}`],
+        [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]],
+      ]),
+    ),
+    // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).
+    GEMINI_REDIRECT_ORIGINS: simulator.origin,
+    ...extra,
+  };
+}
 
 export const BASE = "http://localhost";
 /** Where the Stripe simulator's webhooks are addressed when it delivers them straight into a test app. */

@@ -81,12 +81,18 @@ export function useBrowser(options: BrowserOptions = {}): () => BrowserHarness {
       FREE_NETWORK_MEMBER_SEARCHES: "10000",
       FREE_NETWORK_DAILY_REGISTRATIONS: "10000",
       FREE_NETWORK_REGISTRATION_ATTEMPTS: "10000",
+      // Providers are checked once, at start, as the server does (ADR 040); no re-check mid-file.
+      PROVIDER_CHECK_MINUTES: "0",
       ...options.env,
     };
-    const { app, simulator, queue } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env });
+    const { app, simulator, queue, providerStatus } = await createTestApp(database, { simulator: ownSimulator, retry: options.retry, env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
+    // The server's check at start, awaited here so that every page of the file sees its answer.
+    providerStatus.start();
+    await providerStatus.checkNow();
     const baseUrl = `http://127.0.0.1:${app.server?.port}`;
     stopServer = async () => {
+      providerStatus.stop();
       await app.stop(true);
       await queue.stop();
       await ownSimulator?.stop();

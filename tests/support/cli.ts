@@ -6,6 +6,7 @@ import type { Database } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { hostOf } from "#src/core/urls.ts";
 import type { App } from "#src/server/app.ts";
+import type { ProviderStatus } from "#src/server/services/providers/status.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { Simulator } from "#dev/simulators/index.ts";
 import { grantPro, signUp } from "#tests/support/accounts.ts";
@@ -21,7 +22,7 @@ import { openTestDatabase } from "#tests/support/databases.ts";
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLI_ENTRY = join(ROOT, "cli/index.ts");
 
-export type CliServer = { baseUrl: string; app: App; database: Database; simulator: Simulator };
+export type CliServer = { baseUrl: string; app: App; database: Database; simulator: Simulator; providerStatus: ProviderStatus };
 
 /** The app on a free loopback port for the suite (or describe block) that calls it. */
 export function useCliServer(options: { simulator?: () => Simulator; retry?: RetryPolicy } = {}): () => CliServer {
@@ -30,9 +31,9 @@ export function useCliServer(options: { simulator?: () => Simulator; retry?: Ret
   beforeAll(async () => {
     const database = await openTestDatabase("pglite");
     const own = options.simulator?.();
-    const { app, simulator, queue } = await createTestApp(database, { simulator: own, retry: options.retry });
+    const { app, simulator, queue, providerStatus } = await createTestApp(database, { simulator: own, retry: options.retry });
     app.listen({ port: 0, hostname: "127.0.0.1" });
-    server = { baseUrl: `http://127.0.0.1:${app.server?.port}`, app, database, simulator };
+    server = { baseUrl: `http://127.0.0.1:${app.server?.port}`, app, database, simulator, providerStatus };
     stop = async () => {
       await app.stop(true);
       await queue.stop();

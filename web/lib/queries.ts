@@ -9,6 +9,7 @@ export type HistoryFilters = Omit<HistoryQuery, "limit" | "before" | "query">;
  * carrying the request's cookies) and the browser (same keys, so hydrated data is reused).
  */
 export const queries = {
+  /** The server re-checks each provider every few minutes (ADR 040); the page asks again when it regains focus. */
   status: (api: ApiClient) => queryOptions({ queryKey: ["status"], queryFn: () => api.status() }),
   /** Spec §7: the user is cached 5 minutes; a 401 is "signed out", not an error. */
   user: (api: ApiClient) => queryOptions({ queryKey: ["user"], queryFn: () => api.currentUser(), staleTime: 5 * 60_000 }),

@@ -1,9 +1,10 @@
 import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { failureLabels } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
-import { askedNote, readNote } from "#src/core/method.ts";
+import { askedNote, rateLimitNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
@@ -91,10 +92,18 @@ function ErrorState({ model }: { model: ModelResult }) {
   return (
     <Alert variant="destructive">
       <CircleAlert aria-hidden="true" />
-      <AlertTitle>Search failed</AlertTitle>
+      {/* A known cause is named as the Connection Status names it (ADR 040). */}
+      <AlertTitle>{model.failure && model.failure !== "provider_error" ? `Search failed: ${failureLabels[model.failure]}` : "Search failed"}</AlertTitle>
       {description}
+      <RateLimitNote model={model} />
     </Alert>
   );
+}
+
+/** The 429s the provider answered on the way, and the wait they cost; nothing when there were none. */
+function RateLimitNote({ model }: { model: ModelResult }) {
+  const note = rateLimitNote(model);
+  return note ? <p className="text-xs text-muted-foreground">{note}</p> : null;
 }
 
 function Answer({ model }: { model: ModelResult }) {
@@ -117,6 +126,8 @@ function Answer({ model }: { model: ModelResult }) {
       ) : null}
 
       {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
+
+      <RateLimitNote model={model} />
 
       {model.searchQueries.length > 0 ? <SearchQueries queries={model.searchQueries} /> : null}
 
@@ -408,6 +419,7 @@ function HowAsked({ model }: { model: ModelResult }) {
     <section aria-label="How this answer was asked and read" className="space-y-0.5 rounded-md bg-muted/50 px-3 py-2 text-xs text-muted-foreground">
       <p>{askedNote(model)}</p>
       <p>{readNote(model)}</p>
+      {rateLimitNote(model) ? <p>{rateLimitNote(model)}</p> : null}
     </section>
   );
 }

@@ -2,8 +2,14 @@ import type { ApiStatus } from "#src/contract/status.ts";
 import { Tooltip, TooltipContent, TooltipTrigger } from "#web/components/ui/tooltip.tsx";
 import { Badge, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
-/** Spec §2 "Connection Status", telling simulated providers apart from connected ones. */
+const TONES = { connected: "bg-emerald-600", degraded: "bg-amber-500", failing: "bg-red-600", checking: "bg-slate-400" } as const;
+
+/**
+ * Spec §2 "Connection Status", telling the truth (ADR 040): each provider's last check (its model
+ * retrieved with its key) in the server's words: connected, simulated, or why it cannot answer and what to do.
+ */
 export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) {
+  const problems = providerIds.filter((id) => status?.providers[id].failure);
   return (
     <section aria-labelledby="connection-status" className="rounded-lg border p-3">
       <h2 id="connection-status" className="mb-2 text-sm font-medium">
@@ -11,33 +17,37 @@ export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) 
       </h2>
       <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
         {providerIds.map((id) => {
-          const mode = status?.modes[id];
-          const { name, env } = providerCatalogue[id];
-          const label = mode === "live" ? "Connected" : mode === "simulated" ? "Simulated" : "Not Connected";
-          const tone = mode === "live" ? "bg-emerald-600" : mode === "simulated" ? "bg-amber-500" : "bg-red-600";
-          const explanation =
-            mode === "live"
-              ? `${name} answers with live web search.`
-              : mode === "simulated"
-                ? `${env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`
-                : `${env.apiKey} is not set: this provider is not searched.`;
+          const health = status?.providers[id];
+          const label = health?.label ?? "Not Connected";
+          const simulated = status?.modes[id] === "simulated" && health?.state === "connected";
           return (
             <li key={id}>
               <Tooltip>
                 <TooltipTrigger asChild>
                   <button type="button" className="flex items-center gap-2 rounded-sm">
-                    <span className={`size-2 rounded-full ${tone}`} aria-hidden="true" />
-                    <span>{name}</span>
-                    <Badge variant={mode === "live" ? "secondary" : "outline"}>{label}</Badge>
-                    <span className="sr-only">{explanation}</span>
+                    <span className={`size-2 rounded-full ${simulated ? TONES.degraded : TONES[health?.state ?? "failing"]}`} aria-hidden="true" />
+                    <span>{providerCatalogue[id].name}</span>
+                    <Badge variant={label === "Connected" ? "secondary" : "outline"}>{label}</Badge>
+                    <span className="sr-only">{health?.message}</span>
                   </button>
                 </TooltipTrigger>
-                <TooltipContent className="max-w-xs">{explanation}</TooltipContent>
+                <TooltipContent className="max-w-xs">{health?.message}</TooltipContent>
               </Tooltip>
             </li>
           );
         })}
       </ul>
+      {problems.length > 0 ? (
+        // The reason and the remedy in plain sight: an operator reads it without hovering.
+        <ul className="mt-2 space-y-1 text-xs text-muted-foreground" aria-label="Why a provider cannot answer">
+          {problems.map((id) => (
+            <li key={id} className="break-words">
+              <span className="font-medium text-foreground">{`${providerCatalogue[id].model}: `}</span>
+              {status?.providers[id].message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

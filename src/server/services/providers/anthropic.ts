@@ -20,6 +20,10 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
   return {
     ...adapterOf("anthropic", config),
 
+    async check(signal) {
+      await client.models.retrieve(config.model, {}, { signal });
+    },
+
     async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {
       const messages: MessageParam[] = [{ role: "user", content: query }];
       const blocks: AnthropicMessage["content"] = [];
@@ -31,7 +35,16 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
             model: config.model,
             max_tokens: MAX_TOKENS,
             messages,
-            tools: [{ type: "web_search_20250305", name: "web_search", max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES }],
+            // The current version (ADR 040), called directly: the results come back as search
+            // result blocks we read and cite, not filtered by code Claude writes (dynamic filtering).
+            tools: [
+              {
+                type: "web_search_20260318",
+                name: "web_search",
+                max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES,
+                allowed_callers: ["direct"],
+              },
+            ],
             // Forcing the tool once is enough: a continuation must be free to finish the answer.
             ...(turn === 0 ? { tool_choice: { type: "tool" as const, name: "web_search" } } : {}),
           },

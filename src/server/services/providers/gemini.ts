@@ -18,6 +18,10 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
   return {
     ...adapterOf("gemini", config),
 
+    async check(signal) {
+      await ai.models.get({ model: config.model, config: { abortSignal: signal } });
+    },
+
     async search({ query, signal }: SearchCall): Promise<ProviderAnswer> {
       const raw = await ai.models.generateContent({ model: config.model, contents: query, config: { tools: [{ googleSearch: {} }], abortSignal: signal } });
       const response = v.parse(GeminiResponse, raw);

@@ -13,6 +13,10 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
   return {
     ...adapterOf("openai", config),
 
+    async check(signal) {
+      await client.models.retrieve(config.model, { signal });
+    },
+
     async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {
       const raw = await client.responses.create(
         {

@@ -33,6 +33,8 @@ export interface ProviderAdapter {
   search(call: SearchCall): Promise<ProviderAnswer>;
   /** A tool-less structured-output call (query variants, reading an answer). */
   structured(request: StructuredRequest, signal: AbortSignal): Promise<StructuredAnswer>;
+  /** The cheapest call that proves the key and the model: retrieving the model (ADR 040); throws the provider's error. */
+  check(signal: AbortSignal): Promise<void>;
   /** The adapter, on a small model, that reads this provider's answers (ADR 039); this one when absent. */
   readonly extractor?: ProviderAdapter;
 }

@@ -3,14 +3,15 @@ import { offModelResult, type ModelResult } from "#src/contract/search-result.ts
 import { extractionRequest, readExtraction } from "#src/core/extraction/extract.ts";
 import { readProse } from "#src/core/extraction/prose.ts";
 import { dedupeSources } from "#src/core/urls.ts";
-import { DeadlineReachedError, defaultRetryPolicy, withRetry, type RetryPolicy } from "#src/server/services/providers/retry.ts";
+import { classifyFailure } from "#src/server/services/providers/failure.ts";
+import { DeadlineReachedError, defaultRetryPolicy, withRetry, type RateLimits, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
 import { deadlineMessage, type Deadline } from "./deadline.ts";
 
 export type ProviderRun = { query: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy; deadline: Deadline };
 
 /** A provider's answer to one iteration's search, waiting to be read; or the card of its failure. */
-export type Asked = { answer: ProviderAnswer; startedAt: number } | { failed: ModelResult };
+export type Asked = { answer: ProviderAnswer; startedAt: number; rateLimits: RateLimits } | { failed: ModelResult };
 
 /**
  * One iteration of one provider: ask (askProvider), then read what the answer recommends
@@ -28,14 +29,23 @@ export async function runProvider(adapter: ProviderAdapter, run: ProviderRun): P
  */
 export async function askProvider(adapter: ProviderAdapter, run: ProviderRun): Promise<Asked> {
   const startedAt = performance.now();
+  const rateLimits: RateLimits = { count: 0, waitedMs: 0 };
   try {
-    const answer = await withRetry((signal) => adapter.search({ query: run.query, options: run.options, signal }), run.signal, run.retry, run.deadline.at);
-    return { answer, startedAt };
+    const answer = await withRetry(
+      (signal) => adapter.search({ query: run.query, options: run.options, signal }),
+      run.signal,
+      run.retry,
+      run.deadline.at,
+      rateLimits,
+    );
+    return { answer, startedAt, rateLimits };
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
-    const base = failedCard(adapter, startedAt);
+    const base = { ...failedCard(adapter, startedAt), ...rateLimited(rateLimits) };
     if (error instanceof DeadlineReachedError) return { failed: { ...base, stopped: "deadline", error: deadlineMessage(run.deadline.ms) } };
-    return { failed: { ...base, error: describeError(error) } };
+    // The same cause and remedy as the Connection Status gives for it (providers/failure.ts).
+    const { failure, message } = classifyFailure(error, { provider: adapter.id, role: "search", model: adapter.model });
+    return { failed: { ...base, error: message, failure } };
   }
 }
 
@@ -48,7 +58,7 @@ export async function askProvider(adapter: ProviderAdapter, run: ProviderRun): P
  */
 export async function readAnswer(
   adapter: ProviderAdapter,
-  { answer, startedAt }: { answer: ProviderAnswer; startedAt: number },
+  { answer, startedAt, rateLimits }: { answer: ProviderAnswer; startedAt: number; rateLimits?: RateLimits },
   run: ProviderRun,
 ): Promise<ModelResult> {
   const cut = answer.truncated !== undefined;
@@ -86,6 +96,7 @@ export async function readAnswer(
     asked: "as typed",
     ...read,
     ...(answer.truncated ? { truncated: answer.truncated } : {}),
+    ...rateLimited(rateLimits),
     durationMs: Math.round(performance.now() - startedAt),
   };
 }
@@ -125,13 +136,7 @@ function asExtraction(value: unknown): { products: unknown[]; companies: unknown
   return { products: Array.isArray(products) ? products : [], companies: Array.isArray(companies) ? companies : [] };
 }
 
-/** What the card shows: the SDK's message (status first), one line, without secrets. */
-function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (
-    message
-      .replace(/\s+/g, " ")
-      .replace(/(sk|key|AIza)[-_A-Za-z0-9]{12,}/g, "[redacted]")
-      .slice(0, 300) || "The provider call failed"
-  );
+/** The 429s a call met, kept on its card only when there were any. */
+function rateLimited(limits: RateLimits | undefined): Pick<ModelResult, "rateLimited"> {
+  return limits && limits.count > 0 ? { rateLimited: { count: limits.count, waitedMs: Math.round(limits.waitedMs) } } : {};
 }

@@ -4,6 +4,7 @@ import type { SearchEvent } from "#src/contract/search-events.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
+import { noKeyFailure } from "#src/server/services/providers/failure.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { Deadline } from "./deadline.ts";
@@ -54,7 +55,8 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
           ...offModelResult(id),
           modelName: "not connected",
           modelVersion: "not connected",
-          error: "Not connected: no API key is configured for this provider",
+          // The Connection Status' words for it (providers/failure.ts).
+          ...noKeyCard(id),
         };
         runs[id].push(off);
         run.onRun?.(id, off);
@@ -98,4 +100,9 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
 
 export function modesOf(providers: Providers): Record<ProviderId, ProviderMode> {
   return perProvider((id) => providers[id]?.mode ?? "off");
+}
+
+function noKeyCard(id: ProviderId): Pick<ModelResult, "error" | "failure"> {
+  const { failure, message } = noKeyFailure(id);
+  return { error: message, failure };
 }
