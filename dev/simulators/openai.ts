@@ -1,6 +1,7 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { readUserLocation } from "./location.ts";
 import { HEX, randomToken } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
 
@@ -22,6 +23,8 @@ export const openai: ProviderHandler<"openai"> = {
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
+    const { invalid } = readUserLocation(webSearchTool(body));
+    if (invalid) return error("invalid_request", `Invalid 'tools[0].${invalid.replace(/: /, "': ")}`, { param: "tools[0].user_location" });
     return undefined;
   },
   respond,
@@ -52,6 +55,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       searchTool: hasWebSearch(body),
       jsonOnly: isJsonSchema(body),
       searches: { min: 1, max: 3 },
+      location: readUserLocation(webSearchTool(body)).location,
     });
     if (/^(gpt-5|o\d)/.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = webSearchCallItems(answer, context, includesSources(body));
@@ -178,7 +182,12 @@ function promptOf(input: unknown): string {
 }
 
 function hasWebSearch(body: JsonObject): boolean {
-  return Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && typeof tool.type === "string" && tool.type.startsWith("web_search"));
+  return webSearchTool(body) !== undefined;
+}
+
+function webSearchTool(body: JsonObject): JsonObject | undefined {
+  if (!Array.isArray(body.tools)) return undefined;
+  return body.tools.find((tool): tool is JsonObject => isObject(tool) && typeof tool.type === "string" && tool.type.startsWith("web_search"));
 }
 
 function isJsonSchema(body: JsonObject): boolean {

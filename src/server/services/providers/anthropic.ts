@@ -6,6 +6,7 @@ import { providerCatalogue, truncationOf } from "#src/contract/providers.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
 import type { Source } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
+import { userLocation } from "./user-location.ts";
 
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
@@ -31,7 +32,14 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
             model: config.model,
             max_tokens: MAX_TOKENS,
             messages,
-            tools: [{ type: "web_search_20250305", name: "web_search", max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES }],
+            tools: [
+              {
+                type: "web_search_20250305",
+                name: "web_search",
+                max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES,
+                ...userLocation(options.location),
+              },
+            ],
             // Forcing the tool once is enough: a continuation must be free to finish the answer.
             ...(turn === 0 ? { tool_choice: { type: "tool" as const, name: "web_search" } } : {}),
           },
