@@ -1,7 +1,10 @@
 /*
- * The countries a search may be asked from: plain data without schemas, so the search form on
+ * The countries a search may be asked from, and how long a place's name may be: plain data without schemas, so the search form on
  * the first page can list them without loading valibot (ADR 006). `location.ts` validates with it.
  */
+
+/** A region's or city's longest name: free text, as the providers take them. */
+export const PLACE_MAX_LENGTH = 100;
 
 /** Every officially assigned ISO 3166-1 alpha-2 code (249), the codes the providers' web search tools take. */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(

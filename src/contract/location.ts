@@ -4,11 +4,8 @@
  */
 import * as v from "valibot";
 
-import { COUNTRY_CODES } from "./countries.ts";
+import { COUNTRY_CODES, PLACE_MAX_LENGTH } from "./countries.ts";
 import type { ProviderId } from "./providers.ts";
-
-/** Free text, as the providers take a region or a city; long enough for any real name. */
-export const PLACE_MAX_LENGTH = 100;
 
 const COUNTRY_HINT = "location.country must be a two-letter ISO 3166-1 country code, such as DE";
 

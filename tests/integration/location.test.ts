@@ -1,8 +1,12 @@
 import { afterAll, expect, test } from "bun:test";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { Router } from "wouter";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { resultToCsv, resultToJson } from "#src/core/export.ts";
 import { startSimulator, type RequestLogEntry } from "#dev/simulators/index.ts";
+import { SearchResults } from "#web/components/results/search-results.tsx";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -57,6 +61,15 @@ describeEachDatabase("where the person is", (getDb) => {
     expect(result.models.gemini).toMatchObject({ status: "ok", location: "not supported" });
     expect(result.models.gemini?.rawResponse).not.toContain("as seen from");
     expect(result.options?.location).toEqual({ country: "DE", region: "Berlin", city: "Berlin", timezone: "Europe/Berlin" });
+
+    // What the person reads: the header says where it was asked from; Gemini's card, that its answer is not localised.
+    const page = renderToString(createElement(Router, { ssrPath: "/", children: createElement(SearchResults, { result, isPro: false }) })).replaceAll(
+      "&#x27;",
+      "'",
+    );
+    expect(page).toContain("Asked from Germany, Berlin");
+    expect(page).toContain("Gemini's search does not take a location: its answer is not localised.");
+    expect(page.match(/>Localised</g)).toHaveLength(2);
   });
 
   test("a search without a location sends none, and no card speaks of one", async () => {

@@ -1,8 +1,9 @@
-import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
+import { Ban, CircleAlert, FileText, MapPin, MapPinOff, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
+import { locationNote } from "#src/core/location.ts";
 import { askedNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
@@ -41,6 +42,12 @@ export function ModelCard({ provider, model }: { provider: ProviderId; model: Mo
             </Badge>
           ) : null}
           {model.simulated ? <SimulatedBadge /> : null}
+          {model.location === "applied" ? (
+            <Badge variant="outline" title={locationNote(provider, "applied")}>
+              <MapPin aria-hidden="true" />
+              Localised
+            </Badge>
+          ) : null}
         </div>
       </CardHeader>
 
@@ -114,6 +121,13 @@ function Answer({ model }: { model: ModelResult }) {
             The model replied from what it already knew; its answer may be out of date.
           </AlertDescription>
         </Alert>
+      ) : null}
+
+      {model.location === "not supported" ? (
+        <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
+          <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {locationNote(model.provider, "not supported")}
+        </p>
       ) : null}
 
       {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
@@ -272,6 +286,13 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         </DialogHeader>
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
+        {model.location === "not supported" ? (
+          <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
+            <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {locationNote(model.provider, "not supported")}
+          </p>
+        ) : null}
+
         {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
         {model.status === "ok" ? <HowAsked model={model} /> : null}
 
