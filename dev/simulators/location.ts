@@ -6,6 +6,7 @@
  * a sentence, with the local currency where it is known; a malformed location is refused as the
  * real API refuses it.
  */
+import { isTimeZone } from "#src/contract/location.ts";
 import { isObject, type JsonObject } from "./http.ts";
 
 export type AskedFrom = { country?: string; region?: string; city?: string; timezone?: string };
@@ -64,13 +65,4 @@ const CURRENCIES: Record<string, string> = {
 
 function inRange(value: unknown, limit: number): boolean {
   return typeof value === "number" && value >= -limit && value <= limit;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return zone !== "";
-  } catch {
-    return false;
-  }
 }

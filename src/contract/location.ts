@@ -70,7 +70,8 @@ export function locationApplied(provider: ProviderId): LocationApplied {
   return locationSupport[provider] ? "applied" : "not supported";
 }
 
-function isTimeZone(zone: string): boolean {
+/** Whether the runtime knows the IANA time zone (in any letter case; "" is none). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return zone !== "";

@@ -64,6 +64,17 @@ export function ModelCard({ provider, model }: { provider: ProviderId; model: Mo
   );
 }
 
+/** A search asked from a place that this provider's search cannot take (ADR 042). */
+function NotLocalisedNote({ model }: { model: ModelResult }) {
+  if (model.location !== "not supported") return null;
+  return (
+    <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
+      <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {locationNote(model.provider, "not supported")}
+    </p>
+  );
+}
+
 function NotConnected() {
   return (
     <div className="flex flex-col gap-1 rounded-md border border-dashed p-4 text-sm">
@@ -123,12 +134,7 @@ function Answer({ model }: { model: ModelResult }) {
         </Alert>
       ) : null}
 
-      {model.location === "not supported" ? (
-        <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
-          <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          {locationNote(model.provider, "not supported")}
-        </p>
-      ) : null}
+      <NotLocalisedNote model={model} />
 
       {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
 
@@ -286,12 +292,7 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         </DialogHeader>
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
-        {model.location === "not supported" ? (
-          <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
-            <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            {locationNote(model.provider, "not supported")}
-          </p>
-        ) : null}
+        <NotLocalisedNote model={model} />
 
         {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
         {model.status === "ok" ? <HowAsked model={model} /> : null}
