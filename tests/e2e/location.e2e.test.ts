@@ -26,7 +26,7 @@ test(
     const form = page.getByRole("form", { name: "Search" });
     // Nothing about places loads or shows until asked for.
     expect(await page.getByLabel("Ask from").count()).toBe(0);
-    await form.getByRole("button", { name: "Location" }).click();
+    await form.getByRole("button", { name: "Ask from a place" }).click();
     await page.getByLabel("Ask from").selectOption("DE");
     await page.getByLabel("City").fill("Berlin");
     expect(await seriousAxeViolations(page)).toEqual([]);

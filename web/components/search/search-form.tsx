@@ -124,7 +124,7 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
           className="h-9 shrink-0 gap-1 px-0"
           onClick={() => import("#web/components/search/location-fields.tsx").then(setFields)}
         >
-          Location
+          Ask from a place
         </Button>
       )}
 
