@@ -123,6 +123,7 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
           variant="link"
           className="h-9 shrink-0 gap-1 px-0"
           onClick={() => import("#web/components/search/location-fields.tsx").then(setFields)}
+          disabled={locked}
         >
           Ask from a place
         </Button>
