@@ -5,6 +5,7 @@ import type { ApiStatus } from "#src/contract/status.ts";
 import { rateLimitNote } from "#src/core/method.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { byRank, returnedCounts } from "#src/core/aggregate.ts";
+import { locationLabel } from "#src/core/location.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
@@ -46,7 +47,8 @@ const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${
 /** One line about the search: its query, iterations, time and totals. */
 export function resultHeadline(result: SearchResult): string {
   const iterations = result.iterationCount === 1 ? "1 iteration" : `${result.iterationCount} iterations`;
-  return `"${result.query}" · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links`;
+  const from = result.options?.location ? ` · asked from ${locationLabel(result.options.location)}` : "";
+  return `"${result.query}"${from} · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links`;
 }
 
 /** The result as a table: a column per provider; its model, status, top products and counts. */
@@ -61,6 +63,8 @@ export function resultTable(result: SearchResult): string {
     ["Top products", ...cells((id) => topProducts(result, id).map(topLine).join("\n") || "—")],
     ["Companies", ...cells((id, m) => String(counts(result, id, m).companies))],
     ["Sources", ...cells((id, m) => sourcesText(counts(result, id, m)))],
+    // Asked from somewhere: whether each provider's search took it (ADR 042).
+    ...(result.options?.location ? [["Location", ...cells((_, m) => (m.location === "not supported" ? "not localised" : (m.location ?? "—")))]] : []),
   ];
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
@@ -81,7 +85,8 @@ export function resultSummary(result: SearchResult): string {
     const top = topProducts(result, id).map((t) => (t.percentage === undefined ? t.name : `${t.name} ${t.percentage}%`));
     const { companies, sources } = counts(result, id, model);
     const limited = rateLimitNote(model);
-    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources${limited ? `; ${limited}` : ""}`);
+    const local = model.location === "not supported" ? "; not localised (its search takes no location)" : "";
+    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources${local}${limited ? `; ${limited}` : ""}`);
   }
   if (result.commonProducts.length)
     lines.push(

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { Location } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
@@ -63,9 +64,15 @@ export const tools: Tool[] = [
       query: said(SearchQuery, "The question, as a person would ask an AI assistant (e.g. 'best CRM for a small agency')"),
       iterations: v.optional(said(Iterations, "Times to ask each provider (Pro: 5, 10, 25, 50 or 100; free: 1)")),
       brand: v.optional(said(BrandName, "A brand to look for in the answers (Pro)")),
+      location: v.optional(
+        said(
+          Location,
+          "Ask from this place: { country (ISO 3166-1 code, e.g. DE), and optionally region, city, timezone (IANA) }. ChatGPT's and Claude's web search search as from there; Gemini's takes no location",
+        ),
+      ),
     }),
-    async run(api, { query, iterations, brand }) {
-      const { result } = await api.search({ query, ...(iterations ? { iterations } : {}) });
+    async run(api, { query, iterations, brand, location }) {
+      const { result } = await api.search({ query, ...(iterations ? { iterations } : {}), ...(location ? { options: { location } } : {}) });
       const lens = await lensOf(api, result.id, brand);
       return { summary: [resultSummary(result), ...(lens ? [lensSummary(lens)] : [])].join("\n\n"), json: resultToJson(result, { lens }) };
     },

@@ -11,6 +11,7 @@ import { publisherDomain, type CatalogueProduct, type SourcePage } from "./catal
 import type { ProviderContext } from "./http.ts";
 import { readIntent, type Intent } from "./intent.ts";
 import { blockStyle, jsonBlock, type Structured } from "./json-block.ts";
+import { localNote, type AskedFrom } from "./location.ts";
 import { planAnswer, type RankedProduct, type Taste } from "./plan.ts";
 import { writeProse, type ListShape, type Segment, type Style } from "./prose.ts";
 import { userQuery } from "./query.ts";
@@ -68,6 +69,8 @@ export interface AnswerOptions {
   formatVariety: number;
   /** Probability that the answer carries one of its provider's noise classes. */
   noise: number;
+  /** Where the search tool was told the person is: the answer says so (location.ts). */
+  location?: AskedFrom;
 }
 
 /**
@@ -78,7 +81,7 @@ export interface AnswerOptions {
 export function answerRequest(
   context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">,
   prompt: string,
-  request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"] },
+  request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"]; location?: AskedFrom },
 ): Answer {
   return composeAnswer(context.rng, prompt, {
     provider: request.provider,
@@ -88,6 +91,7 @@ export function answerRequest(
     searches: request.searches,
     formatVariety: context.formatVariety,
     noise: context.noise,
+    location: request.searchTool ? request.location : undefined,
   });
 }
 
@@ -110,7 +114,13 @@ export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions):
   const shape: ListShape = noise === "table" ? "table" : !options.structured && rng.chance(options.formatVariety) ? rng.pick(PROSE_VARIETY) : "list";
   const style: Style = { shape, nameOf: noise === "possessive" ? possessive : (p) => p.name };
   const { segments, notesAt } = writeProse(rng, query, intent, plan, run.cited, style);
-  segments.splice(notesAt, 0, ...notes(rng, noise, { products, cited: run.cited, label: plan.category?.label, provider: options.provider }));
+  const local = localNote(options.location);
+  segments.splice(
+    notesAt,
+    0,
+    ...notes(rng, noise, { products, cited: run.cited, label: plan.category?.label, provider: options.provider }),
+    ...(local ? [plain(local)] : []),
+  );
   if (noise === "category_heading" && plan.category) segments.splice(1, 0, { text: `\n\n**${sentenceCase(plan.category.label)}**`, sources: [] });
   // Asked for a block, a model adds one even when it lists nothing (empty lists).
   if (options.structured && noise !== "no_json") {

@@ -2,6 +2,7 @@
 import { providerCatalogue } from "#src/contract/providers.ts";
 import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { readUserLocation } from "./location.ts";
 import { randomToken, type Rng } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
 
@@ -63,6 +64,8 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
       if (typeof body.max_tokens !== "number" || !Number.isInteger(body.max_tokens) || body.max_tokens < 1)
         return error("invalid_request", "max_tokens: Field required");
       if (!Array.isArray(body.messages) || body.messages.length === 0) return error("invalid_request", "messages: at least one message is required");
+      const { invalid } = readUserLocation(webSearchTool(body));
+      if (invalid) return error("invalid_request", `tools.0.web_search_20250305.${invalid}`);
       return undefined;
     },
     respond(body, context) {
@@ -84,6 +87,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         provider: "anthropic",
         searchTool: webSearchTool(body) !== undefined,
         searches: { min: 1, max: Math.min(3, typeof maxUses === "number" && maxUses >= 1 ? maxUses : 3) },
+        location: readUserLocation(webSearchTool(body)).location,
       });
       const content = [...searchBlocks(answer, context.rng), ...textBlocks(answer.segments)];
       if (context.fault?.kind === "pause_turn") {

@@ -3,6 +3,7 @@ import { publisherDomain } from "./catalogue.ts";
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { invalidLatLng } from "./location.ts";
 import { hashString, randomToken } from "./random.ts";
 import { kindOfSchema, structuredAnswer } from "./structured.ts";
 
@@ -90,6 +91,8 @@ export const gemini: ProviderHandler<"gemini"> = {
     }
     if (!Array.isArray(body.contents) || body.contents.length === 0)
       return error("invalid_request", "* GenerateContentRequest.contents: contents is not specified\n");
+    const latLng = invalidLatLng(body);
+    if (latLng) return error("invalid_request", latLng);
     return undefined;
   },
   respond,

@@ -2,6 +2,7 @@
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
 import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { readUserLocation } from "./location.ts";
 import { HEX, randomToken } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
 
@@ -29,6 +30,8 @@ export const openai: ProviderHandler<"openai"> = {
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
+    const { invalid } = readUserLocation(webSearchTool(body));
+    if (invalid) return error("invalid_request", `Invalid 'tools[0].${invalid.replace(/: /, "': ")}`, { param: "tools[0].user_location" });
     return undefined;
   },
   respond,
@@ -98,6 +101,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       searchTool: hasWebSearch(body),
       jsonOnly: isJsonSchema(body),
       searches: { min: 1, max: 3 },
+      location: readUserLocation(webSearchTool(body)).location,
     });
     if (REASONING.test(model)) output.push({ id: `rs_${randomToken(48, HEX)}`, type: "reasoning", summary: [] });
     const calls = webSearchCallItems(answer, context, includesSources(body));
@@ -224,7 +228,12 @@ function promptOf(input: unknown): string {
 }
 
 function hasWebSearch(body: JsonObject): boolean {
-  return Array.isArray(body.tools) && body.tools.some((tool) => isObject(tool) && typeof tool.type === "string" && tool.type.startsWith("web_search"));
+  return webSearchTool(body) !== undefined;
+}
+
+function webSearchTool(body: JsonObject): JsonObject | undefined {
+  if (!Array.isArray(body.tools)) return undefined;
+  return body.tools.find((tool): tool is JsonObject => isObject(tool) && typeof tool.type === "string" && tool.type.startsWith("web_search"));
 }
 
 function isJsonSchema(body: JsonObject): boolean {

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 
 import { FREE_ITERATIONS, MAX_ITERATIONS, QUERY_MAX_LENGTH } from "./constants.ts";
+import { Location } from "./location.ts";
 
 /** Spec §5: the search query is required. */
 export const SearchQuery = v.pipe(
@@ -46,6 +47,11 @@ export const SearchOptions = v.object({
     ),
   ),
   iterations: v.optional(Iterations),
+  /**
+   * Where the search is asked from: each provider's web search tool that takes it gets it as the
+   * approximate user location; the others' cards say they do not (ADR 042). Free: it costs no more.
+   */
+  location: v.optional(Location),
 });
 export type SearchOptions = v.InferOutput<typeof SearchOptions>;
 

@@ -3,6 +3,7 @@ import * as v from "valibot";
 
 import { ProviderFailure, ProviderId } from "./provider-schemas.ts";
 import { providerIds, providerCatalogue, truncationKinds, truncationOf, type Truncation as TruncationType } from "./providers.ts";
+import { LocationApplied } from "./location.ts";
 import { SearchOptions } from "./search-request.ts";
 
 /**
@@ -93,6 +94,11 @@ export const ModelResult = v.object({
   extractionUsage: v.optional(Usage),
   /** Names the extraction model returned that the answer does not contain: dropped, never shown. */
   ungrounded: v.optional(v.number()),
+  /**
+   * Whether the search's location reached this provider's web search (`applied`) or the provider
+   * takes none (`not supported`: its answer is not localised). Absent when the search had no location.
+   */
+  location: v.optional(LocationApplied),
   /** Why the provider cut the answer short; absent when it finished. */
   truncated: v.optional(Truncation),
   durationMs: v.number(),

@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, type Frequency, type SearchResult } from "#src/contract/search-result.ts";
 import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
+import { locationLabel } from "./location.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
@@ -35,7 +36,8 @@ export type Cell = string | number | boolean | null | undefined;
 /**
  * The result as CSV (RFC 4180: CRLF line ends, a field holding a comma, quote, CR or LF is
  * quoted with its quotes doubled — see docs/decisions/004-csv-quoting.md). Sections, each a
- * title row, a header row, data rows and a blank line: Search, Providers, Products (per model:
+ * title row, a header row, data rows and a blank line: Search (with where it was asked from, when
+ * it had a location), Providers (last, whether that location reached its search), Products (per model:
  * its answer's, or over several iterations every one it returned, most often first, as the
  * result lists them: ADR 028), Companies (the same), Common Sources (Yes/No per provider), Frequency Analysis (one row per
  * provider, type and name), and with a lens Brand Lens (see lensCsvRows). A simulated provider is marked Yes in every section's Simulated
@@ -59,12 +61,14 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
       ["Total Products", result.totalProducts],
       ["Total Companies", result.totalCompanies],
       ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
+      ...(result.options?.location ? [["Location", locationLabel(result.options.location)] as Cell[]] : []),
     ],
   );
 
   section(
     "Providers",
-    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error"],
+    // Location last: whether the search's location reached this provider's search (ADR 042).
+    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location"],
     providerIds.map((id) => {
       const model = modelOf(result, id);
       return [
@@ -75,6 +79,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
         yesNo(model.simulated),
         yesNo(model.searched),
         model.error ?? "",
+        model.location ?? "",
       ];
     }),
   );

@@ -44,7 +44,7 @@ test("aisc mcp lists its tools with input schemas from the contract", async () =
   const search = tools.find((tool) => tool.name === "search");
   expect(search?.inputSchema.required).toEqual(["query"]);
   expect(search?.inputSchema.properties?.query).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
-  expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual(["brand", "iterations", "query"]);
+  expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual(["brand", "iterations", "location", "query"]);
 });
 
 test("the provider_status tool says which provider cannot answer, why and what to do", async () => {

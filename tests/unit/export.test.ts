@@ -151,8 +151,9 @@ describe("resultToCsv", () => {
 
   test("gives each provider's status, including the error", () => {
     const { body } = section(rows, "Providers");
-    expect(body).toContainEqual(["Gemini", "Gemini", "gemini-1", "error", "No", "No", "500: upstream, failed"]);
-    expect(body).toContainEqual(["Anthropic", "Claude", "anthropic-1", "ok", "Yes", "Yes", ""]);
+    // The last column, Location, is empty: this search had none (ADR 042).
+    expect(body).toContainEqual(["Gemini", "Gemini", "gemini-1", "error", "No", "No", "500: upstream, failed", ""]);
+    expect(body).toContainEqual(["Anthropic", "Claude", "anthropic-1", "ok", "Yes", "Yes", "", ""]);
   });
 
   test("has Yes/No per provider for common sources", () => {

@@ -1,9 +1,10 @@
-import { Ban, CircleAlert, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
+import { Ban, CircleAlert, FileText, MapPin, MapPinOff, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { failureLabels } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
+import { locationNote } from "#src/core/location.ts";
 import { askedNote, rateLimitNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
@@ -42,6 +43,12 @@ export function ModelCard({ provider, model }: { provider: ProviderId; model: Mo
             </Badge>
           ) : null}
           {model.simulated ? <SimulatedBadge /> : null}
+          {model.location === "applied" ? (
+            <Badge variant="outline" title={locationNote(provider, "applied")}>
+              <MapPin aria-hidden="true" />
+              Localised
+            </Badge>
+          ) : null}
         </div>
       </CardHeader>
 
@@ -55,6 +62,17 @@ export function ModelCard({ provider, model }: { provider: ProviderId; model: Mo
         </CardFooter>
       ) : null}
     </Card>
+  );
+}
+
+/** A search asked from a place that this provider's search cannot take (ADR 042). */
+function NotLocalisedNote({ model }: { model: ModelResult }) {
+  if (model.location !== "not supported") return null;
+  return (
+    <p role="note" className="flex items-start gap-2 text-sm text-muted-foreground">
+      <MapPinOff className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {locationNote(model.provider, "not supported")}
+    </p>
   );
 }
 
@@ -124,6 +142,8 @@ function Answer({ model }: { model: ModelResult }) {
           </AlertDescription>
         </Alert>
       ) : null}
+
+      <NotLocalisedNote model={model} />
 
       {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
 
@@ -283,6 +303,8 @@ function FullResponseDialog({ provider, model }: { provider: ProviderId; model: 
         </DialogHeader>
 
         {model.status === "error" ? <ErrorState model={model} /> : null}
+        <NotLocalisedNote model={model} />
+
         {model.truncated ? <TruncatedNote truncation={model.truncated} /> : null}
         {model.status === "ok" ? <HowAsked model={model} /> : null}
 

@@ -1,4 +1,4 @@
-import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
+import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, MapPin, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds } from "#src/contract/providers.ts";
@@ -9,6 +9,7 @@ import { cancelledNote } from "#src/core/progress.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#src/core/dates.ts";
+import { locationLabel } from "#src/core/location.ts";
 import { formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
@@ -143,6 +144,13 @@ function ResultsHeader({
               <Badge variant="secondary">
                 <Repeat aria-hidden="true" />
                 {`${result.iterationCount} iterations`}
+              </Badge>
+            ) : null}
+            {result.options?.location ? (
+              // ADR 042: where the providers that take a location were told the person is.
+              <Badge variant="secondary">
+                <MapPin aria-hidden="true" />
+                {`Asked from ${locationLabel(result.options.location)}`}
               </Badge>
             ) : null}
             {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}

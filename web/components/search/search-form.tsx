@@ -1,5 +1,6 @@
 import { Lock, Search, X } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { Location } from "#src/contract/location.ts";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, useStartUpgrade, messages } from "#web/shared-chunk.ts";
 
@@ -7,7 +8,7 @@ import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, 
 const LOCKED_CHOICES = [5, 10, 25] as const;
 const PRO_DEFAULT_ITERATIONS = 5;
 
-export type SearchSubmit = { query: string; iterations: number };
+export type SearchSubmit = { query: string; iterations: number; options: { location?: Location } };
 
 /** What a free user is offered, locked beyond 1 — and a saved search's own count, locked too, when it is not among them. */
 function freeChoices(current: number): number[] {
@@ -33,6 +34,9 @@ type SearchFormProps = {
 export function SearchForm({ onSearch, searching, isPro, remaining, disabled = false, initialQuery = "", initialIterations, onFocusQuery }: SearchFormProps) {
   const [query, setQuery] = useState(initialQuery);
   const [iterations, setIterations] = useState(initialIterations ?? (isPro ? PRO_DEFAULT_ITERATIONS : FREE_ITERATIONS));
+  // Where the search is asked from; its fields load when the person asks from a place, not with the first page (ADR 006).
+  const [location, setLocation] = useState<Location>();
+  const [fields, setFields] = useState<typeof import("#web/components/search/location-fields.tsx")>();
   const upgrade = useStartUpgrade();
   const inputId = useId();
   const hintId = useId();
@@ -61,15 +65,18 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
       upgrade.toCheckout();
       return;
     }
-    onSearch({ query: query.trim(), iterations });
+    ask(iterations);
   };
+
+  // Asking from a place is free: it costs the providers nothing more (ADR 042).
+  const ask = (count: number) => onSearch({ query: query.trim(), iterations: count, options: { location } });
 
   // Spec §4: Enter searches at once when the query is not blank, a free user with 1 iteration.
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
     if (!query.trim() || locked || atLimit()) return;
-    onSearch({ query: query.trim(), iterations: isPro ? iterations : FREE_ITERATIONS });
+    ask(isPro ? iterations : FREE_ITERATIONS);
   };
 
   return (
@@ -106,6 +113,21 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
           Try specific product categories, company comparisons, or technical questions
         </p>
       </div>
+
+      {fields ? (
+        <fields.LocationFields onChange={setLocation} />
+      ) : (
+        <Button
+          type="button"
+          size="sm"
+          variant="link"
+          className="h-9 shrink-0 gap-1 px-0"
+          onClick={() => import("#web/components/search/location-fields.tsx").then(setFields)}
+          disabled={locked}
+        >
+          Ask from a place
+        </Button>
+      )}
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="space-y-2">

@@ -6,6 +6,7 @@ import { providerCatalogue, truncationOf } from "#src/contract/providers.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
 import type { Source } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
+import { userLocation } from "./user-location.ts";
 
 const MAX_TOKENS = 4096;
 /** A server-tool loop that keeps pausing is cut off after this many continuations. */
@@ -43,6 +44,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
                 name: "web_search",
                 max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES,
                 allowed_callers: ["direct"],
+                ...userLocation(options.location),
               },
             ],
             // Forcing the tool once is enough: a continuation must be free to finish the answer.

@@ -11,6 +11,7 @@ import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswe
  * Gemini generateContent grounded with Google Search. `googleSearchRetrieval` (and its dynamic
  * threshold) is gone on Gemini ≥ 2.0, so `geminiThreshold` is stored but not sent. The API
  * version is pinned: @google/genai 3.x defaults to v1, where search grounding is not guaranteed.
+ * The search's location is not sent: Google Search grounding takes none (its card says so, ADR 042).
  */
 export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: RedirectResolver }): ProviderAdapter {
   const resolveRedirect = config.resolveRedirect ?? createRedirectResolver(config.redirectOrigins ? { origins: config.redirectOrigins } : {});

@@ -5,6 +5,7 @@ import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
 import { truncationOf } from "#src/contract/providers.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
+import { userLocation } from "./user-location.ts";
 
 /** OpenAI Responses API with the `web_search` tool; sources from url_citation annotations. */
 export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
@@ -22,7 +23,7 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
         {
           model: config.model,
           input: query,
-          tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? DEFAULT_OPENAI_CONTEXT_SIZE }],
+          tools: [{ type: "web_search", search_context_size: options.openaiContextSize ?? DEFAULT_OPENAI_CONTEXT_SIZE, ...userLocation(options.location) }],
           include: ["web_search_call.action.sources"],
         },
         { signal },

@@ -1,3 +1,4 @@
+import { locationApplied } from "#src/contract/location.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult } from "#src/contract/search-result.ts";
 import { extractionRequest, readExtraction } from "#src/core/extraction/extract.ts";
@@ -95,6 +96,7 @@ export async function readAnswer(
     usage: answer.usage,
     asked: "as typed",
     ...read,
+    ...(run.options.location ? { location: locationApplied(adapter.id) } : {}),
     ...(answer.truncated ? { truncated: answer.truncated } : {}),
     ...rateLimited(rateLimits),
     durationMs: Math.round(performance.now() - startedAt),
