@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { modelOf, type Frequency, type SearchResult } from "#src/contract/search-result.ts";
 import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
+import { usdField } from "./cost.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
@@ -59,14 +60,16 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
       ["Total Products", result.totalProducts],
       ["Total Companies", result.totalCompanies],
       ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
+      ["Cost (USD)", costCell(result.cost?.total.usd)],
     ],
   );
 
   section(
     "Providers",
-    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error"],
+    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", ...COST_COLUMNS],
     providerIds.map((id) => {
       const model = modelOf(result, id);
+      const cost = result.cost?.providers[id];
       return [
         providerCatalogue[id].column,
         providerCatalogue[id].model,
@@ -75,6 +78,10 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
         yesNo(model.simulated),
         yesNo(model.searched),
         model.error ?? "",
+        costCell(cost?.usd),
+        costCell(cost?.searchTokensUsd),
+        costCell(cost?.searchesUsd),
+        costCell(cost?.readingUsd),
       ];
     }),
   );
@@ -198,6 +205,14 @@ export function querySlug(query: string): string {
     .slice(0, SLUG_MAX_LENGTH)
     .replace(/-+$/, "");
   return slug || "search";
+}
+
+/** The Providers section's cost columns (ADR 041), after the spec's: every iteration of the provider, in USD. */
+export const COST_COLUMNS = ["Cost (USD)", "Search Tokens (USD)", "Web Searches (USD)", "Reading (USD)"] as const;
+
+/** An amount in USD, or "unknown" (a model without a price, or a result saved before costs were kept): never a $0 it did not cost. */
+function costCell(usd: number | null | undefined): string {
+  return usd === null || usd === undefined ? "unknown" : usdField(usd);
 }
 
 function yesNo(value: boolean): string {

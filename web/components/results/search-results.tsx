@@ -15,6 +15,7 @@ import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
 import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
 import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
+import { CostLabel } from "./cost.tsx";
 import { ModelCard } from "./model-card.tsx";
 import type { SimulatedFlags } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/shared-chunk.ts";
@@ -98,7 +99,7 @@ function SideBySide({ result, simulated }: TabProps) {
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {providerIds.map((id) => (
-          <ModelCard key={id} provider={id} model={modelOf(result, id)} />
+          <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={result.cost?.providers[id]} />
         ))}
       </div>
       <CrossModelComparison result={result} simulated={simulated} />
@@ -146,6 +147,7 @@ function ResultsHeader({
               </Badge>
             ) : null}
             {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}
+            {result.cost ? <CostLabel cost={result.cost.total} perProvider={result.cost.providers} /> : null}
           </div>
         </div>
         <ResultActions result={result} isPro={isPro} readOnly={readOnly} lens={lens} />

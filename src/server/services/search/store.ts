@@ -156,6 +156,7 @@ export function createSearchStore(db: Db) {
           iterationCount: searches.iterationCount,
           status: searches.status,
           simulated: searches.simulated,
+          costUsd: searches.costUsd,
         })
         .from(searches)
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
@@ -245,6 +246,7 @@ function summaryOf(result: SearchResult) {
     totalLinks: result.totalLinks,
     iterationCount: result.iterationCount,
     simulated: Object.values(result.models).some((model) => model.simulated),
+    costUsd: result.cost?.total.usd ?? null,
   };
 }
 
