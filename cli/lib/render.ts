@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { QuotaStatus } from "#src/contract/quota.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { byRank, returnedCounts } from "#src/core/aggregate.ts";
+import { formatCost } from "#src/core/cost.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
@@ -41,10 +42,17 @@ function counts(result: SearchResult, id: ProviderId, model: ModelResult): { com
 
 const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${index + 1}. ${top.name}` : `${top.name} ${top.percentage}%`);
 
-/** One line about the search: its query, iterations, time and totals. */
+/** One line about the search: its query, iterations, time, totals and cost. */
 export function resultHeadline(result: SearchResult): string {
   const iterations = result.iterationCount === 1 ? "1 iteration" : `${result.iterationCount} iterations`;
-  return `"${result.query}" · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links`;
+  const cost = result.cost ? ` · cost ${formatCost(result.cost.total)}` : "";
+  return `"${result.query}" · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links${cost}`;
+}
+
+/** A provider's cost over every iteration, as the web's card says it. */
+function providerCost(result: SearchResult, id: ProviderId): string {
+  const cost = result.cost?.providers[id];
+  return cost ? formatCost(cost) : "unknown";
 }
 
 /** The result as a table: a column per provider; its model, status, top products and counts. */
@@ -59,6 +67,7 @@ export function resultTable(result: SearchResult): string {
     ["Top products", ...cells((id) => topProducts(result, id).map(topLine).join("\n") || "—")],
     ["Companies", ...cells((id, m) => String(counts(result, id, m).companies))],
     ["Sources", ...cells((id, m) => sourcesText(counts(result, id, m)))],
+    ["Cost", ...cells((id) => providerCost(result, id))],
   ];
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
@@ -78,7 +87,7 @@ export function resultSummary(result: SearchResult): string {
     }
     const top = topProducts(result, id).map((t) => (t.percentage === undefined ? t.name : `${t.name} ${t.percentage}%`));
     const { companies, sources } = counts(result, id, model);
-    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources`);
+    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources; cost ${providerCost(result, id)}`);
   }
   if (result.commonProducts.length)
     lines.push(

@@ -168,6 +168,75 @@ describeEachDatabase("what each answer costs", (getDb) => {
   });
 });
 
+describeEachDatabase("the daily spend limits", (getDb) => {
+  const simulators: Simulator[] = [];
+  afterAll(async () => {
+    for (const simulator of simulators) await simulator.stop();
+  });
+  const ownSimulator = () => {
+    const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+    simulators.push(simulator);
+    return simulator;
+  };
+
+  test("a search whose estimate would cross the account's limit is refused with SPEND_LIMIT before any provider call", async () => {
+    const simulator = ownSimulator();
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { ACCOUNT_DAILY_SPEND_USD: "0.5" }) });
+    const { agent } = await createProAgent(app, getDb());
+    const estimate = await agent.api.estimate(10);
+    expect(estimate.usd).toBeGreaterThan(0.5);
+    const refused = await agent.request("POST", "/api/search", { query: "best running shoes", iterations: 10 });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ code: "SPEND_LIMIT" });
+    expect((refused.json as { message: string }).message).toMatch(/\$0\.00 of today's \$0\.50 limit per account \(ACCOUNT_DAILY_SPEND_USD\)/);
+    expect(simulator.requests).toEqual([]);
+    // Nothing was spent, and a search within the limit still runs.
+    expect((await agent.api.spend()).todayUsd).toBe(0);
+    fixUsage(simulator);
+    const { result } = await agent.api.search({ query: "best running shoes", iterations: 1 });
+    expectCents(result.cost?.total.usd, PER_ITERATION);
+  });
+
+  test("the deployment's limit refuses anonymous searches too", async () => {
+    const simulator = ownSimulator();
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { DAILY_SPEND_USD: "0.01" }) });
+    const refused = await createAgent(app).request("POST", "/api/search", { query: "best running shoes" });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ code: "SPEND_LIMIT" });
+    expect((refused.json as { message: string }).message).toMatch(/today's \$0\.01 limit \(DAILY_SPEND_USD\)/);
+    expect(simulator.requests).toEqual([]);
+  });
+
+  test("a running search stops at the limit: iterations not started become cards saying so, and what finished is kept and counted", async () => {
+    const simulator = ownSimulator();
+    // Answers far costlier than the estimate's typical ones: $0.1325, $0.1325 and $0.1475 an iteration.
+    const heavy = { inputTokens: 100_000, cachedInputTokens: 0, outputTokens: 1_000, searches: 2 };
+    fixUsage(simulator, heavy);
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { ACCOUNT_DAILY_SPEND_USD: "2", SEARCH_CONCURRENCY: "1" }) });
+    const { agent } = await createProAgent(app, getDb());
+    expect((await agent.api.estimate(10)).usd).toBeLessThan(2);
+    const { result } = await agent.api.search({ query: "best standing desk", iterations: 10 });
+
+    const total = result.cost?.total.usd ?? Number.NaN;
+    expect(total).toBeGreaterThanOrEqual(2);
+    expect(total).toBeLessThan(10 * 0.4125);
+    const searched = simulator.searchPrompts().length;
+    expect(searched).toBeLessThan(30);
+    for (const id of providerIds) {
+      // Some iterations answered (kept, counted in the frequencies), the rest never started.
+      const stats = result.stats[id];
+      expect(stats?.iterations).toBeGreaterThan(0);
+      expect(stats?.failedIterations).toBeGreaterThan(0);
+      expect((stats?.iterations ?? 0) + (stats?.failedIterations ?? 0)).toBe(10);
+    }
+    // What it spent is what was recorded, from the real costs; the next search is refused.
+    expectCents((await agent.api.spend()).todayUsd, total);
+    const refused = await agent.request("POST", "/api/search", { query: "best standing desk", iterations: 1 });
+    expect(refused.json).toMatchObject({ code: "SPEND_LIMIT" });
+    expect(simulator.searchPrompts().length).toBe(searched);
+  });
+});
+
 describe("the price file", () => {
   test("a bad PRICES_FILE stops the start with one line naming it", async () => {
     const { loadPrices, EnvError } = await import("#src/server/env.ts");

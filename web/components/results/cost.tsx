@@ -8,7 +8,7 @@ import { cn } from "#web/lib/utils.ts";
  * "Cost $0.061" with its breakdown on hover and keyboard focus (ADR 041): what the search tokens,
  * the web searches and reading the answer cost; for a whole search, each provider's too.
  */
-export function CostLabel({ cost, perProvider, className }: { cost: Cost; perProvider?: SearchCost["providers"]; className?: string }) {
+export default function CostLabel({ cost, perProvider, className }: { cost: Cost; perProvider?: SearchCost["providers"]; className?: string }) {
   const text = `Cost ${formatCost(cost)}`;
   return (
     <Tooltip>

@@ -1,14 +1,13 @@
 import { Ban, CircleAlert, CircleDollarSign, FileText, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
-import type { Cost, Mention, ModelResult } from "#src/contract/search-result.ts";
+import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { askedNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "#web/components/ui/dialog.tsx";
 import { formatSeconds } from "#web/lib/format.ts";
 import { cn } from "#web/lib/utils.ts";
-import { CostLabel } from "./cost.tsx";
 import { CardHeading, EmptyText, ListOrEmpty, SimulatedBadge, SourceLink, plural } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, Badge, Button, Card, CardContent, CardDescription, CardFooter, CardHeader } from "#web/shared-chunk.ts";
 
@@ -20,8 +19,11 @@ export const CARD_PRODUCTS = 3;
 export const CARD_COMPANIES = 5;
 export const CARD_SOURCES = 8;
 
-/** One provider's answer in the Side by Side tab (spec §2), with its status, honesty labels and what it cost (every iteration's). */
-export function ModelCard({ provider, model, cost }: { provider: ProviderId; model: ModelResult; cost?: Cost }) {
+/**
+ * One provider's answer in the Side by Side tab (spec §2), with its status and honesty labels;
+ * `cost`, once the search is saved, what it cost (its CostLabel: the dashboard's first page does not load it).
+ */
+export function ModelCard({ provider, model, cost }: { provider: ProviderId; model: ModelResult; cost?: ReactNode }) {
   const labels = providerCatalogue[provider];
   const title = `${labels.model} Results`;
   const headingId = useId();
@@ -42,7 +44,7 @@ export function ModelCard({ provider, model, cost }: { provider: ProviderId; mod
             </Badge>
           ) : null}
           {model.simulated ? <SimulatedBadge /> : null}
-          {cost && model.status !== "off" ? <CostLabel cost={cost} /> : null}
+          {cost}
         </div>
       </CardHeader>
 

@@ -1,7 +1,7 @@
 import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
-import { listModels, providerIds } from "#src/contract/providers.ts";
+import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
@@ -15,7 +15,7 @@ import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
 import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
 import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
-import { CostLabel } from "./cost.tsx";
+import CostLabel from "./cost.tsx";
 import { ModelCard } from "./model-card.tsx";
 import type { SimulatedFlags } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/shared-chunk.ts";
@@ -99,7 +99,7 @@ function SideBySide({ result, simulated }: TabProps) {
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {providerIds.map((id) => (
-          <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={result.cost?.providers[id]} />
+          <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={costOf(result, id)} />
         ))}
       </div>
       <CrossModelComparison result={result} simulated={simulated} />
@@ -110,6 +110,12 @@ function SideBySide({ result, simulated }: TabProps) {
 }
 
 export default SearchResults;
+
+/** A card's cost label: what the provider's iterations cost, when it took part. */
+function costOf(result: SearchResult, id: ProviderId): ReactNode {
+  const cost = result.cost?.providers[id];
+  return cost && modelOf(result, id).status !== "off" ? <CostLabel cost={cost} /> : null;
+}
 
 function ResultsHeader({
   result,

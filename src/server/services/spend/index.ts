@@ -41,9 +41,9 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
   function limitReached(userId: string | undefined, spent: { account: number; deployment: number }, adding: number): string | null {
     const past = (total: number, limit: number) => (adding > 0 ? total + adding > limit : total >= limit);
     if (userId && past(spent.account, limits.account))
-      return `Your searches have spent ${formatUsd(spent.account)} of today's ${formatUsd(limits.account)} limit per account (ACCOUNT_DAILY_SPEND_USD)`;
+      return `Your searches have spent ${formatUsd(spent.account)} of today's $${limits.account.toFixed(2)} limit per account (ACCOUNT_DAILY_SPEND_USD)`;
     if (past(spent.deployment, limits.deployment))
-      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's ${formatUsd(limits.deployment)} limit (DAILY_SPEND_USD)`;
+      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's $${limits.deployment.toFixed(2)} limit (DAILY_SPEND_USD)`;
     return null;
   }
 
