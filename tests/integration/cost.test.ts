@@ -7,6 +7,7 @@ import type { PriceRow } from "#src/contract/prices.ts";
 import { COST_COLUMNS, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { formatCost } from "#src/core/cost.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
+import { resultHeadline, resultSummary } from "#cli/lib/render.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
@@ -115,6 +116,12 @@ describeEachDatabase("what each answer costs", (getDb) => {
     expectCents(saved.cost?.total.usd, PER_ITERATION);
     const { searches } = await agent.api.listSearches();
     expectCents(searches[0]?.costUsd, PER_ITERATION);
+
+    // The CLI's and MCP's words: the search's cost in its headline, each provider's in its line.
+    expect(resultHeadline(saved)).toContain("cost $0.137");
+    expect(resultSummary(saved)).toContain(`${providerCatalogue.gemini.model}: `);
+    expect(resultSummary(saved)).toContain("cost $0.056");
+    expect(resultSummary(saved)).toContain("cost $0.041");
 
     // The exports: JSON has the costs, CSV keeps the spec's columns and adds the cost columns at the end.
     const json = JSON.parse(resultToJson(saved)) as { cost: { total: { usd: number } }; openai: { cost: { usd: number } } };

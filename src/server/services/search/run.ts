@@ -83,7 +83,6 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
             });
             const read = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
             const result = { ...read, cost: answerCost(read, run.prices) };
-            await run.budget?.spend(result.cost.usd);
             runs[id].push(result);
             run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;
@@ -93,6 +92,8 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
               shown = result;
               emit({ type: "result", provider: id, result });
             }
+            // Counted once it is shown: the spend is recorded while the next iterations run.
+            await run.budget?.spend(result.cost.usd);
           })(),
         ),
       );

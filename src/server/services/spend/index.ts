@@ -65,7 +65,9 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
       return {
         exhausted: () => reached,
         async spend(usd) {
-          if (usd !== null && usd > 0) await db.insert(spend).values({ userId: userId ?? null, searchId: await searchId(), usd, at: clock() });
+          // An answer that cost nothing (simulated, or unknown) records nothing and changes no total.
+          if (usd === null || usd <= 0) return;
+          await db.insert(spend).values({ userId: userId ?? null, searchId: await searchId(), usd, at: clock() });
           reached ??= limitReached(userId, await spentSince(startOfDay(clock()), userId), 0);
         },
       };
