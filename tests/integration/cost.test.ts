@@ -6,6 +6,8 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { PriceRow } from "#src/contract/prices.ts";
 import { COST_COLUMNS, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { formatCost } from "#src/core/cost.ts";
+import { eq } from "drizzle-orm";
+import { searches } from "#db/schema.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { resultHeadline, resultSummary } from "#cli/lib/render.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -146,6 +148,33 @@ describeEachDatabase("what each answer costs", (getDb) => {
     expectCents(spend.todayUsd, 5 * PER_ITERATION);
     expectCents(spend.monthUsd, 5 * PER_ITERATION);
     expect(spend.dailyLimitUsd).toBe(20);
+  });
+
+  test("a search saved before costs were kept gets its cost from the usage it kept, in its page and in the history; one of several iterations is unknown", async () => {
+    const simulator = ownSimulator();
+    fixUsage(simulator);
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator) });
+    const { agent } = await createProAgent(app, getDb());
+    const single = (await agent.api.search({ query: "best password manager", iterations: 1 })).result;
+    const several = (await agent.api.search({ query: "best password manager", iterations: 5 })).result;
+    // As an older version saved them: no costs, and usage without its cached part.
+    for (const id of [single.id, several.id]) {
+      const [row] = await getDb().db.select({ result: searches.result }).from(searches).where(eq(searches.id, id));
+      const old = structuredClone(row?.result) as { cost?: unknown; models: Record<string, { cost?: unknown; usage: { cachedInputTokens?: number } }> };
+      delete old.cost;
+      for (const model of Object.values(old.models)) {
+        delete model.cost;
+        delete model.usage.cachedInputTokens;
+      }
+      await getDb().db.update(searches).set({ result: old, costUsd: null }).where(eq(searches.id, id));
+    }
+    // Without the cached part: (10,000 × $1 + 1,000 × $10) / 1M = $0.02 of search tokens per answer.
+    const expected = 0.0425 + 0.0425 + 0.0575;
+    expectCents((await agent.api.getSearch(single.id)).cost?.total.usd, expected);
+    expect((await agent.api.getSearch(several.id)).cost?.total.usd).toBeNull();
+    const listed = (await agent.api.listSearches()).searches;
+    expectCents(listed.find((item) => item.id === single.id)?.costUsd, expected);
+    expect(listed.find((item) => item.id === several.id)?.costUsd).toBeNull();
   });
 
   test('a model the price table does not know costs "unknown", never $0', async () => {

@@ -1,10 +1,12 @@
+import * as v from "valibot";
+import type { SavedSearchList } from "#src/contract/history.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { CostEstimate } from "#src/contract/spend.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import { requestedIterations, type ParsedSearchRequest } from "#src/contract/search-request.ts";
-import type { SavedSearchResult } from "#src/contract/search-result.ts";
-import { ESTIMATE_METHOD, estimateCost, withCost } from "#src/core/cost.ts";
+import { SearchResult, type SavedSearchResult } from "#src/contract/search-result.ts";
+import { ESTIMATE_METHOD, estimateCost, resultCost, withCost } from "#src/core/cost.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
@@ -162,7 +164,7 @@ export function createSearchService({ store, quota, instance, providers, concurr
         retry,
         deadline: deadlineFor(iterations, deadline),
         prices,
-        budget: spend.budget(caller.owner.userId, () => recorded),
+        budget: await spend.budget(caller.owner.userId, () => recorded),
       });
       await checkpoint.close();
       id = await recorded;
@@ -216,6 +218,12 @@ export function createSearchService({ store, quota, instance, providers, concurr
     return here || elsewhere;
   }
 
+  /** What a search saved before costs were kept cost, from its answers' usage; null when they do not read. */
+  function savedCostUsd(models: unknown, iterationCount: number): number | null {
+    const parsed = v.safeParse(SearchResult.entries.models, models);
+    return parsed.success ? resultCost({ models: parsed.output, iterationCount }, prices).total.usd : null;
+  }
+
   return {
     admit,
     /** Admit and run in one call, for callers with nothing to tell in between (a CLI, a schedule). */
@@ -227,7 +235,16 @@ export function createSearchService({ store, quota, instance, providers, concurr
       const result = await store.get(owner, id);
       return result && withCost(result, prices);
     },
-    list: store.list,
+    /** The history; a search saved before costs were kept gets its cost from its usage where it can. */
+    list: async (...args: Parameters<SearchStore["list"]>): Promise<SavedSearchList> => {
+      const page = await store.list(...args);
+      return {
+        ...page,
+        searches: page.searches.map(({ savedModels, ...item }) =>
+          savedModels === undefined ? item : { ...item, costUsd: savedCostUsd(savedModels, item.iterationCount) },
+        ),
+      };
+    },
     rename: store.rename,
     remove: store.remove,
     latestFor: async (owner: Owner, query: string) => {

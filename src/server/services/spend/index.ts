@@ -59,16 +59,26 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
         );
     },
 
-    /** The allowance of a search starting now. */
-    budget(userId: string | undefined, searchId: () => Promise<string>): SpendBudget {
-      let reached: string | null = null;
+    /**
+     * The allowance of a search starting now. Its own answers count at once (synchronously, so an
+     * iteration about to start sees the one just read); the others' spend is read again after each
+     * of its answers is recorded.
+     */
+    async budget(userId: string | undefined, searchId: () => Promise<string>): Promise<SpendBudget> {
+      let others = await spentSince(startOfDay(clock()), userId);
+      let own = 0;
+      let recorded = 0;
+      const totals = () => ({ account: others.account + own, deployment: others.deployment + own });
       return {
-        exhausted: () => reached,
+        exhausted: () => limitReached(userId, totals(), 0),
         async spend(usd) {
           // An answer that cost nothing (simulated, or unknown) records nothing and changes no total.
           if (usd === null || usd <= 0) return;
+          own += usd;
           await db.insert(spend).values({ userId: userId ?? null, searchId: await searchId(), usd, at: clock() });
-          reached ??= limitReached(userId, await spentSince(startOfDay(clock()), userId), 0);
+          recorded += usd;
+          const now = await spentSince(startOfDay(clock()), userId);
+          others = { account: now.account - recorded, deployment: now.deployment - recorded };
         },
       };
     },
