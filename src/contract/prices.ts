@@ -37,123 +37,44 @@ const ANTHROPIC = "https://platform.claude.com/docs/en/about-claude/pricing";
 const GEMINI = "https://ai.google.dev/gemini-api/docs/pricing";
 const READ = "2026-11-26";
 
+/** A row of the built-in table: USD per million input, cached input and output tokens, and how its web searches are billed. */
+const priced =
+  (source: string, searchesPerK: number, searchUnit: PriceRow["searchUnit"]) =>
+  (model: string, inputPerMTok: number, cachedInputPerMTok: number, outputPerMTok: number): PriceRow => ({
+    model,
+    inputPerMTok,
+    cachedInputPerMTok,
+    outputPerMTok,
+    searchesPerK,
+    searchUnit,
+    source,
+    read: READ,
+  });
+// Web search: OpenAI $10 per 1,000 web search calls; Anthropic $10 per 1,000 searches; Gemini 2.5
+// $35 per 1,000 grounded prompts (however many queries each ran), Gemini 3.x $14 per 1,000 search queries.
+const openai = priced(OPENAI, 10, "search");
+const anthropic = priced(ANTHROPIC, 10, "search");
+const gemini25 = priced(GEMINI, 35, "prompt");
+const gemini3 = priced(GEMINI, 14, "search");
+
 /**
  * The built-in table: the current default and extraction models and a few likely alternatives,
- * standard (not batch, not priority) rates, USD. Web search: OpenAI $10 per 1,000 web search calls;
- * Anthropic $10 per 1,000 searches; Gemini 2.5 $35 per 1,000 grounded prompts, Gemini 3.x $14 per
- * 1,000 search queries (free allowances are not counted: a search is priced as if paid).
+ * standard (not batch, not priority) rates, USD. Free allowances are not counted: a search is
+ * priced as if paid.
  */
 export const DEFAULT_PRICES: PriceTable = [
-  { model: "gpt-5-mini", inputPerMTok: 0.25, cachedInputPerMTok: 0.025, outputPerMTok: 2, searchesPerK: 10, searchUnit: "search", source: OPENAI, read: READ },
-  {
-    model: "gpt-5.4-mini",
-    inputPerMTok: 0.75,
-    cachedInputPerMTok: 0.075,
-    outputPerMTok: 4.5,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: OPENAI,
-    read: READ,
-  },
-  {
-    model: "gpt-5.4-nano",
-    inputPerMTok: 0.2,
-    cachedInputPerMTok: 0.02,
-    outputPerMTok: 1.25,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: OPENAI,
-    read: READ,
-  },
-  {
-    model: "gpt-5-nano",
-    inputPerMTok: 0.05,
-    cachedInputPerMTok: 0.005,
-    outputPerMTok: 0.4,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: OPENAI,
-    read: READ,
-  },
-  {
-    model: "claude-sonnet-4-6",
-    inputPerMTok: 3,
-    cachedInputPerMTok: 0.3,
-    outputPerMTok: 15,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: ANTHROPIC,
-    read: READ,
-  },
-  {
-    model: "claude-sonnet-4-5",
-    inputPerMTok: 3,
-    cachedInputPerMTok: 0.3,
-    outputPerMTok: 15,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: ANTHROPIC,
-    read: READ,
-  },
-  {
-    model: "claude-haiku-4-5",
-    inputPerMTok: 1,
-    cachedInputPerMTok: 0.1,
-    outputPerMTok: 5,
-    searchesPerK: 10,
-    searchUnit: "search",
-    source: ANTHROPIC,
-    read: READ,
-  },
-  {
-    model: "gemini-2.5-flash",
-    inputPerMTok: 0.3,
-    cachedInputPerMTok: 0.03,
-    outputPerMTok: 2.5,
-    searchesPerK: 35,
-    searchUnit: "prompt",
-    source: GEMINI,
-    read: READ,
-  },
-  {
-    model: "gemini-2.5-flash-lite",
-    inputPerMTok: 0.1,
-    cachedInputPerMTok: 0.01,
-    outputPerMTok: 0.4,
-    searchesPerK: 35,
-    searchUnit: "prompt",
-    source: GEMINI,
-    read: READ,
-  },
-  {
-    model: "gemini-3-flash-preview",
-    inputPerMTok: 0.5,
-    cachedInputPerMTok: 0.05,
-    outputPerMTok: 3,
-    searchesPerK: 14,
-    searchUnit: "search",
-    source: GEMINI,
-    read: READ,
-  },
-  {
-    model: "gemini-3.5-flash",
-    inputPerMTok: 1.5,
-    cachedInputPerMTok: 0.15,
-    outputPerMTok: 9,
-    searchesPerK: 14,
-    searchUnit: "search",
-    source: GEMINI,
-    read: READ,
-  },
+  openai("gpt-5-mini", 0.25, 0.025, 2),
+  openai("gpt-5.4-mini", 0.75, 0.075, 4.5),
+  openai("gpt-5.4-nano", 0.2, 0.02, 1.25),
+  openai("gpt-5-nano", 0.05, 0.005, 0.4),
+  anthropic("claude-sonnet-4-6", 3, 0.3, 15),
+  anthropic("claude-sonnet-4-5", 3, 0.3, 15),
+  anthropic("claude-haiku-4-5", 1, 0.1, 5),
+  gemini25("gemini-2.5-flash", 0.3, 0.03, 2.5),
+  gemini25("gemini-2.5-flash-lite", 0.1, 0.01, 0.4),
+  gemini3("gemini-3-flash-preview", 0.5, 0.05, 3),
+  // Cached input of the 3.5 and 3.8 rows: a tenth of input, as for the others (not on the copies read).
+  gemini3("gemini-3.5-flash", 1.5, 0.15, 9),
   // $0.75 / $3.75 "through December 31, 2026"; $1.50 / $7.50 from January 1, 2027.
-  {
-    model: "gemini-3.8-flash",
-    inputPerMTok: 0.75,
-    cachedInputPerMTok: 0.075,
-    outputPerMTok: 3.75,
-    searchesPerK: 14,
-    searchUnit: "search",
-    source: GEMINI,
-    read: READ,
-  },
+  gemini3("gemini-3.8-flash", 0.75, 0.075, 3.75),
 ];

@@ -79,17 +79,18 @@ function expectCents(actual: number | null | undefined, expected: number): void 
   expect(actual ?? Number.NaN).toBeCloseTo(expected, 9);
 }
 
-describeEachDatabase("what each answer costs", (getDb) => {
-  const simulators: Simulator[] = [];
-  afterAll(async () => {
-    for (const simulator of simulators) await simulator.stop();
-  });
-  const ownSimulator = () => {
-    const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
-    simulators.push(simulator);
-    return simulator;
-  };
+/** Each test's own simulator (its usage is fixed per test), stopped after the file. */
+const simulators: Simulator[] = [];
+afterAll(async () => {
+  for (const simulator of simulators) await simulator.stop();
+});
+function ownSimulator(): Simulator {
+  const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+  simulators.push(simulator);
+  return simulator;
+}
 
+describeEachDatabase("what each answer costs", (getDb) => {
   test("a known price table gives exact figures per answer, per provider and per search, from the usage each SDK read (cached tokens included)", async () => {
     const simulator = ownSimulator();
     fixUsage(simulator);
@@ -205,16 +206,6 @@ describeEachDatabase("what each answer costs", (getDb) => {
 });
 
 describeEachDatabase("the daily spend limits", (getDb) => {
-  const simulators: Simulator[] = [];
-  afterAll(async () => {
-    for (const simulator of simulators) await simulator.stop();
-  });
-  const ownSimulator = () => {
-    const simulator = startSimulator({ latency: { kind: "fixed", ms: 5 } });
-    simulators.push(simulator);
-    return simulator;
-  };
-
   test("a search whose estimate would cross the account's limit is refused with SPEND_LIMIT before any provider call", async () => {
     const simulator = ownSimulator();
     const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { ACCOUNT_DAILY_SPEND_USD: "0.5" }) });

@@ -11,7 +11,7 @@ import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { SpendBudget } from "../spend/index.ts";
 import type { Deadline } from "./deadline.ts";
 import { createLimiter } from "./limit.ts";
-import { askProvider, readAnswer, type ProviderRun } from "./run-provider.ts";
+import { askProvider, failedCard, readAnswer, type ProviderRun } from "./run-provider.ts";
 
 /** Every catalogue provider's adapter, or null where it is not connected. */
 export type Providers = Record<ProviderId, ProviderAdapter | null>;
@@ -109,15 +109,7 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
 
 /** An iteration the spend limit kept from starting: no call was made. */
 function spendLimitCard(adapter: ProviderAdapter, reached: string): ModelResult {
-  return {
-    ...offModelResult(adapter.id),
-    simulated: adapter.mode === "simulated",
-    modelName: adapter.model,
-    modelVersion: adapter.model,
-    status: "error",
-    stopped: "spend-limit",
-    error: `Stopped: ${reached}. What had finished is kept.`,
-  };
+  return { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}. What had finished is kept.` };
 }
 
 export function modesOf(providers: Providers): Record<ProviderId, ProviderMode> {
