@@ -71,6 +71,7 @@ export function resultTable(result: SearchResult): string {
   ];
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
+  if (result.spendLimit) lines.push(result.spendLimit);
   const common = result.commonProducts.slice(0, TOP).map((item) => `${item.name} (${item.models.length})`);
   if (common.length) lines.push(`In common: ${common.join(", ")}`);
   return lines.join("\n");
@@ -79,6 +80,7 @@ export function resultTable(result: SearchResult): string {
 /** A few lines: per provider its top products and counts, then what several have in common. */
 export function resultSummary(result: SearchResult): string {
   const lines = [result.id ? `Search ${result.id}: ${resultHeadline(result)}` : resultHeadline(result)];
+  if (result.spendLimit) lines.push(result.spendLimit);
   for (const [id, model] of providersOf(result)) {
     const name = `${providerCatalogue[id].model}${model.simulated ? " (simulated)" : ""}`;
     if (model.status !== "ok") {

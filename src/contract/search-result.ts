@@ -207,6 +207,8 @@ export const resultSummary = {
   iterationCount: v.number(),
   /** What the search cost, per provider and in total (ADR 041); a result saved before has it worked out when read. */
   cost: v.optional(SearchCost),
+  /** Why iterations were not started: a daily spend limit was reached (its words); absent when none was kept from starting. */
+  spendLimit: v.optional(v.string()),
 };
 
 export const SearchResult = v.object({

@@ -256,6 +256,12 @@ describeEachDatabase("the daily spend limits", (getDb) => {
       expect(stats?.failedIterations).toBeGreaterThan(0);
       expect((stats?.iterations ?? 0) + (stats?.failedIterations ?? 0)).toBe(10);
     }
+    // The result says why it has fewer iterations, in the words of the limit.
+    expect(result.spendLimit).toMatch(
+      /^Stopped: Your searches have spent \$\d+\.\d+ of today's \$2\.00 limit per account \(ACCOUNT_DAILY_SPEND_USD\)\. What had finished is kept\.$/,
+    );
+    expect((await agent.api.getSearch(result.id)).spendLimit).toBe(result.spendLimit);
+    expect(resultSummary(result)).toContain(result.spendLimit ?? "no spend limit");
     // What it spent is what was recorded, from the real costs; the next search is refused.
     expectCents((await agent.api.spend()).todayUsd, total);
     const refused = await agent.request("POST", "/api/search", { query: "best standing desk", iterations: 1 });

@@ -1,4 +1,4 @@
-import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
+import { Ban, Braces, CircleDollarSign, FileSpreadsheet, FlaskConical, Lock, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
@@ -67,6 +67,13 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
       <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} lens={lens} />
       {result.status === "cancelled" ? <CancelledNotice result={result} /> : null}
+      {result.spendLimit ? (
+        <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
+          <CircleDollarSign aria-hidden="true" />
+          <AlertTitle>Spend limit reached</AlertTitle>
+          <AlertDescription>{result.spendLimit}</AlertDescription>
+        </Alert>
+      ) : null}
       <SimulatedNotice simulated={simulated} />
 
       <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">

@@ -104,7 +104,9 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
     const reasons = providerIds.map((id) => `${id}: ${runs[id][0]?.error ?? "no answer"}`).join("; ");
     throw new AllProvidersFailedError(`Search failed: no provider answered (${reasons})`);
   }
-  return buildSearchResult({ query: run.query, executionTimeMs: Math.round(performance.now() - started), iterations: run.iterations, runs });
+  const result = buildSearchResult({ query: run.query, executionTimeMs: Math.round(performance.now() - started), iterations: run.iterations, runs });
+  const limited = providerIds.flatMap((id) => runs[id]).find((r) => r.stopped === "spend-limit");
+  return limited?.error ? { ...result, spendLimit: limited.error } : result;
 }
 
 /** An iteration the spend limit kept from starting: no call was made. */
