@@ -200,7 +200,13 @@ describeEachDatabase("what each answer costs", (getDb) => {
   test("simulated answers cost $0 and say so", async () => {
     const { app } = await createTestApp(getDb());
     const { result } = await createAgent(app).api.search({ query: "best laptop for students", iterations: 1 });
-    for (const id of providerIds) expect(result.cost?.providers[id]).toMatchObject({ usd: 0, simulated: true });
+    for (const id of providerIds) {
+      expect(result.cost?.providers[id]).toMatchObject({ usd: 0, simulated: true });
+      // The simulators report a cached part by default, in each provider's own field.
+      const usage = result.models[id]?.usage;
+      expect(usage?.cachedInputTokens).toBeGreaterThan(0);
+      expect(usage?.cachedInputTokens).toBeLessThan(usage?.inputTokens ?? 0);
+    }
     expect(formatCost(result.cost!.total)).toBe("$0.00 (simulated)");
   });
 });
