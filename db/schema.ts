@@ -3,7 +3,7 @@
 // `bunx drizzle-kit generate --name <what>` and commit the generated files in
 // db/migrations/ as they are.
 import { relations, sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /** timestamptz read/written as a JS Date. */
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -80,6 +80,8 @@ export const searches = pgTable(
     status: text("status").$type<SearchStatus>().notNull().default("running"),
     error: text("error"),
     simulated: boolean("simulated").notNull().default(false),
+    /** What it cost in USD (ADR 041), for the history's list; null when unknown, or saved before costs were kept. */
+    costUsd: doublePrecision("cost_usd"),
     /** The app instance running it (instances.id): only a dead instance's runs are marked interrupted. */
     instanceId: uuid("instance_id"),
     /** Which searches it takes the place of (the owner's, or a batch item's own): the key a cancel names. */
@@ -96,6 +98,24 @@ export const searches = pgTable(
     // Start-up: find searches left 'running' by a crashed instance.
     index("searches_status_idx").on(t.status),
   ],
+);
+
+// ---------------------------------------------------------------------------
+// spend (what provider calls cost, as they finish: the daily spend limits and the profile's totals)
+// ---------------------------------------------------------------------------
+
+export const spend = pgTable(
+  "spend",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The account whose search made the calls; null for anonymous searches (they count for the deployment only). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    searchId: uuid("search_id"),
+    /** USD, from the answer's usage and the price table at the time. */
+    usd: doublePrecision("usd").notNull(),
+    at: tstz("at").notNull().defaultNow(),
+  },
+  (t) => [index("spend_user_at_idx").on(t.userId, t.at), index("spend_at_idx").on(t.at)],
 );
 
 // ---------------------------------------------------------------------------

@@ -3,14 +3,18 @@ import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { print, printJson } from "#cli/lib/output.ts";
 import { quotaText } from "#cli/lib/render.ts";
+import { formatUsd } from "#src/core/cost.ts";
 
-export const whoami = defineCommand("whoami", "show who the token signs you in as, and your plan").action(
+export const whoami = defineCommand("whoami", "show who the token signs you in as, your plan, and what your searches cost today and this month").action(
   action(NoOptions, async ({ context }) => {
     const api = signedIn(context);
     const user = await api.currentUser();
     if (!user) throw new CliError("auth", "Invalid or revoked token");
-    const quota = await api.quota();
-    if (context.json) printJson({ ...user, isPro: quota.isPro });
-    else print(`${user.username}${user.email ? ` <${user.email}>` : ""} on ${context.server} · ${quotaText(quota)}`);
+    const [quota, spend] = await Promise.all([api.quota(), api.spend()]);
+    if (context.json) printJson({ ...user, isPro: quota.isPro, spend });
+    else
+      print(
+        `${user.username}${user.email ? ` <${user.email}>` : ""} on ${context.server} · ${quotaText(quota)} · spent ${formatUsd(spend.todayUsd)} today (limit $${spend.dailyLimitUsd.toFixed(2)}), ${formatUsd(spend.monthUsd)} this month`,
+      );
   }),
 );

@@ -47,6 +47,7 @@ const REASON: Record<ErrorCode, ExitReason> = {
   NOT_SIGNED_IN: "auth",
   INVALID_LOGIN: "auth",
   DAILY_LIMIT_REACHED: "limit",
+  SPEND_LIMIT: "limit",
   PRO_REQUIRED: "limit",
   TOO_MANY_ATTEMPTS: "limit",
   PAYMENT_FAILED: "limit",

@@ -6,6 +6,7 @@ import { rateLimitNote } from "#src/core/method.ts";
 import type { ModelResult, SearchResult } from "#src/contract/search-result.ts";
 import { byRank, returnedCounts } from "#src/core/aggregate.ts";
 import { locationLabel } from "#src/core/location.ts";
+import { formatCost } from "#src/core/cost.ts";
 import { dedupeSources } from "#src/core/urls.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
@@ -44,11 +45,18 @@ function counts(result: SearchResult, id: ProviderId, model: ModelResult): { com
 
 const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${index + 1}. ${top.name}` : `${top.name} ${top.percentage}%`);
 
-/** One line about the search: its query, iterations, time and totals. */
+/** One line about the search: its query, iterations, time, totals and cost. */
 export function resultHeadline(result: SearchResult): string {
   const iterations = result.iterationCount === 1 ? "1 iteration" : `${result.iterationCount} iterations`;
   const from = result.options?.location ? ` · asked from ${locationLabel(result.options.location)}` : "";
-  return `"${result.query}"${from} · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links`;
+  const cost = result.cost ? ` · cost ${formatCost(result.cost.total)}` : "";
+  return `"${result.query}"${from} · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links${cost}`;
+}
+
+/** A provider's cost over every iteration, as the web's card says it. */
+function providerCost(result: SearchResult, id: ProviderId): string {
+  const cost = result.cost?.providers[id];
+  return cost ? formatCost(cost) : "unknown";
 }
 
 /** The result as a table: a column per provider; its model, status, top products and counts. */
@@ -65,9 +73,11 @@ export function resultTable(result: SearchResult): string {
     ["Sources", ...cells((id, m) => sourcesText(counts(result, id, m)))],
     // Asked from somewhere: whether each provider's search took it (ADR 042).
     ...(result.options?.location ? [["Location", ...cells((_, m) => (m.location === "not supported" ? "not localised" : (m.location ?? "—")))]] : []),
+    ["Cost", ...cells((id) => providerCost(result, id))],
   ];
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
+  if (result.spendLimit) lines.push(result.spendLimit);
   const common = result.commonProducts.slice(0, TOP).map((item) => `${item.name} (${item.models.length})`);
   if (common.length) lines.push(`In common: ${common.join(", ")}`);
   return lines.join("\n");
@@ -76,6 +86,7 @@ export function resultTable(result: SearchResult): string {
 /** A few lines: per provider its top products and counts, then what several have in common. */
 export function resultSummary(result: SearchResult): string {
   const lines = [result.id ? `Search ${result.id}: ${resultHeadline(result)}` : resultHeadline(result)];
+  if (result.spendLimit) lines.push(result.spendLimit);
   for (const [id, model] of providersOf(result)) {
     const name = `${providerCatalogue[id].model}${model.simulated ? " (simulated)" : ""}`;
     if (model.status !== "ok") {
@@ -86,7 +97,9 @@ export function resultSummary(result: SearchResult): string {
     const { companies, sources } = counts(result, id, model);
     const limited = rateLimitNote(model);
     const local = model.location === "not supported" ? "; not localised (its search takes no location)" : "";
-    lines.push(`- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources${local}${limited ? `; ${limited}` : ""}`);
+    lines.push(
+      `- ${name}: ${top.join(", ") || "no products"}; ${companies} companies; ${sources} sources; cost ${providerCost(result, id)}${local}${limited ? `; ${limited}` : ""}`,
+    );
   }
   if (result.commonProducts.length)
     lines.push(

@@ -1,7 +1,18 @@
 /** Anthropic Messages API (`POST /v1/messages`, API version 2026-10-21) wire format. */
 import { providerCatalogue } from "#src/contract/providers.ts";
 import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
-import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import {
+  cachedPart,
+  contentText,
+  isObject,
+  jsonResponse,
+  type ErrorKind,
+  type ErrorOptions,
+  type JsonObject,
+  type ProviderContext,
+  type ProviderHandler,
+  type SimulatedUsage,
+} from "./http.ts";
 import { readUserLocation } from "./location.ts";
 import { randomToken, type Rng } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
@@ -76,11 +87,11 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
       if (tool !== undefined && kind !== "search") {
         const input = structuredAnswer(kind, userText.join("\n\n"), context);
         const content = [{ type: "tool_use", id: `toolu_01${randomToken(22)}`, name: tool, input, caller: { type: "direct" } }];
-        return message(body, content, "tool_use", userText.join("\n\n"), undefined);
+        return message(body, content, "tool_use", userText.join("\n\n"), undefined, context.usage);
       }
       const last = messages.at(-1);
       const remainder = last?.role === "assistant" ? takePaused(paused, last.content) : undefined;
-      if (remainder) return message(body, remainder, "end_turn", userText.join("\n\n"), countSearches(remainder));
+      if (remainder) return message(body, remainder, "end_turn", userText.join("\n\n"), countSearches(remainder), context.usage);
 
       const maxUses = webSearchTool(body)?.max_uses;
       const answer = answerRequest(context, userText[0] ?? "", {
@@ -97,7 +108,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         const key = lastToolUseId(first) ?? `text:${String(first.at(-1)?.text ?? "")}`;
         paused.set(key, rest);
         if (paused.size > 1000) paused.delete(paused.keys().next().value as string);
-        return message(body, first, "pause_turn", userText.join("\n\n"), countSearches(first));
+        return message(body, first, "pause_turn", userText.join("\n\n"), countSearches(first), context.usage);
       }
       return message(
         body,
@@ -105,6 +116,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
         answer.truncated ? "max_tokens" : "end_turn",
         userText.join("\n\n"),
         answer.searches.length > 0 ? countSearches(content) : undefined,
+        context.usage,
       );
     },
     error,
@@ -119,8 +131,12 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
   return handler;
 }
 
-function message(body: JsonObject, content: JsonObject[], stopReason: string, prompt: string, searches: number | undefined): Response {
+/** A message; `fixed` usage (Simulator.setUsage) replaces the estimate. Anthropic counts cache reads apart from input_tokens. */
+function message(body: JsonObject, content: JsonObject[], stopReason: string, prompt: string, searches: number | undefined, fixed?: SimulatedUsage): Response {
   const text = content.map((block) => (typeof block.text === "string" ? block.text : JSON.stringify(block.input ?? ""))).join("");
+  const inputTokens = fixed?.inputTokens ?? estimateTokens(prompt) + (searches ?? 0) * 2100;
+  const cachedTokens = fixed?.cachedInputTokens ?? cachedPart(inputTokens);
+  const reportedSearches = searches === undefined ? undefined : (fixed?.searches ?? searches);
   return jsonResponse(
     {
       id: `msg_01${randomToken(22)}`,
@@ -133,11 +149,11 @@ function message(body: JsonObject, content: JsonObject[], stopReason: string, pr
       stop_details: null,
       container: null,
       usage: {
-        input_tokens: estimateTokens(prompt) + (searches ?? 0) * 2100,
-        output_tokens: estimateTokens(text),
+        input_tokens: inputTokens - cachedTokens,
+        output_tokens: fixed?.outputTokens ?? estimateTokens(text),
         cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        server_tool_use: searches === undefined ? null : { web_search_requests: searches, web_fetch_requests: 0 },
+        cache_read_input_tokens: cachedTokens,
+        server_tool_use: reportedSearches === undefined ? null : { web_search_requests: reportedSearches, web_fetch_requests: 0 },
         service_tier: "standard",
       },
     },

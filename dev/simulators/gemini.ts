@@ -2,7 +2,17 @@
 import { publisherDomain } from "./catalogue.ts";
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
-import { contentText, isObject, jsonResponse, type ErrorKind, type ErrorOptions, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import {
+  cachedPart,
+  contentText,
+  isObject,
+  jsonResponse,
+  type ErrorKind,
+  type ErrorOptions,
+  type JsonObject,
+  type ProviderContext,
+  type ProviderHandler,
+} from "./http.ts";
 import { invalidLatLng } from "./location.ts";
 import { hashString, randomToken } from "./random.ts";
 import { kindOfSchema, structuredAnswer } from "./structured.ts";
@@ -125,10 +135,15 @@ function respond(body: JsonObject, context: ProviderContext): Response {
     truncated = answer.truncated;
     if (answer.searches.length > 0) groundingMetadata = grounding(answer, context.origin);
   }
-  const promptTokens = estimateTokens(prompt);
-  const candidatesTokens = estimateTokens(text);
-  const thoughts = /gemini-(2\.5|3)/.test(model) ? context.rng.int(100, 900) : 0;
-  const toolTokens = groundingMetadata ? context.rng.int(80, 300) : 0;
+  const thinking = /gemini-(2\.5|3)/.test(model) ? context.rng.int(100, 900) : 0;
+  const tool = groundingMetadata ? context.rng.int(80, 300) : 0;
+  // Fixed usage (Simulator.setUsage): all input in the prompt count, output with no thinking apart.
+  const fixed = context.usage;
+  const promptTokens = fixed?.inputTokens ?? estimateTokens(prompt);
+  const cachedTokens = fixed?.cachedInputTokens ?? cachedPart(promptTokens);
+  const candidatesTokens = fixed?.outputTokens ?? estimateTokens(text);
+  const thoughts = fixed ? 0 : thinking;
+  const toolTokens = fixed ? 0 : tool;
   return jsonResponse(
     {
       candidates: [
@@ -144,6 +159,7 @@ function respond(body: JsonObject, context: ProviderContext): Response {
         candidatesTokenCount: candidatesTokens,
         totalTokenCount: promptTokens + candidatesTokens + thoughts + toolTokens,
         promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
+        ...(cachedTokens ? { cachedContentTokenCount: cachedTokens } : {}),
         ...(toolTokens ? { toolUsePromptTokenCount: toolTokens } : {}),
         ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
       },

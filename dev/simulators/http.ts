@@ -28,6 +28,19 @@ export interface ProviderContext {
   extractorErrors: { rate: number; rng: Rng };
   /** Path of the request (Gemini reads the model from it). */
   pathname: string;
+  /** The usage to report instead of the estimated one (Simulator.setUsage), for exact costs in tests. */
+  usage?: SimulatedUsage;
+}
+
+/**
+ * Usage as the simulator reports it, whatever the provider's wire format: input tokens (the
+ * cached ones included), the cached part, output tokens, web searches (the search call only).
+ */
+export type SimulatedUsage = { inputTokens: number; cachedInputTokens: number; outputTokens: number; searches?: number };
+
+/** By default a quarter of a prompt is read from the cache, as a repeated prefix would be. */
+export function cachedPart(inputTokens: number): number {
+  return Math.floor(inputTokens / 4);
 }
 
 export interface ProviderHandler<P extends ProviderId = ProviderId> {

@@ -16,12 +16,12 @@ import { createAnthropic } from "./anthropic.ts";
 import { faultResponse } from "./fault-responses.ts";
 import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOptions } from "./faults.ts";
 import { gemini, resolveGroundingToken } from "./gemini.ts";
-import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind } from "./http.ts";
+import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind, type SimulatedUsage } from "./http.ts";
 import { openai } from "./openai.ts";
 import { createRng, randomSeed, type Rng } from "./random.ts";
 
 export type { Fault, FaultFor, FaultKind, SetFaultsOptions } from "./faults.ts";
-export type { RequestKind } from "./http.ts";
+export type { RequestKind, SimulatedUsage } from "./http.ts";
 
 /** Every catalogue provider's simulator; a provider added to the catalogue fails to compile here until it has one. */
 export const simulators: { [P in ProviderId]: () => ProviderHandler<P> } = {
@@ -93,6 +93,8 @@ export interface Simulator {
   setFaults<P extends ProviderId>(provider: P, faults: FaultFor<P>[], options?: SetFaultsOptions): void;
   clearFaults(provider?: ProviderId): void;
   setLatency(latency: Latency): void;
+  /** Report exactly this usage for a provider's requests of a kind (search, extraction) from now on; `undefined` goes back to estimating it. */
+  setUsage(provider: ProviderId, kind: RequestKind, usage: SimulatedUsage | undefined): void;
   /** Empties `requests` and `aborts`. */
   clearLog(): void;
   /** Called when a client disconnects before its response was sent; returns an unsubscribe function. */
@@ -120,6 +122,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const handlers = perProvider<ProviderHandler>((id) => simulators[id]());
   const routes = Object.values(handlers);
   const faults = new FaultBook();
+  const usages = new Map<string, SimulatedUsage>();
   const requests: RequestLogEntry[] = [];
   const aborts: AbortRecord[] = [];
   const abortListeners = new Set<(abort: AbortRecord) => void>();
@@ -184,7 +187,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
           return new Response(null, { status: 504 });
         }
         if (!(await abortableSleep(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
-        return (fault && faultResponse(handler, fault, handler.modelOf(body, url.pathname))) ?? respond(handler, body, fault, rng, url.pathname);
+        return (
+          (fault && faultResponse(handler, fault, handler.modelOf(body, url.pathname))) ??
+          respond(handler, body, fault, rng, url.pathname, usages.get(`${handler.id}:${entry.kind}`))
+        );
       } finally {
         answered = true;
       }
@@ -215,8 +221,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   }
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
-  const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string): Response =>
-    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, extractorErrors, pathname });
+  const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string, usage?: SimulatedUsage): Response =>
+    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, extractorErrors, pathname, ...(usage ? { usage } : {}) });
 
   const simulator: Simulator = {
     origin,
@@ -232,6 +238,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: (provider) => faults.clear(provider),
     setLatency: (next) => {
       latency = next;
+    },
+    setUsage: (provider, kind, usage) => {
+      if (usage) usages.set(`${provider}:${kind}`, usage);
+      else usages.delete(`${provider}:${kind}`);
     },
     clearLog: () => {
       requests.length = 0;

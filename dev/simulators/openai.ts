@@ -1,7 +1,7 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
-import { contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { cachedPart, contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import { readUserLocation } from "./location.ts";
 import { HEX, randomToken } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
@@ -118,9 +118,12 @@ function respond(body: JsonObject, context: ProviderContext): Response {
     role: "assistant",
     content: [{ type: "output_text", text, annotations, logprobs: [] }],
   });
-  const inputTokens = estimateTokens(prompt) + 350 * searchCalls;
-  const outputTokens = estimateTokens(text);
-  const reasoningTokens = REASONING.test(model) ? context.rng.int(64, 512) : 0;
+  const thinking = REASONING.test(model) ? context.rng.int(64, 512) : 0;
+  // Reasoning is part of output_tokens, as the API reports it.
+  const reasoningTokens = context.usage ? Math.min(thinking, context.usage.outputTokens) : thinking;
+  const inputTokens = context.usage?.inputTokens ?? estimateTokens(prompt) + 350 * searchCalls;
+  const cachedTokens = context.usage?.cachedInputTokens ?? cachedPart(inputTokens);
+  const outputTokens = context.usage ? context.usage.outputTokens - reasoningTokens : estimateTokens(text);
   return jsonResponse(
     {
       id: `resp_${randomToken(48, HEX)}`,
@@ -147,11 +150,12 @@ function respond(body: JsonObject, context: ProviderContext): Response {
       truncation: "disabled",
       usage: {
         input_tokens: inputTokens,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: cachedTokens },
         output_tokens: outputTokens + reasoningTokens,
         output_tokens_details: { reasoning_tokens: reasoningTokens },
         total_tokens: inputTokens + outputTokens + reasoningTokens,
       },
+      ...(context.usage?.searches !== undefined && kind === "search" ? { tool_usage: { web_search: { num_requests: context.usage.searches } } } : {}),
       user: null,
       metadata: {},
     },

@@ -15,6 +15,7 @@ import { Health } from "#src/contract/health.ts";
 import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
 import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
+import { CostEstimate, SpendSummary } from "#src/contract/spend.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { DeletedSearch, RenamedSearch, SavedSearchList } from "#src/contract/history.ts";
 import { CancelResult, SearchEvent } from "#src/contract/search-events.ts";
@@ -125,6 +126,10 @@ export function createApiClient(options: HttpOptions = {}) {
     resumeSubscription: (subscriptionId: string) => http("POST", "/api/resume-subscription", SubscriptionActionResult, { subscriptionId }),
     billingPortal: (returnUrl?: string) => http("POST", "/api/billing-portal", BillingPortalResult, returnUrl ? { returnUrl } : {}),
     quota: () => http("GET", "/api/quota", QuotaStatus),
+    /** What a search of N iterations should cost on the connected providers (ADR 041). */
+    estimate: (iterations: number) => http("GET", `/api/search/estimate?iterations=${iterations}`, CostEstimate),
+    /** What the signed-in account's searches have cost today and this month. */
+    spend: () => http("GET", "/api/user/spend", SpendSummary),
     health: () => http("GET", "/healthz", Health),
     createToken: (name: string) => http("POST", "/api/tokens", CreatedToken, { name }),
     listTokens: () => http("GET", "/api/tokens", TokenList),

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   /** The free tier's searches for today are used up. */
   "DAILY_LIMIT_REACHED",
+  /** The search would take today's spend past the account's or the deployment's daily limit, or reached it (ADR 041). */
+  "SPEND_LIMIT",
   /** Too many login or registration attempts: wait (Retry-After) and try again. */
   "TOO_MANY_ATTEMPTS",
   /** The card was declined, or the payment could not be taken (Stripe's message). */

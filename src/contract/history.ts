@@ -19,6 +19,8 @@ export const SavedSearchListItem = v.object({
   status: SearchStatus,
   /** Some provider's answers in it came from its simulator (each result says which). */
   simulated: v.boolean(),
+  /** What it cost in USD (ADR 041); null when unknown (a model without a price, or saved before costs were kept). */
+  costUsd: v.nullable(v.number()),
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
 

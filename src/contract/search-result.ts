@@ -38,12 +38,36 @@ export const Source = v.object({
 export type Source = v.InferOutput<typeof Source>;
 
 export const Usage = v.object({
+  /** Every input token, those read from the provider's cache included. */
   inputTokens: v.number(),
   outputTokens: v.number(),
   /** Web searches the provider billed for. */
   searches: v.number(),
+  /** Of `inputTokens`, those read from the provider's cache (billed less); absent in results saved before it was kept. */
+  cachedInputTokens: v.optional(v.number()),
 });
 export type Usage = v.InferOutput<typeof Usage>;
+
+/**
+ * What answers cost, in USD, from their usage and the price table (ADR 041): the search call's
+ * tokens, its web searches, and the call that read the answer. `null` is unknown (a model the
+ * table has no price for, or usage a result saved before did not keep), never $0.
+ */
+export const Cost = v.object({
+  usd: v.nullable(v.number()),
+  searchTokensUsd: v.nullable(v.number()),
+  searchesUsd: v.nullable(v.number()),
+  readingUsd: v.nullable(v.number()),
+  /** Simulated answers: $0, and said so. */
+  simulated: v.boolean(),
+  /** The models without a price that made it unknown. */
+  unpriced: v.optional(v.array(v.string())),
+});
+export type Cost = v.InferOutput<typeof Cost>;
+
+/** A search's cost: each provider's over all its iterations, and the total. */
+export const SearchCost = v.object({ total: Cost, providers: v.record(ProviderId, Cost) });
+export type SearchCost = v.InferOutput<typeof SearchCost>;
 
 /**
  * A cut answer: what the provider's finish signal means (its catalogue row's truncationSignals)
@@ -92,6 +116,8 @@ export const ModelResult = v.object({
   /** The model that read the answer (`extraction: "extractor"`), and what its call used. */
   extractor: v.optional(v.object({ provider: ProviderId, model: v.string() })),
   extractionUsage: v.optional(Usage),
+  /** What this answer cost (its search and its reading); absent in answers saved before costs were kept. */
+  cost: v.optional(Cost),
   /** Names the extraction model returned that the answer does not contain: dropped, never shown. */
   ungrounded: v.optional(v.number()),
   /**
@@ -109,10 +135,11 @@ export const ModelResult = v.object({
   rateLimited: v.optional(v.object({ count: v.number(), waitedMs: v.number() })),
   /**
    * Why an error card has no answer when the provider did not fail: the search's time limit cut it
-   * off (`deadline`), its server stopped (`interrupted`), or its owner cancelled it (`cancelled`).
-   * Absent for the provider's own errors.
+   * off (`deadline`), its server stopped (`interrupted`), its owner cancelled it (`cancelled`), or
+   * a daily spend limit was reached before it started (`spend-limit`, ADR 041). Absent for the
+   * provider's own errors.
    */
-  stopped: v.optional(v.picklist(["deadline", "interrupted", "cancelled"])),
+  stopped: v.optional(v.picklist(["deadline", "interrupted", "cancelled", "spend-limit"])),
 });
 export type ModelResult = v.InferOutput<typeof ModelResult>;
 
@@ -188,6 +215,10 @@ export const resultSummary = {
   totalProducts: v.number(),
   totalCompanies: v.number(),
   iterationCount: v.number(),
+  /** What the search cost, per provider and in total (ADR 041); a result saved before has it worked out when read. */
+  cost: v.optional(SearchCost),
+  /** Why iterations were not started: a daily spend limit was reached (its words); absent when none was kept from starting. */
+  spendLimit: v.optional(v.string()),
 };
 
 export const SearchResult = v.object({

@@ -90,7 +90,7 @@ export function fromWireResult(wire: SearchResultWireIn): SearchResult {
   const listed = (flags: Partial<Record<ProviderId, boolean>>) => providerIds.filter((id) => flags[id]);
   const result: SearchResult = {
     schemaVersion: SEARCH_RESULT_VERSION,
-    ...pick(rest, ["id", "query", "createdAt", "executionTimeMs", "totalLinks", "totalProducts", "totalCompanies", "iterationCount"]),
+    ...pick(rest, ["id", "query", "createdAt", "executionTimeMs", "totalLinks", "totalProducts", "totalCompanies", "iterationCount", "cost", "spendLimit"]),
     models: {},
     stats: {},
     commonProducts: commonProducts.map((item) => ({ name: item.name, models: listed(item) })),

@@ -9,6 +9,7 @@ import {
   type RunRecord,
   type SearchResult,
 } from "#src/contract/search-result.ts";
+import { searchCost } from "./cost.ts";
 import { stabilityOf } from "./stability.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { frequencies } from "./stats.ts";
@@ -174,6 +175,7 @@ export function buildSearchResult(input: {
     commonProducts: [],
     commonCompanies: [],
     commonSources: [],
+    cost: searchCost(input.runs),
   });
 }
 

@@ -4,6 +4,7 @@ import { modelOf, type Frequency, type SearchResult } from "#src/contract/search
 import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
 import { locationLabel } from "./location.ts";
+import { usdField } from "./cost.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
@@ -62,15 +63,17 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
       ["Total Companies", result.totalCompanies],
       ...(result.createdAt ? [["Date", result.createdAt] as Cell[]] : []),
       ...(result.options?.location ? [["Location", locationLabel(result.options.location)] as Cell[]] : []),
+      ["Cost (USD)", costCell(result.cost?.total.usd)],
     ],
   );
 
   section(
     "Providers",
-    // Location last: whether the search's location reached this provider's search (ADR 042).
-    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location"],
+    // Location, then the costs: whether the search's location reached this provider's search (ADR 042), what its answers cost (ADR 041).
+    ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location", ...COST_COLUMNS],
     providerIds.map((id) => {
       const model = modelOf(result, id);
+      const cost = result.cost?.providers[id];
       return [
         providerCatalogue[id].column,
         providerCatalogue[id].model,
@@ -80,6 +83,10 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
         yesNo(model.searched),
         model.error ?? "",
         model.location ?? "",
+        costCell(cost?.usd),
+        costCell(cost?.searchTokensUsd),
+        costCell(cost?.searchesUsd),
+        costCell(cost?.readingUsd),
       ];
     }),
   );
@@ -203,6 +210,14 @@ export function querySlug(query: string): string {
     .slice(0, SLUG_MAX_LENGTH)
     .replace(/-+$/, "");
   return slug || "search";
+}
+
+/** The Providers section's cost columns (ADR 041), after the spec's: every iteration of the provider, in USD. */
+export const COST_COLUMNS = ["Cost (USD)", "Search Tokens (USD)", "Web Searches (USD)", "Reading (USD)"] as const;
+
+/** An amount in USD, or "unknown" (a model without a price, or a result saved before costs were kept): never a $0 it did not cost. */
+function costCell(usd: number | null | undefined): string {
+  return usd === null || usd === undefined ? "unknown" : usdField(usd);
 }
 
 function yesNo(value: boolean): string {

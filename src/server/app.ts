@@ -18,6 +18,7 @@ import { apiDocs } from "#src/server/routes/api/docs.ts";
 import { healthRoutes } from "#src/server/routes/api/health.ts";
 import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
+import { spendRoutes } from "#src/server/routes/api/spend.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
@@ -74,6 +75,8 @@ export async function createApp(deps: AppDeps) {
     freeTier: deps.env.freeTier,
     variantsProvider: deps.env.VARIANTS_PROVIDER,
     clock,
+    prices: deps.env.prices,
+    spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD },
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
@@ -96,6 +99,7 @@ export async function createApp(deps: AppDeps) {
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, guarded))
     .use(billingRoutes(services.billing, guarded))
     .use(quotaRoutes(services.quota, identityPlugin, { trustProxy }))
+    .use(spendRoutes(services, guarded))
     .use(searchRoutes(services.search, identityPlugin, { trustProxy, heartbeatMs: deps.env.SSE_HEARTBEAT_SECONDS * 1000 }))
     .use(statusRoutes({ modes: services.search.modes, health: deps.providerStatus.current, billing: deps.billing.mode }))
     .use(variantRoutes(services.variants, guarded))

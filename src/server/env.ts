@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
+import { DEFAULT_PRICES, PriceTable } from "#src/contract/prices.ts";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { GOOGLE_REDIRECT_ORIGINS } from "#src/server/services/providers/redirects.ts";
 import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
@@ -31,6 +33,12 @@ const seconds = (fallback: number, { zero = false, max = 86_400, unit = "seconds
     ),
     String(fallback),
   );
+};
+
+/** An amount of US dollars, cents allowed. */
+const dollars = (fallback: number) => {
+  const expected = `an amount of US dollars such as ${fallback} or 2.50`;
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.maxValue(1_000_000, expected)), String(fallback));
 };
 
 const EnvSchema = v.object({
@@ -99,6 +107,12 @@ const EnvSchema = v.object({
     ),
     GOOGLE_REDIRECT_ORIGINS.join(","),
   ),
+  /** A JSON price table replacing the built-in one (src/contract/prices.ts, ADR 041). */
+  PRICES_FILE: optionalText,
+  /** What one account's searches may spend a day (UTC), in USD, before a search is refused or stopped (ADR 041). */
+  ACCOUNT_DAILY_SPEND_USD: dollars(20),
+  /** What every search of this deployment together may spend a day (UTC), in USD. */
+  DAILY_SPEND_USD: dollars(200),
   /** Free searches a day per network, shared by anonymous visitors and accounts on their first day (ADR 015). */
   FREE_NETWORK_DAILY_SEARCHES: count(defaultFreeTierPolicy.networkSearches, 1_000_000),
   /** Free searches a day per network, shared by free accounts older than a day. */
@@ -130,8 +144,8 @@ export type ProviderEnv = { apiKey?: string; baseUrl?: string; model: string; ex
 type RawEnv = v.InferOutput<typeof EnvSchema>;
 /** The environment as parsed: SESSION_SECRET may be missing outside production (`loadEnv` supplies it). */
 export type ParsedEnv = RawEnv & { providers: Record<ProviderId, ProviderEnv>; freeTier: FreeTierPolicy };
-/** What the app runs with: a session secret always. */
-export type Env = ParsedEnv & { SESSION_SECRET: string };
+/** What the app runs with: a session secret always, and the price table (PRICES_FILE's, or the built-in one). */
+export type Env = ParsedEnv & { SESSION_SECRET: string; prices: PriceTable };
 
 export class EnvError extends StartupError {
   override name = "EnvError";
@@ -147,7 +161,29 @@ export class EnvError extends StartupError {
  */
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const env = parseEnv(source);
-  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? loadOrCreateSecret(env.DATA_DIR) };
+  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? loadOrCreateSecret(env.DATA_DIR), prices: loadPrices(env.PRICES_FILE) };
+}
+
+/** The price table: PRICES_FILE's rows, or the built-in ones. A file that is missing or wrong stops the start with one line. */
+export function loadPrices(file: string | undefined): PriceTable {
+  if (!file) return DEFAULT_PRICES;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new EnvError(`Invalid environment variable PRICES_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new EnvError(`Invalid environment variable PRICES_FILE: ${file} is not JSON`);
+  }
+  const result = v.safeParse(PriceTable, json);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const where = issue.path?.map((p) => String(p.key)).join(".") ?? "the file";
+  throw new EnvError(`Invalid environment variable PRICES_FILE: ${file} at ${where}: expected ${issue.expected ?? issue.message}, got ${issue.received}`);
 }
 
 /**

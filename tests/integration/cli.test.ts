@@ -47,18 +47,26 @@ describe("aisc against a running server", () => {
     const whoami = await run(["whoami"]);
     expect(whoami.code).toBe(EXIT.ok);
     expect(whoami.stdout).toContain(account.username);
-    expect(v.parse(User, JSON.parse((await run(["whoami", "--json"])).stdout)).username).toBe(account.username);
+    // What the account's searches cost: nothing yet (ADR 041).
+    expect(whoami.stdout).toContain("spent $0.00 today (limit $20.00), $0.00 this month");
+    const me = JSON.parse((await run(["whoami", "--json"])).stdout);
+    expect(v.parse(User, me).username).toBe(account.username);
+    expect(me.spend).toEqual({ todayUsd: 0, monthUsd: 0, dailyLimitUsd: 20 });
 
     const table = await run(["search", "best crm for a small agency"]);
     expect(table.code).toBe(EXIT.ok);
     for (const id of providerIds) expect(table.stdout).toContain(providerCatalogue[id].model);
     expect(table.stdout).toContain("Top products");
+    // The keyless server's answers are simulated: they cost $0, and say so.
+    expect(table.stdout).toContain("cost $0.00 (simulated)");
+    expect(table.stdout).toMatch(/Cost\s.*\$0\.00 \(simulated\)/);
     expect(table.stderr).toContain("free searches left today");
 
     const searched = await run(["search", "best crm", "--json"]);
     expect(searched.code).toBe(EXIT.ok);
     const wire = v.parse(SearchResponse, JSON.parse(searched.stdout));
     expect(wire.query).toBe("best crm");
+    expect(wire.cost?.total).toMatchObject({ usd: 0, simulated: true });
 
     const history = v.parse(SavedSearchList, JSON.parse((await run(["history", "--json"])).stdout));
     expect(history.searches.map((s) => s.query)).toEqual(["best crm", "best crm for a small agency"]);

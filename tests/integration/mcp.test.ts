@@ -77,8 +77,11 @@ test("the search tool runs a search as the token's user and answers a summary an
   const [summary, json] = texts(answer);
   expect(summary).toContain('"best standing desk"');
   expect(summary).toContain("ChatGPT");
+  // What it cost: the keyless server's answers are simulated, $0 and said so (ADR 041).
+  expect(summary).toContain("cost $0.00 (simulated)");
   const result = v.parse(SavedSearchResponse, JSON.parse(json ?? ""));
   expect(result.query).toBe("best standing desk");
+  expect(result.cost?.total).toMatchObject({ usd: 0, simulated: true });
 
   const listed = await client.callTool({ name: "list_searches", arguments: { limit: 5 } });
   expect(v.parse(SavedSearchList, JSON.parse(texts(listed)[1] ?? "")).searches.map((s) => s.id)).toEqual([result.id]);

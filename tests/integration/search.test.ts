@@ -150,13 +150,15 @@ describeEachDatabase("search: run, save, history", (getDb) => {
     const read = await visitor.request("GET", `/api/search/${row.id}`);
     expect(read.status).toBe(200);
     // The same JSON but for its totals and overlaps, restated by today's rule (ADR 028): they count
-    // every item of its 3 iterations, as its tabs list them, where it had saved the shown answers'.
-    const restated = ["totalProducts", "totalCompanies", "totalLinks", "commonProducts", "commonCompanies", "commonSources"];
+    // every item of its 3 iterations, as its tabs list them, where it had saved the shown answers';
+    // and its cost, worked out as it is read (ADR 041): its simulated answers cost $0, and say so.
+    const restated = ["totalProducts", "totalCompanies", "totalLinks", "commonProducts", "commonCompanies", "commonSources", "cost"];
     const rest = (json: Record<string, unknown>) => Object.fromEntries(Object.entries(json).filter(([key]) => !restated.includes(key)));
     const names = (items: Array<{ name?: string; url?: string }>) => items.map((item) => item.name ?? item.url ?? "");
     const json = read.json as Record<string, any>;
     expect(rest(json)).toEqual(rest({ ...v1, id: row.id, createdAt: row.createdAt.toISOString() }));
     expect([json.totalProducts, json.totalCompanies, json.totalLinks]).toEqual([12, 9, 10]);
+    expect(json.cost.total).toEqual({ usd: 0, searchTokensUsd: 0, searchesUsd: 0, readingUsd: 0, simulated: true });
     for (const key of ["commonProducts", "commonCompanies", "commonSources"]) expect(names(json[key])).toEqual(expect.arrayContaining(names(v1[key])));
 
     const saved = await visitor.api.getSearch(row.id);

@@ -149,11 +149,12 @@ describe("resultToCsv", () => {
     expect(body).toContainEqual(["Anthropic", "Yes", "Logitech, Inc.", ""]);
   });
 
-  test("gives each provider's status, including the error", () => {
+  test("gives each provider's status, including the error, and its cost after the spec's columns (unknown in a result without costs)", () => {
     const { body } = section(rows, "Providers");
-    // The last column, Location, is empty: this search had none (ADR 042).
-    expect(body).toContainEqual(["Gemini", "Gemini", "gemini-1", "error", "No", "No", "500: upstream, failed", ""]);
-    expect(body).toContainEqual(["Anthropic", "Claude", "anthropic-1", "ok", "Yes", "Yes", "", ""]);
+    // Then Location, empty: this search had none (ADR 042); then the four cost columns (ADR 041).
+    const unknown = ["unknown", "unknown", "unknown", "unknown"];
+    expect(body).toContainEqual(["Gemini", "Gemini", "gemini-1", "error", "No", "No", "500: upstream, failed", "", ...unknown]);
+    expect(body).toContainEqual(["Anthropic", "Claude", "anthropic-1", "ok", "Yes", "Yes", "", "", ...unknown]);
   });
 
   test("has Yes/No per provider for common sources", () => {

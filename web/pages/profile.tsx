@@ -3,6 +3,7 @@ import { House, LogIn, LogOut, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
+import { SpendCard, spendQuery } from "#web/components/account/spend-card.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
 import { LogoutForm } from "#web/components/auth/logout-form.tsx";
@@ -22,6 +23,7 @@ export async function prefetch({ queryClient, api: serverApi }: PrefetchContext)
       queryClient.prefetchInfiniteQuery(queries.searches(serverApi)),
       queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
       queryClient.prefetchQuery(tokenQueries.list(serverApi)),
+      queryClient.prefetchQuery(spendQuery(serverApi)),
     ]);
   }
 }
@@ -64,6 +66,7 @@ export default function ProfilePage() {
           </div>
         </CardContent>
       </Card>
+      <SpendCard />
       {/* The same screen either way; the one the address names comes first. */}
       {history ? null : <Settings />}
       <SearchHistory />

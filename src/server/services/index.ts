@@ -9,7 +9,9 @@ import { createLens } from "./lens/index.ts";
 import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
 import { createVariants } from "./variants/index.ts";
+import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
+import { createSpend, type SpendLimits } from "./spend/index.ts";
 import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
@@ -44,6 +46,10 @@ export type ServicesDeps = {
   variantsProvider?: ProviderId;
   /** The time the quota day, Pro grace and login throttling go by; tests move it. */
   clock?: () => Date;
+  /** What answers cost (ADR 041). */
+  prices: PriceTable;
+  /** The daily spend limits, in USD. */
+  spendLimits: SpendLimits;
 };
 
 /**
@@ -63,6 +69,8 @@ export function createServices({
   freeTier = defaultFreeTierPolicy,
   variantsProvider,
   clock,
+  prices,
+  spendLimits,
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -70,14 +78,15 @@ export function createServices({
   const registrations = createRegistrationGate({ db, secret, policy: freeTier, clock });
   const registrationAttempts = createThrottle({ limit: freeTier.registrationAttempts, windowMs: REGISTRATION_ATTEMPT_WINDOW_MS, clock });
   const accounts = createAccounts({ db, events, registrations, registrationAttempts, loginGuard: createLoginGuard({ clock }) });
-  const search = createSearchService({ store: createSearchStore(db), quota, instance, providers, concurrency, retry, deadline });
+  const spend = createSpend({ db, limits: spendLimits, clock });
+  const search = createSearchService({ store: createSearchStore(db), quota, instance, providers, concurrency, retry, deadline, prices, spend });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });
   const lens = createLens({ db, billing, search });
   const compare = createCompare({ billing, search });
   const tokens = createTokens({ db, clock });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,8 +1,9 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import { Building2, ChevronRight, Clock, Link2, LoaderCircle, Package, Pencil, Repeat, Search, Trash2, type LucideIcon } from "lucide-react";
+import { Building2, ChevronRight, CircleDollarSign, Clock, Link2, LoaderCircle, Package, Pencil, Repeat, Search, Trash2, type LucideIcon } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { SavedSearchListItem } from "#src/contract/history.ts";
+import { formatListedCost } from "#src/core/cost.ts";
 import { DeleteDialog, RenameDialog } from "#web/components/account/history-dialogs.tsx";
 import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
@@ -102,6 +103,7 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
             <Fact icon={Package}>{count(search.totalProducts, "product")}</Fact>
             <Fact icon={Building2}>{count(search.totalCompanies, "company", "companies")}</Fact>
             <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
+            <Fact icon={CircleDollarSign}>{`Cost ${formatListedCost(search)}`}</Fact>
             {search.status === "completed" ? null : <Badge variant="outline">{STOPPED_LABEL[search.status]}</Badge>}
             {search.iterationCount > 1 ? (
               <Badge variant="secondary">

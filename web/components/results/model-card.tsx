@@ -1,4 +1,18 @@
-import { Ban, CircleAlert, FileText, MapPin, MapPinOff, PowerOff, Scissors, Search, TextSearch, TimerOff, TriangleAlert, Unplug } from "lucide-react";
+import {
+  Ban,
+  CircleAlert,
+  CircleDollarSign,
+  FileText,
+  MapPin,
+  MapPinOff,
+  PowerOff,
+  Scissors,
+  Search,
+  TextSearch,
+  TimerOff,
+  TriangleAlert,
+  Unplug,
+} from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { failureLabels } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
@@ -21,8 +35,11 @@ export const CARD_PRODUCTS = 3;
 export const CARD_COMPANIES = 5;
 export const CARD_SOURCES = 8;
 
-/** One provider's answer in the Side by Side tab (spec §2), with its status and honesty labels. */
-export function ModelCard({ provider, model }: { provider: ProviderId; model: ModelResult }) {
+/**
+ * One provider's answer in the Side by Side tab (spec §2), with its status and honesty labels;
+ * `cost`, once the search is saved, what it cost (its CostLabel: the dashboard's first page does not load it).
+ */
+export function ModelCard({ provider, model, cost }: { provider: ProviderId; model: ModelResult; cost?: ReactNode }) {
   const labels = providerCatalogue[provider];
   const title = `${labels.model} Results`;
   const headingId = useId();
@@ -49,6 +66,7 @@ export function ModelCard({ provider, model }: { provider: ProviderId; model: Mo
               Localised
             </Badge>
           ) : null}
+          {cost}
         </div>
       </CardHeader>
 
@@ -93,6 +111,7 @@ const STOPPED = {
   deadline: { title: "Timed Out", Icon: TimerOff },
   interrupted: { title: "Server Stopped", Icon: PowerOff },
   cancelled: { title: "Cancelled", Icon: Ban },
+  "spend-limit": { title: "Spend Limit Reached", Icon: CircleDollarSign },
 } as const;
 
 function ErrorState({ model }: { model: ModelResult }) {

@@ -1,7 +1,7 @@
-import { Ban, Braces, FileSpreadsheet, FlaskConical, Lock, MapPin, Repeat, WandSparkles } from "lucide-react";
+import { Ban, Braces, CircleDollarSign, FileSpreadsheet, FlaskConical, Lock, MapPin, Repeat, WandSparkles } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
-import { listModels, providerIds } from "#src/contract/providers.ts";
+import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
@@ -16,6 +16,7 @@ import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
 import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
 import { downloadText } from "./download.ts";
 import { FrequencyAnalysis } from "./frequency-analysis.tsx";
+import CostLabel from "./cost.tsx";
 import { ModelCard } from "./model-card.tsx";
 import type { SimulatedFlags } from "./shared.tsx";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, toast } from "#web/shared-chunk.ts";
@@ -67,6 +68,13 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
       <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} lens={lens} />
       {result.status === "cancelled" ? <CancelledNotice result={result} /> : null}
+      {result.spendLimit ? (
+        <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
+          <CircleDollarSign aria-hidden="true" />
+          <AlertTitle>Spend limit reached</AlertTitle>
+          <AlertDescription>{result.spendLimit}</AlertDescription>
+        </Alert>
+      ) : null}
       <SimulatedNotice simulated={simulated} />
 
       <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">
@@ -99,7 +107,7 @@ function SideBySide({ result, simulated }: TabProps) {
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {providerIds.map((id) => (
-          <ModelCard key={id} provider={id} model={modelOf(result, id)} />
+          <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={costOf(result, id)} />
         ))}
       </div>
       <CrossModelComparison result={result} simulated={simulated} />
@@ -110,6 +118,12 @@ function SideBySide({ result, simulated }: TabProps) {
 }
 
 export default SearchResults;
+
+/** A card's cost label: what the provider's iterations cost, when it took part. */
+function costOf(result: SearchResult, id: ProviderId): ReactNode {
+  const cost = result.cost?.providers[id];
+  return cost && modelOf(result, id).status !== "off" ? <CostLabel cost={cost} /> : null;
+}
 
 function ResultsHeader({
   result,
@@ -154,6 +168,7 @@ function ResultsHeader({
               </Badge>
             ) : null}
             {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}
+            {result.cost ? <CostLabel cost={result.cost.total} perProvider={result.cost.providers} /> : null}
           </div>
         </div>
         <ResultActions result={result} isPro={isPro} readOnly={readOnly} lens={lens} />

@@ -1,8 +1,11 @@
 import { Lock, Search, X } from "lucide-react";
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { lazy, Suspense, useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { Location } from "#src/contract/location.ts";
 import { NativeSelect, NativeSelectOption } from "#web/components/ui/native-select.tsx";
 import { Button, FREE_ITERATIONS, InfoTip, Input, PRO_ITERATION_CHOICES, toast, useStartUpgrade, messages } from "#web/shared-chunk.ts";
+
+// Only Pro users choosing several iterations see the estimate: it loads then, not with the first page.
+const CostEstimate = lazy(() => import("./cost-estimate.tsx"));
 
 /** Spec §2: free users see 5, 10 and 25 locked. */
 const LOCKED_CHOICES = [5, 10, 25] as const;
@@ -169,6 +172,11 @@ export function SearchForm({ onSearch, searching, isPro, remaining, disabled = f
               </Button>
             )}
           </div>
+          {isPro && iterations > 1 ? (
+            <Suspense fallback={null}>
+              <CostEstimate iterations={iterations} />
+            </Suspense>
+          ) : null}
         </div>
         <Button type="submit" className="h-10 sm:ml-auto sm:min-w-44" disabled={locked}>
           {searching ? (

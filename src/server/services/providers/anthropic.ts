@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "./wire.ts";
 import { providerCatalogue, truncationOf } from "#src/contract/providers.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
-import type { Source } from "#src/contract/search-result.ts";
+import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 import { userLocation } from "./user-location.ts";
 
@@ -29,7 +29,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
       const messages: MessageParam[] = [{ role: "user", content: query }];
       const blocks: AnthropicMessage["content"] = [];
       let last: AnthropicMessage | undefined;
-      let usage = { inputTokens: 0, outputTokens: 0, searches: 0 };
+      let usage: Usage = { inputTokens: 0, outputTokens: 0, searches: 0, cachedInputTokens: 0 };
       for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
         const raw = await client.messages.create(
           {
@@ -54,11 +54,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
         );
         last = v.parse(AnthropicMessage, raw);
         blocks.push(...last.content);
-        usage = {
-          inputTokens: usage.inputTokens + (last.usage?.input_tokens ?? 0),
-          outputTokens: usage.outputTokens + (last.usage?.output_tokens ?? 0),
-          searches: usage.searches + (last.usage?.server_tool_use?.web_search_requests ?? 0),
-        };
+        usage = addUsage(usage, usageOf(last));
         if (last.stop_reason !== "pause_turn") break;
         // pause_turn: send the assistant content back so the server-tool loop continues.
         messages.push({ role: "assistant", content: raw.content });
@@ -88,9 +84,34 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
       return {
         value: v.parse(AnthropicToolUse, call).input,
         model: message.model,
-        usage: { inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0, searches: 0 },
+        usage: usageOf(message),
       };
     },
+  };
+}
+
+/**
+ * A message's usage. Anthropic counts cache reads and writes apart from `input_tokens`: all three
+ * are input (writes billed as plain input here, a slight undercount), the reads its cached part.
+ */
+function usageOf(message: AnthropicMessage): Usage {
+  const usage = message.usage;
+  const cached = usage?.cache_read_input_tokens ?? 0;
+  return {
+    inputTokens: (usage?.input_tokens ?? 0) + cached + (usage?.cache_creation_input_tokens ?? 0),
+    outputTokens: usage?.output_tokens ?? 0,
+    searches: usage?.server_tool_use?.web_search_requests ?? 0,
+    cachedInputTokens: cached,
+  };
+}
+
+/** A continued answer's usage: every turn's, added up. */
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    searches: a.searches + b.searches,
+    cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0),
   };
 }
 

@@ -2,7 +2,7 @@ import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
 import { GeminiResponse } from "./wire.ts";
 import { truncationOf } from "#src/contract/providers.ts";
-import type { Source } from "#src/contract/search-result.ts";
+import type { Source, Usage } from "#src/contract/search-result.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
@@ -38,7 +38,6 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
           return uri ? [resolveSource(uri, chunk.web?.title, citedChunks.has(index), resolveRedirect, signal)] : [];
         }),
       );
-      const usage = response.usageMetadata;
       return {
         modelVersion: response.modelVersion ?? config.model,
         text: textOf(response),
@@ -48,11 +47,8 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
         searched: chunks.length > 0 || (grounding?.webSearchQueries?.length ?? 0) > 0,
         // Anything but STOP (MAX_TOKENS, SAFETY, RECITATION…) ended the text early.
         ...(candidate?.finishReason && !FINISHED.has(candidate.finishReason) ? { truncated: truncationOf("gemini", candidate.finishReason) } : {}),
-        usage: {
-          inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
-          outputTokens: usage?.candidatesTokenCount ?? 0,
-          searches: grounding?.webSearchQueries?.length ?? 0,
-        },
+        // Searches: the queries it ran (an empty one ran nothing).
+        usage: usageOf(response, (grounding?.webSearchQueries ?? []).filter((q) => q.trim()).length),
       };
     },
 
@@ -63,13 +59,26 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
         config: { responseMimeType: "application/json", responseJsonSchema: schema, abortSignal: signal },
       });
       const response = v.parse(GeminiResponse, raw);
-      const usage = response.usageMetadata;
       return {
         value: JSON.parse(textOf(response)),
         model: response.modelVersion ?? config.model,
-        usage: { inputTokens: usage?.promptTokenCount ?? 0, outputTokens: usage?.candidatesTokenCount ?? 0, searches: 0 },
+        usage: usageOf(response, 0),
       };
     },
+  };
+}
+
+/**
+ * A response's usage: the prompt with what the search tool added, the answer with its thinking
+ * (billed as output); `cachedContentTokenCount` is the part of the prompt read from the cache.
+ */
+function usageOf(response: GeminiResponse, searches: number): Usage {
+  const usage = response.usageMetadata;
+  return {
+    inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
+    outputTokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
+    searches,
+    cachedInputTokens: usage?.cachedContentTokenCount ?? 0,
   };
 }
 

@@ -86,6 +86,7 @@ function usageOf(response: OpenAIResponse, searches: number): Usage {
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,
     searches: response.tool_usage?.web_search?.num_requests || searches,
+    cachedInputTokens: response.usage?.input_tokens_details?.cached_tokens ?? 0,
   };
 }
 

@@ -36,7 +36,15 @@ export const OpenAIResponse = v.looseObject({
   status: v.optional(v.nullable(v.string())),
   incomplete_details: v.optional(v.nullable(v.looseObject({ reason: v.optional(v.nullable(v.string())) }))),
   output: v.array(Item),
-  usage: v.optional(v.nullable(v.looseObject({ input_tokens: countOrZero, output_tokens: countOrZero }))),
+  usage: v.optional(
+    v.nullable(
+      v.looseObject({
+        input_tokens: countOrZero,
+        output_tokens: countOrZero,
+        input_tokens_details: v.optional(v.nullable(v.looseObject({ cached_tokens: countOrZero }))),
+      }),
+    ),
+  ),
   tool_usage: v.optional(v.nullable(v.looseObject({ web_search: v.optional(v.nullable(v.looseObject({ num_requests: countOrZero }))) }))),
 });
 export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
@@ -68,6 +76,8 @@ export const AnthropicMessage = v.looseObject({
       v.looseObject({
         input_tokens: countOrZero,
         output_tokens: countOrZero,
+        cache_read_input_tokens: countOrZero,
+        cache_creation_input_tokens: countOrZero,
         server_tool_use: v.optional(v.nullable(v.looseObject({ web_search_requests: countOrZero }))),
       }),
     ),
@@ -102,6 +112,14 @@ export const GeminiResponse = v.looseObject({
     ),
     [],
   ),
-  usageMetadata: v.optional(v.looseObject({ promptTokenCount: countOrZero, candidatesTokenCount: countOrZero, toolUsePromptTokenCount: countOrZero })),
+  usageMetadata: v.optional(
+    v.looseObject({
+      promptTokenCount: countOrZero,
+      candidatesTokenCount: countOrZero,
+      toolUsePromptTokenCount: countOrZero,
+      thoughtsTokenCount: countOrZero,
+      cachedContentTokenCount: countOrZero,
+    }),
+  ),
 });
 export type GeminiResponse = v.InferOutput<typeof GeminiResponse>;

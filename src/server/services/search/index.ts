@@ -1,12 +1,18 @@
+import * as v from "valibot";
+import type { SavedSearchList } from "#src/contract/history.ts";
+import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
+import type { CostEstimate } from "#src/contract/spend.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import { requestedIterations, type ParsedSearchRequest } from "#src/contract/search-request.ts";
-import type { SavedSearchResult } from "#src/contract/search-result.ts";
+import { SearchResult, type SavedSearchResult } from "#src/contract/search-result.ts";
+import { ESTIMATE_METHOD, estimateCost, resultCost, withCost } from "#src/core/cost.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import { ownerKey, type Caller, type Owner, type Standing } from "../owner.ts";
 import type { Admission, QuotaService } from "../quota/index.ts";
+import type { SpendService } from "../spend/index.ts";
 import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
@@ -31,6 +37,10 @@ export type SearchServiceDeps = {
   retry?: RetryPolicy;
   /** How long a search may take (SEARCH_DEADLINE_SECONDS and _AT_100). */
   deadline: DeadlinePolicy;
+  /** What answers cost (PRICES_FILE or the built-in table, ADR 041). */
+  prices: PriceTable;
+  /** The daily spend limits: a search that would cross one is refused, a running one stops at it. */
+  spend: SpendService;
 };
 
 export type RunOptions = {
@@ -62,15 +72,31 @@ export type SearchTicket = {
  * The metered search: admit (tier and daily quota) → run → refund, for every way in (the web's
  * two routes, and later the CLI, variant batches, schedules). Callers pass plain values.
  */
-export function createSearchService({ store, quota, instance, providers, concurrency, retry, deadline }: SearchServiceDeps) {
+export function createSearchService({ store, quota, instance, providers, concurrency, retry, deadline, prices, spend }: SearchServiceDeps) {
   const registry = createCancelRegistry();
   instance.onCancel((slot) => registry.cancel(slot));
   const tracker = createRunTracker();
   instance.onDrain((graceMs) => tracker.drain(graceMs));
   const pacing = createCollectorPacing();
 
-  /** Takes the search from the caller's allowance; throws DomainError when the tier or the day says no. */
+  /** What a search of N iterations should cost on the connected providers, and how that is worked out. */
+  function estimate(iterations: number): CostEstimate {
+    const connected = providerIdsOf(providers).map((adapter) => ({
+      id: adapter.id,
+      model: adapter.model,
+      extractionModel: (adapter.extractor ?? adapter).model,
+      simulated: adapter.mode === "simulated",
+    }));
+    const cost = estimateCost(iterations, connected, prices);
+    return { iterations, usd: cost.usd, simulated: cost.simulated, ...(cost.unpriced ? { unpriced: cost.unpriced } : {}), method: ESTIMATE_METHOD };
+  }
+
+  /**
+   * Takes the search from the caller's allowance; throws DomainError when the tier, the day or the
+   * spend limits say no. The spend limits are asked first: a refused search takes nothing and calls nothing.
+   */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
+    await spend.admit(caller.owner.userId, estimate(requestedIterations(request)).usd);
     const admission = await quota.admit(caller, { iterations: requestedIterations(request), options: request.options });
     let used = false;
     return {
@@ -137,6 +163,8 @@ export function createSearchService({ store, quota, instance, providers, concurr
         onRun: checkpoint.add,
         retry,
         deadline: deadlineFor(iterations, deadline),
+        prices,
+        budget: await spend.budget(caller.owner.userId, () => recorded),
       });
       await checkpoint.close();
       id = await recorded;
@@ -190,19 +218,46 @@ export function createSearchService({ store, quota, instance, providers, concurr
     return here || elsewhere;
   }
 
+  /** What a search saved before costs were kept cost, from its answers' usage; null when they do not read. */
+  function savedCostUsd(models: unknown, iterationCount: number): number | null {
+    const parsed = v.safeParse(SearchResult.entries.models, models);
+    return parsed.success ? resultCost({ models: parsed.output, iterationCount }, prices).total.usd : null;
+  }
+
   return {
     admit,
     /** Admit and run in one call, for callers with nothing to tell in between (a CLI, a schedule). */
     search: async (caller: Caller, request: ParsedSearchRequest, options?: RunOptions) => (await admit(caller, request)).run(options),
     cancel,
-    get: store.get,
-    list: store.list,
+    estimate,
+    /** A saved search, its cost worked out from its usage when it was saved before costs were kept. */
+    get: async (owner: Owner, id: string) => {
+      const result = await store.get(owner, id);
+      return result && withCost(result, prices);
+    },
+    /** The history; a search saved before costs were kept gets its cost from its usage where it can. */
+    list: async (...args: Parameters<SearchStore["list"]>): Promise<SavedSearchList> => {
+      const page = await store.list(...args);
+      return {
+        ...page,
+        searches: page.searches.map(({ savedModels, ...item }) =>
+          savedModels === undefined ? item : { ...item, costUsd: savedCostUsd(savedModels, item.iterationCount) },
+        ),
+      };
+    },
     rename: store.rename,
     remove: store.remove,
-    latestFor: store.latestFor,
+    latestFor: async (owner: Owner, query: string) => {
+      const result = await store.latestFor(owner, query);
+      return result && withCost(result, prices);
+    },
     modes: (): Record<ProviderId, ProviderMode> => modesOf(providers),
     adopt: (event: DomainEvents["signedIn"]) => store.adopt(event),
   };
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;
+
+function providerIdsOf(providers: Providers) {
+  return Object.values(providers).filter((adapter) => adapter !== null);
+}

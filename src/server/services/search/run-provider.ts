@@ -114,7 +114,7 @@ function extractionPolicy(policy: RetryPolicy = defaultRetryPolicy): RetryPolicy
 const EXTRACTION_TIMEOUT_MS = 30_000;
 
 /** What the card shows when the call fails: the provider, its mode and the model asked. */
-function failedCard(adapter: ProviderAdapter, startedAt: number): ModelResult {
+export function failedCard(adapter: ProviderAdapter, startedAt: number): ModelResult {
   return {
     ...offModelResult(adapter.id),
     simulated: adapter.mode === "simulated",

@@ -3,13 +3,16 @@ import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { SearchEvent } from "#src/contract/search-events.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
+import type { PriceTable } from "#src/contract/prices.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { noKeyFailure } from "#src/server/services/providers/failure.ts";
+import { answerCost } from "#src/core/cost.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
+import type { SpendBudget } from "../spend/index.ts";
 import type { Deadline } from "./deadline.ts";
 import { createLimiter } from "./limit.ts";
-import { askProvider, readAnswer, type ProviderRun } from "./run-provider.ts";
+import { askProvider, failedCard, readAnswer, type ProviderRun } from "./run-provider.ts";
 
 /** Every catalogue provider's adapter, or null where it is not connected. */
 export type Providers = Record<ProviderId, ProviderAdapter | null>;
@@ -31,6 +34,10 @@ export type SearchRun = {
   retry?: RetryPolicy;
   /** When the search must be over: calls in flight are cut there, and iterations not started by then count as cut (./deadline.ts). */
   deadline: Deadline;
+  /** What turns each answer's usage into its cost (ADR 041). */
+  prices: PriceTable;
+  /** The spend limits' allowance: once it is used up, iterations not started yet become cards saying so. */
+  budget?: SpendBudget;
 };
 
 export class AllProvidersFailedError extends Error {
@@ -73,9 +80,11 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
             // while the next iteration's search runs.
             const asked = await limit(async () => {
               run.signal.throwIfAborted();
-              return askProvider(adapter, call);
+              const reached = run.budget?.exhausted();
+              return reached ? { failed: spendLimitCard(adapter, reached) } : askProvider(adapter, call);
             });
-            const result = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
+            const read = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
+            const result = { ...read, cost: answerCost(read, run.prices) };
             runs[id].push(result);
             run.onRun?.(id, result);
             const failed = runs[id].filter((r) => r.status === "error").length;
@@ -85,6 +94,8 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
               shown = result;
               emit({ type: "result", provider: id, result });
             }
+            // Counted once it is shown: the spend is recorded while the next iterations run.
+            await run.budget?.spend(result.cost.usd);
           })(),
         ),
       );
@@ -95,7 +106,14 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
     const reasons = providerIds.map((id) => `${id}: ${runs[id][0]?.error ?? "no answer"}`).join("; ");
     throw new AllProvidersFailedError(`Search failed: no provider answered (${reasons})`);
   }
-  return buildSearchResult({ query: run.query, executionTimeMs: Math.round(performance.now() - started), iterations: run.iterations, runs });
+  const result = buildSearchResult({ query: run.query, executionTimeMs: Math.round(performance.now() - started), iterations: run.iterations, runs });
+  const limited = providerIds.flatMap((id) => runs[id]).find((r) => r.stopped === "spend-limit");
+  return limited?.error ? { ...result, spendLimit: limited.error } : result;
+}
+
+/** An iteration the spend limit kept from starting: no call was made. */
+function spendLimitCard(adapter: ProviderAdapter, reached: string): ModelResult {
+  return { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}. What had finished is kept.` };
 }
 
 export function modesOf(providers: Providers): Record<ProviderId, ProviderMode> {

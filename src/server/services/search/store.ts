@@ -143,7 +143,14 @@ export function createSearchStore(db: Db) {
      * Newest first, summary columns only; `before` is the previous page's last timestamp, and the
      * filters narrow every page alike, so paging goes on through the filtered list.
      */
-    async list(owner: Owner, { limit = 20, before, ...filters }: { limit?: number; before?: string } & HistoryFilters = {}): Promise<SavedSearchList> {
+    /**
+     * A page of the history. A search saved before costs were kept, with one iteration, comes with
+     * its answers (`savedModels`), for its cost to be worked out from their usage (ADR 041).
+     */
+    async list(
+      owner: Owner,
+      { limit = 20, before, ...filters }: { limit?: number; before?: string } & HistoryFilters = {},
+    ): Promise<{ searches: Array<SavedSearchList["searches"][number] & { savedModels?: unknown }>; nextCursor?: string }> {
       const rows = await db
         .select({
           id: searches.id,
@@ -156,13 +163,16 @@ export function createSearchStore(db: Db) {
           iterationCount: searches.iterationCount,
           status: searches.status,
           simulated: searches.simulated,
+          costUsd: searches.costUsd,
+          savedModels: sql<unknown>`case when ${searches.costUsd} is null and ${searches.iterationCount} <= 1 then ${searches.result}->'models' end`,
         })
         .from(searches)
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, title, status, ...row }) => ({
+      const page = rows.slice(0, limit).map(({ createdAt, title, status, savedModels, ...row }) => ({
         ...row,
+        ...(savedModels ? { savedModels } : {}),
         ...(title ? { title } : {}),
         status: isStopped(status) ? status : ("completed" as const),
         timestamp: createdAt.toISOString(),
@@ -245,6 +255,7 @@ function summaryOf(result: SearchResult) {
     totalLinks: result.totalLinks,
     iterationCount: result.iterationCount,
     simulated: Object.values(result.models).some((model) => model.simulated),
+    costUsd: result.cost?.total.usd ?? null,
   };
 }
 

@@ -1,0 +1,80 @@
+/*
+ * What the providers charge, per model: the table that turns an answer's usage into money (ADR 041).
+ * Plain data, shared by the server, the web, the CLI and MCP; an operator replaces it with a file
+ * (PRICES_FILE, parsed with PriceTable below). Every row says where its figures were read and when.
+ */
+import * as v from "valibot";
+
+const Usd = v.pipe(v.number(), v.minValue(0));
+
+export const PriceRow = v.object({
+  /** The model's name as the API takes it; a dated version ("gpt-5-mini-2025-08-07") finds its row. */
+  model: v.pipe(v.string(), v.minLength(1)),
+  /** USD per million input tokens not read from the provider's cache. */
+  inputPerMTok: Usd,
+  /** USD per million input tokens read from the cache. */
+  cachedInputPerMTok: Usd,
+  /** USD per million output tokens (thinking included). */
+  outputPerMTok: Usd,
+  /** USD per thousand web searches, as the provider counts them (`searchUnit`). */
+  searchesPerK: Usd,
+  /**
+   * What a search is billed per: each web search the model made (`search`), or each answer that
+   * searched at all, however many queries it ran (`prompt`: Gemini 2.5's grounded prompts).
+   */
+  searchUnit: v.optional(v.picklist(["search", "prompt"]), "search"),
+  /** Where the figures were read, and when (YYYY-MM-DD). */
+  source: v.pipe(v.string(), v.minLength(1)),
+  read: v.pipe(v.string(), v.isoDate("a date such as 2026-11-26")),
+});
+export type PriceRow = v.InferOutput<typeof PriceRow>;
+
+export const PriceTable = v.pipe(v.array(PriceRow), v.minLength(1, "at least one model"));
+export type PriceTable = readonly PriceRow[];
+
+const OPENAI = "https://developers.openai.com/api/docs/pricing";
+const ANTHROPIC = "https://platform.claude.com/docs/en/about-claude/pricing";
+const GEMINI = "https://ai.google.dev/gemini-api/docs/pricing";
+const READ = "2026-11-26";
+
+/** A row of the built-in table: USD per million input, cached input and output tokens, and how its web searches are billed. */
+const priced =
+  (source: string, searchesPerK: number, searchUnit: PriceRow["searchUnit"]) =>
+  (model: string, inputPerMTok: number, cachedInputPerMTok: number, outputPerMTok: number): PriceRow => ({
+    model,
+    inputPerMTok,
+    cachedInputPerMTok,
+    outputPerMTok,
+    searchesPerK,
+    searchUnit,
+    source,
+    read: READ,
+  });
+// Web search: OpenAI $10 per 1,000 web search calls; Anthropic $10 per 1,000 searches; Gemini 2.5
+// $35 per 1,000 grounded prompts (however many queries each ran), Gemini 3.x $14 per 1,000 search queries.
+const openai = priced(OPENAI, 10, "search");
+const anthropic = priced(ANTHROPIC, 10, "search");
+const gemini25 = priced(GEMINI, 35, "prompt");
+const gemini3 = priced(GEMINI, 14, "search");
+
+/**
+ * The built-in table: the current default and extraction models and a few likely alternatives,
+ * standard (not batch, not priority) rates, USD. Free allowances are not counted: a search is
+ * priced as if paid.
+ */
+export const DEFAULT_PRICES: PriceTable = [
+  openai("gpt-5-mini", 0.25, 0.025, 2),
+  openai("gpt-5.4-mini", 0.75, 0.075, 4.5),
+  openai("gpt-5.4-nano", 0.2, 0.02, 1.25),
+  openai("gpt-5-nano", 0.05, 0.005, 0.4),
+  anthropic("claude-sonnet-4-6", 3, 0.3, 15),
+  anthropic("claude-sonnet-4-5", 3, 0.3, 15),
+  anthropic("claude-haiku-4-5", 1, 0.1, 5),
+  gemini25("gemini-2.5-flash", 0.3, 0.03, 2.5),
+  gemini25("gemini-2.5-flash-lite", 0.1, 0.01, 0.4),
+  gemini3("gemini-3-flash-preview", 0.5, 0.05, 3),
+  // Cached input of the 3.5 and 3.8 rows: a tenth of input, as for the others (not on the copies read).
+  gemini3("gemini-3.5-flash", 1.5, 0.15, 9),
+  // $0.75 / $3.75 "through December 31, 2026"; $1.50 / $7.50 from January 1, 2027.
+  gemini3("gemini-3.8-flash", 0.75, 0.075, 3.75),
+];

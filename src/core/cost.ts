@@ -1,0 +1,202 @@
+/*
+ * What answers cost (ADR 041): usage × the price table, for an answer, a provider's iterations and
+ * a whole search, and the estimate shown before a search runs. Pure: the table is passed in.
+ */
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { PriceRow, PriceTable } from "#src/contract/prices.ts";
+import type { Cost, ModelResult, SearchCost, SearchResult, Usage } from "#src/contract/search-result.ts";
+
+export const ZERO_COST: Cost = { usd: 0, searchTokensUsd: 0, searchesUsd: 0, readingUsd: 0, simulated: false };
+const SIMULATED_COST: Cost = { ...ZERO_COST, simulated: true };
+
+/**
+ * The table's row for a model: its exact name, else the longest name it starts with followed by
+ * "-" (a dated version, "gpt-5-mini-2025-08-07", is priced as "gpt-5-mini").
+ */
+export function priceOf(table: PriceTable, model: string): PriceRow | undefined {
+  const name = model.trim().toLowerCase();
+  let best: PriceRow | undefined;
+  for (const row of table) {
+    const key = row.model.toLowerCase();
+    if (key === name) return row;
+    if (name.startsWith(`${key}-`) && (!best || key.length > best.model.length)) best = row;
+  }
+  return best;
+}
+
+/** One call's tokens in USD: input not cached, cached input, output. */
+export function tokensUsd(usage: Usage, row: PriceRow): number {
+  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+  return ((usage.inputTokens - cached) * row.inputPerMTok + cached * row.cachedInputPerMTok + usage.outputTokens * row.outputPerMTok) / 1_000_000;
+}
+
+/** One call's web searches in USD: each search, or the answer once if it searched (`prompt`). */
+export function searchesUsd(usage: Usage, row: PriceRow): number {
+  const billed = row.searchUnit === "prompt" ? Math.min(usage.searches, 1) : usage.searches;
+  return (billed * row.searchesPerK) / 1000;
+}
+
+/**
+ * What one answer cost: its search call (tokens and web searches, at the answering model's price)
+ * and the call that read it (at the reading model's). A simulated answer costs $0 and says so; a
+ * call that used nothing costs nothing whatever its model; a model without a price is unknown.
+ */
+export function answerCost(
+  run: Pick<ModelResult, "simulated" | "status" | "modelVersion" | "usage" | "extractor" | "extractionUsage">,
+  table: PriceTable,
+): Cost {
+  if (run.simulated) return SIMULATED_COST;
+  if (run.status === "off") return ZERO_COST;
+  const unpriced: string[] = [];
+  const priced = (model: string, usage: Usage | undefined, part: (usage: Usage, row: PriceRow) => number): number | null => {
+    if (!usage || (usage.inputTokens === 0 && usage.outputTokens === 0 && usage.searches === 0)) return 0;
+    const row = priceOf(table, model);
+    if (row) return part(usage, row);
+    if (!unpriced.includes(model)) unpriced.push(model);
+    return null;
+  };
+  const searchTokens = priced(run.modelVersion, run.usage, tokensUsd);
+  const searches = priced(run.modelVersion, run.usage, searchesUsd);
+  const reading = priced(run.extractor?.model ?? run.modelVersion, run.extractionUsage, tokensUsd);
+  return costOf(searchTokens, searches, reading, false, unpriced);
+}
+
+/** Costs added up: unknown if any part is unknown; simulated only if every part was. */
+export function sumCosts(costs: readonly Cost[]): Cost {
+  if (costs.length === 0) return ZERO_COST;
+  const add = (pick: (cost: Cost) => number | null) =>
+    costs.reduce<number | null>((sum, cost) => (sum === null || pick(cost) === null ? null : sum + (pick(cost) ?? 0)), 0);
+  const unpriced = [...new Set(costs.flatMap((cost) => cost.unpriced ?? []))];
+  return costOf(
+    add((c) => c.searchTokensUsd),
+    add((c) => c.searchesUsd),
+    add((c) => c.readingUsd),
+    costs.every((cost) => cost.simulated),
+    unpriced,
+  );
+}
+
+/** A search's cost from its iterations: each provider's runs added up, then the providers. */
+export function searchCost(runs: Partial<Record<ProviderId, readonly Partial<Pick<ModelResult, "cost" | "status">>[]>>): SearchCost {
+  const providers: SearchCost["providers"] = {};
+  for (const id of providerIds) {
+    const list = runs[id];
+    // A provider that was not connected made no call.
+    if (list) providers[id] = sumCosts(list.map((run) => run.cost ?? (run.status === "off" ? ZERO_COST : UNKNOWN_COST)));
+  }
+  return { total: sumCosts(Object.values(providers)), providers };
+}
+
+/**
+ * A saved result's cost: as it was saved, or, for a result saved before costs were kept, worked
+ * out from the usage it kept: a single answer's usage is all of it; a multi-iteration result kept
+ * only its shown answers' usage, so its cost is unknown.
+ */
+export function resultCost(result: Pick<SearchResult, "cost" | "models" | "iterationCount">, table: PriceTable): SearchCost {
+  if (result.cost) return result.cost;
+  const runs: Partial<Record<ProviderId, Partial<Pick<ModelResult, "cost" | "status">>[]>> = {};
+  for (const id of providerIds) {
+    const model = result.models[id];
+    if (!model) continue;
+    const cost = model.simulated ? SIMULATED_COST : result.iterationCount <= 1 ? (model.cost ?? answerCost(model, table)) : undefined;
+    runs[id] = [{ status: model.status, ...(cost ? { cost } : {}) }];
+  }
+  return searchCost(runs);
+}
+
+/** The result with its cost, worked out where it was saved without one. */
+export function withCost<T extends SearchResult>(result: T, table: PriceTable): T {
+  return result.cost ? result : { ...result, cost: resultCost(result, table) };
+}
+
+const UNKNOWN_COST: Cost = { usd: null, searchTokensUsd: null, searchesUsd: null, readingUsd: null, simulated: false };
+
+function costOf(searchTokens: number | null, searches: number | null, reading: number | null, simulated: boolean, unpriced: string[]): Cost {
+  const usd = searchTokens === null || searches === null || reading === null ? null : searchTokens + searches + reading;
+  return { usd, searchTokensUsd: searchTokens, searchesUsd: searches, readingUsd: reading, simulated, ...(unpriced.length ? { unpriced } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+/** "$0.061", "$1.24", "$0.0042"; "unknown" for an unknown amount. */
+export function formatUsd(usd: number | null): string {
+  if (usd === null) return "unknown";
+  if (usd === 0) return "$0.00";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 1) return `$${usd.toFixed(3)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** A cost as a person reads it: "$0.061", "unknown", "$0.00 (simulated)". */
+export function formatCost(cost: Cost): string {
+  if (cost.simulated) return "$0.00 (simulated)";
+  return formatUsd(cost.usd);
+}
+
+/** Its parts, for the breakdown shown on hover and in the CLI. */
+export function costParts(cost: Cost): Array<{ label: string; value: string }> {
+  return [
+    { label: "Search tokens", value: formatUsd(cost.searchTokensUsd) },
+    { label: "Web searches", value: formatUsd(cost.searchesUsd) },
+    { label: "Reading the answer", value: formatUsd(cost.readingUsd) },
+    ...(cost.unpriced?.length ? [{ label: "No price for", value: cost.unpriced.join(", ") }] : []),
+  ];
+}
+
+/** An amount for a file (exports): six decimals, "" when unknown. */
+export function usdField(usd: number | null): string {
+  return usd === null ? "" : String(Math.round(usd * 1_000_000) / 1_000_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The estimate before a search runs
+
+/**
+ * What one answer typically uses, per provider, with web search on the default settings: the
+ * search call (the pages it read come back as input tokens) and the call that reads the answer.
+ * Round figures of the order the providers' usage fields report for a product question (ADR 041);
+ * an estimate, not a quote.
+ */
+export const TYPICAL_USAGE: Record<ProviderId, { search: Usage; reading: Usage }> = {
+  openai: { search: { inputTokens: 12_000, outputTokens: 1_500, searches: 2 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
+  anthropic: { search: { inputTokens: 20_000, outputTokens: 1_000, searches: 3 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
+  gemini: { search: { inputTokens: 500, outputTokens: 1_500, searches: 2 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
+};
+
+export const ESTIMATE_METHOD =
+  "Each connected provider's typical usage per answer (its search call, web searches included, and the call that reads the answer) priced with the price table, times the iterations. Simulated providers cost $0.";
+
+/** A provider as the estimate sees it: the model asked, the model that reads its answers, and whether it is simulated. */
+export type EstimatedProvider = { id: ProviderId; model: string; extractionModel: string; simulated: boolean };
+
+/** What a search of `iterations` should cost on these providers (ESTIMATE_METHOD). */
+export function estimateCost(iterations: number, providers: readonly EstimatedProvider[], table: PriceTable): Cost {
+  const perAnswer = providers.map((provider) =>
+    answerCost(
+      {
+        simulated: provider.simulated,
+        status: "ok",
+        modelVersion: provider.model,
+        usage: TYPICAL_USAGE[provider.id].search,
+        extractor: { provider: provider.id, model: provider.extractionModel },
+        extractionUsage: TYPICAL_USAGE[provider.id].reading,
+      },
+      table,
+    ),
+  );
+  return sumCosts(perAnswer.flatMap((cost) => Array.from({ length: iterations }, () => cost)));
+}
+
+/** "about $3.10 for 50 iterations"; "$0.00 (simulated)"; "unknown (no price for …)". */
+export function estimateText(cost: Pick<Cost, "usd" | "simulated" | "unpriced">, iterations: number): string {
+  const runs = `${iterations} iteration${iterations === 1 ? "" : "s"}`;
+  if (cost.simulated) return `$0.00 for ${runs} (simulated)`;
+  if (cost.usd === null) return `unknown for ${runs} (no price for ${cost.unpriced?.join(", ") ?? "a model"})`;
+  return `about ${formatUsd(cost.usd)} for ${runs}`;
+}
+
+/** A listed search's cost (the history): "$0.00 (simulated)" when it cost nothing and was simulated. */
+export function formatListedCost({ costUsd, simulated }: { costUsd: number | null; simulated: boolean }): string {
+  return costUsd === 0 && simulated ? "$0.00 (simulated)" : formatUsd(costUsd);
+}

@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import type { PriceRow } from "#src/contract/prices.ts";
+import { startSimulator } from "#dev/simulators/index.ts";
+import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
+
+/*
+ * Issue 24 (ADR 041) in Chromium: a Pro user sees what a multi-iteration search should cost
+ * before starting it, and a result says what it cost, with the breakdown on hover. The providers
+ * are live ones to the app (a key, a base URL) on a loopback simulator reporting fixed usage, and
+ * a known price table prices them.
+ */
+const upstream = startSimulator({ seed: 20261126, latency: { kind: "fixed", ms: 5 } });
+afterAll(() => upstream.stop());
+for (const id of providerIds) {
+  upstream.setUsage(id, "search", { inputTokens: 10_000, cachedInputTokens: 2_000, outputTokens: 1_000, searches: 2 });
+  upstream.setUsage(id, "extraction", { inputTokens: 3_000, cachedInputTokens: 0, outputTokens: 500 });
+}
+
+const row = (model: string, price: Omit<PriceRow, "model" | "source" | "read" | "searchUnit">, searchUnit: PriceRow["searchUnit"] = "search"): PriceRow => ({
+  model,
+  ...price,
+  searchUnit,
+  source: "test",
+  read: "2026-11-26",
+});
+const SEARCH = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
+const READING = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
+const prices = providerIds.flatMap((id) => [
+  id === "gemini" ? row(providerCatalogue[id].defaultModel, { ...SEARCH, searchesPerK: 35 }, "prompt") : row(providerCatalogue[id].defaultModel, SEARCH),
+  row(providerCatalogue[id].defaultExtractionModel, READING),
+]);
+const pricesFile = join(mkdtempSync(join(tmpdir(), "prices-e2e-")), "prices.json");
+writeFileSync(pricesFile, JSON.stringify(prices));
+
+const env: Record<string, string> = { SIMULATE_PROVIDERS: "auto", PRICES_FILE: pricesFile };
+for (const id of providerIds) {
+  env[providerCatalogue[id].env.apiKey] = `fake-live-${id}-key`;
+  env[providerCatalogue[id].env.baseUrl] = upstream.baseUrls[id];
+}
+const harness = useBrowser({ distinctAddresses: true, env });
+
+const TIMEOUT = 60_000;
+
+describe("costs in Chromium", () => {
+  test(
+    "a Pro user sees the estimate before a 50-iteration search, and a result shows its cost with the breakdown on hover",
+    async () => {
+      const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto("/");
+      await harness().signInAsPro(page);
+      await visit(page, "/");
+
+      // Typical usage per answer at these prices: $0.04905 (OpenAI), $0.06205 (Anthropic) and
+      // $0.05255 (Gemini, one grounded prompt), times 50 iterations.
+      await page.getByRole("combobox").selectOption("50");
+      const estimate = page.getByTestId("cost-estimate");
+      await estimate.getByText("Estimated cost: about $8.18 for 50 iterations").waitFor();
+      await estimate.getByRole("button", { name: "How the cost is estimated" }).hover();
+      await page
+        .getByRole("tooltip")
+        .getByText(/typical usage per answer/)
+        .waitFor();
+
+      await page.getByRole("combobox").selectOption("1");
+      expect(await page.getByTestId("cost-estimate").count()).toBe(0);
+      await page.getByLabel("What would you like to search?").fill("best noise cancelling headphones");
+      await page.getByRole("button", { name: "Search All Models" }).click();
+      await page.getByRole("tablist", { name: "Result views" }).waitFor();
+
+      // Per answer: $0.0407, $0.0407 and $0.0557; the search $0.1371.
+      const total = page.getByRole("button", { name: "Cost $0.137", exact: true });
+      await total.waitFor();
+      for (const [title, cost] of [
+        ["ChatGPT Results", "Cost $0.041"],
+        ["Claude Results", "Cost $0.041"],
+        ["Gemini Results", "Cost $0.056"],
+      ] as const) {
+        await page.getByRole("region", { name: title, exact: true }).getByRole("button", { name: cost, exact: true }).waitFor();
+      }
+      await total.focus();
+      const tooltip = page.getByRole("tooltip");
+      await tooltip.getByText("Web searches").waitFor();
+      const breakdown = await tooltip.innerText();
+      expect(breakdown).toContain(providerCatalogue.gemini.name);
+      expect(breakdown).toMatch(/Search tokens\s*\$0\.055/);
+      expect(breakdown).toMatch(/Web searches\s*\$0\.075/);
+      expect(breakdown).toMatch(/Reading the answer\s*\$0\.0075/);
+      // The breakdown opens above the label: the picture shows it whole.
+      await page.evaluate(() => window.scrollBy(0, -160));
+      await screenshot(page, "result-cost.png");
+
+      // The history lists it with its cost.
+      await visit(page, "/user/history");
+      await page.getByTestId("history-entry").first().getByText("Cost $0.137").waitFor();
+      // And the profile says what the account spent.
+      await page.getByRole("region", { name: "What your searches cost" }).getByText("$0.137").first().waitFor();
+    },
+    TIMEOUT,
+  );
+});
