@@ -63,6 +63,11 @@ const gemini3 = priced(GEMINI, 14, "search");
  * priced as if paid.
  */
 export const DEFAULT_PRICES: PriceTable = [
+  // The defaults of ADR 040. gpt-6-luna: $0.10 / $0.50 on OpenAI's model page; claude-haiku-5-5:
+  // "from $0.10 / $0.50" on Anthropic's model overview (prompts up to 100k tokens, which an answer
+  // and its reading stay under). Cached input a tenth of input, as for the others.
+  { ...openai("gpt-6-luna", 0.1, 0.01, 0.5), source: "https://developers.openai.com/api/docs/models/gpt-6-luna" },
+  { ...anthropic("claude-haiku-5-5", 0.1, 0.01, 0.5), source: "https://platform.claude.com/docs/en/models/haiku-5-5/overview" },
   openai("gpt-5-mini", 0.25, 0.025, 2),
   openai("gpt-5.4-mini", 0.75, 0.075, 4.5),
   openai("gpt-5.4-nano", 0.2, 0.02, 1.25),

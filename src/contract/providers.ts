@@ -77,8 +77,8 @@ export const providerCatalogue = {
       extractionModel: "GEMINI_EXTRACTION_MODEL",
     },
     // ADR 040: stable, grounding with Google Search; gemini-2.5-flash is shut down 2026-12-01 (checked 2026-11-26).
-    defaultModel: "gemini-3.5-flash-lite",
-    defaultExtractionModel: "gemini-3.5-flash-lite",
+    defaultModel: "gemini-2.5-flash-lite",
+    defaultExtractionModel: "gemini-2.5-flash-lite",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },
