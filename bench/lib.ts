@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database } from "#db/client.ts";
-import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { assemble } from "#src/server/assemble.ts";
 import { loadPageRenderer } from "#web/render.tsx";
 
@@ -80,7 +81,7 @@ export async function spawnSimulator(latencyMs: number) {
   process.on("exit", () => child.kill());
   const reader = child.stdout.getReader();
   let out = "";
-  const printed = () => providerIds.every((id) => new RegExp(`${providerCatalogue[id].env.baseUrl}=\\S+\\n`).test(out));
+  const printed = () => providerIds.every((id) => new RegExp(`${providerConfig[id].env.baseUrl}=\\S+\\n`).test(out));
   while (!printed()) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`simulator exited: ${out}`);
@@ -89,7 +90,7 @@ export async function spawnSimulator(latencyMs: number) {
   reader.releaseLock();
   void child.stdout.pipeTo(new WritableStream()).catch(() => {});
   const url = (name: string) => new RegExp(`${name}=(\\S+)`).exec(out)?.[1] ?? "";
-  return { baseUrls: perProvider((id) => url(providerCatalogue[id].env.baseUrl)), stop: () => child.kill() };
+  return { baseUrls: perProvider((id) => url(providerConfig[id].env.baseUrl)), stop: () => child.kill() };
 }
 
 export function freePort(): Promise<number> {

@@ -15,7 +15,8 @@ import { createDatabase } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { subscriptions, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { BINARY, flag, median, memoryOf, quick, report, spawnSimulator, startServer } from "./lib.ts";
 
 const count = Number(flag("--users") ?? 50);
@@ -40,8 +41,8 @@ await database.close();
 const simulator = await spawnSimulator(200);
 const keys = Object.fromEntries(
   providerIds.flatMap((id) => [
-    [providerCatalogue[id].env.apiKey, "bench-key"],
-    [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]],
+    [providerConfig[id].env.apiKey, "bench-key"],
+    [providerConfig[id].env.baseUrl, simulator.baseUrls[id]],
   ]),
 );
 const server = await startServer([BINARY], { ...keys, DATA_DIR: dataDir, TRUST_PROXY: "1" });

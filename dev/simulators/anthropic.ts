@@ -1,5 +1,5 @@
 /** Anthropic Messages API (`POST /v1/messages`, API version 2026-10-21) wire format. */
-import { providerCatalogue } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { answerRequest, estimateTokens, type Answer, type Segment } from "./answers.ts";
 import {
   cachedPart,
@@ -121,7 +121,7 @@ export function createAnthropic(): ProviderHandler<"anthropic"> {
     },
     error,
     truncatedBody: () =>
-      `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"${providerCatalogue.anthropic.defaultModel}","content":[{"type":"text","text":"Based on current reviews`,
+      `{"id":"msg_01${randomToken(22)}","type":"message","role":"assistant","model":"${providerConfig.anthropic.defaultModel}","content":[{"type":"text","text":"Based on current reviews`,
     faultMessages: {
       rate_limit: "This request would exceed the rate limit for your organization. Please try again later.",
       server_error: "Internal server error",

@@ -11,6 +11,7 @@
  * mistakes at the `extractorErrors` rate (extractor-errors.ts lists them).
  */
 import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
 import { createAnthropic } from "./anthropic.ts";
 import { faultResponse } from "./fault-responses.ts";
@@ -323,7 +324,7 @@ if (import.meta.main) {
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);
-  for (const id of providerIds) console.log(`  ${providerInfo(id).env.baseUrl}=${sim.baseUrls[id]}`);
+  for (const id of providerIds) console.log(`  ${providerConfig[id].env.baseUrl}=${sim.baseUrls[id]}`);
   console.log("Any non-empty API key is accepted. Ctrl-C to stop.");
   const shutdown = () => void sim.stop().then(() => process.exit(0));
   process.on("SIGINT", shutdown);

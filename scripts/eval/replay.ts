@@ -1,4 +1,5 @@
-import { perProvider, providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { perProvider, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import type { AnswerFixture } from "./fixtures.ts";
@@ -128,8 +129,8 @@ export function replayProviders(replay: ReplayServer): Providers {
     providers: perProvider((id) => ({
       apiKey: "replay-key",
       baseUrl: replay.baseUrls[id],
-      model: providerCatalogue[id].defaultModel,
-      extractionModel: providerCatalogue[id].defaultExtractionModel,
+      model: providerConfig[id].defaultModel,
+      extractionModel: providerConfig[id].defaultExtractionModel,
     })),
   });
 }

@@ -2,7 +2,8 @@
 import * as v from "valibot";
 
 import { ProviderFailure, ProviderId } from "./provider-schemas.ts";
-import { providerIds, providerCatalogue, truncationKinds, truncationOf, type Truncation as TruncationType } from "./providers.ts";
+import { providerIds } from "./providers.ts";
+import { truncationKinds, truncationOf, type Truncation as TruncationType, providerConfig } from "./provider-config.ts";
 import { LocationApplied } from "./location.ts";
 import { SearchOptions } from "./search-request.ts";
 
@@ -79,7 +80,7 @@ export const Truncation = v.union([v.object({ kind: v.picklist(truncationKinds),
 export type Truncation = TruncationType;
 
 function savedSignal(signal: string): TruncationType {
-  const provider = providerIds.find((id) => Object.hasOwn(providerCatalogue[id].truncationSignals, signal));
+  const provider = providerIds.find((id) => Object.hasOwn(providerConfig[id].truncationSignals, signal));
   return provider ? truncationOf(provider, signal) : { kind: "other", signal };
 }
 

@@ -5,7 +5,8 @@
 import * as v from "valibot";
 
 import { ProviderId } from "./provider-schemas.ts";
-import { perProvider, providerIds, truncationOf } from "./providers.ts";
+import { perProvider, providerIds } from "./providers.ts";
+import { truncationOf } from "./provider-config.ts";
 import { SearchOptions } from "./search-request.ts";
 import {
   AggregatedStats,

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { DEFAULT_PRICES, PriceTable } from "#src/contract/prices.ts";
-import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { GOOGLE_REDIRECT_ORIGINS } from "#src/server/services/providers/redirects.ts";
 import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services/quota/subjects.ts";
 import { loadOrCreateSecret, SESSION_SECRET_MIN_LENGTH } from "#src/server/session-secret.ts";
@@ -127,7 +128,7 @@ const EnvSchema = v.object({
 const ProviderEnvSchema = v.object(
   Object.fromEntries(
     providerIds.flatMap((id) => {
-      const { env } = providerCatalogue[id];
+      const { env } = providerConfig[id];
       return [
         ...[env.apiKey, ...env.apiKeyAliases].map((name) => [name, optionalText]),
         [env.baseUrl, optionalUrl],
@@ -198,14 +199,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
   }
   const providers = perProvider((id): ProviderEnv => {
-    const names = providerCatalogue[id].env;
+    const names = providerConfig[id].env;
     const apiKey = [names.apiKey, ...names.apiKeyAliases].map((name) => raw[name]).find(Boolean);
     const baseUrl = raw[names.baseUrl];
     return {
       ...(apiKey ? { apiKey } : {}),
       ...(baseUrl ? { baseUrl } : {}),
-      model: raw[names.model] ?? providerCatalogue[id].defaultModel,
-      extractionModel: raw[names.extractionModel] ?? providerCatalogue[id].defaultExtractionModel,
+      model: raw[names.model] ?? providerConfig[id].defaultModel,
+      extractionModel: raw[names.extractionModel] ?? providerConfig[id].defaultExtractionModel,
     };
   });
   return {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { providerCatalogue } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { liveProviderEnv } from "#tests/support/app.ts";
 import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
@@ -24,7 +24,7 @@ describe("Connection Status in Chromium", () => {
     const status = page.getByRole("region", { name: "Connection Status" });
     expect(await status.getByText("Connected", { exact: true }).count()).toBe(2);
     expect(await status.getByText("Model Not Found", { exact: true }).isVisible()).toBe(true);
-    const reason = `GEMINI_MODEL=gemini-2.5-flash is no longer offered by Google: set GEMINI_MODEL to a current model, or unset it for the default (${providerCatalogue.gemini.defaultModel}).`;
+    const reason = `GEMINI_MODEL=gemini-2.5-flash is no longer offered by Google: set GEMINI_MODEL to a current model, or unset it for the default (${providerConfig.gemini.defaultModel}).`;
     const reasons = page.getByRole("list", { name: "Why a provider cannot answer" });
     expect(await reasons.innerText()).toBe(`Gemini: ${reason}`);
     await status.scrollIntoViewIfNeeded();

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { PriceRow } from "#src/contract/prices.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
@@ -30,16 +31,16 @@ const row = (model: string, price: Omit<PriceRow, "model" | "source" | "read" | 
 const SEARCH = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
 const READING = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
 const prices = providerIds.flatMap((id) => [
-  id === "gemini" ? row(providerCatalogue[id].defaultModel, { ...SEARCH, searchesPerK: 35 }, "prompt") : row(providerCatalogue[id].defaultModel, SEARCH),
-  row(providerCatalogue[id].defaultExtractionModel, READING),
+  id === "gemini" ? row(providerConfig[id].defaultModel, { ...SEARCH, searchesPerK: 35 }, "prompt") : row(providerConfig[id].defaultModel, SEARCH),
+  row(providerConfig[id].defaultExtractionModel, READING),
 ]);
 const pricesFile = join(mkdtempSync(join(tmpdir(), "prices-e2e-")), "prices.json");
 writeFileSync(pricesFile, JSON.stringify(prices));
 
 const env: Record<string, string> = { SIMULATE_PROVIDERS: "auto", PRICES_FILE: pricesFile };
 for (const id of providerIds) {
-  env[providerCatalogue[id].env.apiKey] = `fake-live-${id}-key`;
-  env[providerCatalogue[id].env.baseUrl] = upstream.baseUrls[id];
+  env[providerConfig[id].env.apiKey] = `fake-live-${id}-key`;
+  env[providerConfig[id].env.baseUrl] = upstream.baseUrls[id];
 }
 const harness = useBrowser({ distinctAddresses: true, env });
 

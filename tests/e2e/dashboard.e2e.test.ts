@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Download, Locator, Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import { testRetry } from "#tests/support/app.ts";
 import { screenshot, seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -305,7 +306,7 @@ describe("search dashboard in Chromium", () => {
       // How it was asked and read (ADR 039): the query as typed, read by the small model.
       const how = (await dialog.getByRole("region", { name: "How this answer was asked and read" }).textContent()) ?? "";
       expect(how).toContain("Asked the query exactly as typed, with web search on.");
-      expect(how).toContain(`Products and companies read from the answer by ${providerCatalogue.openai.defaultExtractionModel}`);
+      expect(how).toContain(`Products and companies read from the answer by ${providerConfig.openai.defaultExtractionModel}`);
       // "Show where it says that" marks the product's first mention in the raw answer, in view.
       await dialog.getByRole("button", { name: `Show where it says that: ${topProduct}` }).click();
       const marked = dialog.locator("pre mark");

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { ModelResult } from "#src/contract/search-result.ts";
 import { EnvError, parseEnv } from "#src/server/env.ts";
 import { createProviders } from "#src/server/services/providers/index.ts";
@@ -49,14 +50,14 @@ describeEachDatabase("asked as typed, read afterwards", (getDb) => {
       expect(readings).toHaveLength(1);
       // The model is in the body (OpenAI, Anthropic) or the path (Gemini's models/{model}:generateContent).
       const asked = (readings[0]?.body as { model?: string }).model ?? /\/models\/([^/:]+):/.exec(readings[0]?.path ?? "")?.[1];
-      expect(asked).toBe(providerCatalogue[id].defaultExtractionModel);
+      expect(asked).toBe(providerConfig[id].defaultExtractionModel);
       expect(readings[0]?.prompt).toContain(result.models[id]?.rawResponse ?? "no answer");
     }
     for (const model of answers(result)) {
       expect(model.asked).toBe("as typed");
       expect(model.rawResponse).not.toMatch(/```json|"products"\s*:/);
       expect(model.extraction).toBe("extractor");
-      expect(model.extractor).toEqual({ provider: model.provider, model: providerCatalogue[model.provider].defaultExtractionModel });
+      expect(model.extractor).toEqual({ provider: model.provider, model: providerConfig[model.provider].defaultExtractionModel });
       expect(model.extractionUsage?.inputTokens).toBeGreaterThan(0);
       expect(model.extractionUsage?.outputTokens).toBeGreaterThan(0);
       expect(model.products.length).toBeGreaterThan(0);
@@ -113,7 +114,7 @@ describeEachDatabase("asked as typed, read afterwards", (getDb) => {
     const simulator = ownSimulator();
     const { app } = await createTestApp(getDb(), { simulator, env: { EXTRACTION_PROVIDER: "gemini" } });
     const { result } = await createAgent(app).api.search({ query: "best espresso machine", iterations: 1 });
-    for (const model of answers(result)) expect(model.extractor).toEqual({ provider: "gemini", model: providerCatalogue.gemini.defaultExtractionModel });
+    for (const model of answers(result)) expect(model.extractor).toEqual({ provider: "gemini", model: providerConfig.gemini.defaultExtractionModel });
     const readings = simulator.requests.filter((entry) => entry.kind === "extraction");
     expect(readings.map((entry) => entry.provider)).toEqual(["gemini", "gemini", "gemini"]);
     // Each provider was still asked itself.
@@ -125,7 +126,7 @@ describe("the extraction settings", () => {
   test("a provider's extraction model can be set; EXTRACTION_PROVIDER naming a provider that is not connected stops the start with the fix", () => {
     const env = parseEnv({ OPENAI_API_KEY: "sk-test", OPENAI_EXTRACTION_MODEL: "gpt-5.4-mini", SIMULATE_PROVIDERS: "off", EXTRACTION_PROVIDER: "anthropic" });
     expect(env.providers.openai.extractionModel).toBe("gpt-5.4-mini");
-    expect(env.providers.anthropic.extractionModel).toBe(providerCatalogue.anthropic.defaultExtractionModel);
+    expect(env.providers.anthropic.extractionModel).toBe(providerConfig.anthropic.defaultExtractionModel);
     expect(() => createProviders(env)).toThrow(EnvError);
     expect(() => createProviders(env)).toThrow("EXTRACTION_PROVIDER=anthropic, but anthropic is not connected");
     expect(() => parseEnv({ EXTRACTION_PROVIDER: "mistral" })).toThrow("EXTRACTION_PROVIDER");

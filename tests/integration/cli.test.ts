@@ -10,6 +10,7 @@ import { SavedSearchResponse, SearchResponse } from "#src/contract/search-wire.t
 import { nameKey } from "#src/core/names.ts";
 import { User } from "#src/contract/auth.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { LensReport } from "#src/contract/lens.ts";
 import { resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
@@ -279,7 +280,7 @@ describe("aisc against a running server", () => {
       await server.providerStatus.checkNow();
       const run = await runCli(["status"], { server });
       expect(run.code).toBe(EXIT.ok);
-      const model = providerCatalogue.gemini.defaultModel;
+      const model = providerConfig.gemini.defaultModel;
       expect(run.stdout).toContain("Model Not Found");
       expect(run.stdout).toContain(`Gemini: GEMINI_MODEL=${model} is no longer offered by Google: set GEMINI_MODEL to a current model.`);
       const report = v.parse(StatusReport, JSON.parse((await runCli(["status", "--json"], { server })).stdout));

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { PriceRow } from "#src/contract/prices.ts";
 import { COST_COLUMNS, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { formatCost } from "#src/core/cost.ts";
@@ -33,8 +34,8 @@ function testPrices(): PriceRow[] {
     read: "2026-11-26",
   });
   return providerIds.flatMap((id) => [
-    row(providerCatalogue[id].defaultModel, id === "gemini" ? { ...SEARCH_PRICE, searchesPerK: 35 } : SEARCH_PRICE, id === "gemini" ? "prompt" : "search"),
-    row(providerCatalogue[id].defaultExtractionModel, READING_PRICE),
+    row(providerConfig[id].defaultModel, id === "gemini" ? { ...SEARCH_PRICE, searchesPerK: 35 } : SEARCH_PRICE, id === "gemini" ? "prompt" : "search"),
+    row(providerConfig[id].defaultExtractionModel, READING_PRICE),
   ]);
 }
 
@@ -48,7 +49,7 @@ function pricesFile(rows: PriceRow[]): string {
 function liveEnv(simulator: Simulator, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = { SIMULATE_PROVIDERS: "off", PRICES_FILE: pricesFile(testPrices()), ...extra };
   for (const id of providerIds) {
-    const names = providerCatalogue[id].env;
+    const names = providerConfig[id].env;
     env[names.apiKey] = `test-live-${id}-key`;
     env[names.baseUrl] = simulator.baseUrls[id];
   }

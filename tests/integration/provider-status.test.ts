@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { failureLabels, type ProviderFailure } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { FaultFor } from "#dev/simulators/index.ts";
 import { createAgent } from "#tests/support/agent.ts";
@@ -19,7 +20,8 @@ const liveApp = (extra?: Record<string, string>) => createTestApp(fx.db, { simul
 
 /** What each fault must read as, for a provider, on the status and on the card. */
 function expected(id: ProviderId, failure: ProviderFailure): string {
-  const { company, env, defaultModel } = providerCatalogue[id];
+  const { company } = providerCatalogue[id];
+  const { env, defaultModel } = providerConfig[id];
   const billingUrl = {
     openai: "https://platform.openai.com/settings/organization/billing",
     anthropic: "https://platform.claude.com/settings/billing",
@@ -62,8 +64,8 @@ describe("the Connection Status and the error card name the same cause and remed
               label: failureLabels[failure],
               message: expected(id, failure),
               checkedAt: expect.any(String) as unknown as string,
-              model: providerCatalogue[id].defaultModel,
-              extraction: { provider: id, model: providerCatalogue[id].defaultExtractionModel },
+              model: providerConfig[id].defaultModel,
+              extraction: { provider: id, model: providerConfig[id].defaultExtractionModel },
             },
             connected: false,
           });
@@ -101,7 +103,7 @@ describe("the Connection Status and the error card name the same cause and remed
         state: "failing",
         failure: "model_not_found",
         model: "gemini-2.5-flash",
-        message: `GEMINI_MODEL=gemini-2.5-flash is no longer offered by Google: set GEMINI_MODEL to a current model, or unset it for the default (${providerCatalogue.gemini.defaultModel}).`,
+        message: `GEMINI_MODEL=gemini-2.5-flash is no longer offered by Google: set GEMINI_MODEL to a current model, or unset it for the default (${providerConfig.gemini.defaultModel}).`,
       });
     } finally {
       fx.sim.clearFaults();
@@ -116,8 +118,8 @@ describe("the Connection Status and the error card name the same cause and remed
     expect(checks.every((r) => r.kind === "model")).toBe(true);
     expect(checks.map((r) => `${r.provider} ${r.path}`).sort()).toEqual(
       [
-        ...providerIds.map((id) => `${id} ${modelPath(id, providerCatalogue[id].defaultModel)}`),
-        ...providerIds.map((id) => `${id} ${modelPath(id, providerCatalogue[id].defaultExtractionModel)}`),
+        ...providerIds.map((id) => `${id} ${modelPath(id, providerConfig[id].defaultModel)}`),
+        ...providerIds.map((id) => `${id} ${modelPath(id, providerConfig[id].defaultExtractionModel)}`),
       ].sort(),
     );
   });
@@ -151,13 +153,13 @@ describe("checked at start and again every few minutes", () => {
     try {
       await providerStatus.checkNow();
       const status = await createAgent(app).api.status();
-      const model = providerCatalogue.anthropic.defaultExtractionModel;
+      const model = providerConfig.anthropic.defaultExtractionModel;
       expect(status.providers.openai).toMatchObject({
         state: "degraded",
         failure: "model_not_found",
         extraction: { provider: "anthropic", model },
         label: "Connected",
-        message: `ChatGPT / OpenAI answers with live web search (${providerCatalogue.openai.defaultModel}). But the model that reads the answers failed: ANTHROPIC_EXTRACTION_MODEL=${model} is no longer offered by Anthropic: set ANTHROPIC_EXTRACTION_MODEL to a current model. Until then, answers are read from their text.`,
+        message: `ChatGPT / OpenAI answers with live web search (${providerConfig.openai.defaultModel}). But the model that reads the answers failed: ANTHROPIC_EXTRACTION_MODEL=${model} is no longer offered by Anthropic: set ANTHROPIC_EXTRACTION_MODEL to a current model. Until then, answers are read from their text.`,
       });
       expect(status.openai).toBe(true);
       expect(status.providers.anthropic).toMatchObject({ state: "failing", failure: "model_not_found" });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
 import { perProvider, providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { SearchStreamEvent } from "#src/client/api.ts";
 import { modelOf } from "#src/contract/search-result.ts";
 import { sweepAbandoned } from "#src/server/services/search/abandoned.ts";
@@ -214,10 +215,10 @@ describe("search: providers, faults, cancel, streaming", () => {
       providers: perProvider((id) => ({
         state: "connected",
         label: "Simulated",
-        message: `${providerCatalogue[id].env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`,
+        message: `${providerConfig[id].env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`,
         checkedAt: checked[id],
-        model: providerCatalogue[id].defaultModel,
-        extraction: { provider: id, model: providerCatalogue[id].defaultExtractionModel },
+        model: providerConfig[id].defaultModel,
+        extraction: { provider: id, model: providerConfig[id].defaultExtractionModel },
       })),
       billing: "simulated",
     });

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { App } from "#src/server/app.ts";
 import { assemble } from "#src/server/assemble.ts";
 import type { Env } from "#src/server/env.ts";
@@ -99,8 +100,8 @@ export function liveProviderEnv(simulator: Pick<Simulator, "baseUrls" | "origin"
     SIMULATE_PROVIDERS: "off",
     ...Object.fromEntries(
       providerIds.flatMap((id) => [
-        [providerCatalogue[id].env.apiKey, `live-key-${id}`],
-        [providerCatalogue[id].env.baseUrl, simulator.baseUrls[id]],
+        [providerConfig[id].env.apiKey, `live-key-${id}`],
+        [providerConfig[id].env.baseUrl, simulator.baseUrls[id]],
       ]),
     ),
     // Its grounding redirects live on that server, not Google's (tests/integration/redirects.test.ts).

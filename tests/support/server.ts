@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { fetchWithCookies } from "#cli/lib/cookies.ts";
 import { createApiClient } from "#src/client/api.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { Simulator } from "#dev/simulators/index.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
@@ -19,8 +20,8 @@ export type Server = { baseUrl: string; process: Bun.Subprocess<"ignore", "pipe"
 export async function startServer(sim: Simulator, dataDir: string, env: Record<string, string>): Promise<Server> {
   const providers = Object.fromEntries(
     providerIds.flatMap((id) => [
-      [providerCatalogue[id].env.apiKey, `key-${id}`],
-      [providerCatalogue[id].env.baseUrl, sim.baseUrls[id]],
+      [providerConfig[id].env.apiKey, `key-${id}`],
+      [providerConfig[id].env.baseUrl, sim.baseUrls[id]],
     ]),
   );
   const child = Bun.spawn(["bun", "web/entry.server.tsx"], {

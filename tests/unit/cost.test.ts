@@ -84,10 +84,11 @@ describe("costs", () => {
   });
 
   test("the built-in table prices the default and extraction models, each row with its source and the day it was read", async () => {
-    const { providerCatalogue, providerIds } = await import("#src/contract/providers.ts");
+    const { providerIds } = await import("#src/contract/providers.ts");
+    const { providerConfig } = await import("#src/contract/provider-config.ts");
     for (const id of providerIds) {
-      expect(priceOf(DEFAULT_PRICES, providerCatalogue[id].defaultModel)).toBeDefined();
-      expect(priceOf(DEFAULT_PRICES, providerCatalogue[id].defaultExtractionModel)).toBeDefined();
+      expect(priceOf(DEFAULT_PRICES, providerConfig[id].defaultModel)).toBeDefined();
+      expect(priceOf(DEFAULT_PRICES, providerConfig[id].defaultExtractionModel)).toBeDefined();
     }
     for (const row of DEFAULT_PRICES) {
       expect(row.source).toMatch(/^https:\/\//);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { truncationOf } from "#src/contract/providers.ts";
+import { truncationOf } from "#src/contract/provider-config.ts";
 import type { ModelResult } from "#src/contract/search-result.ts";
 import { cleanExtraction, parseStructuredAnswer, readExtraction } from "#src/core/extraction/extract.ts";
 import { cleanName, isFragment, isTitleCaseCategory } from "#src/core/extraction/noise.ts";

@@ -4,7 +4,7 @@ import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/provider-schemas.ts";
-import { truncationOf } from "#src/contract/providers.ts";
+import { truncationOf } from "#src/contract/provider-config.ts";
 import type { ModelResult, SearchResult, Source } from "#src/contract/search-result.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";

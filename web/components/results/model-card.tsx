@@ -15,7 +15,8 @@ import {
 } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { failureLabels } from "#src/contract/provider-failures.ts";
-import { providerCatalogue, type ProviderId, type Truncation, type TruncationKind } from "#src/contract/providers.ts";
+import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { type Truncation, type TruncationKind } from "#src/contract/provider-config.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
 import { locationNote } from "#src/core/location.ts";

@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 import { AnthropicMessage, AnthropicSearchResult, AnthropicServerToolUse, AnthropicText, AnthropicToolUse } from "./wire.ts";
-import { providerCatalogue, truncationOf } from "#src/contract/providers.ts";
+import { truncationOf, providerConfig } from "#src/contract/provider-config.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES } from "#src/contract/search-request.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
@@ -62,7 +62,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
       const answer = readAnswer(last?.model ?? config.model, blocks, usage);
       // Only the stop reasons the catalogue lists end the text mid-answer (end_turn, stop_sequence… finish it).
       const stop = last?.stop_reason;
-      return stop && Object.hasOwn(providerCatalogue.anthropic.truncationSignals, stop) ? { ...answer, truncated: truncationOf("anthropic", stop) } : answer;
+      return stop && Object.hasOwn(providerConfig.anthropic.truncationSignals, stop) ? { ...answer, truncated: truncationOf("anthropic", stop) } : answer;
     },
 
     async structured({ name, description, prompt, schema }, signal) {

@@ -1,5 +1,6 @@
 import type { ProviderFailure } from "#src/contract/provider-failures.ts";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 
 /** The call that failed: whose, for what (the search model or the one that reads answers), and which model. */
 export type FailedCall = { provider: ProviderId; role: "search" | "extraction"; model: string };
@@ -61,7 +62,8 @@ function failureOf({ status, text }: WireError): ProviderFailure {
 
 /** The cause and what to do, naming the variable to change. */
 function remedy(failure: Exclude<ProviderFailure, "provider_error">, { provider, role, model }: FailedCall): string {
-  const { company, env, defaultModel, defaultExtractionModel } = providerCatalogue[provider];
+  const { company } = providerCatalogue[provider];
+  const { env, defaultModel, defaultExtractionModel } = providerConfig[provider];
   const variable = role === "search" ? env.model : env.extractionModel;
   const fallback = role === "search" ? defaultModel : defaultExtractionModel;
   switch (failure) {

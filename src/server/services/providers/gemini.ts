@@ -1,7 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import * as v from "valibot";
 import { GeminiResponse } from "./wire.ts";
-import { truncationOf } from "#src/contract/providers.ts";
+import { truncationOf } from "#src/contract/provider-config.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
 import { hostOf } from "#src/core/urls.ts";
 import { createRedirectResolver, type RedirectResolver } from "./redirects.ts";

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import * as v from "valibot";
 import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "./wire.ts";
 import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
-import { truncationOf } from "#src/contract/providers.ts";
+import { truncationOf } from "#src/contract/provider-config.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
 import { adapterOf, type AdapterConfig, type ProviderAdapter, type ProviderAnswer, type SearchCall } from "./types.ts";
 import { userLocation } from "./user-location.ts";

@@ -1,5 +1,6 @@
 import { failureLabels } from "#src/contract/provider-failures.ts";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { ProviderHealth } from "#src/contract/status.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { classifyFailure, noKeyFailure, type ClassifiedFailure } from "./failure.ts";
@@ -86,7 +87,8 @@ async function check(adapter: ProviderAdapter): Promise<Omit<ProviderHealth, "ch
   const base = models(adapter);
   const search = await attempt(adapter, "search");
   if (search) return { ...base, state: "failing", ...labelled(search) };
-  const { name, env } = providerCatalogue[adapter.id];
+  const { name } = providerCatalogue[adapter.id];
+  const { env } = providerConfig[adapter.id];
   const label = adapter.mode === "simulated" ? "Simulated" : "Connected";
   const answers =
     adapter.mode === "simulated"

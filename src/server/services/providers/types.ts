@@ -1,4 +1,5 @@
-import type { ProviderId, Truncation } from "#src/contract/providers.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import type { Truncation } from "#src/contract/provider-config.ts";
 import type { StructuredRequest } from "#src/core/structured.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
