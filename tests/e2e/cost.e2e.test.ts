@@ -30,9 +30,11 @@ const row = (model: string, price: Omit<PriceRow, "model" | "source" | "read" | 
 });
 const SEARCH = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
 const READING = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
+// The reading model is given its own name and price (the defaults may be one model for both).
+const reader = (id: string) => `test-reader-${id}`;
 const prices = providerIds.flatMap((id) => [
   id === "gemini" ? row(providerConfig[id].defaultModel, { ...SEARCH, searchesPerK: 35 }, "prompt") : row(providerConfig[id].defaultModel, SEARCH),
-  row(providerConfig[id].defaultExtractionModel, READING),
+  row(reader(id), READING),
 ]);
 const pricesFile = join(mkdtempSync(join(tmpdir(), "prices-e2e-")), "prices.json");
 writeFileSync(pricesFile, JSON.stringify(prices));
@@ -41,6 +43,7 @@ const env: Record<string, string> = { SIMULATE_PROVIDERS: "auto", PRICES_FILE: p
 for (const id of providerIds) {
   env[providerConfig[id].env.apiKey] = `fake-live-${id}-key`;
   env[providerConfig[id].env.baseUrl] = upstream.baseUrls[id];
+  env[providerConfig[id].env.extractionModel] = reader(id);
 }
 const harness = useBrowser({ distinctAddresses: true, env });
 

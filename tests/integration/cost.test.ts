@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
 import type { PriceRow } from "#src/contract/prices.ts";
 import { COST_COLUMNS, resultToCsv, resultToJson } from "#src/core/export.ts";
@@ -24,6 +24,9 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 const SEARCH_PRICE = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
 const READING_PRICE = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
 
+/** The reading model each provider is given here, priced apart from the search model (the defaults may be one model). */
+const READER = perProvider((id) => `test-reader-${id}`);
+
 /** A price table for whatever the default models are today: Gemini's searches priced per grounded prompt. */
 function testPrices(): PriceRow[] {
   const row = (model: string, price: typeof SEARCH_PRICE, searchUnit: "search" | "prompt" = "search"): PriceRow => ({
@@ -35,7 +38,7 @@ function testPrices(): PriceRow[] {
   });
   return providerIds.flatMap((id) => [
     row(providerConfig[id].defaultModel, id === "gemini" ? { ...SEARCH_PRICE, searchesPerK: 35 } : SEARCH_PRICE, id === "gemini" ? "prompt" : "search"),
-    row(providerConfig[id].defaultExtractionModel, READING_PRICE),
+    row(READER[id], READING_PRICE),
   ]);
 }
 
@@ -52,6 +55,7 @@ function liveEnv(simulator: Simulator, extra: Record<string, string> = {}): Reco
     const names = providerConfig[id].env;
     env[names.apiKey] = `test-live-${id}-key`;
     env[names.baseUrl] = simulator.baseUrls[id];
+    env[names.extractionModel] = READER[id];
   }
   return env;
 }
@@ -133,7 +137,7 @@ describeEachDatabase("what each answer costs", (getDb) => {
     expectCents(json.openai.cost.usd, EXPECTED.openai.usd);
     const lines = resultToCsv(saved).split("\r\n");
     expect(lines).toContain(`Cost (USD),${Math.round(PER_ITERATION * 1e6) / 1e6}`);
-    expect(lines).toContain(["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", ...COST_COLUMNS].join(","));
+    expect(lines).toContain(["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location", ...COST_COLUMNS].join(","));
     const geminiRow = lines.find((line) => line.startsWith(`${providerCatalogue.gemini.column},`));
     expect(geminiRow?.split(",").slice(-4)).toEqual(["0.0557", "0.0182", "0.035", "0.0025"]);
   });

@@ -73,6 +73,7 @@ describeEachDatabase(
         "daily_usage",
         "instances",
         "searches",
+        "spend",
         "stripe_events",
         "subscriptions",
         "users",

@@ -207,6 +207,17 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 
 /** Serious and critical axe-core violations on the current page, as "rule: target" lines. */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // A dialog or toast still fading in is measured at part opacity, and its text fails colour
+  // contrast: the page is checked as it settles, once its running animations have finished.
+  // (Endless ones, a spinner's, are left running.)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated through DevTools, which the page's CSP does not govern (an injected <script> would be refused, as it should).
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
