@@ -140,12 +140,11 @@ export function createSearchStore(db: Db) {
     },
 
     /**
-     * Newest first, summary columns only; `before` is the previous page's last timestamp, and the
-     * filters narrow every page alike, so paging goes on through the filtered list.
-     */
-    /**
-     * A page of the history. A search saved before costs were kept, with one iteration, comes with
-     * its answers (`savedModels`), for its cost to be worked out from their usage (ADR 041).
+     * A page of the history, newest first, summary columns only; `before` is the previous page's
+     * last timestamp, and the filters narrow every page alike, so paging goes on through the
+     * filtered list. A search of the page saved before costs were kept, with one iteration, comes
+     * with its answers (`savedModels`) for its cost to be worked out from their usage (ADR 041):
+     * read for the page's rows only, by id, so the page never reads the results of the rest.
      */
     async list(
       owner: Owner,
@@ -164,19 +163,34 @@ export function createSearchStore(db: Db) {
           status: searches.status,
           simulated: searches.simulated,
           costUsd: searches.costUsd,
-          savedModels: sql<unknown>`case when ${searches.costUsd} is null and ${searches.iterationCount} <= 1 then ${searches.result}->'models' end`,
         })
         .from(searches)
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
-      const page = rows.slice(0, limit).map(({ createdAt, title, status, savedModels, ...row }) => ({
-        ...row,
-        ...(savedModels ? { savedModels } : {}),
-        ...(title ? { title } : {}),
-        status: isStopped(status) ? status : ("completed" as const),
-        timestamp: createdAt.toISOString(),
-      }));
+      const shown = rows.slice(0, limit);
+      const uncosted = shown.filter((row) => row.costUsd === null && row.iterationCount <= 1).map((row) => row.id);
+      const saved =
+        uncosted.length === 0
+          ? new Map<string, unknown>()
+          : new Map(
+              (
+                await db
+                  .select({ id: searches.id, models: sql<unknown>`${searches.result}->'models'` })
+                  .from(searches)
+                  .where(inArray(searches.id, uncosted))
+              ).map((row) => [row.id, row.models]),
+            );
+      const page = shown.map(({ createdAt, title, status, ...row }) => {
+        const savedModels = saved.get(row.id);
+        return {
+          ...row,
+          ...(savedModels ? { savedModels } : {}),
+          ...(title ? { title } : {}),
+          status: isStopped(status) ? status : ("completed" as const),
+          timestamp: createdAt.toISOString(),
+        };
+      });
       return { searches: page, nextCursor: rows.length > limit ? page.at(-1)?.timestamp : undefined };
     },
 
