@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { estimateText } from "#src/core/cost.ts";
 import { api, InfoTip } from "#web/shared-chunk.ts";
 
@@ -8,7 +8,7 @@ import { api, InfoTip } from "#web/shared-chunk.ts";
  * connected providers, their models and the operator's price table.
  */
 export default function CostEstimate({ iterations, id }: { iterations: number; id?: string }) {
-  const { data } = useQuery({ queryKey: ["estimate", iterations], queryFn: () => api.estimate(iterations), staleTime: 5 * 60_000 });
+  const { data } = useQuery(estimateQuery(iterations));
   if (!data) return null;
   return (
     <p id={id} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="cost-estimate">
@@ -16,4 +16,9 @@ export default function CostEstimate({ iterations, id }: { iterations: number; i
       <InfoTip label="How the cost is estimated">{data.method}</InfoTip>
     </p>
   );
+}
+
+/** The server's estimate of a search of N iterations on every connected provider (also the tracker form's, per question). */
+export function estimateQuery(iterations: number) {
+  return queryOptions({ queryKey: ["estimate", iterations], queryFn: () => api.estimate(iterations), staleTime: 5 * 60_000 });
 }
