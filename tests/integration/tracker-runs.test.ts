@@ -245,3 +245,48 @@ describeEachDatabase("trackers: a run survives its instance", (getDb) => {
     }
   }, 120_000);
 });
+
+describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
+  test("a one-minute schedule's tick makes exactly one run, with two instances' schedulers on the database", async () => {
+    simulator.clearLog();
+    // Both instances look for due ticks every second: each has its cron pass within the minute.
+    const options = { simulator, env: { TRACKER_MIN_INTERVAL_MINUTES: "1" }, jobs: { cronMonitorIntervalSeconds: 1 } };
+    const first = await createTestApp(getDb(), options);
+    const second = await createTestApp(getDb(), options);
+    try {
+      // One after the other: the first installs pg-boss's schema.
+      await first.queue.start();
+      await second.queue.start();
+      const { agent } = await createProAgent(first.app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, schedule: { cron: "* * * * *", timezone: "UTC" } })).json as Tracker;
+      expect(tracker.scheduleText).toBe("Every minute");
+
+      // The next minute's tick: one run, made by whichever instance took the tick, and completed.
+      const [run] = await waitFor(
+        async () => {
+          const { runs } = await agent.api.listTrackerRuns(tracker.id);
+          return runs[0]?.status === "completed" && runs;
+        },
+        { what: "the tick's run to complete", timeoutMs: 150_000 },
+      );
+      expect(run).toMatchObject({ trigger: "schedule", answers: { expected: 12, done: 12 } });
+      // Pausing unschedules it: the tracker stops at the run it made.
+      await agent.api.updateTracker(tracker.id, { paused: true });
+      // The tick's job was sent once (not once per instance) and handled; the tracker has that one run.
+      const ticks = await tickJobs(tracker.id);
+      expect(ticks.map((job) => job.state)).toEqual(["completed"]);
+      expect((await agent.api.listTrackerRuns(tracker.id)).runs.map((r) => r.id)).toEqual([run!.id]);
+      expect([...callsPer().values()]).toEqual([2, 2, 2, 2, 2, 2]);
+    } finally {
+      await Promise.all([first.queue.stop(), second.queue.stop()]);
+    }
+  }, 200_000);
+
+  /** The tick jobs pg-boss sent for a tracker. */
+  async function tickJobs(trackerId: string): Promise<Array<{ state: string }>> {
+    const result = (await getDb().db.execute(sql`select state from pgboss.job where name = 'tracker-tick' and data->>'trackerId' = ${trackerId}`)) as unknown as
+      | Array<{ state: string }>
+      | { rows: Array<{ state: string }> };
+    return Array.isArray(result) ? result : result.rows;
+  }
+});
