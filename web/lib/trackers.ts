@@ -31,8 +31,8 @@ export function choiceOf(cron: string): ScheduleChoice {
   return day === "*" ? { kind: "daily", time } : { kind: "weekly", day: Number(day), time };
 }
 
-// A month of the calendar on average: 365.25 days ÷ 12.
-const DAYS_PER_MONTH = 30.4375;
+// A month as the server counts a saved tracker's runs in its estimate: the next 30 days.
+const DAYS_PER_MONTH = 30;
 
 /** How many runs a preset makes in a month on average; null for a custom cron (the server counts those once saved). */
 export function runsPerMonth(choice: ScheduleChoice): number | null {
