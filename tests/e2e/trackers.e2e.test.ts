@@ -149,6 +149,8 @@ describe("trackers in Chromium", () => {
       await fillForm(page, "Weekly shoes", ["best running shoes"]);
       await page.getByRole("radio", { name: "Weekly" }).check();
       await page.getByLabel("Day", { exact: true }).selectOption("Friday");
+      await page.getByLabel("Ask from").selectOption("DE");
+      await page.getByLabel("City").fill("Berlin");
       await page.getByRole("button", { name: "Create tracker" }).click();
       await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
       const trackerPath = new URL(page.url()).pathname;
@@ -161,6 +163,8 @@ describe("trackers in Chromium", () => {
       expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
       expect(await page.getByLabel("Day", { exact: true }).inputValue()).toBe("5");
       expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Berlin");
+      expect(await page.getByLabel("Ask from").inputValue()).toBe("DE");
+      expect(await page.getByLabel("City").inputValue()).toBe("Berlin");
       expect(await page.getByTestId("saved-estimate").textContent()).toBe("As saved, at today's prices: $0.00 per run, $0.00 per month.");
 
       // A custom cron that fires too often is refused by the server, in its words.
@@ -175,6 +179,8 @@ describe("trackers in Chromium", () => {
       await page.waitForURL((url) => url.pathname === trackerPath);
       await page.getByRole("heading", { name: "Weekday shoes", level: 1 }).waitFor();
       expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every weekday at 08:15 (Europe/Berlin)");
+      const saved = await page.request.get(`/api${trackerPath}`);
+      expect(await saved.json()).toMatchObject({ name: "Weekday shoes", location: { country: "DE", city: "Berlin" }, schedule: { cron: "15 8 * * 1-5" } });
 
       await visit(page, `${trackerPath}/edit`);
       await page.getByRole("button", { name: "Delete tracker" }).click();

@@ -3,10 +3,9 @@ import { Calculator } from "lucide-react";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatUsd } from "#src/core/cost.ts";
-import { estimateQuery } from "#web/components/search/cost-estimate.tsx";
 import { queryLines, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { runsPerMonth } from "#web/lib/trackers.ts";
-import { InfoTip, providerIds } from "#web/shared-chunk.ts";
+import { api, InfoTip, providerIds, queries } from "#web/shared-chunk.ts";
 
 /**
  * What a run and a month of runs should cost, before saving: the server's estimate of one question
@@ -16,7 +15,7 @@ import { InfoTip, providerIds } from "#web/shared-chunk.ts";
 export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft; status: ApiStatus | undefined; saved?: Tracker | undefined }) {
   const iterations = Number(draft.iterations);
   const readable = Number.isInteger(iterations) && iterations >= 1 && iterations <= 100;
-  const { data: estimate } = useQuery({ ...estimateQuery(readable ? iterations : 1), enabled: readable });
+  const { data: estimate } = useQuery({ ...queries.estimate(api, readable ? iterations : 1), enabled: readable });
   const questions = queryLines(draft.queries).length;
   const connected = providerIds.filter((id) => status?.modes[id] !== "off");
   const fewer = draft.providers.length < connected.length;

@@ -1,15 +1,17 @@
 import { CalendarCheck, ListPlus, LoaderCircle, X } from "lucide-react";
-import { useEffect, useId, type FormEvent, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useId, type FormEvent, type ReactNode } from "react";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
 import { MAX_TRACKER_COMPETITORS, MAX_TRACKER_QUERIES } from "#src/contract/trackers.ts";
-import { LocationFields } from "#web/components/search/location-fields.tsx";
 import { TrackerEstimate } from "#web/components/trackers/tracker-estimate.tsx";
 import { Textarea } from "#web/components/ui/textarea.tsx";
 import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
 import { emptyRow, placeIssue, queryLines, TrackerForm as TrackerFormSchema, type CompetitorRow, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { browserTimeZone, WEEKDAYS, type ScheduleChoice } from "#web/lib/trackers.ts";
-import { Button, Input, NativeSelect, NativeSelectOption, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { Button, Input, NativeSelect, NativeSelectOption, providerCatalogue, providerIds, Skeleton } from "#web/shared-chunk.ts";
+
+// The search form loads these fields on demand; loading them here too keeps them one chunk, not two (ADR 006).
+const LocationFields = lazy(() => import("#web/components/search/location-fields.tsx").then((m) => ({ default: m.LocationFields })));
 
 type TrackerFormProps = {
   initial: TrackerDraft;
@@ -211,7 +213,9 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
             {...invalid(errors.iterations, `${id}-iterations`, true)}
           />
         </Field>
-        <LocationFields initial={values.location} onChange={(location) => set("location", location)} />
+        <Suspense fallback={<Skeleton className="h-16 w-full sm:w-56" aria-label="Loading" />}>
+          <LocationFields initial={values.location} onChange={(location) => set("location", location)} />
+        </Suspense>
         {errors.location ? <p className="text-sm text-destructive">{errors.location}</p> : null}
       </Section>
 

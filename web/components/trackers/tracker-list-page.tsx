@@ -41,14 +41,7 @@ export function TrackerListPage() {
           <h1 className="text-2xl font-bold tracking-tight">Trackers</h1>
           <p className="text-muted-foreground">Your questions, asked on a schedule: how often each assistant mentions your brand, run after run.</p>
         </div>
-        {pro?.isPro ? (
-          <Button asChild>
-            <Link href="/trackers/new">
-              <CalendarPlus aria-hidden="true" />
-              New tracker
-            </Link>
-          </Button>
-        ) : null}
+        {pro?.isPro ? <NewTrackerLink /> : null}
       </header>
       <TrackersGate>
         <TrackerList />
@@ -130,12 +123,18 @@ function NoTrackers() {
           A tracker asks the questions your buyers ask, daily or weekly, and shows whether each assistant names your brand more or less often than before.
         </CardDescription>
       </CardHeader>
-      <Button asChild>
-        <Link href="/trackers/new">
-          <CalendarPlus aria-hidden="true" />
-          New tracker
-        </Link>
-      </Button>
+      <NewTrackerLink />
     </Card>
+  );
+}
+
+function NewTrackerLink() {
+  return (
+    <Button asChild>
+      <Link href="/trackers/new">
+        <CalendarPlus aria-hidden="true" />
+        New tracker
+      </Link>
+    </Button>
   );
 }
