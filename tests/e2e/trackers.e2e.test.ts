@@ -144,8 +144,8 @@ describe("trackers in Chromium", () => {
   test(
     "edit a tracker (the form starts from it), then delete it after a confirmation",
     async () => {
-      // The server's refusal of a too frequent cron is logged by the browser as a failed request.
-      const page = await proPage("/trackers/new", DESKTOP, { allowConsoleErrors: [/status of 400 \(Bad Request\).*\/api\/trackers\//] });
+      // The server's refusal of a too frequent cron, and the 404 of the deleted tracker, are logged by the browser as failed requests.
+      const page = await proPage("/trackers/new", DESKTOP, { allowConsoleErrors: [/status of 40[04] \((Bad Request|Not Found)\).*\/api\/trackers\//] });
       await fillForm(page, "Weekly shoes", ["best running shoes"]);
       await page.getByRole("radio", { name: "Weekly" }).check();
       await page.getByLabel("Day", { exact: true }).selectOption("Friday");
@@ -194,6 +194,10 @@ describe("trackers in Chromium", () => {
       await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
       const gone = await page.request.get(`/api${trackerPath}`);
       expect(gone.status()).toBe(404);
+      // Its address now says so, with the way back to the list.
+      await visit(page, trackerPath);
+      await page.getByText("Could not open this tracker").waitFor();
+      expect(await page.getByRole("link", { name: "Your trackers" }).getAttribute("href")).toBe("/trackers");
     },
     TIMEOUT,
   );
