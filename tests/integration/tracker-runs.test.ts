@@ -290,3 +290,33 @@ describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
     return Array.isArray(result) ? result : result.rows;
   }
 });
+
+describeEachDatabase("trackers: the provider cap across instances", (getDb) => {
+  test("PROVIDER_CONCURRENCY_TOTAL holds for two instances working on one run together", async () => {
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 60 } });
+    // Each instance alone would have up to 2 query jobs × 4 calls per provider in flight; together they share 2.
+    const options = { simulator: slow, env: { SEARCH_CONCURRENCY: "4", PROVIDER_CONCURRENCY_TOTAL: "2" } };
+    const first = await createTestApp(getDb(), options);
+    const second = await createTestApp(getDb(), options);
+    try {
+      await first.queue.start();
+      await second.queue.start();
+      const { agent } = await createProAgent(first.app, getDb());
+      const queries = ["best crm for startups", "crm with a free plan", "best vpn for travel", "best note taking app"];
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries, iterations: 4 })).json as Tracker;
+      const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
+      const finished = await waitFor(async () => {
+        const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
+        return read.status !== "queued" && read.status !== "running" && read;
+      });
+      expect(finished).toMatchObject({ status: "completed", answers: { expected: 48, done: 48 } });
+      // Both instances ran its queries, and each provider never had more than 2 searches in flight.
+      const instances = await getDb().db.selectDistinct({ instanceId: trackerCalls.instanceId }).from(trackerCalls).where(eq(trackerCalls.runId, run.id));
+      expect(instances).toHaveLength(2);
+      expect(["openai", "anthropic", "gemini"].map((id) => slow.peakInFlight(id as "openai"))).toEqual([2, 2, 2]);
+    } finally {
+      await Promise.all([first.queue.stop(), second.queue.stop()]);
+      await slow.stop();
+    }
+  }, 120_000);
+});
