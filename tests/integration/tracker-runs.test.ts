@@ -81,6 +81,8 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const history = (await agent.request("GET", "/api/user/searches")).json as SavedSearchList;
       expect(new Set<string | null>(history.searches.map((s) => s.id))).toEqual(new Set(finished.queries.map((q) => q.searchId)));
       for (const listed of history.searches) expect(listed.tracker).toEqual({ id: tracker.id, name: "CRM visibility" });
+      // The history can leave trackers' searches out.
+      expect(((await agent.request("GET", "/api/user/searches?trackers=hide")).json as SavedSearchList).searches).toEqual([]);
 
       // Each answer was bought once: two per query × provider.
       expect([...callsPer().values()]).toEqual([2, 2, 2, 2, 2, 2]);
