@@ -321,3 +321,31 @@ describeEachDatabase("trackers: the provider cap across instances", (getDb) => {
     }
   }, 120_000);
 });
+
+describeEachDatabase("trackers: a provider's 429s", (getDb) => {
+  test("a provider that keeps answering 429 past the retries pauses the call, which asks again and is answered: the run does not fail", async () => {
+    const limited = startSimulator({ latency: { kind: "fixed", ms: 5 } });
+    // One call: each of its attempts meets a 429 until six are used, two whole rounds of retries.
+    limited.setFaults(
+      "openai",
+      Array.from({ length: 6 }, () => ({ kind: "rate_limit" as const })),
+      { kinds: ["search"] },
+    );
+    const { app, queue } = await createTestApp(getDb(), { simulator: limited });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries: ["best crm"], providers: ["openai"], iterations: 1 }))
+        .json as Tracker;
+      const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
+      const finished = await runFinished(agent, tracker.id, run.id);
+      expect(finished).toMatchObject({ status: "completed", answers: { expected: 1, done: 1, failed: 0 } });
+      expect(limited.searchPrompts("openai")).toHaveLength(7);
+      const [call] = await getDb().db.select().from(trackerCalls).where(eq(trackerCalls.runId, run.id));
+      // Refused, not bought: one attempt on the ledger.
+      expect(call).toMatchObject({ status: "done", attempts: 1 });
+    } finally {
+      await queue.stop();
+      await limited.stop();
+    }
+  });
+});
