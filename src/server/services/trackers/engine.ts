@@ -14,7 +14,7 @@ import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { JobQueue } from "../job-queue.ts";
 import { noKeyFailure } from "../providers/failure.ts";
-import type { RetryPolicy } from "../providers/retry.ts";
+import { defaultRetryPolicy, type RetryPolicy } from "../providers/retry.ts";
 import { createCheckpoint } from "../search/checkpoint.ts";
 import { deadlineFor, type DeadlinePolicy } from "../search/deadline.ts";
 import { expiry, type InstancePort } from "../search/instances.ts";
@@ -38,8 +38,10 @@ export const QUERY_HEARTBEAT_SECONDS = 30;
 const QUERY_CONCURRENCY = 2;
 /** Attempts of a query job after the first (an instance dying, the database away). */
 const QUERY_RETRIES = 5;
-/** A provider that still answers 429 after its Retry-After waits: its calls here wait this long and ask again, up to this often. */
-const RATE_LIMIT_PAUSE_MS = 30_000;
+/**
+ * A provider that still answers 429 after the retry path's waits: its calls here wait the policy's
+ * longest backoff and ask again, up to this often, instead of failing.
+ */
 const RATE_LIMIT_WAITS = 10;
 
 export const SUBSCRIPTION_LAPSED = "subscription lapsed";
@@ -304,25 +306,27 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const ledgerKey = `${runId}/${position}/${provider}/${iteration}`;
     inFlight.add(ledgerKey);
     try {
-      await db
-        .insert(trackerCalls)
-        .values({ ...key, status: "started", instanceId: instance.id })
-        .onConflictDoUpdate({
-          target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
-          set: { status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() },
-        });
       let asked: Asked | undefined;
       for (let waits = 0; ; waits++) {
         await waitWhilePaused(provider, call.signal);
         const release = await slots.take(provider, call.signal);
         try {
+          // Recorded once it holds its slot, right before the call: a `started` row is a call made or about to be.
+          if (waits === 0)
+            await db
+              .insert(trackerCalls)
+              .values({ ...key, status: "started", instanceId: instance.id })
+              .onConflictDoUpdate({
+                target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
+                set: { status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() },
+              });
           asked = await askProvider(adapter, { ...call, deadline: deadlineFor(1, deadline) });
         } finally {
           await release();
         }
         if (!("failed" in asked) || asked.failed.failure !== "rate_limited" || waits >= RATE_LIMIT_WAITS) break;
         // Refused with a 429, not bought: the call waits with the provider's other calls here, and asks again.
-        pausedUntil.set(provider, Date.now() + RATE_LIMIT_PAUSE_MS);
+        pausedUntil.set(provider, Date.now() + (retry ?? defaultRetryPolicy).maxDelayMs);
       }
       const read = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
       return await record(key, read.status === "ok" ? "done" : "failed", read);
