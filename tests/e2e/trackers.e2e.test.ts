@@ -110,7 +110,9 @@ describe("trackers in Chromium", () => {
       const rows = run.getByTestId("run-query");
       expect(await rows.count()).toBe(2);
       expect(await rows.nth(0).getByRole("cell").first().textContent()).toBe("6 of 6 answers");
-      expect(await rows.getByTestId("mentions-openai").count()).toBe(2);
+      // Per question and provider, how often the answers named the brand, with its 95% interval.
+      for (const provider of ["openai", "anthropic", "gemini"])
+        for (const cell of await rows.getByTestId(`mentions-${provider}`).all()) expect(await cell.textContent()).toMatch(/^\d+(\.\d)?% \(\d+–\d+%\)$/);
       expect(await seriousAxeViolations(page)).toEqual([]);
 
       // Each question opens its saved search.

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
@@ -15,7 +15,7 @@ import { api, Card, CardContent, Progress, providerCatalogue, providerIds } from
 type RunCardProps = {
   run: TrackerRun;
   providers: ProviderId[];
-  /** The run's per-question results start open (the newest run). */
+  /** The run's per-question results start open (the newest run, whose run the server prefetches). */
   open: boolean;
   /** The first run of a new series segment (the questions or providers changed before it). */
   newSegment: boolean;
@@ -26,19 +26,22 @@ type RunCardProps = {
  * again every few seconds (its progress), and once it finishes the tracker and its runs are read
  * again. Below, per question, the saved search and the brand's mention rate per provider.
  */
-export function RunCard({ run: listed, providers, open, newSegment }: RunCardProps) {
+export function RunCard({ run: listed, providers, open: openFirst, newSegment }: RunCardProps) {
   const queryClient = useQueryClient();
-  const live = isLive(listed);
-  const { data: polled } = useQuery({ ...trackerQueries.run(api, listed.trackerId, listed.id), initialData: listed, enabled: live });
-  const run = live ? polled : listed;
-  const finished = live && !isLive(run);
+  const [open, setOpen] = useState(openFirst);
+  // The list leaves out the brand mentions: a run is read on its own while live, and once its results are opened.
+  const { data: read } = useQuery({ ...trackerQueries.run(api, listed.trackerId, listed.id), placeholderData: listed, enabled: isLive(listed) || open });
+  const run = read ?? listed;
+  // A run that finishes here changes the tracker (its last run, Run now): read it and its runs again.
+  const wasLive = useRef(isLive(run));
   useEffect(() => {
-    if (finished) void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
-  }, [finished, queryClient]);
+    if (wasLive.current && !isLive(run)) void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
+    wasLive.current = isLive(run);
+  }, [run, queryClient]);
 
   const { answers } = run;
-  // The providers this run asked (an older segment may have had others), else the tracker's.
-  const asked = providerIds.filter((provider) => run.queries.some((query) => query.brandMentions?.[provider]));
+  // The tracker's providers, and any other this run's answers came from (an older segment's).
+  const shown = providerIds.filter((provider) => providers.includes(provider) || run.queries.some((query) => query.brandMentions?.[provider]));
   return (
     <Card className="gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
       <CardContent className="space-y-3 px-4">
@@ -69,9 +72,9 @@ export function RunCard({ run: listed, providers, open, newSegment }: RunCardPro
         ) : null}
         {run.reason ? <p className="text-sm text-muted-foreground">{run.reason}</p> : null}
         {run.queries.length > 0 ? (
-          <details open={open} className="group">
+          <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="group">
             <summary className="cursor-pointer text-sm font-medium">{`Results per question (${run.queries.length})`}</summary>
-            <QueryResults queries={run.queries} providers={asked.length > 0 ? asked : providers} />
+            <QueryResults queries={run.queries} providers={shown} />
           </details>
         ) : null}
       </CardContent>

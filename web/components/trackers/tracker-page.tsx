@@ -14,13 +14,18 @@ import { RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
 
-/** The tracker and its newest runs arrive with the page. */
+/** The tracker, its newest runs and the newest run's results arrive with the page. */
 export async function prefetchTracker({ queryClient, api: serverApi, params }: PrefetchContext) {
   const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
   if (!pro.isPro || !params.id) return;
+  const id = params.id;
   await Promise.all([
-    queryClient.prefetchQuery(trackerQueries.one(serverApi, params.id)),
-    queryClient.prefetchQuery(trackerQueries.runs(serverApi, params.id)),
+    queryClient.prefetchQuery(trackerQueries.one(serverApi, id)),
+    // The newest run opens with its results: read on its own, with the brand's mentions.
+    queryClient
+      .fetchQuery(trackerQueries.runs(serverApi, id))
+      .then(({ runs: [newest] }) => (newest ? queryClient.prefetchQuery(trackerQueries.run(serverApi, id, newest.id)) : undefined))
+      .catch(() => undefined),
   ]);
 }
 
