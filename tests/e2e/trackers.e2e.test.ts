@@ -124,6 +124,14 @@ describe("trackers in Chromium", () => {
       await page.getByRole("tablist", { name: "Result views" }).waitFor();
       expect(await page.getByLabel("What would you like to search?").inputValue()).toBe("best crm for startups");
 
+      // The history lists the run's searches, marked with their tracker; "Hide tracker runs" leaves them out.
+      await visit(page, "/user/history");
+      const history = page.getByRole("main");
+      await history.getByText("Tracker: CRM questions").first().waitFor();
+      expect(await history.getByText("Tracker: CRM questions").count()).toBe(2);
+      await page.getByRole("checkbox", { name: "Hide tracker runs" }).check();
+      await page.getByText("No searches match these filters").waitFor();
+
       // The list: its schedule in words, the last run's status, the next run.
       await visit(page, "/trackers");
       const row = page.getByRole("region", { name: "CRM questions" });
