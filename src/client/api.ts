@@ -37,6 +37,8 @@ export type HistoryQuery = {
   iterations?: number;
   from?: string;
   to?: string;
+  /** The searches trackers' runs made: listed (the default) or left out. */
+  trackers?: "show" | "hide";
 };
 
 /** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
