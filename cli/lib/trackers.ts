@@ -1,0 +1,179 @@
+import type { ApiClient } from "#src/client/api.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { Tracker, TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
+import { formatListedCost, formatUsd } from "#src/core/cost.ts";
+import { locationLabel } from "#src/core/location.ts";
+import type { ExitReason } from "./exit.ts";
+import { fitTable, type FitColumn } from "./fit-table.ts";
+import type { Progress } from "./progress.ts";
+import { rateText } from "./render.ts";
+
+/*
+ * Trackers as people read them (issue 25): `aisc track` prints these tables, the MCP tools
+ * these summaries. Every figure is the server's (the run's counts, cost and mention rates).
+ */
+
+const POLL_MS = 1000;
+
+/** A run that has not ended yet. */
+export function isRunning(run: Pick<TrackerRun, "status">): boolean {
+  return run.status === "queued" || run.status === "running";
+}
+
+/** How `aisc track run --wait` exits, by how the run ended: a partial run has its own code (scripts may accept it). */
+export const RUN_EXIT: Record<Exclude<TrackerRunStatus, "queued" | "running">, ExitReason> = {
+  completed: "ok",
+  partial: "partialRun",
+  // Every provider failed: as a search whose every provider failed.
+  failed: "server",
+  // The spend limit or a lapsed subscription stopped it.
+  skipped: "limit",
+};
+
+/** Polls the run until it ends, the progress line on stderr (a terminal only). */
+export async function followRun(api: ApiClient, run: TrackerRun, progress: Progress): Promise<TrackerRun> {
+  for (;;) {
+    if (!isRunning(run)) {
+      (run.status === "completed" ? progress.succeed : progress.fail)(runLine(run));
+      return run;
+    }
+    progress.update(runLine(run));
+    await Bun.sleep(POLL_MS);
+    run = await api.getTrackerRun(run.trackerId, run.id);
+  }
+}
+
+/** "Run 1f… · running · 12/30 answers (1 failed) · $0.00 (simulated)"; a skipped or failed run says why. */
+export function runLine(run: TrackerRun): string {
+  const { expected, done, failed } = run.answers;
+  const parts = [`Run ${run.id}`, run.status, `${done}/${expected} answers${failed ? ` (${failed} failed)` : ""}`, runCost(run)];
+  return `${parts.join(" · ")}${run.reason ? `: ${run.reason}` : ""}`;
+}
+
+/** A run's cost so far, as the history lists a search's. */
+export function runCost(run: Pick<TrackerRun, "cost">): string {
+  return formatListedCost({ costUsd: run.cost.usd, simulated: run.cost.simulated });
+}
+
+/** A time as the tables write it: "2026-11-26 09:00" (UTC, said in the heading). */
+export function when(iso: string | null | undefined): string {
+  return iso ? iso.slice(0, 16).replace("T", " ") : "—";
+}
+
+// The id and the name always show; on a narrow screen the paused column goes first, then the next run, the last run.
+const LIST_COLUMNS: FitColumn[] = [
+  { head: "ID" },
+  { head: "Name", flexible: true },
+  { head: "Schedule", flexible: true },
+  { head: "Last run (UTC)", droppable: true },
+  { head: "Next run (UTC)", droppable: true },
+  { head: "Paused", droppable: true },
+];
+
+/** `aisc track list`: a row per tracker. */
+export function trackersTable(trackers: readonly Tracker[]): string {
+  return fitTable(
+    LIST_COLUMNS,
+    trackers.map((tracker) => [
+      tracker.id,
+      tracker.name,
+      tracker.scheduleText,
+      tracker.lastRun ? `${when(tracker.lastRun.scheduledFor)}\n${tracker.lastRun.status}` : "never",
+      tracker.paused ? "—" : when(tracker.nextRunAt),
+      pausedText(tracker),
+    ]),
+  );
+}
+
+function pausedText(tracker: Tracker): string {
+  if (!tracker.paused) return "no";
+  return tracker.pausedReason ? `yes: ${tracker.pausedReason}` : "yes";
+}
+
+/** `aisc track show`: what the tracker asks, of whom, when, and what it should cost. */
+export function trackerText(tracker: Tracker): string {
+  const brands = (entries: Tracker["competitors"]) => entries.map((entry) => entry.name).join(", ") || "none";
+  const { brand, estimate } = tracker;
+  const own = [...brand.aliases.map((alias) => `also "${alias}"`), ...brand.domains];
+  return [
+    `${tracker.name} (${tracker.id})${tracker.paused ? ` · paused${tracker.pausedReason ? `: ${tracker.pausedReason}` : ""}` : ""}`,
+    `Schedule: ${tracker.scheduleText}${tracker.paused ? "" : ` · next run ${when(tracker.nextRunAt)} UTC`}`,
+    `Brand: ${brand.name}${own.length ? ` (${own.join(", ")})` : ""} · competitors: ${brands(tracker.competitors)}`,
+    `Asks ${providersText(tracker.providers)}, ${tracker.iterations} ${tracker.iterations === 1 ? "time" : "times"} per query${tracker.location ? `, from ${locationLabel(tracker.location)}` : ""}`,
+    `Estimate: ${formatUsd(estimate.perRunUsd)} per run, ${formatUsd(estimate.perMonthUsd)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,
+    `Queries (${tracker.queries.length}):`,
+    ...tracker.queries.map((query, i) => `  ${i + 1}. ${query}`),
+  ].join("\n");
+}
+
+/** The providers by the names people know ("ChatGPT, Claude"). */
+export function providersText(ids: readonly ProviderId[]): string {
+  return ids.map((id) => providerCatalogue[id].model).join(", ");
+}
+
+/** `aisc track show`: the latest runs, newest first. */
+export function runsTable(runs: readonly TrackerRun[]): string {
+  return fitTable(
+    [
+      { head: "Run" },
+      { head: "Scheduled (UTC)" },
+      { head: "Trigger", droppable: true },
+      { head: "Status", flexible: true },
+      { head: "Answers" },
+      { head: "Cost" },
+    ],
+    runs.map((run) => [
+      run.id,
+      when(run.scheduledFor),
+      run.trigger,
+      run.reason ? `${run.status}: ${run.reason}` : run.status,
+      `${run.answers.done}/${run.answers.expected}${run.answers.failed ? ` (${run.answers.failed} failed)` : ""}`,
+      runCost(run),
+    ]),
+  );
+}
+
+/** The newest run that has results (completed or partial), if any. */
+export function latestResults(runs: readonly TrackerRun[]): TrackerRun | undefined {
+  return runs.find((run) => run.status === "completed" || run.status === "partial");
+}
+
+/** The providers a run's queries have mention rates for, in catalogue order. */
+function runProviders(run: TrackerRun): ProviderId[] {
+  return providerIds.filter((id) => run.queries.some((query) => query.brandMentions?.[id]));
+}
+
+/** A run's results: per query, the brand's mention rate per provider with its 95% interval, and the saved search. */
+export function runResultsTable(run: TrackerRun, brand: string): string {
+  const providers = runProviders(run);
+  const columns: FitColumn[] = [
+    { head: "Query", flexible: true },
+    ...providers.map((id) => ({ head: `${providerCatalogue[id].model}\nnames ${brand}` })),
+    { head: "Saved search" },
+  ];
+  const rows = run.queries.map((query) => [
+    query.query,
+    ...providers.map((id) => {
+      const rate = query.brandMentions?.[id];
+      return rate ? `${rateText(rate)}\n95% ${rate.low}–${rate.high}%` : "—";
+    }),
+    query.searchId ?? (query.failed ? `${query.failed} failed` : "—"),
+  ]);
+  return fitTable(columns, rows);
+}
+
+/** A run's results in a few lines (the MCP tool's answer): the run, then per query the mention rate per provider. */
+export function runSummary(run: TrackerRun, tracker: Pick<Tracker, "name" | "brand">): string {
+  const providers = runProviders(run);
+  const lines = [`${tracker.name}: ${runLine(run)} · scheduled for ${when(run.scheduledFor)} UTC (${run.trigger})`];
+  if (run.cost.simulated) lines.push("Simulated (invented answers, not the live providers): every figure below is made up.");
+  lines.push(`How often the answers named ${tracker.brand.name} (mention rate, 95% interval), per query:`);
+  for (const query of run.queries) {
+    const rates = providers.flatMap((id) => {
+      const rate = query.brandMentions?.[id];
+      return rate ? [`${providerCatalogue[id].model} ${rateText(rate)} [${rate.low}–${rate.high}%]`] : [];
+    });
+    lines.push(`- "${query.query}": ${rates.join(", ") || "no answers"}${query.searchId ? ` (search ${query.searchId})` : ""}`);
+  }
+  return lines.join("\n");
+}
