@@ -6,7 +6,7 @@ import { locationLabel } from "#src/core/location.ts";
 import type { ExitReason } from "./exit.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import type { Progress } from "./progress.ts";
-import { rateText } from "./render.ts";
+import { rateText, simulatedLine } from "./render.ts";
 
 /*
  * Trackers as people read them (issue 25): `aisc track` prints these tables, the MCP tools
@@ -162,18 +162,34 @@ export function runResultsTable(run: TrackerRun, brand: string): string {
   return fitTable(columns, rows);
 }
 
-/** A run's results in a few lines (the MCP tool's answer): the run, then per query the mention rate per provider. */
-export function runSummary(run: TrackerRun, tracker: Pick<Tracker, "name" | "brand">): string {
+/**
+ * A run's results in a few lines (the MCP tool's answer): the run, then per query the brand's
+ * mention rate per provider; a provider whose answers were simulated is named so (its figures are invented).
+ */
+export function runSummary(run: TrackerRun, tracker: Pick<Tracker, "name" | "brand">, simulated: Partial<Record<ProviderId, boolean>>): string {
   const providers = runProviders(run);
+  const name = (id: ProviderId) => `${providerCatalogue[id].model}${simulated[id] ? " (simulated)" : ""}`;
   const lines = [`${tracker.name}: ${runLine(run)} · scheduled for ${when(run.scheduledFor)} UTC (${run.trigger})`];
-  if (run.cost.simulated) lines.push("Simulated (invented answers, not the live providers): every figure below is made up.");
+  const line = simulatedLine(providers.filter((id) => simulated[id]));
+  if (line) lines.push(line);
   lines.push(`How often the answers named ${tracker.brand.name} (mention rate, 95% interval), per query:`);
   for (const query of run.queries) {
     const rates = providers.flatMap((id) => {
       const rate = query.brandMentions?.[id];
-      return rate ? [`${providerCatalogue[id].model} ${rateText(rate)} [${rate.low}–${rate.high}%]`] : [];
+      return rate ? [`${name(id)} ${rateText(rate)} [${rate.low}–${rate.high}%]`] : [];
     });
     lines.push(`- "${query.query}": ${rates.join(", ") || "no answers"}${query.searchId ? ` (search ${query.searchId})` : ""}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * Per provider the run asked, whether it answered from its simulator, as the run's first saved
+ * search says (a run asks every query of the providers in the same modes): the MCP tool's flags.
+ */
+export async function simulatedInRun(api: ApiClient, run: TrackerRun): Promise<Partial<Record<ProviderId, boolean>>> {
+  const searchId = run.queries.find((query) => query.searchId)?.searchId;
+  if (!searchId) return {};
+  const search = await api.getSearch(searchId);
+  return Object.fromEntries(providerIds.flatMap((id) => (search.models[id] ? [[id, search.models[id].simulated]] : [])));
 }

@@ -8,7 +8,7 @@ import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
 import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#cli/lib/render.ts";
-import { latestResults, runLine, runSummary, when } from "#cli/lib/trackers.ts";
+import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/lib/trackers.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -189,18 +189,19 @@ export const tools: Tool[] = [
     name: "tracker_latest_run",
     description:
       "A tracker's latest run with results (Pro): per query, how often each provider's answers named the user's brand (mention rate with its 95% interval) and the saved search it produced; " +
-      "its status, answers and cost. A newer run still going, skipped or failed is named too.",
+      "its status, answers and cost, and which providers were simulated (invented answers). A newer run still going, skipped or failed is named too.",
     input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
     async run(api, { id }) {
       const [tracker, { runs }] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ })]);
       const results = latestResults(runs);
       // Runs come newest first: the newest, when it is not the one with results, is still going, or was skipped or failed.
       const newest = runs[0];
+      const simulated = results ? await simulatedInRun(api, results) : {};
       const summary = [
-        results ? runSummary(results, tracker) : `${tracker.name}: no run with results yet.`,
+        results ? runSummary(results, tracker, simulated) : `${tracker.name}: no run with results yet.`,
         ...(newest && newest !== results ? [`Newest run: ${runLine(newest)}`] : []),
       ].join("\n");
-      return { summary, json: json({ tracker, run: results ?? null }) };
+      return { summary, json: json({ tracker, run: results ?? null, simulated }) };
     },
   }),
 ];

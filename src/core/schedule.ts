@@ -1,7 +1,8 @@
 /*
  * A tracker's schedule as people set and read it (issue 25): the presets the web's form and the
  * CLI offer ("daily at 09:00", "weekly on Monday at 09:00") are written as 5-field cron, which is
- * what the API keeps, and a cron is read back in words. Pure: no clock, no time-zone database.
+ * what the API keeps, and read back from it for a form that edits them. (The schedule in words is
+ * the server's: each tracker carries its `scheduleText`.) Pure: no clock, no time-zone database.
  */
 
 export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
@@ -45,35 +46,10 @@ export function presetOf(cron: string): SchedulePreset | undefined {
   return { kind: "weekly", day: WEEKDAYS[Number(dayOfWeek) % 7] ?? "sunday", time };
 }
 
-/**
- * A schedule in words: "Every day at 09:00 (Europe/Berlin)", "Every Monday at 09:00 (UTC)",
- * "Every 15 minutes (UTC)", "Every hour at :30 (UTC)"; any other cron as itself ("Cron 0 9 1 * *
- * (UTC)").
- */
-export function scheduleText({ cron, timezone }: { cron: string; timezone: string }): string {
-  return `${cronText(cron)} (${timezone})`;
-}
-
-function cronText(cron: string): string {
-  const preset = presetOf(cron);
-  if (preset) return preset.kind === "daily" ? `Every day at ${preset.time}` : `Every ${capitalise(preset.day)} at ${preset.time}`;
-  const [minute = "", hour, dayOfMonth, month, dayOfWeek] = cron.trim().split(/\s+/);
-  const everyDay = dayOfMonth === "*" && month === "*" && dayOfWeek === "*";
-  if (everyDay && hour === "*" && minute === "*") return "Every minute";
-  const step = /^(?:\*|0)\/(\d+)$/.exec(minute);
-  if (everyDay && hour === "*" && step) return Number(step[1]) === 1 ? "Every minute" : `Every ${Number(step[1])} minutes`;
-  if (everyDay && hour === "*" && isNumber(minute, 0, 59)) return minute === "0" ? "Every hour" : `Every hour at :${pad2(Number(minute))}`;
-  return `Cron ${cron.trim().split(/\s+/).join(" ")}`;
-}
-
 function isNumber(field: string | undefined, min: number, max: number): field is string {
   return field !== undefined && /^\d{1,2}$/.test(field) && Number(field) >= min && Number(field) <= max;
 }
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
-}
-
-function capitalise(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

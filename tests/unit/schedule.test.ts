@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { Cron } from "#src/contract/trackers.ts";
-import { parseTimeOfDay, parseWeekday, presetCron, presetOf, scheduleText, WEEKDAYS } from "#src/core/schedule.ts";
+import { parseTimeOfDay, parseWeekday, presetCron, presetOf, WEEKDAYS } from "#src/core/schedule.ts";
 
 /* Issue 25: a tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
 
@@ -46,15 +46,5 @@ describe("a cron read back", () => {
     expect(presetOf("30 18 * * 0")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
     expect(presetOf("30 18 * * 7")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
     for (const cron of ["*/15 * * * *", "0 9 1 * *", "0 9 * * 1-5", "0 9,17 * * *"]) expect(presetOf(cron)).toBeUndefined();
-  });
-
-  test("in words, with its time zone", () => {
-    expect(scheduleText({ cron: presetCron({ kind: "daily", time: "09:00" }), timezone: "Europe/Berlin" })).toBe("Every day at 09:00 (Europe/Berlin)");
-    expect(scheduleText({ cron: "0 9 * * 1", timezone: "UTC" })).toBe("Every Monday at 09:00 (UTC)");
-    expect(scheduleText({ cron: "* * * * *", timezone: "UTC" })).toBe("Every minute (UTC)");
-    expect(scheduleText({ cron: "*/15 * * * *", timezone: "UTC" })).toBe("Every 15 minutes (UTC)");
-    expect(scheduleText({ cron: "0 * * * *", timezone: "UTC" })).toBe("Every hour (UTC)");
-    expect(scheduleText({ cron: "30 * * * *", timezone: "UTC" })).toBe("Every hour at :30 (UTC)");
-    expect(scheduleText({ cron: "0  9 1 * *", timezone: "America/New_York" })).toBe("Cron 0 9 1 * * (America/New_York)");
   });
 });
