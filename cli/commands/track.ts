@@ -9,7 +9,7 @@ import { CliError, EXIT } from "#cli/lib/exit.ts";
 import { locationOf } from "#cli/lib/location.ts";
 import { note, print, printJson } from "#cli/lib/output.ts";
 import { startProgress } from "#cli/lib/progress.ts";
-import { ask } from "#cli/lib/prompt.ts";
+import { confirmDeletion } from "#cli/lib/prompt.ts";
 import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable, trackersTable, trackerText, when } from "#cli/lib/trackers.ts";
 
 /*
@@ -122,25 +122,18 @@ const run = defineCommand("run", "run a tracker now; --wait follows the run to i
     }),
   );
 
-const pause = defineCommand("pause", "pause a tracker: no scheduled runs until it is resumed")
-  .argument("<id>", "the tracker's id (aisc track list)")
-  .action(
-    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const tracker = await signedIn(context).updateTracker(id, { paused: true });
-      if (context.json) return printJson(tracker);
-      print(`Paused ${tracker.name} (${tracker.id}).`);
-    }),
-  );
-
-const resume = defineCommand("resume", "resume a paused tracker")
-  .argument("<id>", "the tracker's id (aisc track list)")
-  .action(
-    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const tracker = await signedIn(context).updateTracker(id, { paused: false });
-      if (context.json) return printJson(tracker);
-      print(`Resumed ${tracker.name} (${tracker.id})${tracker.nextRunAt ? `: next run ${when(tracker.nextRunAt)} UTC` : ""}.`);
-    }),
-  );
+/** `pause` and `resume`: the one PATCH with `paused`. */
+const pauseCommand = (paused: boolean) =>
+  defineCommand(paused ? "pause" : "resume", paused ? "pause a tracker: no scheduled runs until it is resumed" : "resume a paused tracker")
+    .argument("<id>", "the tracker's id (aisc track list)")
+    .action(
+      action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+        const tracker = await signedIn(context).updateTracker(id, { paused });
+        if (context.json) return printJson(tracker);
+        const next = !paused && tracker.nextRunAt ? `: next run ${when(tracker.nextRunAt)} UTC` : "";
+        print(`${paused ? "Paused" : "Resumed"} ${tracker.name} (${tracker.id})${next}.`);
+      }),
+    );
 
 const YesOptions = v.object({ yes: Flag });
 
@@ -150,12 +143,8 @@ const remove = defineCommand("delete", "delete a tracker and its runs (asks firs
   .action(
     action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
       const api = signedIn(context);
-      if (!options.yes) {
-        if (!process.stdin.isTTY) throw new CliError("usage", "Deleting a tracker asks for confirmation and there is no terminal to ask on: add --yes");
-        const tracker = await api.getTracker(id);
-        const answer = await ask(`Delete the tracker "${tracker.name}" (${id}) and its runs? This cannot be undone. [y/N] `);
-        if (!/^y(es)?$/i.test(answer)) return note(context.quiet, "Nothing deleted.");
-      }
+      const question = async () => `Delete the tracker "${(await api.getTracker(id)).name}" (${id}) and its runs?`;
+      if (!(await confirmDeletion(options.yes, "a tracker", question))) return note(context.quiet, "Nothing deleted.");
       const deleted = await api.deleteTracker(id);
       if (context.json) return printJson(deleted);
       print(`Deleted ${id}.`);
@@ -167,8 +156,8 @@ export const track = defineCommand("track", "trackers (Pro): questions asked on 
   .addCommand(create)
   .addCommand(show)
   .addCommand(run)
-  .addCommand(pause)
-  .addCommand(resume)
+  .addCommand(pauseCommand(true))
+  .addCommand(pauseCommand(false))
   .addCommand(remove);
 
 /** The API's request from the flags; the contract checks it (parseOptions with flagOfField). */
