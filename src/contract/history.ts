@@ -21,6 +21,8 @@ export const SavedSearchListItem = v.object({
   simulated: v.boolean(),
   /** What it cost in USD (ADR 041); null when unknown (a model without a price, or saved before costs were kept). */
   costUsd: v.nullable(v.number()),
+  /** The tracker whose run asked it (issue 25); absent for a search someone ran, or once its tracker is deleted. */
+  tracker: v.optional(v.object({ id: v.string(), name: v.string() })),
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
 
