@@ -68,6 +68,10 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
         ["crm with a free plan", 6, 6, 0],
       ]);
 
+      // Per query, how often each provider's two answers named the brand, with its interval.
+      for (const query of finished.queries)
+        for (const id of ["openai", "anthropic", "gemini"] as const)
+          expect(query.brandMentions?.[id]).toMatchObject({ n: 2, count: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
       // Each query's saved search opens, with both iterations of each provider, and is in the history marked with its tracker.
       for (const query of finished.queries) {
         const saved = await agent.request("GET", `/api/search/${query.searchId}`);

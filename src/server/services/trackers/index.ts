@@ -179,7 +179,8 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
 
     async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
       const row = await own(userId, id);
-      const run = UUID.test(runId) ? await runViews.one(row.id, runId) : null;
+      const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
+      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens) : null;
       if (!run) throw new DomainError("NOT_FOUND", "Run not found");
       return run;
     },

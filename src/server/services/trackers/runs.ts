@@ -1,7 +1,11 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { trackerCalls, trackerRunQueries, trackerRuns } from "#db/schema.ts";
-import type { TrackerRun } from "#src/contract/trackers.ts";
+import { searches, trackerCalls, trackerRunQueries, trackerRuns } from "#db/schema.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { StoredSearchResult } from "#src/contract/search-wire.ts";
+import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
+import { brandLens, type LensSettings } from "#src/core/lens.ts";
 
 type RunRow = typeof trackerRuns.$inferSelect;
 type Tally = { done: number; failed: number; usd: number; unknown: number; simulated: number };
@@ -57,14 +61,42 @@ export function createRunViews(db: Db) {
     });
   }
 
+  /**
+   * Per query, how often each provider's answers named the brand, read from its saved search as the
+   * brand lens reads any search (ADR 014). One run's searches only: a list of runs leaves it out.
+   */
+  async function withMentions(run: TrackerRun, lens: LensSettings): Promise<TrackerRun> {
+    const ids = run.queries.flatMap((query) => (query.searchId ? [query.searchId] : []));
+    if (ids.length === 0) return run;
+    const rows = await db.select({ id: searches.id, result: searches.result }).from(searches).where(inArray(searches.id, ids));
+    const results = new Map(rows.map((row) => [row.id, v.safeParse(StoredSearchResult, row.result)]));
+    return {
+      ...run,
+      queries: run.queries.map((query): TrackerRunQuery => {
+        const parsed = query.searchId ? results.get(query.searchId) : undefined;
+        if (!parsed?.success) return query;
+        const report = brandLens(parsed.output, lens);
+        const brandMentions: NonNullable<TrackerRunQuery["brandMentions"]> = {};
+        for (const id of providerIds) {
+          const rate = report.providers[id]?.mentionRate;
+          if (rate && rate.n > 0) brandMentions[id] = rate;
+        }
+        return { ...query, brandMentions };
+      }),
+    };
+  }
+
   return {
-    async one(trackerId: string, runId: string): Promise<TrackerRun | null> {
+    /** One run; with the tracker's brand, each query's brand mentions per provider. */
+    async one(trackerId: string, runId: string, lens?: LensSettings): Promise<TrackerRun | null> {
       const rows = await db
         .select()
         .from(trackerRuns)
         .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.trackerId, trackerId)))
         .limit(1);
-      return (await views(rows))[0] ?? null;
+      const [run] = await views(rows);
+      if (!run) return null;
+      return lens ? withMentions(run, lens) : run;
     },
 
     /** Newest first; `before` is a run id of the previous page. */
