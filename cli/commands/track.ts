@@ -92,7 +92,7 @@ const show = defineCommand("show", "a tracker: what it asks, when, and its lates
       print(trackerText(tracker));
       if (runs.length === 0) return print(`\nNo runs yet: aisc track run ${id}`);
       print(`\nLatest runs:\n${runsTable(runs)}`);
-      const results = latestResults(runs);
+      const results = await latestResults(api, runs);
       if (results) print(`\nResults of run ${results.id} (${when(results.scheduledFor)} UTC):\n${runResultsTable(results, tracker.brand.name)}`);
     }),
   );

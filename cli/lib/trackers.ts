@@ -60,34 +60,23 @@ export function when(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 16).replace("T", " ") : "—";
 }
 
-// The id and the name always show; on a narrow screen the paused column goes first, then the next run, the last run.
-const LIST_COLUMNS: FitColumn[] = [
-  { head: "ID" },
-  { head: "Name", flexible: true },
-  { head: "Schedule", flexible: true },
-  { head: "Last run (UTC)", droppable: true },
-  { head: "Next run (UTC)", droppable: true },
-  { head: "Paused", droppable: true },
-];
-
-/** `aisc track list`: a row per tracker. */
+/**
+ * `aisc track list`: a row per tracker, three columns so that it fits 80: the id (whole, to copy),
+ * the tracker (name, schedule in words, paused and why; wrapped), its runs (the last with its
+ * status, the next).
+ */
 export function trackersTable(trackers: readonly Tracker[]): string {
   return fitTable(
-    LIST_COLUMNS,
+    [{ head: "ID" }, { head: "Tracker", flexible: true }, { head: "Runs (UTC)" }],
     trackers.map((tracker) => [
       tracker.id,
-      tracker.name,
-      tracker.scheduleText,
-      tracker.lastRun ? `${when(tracker.lastRun.scheduledFor)}\n${tracker.lastRun.status}` : "never",
-      tracker.paused ? "—" : when(tracker.nextRunAt),
-      pausedText(tracker),
+      [tracker.name, tracker.scheduleText, ...(tracker.paused ? [`paused${tracker.pausedReason ? `: ${tracker.pausedReason}` : ""}`] : [])].join("\n"),
+      [
+        ...(tracker.lastRun ? [`last ${when(tracker.lastRun.scheduledFor)}`, tracker.lastRun.status] : ["never run"]),
+        tracker.paused ? "paused" : `next ${when(tracker.nextRunAt)}`,
+      ].join("\n"),
     ]),
   );
-}
-
-function pausedText(tracker: Tracker): string {
-  if (!tracker.paused) return "no";
-  return tracker.pausedReason ? `yes: ${tracker.pausedReason}` : "yes";
 }
 
 /** `aisc track show`: what the tracker asks, of whom, when, and what it should cost. */
@@ -111,31 +100,32 @@ export function providersText(ids: readonly ProviderId[]): string {
   return ids.map((id) => providerCatalogue[id].model).join(", ");
 }
 
-/** `aisc track show`: the latest runs, newest first. */
+/** `aisc track show`: the latest runs, newest first; on a narrow screen the trigger goes first, then the date, the cost. */
 export function runsTable(runs: readonly TrackerRun[]): string {
   return fitTable(
     [
       { head: "Run" },
-      { head: "Scheduled (UTC)" },
-      { head: "Trigger", droppable: true },
       { head: "Status", flexible: true },
       { head: "Answers" },
-      { head: "Cost" },
+      { head: "Cost", droppable: true },
+      { head: "Scheduled (UTC)", droppable: true },
+      { head: "Trigger", droppable: true },
     ],
     runs.map((run) => [
       run.id,
-      when(run.scheduledFor),
-      run.trigger,
       run.reason ? `${run.status}: ${run.reason}` : run.status,
       `${run.answers.done}/${run.answers.expected}${run.answers.failed ? ` (${run.answers.failed} failed)` : ""}`,
       runCost(run),
+      when(run.scheduledFor),
+      run.trigger,
     ]),
   );
 }
 
-/** The newest run that has results (completed or partial), if any. */
-export function latestResults(runs: readonly TrackerRun[]): TrackerRun | undefined {
-  return runs.find((run) => run.status === "completed" || run.status === "partial");
+/** The newest of the runs that has results (completed or partial), read on its own: a list of runs leaves out the mention rates. */
+export async function latestResults(api: ApiClient, runs: readonly TrackerRun[]): Promise<TrackerRun | undefined> {
+  const latest = runs.find((run) => run.status === "completed" || run.status === "partial");
+  return latest && api.getTrackerRun(latest.trackerId, latest.id);
 }
 
 /** The providers a run's queries have mention rates for, in catalogue order. */
@@ -149,7 +139,8 @@ export function runResultsTable(run: TrackerRun, brand: string): string {
   const columns: FitColumn[] = [
     { head: "Query", flexible: true },
     ...providers.map((id) => ({ head: `${providerCatalogue[id].model}\nnames ${brand}` })),
-    { head: "Saved search" },
+    // Dropped on a narrow screen: the --json has it, and `aisc history` lists the searches.
+    { head: "Saved search", droppable: true },
   ];
   const rows = run.queries.map((query) => [
     query.query,
@@ -191,5 +182,6 @@ export async function simulatedInRun(api: ApiClient, run: TrackerRun): Promise<P
   const searchId = run.queries.find((query) => query.searchId)?.searchId;
   if (!searchId) return {};
   const search = await api.getSearch(searchId);
-  return Object.fromEntries(providerIds.flatMap((id) => (search.models[id] ? [[id, search.models[id].simulated]] : [])));
+  // A provider the run did not ask is "off" in the search.
+  return Object.fromEntries(providerIds.flatMap((id) => (search.models[id] && search.models[id].status !== "off" ? [[id, search.models[id].simulated]] : [])));
 }

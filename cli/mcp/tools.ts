@@ -193,13 +193,13 @@ export const tools: Tool[] = [
     input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
     async run(api, { id }) {
       const [tracker, { runs }] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ })]);
-      const results = latestResults(runs);
+      const results = await latestResults(api, runs);
       // Runs come newest first: the newest, when it is not the one with results, is still going, or was skipped or failed.
       const newest = runs[0];
       const simulated = results ? await simulatedInRun(api, results) : {};
       const summary = [
         results ? runSummary(results, tracker, simulated) : `${tracker.name}: no run with results yet.`,
-        ...(newest && newest !== results ? [`Newest run: ${runLine(newest)}`] : []),
+        ...(newest && newest.id !== results?.id ? [`Newest run: ${runLine(newest)}`] : []),
       ].join("\n");
       return { summary, json: json({ tracker, run: results ?? null, simulated }) };
     },

@@ -35,6 +35,11 @@ function trackerInput(overrides: Partial<v.InferInput<typeof CreateTracker>> = {
   };
 }
 
+/** A table's row (its lines, from one rule to the next) that holds `text`. */
+function rowOf(table: string, text: string): string {
+  return table.split(/^[├└].*$/m).find((row) => row.includes(text)) ?? "";
+}
+
 describe("aisc track", () => {
   const getServer = useCliServer();
 
@@ -136,14 +141,26 @@ describe("aisc track", () => {
     const listed = await runCli(["track", "list"], asUser);
     expect(listed.code).toBe(EXIT.ok);
     for (const tracker of [weekly, daily]) {
-      const row = listed.stdout.split("\n").find((line) => line.includes(tracker.id));
+      const row = rowOf(listed.stdout, tracker.id);
       expect(row).toContain(tracker.name);
       expect(row).toContain(tracker.scheduleText);
-      expect(row).toContain("never");
-      expect(row).toContain(tracker.nextRunAt?.slice(0, 16).replace("T", " ") ?? "no next run");
+      expect(row).toContain("never run");
+      expect(row).toContain(`next ${tracker.nextRunAt?.slice(0, 16).replace("T", " ") ?? "no next run"}`);
     }
     expect(listed.stdout).toContain("Every Monday at 09:00 (UTC)");
     expect(listed.stdout).toContain("Every day at 07:00 (Europe/Berlin)");
+
+    // After a run: its time and status. The table fits 80 columns (COLUMNS unset, stdout a pipe).
+    const { run } = await user.browser.api.runTracker(weekly.id);
+    await waitFor(async () => (await user.browser.api.getTrackerRun(weekly.id, run.id)).status === "completed", {
+      what: "the run to complete",
+      timeoutMs: 60_000,
+    });
+    const narrow = await runCli(["track", "list"], { server, env: { AISC_TOKEN: user.token } });
+    expect(narrow.stdout.split("\n").every((line) => Bun.stringWidth(line) <= 80)).toBe(true);
+    const row = rowOf(narrow.stdout, weekly.id);
+    expect(row).toContain(`last ${run.scheduledFor.slice(0, 16).replace("T", " ")}`);
+    expect(row).toContain("completed");
 
     const json = v.parse(TrackerList, JSON.parse((await runCli(["track", "list", "--json"], asUser)).stdout));
     expect(json.trackers.map((tracker) => tracker.id).sort()).toEqual([weekly.id, daily.id].sort());
@@ -242,7 +259,7 @@ describe("aisc track", () => {
     const paused = await runCli(["track", "pause", tracker.id], asUser);
     expect(paused).toMatchObject({ code: EXIT.ok, stdout: `Paused CRM watch (${tracker.id}).\n` });
     expect((await user.browser.api.getTracker(tracker.id)).paused).toBe(true);
-    expect((await runCli(["track", "list"], asUser)).stdout.split("\n").find((line) => line.includes(tracker.id))).toContain("yes");
+    expect(rowOf((await runCli(["track", "list"], asUser)).stdout, tracker.id)).toContain("paused");
 
     const resumed = await runCli(["track", "resume", tracker.id, "--json"], asUser);
     expect(resumed.code).toBe(EXIT.ok);
