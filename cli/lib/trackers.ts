@@ -4,6 +4,7 @@ import type { Tracker, TrackerRun, TrackerRunStatus } from "#src/contract/tracke
 import { formatListedCost, formatUsd } from "#src/core/cost.ts";
 import { locationLabel } from "#src/core/location.ts";
 import type { ExitReason } from "./exit.ts";
+import { onInterrupt } from "./interrupt.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import type { Progress } from "./progress.ts";
 import { rateText, simulatedLine } from "./render.ts";
@@ -30,16 +31,27 @@ export const RUN_EXIT: Record<Exclude<TrackerRunStatus, "queued" | "running">, E
   skipped: "limit",
 };
 
-/** Polls the run until it ends, the progress line on stderr (a terminal only). */
+/**
+ * Polls the run until it ends, the progress line on stderr (a terminal only). Ctrl-C stops
+ * following, not the run: it goes on on the server, and the CLI says where to find it.
+ */
 export async function followRun(api: ApiClient, run: TrackerRun, progress: Progress): Promise<TrackerRun> {
-  for (;;) {
-    if (!isRunning(run)) {
-      (run.status === "completed" ? progress.succeed : progress.fail)(runLine(run));
-      return run;
+  const stopListening = onInterrupt(() => {
+    progress.succeed();
+    process.stderr.write(`Stopped following run ${run.id}; it goes on: aisc track show ${run.trackerId}\n`);
+  });
+  try {
+    for (;;) {
+      if (!isRunning(run)) {
+        (run.status === "completed" ? progress.succeed : progress.fail)(runLine(run));
+        return run;
+      }
+      progress.update(runLine(run));
+      await Bun.sleep(POLL_MS);
+      run = await api.getTrackerRun(run.trackerId, run.id);
     }
-    progress.update(runLine(run));
-    await Bun.sleep(POLL_MS);
-    run = await api.getTrackerRun(run.trackerId, run.id);
+  } finally {
+    stopListening();
   }
 }
 

@@ -7,7 +7,7 @@ import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { Tracker, TrackerList, TrackerRun, type CreateTracker } from "#src/contract/trackers.ts";
 import { EXIT } from "#cli/lib/exit.ts";
-import { clientAs, createUser, runCli, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { clientAs, createUser, runCli, spawnCli, useCliServer, type CliServer } from "#tests/support/cli.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -249,6 +249,32 @@ describe("aisc track", () => {
       what: "the run to end",
       timeoutMs: 60_000,
     });
+  });
+
+  test("Ctrl-C during run --wait stops following, not the run: it says where to find it, exits 130, and the run completes on the server", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+    server.simulator.setLatency({ kind: "fixed", ms: 2000 });
+    try {
+      const cli = spawnCli(["track", "run", tracker.id, "--wait"], asUser);
+      const running = await waitFor(async () => (await user.browser.api.listTrackerRuns(tracker.id)).runs.find((run) => run.status === "running"), {
+        what: "the run to start",
+      });
+      cli.kill("SIGINT");
+      expect(await cli.exited).toBe(EXIT.interrupted);
+      expect(await new Response(cli.stderr).text()).toContain(`Stopped following run ${running.id}; it goes on: aisc track show ${tracker.id}`);
+      const ended = await waitFor(
+        async () => {
+          const run = await user.browser.api.getTrackerRun(tracker.id, running.id);
+          return run.status === "queued" || run.status === "running" ? undefined : run;
+        },
+        { what: "the run to end", timeoutMs: 60_000 },
+      );
+      expect(ended.status).toBe("completed");
+    } finally {
+      server.simulator.setLatency({ kind: "fixed", ms: 5 });
+    }
   });
 
   test("pause and resume change the tracker on the server; --json prints it", async () => {
