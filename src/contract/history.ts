@@ -91,6 +91,8 @@ export const SavedSearchListFields = v.object({
   from: v.optional(HistoryDate("from")),
   /** Searches made up to this day (its end, UTC) or moment. */
   to: v.optional(HistoryDate("to")),
+  /** The searches trackers' runs made (issue 25): listed (`show`, the default) or left out (`hide`). */
+  trackers: v.optional(v.picklist(["show", "hide"], "trackers must be show or hide")),
 });
 
 /** GET /api/user/searches: a page of the history, filtered; every filter keeps `before` paging as it does. */

@@ -25,6 +25,22 @@ afterAll(async () => {
   await simulator.stop();
 });
 
+/** The run once it has ended (completed, partial, failed or skipped), read as its owner reads it. */
+function runFinished(
+  agent: { request: (method: string, path: string) => Promise<{ json: unknown }> },
+  trackerId: string,
+  runId: string,
+  what = "the run to end",
+) {
+  return waitFor(
+    async () => {
+      const read = (await agent.request("GET", `/api/trackers/${trackerId}/runs/${runId}`)).json as TrackerRun;
+      return read.status !== "queued" && read.status !== "running" && read;
+    },
+    { what },
+  );
+}
+
 /** Search calls the simulator received, per query × provider. */
 function callsPer(): Map<string, number> {
   const counts = new Map<string, number>();
@@ -49,13 +65,7 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       expect(again.status).toBe(409);
       expect((again.json as { code: string; message: string }).message).toContain(run.id);
 
-      const finished = await waitFor(
-        async () => {
-          const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
-          return read.status !== "queued" && read.status !== "running" && read;
-        },
-        { what: "the run to finish" },
-      );
+      const finished = await runFinished(agent, tracker.id, run.id, "the run to finish");
       expect(finished).toMatchObject({
         status: "completed",
         answers: { expected: 12, done: 12, failed: 0 },
@@ -81,6 +91,8 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const history = (await agent.request("GET", "/api/user/searches")).json as SavedSearchList;
       expect(new Set<string | null>(history.searches.map((s) => s.id))).toEqual(new Set(finished.queries.map((q) => q.searchId)));
       for (const listed of history.searches) expect(listed.tracker).toEqual({ id: tracker.id, name: "CRM visibility" });
+      // The history can leave trackers' searches out.
+      expect(((await agent.request("GET", "/api/user/searches?trackers=hide")).json as SavedSearchList).searches).toEqual([]);
 
       // Each answer was bought once: two per query × provider.
       expect([...callsPer().values()]).toEqual([2, 2, 2, 2, 2, 2]);
@@ -102,10 +114,7 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
       expect(tracker.estimate.perRunUsd).toBeGreaterThan(0.01);
       const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
-      const finished = await waitFor(async () => {
-        const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
-        return read.status !== "queued" && read;
-      });
+      const finished = await runFinished(agent, tracker.id, run.id);
       expect(finished.status).toBe("skipped");
       expect(finished.reason).toContain("ACCOUNT_DAILY_SPEND_USD");
       expect(simulator.searchPrompts()).toEqual([]);
@@ -121,10 +130,7 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const { agent } = await createProAgent(app, getDb());
       const tracker = (await agent.request("POST", "/api/trackers", { ...definition, monthlyBudgetUsd: 0.01 })).json as Tracker;
       const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
-      const finished = await waitFor(async () => {
-        const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
-        return read.status !== "queued" && read;
-      });
+      const finished = await runFinished(agent, tracker.id, run.id);
       expect(finished).toMatchObject({ status: "skipped", reason: expect.stringContaining("monthly budget") });
       expect(simulator.searchPrompts()).toEqual([]);
     } finally {
@@ -219,13 +225,7 @@ describeEachDatabase("trackers: a run survives its instance", (getDb) => {
       expect(savedBefore.length).toBeLessThan(36);
 
       await second.queue.start();
-      const finished = await waitFor(
-        async () => {
-          const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
-          return read.status !== "queued" && read.status !== "running" && read;
-        },
-        { what: "the other instance to finish the run" },
-      );
+      const finished = await runFinished(agent, tracker.id, run.id, "the other instance to finish the run");
       expect(finished).toMatchObject({ status: "completed", answers: { expected: 36, done: 36, failed: 0 } });
 
       const after = await ledger();
@@ -309,10 +309,7 @@ describeEachDatabase("trackers: the provider cap across instances", (getDb) => {
       const queries = ["best crm for startups", "crm with a free plan", "best vpn for travel", "best note taking app"];
       const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries, iterations: 4 })).json as Tracker;
       const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
-      const finished = await waitFor(async () => {
-        const read = (await agent.request("GET", `/api/trackers/${tracker.id}/runs/${run.id}`)).json as TrackerRun;
-        return read.status !== "queued" && read.status !== "running" && read;
-      });
+      const finished = await runFinished(agent, tracker.id, run.id);
       expect(finished).toMatchObject({ status: "completed", answers: { expected: 48, done: 48 } });
       // Both instances ran its queries, and each provider never had more than 2 searches in flight.
       const instances = await getDb().db.selectDistinct({ instanceId: trackerCalls.instanceId }).from(trackerCalls).where(eq(trackerCalls.runId, run.id));

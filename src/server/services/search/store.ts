@@ -15,7 +15,7 @@ import { onLiveInstance } from "./instances.ts";
 import { stoppedResult } from "./stopped.ts";
 
 /** What the history can be narrowed to (GET /api/user/searches); each is optional. */
-export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
+export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string; trackers?: "show" | "hide" };
 
 /** What a new row records besides the search itself: who runs it, in which slot, charged what, for which tracker's run. */
 export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null; tracker?: { trackerId: string; runId: string } };
@@ -284,7 +284,7 @@ function summaryOf(result: SearchResult) {
 }
 
 /** The history's filters as conditions (spec §5: text matches in any letter case). */
-function historyFilter({ query, q, provider, iterations, from, to }: HistoryFilters): Array<SQL | undefined> {
+function historyFilter({ query, q, provider, iterations, from, to, trackers: tracked }: HistoryFilters): Array<SQL | undefined> {
   const range = historyRange({ from, to });
   const contains = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   return [
@@ -295,6 +295,7 @@ function historyFilter({ query, q, provider, iterations, from, to }: HistoryFilt
     iterations ? eq(searches.iterationCount, iterations) : undefined,
     range.from ? gte(searches.createdAt, range.from) : undefined,
     range.until ? lt(searches.createdAt, range.until) : undefined,
+    tracked === "hide" ? isNull(searches.runId) : undefined,
   ];
 }
 

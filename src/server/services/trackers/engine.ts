@@ -304,18 +304,20 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const ledgerKey = `${runId}/${position}/${provider}/${iteration}`;
     inFlight.add(ledgerKey);
     try {
-      await db
-        .insert(trackerCalls)
-        .values({ ...key, status: "started", instanceId: instance.id })
-        .onConflictDoUpdate({
-          target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
-          set: { status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() },
-        });
       let asked: Asked | undefined;
       for (let waits = 0; ; waits++) {
         await waitWhilePaused(provider, call.signal);
         const release = await slots.take(provider, call.signal);
         try {
+          // Recorded once it holds its slot, right before the call: a `started` row is a call made or about to be.
+          if (waits === 0)
+            await db
+              .insert(trackerCalls)
+              .values({ ...key, status: "started", instanceId: instance.id })
+              .onConflictDoUpdate({
+                target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
+                set: { status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() },
+              });
           asked = await askProvider(adapter, { ...call, deadline: deadlineFor(1, deadline) });
         } finally {
           await release();

@@ -1,0 +1,94 @@
+/**
+ * Trackers at scale (issue 25, ADR 043), in this process on a fresh PGlite, providers on the
+ * simulator in its own process answering in 200 ms:
+ * - one run of 50 queries × 3 providers × 10 iterations under PROVIDER_CONCURRENCY_TOTAL: its wall
+ *   time ÷ the ideal (each provider's calls back to back at the cap, then one reading), and the
+ *   process's peak RSS;
+ * - the scheduler with 1,000 trackers defined: how long their creation (and pg-boss schedules)
+ *   takes, and how long one tick takes to queue their 1,000 runs (first run row to last).
+ *
+ *   bun bench/trackers.ts [--cap 16] [--quick]
+ */
+import { count, eq, max, min, sql } from "drizzle-orm";
+import { subscriptions, trackerRuns } from "#db/schema.ts";
+import { createApiClient } from "#src/client/api.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import type { TrackerRun } from "#src/contract/trackers.ts";
+import { buildAssets } from "../scripts/build-assets.ts";
+import { seedSearches } from "../scripts/seed.ts";
+import { benchApp, flag, memoryOf, quick, report, spawnSimulator } from "./lib.ts";
+
+const LATENCY_MS = 200;
+const cap = Number(flag("--cap") ?? 16);
+const queries = quick ? 10 : 50;
+const iterations = 10;
+const trackerCount = quick ? 100 : 1000;
+
+await buildAssets({ quiet: true });
+const simulator = await spawnSimulator(LATENCY_MS);
+// Each query job could ask 16 calls per provider at once, two jobs at a time: the cap is what bounds them.
+const bench = await benchApp({
+  baseUrls: simulator.baseUrls,
+  env: { PROVIDER_CONCURRENCY_TOTAL: String(cap), SEARCH_CONCURRENCY: "16", TRACKER_MIN_INTERVAL_MINUTES: "1" },
+});
+const { userId, cookie } = await seedSearches(bench.database, bench.handle, { searches: 0 });
+const api = createApiClient({ baseUrl: "http://localhost", fetch: bench.handle, headers: { cookie } });
+
+// One big run.
+const tracker = await api.createTracker({
+  name: "Bench",
+  queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
+  brand: { name: "Acme" },
+  iterations,
+  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+});
+const started = performance.now();
+const { run } = await api.runTracker(tracker.id);
+let finished: TrackerRun = run;
+while (finished.status === "queued" || finished.status === "running") {
+  await Bun.sleep(100);
+  finished = await api.getTrackerRun(tracker.id, run.id);
+}
+const wallS = (performance.now() - started) / 1000;
+const perProvider = queries * iterations;
+const idealS = (Math.ceil(perProvider / cap) * LATENCY_MS + LATENCY_MS) / 1000;
+const peak = memoryOf(process.pid).peak;
+console.log(
+  `run of ${queries} queries × ${providerIds.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
+    `in ${wallS.toFixed(1)} s; ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; peak RSS ${peak.toFixed(0)} MB`,
+);
+report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.5, better: "lower" });
+report({ figure: "tracker run: peak RSS", value: peak, unit: "MB", goal: 400, better: "lower" });
+
+// The scheduler: many trackers on a one-minute schedule, whose owner's subscription then lapses, so
+// that each tick's runs are queued and skipped at once, without provider calls: what is left is the
+// cost of the tick itself.
+const defineStarted = performance.now();
+for (let i = 0; i < trackerCount; i++)
+  await api.createTracker({ name: `T${i}`, queries: ["best crm"], brand: { name: "Acme" }, iterations: 1, schedule: { cron: "* * * * *", timezone: "UTC" } });
+const defineS = (performance.now() - defineStarted) / 1000;
+await bench.database.db.update(subscriptions).set({ status: "canceled" }).where(eq(subscriptions.userId, userId));
+const db = bench.database.db;
+// A tick is every tracker's run of one minute; the first minute that has them all is measured.
+let tickS = 0;
+for (;;) {
+  const ticks = await db
+    .select({ runs: count(), first: min(trackerRuns.createdAt), last: max(trackerRuns.createdAt) })
+    .from(trackerRuns)
+    .where(eq(trackerRuns.trigger, "schedule"))
+    .groupBy(sql`date_trunc('minute', ${trackerRuns.scheduledFor})`);
+  const full = ticks.find((tick) => tick.runs >= trackerCount);
+  if (full) {
+    tickS = ((full.last?.getTime() ?? 0) - (full.first?.getTime() ?? 0)) / 1000;
+    break;
+  }
+  await Bun.sleep(500);
+}
+console.log(
+  `${trackerCount} trackers defined in ${defineS.toFixed(1)} s (with their pg-boss schedules); one tick queued their ${trackerCount} runs in ${tickS.toFixed(2)} s`,
+);
+report({ figure: `scheduler: one tick's runs for ${trackerCount} trackers`, value: tickS, unit: "s", goal: 30, better: "lower" });
+
+await bench.close();
+simulator.stop();
+process.exit(0);
