@@ -1,4 +1,5 @@
 import type { TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
+import { presetCron, presetOf, WEEKDAYS as PRESET_DAYS } from "#src/core/schedule.ts";
 
 /*
  * Pure helpers of the trackers' pages (issue 25): the schedule presets written as cron and read
@@ -12,23 +13,24 @@ export type ScheduleChoice = { kind: "daily"; time: string } | { kind: "weekly";
 
 export const DEFAULT_SCHEDULE: ScheduleChoice = { kind: "weekly", day: 1, time: "09:00" };
 
-/** "09:30" → "30 9 * * *" (daily) or "30 9 * * 1" (weekly, Monday); a custom one as typed. */
+/** "09:30" → "30 9 * * *" (daily) or "30 9 * * 1" (weekly, Monday); a custom one as typed (src/core/schedule.ts writes presets). */
 export function cronOf(choice: ScheduleChoice): string {
   if (choice.kind === "custom") return choice.cron;
-  const [hours = "", minutes = ""] = choice.time.split(":");
-  // An unreadable time is left for the contract's cron check to name.
-  const fields = `${Number(minutes)} ${Number(hours)} * *`;
-  return `${fields} ${choice.kind === "daily" ? "*" : choice.day}`;
+  try {
+    return presetCron(
+      choice.kind === "daily" ? { kind: "daily", time: choice.time } : { kind: "weekly", day: PRESET_DAYS[choice.day] ?? "monday", time: choice.time },
+    );
+  } catch {
+    // An unreadable time is left for the contract's cron check to name.
+    return "";
+  }
 }
 
 /** The preset a cron expression is, so the edit form shows it as chosen; any other is custom. */
 export function choiceOf(cron: string): ScheduleChoice {
-  const found = /^(\d{1,2}) (\d{1,2}) \* \* (\*|[0-6])$/.exec(cron.trim().replace(/\s+/g, " "));
-  if (!found) return { kind: "custom", cron };
-  const [, minutes = "0", hours = "0", day = "*"] = found;
-  if (Number(minutes) > 59 || Number(hours) > 23) return { kind: "custom", cron };
-  const time = `${hours.padStart(2, "0")}:${minutes.padStart(2, "0")}`;
-  return day === "*" ? { kind: "daily", time } : { kind: "weekly", day: Number(day), time };
+  const preset = presetOf(cron);
+  if (!preset) return { kind: "custom", cron };
+  return preset.kind === "daily" ? { kind: "daily", time: preset.time } : { kind: "weekly", day: PRESET_DAYS.indexOf(preset.day), time: preset.time };
 }
 
 // A month as the server counts a saved tracker's runs in its estimate: the next 30 days.
