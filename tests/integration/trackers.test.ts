@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { apiTokens } from "#db/schema.ts";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createProAgent, signUp } from "#tests/support/accounts.ts";
@@ -134,6 +136,38 @@ describeEachDatabase("trackers: definition and API", (getDb) => {
       }
       expect((await other.api.listTrackers()).trackers).toEqual([]);
       expect(await owner.api.getTracker(saved.id)).toMatchObject({ name: "CRM visibility" });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  test("API tokens need the trackers scope for every tracker route", async () => {
+    const { app, queue } = await createTestApp(getDb());
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const saved = (await agent.request("POST", "/api/trackers", tracker())).json as Tracker;
+      // Tokens are made with every scope; one with fewer is as an operator (or an older version) left it.
+      const tokenWith = async (scopes: string[]) => {
+        const created = (await agent.request("POST", "/api/tokens", { name: scopes.join(" ") })).json as { id: string; token: string };
+        await getDb().db.update(apiTokens).set({ scopes }).where(eq(apiTokens.id, created.id));
+        return created.token;
+      };
+      const script = createAgent(app);
+      const call = (token: string, method: string, path: string, body?: unknown) => script.request(method, path, body, { authorization: `Bearer ${token}` });
+      const allowed = await tokenWith(["trackers"]);
+      const other = await tokenWith(["search", "history"]);
+      const routes = [
+        ["GET", "/api/trackers", undefined, 200],
+        ["GET", `/api/trackers/${saved.id}`, undefined, 200],
+        ["PATCH", `/api/trackers/${saved.id}`, { name: "renamed by a script" }, 200],
+        ["POST", `/api/trackers/${saved.id}/runs`, undefined, 202],
+        ["GET", `/api/trackers/${saved.id}/runs`, undefined, 200],
+      ] as const;
+      for (const [method, path, body] of routes)
+        expect(await call(other, method, path, body)).toMatchObject({ status: 403, json: { message: expect.stringContaining('"trackers" scope') } });
+      for (const [method, path, body, status] of routes) expect({ path, status: (await call(allowed, method, path, body)).status }).toEqual({ path, status });
+      expect((await call(other, "POST", "/api/trackers", tracker())).status).toBe(403);
+      expect((await call(allowed, "POST", "/api/trackers", tracker({ name: "by a script" }))).status).toBe(201);
     } finally {
       await queue.stop();
     }
