@@ -7,7 +7,7 @@
  * - the scheduler with 1,000 trackers defined: how long their creation (and pg-boss schedules)
  *   takes, and how long one tick takes to queue their 1,000 runs (first run row to last).
  *
- *   bun bench/trackers.ts [--cap 16] [--quick]
+ *   bun bench/trackers.ts [--cap 16] [--quick] [--scheduler]
  */
 import { writeFileSync } from "node:fs";
 import { and, eq, gt } from "drizzle-orm";
@@ -63,6 +63,12 @@ report({ figure: "tracker run: peak RSS", value: peak, unit: "MB", goal: 400, be
 // The scheduler: many trackers due at the same minute (daily, a few minutes from now), whose owner's
 // subscription then lapses, so that the tick's runs are queued and skipped at once, without
 // provider calls: what is left is the cost of the tick itself.
+// Only with --scheduler: on this machine it did not finish in 8 minutes (see ADR 043), so it stays out of `bun run bench`.
+if (!process.argv.includes("--scheduler")) {
+  await bench.close();
+  simulator.stop();
+  process.exit(0);
+}
 const at = new Date(Date.now() + 4 * 60_000);
 const daily = { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, timezone: "UTC" };
 const defineStarted = performance.now();
