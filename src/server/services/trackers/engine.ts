@@ -34,8 +34,6 @@ const QUERY = "tracker-query";
 
 /** A query job's instance is taken for dead when it has not refreshed its heartbeat for this long (pg-boss's minimum is 10). */
 export const QUERY_HEARTBEAT_SECONDS = 30;
-/** Query jobs in flight at once per instance: each asks its providers several calls at a time. */
-const QUERY_CONCURRENCY = 2;
 /** Attempts of a query job after the first (an instance dying, the database away). */
 const QUERY_RETRIES = 5;
 /**
@@ -88,7 +86,10 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
 
   queue.work<{ trackerId: string }>(TICK, { concurrency: 2 }, ({ trackerId }) => tick(trackerId));
   queue.work<{ runId: string }>(START, { concurrency: 2 }, ({ runId }) => startRun(runId));
-  queue.work<QueryJob>(QUERY, { concurrency: QUERY_CONCURRENCY, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
+  // Query jobs in flight per instance: enough for their calls (SEARCH_CONCURRENCY per provider each)
+  // to fill the cross-instance cap, and one more whose calls start while another is reading its last answers.
+  const queryConcurrency = Math.ceil(deps.concurrencyTotal / deps.concurrency) + 1;
+  queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
 
   const engine = {
     /** The tracker's pg-boss schedule, as it now stands: none while its owner has it paused. */

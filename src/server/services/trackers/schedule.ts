@@ -30,10 +30,10 @@ export function nextRun(schedule: Schedule, from: Date): Date | null {
   return next === undefined ? null : new Date(next);
 }
 
-/** Ticks in the 30 days after `from` (counted up to a bound, then extrapolated). */
+/** Ticks in the 30 days after `from` (counted up to SAMPLE of them, then extrapolated: a minutely schedule is not walked 43,200 times). */
 export function runsPerMonth(schedule: Schedule, from: Date): number {
-  const times = occurrences(schedule, from, 2000, from.getTime() + MONTH_MS);
-  if (times.length < 2000) return times.length;
+  const times = occurrences(schedule, from, SAMPLE, from.getTime() + MONTH_MS);
+  if (times.length < SAMPLE) return times.length;
   const span = times.at(-1)! - from.getTime();
   return Math.round((times.length * MONTH_MS) / span);
 }
