@@ -195,8 +195,7 @@ function sourcesText({ sources, cited }: { sources: number; cited?: number }): s
   return cited === undefined || cited === sources ? String(sources) : `${sources} (${cited} cited)`;
 }
 
-/** "40% (2/5)": a rate with the counts behind it. */
-export function rateText(rate: Rate): string {
+function rateText(rate: Rate): string {
   return `${rate.percentage}% (${rate.count}/${rate.n})`;
 }
 
