@@ -18,6 +18,7 @@ const benches: Array<{ file: string; env?: Record<string, string>; full?: boolea
   { file: "toast.ts" },
   { file: "peak.ts" },
   { file: "cancel.ts", full: true },
+  { file: "trackers.ts", full: true },
 ];
 
 const build = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });

@@ -14,6 +14,7 @@ import { search } from "./commands/search.ts";
 import { show } from "./commands/show.ts";
 import { status } from "./commands/status.ts";
 import { tokens } from "./commands/tokens.ts";
+import { track } from "./commands/track.ts";
 import { variants } from "./commands/variants.ts";
 import { whoami } from "./commands/whoami.ts";
 import { HELP_FOOTER } from "./lib/help.ts";
@@ -43,6 +44,7 @@ program
   .addCommand(exportCommand)
   .addCommand(variants)
   .addCommand(compare)
+  .addCommand(track)
   .addCommand(tokens)
   .addCommand(mcp);
 

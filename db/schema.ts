@@ -88,6 +88,9 @@ export const searches = pgTable(
     slot: text("slot"),
     /** While running, what the free quota was charged (null for Pro, and once the search has ended). */
     charge: jsonb("charge").$type<UsageCharge>(),
+    /** The tracker whose run asked it (issue 25), and that run; null for a search someone ran. */
+    trackerId: uuid("tracker_id"),
+    runId: uuid("run_id"),
     createdAt: createdAt(),
     completedAt: tstz("completed_at"),
   },
@@ -260,6 +263,129 @@ export const variantSets = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("variant_sets_user_query_key").on(t.userId, sql`lower(${t.query})`)],
+);
+
+// ---------------------------------------------------------------------------
+// trackers (issue 25: questions asked on a schedule, run on pg-boss; ADR 043)
+// ---------------------------------------------------------------------------
+
+export const trackers = pgTable(
+  "trackers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    queries: jsonb("queries").$type<string[]>().notNull(),
+    /** Contract BrandEntry, and a list of them. */
+    brand: jsonb("brand").$type<unknown>().notNull(),
+    competitors: jsonb("competitors").$type<unknown>().notNull().default([]),
+    providers: text("providers").array().notNull(),
+    iterations: integer("iterations").notNull(),
+    /** Contract Location, or null. */
+    location: jsonb("location").$type<unknown>(),
+    cron: text("cron").notNull(),
+    timezone: text("timezone").notNull(),
+    monthlyBudgetUsd: doublePrecision("monthly_budget_usd"),
+    /** Paused by its owner. */
+    paused: boolean("paused").notNull().default(false),
+    /** Why it is paused when its owner did not pause it (a lapsed subscription); it resumes on its own. */
+    pausedReason: text("paused_reason"),
+    /** Grows when the queries or providers change: a new series segment. */
+    segment: integer("segment").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("trackers_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const trackerRunStatuses = ["queued", "running", "completed", "partial", "failed", "skipped"] as const;
+
+export const trackerRuns = pgTable(
+  "tracker_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    status: text("status").$type<(typeof trackerRunStatuses)[number]>().notNull().default("queued"),
+    reason: text("reason"),
+    trigger: text("trigger").$type<"schedule" | "manual">().notNull(),
+    segment: integer("segment").notNull(),
+    scheduledFor: tstz("scheduled_for").notNull(),
+    startedAt: tstz("started_at"),
+    finishedAt: tstz("finished_at"),
+    /** The answers it asks for (queries × providers × iterations), fixed when it starts. */
+    expected: integer("expected").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("tracker_runs_tracker_created_idx").on(t.trackerId, t.createdAt.desc()),
+    // One run queued or running per tracker: Run now while one is answers 409, a tick is skipped.
+    uniqueIndex("tracker_runs_one_active_key").on(t.trackerId).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/** A run's queries, each with the saved search it fills (one pg-boss job per query). */
+export const trackerRunQueries = pgTable(
+  "tracker_run_queries",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    query: text("query").notNull(),
+    searchId: uuid("search_id").references(() => searches.id, { onDelete: "set null" }),
+    /** Set when its job has finished (completed, or gave up). */
+    finishedAt: tstz("finished_at"),
+  },
+  (t) => [primaryKey({ name: "tracker_run_queries_pkey", columns: [t.runId, t.position] })],
+);
+
+export const trackerCallStatuses = ["started", "done", "failed", "lost"] as const;
+
+/**
+ * The ledger of provider calls a run makes, one row per query × provider × iteration: written
+ * `started` before the call, `done` (with the answer) or `failed` after it. A retried job asks
+ * only for the rows not done; a `started` row whose instance died is `lost` (ADR 043).
+ */
+export const trackerCalls = pgTable(
+  "tracker_calls",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    provider: text("provider").notNull(),
+    iteration: integer("iteration").notNull(),
+    status: text("status").$type<(typeof trackerCallStatuses)[number]>().notNull(),
+    /** The instance making the call (instances.id). */
+    instanceId: uuid("instance_id").notNull(),
+    /** Times this call was started: a lost call is asked again once, never more (ADR 043). */
+    attempts: integer("attempts").notNull().default(1),
+    /** The answer (contract ModelResult) once done or failed. */
+    result: jsonb("result").$type<unknown>(),
+    costUsd: doublePrecision("cost_usd"),
+    simulated: boolean("simulated").notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ name: "tracker_calls_pkey", columns: [t.runId, t.position, t.provider, t.iteration] })],
+);
+
+/**
+ * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per call,
+ * taken before it and deleted after; a dead instance's rows are ignored and swept (ADR 043).
+ */
+export const providerSlots = pgTable(
+  "provider_slots",
+  {
+    provider: text("provider").notNull(),
+    slot: integer("slot").notNull(),
+    instanceId: uuid("instance_id").notNull(),
+    takenAt: tstz("taken_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "provider_slots_pkey", columns: [t.provider, t.slot] })],
 );
 
 // ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export const pageModules = {
   variants: () => import("./pages/variants.tsx"),
   compare: () => import("./pages/compare.tsx"),
   plans: () => import("./pages/plans.tsx"),
+  trackers: () => import("./pages/trackers.tsx"),
   "not-found": () => import("./pages/not-found.tsx"),
 } satisfies Record<string, () => Promise<PageModule>>;
 
@@ -37,6 +38,9 @@ const routes: [path: string, page: PageId][] = [
   ["/variants", "variants"],
   ["/compare", "compare"],
   ["/upgrade", "plans"],
+  // The list, a tracker (or "new", the form), and a tracker's form: web/pages/trackers.tsx tells them apart.
+  ["/trackers/:id?", "trackers"],
+  ["/trackers/:id/edit", "trackers"],
 ];
 
 const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { CompareReport } from "#src/contract/compare.ts";
 import { SearchQuery } from "#src/contract/search-request.ts";
 import { sourceLabel } from "#src/core/urls.ts";
-import { action, defineCommand, parseOptions } from "#cli/lib/command.ts";
+import { action, defineCommand, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
@@ -11,11 +11,7 @@ const Options = v.object({ variant: v.optional(v.array(SearchQuery)) });
 
 export const compare = defineCommand("compare", "compare a query's saved search with its variants' (Pro)")
   .argument("<query>", "the original query")
-  .option(
-    "--variant <query>",
-    "a variant to compare (repeat it); default: the variants of your latest batch for the query",
-    (value: string, previous: string[] = []) => [...previous, value],
-  )
+  .option("--variant <query>", "a variant to compare (repeat it); default: the variants of your latest batch for the query", repeatable)
   .action(
     action<typeof Options, [string]>(Options, async ({ context, options, args: [rawQuery] }) => {
       const query = parseOptions(SearchQuery, rawQuery);

@@ -2,10 +2,9 @@ import * as v from "valibot";
 import { RenameSearch, SavedSearchListFields } from "#src/contract/history.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
-import { CliError } from "#cli/lib/exit.ts";
 import { fitTable, type FitColumn } from "#cli/lib/fit-table.ts";
 import { note, print, printJson } from "#cli/lib/output.ts";
-import { ask } from "#cli/lib/prompt.ts";
+import { confirmDeletion } from "#cli/lib/prompt.ts";
 
 const { limit, before, query, q, provider, iterations, from, to } = SavedSearchListFields.entries;
 // --search is the API's `q`: the flag says what it does.
@@ -27,12 +26,8 @@ const remove = defineCommand("delete", "delete a saved search for good (asks fir
   .action(
     action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
       const api = signedIn(context);
-      if (!options.yes) {
-        if (!process.stdin.isTTY) throw new CliError("usage", "Deleting a search asks for confirmation and there is no terminal to ask on: add --yes");
-        const search = await api.getSearch(id);
-        const answer = await ask(`Delete the search "${search.query}" (${id})? This cannot be undone. [y/N] `);
-        if (!/^y(es)?$/i.test(answer)) return note(context.quiet, "Nothing deleted.");
-      }
+      const question = async () => `Delete the search "${(await api.getSearch(id)).query}" (${id})?`;
+      if (!(await confirmDeletion(options.yes, "a search", question))) return note(context.quiet, "Nothing deleted.");
       const deleted = await api.deleteSearch(id);
       if (context.json) return printJson(deleted);
       print(`Deleted ${id}.`);

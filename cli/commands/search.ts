@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import { Location } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";
+import { locationOf } from "#cli/lib/location.ts";
 import { note } from "#cli/lib/output.ts";
 import { startProgress } from "#cli/lib/progress.ts";
 import { BrandName, brandOption, emitResult, lensOf, OutFile } from "#cli/lib/results.ts";
@@ -35,7 +35,7 @@ export const search = defineCommand("search", "ask every provider, with web sear
     action<typeof Options, [string]>(Options, async ({ context, options, args: [rawQuery] }) => {
       const query = parseOptions(SearchQuery, rawQuery);
       if (context.json && options.csv) throw new CliError("usage", "choose --json or --csv, not both");
-      const location = locationOf(options);
+      const location = locationOf(options, "--region, --city and --timezone");
       const api = signedIn(context);
       const progress = startProgress(`Searching "${query}"`, context);
       const request = { query, ...(options.iterations ? { iterations: options.iterations } : {}), ...(location ? { options: { location } } : {}) };
@@ -45,12 +45,3 @@ export const search = defineCommand("search", "ask every provider, with web sear
       if (remainingSearches !== undefined) note(context.quiet, `${remainingSearches} free ${remainingSearches === 1 ? "search" : "searches"} left today`);
     }),
   );
-
-/** The flags' location, checked as the API checks it (ADR 042); none without --country. */
-function locationOf({ country, region, city, timezone }: v.InferOutput<typeof Options>): Location | undefined {
-  if (country === undefined) {
-    if (region !== undefined || city !== undefined || timezone !== undefined) throw new CliError("usage", "--region, --city and --timezone need --country");
-    return undefined;
-  }
-  return parseOptions(Location, { country, region, city, timezone });
-}

@@ -34,15 +34,29 @@ export function action<S extends v.GenericSchema, A extends unknown[] = []>(sche
   };
 }
 
-/** Options (or an argument) through a schema; the first issue's message on failure (exit 1). */
-export function parseOptions<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+/**
+ * Options (or an argument, or a request built from them) through a schema; the first issue's
+ * message on failure (exit 1), after the flag it came from: by default the issue's path as a flag
+ * (`iterations` → `--iterations`), or as `flagOf` names it for a request whose fields are not the flags.
+ */
+export function parseOptions<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  flagOf: (path: string[]) => string | undefined = defaultFlag,
+): v.InferOutput<S> {
   const parsed = v.safeParse(schema, input);
   if (parsed.success) return parsed.output;
   const [issue] = parsed.issues;
-  const key = issue.path?.map((item) => String(item.key)).join(".");
-  const flag = key ? `--${kebab(key)}` : undefined;
+  const flag = issue.path ? flagOf(issue.path.map((item) => String(item.key))) : undefined;
   throw new CliError("usage", flag && !issue.message.includes(flag) ? `${flag}: ${issue.message}` : issue.message);
 }
+
+function defaultFlag(path: string[]): string | undefined {
+  return path.length ? `--${kebab(path.join("."))}` : undefined;
+}
+
+/** A repeatable option's values in order (`--query a --query b`), for commander's option parser. */
+export const repeatable = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** The options schema of a command that has none of its own. */
 export const NoOptions = v.object({});

@@ -12,8 +12,10 @@ export const EXIT = {
   limit: 3,
   /** The server failed, could not be reached, or every provider failed. */
   server: 4,
-  /** No such search (or batch, or token) among yours. */
+  /** No such search (or batch, token, tracker or run) among yours. */
   notFound: 5,
+  /** A tracker run followed with `aisc track run --wait` ended partial: some answers failed, the rest are saved. */
+  partialRun: 6,
   interrupted: 130,
 } as const;
 export type ExitReason = keyof typeof EXIT;

@@ -13,7 +13,8 @@ Exit codes:
   ${EXIT.auth}    not signed in, or the token is invalid or revoked
   ${EXIT.limit}    the daily quota is used up, or Pro is required
   ${EXIT.server}    the server failed or could not be reached, or every provider failed
-  ${EXIT.notFound}    not found: no such search (or batch, or token) of yours
+  ${EXIT.notFound}    not found: no such search (or batch, token or tracker) of yours
+  ${EXIT.partialRun}    a tracker run followed with --wait ended partial (some answers failed)
   ${EXIT.interrupted}  interrupted (Ctrl-C; a running search is cancelled on the server)
 
 Examples:
@@ -21,4 +22,5 @@ Examples:
   aisc search "best crm for a small agency" -n 5
   aisc search "best crm" --json | jq '.openai.products[].name'
   aisc export <id> -o crm.csv
+  aisc track create --name "CRM" --query "best crm" --brand HubSpot --weekly mon@09:00
 `;

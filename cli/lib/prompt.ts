@@ -14,6 +14,16 @@ export async function ask(question: string): Promise<string> {
   }
 }
 
+/**
+ * Whether to delete: yes with --yes; otherwise asked on the terminal (`question` is built only
+ * then: it may call the server to name what goes), and refused (exit 1) when there is none to ask on.
+ */
+export async function confirmDeletion(yes: boolean, what: string, question: () => Promise<string>): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) throw new CliError("usage", `Deleting ${what} asks for confirmation and there is no terminal to ask on: add --yes`);
+  return /^y(es)?$/i.test(await ask(`${await question()} This cannot be undone. [y/N] `));
+}
+
 /** Asks without echoing what is typed (raw mode); Ctrl-C stops the command. */
 export function askHidden(question: string): Promise<string> {
   const stdin = process.stdin;

@@ -195,7 +195,8 @@ function sourcesText({ sources, cited }: { sources: number; cited?: number }): s
   return cited === undefined || cited === sources ? String(sources) : `${sources} (${cited} cited)`;
 }
 
-function rateText(rate: Rate): string {
+/** "40% (2/5)": a rate with the counts behind it. */
+export function rateText(rate: Rate): string {
   return `${rate.percentage}% (${rate.count}/${rate.n})`;
 }
 

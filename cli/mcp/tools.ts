@@ -8,6 +8,7 @@ import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
 import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#cli/lib/render.ts";
+import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/lib/trackers.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -42,6 +43,9 @@ function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: 
 const said = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description<v.InferOutput<S>, string>(text));
 const BrandName = LensQuery.entries.brand.wrapped;
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const Id = (what: string) => said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), what);
+// The runs tracker_latest_run looks through for the newest one with results.
+const RUNS_READ = 20;
 
 export const tools: Tool[] = [
   defineTool({
@@ -81,7 +85,7 @@ export const tools: Tool[] = [
     name: "get_search",
     description:
       "A saved search by its id (from search or list_searches): each provider's products, companies, sources and frequencies, and for Pro the brand lens of the user's saved brand.",
-    input: v.object({ id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id") }),
+    input: v.object({ id: Id("The saved search's id") }),
     async run(api, { id }) {
       const result = await api.getSearch(id);
       const lens = await lensOf(api, id, undefined);
@@ -156,7 +160,7 @@ export const tools: Tool[] = [
       "How visible a brand is in a saved search's answers (Pro), as the web's Brand Lens shows it: per provider its mention rate, share of voice against competitors, positions and own-domain citations. " +
       "Without a brand, the user's saved brand; a brand the user saved (as theirs or a competitor) keeps its saved other names and domains, and is measured against the user's other saved brands unless competitors are given.",
     input: v.object({
-      id: said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), "The saved search's id"),
+      id: Id("The saved search's id"),
       brand: v.optional(said(BrandName, "The brand (default: the user's saved brand)")),
       aliases: v.optional(said(v.array(BrandName), "Other names of the brand")),
       competitors: v.optional(said(v.array(BrandName), "Competitors to measure share of voice against (default: the user's saved ones)")),
@@ -164,6 +168,40 @@ export const tools: Tool[] = [
     async run(api, { id, brand, aliases, competitors }) {
       const { lens } = await api.searchLens(id, brand ? { name: brand, aliases, competitors } : undefined);
       return { summary: lens ? lensSummary(lens) : "No brand named: give one, or save yours in the profile's Brand lens card.", json: json(lens) };
+    },
+  }),
+  defineTool({
+    name: "list_trackers",
+    description:
+      "The user's trackers (Pro): sets of questions asked of ChatGPT, Claude and Gemini on a schedule, each run counting how often the answers name the user's brand. " +
+      "Per tracker its id, name, schedule, last run and its status, next run, and whether it is paused.",
+    input: v.object({}),
+    async run(api) {
+      const list = await api.listTrackers();
+      const lines = list.trackers.map(
+        (t) =>
+          `- ${t.id} · ${t.name} · ${t.scheduleText} · brand ${t.brand.name} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${t.pausedReason}` : ""}` : `next run ${when(t.nextRunAt)} UTC`}`,
+      );
+      return { summary: lines.length ? `${lines.length} trackers:\n${lines.join("\n")}` : "No trackers.", json: json(list) };
+    },
+  }),
+  defineTool({
+    name: "tracker_latest_run",
+    description:
+      "A tracker's latest run with results (Pro): per query, how often each provider's answers named the user's brand (mention rate with its 95% interval) and the saved search it produced; " +
+      "its status, answers and cost, and which providers were simulated (invented answers). A newer run still going, skipped or failed is named too.",
+    input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
+    async run(api, { id }) {
+      const [tracker, { runs }] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ })]);
+      const results = await latestResults(api, runs);
+      // Runs come newest first: the newest, when it is not the one with results, is still going, or was skipped or failed.
+      const newest = runs[0];
+      const simulated = results ? await simulatedInRun(api, results) : {};
+      const summary = [
+        results ? runSummary(results, tracker, simulated) : `${tracker.name}: no run with results yet.`,
+        ...(newest && newest.id !== results?.id ? [`Newest run: ${runLine(newest)}`] : []),
+      ].join("\n");
+      return { summary, json: json({ tracker, run: results ?? null, simulated }) };
     },
   }),
 ];

@@ -96,7 +96,9 @@ export interface Simulator {
   setLatency(latency: Latency): void;
   /** Report exactly this usage for a provider's requests of a kind (search, extraction) from now on; `undefined` goes back to estimating it. */
   setUsage(provider: ProviderId, kind: RequestKind, usage: SimulatedUsage | undefined): void;
-  /** Empties `requests` and `aborts`. */
+  /** The most search requests (not extraction or model calls) each provider had in flight at once since the start or `clearLog`. */
+  peakInFlight(provider: ProviderId): number;
+  /** Empties `requests` and `aborts`, and the peaks. */
   clearLog(): void;
   /** Called when a client disconnects before its response was sent; returns an unsubscribe function. */
   onAbort(listener: (abort: AbortRecord) => void): () => void;
@@ -126,6 +128,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const usages = new Map<string, SimulatedUsage>();
   const requests: RequestLogEntry[] = [];
   const aborts: AbortRecord[] = [];
+  const inFlight = perProvider(() => 0);
+  const peaks = perProvider(() => 0);
   const abortListeners = new Set<(abort: AbortRecord) => void>();
   const stopping = new AbortController();
 
@@ -180,6 +184,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         { once: true },
       );
       const gone = AbortSignal.any([request.signal, stopping.signal]);
+      const searching = entry.kind === "search";
+      if (searching) peaks[handler.id] = Math.max(peaks[handler.id], ++inFlight[handler.id]);
       try {
         if (fault?.kind === "rate_limit")
           return faultResponse(handler, fault, handler.modelOf(body, url.pathname)) ?? handler.error("rate_limit", "Rate limited");
@@ -194,6 +200,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         );
       } finally {
         answered = true;
+        if (searching) inFlight[handler.id]--;
       }
     },
   });
@@ -244,9 +251,11 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       if (usage) usages.set(`${provider}:${kind}`, usage);
       else usages.delete(`${provider}:${kind}`);
     },
+    peakInFlight: (provider) => peaks[provider],
     clearLog: () => {
       requests.length = 0;
       aborts.length = 0;
+      for (const id of providerIds) peaks[id] = inFlight[id];
     },
     onAbort: (listener) => {
       abortListeners.add(listener);

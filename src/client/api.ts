@@ -23,6 +23,7 @@ import type { SearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } from "#src/contract/search-wire.ts";
 import { ApiStatus } from "#src/contract/status.ts";
+import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 
@@ -36,6 +37,8 @@ export type HistoryQuery = {
   iterations?: number;
   from?: string;
   to?: string;
+  /** The searches trackers' runs made: listed (the default) or left out. */
+  trackers?: "show" | "hide";
 };
 
 /** POST /api/search read back: the result keyed by provider, and the free searches left (absent for Pro). */
@@ -164,6 +167,22 @@ export function createApiClient(options: HttpOptions = {}) {
       }
       return http("GET", `/api/search/${encodeURIComponent(id)}/lens${params.size ? `?${params}` : ""}`, v.object({ lens: v.nullable(LensReport) }));
     },
+
+    // Trackers (issue 25): Pro.
+    listTrackers: () => http("GET", "/api/trackers", TrackerList),
+    createTracker: (input: v.InferInput<typeof CreateTracker>) => http("POST", "/api/trackers", Tracker, input),
+    getTracker: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}`, Tracker),
+    updateTracker: (id: string, change: v.InferInput<typeof UpdateTracker>) => http("PATCH", `/api/trackers/${encodeURIComponent(id)}`, Tracker, change),
+    deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
+    /** Run now: 202 with the queued run; 409 (code CONFLICT) names the run already queued or running. */
+    runTracker: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/runs`, StartedRun),
+    listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => {
+      const params = new URLSearchParams();
+      if (page.before) params.set("before", page.before);
+      if (page.limit) params.set("limit", String(page.limit));
+      return http("GET", `/api/trackers/${encodeURIComponent(id)}/runs${params.size ? `?${params}` : ""}`, TrackerRunList);
+    },
+    getTrackerRun: (id: string, runId: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`, TrackerRun),
   };
 }
 

@@ -21,6 +21,8 @@ export const SavedSearchListItem = v.object({
   simulated: v.boolean(),
   /** What it cost in USD (ADR 041); null when unknown (a model without a price, or saved before costs were kept). */
   costUsd: v.nullable(v.number()),
+  /** The tracker whose run asked it (issue 25); absent for a search someone ran, or once its tracker is deleted. */
+  tracker: v.optional(v.object({ id: v.string(), name: v.string() })),
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
 
@@ -89,6 +91,8 @@ export const SavedSearchListFields = v.object({
   from: v.optional(HistoryDate("from")),
   /** Searches made up to this day (its end, UTC) or moment. */
   to: v.optional(HistoryDate("to")),
+  /** The searches trackers' runs made (issue 25): listed (`show`, the default) or left out (`hide`). */
+  trackers: v.optional(v.picklist(["show", "hide"], "trackers must be show or hide")),
 });
 
 /** GET /api/user/searches: a page of the history, filtered; every filter keeps `before` paging as it does. */

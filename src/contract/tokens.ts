@@ -15,7 +15,7 @@ export const TOKEN_SCOPES = {
   compare: "compare a query with its variants (Pro)",
   lens: "read and set the brand lens; the lens on a saved search (Pro)",
   "account:read": "read who you are, your plan and quota, and your tokens' names",
-  trackers: "brand trackers (coming)",
+  trackers: "brand trackers: create, run and read them",
 } as const;
 export const TokenScope = v.picklist(Object.keys(TOKEN_SCOPES) as Array<keyof typeof TOKEN_SCOPES>);
 export type TokenScope = v.InferOutput<typeof TokenScope>;

@@ -21,6 +21,7 @@ import { searchRoutes } from "#src/server/routes/api/search.ts";
 import { spendRoutes } from "#src/server/routes/api/spend.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
+import { trackerRoutes } from "#src/server/routes/api/trackers.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
@@ -77,6 +78,7 @@ export async function createApp(deps: AppDeps) {
     clock,
     prices: deps.env.prices,
     spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD },
+    trackers: { minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES, concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL },
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
@@ -105,6 +107,7 @@ export async function createApp(deps: AppDeps) {
     .use(variantRoutes(services.variants, guarded))
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))
+    .use(trackerRoutes(services.trackers, guarded))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));

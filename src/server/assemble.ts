@@ -5,6 +5,7 @@ import { createApp, type App } from "#src/server/app.ts";
 import { connectRetryPolicy, connectWithRetry } from "#src/server/connect-retry.ts";
 import { DEFAULT_DATA_DIR, loadEnv, type Env } from "#src/server/env.ts";
 import { createInstance, type Instance } from "#src/server/instance.ts";
+import type { StartJobsOptions } from "#src/server/jobs/index.ts";
 import { createJobQueue } from "#src/server/jobs/queue.ts";
 import { describeTightened, tightenModes } from "#src/server/owner-only.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
@@ -53,6 +54,8 @@ export type AssembleOptions = {
   instance?: Instance;
   /** How often the job queue looks for work (src/server/jobs). */
   pollingIntervalSeconds?: number;
+  /** How often due schedule ticks and jobs whose heartbeat lapsed are looked for (src/server/jobs; tests shorten them). */
+  jobs?: Pick<StartJobsOptions, "cronMonitorIntervalSeconds" | "superviseIntervalSeconds">;
   retry?: RetryPolicy;
   /** The app's time (sessions, login throttle, quota day); real time unless given. */
   clock?: () => Date;
@@ -176,7 +179,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   }
   const billing = billingConfig(env, stripe);
 
-  const queue = createJobQueue(database, { pollingIntervalSeconds: options.pollingIntervalSeconds });
+  const queue = createJobQueue(database, { pollingIntervalSeconds: options.pollingIntervalSeconds, ...options.jobs });
   const instance = options.instance ?? createInstance(database);
   const app = await createApp({
     env,

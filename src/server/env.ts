@@ -81,6 +81,13 @@ const EnvSchema = v.object({
    * a provider's rate limit is per key, and answers that arrive together are processed together.
    */
   PROVIDER_CONCURRENCY: count(32, 1000, 1),
+  /**
+   * Provider calls in flight at once per provider across every instance sharing the database, for
+   * trackers' runs (ADR 043): leases in PostgreSQL, freed when an instance dies.
+   */
+  PROVIDER_CONCURRENCY_TOTAL: count(16, 10_000, 1),
+  /** The shortest interval a tracker's schedule may have, in minutes (ADR 043); tests set 1. */
+  TRACKER_MIN_INTERVAL_MINUTES: count(60, 10_080, 1),
   /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */
   PROVIDER_CHECK_MINUTES: seconds(5, { zero: true, max: 1440, unit: "minutes" }),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */

@@ -38,8 +38,10 @@ test("aisc mcp lists its tools with input schemas from the contract", async () =
     "generate_variants",
     "get_search",
     "list_searches",
+    "list_trackers",
     "provider_status",
     "search",
+    "tracker_latest_run",
   ]);
   const search = tools.find((tool) => tool.name === "search");
   expect(search?.inputSchema.required).toEqual(["query"]);

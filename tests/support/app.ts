@@ -6,7 +6,7 @@ import type { Database } from "#db/client.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
 import type { App } from "#src/server/app.ts";
-import { assemble } from "#src/server/assemble.ts";
+import { assemble, type AssembleOptions } from "#src/server/assemble.ts";
 import type { Env } from "#src/server/env.ts";
 import type { Instance } from "#src/server/instance.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
@@ -35,6 +35,8 @@ export type TestAppOptions = {
   stripe?: StripeSimulator;
   /** This app as one of several instances on the database (started by the test); an unstarted one by default. */
   instance?: Instance;
+  /** How often its job queue looks for due schedule ticks and lapsed heartbeats (pg-boss's defaults unless given). */
+  jobs?: AssembleOptions["jobs"];
 };
 
 /**
@@ -64,6 +66,7 @@ export async function createTestApp(
     instance: options.instance,
     // The queue starts at the first job (a variant batch); a suite that runs batches stops it before closing its database.
     pollingIntervalSeconds: MIN_POLLING_INTERVAL_SECONDS,
+    jobs: options.jobs,
     retry: options.retry ?? testRetry,
     clock: options.clock,
   });

@@ -6,7 +6,7 @@ describe("the history's filters", () => {
   test("the form's blank fields are left out; a day is the person's own whole day, as timestamps", () => {
     expect(historyFilters(EMPTY_HISTORY_FORM)).toEqual({});
     expect(isFiltered({ ...EMPTY_HISTORY_FORM, q: "   " })).toBe(false);
-    const filters = historyFilters({ q: " crm ", provider: "gemini", iterations: "25", from: "2026-11-02", to: "2026-11-03" });
+    const filters = historyFilters({ q: " crm ", provider: "gemini", iterations: "25", from: "2026-11-02", to: "2026-11-03", hideTrackers: false });
     expect(filters).toEqual({
       q: "crm",
       provider: "gemini",
@@ -15,6 +15,11 @@ describe("the history's filters", () => {
       to: new Date(2026, 10, 3, 23, 59, 59, 999).toISOString(),
     });
     expect(historyFilters({ ...EMPTY_HISTORY_FORM, from: "not a day" })).toEqual({});
+  });
+
+  test("'Hide tracker runs' asks the API to leave out the searches trackers made (issue 25), and counts as a filter", () => {
+    expect(historyFilters({ ...EMPTY_HISTORY_FORM, hideTrackers: true })).toEqual({ trackers: "hide" });
+    expect(isFiltered({ ...EMPTY_HISTORY_FORM, hideTrackers: true })).toBe(true);
   });
 
   test("the API's range: a day is its UTC day, both ends included; a timestamp is that moment", () => {

@@ -2,15 +2,23 @@ import { useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { firstMessages, focusFirstInvalid } from "#web/components/auth/form-field.tsx";
 
-type Fields = Record<string, string>;
+type Fields = Record<string, unknown>;
+type TextFields<T> = { [K in keyof T]-?: string extends T[K] ? K : never }[keyof T];
+
+/**
+ * Where an issue's message shows: the form field for its dotted path ("brand.name"), and the
+ * message in the form's words. By default a path is its field and the message is the schema's.
+ */
+export type PlaceIssue = (path: string, message: string) => [field: string, message: string];
 
 /**
  * A form checked by one contract schema (the server's own): first message per field, shown once
  * a submit was tried and then kept live as the user types; focus goes to the first bad field.
+ * Text fields change with `change(field)`, any other (lists, choices) with `set(field, value)`.
  */
-export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema: S, initial: v.InferInput<S>) {
+export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema: S, initial: v.InferInput<S>, placeIssue?: PlaceIssue) {
   type Values = v.InferInput<S>;
-  type Errors = Partial<Record<keyof Values, string>>;
+  type Errors = Partial<Record<keyof Values | (string & {}), string>>;
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Errors>({});
@@ -19,7 +27,21 @@ export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema
 
   const validate = (current: Values): { data: v.InferOutput<S> | null; errors: Errors } => {
     const result = v.safeParse(schema, current);
-    return result.success ? { data: result.output, errors: {} } : { data: null, errors: firstMessages(v.flatten(result.issues).nested) as Errors };
+    if (result.success) return { data: result.output, errors: {} };
+    const messages = firstMessages(v.flatten(result.issues).nested);
+    if (!placeIssue) return { data: null, errors: messages as Errors };
+    const placed: Record<string, string> = {};
+    for (const [path, message] of Object.entries(messages)) {
+      const [field, text] = placeIssue(path, message);
+      placed[field] ??= text;
+    }
+    return { data: null, errors: placed as Errors };
+  };
+
+  const set = <K extends keyof Values>(field: K, value: Values[K]) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (attempted) setErrors(validate(next).errors);
   };
 
   return {
@@ -28,11 +50,8 @@ export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema
     errors,
     busy,
     setBusy,
-    change: (field: keyof Values) => (event: { target: { value: string } }) => {
-      const next = { ...values, [field]: event.target.value };
-      setValues(next);
-      if (attempted) setErrors(validate(next).errors);
-    },
+    set,
+    change: (field: TextFields<Values>) => (event: { target: { value: string } }) => set(field, event.target.value as Values[typeof field]),
     /** Prevents the page load and validates; the parsed values, or null when a field is wrong or a submit is in flight. */
     submitted(event: FormEvent<HTMLFormElement>): v.InferOutput<S> | null {
       event.preventDefault();

@@ -6,10 +6,13 @@ import type { HistoryFilters } from "#web/lib/queries.ts";
  * no React, no I/O.
  */
 
-/** The form's fields as typed: "" is "any". Dates are the browser's `YYYY-MM-DD`, in the person's own time zone. */
-export type HistoryForm = { q: string; provider: ProviderId | ""; iterations: string; from: string; to: string };
+/**
+ * The form's fields as typed: "" is "any". Dates are the browser's `YYYY-MM-DD`, in the person's
+ * own time zone. `hideTrackers` leaves out the searches trackers' runs made (issue 25).
+ */
+export type HistoryForm = { q: string; provider: ProviderId | ""; iterations: string; from: string; to: string; hideTrackers: boolean };
 
-export const EMPTY_HISTORY_FORM: HistoryForm = { q: "", provider: "", iterations: "", from: "", to: "" };
+export const EMPTY_HISTORY_FORM: HistoryForm = { q: "", provider: "", iterations: "", from: "", to: "", hideTrackers: false };
 
 /**
  * The API's filters for a form: blank fields left out, and each date taken as the whole day
@@ -26,6 +29,7 @@ export function historyFilters(form: HistoryForm): HistoryFilters {
     ...(Number.isInteger(iterations) && iterations > 0 ? { iterations } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
+    ...(form.hideTrackers ? { trackers: "hide" as const } : {}),
   };
 }
 

@@ -18,6 +18,9 @@ export const queries = {
   plan: (api: ApiClient) => queryOptions({ queryKey: ["billing-plan"], queryFn: () => api.billingPlan() }),
   subscription: (api: ApiClient) => queryOptions({ queryKey: ["subscription"], queryFn: () => api.subscriptionDetails(), staleTime: 0 }),
   quota: (api: ApiClient) => queryOptions({ queryKey: ["quota"], queryFn: () => api.quota() }),
+  /** What N iterations of a search should cost on the connected providers (the search form's and, per question, the tracker form's). */
+  estimate: (api: ApiClient, iterations: number) =>
+    queryOptions({ queryKey: ["estimate", iterations], queryFn: () => api.estimate(iterations), staleTime: 5 * 60_000 }),
   search: (api: ApiClient, id: string) => queryOptions({ queryKey: ["search", id], queryFn: () => api.getSearch(id) }),
   /**
    * The signed-in user's saved searches, newest first, a page at a time ("" = the first page),

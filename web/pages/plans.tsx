@@ -33,6 +33,7 @@ const PRO = [
   "Frequency analysis: how often each product, company and source comes back, with 95% intervals, and how stable the models' top picks are from run to run",
   "Query variants: rephrasings written by a model, run side by side and compared, with significance tests",
   "Brand lens: how often each model mentions your brand, its position and share of voice against your competitors",
+  "Trackers: your questions asked daily or weekly, and how often each model mentions your brand, run after run",
 ];
 
 /** /upgrade: where Pro features send free users. What Pro gives, what it costs, and the way to it. */

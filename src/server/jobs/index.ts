@@ -28,6 +28,17 @@ export type SendOptions = {
   retryLimit?: number;
   /** Wait before a retry. Default 0 (the next poll). */
   retryDelaySeconds?: number;
+  /** Don't run before this many seconds from now (a provider's Retry-After). */
+  startAfterSeconds?: number;
+};
+
+/** A queue's own settings, fixed when it is first created. */
+export type QueueSettings = {
+  /**
+   * The running instance refreshes a job's heartbeat every half of this; a job whose heartbeat is
+   * this old is failed and retried elsewhere, instead of after the 15-minute expiry (pg-boss's minimum is 10).
+   */
+  heartbeatSeconds?: number;
 };
 
 export type JobInfo = {
@@ -49,7 +60,14 @@ export type Jobs = {
    * An attempt may run 15 minutes (pg-boss's default expireInSeconds); then it counts as failed and
    * its signal is aborted. A job whose process died is picked up again once that time has passed.
    */
-  work<T extends object>(queue: string, options: { concurrency: number }, handler: JobHandler<T>): Promise<void>;
+  work<T extends object>(queue: string, options: { concurrency: number } & QueueSettings, handler: JobHandler<T>): Promise<void>;
+  /**
+   * A cron schedule (five fields, read in `timezone`) that sends `data` to `queue` at each tick:
+   * one job per tick whichever instances are up; a tick missed while none was up is sent once at
+   * the next start. Scheduling the same `key` again replaces it.
+   */
+  schedule<T extends object>(queue: string, cron: string, data: T, options: { timezone: string; key: string }): Promise<void>;
+  unschedule(queue: string, key: string): Promise<void>;
   /**
    * Stops fetching. Graceful (the default): waits up to `timeoutSeconds` (30) for running handlers,
    * then fails what is still running so that it is retried. `graceful: false` does that at once.
@@ -64,6 +82,10 @@ export type StartJobsOptions = {
    * pg-boss's minimum is 0.5.
    */
   pollingIntervalSeconds?: number;
+  /** How often schedules are checked for due ticks (pg-boss's cron monitor; 1 to 45). Default 30. */
+  cronMonitorIntervalSeconds?: number;
+  /** How often jobs whose heartbeat lapsed are failed for a retry (pg-boss's supervisor). Default 30. */
+  superviseIntervalSeconds?: number;
   /** pg-boss's background errors (a failed poll, maintenance). Default: console.error. */
   onError?: (error: Error) => void;
 };
@@ -79,8 +101,10 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
     db: pgBossDb(database),
     backend: database.kind,
     useListenNotify: true,
-    // No cron schedules yet: their timers would only poll an empty table.
-    schedule: false,
+    // Trackers' schedules (ADR 043): each tick is sent once, by whichever instance's pass claims it.
+    schedule: true,
+    cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds ?? 30,
+    superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,
   });
   boss.on("error", onError);
   boss.on("warning", (warning) => console.warn(`jobs: ${warning.message}`));
@@ -89,12 +113,12 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
   // Queues must exist before send/work (pg-boss 10+); creating one is idempotent (ON CONFLICT DO
   // NOTHING), so an existing queue keeps the options it was created with.
   const queues = new Map<string, Promise<void>>();
-  const ensureQueue = (name: string): Promise<void> => {
+  const ensureQueue = (name: string, settings: QueueSettings = {}): Promise<void> => {
     let created = queues.get(name);
     if (!created) {
       // `exclusive`: one queued-or-active job per singleton key. Sends without a key use their own
       // id as key, so for them the policy never bites.
-      created = boss.createQueue(name, { policy: "exclusive", notify: true });
+      created = boss.createQueue(name, { policy: "exclusive", notify: true, ...settings });
       created.catch(() => queues.delete(name));
       queues.set(name, created);
     }
@@ -106,21 +130,33 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
       await ensureQueue(queue);
       const id = randomUUID();
       // pg-boss validates a key that is present, so unset options are left out rather than undefined.
-      const { singletonKey = id, retryLimit, retryDelaySeconds } = sendOptions;
+      const { singletonKey = id, retryLimit, retryDelaySeconds, startAfterSeconds } = sendOptions;
       return boss.send(queue, data, {
         id,
         singletonKey,
         ...(retryLimit === undefined ? {} : { retryLimit }),
         ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
+        ...(startAfterSeconds === undefined ? {} : { startAfter: startAfterSeconds }),
       });
     },
 
-    async work<T extends object>(queue: string, workOptions: { concurrency: number }, handler: JobHandler<T>) {
+    async schedule(queue, cron, data, { timezone, key }) {
       await ensureQueue(queue);
+      // `missed: once`: after a time with no instance up, the latest missed tick runs once, never a burst.
+      await boss.schedule(queue, cron, data, { tz: timezone, key, missed: "once" });
+    },
+
+    async unschedule(queue, key) {
+      await ensureQueue(queue);
+      await boss.unschedule(queue, key);
+    },
+
+    async work<T extends object>(queue: string, { concurrency, ...settings }: { concurrency: number } & QueueSettings, handler: JobHandler<T>) {
+      await ensureQueue(queue, settings);
       await boss.work<T>(
         queue,
         {
-          localConcurrency: workOptions.concurrency,
+          localConcurrency: concurrency,
           batchSize: 1,
           pollingIntervalSeconds,
           // While notifications flow pg-boss would otherwise poll every 30 s, which delays retries.

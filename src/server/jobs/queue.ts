@@ -18,13 +18,15 @@ export function createJobQueue(database: Database, options: StartJobsOptions = {
   return {
     send: async (queue, data, sendOptions) => (await jobs()).send(queue, data, sendOptions),
     work(queue, workOptions, handler) {
-      handlers.push((running) => running.work(queue, workOptions, (data) => handler(data as never)));
+      handlers.push((running) => running.work(queue, workOptions, (data, job) => handler(data as never, job)));
     },
+    schedule: async (queue, cron, data, scheduleOptions) => (await jobs()).schedule(queue, cron, data, scheduleOptions),
+    unschedule: async (queue, key) => (await jobs()).unschedule(queue, key),
     start: async () => {
       await jobs();
     },
-    async stop() {
-      if (started) await (await started).stop({ graceful: true, timeoutSeconds: 8 });
+    async stop({ graceful = true } = {}) {
+      if (started) await (await started).stop({ graceful, timeoutSeconds: 8 });
     },
   };
 }

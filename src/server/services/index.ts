@@ -8,6 +8,8 @@ import { createCompare } from "./compare/index.ts";
 import { createLens } from "./lens/index.ts";
 import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
+import { createTrackerEngine } from "./trackers/engine.ts";
+import { createTrackers } from "./trackers/index.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -50,6 +52,8 @@ export type ServicesDeps = {
   prices: PriceTable;
   /** The daily spend limits, in USD. */
   spendLimits: SpendLimits;
+  /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
+  trackers?: { minIntervalMinutes: number; concurrencyTotal: number };
 };
 
 /**
@@ -71,6 +75,7 @@ export function createServices({
   clock,
   prices,
   spendLimits,
+  trackers: trackerSettings = { minIntervalMinutes: 60, concurrencyTotal: 16 },
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -79,14 +84,36 @@ export function createServices({
   const registrationAttempts = createThrottle({ limit: freeTier.registrationAttempts, windowMs: REGISTRATION_ATTEMPT_WINDOW_MS, clock });
   const accounts = createAccounts({ db, events, registrations, registrationAttempts, loginGuard: createLoginGuard({ clock }) });
   const spend = createSpend({ db, limits: spendLimits, clock });
-  const search = createSearchService({ store: createSearchStore(db), quota, instance, providers, concurrency, retry, deadline, prices, spend });
+  const store = createSearchStore(db);
+  const search = createSearchService({ store, quota, instance, providers, concurrency, retry, deadline, prices, spend });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });
   const lens = createLens({ db, billing, search });
   const compare = createCompare({ billing, search });
   const tokens = createTokens({ db, clock });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend };
+  const estimate = (row: { iterations: number; providers: string[]; queries: string[] }) => {
+    const usd = search.estimate(row.iterations, row.providers as ProviderId[]).usd;
+    return usd === null ? null : usd * row.queries.length;
+  };
+  const engine = createTrackerEngine({
+    db,
+    queue,
+    providers,
+    billing,
+    spend,
+    store,
+    instance,
+    prices,
+    estimate,
+    concurrency,
+    concurrencyTotal: trackerSettings.concurrencyTotal,
+    retry,
+    deadline,
+    clock,
+  });
+  const trackers = createTrackers({ db, providers, estimate, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -4,9 +4,27 @@
  * at the first job sent, or when the server starts (so jobs left by a restart resume).
  */
 export type JobQueue = {
-  send<T extends object>(queue: string, data: T, options?: { singletonKey?: string; retryLimit?: number }): Promise<string | null>;
-  /** A handler for a queue: at most `concurrency` of its jobs at once in this process. */
-  work<T extends object>(queue: string, options: { concurrency: number }, handler: (data: T) => Promise<void>): void;
+  send<T extends object>(
+    queue: string,
+    data: T,
+    options?: { singletonKey?: string; retryLimit?: number; retryDelaySeconds?: number; startAfterSeconds?: number },
+  ): Promise<string | null>;
+  /**
+   * A handler for a queue: at most `concurrency` of its jobs at once in this process. With
+   * `heartbeatSeconds`, a job whose instance died is retried elsewhere after that long (ADR 043).
+   */
+  work<T extends object>(
+    queue: string,
+    options: { concurrency: number; heartbeatSeconds?: number },
+    handler: (data: T, job: { signal: AbortSignal; retryCount: number }) => Promise<void>,
+  ): void;
+  /** A cron schedule sending `data` to `queue` at each tick, once whichever instances are up; the same key replaces it. */
+  schedule<T extends object>(queue: string, cron: string, data: T, options: { timezone: string; key: string }): Promise<void>;
+  unschedule(queue: string, key: string): Promise<void>;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs. Graceful (the default) waits a while for running handlers; `graceful: false`
+   * aborts them at once and hands their jobs back for a retry (a crash, as far as the jobs can tell).
+   */
+  stop(options?: { graceful?: boolean }): Promise<void>;
 };

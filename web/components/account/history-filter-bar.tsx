@@ -73,10 +73,14 @@ export function HistoryFilterBar({ form, onChange }: { form: HistoryForm; onChan
       <Field id={ids.to} label="To" className="md:col-span-2">
         <Input id={ids.to} type="date" value={form.to} min={form.from || undefined} onChange={(event) => set("to", event.target.value)} />
       </Field>
+      <label className="flex h-9 items-center gap-2 text-sm md:col-span-2">
+        <input type="checkbox" className="size-4 accent-primary" checked={form.hideTrackers} onChange={(event) => set("hideTrackers", event.target.checked)} />
+        Hide tracker runs
+      </label>
       <Button
         type="button"
         variant="ghost"
-        className="justify-self-start md:col-span-2"
+        className="justify-self-start md:col-span-6"
         disabled={!isFiltered({ ...form, q: text })}
         onClick={() => {
           setText("");

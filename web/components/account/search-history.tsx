@@ -105,6 +105,7 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
             <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
             <Fact icon={CircleDollarSign}>{`Cost ${formatListedCost(search)}`}</Fact>
             {search.status === "completed" ? null : <Badge variant="outline">{STOPPED_LABEL[search.status]}</Badge>}
+            {search.tracker ? <Badge variant="outline">{`Tracker: ${search.tracker.name}`}</Badge> : null}
             {search.iterationCount > 1 ? (
               <Badge variant="secondary">
                 <Repeat aria-hidden="true" />

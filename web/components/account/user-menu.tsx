@@ -1,4 +1,4 @@
-import { History, LogOut, User as UserIcon, CreditCard, type LucideIcon } from "lucide-react";
+import { CalendarClock, History, LogOut, User as UserIcon, CreditCard, type LucideIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
@@ -20,10 +20,11 @@ import {
  */
 const TRIGGER_ID = "user-menu-trigger";
 
-/** Spec §2: the account links, in order. */
+/** Spec §2: the account links, in order (and issue 25's Trackers). */
 const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
   { href: "/user/profile", icon: UserIcon, label: "Profile" },
   { href: "/user/history", icon: History, label: "Search History" },
+  { href: "/trackers", icon: CalendarClock, label: "Trackers" },
   { href: "/user/subscription", icon: CreditCard, label: "Manage Subscription" },
 ];
 

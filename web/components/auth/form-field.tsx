@@ -31,5 +31,5 @@ export function firstMessages(nested: Partial<Record<string, readonly string[] |
 
 /** Moves focus to the first field with a message, in form order. */
 export function focusFirstInvalid(form: HTMLFormElement | null): void {
-  form?.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
+  form?.querySelector<HTMLElement>(':is(input, textarea, select)[aria-invalid="true"]')?.focus();
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { estimateText } from "#src/core/cost.ts";
-import { api, InfoTip } from "#web/shared-chunk.ts";
+import { api, InfoTip, queries } from "#web/shared-chunk.ts";
 
 /**
  * Before a Pro user starts a multi-iteration search, what it should cost ("about $3.10 for 50
@@ -8,7 +8,7 @@ import { api, InfoTip } from "#web/shared-chunk.ts";
  * connected providers, their models and the operator's price table.
  */
 export default function CostEstimate({ iterations, id }: { iterations: number; id?: string }) {
-  const { data } = useQuery({ queryKey: ["estimate", iterations], queryFn: () => api.estimate(iterations), staleTime: 5 * 60_000 });
+  const { data } = useQuery(queries.estimate(api, iterations));
   if (!data) return null;
   return (
     <p id={id} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="cost-estimate">

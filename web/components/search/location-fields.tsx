@@ -9,13 +9,22 @@ type Place = { country: string; region: string; city: string };
 const ANYWHERE: Place = { country: "", region: "", city: "" };
 
 /**
- * The form's "Ask from": a country among the common ones, then a region and a city, free text,
+ * The search form's and the tracker form's "Ask from": a country among the common ones, then a region and a city, free text,
  * once a country is chosen (ADR 042). Loaded when the person asks from a place, not with the
  * first page (ADR 006). Free, as asking from a place costs the providers nothing more.
  */
-export function LocationFields({ onChange, disabled = false }: { onChange: (location: Location | undefined) => void; disabled?: boolean }) {
+export function LocationFields({
+  onChange,
+  disabled = false,
+  initial,
+}: {
+  onChange: (location: Location | undefined) => void;
+  disabled?: boolean;
+  /** Where it was asked from before (a tracker's edit form). */
+  initial?: Location | undefined;
+}) {
   const id = useId();
-  const [place, setPlace] = useState(ANYWHERE);
+  const [place, setPlace] = useState<Place>(initial ? { country: initial.country, region: initial.region ?? "", city: initial.city ?? "" } : ANYWHERE);
   const change = (next: Place) => {
     setPlace(next);
     onChange(locationOf(next));

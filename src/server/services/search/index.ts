@@ -79,9 +79,10 @@ export function createSearchService({ store, quota, instance, providers, concurr
   instance.onDrain((graceMs) => tracker.drain(graceMs));
   const pacing = createCollectorPacing();
 
-  /** What a search of N iterations should cost on the connected providers, and how that is worked out. */
-  function estimate(iterations: number): CostEstimate {
-    const connected = providerIdsOf(providers).map((adapter) => ({
+  /** What a search of N iterations should cost on the connected providers (or those of `only`), and how that is worked out. */
+  function estimate(iterations: number, only?: readonly ProviderId[]): CostEstimate {
+    const chosen = providerIdsOf(providers).filter((adapter) => !only || only.includes(adapter.id));
+    const connected = chosen.map((adapter) => ({
       id: adapter.id,
       model: adapter.model,
       extractionModel: (adapter.extractor ?? adapter).model,

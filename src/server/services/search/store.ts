@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, type UsageCharge } from "#db/schema.ts";
+import { searches, trackers, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
@@ -15,10 +15,10 @@ import { onLiveInstance } from "./instances.ts";
 import { stoppedResult } from "./stopped.ts";
 
 /** What the history can be narrowed to (GET /api/user/searches); each is optional. */
-export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string };
+export type HistoryFilters = { query?: string; q?: string; provider?: ProviderId; iterations?: number; from?: string; to?: string; trackers?: "show" | "hide" };
 
-/** What a new row records besides the search itself: who runs it, in which slot, charged what. */
-export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null };
+/** What a new row records besides the search itself: who runs it, in which slot, charged what, for which tracker's run. */
+export type RunRecordOptions = { instanceId: string; slot: string; charge: UsageCharge | null; tracker?: { trackerId: string; runId: string } };
 
 /** Whether the row's result holds a provider's answer: what the caller saw (a checkpoint holds every card sent). */
 export const ANSWERED = sql<boolean>`coalesce(jsonb_path_exists(${searches.result}, '$.models.* ? (@.status == "ok")'), false)`;
@@ -51,7 +51,13 @@ export function createSearchStore(db: Db) {
 
   const store = {
     /** A row in `running` state, so a crash mid-search leaves a trace that the sweep marks interrupted. */
-    async begin(owner: Owner, query: string, iterations: number, options: SearchOptions, { instanceId, slot, charge }: RunRecordOptions): Promise<string> {
+    async begin(
+      owner: Owner,
+      query: string,
+      iterations: number,
+      options: SearchOptions,
+      { instanceId, slot, charge, tracker }: RunRecordOptions,
+    ): Promise<string> {
       const [row] = await db
         .insert(searches)
         .values({
@@ -64,10 +70,23 @@ export function createSearchStore(db: Db) {
           instanceId,
           slot,
           charge,
+          trackerId: tracker?.trackerId ?? null,
+          runId: tracker?.runId ?? null,
         })
         .returning({ id: searches.id });
       if (!row) throw new Error("could not record the search");
       return row.id;
+    },
+
+    /**
+     * A tracker's search taken over by the instance retrying its job (ADR 043): running again, as
+     * this instance's, whether its old instance's row was still running or already marked interrupted.
+     */
+    async claim(id: string, instanceId: string): Promise<void> {
+      await db
+        .update(searches)
+        .set({ instanceId, status: "running", error: null, completedAt: null })
+        .where(and(eq(searches.id, id), inArray(searches.status, ["running", "interrupted"])));
     },
 
     /** What has finished so far (./checkpoint.ts), while the row is still this instance's running search. */
@@ -163,8 +182,12 @@ export function createSearchStore(db: Db) {
           status: searches.status,
           simulated: searches.simulated,
           costUsd: searches.costUsd,
+          trackerId: trackers.id,
+          trackerName: trackers.name,
         })
         .from(searches)
+        // The tracker's name, by its primary key, for the page's rows only (a tracker's searches are marked in the history).
+        .leftJoin(trackers, eq(trackers.id, searches.trackerId))
         .where(and(ownedBy(owner), SHOWN, before ? lt(searches.createdAt, new Date(before)) : undefined, ...historyFilter(filters)))
         .orderBy(desc(searches.createdAt))
         .limit(limit + 1);
@@ -181,10 +204,11 @@ export function createSearchStore(db: Db) {
                   .where(inArray(searches.id, uncosted))
               ).map((row) => [row.id, row.models]),
             );
-      const page = shown.map(({ createdAt, title, status, ...row }) => {
+      const page = shown.map(({ createdAt, title, status, trackerId, trackerName, ...row }) => {
         const savedModels = saved.get(row.id);
         return {
           ...row,
+          ...(trackerId && trackerName ? { tracker: { id: trackerId, name: trackerName } } : {}),
           ...(savedModels ? { savedModels } : {}),
           ...(title ? { title } : {}),
           status: isStopped(status) ? status : ("completed" as const),
@@ -274,7 +298,7 @@ function summaryOf(result: SearchResult) {
 }
 
 /** The history's filters as conditions (spec §5: text matches in any letter case). */
-function historyFilter({ query, q, provider, iterations, from, to }: HistoryFilters): Array<SQL | undefined> {
+function historyFilter({ query, q, provider, iterations, from, to, trackers: tracked }: HistoryFilters): Array<SQL | undefined> {
   const range = historyRange({ from, to });
   const contains = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   return [
@@ -285,6 +309,7 @@ function historyFilter({ query, q, provider, iterations, from, to }: HistoryFilt
     iterations ? eq(searches.iterationCount, iterations) : undefined,
     range.from ? gte(searches.createdAt, range.from) : undefined,
     range.until ? lt(searches.createdAt, range.until) : undefined,
+    tracked === "hide" ? isNull(searches.runId) : undefined,
   ];
 }
 

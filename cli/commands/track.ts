@@ -1,0 +1,239 @@
+import { readFileSync } from "node:fs";
+import * as v from "valibot";
+import { ApiError } from "#src/client/errors.ts";
+import { CreateTracker } from "#src/contract/trackers.ts";
+import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
+import { action, defineCommand, Flag, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
+import { signedIn } from "#cli/lib/context.ts";
+import { CliError, EXIT } from "#cli/lib/exit.ts";
+import { locationOf } from "#cli/lib/location.ts";
+import { note, print, printJson } from "#cli/lib/output.ts";
+import { startProgress } from "#cli/lib/progress.ts";
+import { confirmDeletion } from "#cli/lib/prompt.ts";
+import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable, trackersTable, trackerText, when } from "#cli/lib/trackers.ts";
+
+/*
+ * `aisc track`: trackers (issue 25, Pro), a set of questions asked on a schedule. Each
+ * subcommand is one call of the API client; `--json` prints its answer.
+ */
+
+const Strings = v.optional(v.array(v.string()), []);
+// A number flag as the API takes it: the contract says what is wrong with it.
+const NumberFlag = v.optional(v.pipe(v.string(), v.transform(Number)));
+
+const CreateOptions = v.object({
+  name: v.string(),
+  query: Strings,
+  queryFile: v.optional(v.string()),
+  brand: v.string(),
+  alias: Strings,
+  domain: Strings,
+  competitor: Strings,
+  provider: v.optional(v.array(v.string())),
+  iterations: NumberFlag,
+  country: v.optional(v.string()),
+  region: v.optional(v.string()),
+  city: v.optional(v.string()),
+  daily: v.optional(v.string()),
+  weekly: v.optional(v.string()),
+  cron: v.optional(v.string()),
+  timezone: v.optional(v.string()),
+  budget: NumberFlag,
+});
+type CreateOptions = v.InferOutput<typeof CreateOptions>;
+
+const create = defineCommand("create", "create a tracker (Pro): questions asked of the providers on a schedule, your brand's mentions counted each run")
+  .requiredOption("--name <text>", "what to call it")
+  .option("--query <text>", "a question to ask (repeat it; up to 50)", repeatable)
+  .option("--query-file <path>", "questions from a file, one a line (blank lines and lines starting with # are skipped)")
+  .requiredOption("--brand <name>", "your brand, as the answers would name it")
+  .option("--alias <name>", "another name of your brand (repeat it)", repeatable)
+  .option("--domain <host>", "a domain of your brand's own, e.g. example.com (repeat it)", repeatable)
+  .option("--competitor <name>", "a competitor to count too (repeat it; up to 10)", repeatable)
+  .option("--provider <id>", "a provider to ask: openai, anthropic, gemini (repeat it; default: every connected one)", repeatable)
+  .option("-n, --iterations <n>", "times each provider is asked each question per run (1–100, default 5)")
+  .option("--country <code>", "ask from this country (ISO 3166-1 code, e.g. DE)")
+  .option("--region <name>", "with --country: the region, state or province")
+  .option("--city <name>", "with --country: the city")
+  .option("--daily <HH:MM>", "run every day at this time")
+  .option("--weekly <day@HH:MM>", "run every week on this day at this time, e.g. mon@09:00")
+  .option("--cron <expression>", 'run on this 5-field cron, e.g. "0 9 * * 1-5"')
+  .option("--timezone <zone>", "the schedule's IANA time zone (default: this machine's, e.g. Europe/Berlin)")
+  .option("--budget <usd>", "the tracker's own spending cap per calendar month, in US dollars")
+  .action(
+    action(CreateOptions, async ({ context, options }) => {
+      const request = parseOptions(CreateTracker, trackerRequest(options), flagOfField);
+      const tracker = await signedIn(context).createTracker(request);
+      if (context.json) return printJson(tracker);
+      print(`Created ${tracker.name} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`);
+      note(context.quiet, `Run it now: aisc track run ${tracker.id} --wait`);
+    }),
+  );
+
+const list = defineCommand("list", "list your trackers: schedule, last run and its status, next run").action(
+  action(NoOptions, async ({ context }) => {
+    const { trackers } = await signedIn(context).listTrackers();
+    if (context.json) return printJson({ trackers });
+    if (trackers.length === 0) return print('No trackers yet: aisc track create --name … --query "…" --brand … --weekly mon@09:00');
+    print(trackersTable(trackers));
+  }),
+);
+
+const RUNS_SHOWN = 10;
+
+const show = defineCommand("show", "a tracker: what it asks, when, and its latest runs with the latest results")
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .action(
+    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+      const api = signedIn(context);
+      const tracker = await api.getTracker(id);
+      const { runs } = await api.listTrackerRuns(id, { limit: RUNS_SHOWN });
+      if (context.json) return printJson({ tracker, runs });
+      print(trackerText(tracker));
+      if (runs.length === 0) return print(`\nNo runs yet: aisc track run ${id}`);
+      print(`\nLatest runs:\n${runsTable(runs)}`);
+      const results = await latestResults(api, runs);
+      if (results) print(`\nResults of run ${results.id} (${when(results.scheduledFor)} UTC):\n${runResultsTable(results, tracker.brand.name)}`);
+    }),
+  );
+
+const RunOptions = v.object({ wait: Flag });
+
+const run = defineCommand("run", "run a tracker now; --wait follows the run to its end (its exit code says how it ended)")
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .option("--wait", "follow the run until it ends, progress on stderr; exits 0 completed, 6 partial, 4 failed, 3 skipped")
+  .action(
+    action<typeof RunOptions, [string]>(RunOptions, async ({ context, options, args: [id] }) => {
+      const api = signedIn(context);
+      const { run: started } = await api.runTracker(id).catch((error: unknown) => {
+        throw alreadyRunning(error, id);
+      });
+      if (!options.wait) {
+        if (context.json) return printJson({ run: started });
+        print(`Run ${started.id} queued.`);
+        return note(context.quiet, `Follow it: aisc track show ${id} (or run with --wait)`);
+      }
+      const ended = await followRun(api, started, startProgress(runLine(started), context));
+      if (context.json) printJson(ended);
+      else if (ended.queries.length) print(runResultsTable(ended, (await api.getTracker(id)).brand.name));
+      const reason = RUN_EXIT[ended.status as keyof typeof RUN_EXIT];
+      if (reason !== "ok") process.stderr.write(`${runLine(ended)}\n`);
+      process.exitCode = EXIT[reason];
+    }),
+  );
+
+/** `pause` and `resume`: the one PATCH with `paused`. */
+const pauseCommand = (paused: boolean) =>
+  defineCommand(paused ? "pause" : "resume", paused ? "pause a tracker: no scheduled runs until it is resumed" : "resume a paused tracker")
+    .argument("<id>", "the tracker's id (aisc track list)")
+    .action(
+      action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+        const tracker = await signedIn(context).updateTracker(id, { paused });
+        if (context.json) return printJson(tracker);
+        const next = !paused && tracker.nextRunAt ? `: next run ${when(tracker.nextRunAt)} UTC` : "";
+        print(`${paused ? "Paused" : "Resumed"} ${tracker.name} (${tracker.id})${next}.`);
+      }),
+    );
+
+const YesOptions = v.object({ yes: Flag });
+
+const remove = defineCommand("delete", "delete a tracker and its runs (asks first on a terminal; --yes for scripts); its saved searches stay in your history")
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .option("-y, --yes", "do not ask")
+  .action(
+    action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
+      const api = signedIn(context);
+      const question = async () => `Delete the tracker "${(await api.getTracker(id)).name}" (${id}) and its runs?`;
+      if (!(await confirmDeletion(options.yes, "a tracker", question))) return note(context.quiet, "Nothing deleted.");
+      const deleted = await api.deleteTracker(id);
+      if (context.json) return printJson(deleted);
+      print(`Deleted ${id}.`);
+    }),
+  );
+
+export const track = defineCommand("track", "trackers (Pro): questions asked on a schedule, your brand's mention rate per provider each run")
+  .addCommand(list)
+  .addCommand(create)
+  .addCommand(show)
+  .addCommand(run)
+  .addCommand(pauseCommand(true))
+  .addCommand(pauseCommand(false))
+  .addCommand(remove);
+
+/** The API's request from the flags; the contract checks it (parseOptions with flagOfField). */
+function trackerRequest(options: CreateOptions): v.InferInput<typeof CreateTracker> {
+  const queries = [...options.query, ...(options.queryFile ? queriesIn(options.queryFile) : [])];
+  if (queries.length === 0) throw new CliError("usage", "give the questions: --query (repeat it) or --query-file");
+  const location = locationOf({ country: options.country, region: options.region, city: options.city }, "--region and --city");
+  return {
+    name: options.name,
+    queries,
+    brand: { name: options.brand, aliases: options.alias, domains: options.domain },
+    competitors: options.competitor.map((name) => ({ name })),
+    ...(options.provider ? { providers: options.provider as v.InferInput<typeof CreateTracker>["providers"] } : {}),
+    ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
+    ...(location ? { location } : {}),
+    schedule: { cron: cronOf(options), timezone: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
+    ...(options.budget === undefined ? {} : { monthlyBudgetUsd: options.budget }),
+  };
+}
+
+/** The schedule's cron: one of the presets (as the web writes them) or --cron. */
+function cronOf({ daily, weekly, cron }: CreateOptions): string {
+  const given = [daily, weekly, cron].filter((flag) => flag !== undefined).length;
+  if (given !== 1) throw new CliError("usage", 'say when it runs: one of --daily HH:MM, --weekly day@HH:MM or --cron "…"');
+  if (daily !== undefined) {
+    if (!parseTimeOfDay(daily)) throw new CliError("usage", `--daily: a time of day as HH:MM (24-hour), e.g. 09:00, not ${JSON.stringify(daily)}`);
+    return presetCron({ kind: "daily", time: daily });
+  }
+  if (weekly !== undefined) {
+    const [dayText = "", time = "", ...rest] = weekly.split("@");
+    const day = parseWeekday(dayText);
+    if (!day || !parseTimeOfDay(time) || rest.length)
+      throw new CliError("usage", `--weekly: a day and a time of day as DAY@HH:MM, e.g. mon@09:00, not ${JSON.stringify(weekly)}`);
+    return presetCron({ kind: "weekly", day, time });
+  }
+  return cron ?? "";
+}
+
+/** The questions in a file, one a line. */
+function queriesIn(file: string): string[] {
+  return readFileSync(file, "utf8")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+// The request's fields as the flags that set them, for the contract's messages ("--query: queries must not repeat a question").
+const FLAGS: Array<[string, string]> = [
+  ["name", "--name"],
+  ["queries", "--query"],
+  ["brand.aliases", "--alias"],
+  ["brand.domains", "--domain"],
+  ["brand", "--brand"],
+  ["competitors", "--competitor"],
+  ["providers", "--provider"],
+  ["iterations", "--iterations"],
+  ["location.region", "--region"],
+  ["location.city", "--city"],
+  ["location", "--country"],
+  ["schedule.timezone", "--timezone"],
+  ["schedule", "--cron"],
+  ["monthlyBudgetUsd", "--budget"],
+];
+
+function flagOfField(path: string[]): string | undefined {
+  const field = path.filter((key) => !/^\d+$/.test(key)).join(".");
+  return FLAGS.find(([prefix]) => field === prefix || field.startsWith(`${prefix}.`))?.[1];
+}
+
+/** Run now refused because a run is queued or running: which one, and how to follow it. */
+function alreadyRunning(error: unknown, trackerId: string): unknown {
+  if (!(error instanceof ApiError) || error.code !== "CONFLICT") return error;
+  const runId = error.json?.id;
+  const which = typeof runId === "string" && !(error.serverMessage ?? "").includes(runId) ? ` (run ${runId})` : "";
+  return new CliError(
+    "usage",
+    `${error.serverMessage ?? "A run of this tracker is already queued or running"}${which}: follow it with aisc track show ${trackerId}`,
+  );
+}

@@ -1,0 +1,199 @@
+import * as v from "valibot";
+import { MAX_ITERATIONS } from "./constants.ts";
+import { BrandEntry } from "./lens.ts";
+import { isTimeZone, Location } from "./location.ts";
+import { ProviderId } from "./provider-schemas.ts";
+import { SearchQuery } from "./search-request.ts";
+
+/*
+ * Trackers (issue 25): a set of questions asked on a schedule, run durably on pg-boss by whichever
+ * instances are up. These names are the contract the server, the web, the CLI and MCP share.
+ */
+
+export const MAX_TRACKER_QUERIES = 50;
+export const MAX_TRACKER_COMPETITORS = 10;
+export const DEFAULT_TRACKER_ITERATIONS = 5;
+export const TRACKER_NAME_MAX_LENGTH = 80;
+
+const TrackerName = v.pipe(
+  v.string("name must be text"),
+  v.trim(),
+  v.minLength(1, "name is required"),
+  v.maxLength(TRACKER_NAME_MAX_LENGTH, `name must be at most ${TRACKER_NAME_MAX_LENGTH} characters`),
+);
+
+/**
+ * Five cron fields (minute hour day-of-month month day-of-week), as pg-boss schedules them. The
+ * shape is checked here; whether it parses and how often it fires (TRACKER_MIN_INTERVAL_MINUTES)
+ * the server checks, with the same parser pg-boss uses.
+ */
+export const Cron = v.pipe(
+  v.string("schedule.cron must be text"),
+  v.trim(),
+  v.regex(/^\S+(\s+\S+){4}$/, "schedule.cron must have five fields: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1"),
+);
+
+/** An IANA time zone ("Europe/Berlin"), kept in its canonical spelling. */
+const ScheduleTimeZone = v.pipe(
+  v.string("schedule.timezone must be an IANA time zone, such as Europe/Berlin"),
+  v.trim(),
+  v.check(isTimeZone, (issue) => `schedule.timezone must be an IANA time zone, such as Europe/Berlin, not ${JSON.stringify(issue.input)}`),
+  v.transform((zone) => new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone),
+);
+
+/** When a tracker runs: a cron expression read in a time zone (the web's presets are written as cron). */
+export const Schedule = v.object({ cron: Cron, timezone: ScheduleTimeZone }, "schedule must be an object with cron and timezone");
+export type Schedule = v.InferOutput<typeof Schedule>;
+
+const Queries = v.pipe(
+  v.array(SearchQuery, "queries must be a list of questions"),
+  v.minLength(1, "queries must hold at least one question"),
+  v.maxLength(MAX_TRACKER_QUERIES, `queries may hold at most ${MAX_TRACKER_QUERIES} questions`),
+  v.check((queries) => new Set(queries.map((query) => query.toLowerCase())).size === queries.length, "queries must not repeat a question"),
+);
+
+const Competitors = v.pipe(
+  v.array(BrandEntry, "competitors must be a list of brands"),
+  v.maxLength(MAX_TRACKER_COMPETITORS, `competitors may hold at most ${MAX_TRACKER_COMPETITORS} brands`),
+);
+
+const Providers = v.pipe(
+  v.array(ProviderId, "providers must be a list of openai, anthropic, gemini"),
+  v.minLength(1, "providers must name at least one provider"),
+  v.check((ids) => new Set(ids).size === ids.length, "providers must not repeat a provider"),
+);
+
+const TrackerIterations = v.pipe(
+  v.number("iterations must be a whole number from 1 to 100"),
+  v.integer("iterations must be a whole number from 1 to 100"),
+  v.minValue(1, "iterations must be a whole number from 1 to 100"),
+  v.maxValue(MAX_ITERATIONS, "iterations must be a whole number from 1 to 100"),
+);
+
+const MonthlyBudget = v.pipe(
+  v.number("monthlyBudgetUsd must be a number of US dollars"),
+  v.minValue(0.01, "monthlyBudgetUsd must be above 0"),
+  v.maxValue(100_000, "monthlyBudgetUsd must be at most 100000"),
+);
+
+/** POST /api/trackers. `providers` defaults to every connected provider; `competitors` to none. */
+export const CreateTracker = v.object(
+  {
+    name: TrackerName,
+    queries: Queries,
+    brand: BrandEntry,
+    competitors: v.optional(Competitors, []),
+    providers: v.optional(Providers),
+    iterations: v.optional(TrackerIterations, DEFAULT_TRACKER_ITERATIONS),
+    location: v.optional(Location),
+    schedule: Schedule,
+    /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
+    monthlyBudgetUsd: v.optional(MonthlyBudget),
+  },
+  "The body must be a JSON object with a name, queries, a brand and a schedule",
+);
+export type CreateTracker = v.InferOutput<typeof CreateTracker>;
+
+/**
+ * PATCH /api/trackers/{id}: any of the creation fields, and `paused`. A change of queries or
+ * providers starts a new series segment (the trend shows where).
+ */
+export const UpdateTracker = v.object(
+  {
+    name: v.optional(TrackerName),
+    queries: v.optional(Queries),
+    brand: v.optional(BrandEntry),
+    competitors: v.optional(Competitors),
+    providers: v.optional(Providers),
+    iterations: v.optional(TrackerIterations),
+    location: v.optional(v.nullable(Location)),
+    schedule: v.optional(Schedule),
+    monthlyBudgetUsd: v.optional(v.nullable(MonthlyBudget)),
+    paused: v.optional(v.boolean("paused must be true or false")),
+  },
+  "The body must be a JSON object",
+);
+export type UpdateTracker = v.InferOutput<typeof UpdateTracker>;
+
+export const TRACKER_RUN_STATUSES = ["queued", "running", "completed", "partial", "failed", "skipped"] as const;
+export const TrackerRunStatus = v.picklist(TRACKER_RUN_STATUSES);
+export type TrackerRunStatus = v.InferOutput<typeof TrackerRunStatus>;
+
+/** A run's cost so far in USD; `null` while some answer's model has no price ("unknown"). */
+const RunCost = v.object({ usd: v.nullable(v.number()), simulated: v.boolean() });
+
+/** One query of a run: the saved search it produced (opens at /search/{searchId}, listed in history). */
+export const TrackerRunQuery = v.object({
+  query: v.string(),
+  searchId: v.nullable(v.string()),
+  /** Answers expected / saved / failed for this query (providers × iterations). */
+  expected: v.number(),
+  done: v.number(),
+  failed: v.number(),
+  /** Per provider, how often the answers named the brand, with its 95% Wilson interval (percent). */
+  brandMentions: v.optional(v.record(ProviderId, v.object({ count: v.number(), n: v.number(), percentage: v.number(), low: v.number(), high: v.number() }))),
+});
+export type TrackerRunQuery = v.InferOutput<typeof TrackerRunQuery>;
+
+/** GET /api/trackers/{id}/runs/{runId}, and each of the list. */
+export const TrackerRun = v.object({
+  id: v.string(),
+  trackerId: v.string(),
+  status: TrackerRunStatus,
+  /** Why a run was skipped or failed, in words (the spend limit, a lapsed subscription, every provider failing). */
+  reason: v.optional(v.string()),
+  /** "schedule" for a tick, "manual" for Run now. */
+  trigger: v.picklist(["schedule", "manual"]),
+  /** The series segment the run belongs to: it grows when the tracker's queries or providers change. */
+  segment: v.number(),
+  scheduledFor: v.string(),
+  startedAt: v.nullable(v.string()),
+  finishedAt: v.nullable(v.string()),
+  answers: v.object({ expected: v.number(), done: v.number(), failed: v.number() }),
+  cost: RunCost,
+  queries: v.array(TrackerRunQuery),
+});
+export type TrackerRun = v.InferOutput<typeof TrackerRun>;
+
+/** GET /api/trackers/{id}/runs: newest first, a page at a time. */
+export const TrackerRunList = v.object({ runs: v.array(TrackerRun), nextBefore: v.optional(v.string()) });
+export type TrackerRunList = v.InferOutput<typeof TrackerRunList>;
+
+export const TrackerRunsQuery = v.object({
+  /** A run id from the previous page's `nextBefore`. */
+  before: v.optional(v.pipe(v.string(), v.uuid("before must be a run id"))),
+  limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("limit must be a whole number from 1 to 100"), v.minValue(1), v.maxValue(100)), "20"),
+});
+
+/** A tracker as its owner reads it. */
+export const Tracker = v.object({
+  id: v.string(),
+  name: v.string(),
+  queries: v.array(v.string()),
+  brand: BrandEntry,
+  competitors: v.array(BrandEntry),
+  providers: v.array(ProviderId),
+  iterations: v.number(),
+  location: v.optional(Location),
+  schedule: Schedule,
+  /** The schedule in words ("Every Monday at 09:00 (Europe/Berlin)"). */
+  scheduleText: v.string(),
+  monthlyBudgetUsd: v.optional(v.number()),
+  paused: v.boolean(),
+  /** Why it is paused when the owner did not pause it (a lapsed subscription). */
+  pausedReason: v.optional(v.string()),
+  segment: v.number(),
+  nextRunAt: v.nullable(v.string()),
+  lastRun: v.nullable(TrackerRun),
+  /** The cost of one run at today's prices, and of a month of runs on this schedule ("unknown" as null). */
+  estimate: v.object({ perRunUsd: v.nullable(v.number()), perMonthUsd: v.nullable(v.number()) }),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type Tracker = v.InferOutput<typeof Tracker>;
+
+export const TrackerList = v.object({ trackers: v.array(Tracker) });
+export type TrackerList = v.InferOutput<typeof TrackerList>;
+
+/** POST /api/trackers/{id}/runs answers 202 with the run queued; 409 names the run already queued or running. */
+export const StartedRun = v.object({ run: TrackerRun });

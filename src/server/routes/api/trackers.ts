@@ -1,0 +1,116 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
+import type { Guards } from "#src/server/http/guards.ts";
+import { lastValues } from "#src/server/http/query-string.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
+import type { Trackers } from "#src/server/services/trackers/index.ts";
+
+const TrackerId = v.object({ id: v.string() });
+const RunId = v.object({ id: v.string(), runId: v.string() });
+
+const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
+
+/** Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. */
+export function trackerRoutes(trackers: Trackers, guards: Guards) {
+  return new Elysia()
+    .use(guards)
+    .get("/api/trackers", ({ userId }) => trackers.list(userId), {
+      pro: true,
+      response: TrackerList,
+      detail: forTokens("trackers", { tags: ["trackers"], summary: "The caller's trackers", description: `${PRO} Newest first, each with its last run.` }),
+    })
+    .post(
+      "/api/trackers",
+      async ({ userId, body, set }) => {
+        set.status = 201;
+        return trackers.create(userId, body);
+      },
+      {
+        pro: true,
+        body: CreateTracker,
+        parse: "json",
+        response: { 201: Tracker },
+        detail: forTokens("trackers", {
+          tags: ["trackers"],
+          summary: "Create a tracker",
+          description: `${PRO} \`providers\` defaults to every connected provider. The schedule's cron is read in its time zone; one firing more often than TRACKER_MIN_INTERVAL_MINUTES is a 400.`,
+        }),
+      },
+    )
+    .get("/api/trackers/:id", ({ userId, params }) => trackers.get(userId, params.id), {
+      pro: true,
+      params: TrackerId,
+      response: Tracker,
+      detail: forTokens("trackers", { tags: ["trackers"], summary: "One tracker", description: PRO }),
+    })
+    .patch("/api/trackers/:id", ({ userId, params, body }) => trackers.update(userId, params.id, body), {
+      pro: true,
+      params: TrackerId,
+      body: UpdateTracker,
+      parse: "json",
+      response: Tracker,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Edit, pause or resume a tracker",
+        description: `${PRO} Any of the creation fields, and \`paused\`. A change of queries or providers starts a new series segment.`,
+      }),
+    })
+    .delete(
+      "/api/trackers/:id",
+      async ({ userId, params }) => {
+        await trackers.remove(userId, params.id);
+        return { success: true as const };
+      },
+      {
+        pro: true,
+        params: TrackerId,
+        response: v.object({ success: v.literal(true) }),
+        detail: forTokens("trackers", {
+          tags: ["trackers"],
+          summary: "Delete a tracker and its runs",
+          description: `${PRO} Its saved searches stay in the history.`,
+        }),
+      },
+    )
+    .post(
+      "/api/trackers/:id/runs",
+      async ({ userId, params, set }) => {
+        const started = await trackers.runNow(userId, params.id);
+        set.status = 202;
+        return started;
+      },
+      {
+        pro: true,
+        params: TrackerId,
+        response: { 202: StartedRun },
+        detail: forTokens("trackers", {
+          tags: ["trackers"],
+          summary: "Run a tracker now",
+          description: `${PRO} 202 with the run queued; 409 \`CONFLICT\` naming the run already queued or running.`,
+        }),
+      },
+    )
+    .get("/api/trackers/:id/runs", ({ userId, params, query }) => trackers.runs(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: TrackerRunsQuery,
+      response: TrackerRunList,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's runs",
+        description: `${PRO} Newest first; \`before\` is the previous page's \`nextBefore\`.`,
+      }),
+    })
+    .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {
+      pro: true,
+      params: RunId,
+      response: TrackerRun,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "One run",
+        description: `${PRO} Its status, counts and cost so far, and per query the saved search it produced.`,
+      }),
+    });
+}

@@ -1,0 +1,475 @@
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { instances, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { Location } from "#src/contract/location.ts";
+import type { PriceTable } from "#src/contract/prices.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { SearchOptions } from "#src/contract/search-request.ts";
+import { ModelResult, offModelResult } from "#src/contract/search-result.ts";
+import { buildSearchResult } from "#src/core/aggregate.ts";
+import { abortableSleep } from "#src/core/backoff.ts";
+import { answerCost, formatUsd } from "#src/core/cost.ts";
+import type { Billing } from "../billing/index.ts";
+import { DomainError } from "../errors.ts";
+import type { JobQueue } from "../job-queue.ts";
+import { noKeyFailure } from "../providers/failure.ts";
+import { defaultRetryPolicy, type RetryPolicy } from "../providers/retry.ts";
+import { createCheckpoint } from "../search/checkpoint.ts";
+import { deadlineFor, type DeadlinePolicy } from "../search/deadline.ts";
+import { expiry, type InstancePort } from "../search/instances.ts";
+import { createLimiter } from "../search/limit.ts";
+import { askProvider, failedCard, readAnswer, type Asked, type ProviderRun } from "../search/run-provider.ts";
+import type { Providers } from "../search/run.ts";
+import type { SearchStore } from "../search/store.ts";
+import type { SpendService } from "../spend/index.ts";
+import { createProviderSlots } from "./slots.ts";
+
+/** A schedule's tick: makes the tracker's run. */
+const TICK = "tracker-tick";
+/** A run's start: the limits are checked, then one job per query is sent. */
+const START = "tracker-run";
+/** One query of a run: its search, call by call, on the ledger. */
+const QUERY = "tracker-query";
+
+/** A query job's instance is taken for dead when it has not refreshed its heartbeat for this long (pg-boss's minimum is 10). */
+export const QUERY_HEARTBEAT_SECONDS = 30;
+/** Attempts of a query job after the first (an instance dying, the database away). */
+const QUERY_RETRIES = 5;
+/**
+ * A provider that still answers 429 after the retry path's waits: its calls here wait the policy's
+ * longest backoff and ask again, up to this often, instead of failing.
+ */
+const RATE_LIMIT_WAITS = 10;
+
+export const SUBSCRIPTION_LAPSED = "subscription lapsed";
+
+type TrackerRow = typeof trackers.$inferSelect;
+type CallRow = typeof trackerCalls.$inferSelect;
+type QueryJob = { runId: string; position: number };
+
+export type TrackerEngineDeps = {
+  db: Db;
+  queue: JobQueue;
+  providers: Providers;
+  billing: Pick<Billing, "isPro">;
+  spend: SpendService;
+  store: SearchStore;
+  instance: InstancePort;
+  prices: PriceTable;
+  /** What one run costs at today's prices (null: unknown). */
+  estimate: (row: TrackerRow) => number | null;
+  /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
+  concurrency: number;
+  /** PROVIDER_CONCURRENCY_TOTAL. */
+  concurrencyTotal: number;
+  retry?: RetryPolicy;
+  deadline: DeadlinePolicy;
+  clock?: () => Date;
+};
+
+/**
+ * Trackers' runs on pg-boss (ADR 043). A schedule tick (or Run now) queues a run; its start checks
+ * the subscription and the spend limits, then sends one job per query. A query job asks each
+ * provider its iterations through the search's own steps (askProvider, readAnswer, costs), on a
+ * ledger: each call is written `started` before it is made and `done` with its answer after, and
+ * the saved search is checkpointed as answers land. A retried job asks only for what is not done;
+ * a call left `started` by a dead instance is asked again once, then given up as `lost`.
+ */
+export function createTrackerEngine(deps: TrackerEngineDeps) {
+  const { db, queue, providers, billing, spend, store, instance, prices, retry, deadline, clock = () => new Date() } = deps;
+  const slots = createProviderSlots(db, { instanceId: instance.id, leaseMs: instance.leaseMs, total: deps.concurrencyTotal });
+  /** Calls this process has in flight, by ledger key: a `started` row not here is not in flight here. */
+  const inFlight = new Set<string>();
+  /** Until when a provider that keeps answering 429 is left alone by this instance's calls. */
+  const pausedUntil = new Map<ProviderId, number>();
+
+  queue.work<{ trackerId: string }>(TICK, { concurrency: 2 }, ({ trackerId }) => tick(trackerId));
+  queue.work<{ runId: string }>(START, { concurrency: 2 }, ({ runId }) => startRun(runId));
+  // Query jobs in flight per instance: enough for their calls (SEARCH_CONCURRENCY per provider each)
+  // to fill the cross-instance cap, and one more whose calls start while another is reading its last answers.
+  const queryConcurrency = Math.ceil(deps.concurrencyTotal / deps.concurrency) + 1;
+  queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
+
+  const engine = {
+    /** The tracker's pg-boss schedule, as it now stands: none while its owner has it paused. */
+    async schedule(row: TrackerRow): Promise<void> {
+      if (row.paused) await queue.unschedule(TICK, row.id);
+      else await queue.schedule(TICK, row.cron, { trackerId: row.id }, { timezone: row.timezone, key: row.id });
+    },
+
+    unschedule: (trackerId: string) => queue.unschedule(TICK, trackerId),
+
+    /** Queues a run of the tracker's current queries; CONFLICT names the run already queued or running. */
+    async start(row: TrackerRow, trigger: "schedule" | "manual"): Promise<string> {
+      const [run] = await db
+        .insert(trackerRuns)
+        .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: clock() })
+        .onConflictDoNothing()
+        .returning({ id: trackerRuns.id });
+      if (!run) {
+        const [active] = await db
+          .select({ id: trackerRuns.id, status: trackerRuns.status })
+          .from(trackerRuns)
+          .where(and(eq(trackerRuns.trackerId, row.id), inArray(trackerRuns.status, ["queued", "running"])))
+          .limit(1);
+        throw new DomainError("CONFLICT", `This tracker already has a run ${active?.status ?? "queued"}: ${active?.id ?? "(just finished)"}`);
+      }
+      await db.insert(trackerRunQueries).values(row.queries.map((query, position) => ({ runId: run.id, position, query })));
+      await queue.send(START, { runId: run.id }, { singletonKey: run.id });
+      return run.id;
+    },
+  };
+  return engine;
+
+  async function tick(trackerId: string): Promise<void> {
+    const [row] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
+    if (!row) return void (await queue.unschedule(TICK, trackerId));
+    if (row.paused) return;
+    try {
+      await engine.start(row, "schedule");
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === "CONFLICT")) throw error;
+      // The previous run is still going: this tick is recorded as skipped, not queued behind it.
+      await db.insert(trackerRuns).values({
+        trackerId,
+        trigger: "schedule",
+        segment: row.segment,
+        scheduledFor: clock(),
+        status: "skipped",
+        reason: "the previous run was still going",
+        finishedAt: clock(),
+      });
+    }
+  }
+
+  /** Checks the subscription and the limits, then sends the run's query jobs; or marks it skipped with why. */
+  async function startRun(runId: string): Promise<void> {
+    const [found] = await db
+      .select({ run: trackerRuns, tracker: trackers })
+      .from(trackerRuns)
+      .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+      .where(eq(trackerRuns.id, runId))
+      .limit(1);
+    if (!found || found.run.status !== "queued") return;
+    const { tracker } = found;
+    const reason = await refusal(tracker);
+    if (reason) {
+      await db.update(trackerRuns).set({ status: "skipped", reason, finishedAt: clock() }).where(eq(trackerRuns.id, runId));
+      return;
+    }
+    const queries = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId));
+    const expected = queries.length * tracker.providers.length * tracker.iterations;
+    await db
+      .update(trackerRuns)
+      .set({ status: "running", startedAt: clock(), expected })
+      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "queued")));
+    for (const { position } of queries)
+      await queue.send<QueryJob>(QUERY, { runId, position }, { singletonKey: `${runId}/${position}`, retryLimit: QUERY_RETRIES, retryDelaySeconds: 2 });
+  }
+
+  /** Why the run may not start, or null: a lapsed subscription (which pauses the tracker), its monthly budget, the spend limits. */
+  async function refusal(tracker: TrackerRow): Promise<string | null> {
+    if (!(await billing.isPro(tracker.userId))) {
+      await db.update(trackers).set({ pausedReason: SUBSCRIPTION_LAPSED }).where(eq(trackers.id, tracker.id));
+      return `${SUBSCRIPTION_LAPSED}: the tracker runs again once the subscription is renewed`;
+    }
+    // Renewed: the pause the lapse made is lifted by the first run after it.
+    if (tracker.pausedReason) await db.update(trackers).set({ pausedReason: null }).where(eq(trackers.id, tracker.id));
+    const estimate = deps.estimate(tracker);
+    if (tracker.monthlyBudgetUsd !== null) {
+      const spent = await spentThisMonth(tracker.id);
+      if (spent + (estimate ?? 0) > tracker.monthlyBudgetUsd)
+        return `The tracker's monthly budget of ${formatUsd(tracker.monthlyBudgetUsd)} would be passed: ${formatUsd(spent)} spent this month, and this run costs about ${formatUsd(estimate)}`;
+    }
+    try {
+      await spend.admit(tracker.userId, estimate);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "SPEND_LIMIT") return error.message;
+      throw error;
+    }
+    return null;
+  }
+
+  async function spentThisMonth(trackerId: string): Promise<number> {
+    const now = clock();
+    const [row] = await db
+      .select({ usd: sql<number>`coalesce(sum(${trackerCalls.costUsd}), 0)` })
+      .from(trackerCalls)
+      .innerJoin(trackerRuns, eq(trackerRuns.id, trackerCalls.runId))
+      .where(and(eq(trackerRuns.trackerId, trackerId), gte(trackerRuns.createdAt, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)))));
+    return Number(row?.usd ?? 0);
+  }
+
+  /** One query of a run: its saved search, filled call by call; on a retry, only what is missing. */
+  async function runQuery({ runId, position }: QueryJob, job: { signal: AbortSignal; retryCount: number }): Promise<void> {
+    const [found] = await db
+      .select({ run: trackerRuns, tracker: trackers, item: trackerRunQueries })
+      .from(trackerRunQueries)
+      .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRunQueries.runId))
+      .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+      .where(and(eq(trackerRunQueries.runId, runId), eq(trackerRunQueries.position, position)))
+      .limit(1);
+    if (!found || found.item.finishedAt || found.run.status !== "running") return;
+    const { tracker, item } = found;
+    try {
+      await askQuery(tracker, item, job.signal);
+    } catch (error) {
+      // The last attempt: what is not done is given up, so the run still ends (partial).
+      if (job.retryCount < QUERY_RETRIES || job.signal.aborted) throw error;
+      await giveUp(tracker, item, error instanceof Error ? error.message : String(error));
+    }
+    await finishIfDone(runId);
+  }
+
+  async function askQuery(tracker: TrackerRow, item: typeof trackerRunQueries.$inferSelect, signal: AbortSignal): Promise<void> {
+    const { runId, position, query } = item;
+    const location = v.safeParse(Location, tracker.location);
+    const options: SearchOptions = location.success ? { location: location.output } : {};
+    const owner = { userId: tracker.userId, anonymousId: `tracker:${tracker.id}` };
+    let searchId = item.searchId;
+    if (searchId) await store.claim(searchId, instance.id);
+    else {
+      searchId = await store.begin(owner, query, tracker.iterations, options, {
+        instanceId: instance.id,
+        slot: `tracker:${runId}:${position}`,
+        charge: null,
+        tracker: { trackerId: tracker.id, runId },
+      });
+      await db
+        .update(trackerRunQueries)
+        .set({ searchId })
+        .where(and(eq(trackerRunQueries.runId, runId), eq(trackerRunQueries.position, position)));
+    }
+    const id = searchId;
+
+    const ledger = await reconcile(runId, position);
+    const started = performance.now();
+    const checkpoint = createCheckpoint((partial) => store.checkpoint(id, instance.id, partial), { query, iterations: tracker.iterations });
+    for (const row of ledger) if (row.status !== "started" && row.result) checkpoint.add(row.provider as ProviderId, parseResult(row.result));
+    const budget = await spend.budget(tracker.userId, async () => id);
+    const call: ProviderRun = { query, options, signal, retry, deadline: deadlineFor(1, deadline) };
+    const asked = tracker.providers as ProviderId[];
+    try {
+      await Promise.all(
+        asked.map(async (provider) => {
+          const limit = createLimiter(deps.concurrency);
+          const missing = Array.from({ length: tracker.iterations }, (_, iteration) => iteration).filter((iteration) => {
+            const row = ledger.find((r) => r.provider === provider && r.iteration === iteration);
+            return !row || row.status === "started";
+          });
+          await Promise.all(
+            missing.map((iteration) =>
+              limit(async () => {
+                const result = await askOnce(provider, iteration, { runId, position, call, budget });
+                checkpoint.add(provider, result);
+                await budget.spend(result.cost?.usd ?? null);
+              }),
+            ),
+          );
+        }),
+      );
+    } finally {
+      await checkpoint.close();
+    }
+
+    const rows = await db
+      .select()
+      .from(trackerCalls)
+      .where(and(eq(trackerCalls.runId, runId), eq(trackerCalls.position, position)))
+      .orderBy(asc(trackerCalls.iteration));
+    const runs: Partial<Record<ProviderId, ModelResult[]>> = {};
+    for (const row of rows) if (row.result) (runs[row.provider as ProviderId] ??= []).push(parseResult(row.result));
+    const result = buildSearchResult({ query, executionTimeMs: Math.round(performance.now() - started), iterations: tracker.iterations, runs });
+    const answered = providerIds.some((provider) => runs[provider]?.some((run) => run.status === "ok"));
+    if (answered) await store.complete(id, instance.id, { ...result, id, options, createdAt: new Date().toISOString() });
+    else await store.fail(id, instance.id, "failed", "No provider answered this query", result);
+    await markFinished(runId, position);
+  }
+
+  /**
+   * One call on the ledger: `started` before it is made, `done` or `failed` with the answer after.
+   * The provider's slot (PROVIDER_CONCURRENCY_TOTAL) is held for the search call only, as the
+   * search's own limiter does; a provider still answering 429 after its waits pauses and is asked again.
+   */
+  async function askOnce(
+    provider: ProviderId,
+    iteration: number,
+    { runId, position, call, budget }: { runId: string; position: number; call: ProviderRun; budget: Awaited<ReturnType<SpendService["budget"]>> },
+  ): Promise<ModelResult> {
+    // A stopped job starts nothing more: what it had queued is the retry's.
+    call.signal.throwIfAborted();
+    const adapter = providers[provider];
+    const key = { runId, position, provider, iteration };
+    if (!adapter) return record(key, "failed", { ...offModelResult(provider), modelName: "not connected", modelVersion: "not connected", ...noKey(provider) });
+    const reached = budget.exhausted();
+    if (reached) return record(key, "failed", { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}.` });
+    const ledgerKey = `${runId}/${position}/${provider}/${iteration}`;
+    inFlight.add(ledgerKey);
+    try {
+      let asked: Asked | undefined;
+      for (let waits = 0; ; waits++) {
+        await waitWhilePaused(provider, call.signal);
+        const release = await slots.take(provider, call.signal);
+        try {
+          // Recorded once it holds its slot, right before the call: a `started` row is a call made or about to be.
+          if (waits === 0)
+            await db
+              .insert(trackerCalls)
+              .values({ ...key, status: "started", instanceId: instance.id })
+              .onConflictDoUpdate({
+                target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
+                set: { status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() },
+              });
+          asked = await askProvider(adapter, { ...call, deadline: deadlineFor(1, deadline) });
+        } finally {
+          await release();
+        }
+        if (!("failed" in asked) || asked.failed.failure !== "rate_limited" || waits >= RATE_LIMIT_WAITS) break;
+        // Refused with a 429, not bought: the call waits with the provider's other calls here, and asks again.
+        pausedUntil.set(provider, Date.now() + (retry ?? defaultRetryPolicy).maxDelayMs);
+      }
+      const read = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
+      return await record(key, read.status === "ok" ? "done" : "failed", read);
+    } finally {
+      inFlight.delete(ledgerKey);
+    }
+  }
+
+  async function waitWhilePaused(provider: ProviderId, signal: AbortSignal): Promise<void> {
+    const until = pausedUntil.get(provider) ?? 0;
+    if (until > Date.now() && !(await abortableSleep(until - Date.now(), signal))) throw signal.reason;
+  }
+
+  async function record(
+    key: { runId: string; position: number; provider: ProviderId; iteration: number },
+    status: "done" | "failed",
+    read: ModelResult,
+  ): Promise<ModelResult> {
+    const result = { ...read, cost: answerCost(read, prices) };
+    await db
+      .insert(trackerCalls)
+      .values({ ...key, status, instanceId: instance.id, result, costUsd: result.cost.usd, simulated: result.simulated })
+      .onConflictDoUpdate({
+        target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
+        set: { status, instanceId: instance.id, result, costUsd: result.cost.usd, simulated: result.simulated, updatedAt: new Date() },
+      });
+    return result;
+  }
+
+  /**
+   * The query's ledger as a retry finds it. A call left `started` by an attempt that is over (its
+   * instance's lease lapsed, or this instance no longer has it in flight) may have been bought and
+   * its answer lost: it is asked again once; one lost a second time is given up as `lost`. A call
+   * still in flight on a live instance means that attempt runs on: this one waits for a retry.
+   */
+  async function reconcile(runId: string, position: number): Promise<CallRow[]> {
+    const rows = await db
+      .select({
+        call: trackerCalls,
+        live: sql<boolean>`exists (select 1 from ${instances} where ${instances.id} = ${trackerCalls.instanceId} and ${instances.heartbeatAt} > ${expiry(instance.leaseMs)})`,
+      })
+      .from(trackerCalls)
+      .where(and(eq(trackerCalls.runId, runId), eq(trackerCalls.position, position)));
+    const ledger: CallRow[] = [];
+    for (const { call, live } of rows) {
+      if (call.status !== "started") {
+        ledger.push(call);
+        continue;
+      }
+      const ours = call.instanceId === instance.id;
+      if (ours ? inFlight.has(`${runId}/${position}/${call.provider}/${call.iteration}`) : live)
+        throw new Error(`calls of this query are still in flight on instance ${call.instanceId}`);
+      if (call.attempts < 2) {
+        ledger.push(call);
+        continue;
+      }
+      const lost = { ...offModelResult(call.provider as ProviderId), status: "error" as const, error: LOST_MESSAGE };
+      ledger.push(await recordLost(call, lost));
+    }
+    return ledger;
+  }
+
+  async function recordLost(call: CallRow, result: ModelResult): Promise<CallRow> {
+    const [row] = await db
+      .update(trackerCalls)
+      .set({ status: "lost", result, updatedAt: new Date() })
+      .where(
+        and(
+          eq(trackerCalls.runId, call.runId),
+          eq(trackerCalls.position, call.position),
+          eq(trackerCalls.provider, call.provider),
+          eq(trackerCalls.iteration, call.iteration),
+        ),
+      )
+      .returning();
+    return row ?? call;
+  }
+
+  /** The last attempt failed: the query's search keeps what it has, and its missing calls count as failed. */
+  async function giveUp(tracker: TrackerRow, item: typeof trackerRunQueries.$inferSelect, message: string): Promise<void> {
+    for (const provider of tracker.providers as ProviderId[])
+      for (let iteration = 0; iteration < tracker.iterations; iteration++)
+        await db
+          .insert(trackerCalls)
+          .values({
+            runId: item.runId,
+            position: item.position,
+            provider,
+            iteration,
+            status: "failed",
+            instanceId: instance.id,
+            result: { ...offModelResult(provider), status: "error", error: message.slice(0, 500) },
+          })
+          .onConflictDoNothing();
+    await db
+      .update(trackerCalls)
+      .set({ status: "lost", updatedAt: new Date() })
+      .where(and(eq(trackerCalls.runId, item.runId), eq(trackerCalls.position, item.position), eq(trackerCalls.status, "started")));
+    await markFinished(item.runId, item.position);
+  }
+
+  async function markFinished(runId: string, position: number): Promise<void> {
+    await db
+      .update(trackerRunQueries)
+      .set({ finishedAt: clock() })
+      .where(and(eq(trackerRunQueries.runId, runId), eq(trackerRunQueries.position, position), isNull(trackerRunQueries.finishedAt)));
+  }
+
+  /** Once every query has finished: completed, partial (some answers failed) or failed (none came). */
+  async function finishIfDone(runId: string): Promise<void> {
+    const [open] = await db
+      .select({ position: trackerRunQueries.position })
+      .from(trackerRunQueries)
+      .where(and(eq(trackerRunQueries.runId, runId), isNull(trackerRunQueries.finishedAt)))
+      .limit(1);
+    if (open) return;
+    const [tally] = await db
+      .select({
+        done: sql<number>`count(*) filter (where ${trackerCalls.status} = 'done')`,
+        failed: sql<number>`count(*) filter (where ${trackerCalls.status} <> 'done')`,
+      })
+      .from(trackerCalls)
+      .where(eq(trackerCalls.runId, runId));
+    const done = Number(tally?.done ?? 0);
+    const failed = Number(tally?.failed ?? 0);
+    const status = failed === 0 ? "completed" : done > 0 ? "partial" : "failed";
+    await db
+      .update(trackerRuns)
+      .set({ status, finishedAt: clock(), ...(status === "failed" ? { reason: "No provider answered any query" } : {}) })
+      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "running")));
+  }
+}
+
+export type TrackerEngine = ReturnType<typeof createTrackerEngine>;
+
+export const LOST_MESSAGE = "Lost twice with the instance asking it: not asked a third time, so as not to pay for it again";
+
+function parseResult(value: unknown): ModelResult {
+  return v.parse(ModelResult, value);
+}
+
+function noKey(provider: ProviderId): Pick<ModelResult, "error" | "failure"> {
+  const { failure, message } = noKeyFailure(provider);
+  return { error: message, failure };
+}

@@ -1,0 +1,192 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { trackers } from "#db/schema.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
+import { Location } from "#src/contract/location.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { CreateTracker, Tracker, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import { DomainError } from "../errors.ts";
+import type { Providers } from "../search/run.ts";
+import type { TrackerEngine } from "./engine.ts";
+import { createRunViews } from "./runs.ts";
+import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
+
+export type TrackerRow = typeof trackers.$inferSelect;
+
+export type TrackersDeps = {
+  db: Db;
+  providers: Providers;
+  /** What one run of the tracker costs at today's prices (null: unknown). */
+  estimate: (row: TrackerRow) => number | null;
+  engine: TrackerEngine;
+  /** TRACKER_MIN_INTERVAL_MINUTES. */
+  minIntervalMinutes: number;
+  clock?: () => Date;
+};
+
+/**
+ * Trackers (issue 25): a Pro user's questions asked on a schedule. This is their definition and
+ * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
+ * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
+ */
+export function createTrackers({ db, providers, estimate, engine, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
+  const runViews = createRunViews(db);
+  const connected = () => providerIds.filter((id) => providers[id] !== null);
+
+  async function own(userId: string, id: string): Promise<TrackerRow> {
+    const [row] = UUID.test(id)
+      ? await db
+          .select()
+          .from(trackers)
+          .where(and(eq(trackers.id, id), eq(trackers.userId, userId)))
+          .limit(1)
+      : [];
+    if (!row) throw new DomainError("NOT_FOUND", "Tracker not found");
+    return row;
+  }
+
+  /** The providers asked: the given ones, each connected here; every connected one by default. */
+  function chooseProviders(given: ProviderId[] | undefined): ProviderId[] {
+    if (!given) {
+      const all = connected();
+      if (all.length === 0) throw new DomainError("INVALID_INPUT", "providers: no provider is connected here to ask");
+      return all;
+    }
+    const off = given.filter((id) => providers[id] === null);
+    if (off.length) throw new DomainError("INVALID_INPUT", `providers: ${off.join(", ")} ${off.length === 1 ? "is" : "are"} not connected here`);
+    return given;
+  }
+
+  async function view(row: TrackerRow, lastRun?: TrackerRun | null): Promise<Tracker> {
+    const schedule = { cron: row.cron, timezone: row.timezone };
+    const perRunUsd = estimate(row);
+    const paused = row.paused || row.pausedReason !== null;
+    const next = paused ? null : nextRun(schedule, clock());
+    const location = v.safeParse(Location, row.location);
+    return {
+      id: row.id,
+      name: row.name,
+      queries: row.queries,
+      brand: v.parse(BrandEntry, row.brand),
+      competitors: v.parse(v.array(BrandEntry), row.competitors),
+      providers: row.providers as ProviderId[],
+      iterations: row.iterations,
+      ...(location.success ? { location: location.output } : {}),
+      schedule,
+      scheduleText: describeSchedule(schedule),
+      ...(row.monthlyBudgetUsd === null ? {} : { monthlyBudgetUsd: row.monthlyBudgetUsd }),
+      paused,
+      ...(row.pausedReason ? { pausedReason: row.pausedReason } : {}),
+      segment: row.segment,
+      nextRunAt: next?.toISOString() ?? null,
+      lastRun: lastRun === undefined ? await latestRun(row.id) : lastRun,
+      estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()) },
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  async function latestRun(trackerId: string): Promise<TrackerRun | null> {
+    const [run] = await runViews.page(trackerId, { limit: 1 });
+    return run ?? null;
+  }
+
+  return {
+    async list(userId: string): Promise<{ trackers: Tracker[] }> {
+      const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
+      return { trackers: await Promise.all(rows.map((row) => view(row))) };
+    },
+
+    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id)),
+
+    async create(userId: string, input: CreateTracker): Promise<Tracker> {
+      checkSchedule(input.schedule, minIntervalMinutes);
+      const [row] = await db
+        .insert(trackers)
+        .values({
+          userId,
+          name: input.name,
+          queries: input.queries,
+          brand: input.brand,
+          competitors: input.competitors,
+          providers: chooseProviders(input.providers),
+          iterations: input.iterations,
+          location: input.location ?? null,
+          cron: input.schedule.cron,
+          timezone: input.schedule.timezone,
+          monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+        })
+        .returning();
+      if (!row) throw new Error("could not save the tracker");
+      await engine.schedule(row);
+      return view(row, null);
+    },
+
+    async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
+      const row = await own(userId, id);
+      if (change.schedule) checkSchedule(change.schedule, minIntervalMinutes);
+      const providersNow = change.providers ? chooseProviders(change.providers) : undefined;
+      const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+      // A change of what is asked starts a new series segment: the trend shows where.
+      const newSegment = (change.queries && !sameList(change.queries, row.queries)) || (providersNow && !sameList(providersNow, row.providers));
+      const [updated] = await db
+        .update(trackers)
+        .set({
+          ...(change.name === undefined ? {} : { name: change.name }),
+          ...(change.queries === undefined ? {} : { queries: change.queries }),
+          ...(change.brand === undefined ? {} : { brand: change.brand }),
+          ...(change.competitors === undefined ? {} : { competitors: change.competitors }),
+          ...(providersNow === undefined ? {} : { providers: providersNow }),
+          ...(change.iterations === undefined ? {} : { iterations: change.iterations }),
+          ...(change.location === undefined ? {} : { location: change.location }),
+          ...(change.schedule === undefined ? {} : { cron: change.schedule.cron, timezone: change.schedule.timezone }),
+          ...(change.monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd: change.monthlyBudgetUsd }),
+          // Resuming also clears a pause the owner did not make: a run checks the subscription again.
+          ...(change.paused === undefined ? {} : { paused: change.paused, ...(change.paused ? {} : { pausedReason: null }) }),
+          ...(newSegment ? { segment: sql`${trackers.segment} + 1` } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(trackers.id, row.id))
+        .returning();
+      if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
+      await engine.schedule(updated);
+      return view(updated);
+    },
+
+    /** Deletes the tracker with its runs (their saved searches stay in the history). */
+    async remove(userId: string, id: string): Promise<void> {
+      const row = await own(userId, id);
+      await engine.unschedule(row.id);
+      await db.delete(trackers).where(eq(trackers.id, row.id));
+    },
+
+    /** Run now: 202 with the run queued, or CONFLICT naming the run already queued or running. */
+    async runNow(userId: string, id: string): Promise<{ run: TrackerRun }> {
+      const row = await own(userId, id);
+      const runId = await engine.start(row, "manual");
+      const run = await runViews.one(row.id, runId);
+      if (!run) throw new Error("the run just queued is missing");
+      return { run };
+    },
+
+    async runs(userId: string, id: string, page: { before?: string; limit: number }): Promise<TrackerRunList> {
+      const row = await own(userId, id);
+      const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1 });
+      const shown = runs.slice(0, page.limit);
+      return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
+    },
+
+    async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
+      const row = await own(userId, id);
+      const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
+      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens) : null;
+      if (!run) throw new DomainError("NOT_FOUND", "Run not found");
+      return run;
+    },
+  };
+}
+
+export type Trackers = ReturnType<typeof createTrackers>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

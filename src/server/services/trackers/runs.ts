@@ -1,0 +1,138 @@
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { searches, trackerCalls, trackerRunQueries, trackerRuns } from "#db/schema.ts";
+import { providerIds } from "#src/contract/providers.ts";
+import { StoredSearchResult } from "#src/contract/search-wire.ts";
+import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
+import { brandLens, type LensSettings } from "#src/core/lens.ts";
+
+type RunRow = typeof trackerRuns.$inferSelect;
+type Tally = { done: number; failed: number; usd: number; unknown: number; simulated: number };
+
+/** A run as its owner reads it: its row, its queries, and the counts and cost its call ledger adds up to. */
+export function createRunViews(db: Db) {
+  async function views(rows: RunRow[]): Promise<TrackerRun[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [queries, tallies] = await Promise.all([
+      db.select().from(trackerRunQueries).where(inArray(trackerRunQueries.runId, ids)).orderBy(asc(trackerRunQueries.position)),
+      db
+        .select({
+          runId: trackerCalls.runId,
+          position: trackerCalls.position,
+          done: sql<number>`count(*) filter (where ${trackerCalls.status} = 'done')`,
+          failed: sql<number>`count(*) filter (where ${trackerCalls.status} in ('failed', 'lost'))`,
+          usd: sql<number>`coalesce(sum(${trackerCalls.costUsd}), 0)`,
+          // An answer of a model without a price: the run's cost is unknown (ADR 041).
+          unknown: sql<number>`count(*) filter (where ${trackerCalls.status} = 'done' and ${trackerCalls.costUsd} is null and not ${trackerCalls.simulated})`,
+          simulated: sql<number>`count(*) filter (where ${trackerCalls.status} = 'done' and ${trackerCalls.simulated})`,
+        })
+        .from(trackerCalls)
+        .where(inArray(trackerCalls.runId, ids))
+        .groupBy(trackerCalls.runId, trackerCalls.position),
+    ]);
+    const tallyOf = new Map(tallies.map((t) => [`${t.runId}/${t.position}`, numbers(t)]));
+    return rows.map((row) => {
+      const own = queries.filter((query) => query.runId === row.id);
+      const perQuery = own.length ? row.expected / own.length : 0;
+      const counted = own.map((query) => ({ query, tally: tallyOf.get(`${row.id}/${query.position}`) ?? ZERO }));
+      const total = counted.reduce<Tally>((sum, { tally }) => add(sum, tally), ZERO);
+      return {
+        id: row.id,
+        trackerId: row.trackerId,
+        status: row.status,
+        ...(row.reason ? { reason: row.reason } : {}),
+        trigger: row.trigger,
+        segment: row.segment,
+        scheduledFor: row.scheduledFor.toISOString(),
+        startedAt: row.startedAt?.toISOString() ?? null,
+        finishedAt: row.finishedAt?.toISOString() ?? null,
+        answers: { expected: row.expected, done: total.done, failed: total.failed },
+        cost: { usd: total.unknown > 0 ? null : total.usd, simulated: total.done > 0 && total.simulated === total.done },
+        queries: counted.map(({ query, tally }) => ({
+          query: query.query,
+          searchId: query.searchId,
+          expected: perQuery,
+          done: tally.done,
+          failed: tally.failed,
+        })),
+      };
+    });
+  }
+
+  /**
+   * Per query, how often each provider's answers named the brand, read from its saved search as the
+   * brand lens reads any search (ADR 014). One run's searches only: a list of runs leaves it out.
+   */
+  async function withMentions(run: TrackerRun, lens: LensSettings): Promise<TrackerRun> {
+    const ids = run.queries.flatMap((query) => (query.searchId ? [query.searchId] : []));
+    if (ids.length === 0) return run;
+    const rows = await db.select({ id: searches.id, result: searches.result }).from(searches).where(inArray(searches.id, ids));
+    const results = new Map(rows.map((row) => [row.id, v.safeParse(StoredSearchResult, row.result)]));
+    return {
+      ...run,
+      queries: run.queries.map((query): TrackerRunQuery => {
+        const parsed = query.searchId ? results.get(query.searchId) : undefined;
+        if (!parsed?.success) return query;
+        const report = brandLens(parsed.output, lens);
+        const brandMentions: NonNullable<TrackerRunQuery["brandMentions"]> = {};
+        for (const id of providerIds) {
+          const rate = report.providers[id]?.mentionRate;
+          if (rate && rate.n > 0) brandMentions[id] = rate;
+        }
+        return { ...query, brandMentions };
+      }),
+    };
+  }
+
+  return {
+    /** One run; with the tracker's brand, each query's brand mentions per provider. */
+    async one(trackerId: string, runId: string, lens?: LensSettings): Promise<TrackerRun | null> {
+      const rows = await db
+        .select()
+        .from(trackerRuns)
+        .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.trackerId, trackerId)))
+        .limit(1);
+      const [run] = await views(rows);
+      if (!run) return null;
+      return lens ? withMentions(run, lens) : run;
+    },
+
+    /** Newest first; `before` is a run id of the previous page. */
+    async page(trackerId: string, { before, limit }: { before?: string; limit: number }): Promise<TrackerRun[]> {
+      const [cursor] = before
+        ? await db
+            .select({ createdAt: trackerRuns.createdAt, id: trackerRuns.id })
+            .from(trackerRuns)
+            .where(and(eq(trackerRuns.id, before), eq(trackerRuns.trackerId, trackerId)))
+            .limit(1)
+        : [];
+      const rows = await db
+        .select()
+        .from(trackerRuns)
+        .where(
+          and(
+            eq(trackerRuns.trackerId, trackerId),
+            cursor
+              ? or(lt(trackerRuns.createdAt, cursor.createdAt), and(eq(trackerRuns.createdAt, cursor.createdAt), lt(trackerRuns.id, cursor.id)))
+              : undefined,
+          ),
+        )
+        .orderBy(desc(trackerRuns.createdAt), desc(trackerRuns.id))
+        .limit(limit);
+      return views(rows);
+    },
+  };
+}
+
+const ZERO: Tally = { done: 0, failed: 0, usd: 0, unknown: 0, simulated: 0 };
+
+function add(a: Tally, b: Tally): Tally {
+  return { done: a.done + b.done, failed: a.failed + b.failed, usd: a.usd + b.usd, unknown: a.unknown + b.unknown, simulated: a.simulated + b.simulated };
+}
+
+/** Aggregates come back as strings from PostgreSQL's bigint and numeric. */
+function numbers(t: Tally): Tally {
+  return { done: Number(t.done), failed: Number(t.failed), usd: Number(t.usd), unknown: Number(t.unknown), simulated: Number(t.simulated) };
+}

@@ -1,0 +1,257 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { newAccount } from "#tests/support/accounts.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
+
+/*
+ * Issue 25's pages in Chromium against the loopback simulators and the real job queue: a tracker
+ * created through the form (prefilled from the brand lens, with its estimate before saving), seen
+ * in the list, Run now with the run's live progress to Completed, its saved searches opened; the
+ * edit form and delete; free and signed-out visitors meet the Pro gate; the phone layout.
+ */
+const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: true });
+
+/** Per test: `bun test <file>` may not apply bunfig's timeout. No test asserts on time. */
+const TIMEOUT = 120_000;
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 360, height: 780 };
+
+const toasts = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+
+/** A signed-in Pro visitor with a brand lens (Acme, with a competitor), on `path`. */
+async function proPage(path: string, viewport = DESKTOP, pageOptions?: PageOptions): Promise<Page> {
+  const page = await harness().newPage({ viewport }, pageOptions);
+  await page.goto("/");
+  await harness().signInAsPro(page);
+  const lens = await page.request.put("/api/user/brand-lens", {
+    data: { brand: { name: "Acme", aliases: ["Acme Corp"], domains: ["acme.example"] }, competitors: [{ name: "Globex" }] },
+  });
+  expect(lens.status()).toBe(200);
+  await visit(page, path);
+  return page;
+}
+
+/** Fills the new-tracker form's own fields (the brand and competitors come from the lens). */
+async function fillForm(page: Page, name: string, questions: string[]): Promise<void> {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Questions").fill(questions.join("\n"));
+  await page.getByLabel("Iterations per question").fill("2");
+  await page.getByRole("radio", { name: "Daily" }).check();
+  await page.getByLabel("At", { exact: true }).fill("07:30");
+  await page.getByLabel("Time zone").fill("Europe/Berlin");
+}
+
+describe("trackers in Chromium", () => {
+  test(
+    "create a tracker through the form, see it in the list, Run now → live progress → Completed, open a saved search from it",
+    async () => {
+      const page = await proPage("/trackers");
+      // The empty list points to the form; the user menu has Trackers.
+      await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
+      await page.locator("[data-ready]", { has: page.locator("[data-slot=avatar]") }).click();
+      expect(await page.getByRole("menu").getByRole("menuitem", { name: "Trackers" }).getAttribute("href")).toBe("/trackers");
+      await page.keyboard.press("Escape");
+
+      await page.getByRole("main").getByRole("link", { name: "New tracker" }).first().click();
+      await page.waitForURL((url) => url.pathname === "/trackers/new");
+      // Prefilled from the profile's brand lens, every connected provider ticked, 5 iterations, weekly.
+      expect(await page.getByLabel("Brand name").inputValue()).toBe("Acme");
+      expect(await page.getByLabel("Other names").first().inputValue()).toBe("Acme Corp");
+      expect(await page.getByLabel("Your domains").inputValue()).toBe("acme.example");
+      expect(await page.getByLabel("Competitor 1").inputValue()).toBe("Globex");
+      for (const provider of ["ChatGPT / OpenAI", "Claude / Anthropic", "Gemini / Google"])
+        expect(await page.getByRole("checkbox", { name: provider }).isChecked()).toBe(true);
+      expect(await page.getByLabel("Iterations per question").inputValue()).toBe("5");
+      expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
+      // The browser's own time zone replaces the server's guess once the page is live.
+      expect(await page.getByLabel("Time zone").inputValue()).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+
+      // The contract's messages, on the fields, before anything is sent.
+      await page.getByRole("button", { name: "Create tracker" }).click();
+      expect(await page.getByText("name is required").isVisible()).toBe(true);
+      expect(await page.getByText("queries must hold at least one question").isVisible()).toBe(true);
+      expect(await page.getByLabel("Name", { exact: true }).evaluate((input) => input === document.activeElement)).toBe(true);
+
+      await fillForm(page, "CRM questions", ["best crm for startups", "crm with a free plan"]);
+      // The estimate before saving: simulated providers cost nothing, and say so; a daily schedule has a month's figure.
+      expect(await page.getByTestId("estimate-per-run").textContent()).toBe("$0.00 (simulated)");
+      expect(await page.getByTestId("estimate-per-month").textContent()).toBe("$0.00 (simulated)");
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, "trackers-form.png", { fullPage: true });
+
+      await page.getByRole("button", { name: "Create tracker" }).click();
+      await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
+      const trackerPath = new URL(page.url()).pathname;
+      await page.getByRole("heading", { name: "CRM questions", level: 1 }).waitFor();
+      expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every day at 07:30 (Europe/Berlin)");
+      expect(await page.getByText("No runs yet.").isVisible()).toBe(true);
+
+      // Run now: a slower simulator, its answers spread out, keeps the run running long enough to be seen live.
+      harness().simulator.setLatency({ kind: "lognormal", medianMs: 1_500, p95Ms: 5_000 });
+      await page.getByRole("button", { name: /^Run now/ }).click();
+      const run = page.getByTestId("tracker-run").first();
+      await run.getByTestId("run-progress").waitFor({ timeout: 30_000 });
+      await run.getByTestId("run-status").filter({ hasText: "Running" }).waitFor({ timeout: 30_000 });
+      // Answers arrive while it runs: the count and the bar move (the page reads the run every few seconds).
+      await run
+        .getByTestId("run-answers")
+        .filter({ hasText: /^[1-9]\d* of 12 answers/ })
+        .waitFor({ timeout: 30_000 });
+      expect(await run.getByTestId("run-status").textContent()).toBe("Running");
+      // While it runs, Run now waits.
+      expect(await page.getByRole("button", { name: /^Run now/ }).isDisabled()).toBe(true);
+      await screenshot(page, "trackers-running.png", { fullPage: true });
+      harness().simulator.setLatency({ kind: "fixed", ms: 5 });
+
+      await run.getByTestId("run-status").filter({ hasText: "Completed" }).waitFor({ timeout: 60_000 });
+      expect(await run.getByTestId("run-answers").textContent()).toBe("12 of 12 answers");
+      expect(await run.getByTestId("run-cost").textContent()).toBe("$0.00 (simulated)");
+      expect(await run.getByTestId("run-progress").count()).toBe(0);
+      const rows = run.getByTestId("run-query");
+      expect(await rows.count()).toBe(2);
+      expect(await rows.nth(0).getByRole("cell").first().textContent()).toBe("6 of 6 answers");
+      // Per question and provider, how often the answers named the brand, with its 95% interval.
+      for (const provider of ["openai", "anthropic", "gemini"])
+        for (const cell of await rows.getByTestId(`mentions-${provider}`).all()) expect(await cell.textContent()).toMatch(/^\d+(\.\d)?% \(\d+–\d+%\)$/);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // Each question opens its saved search.
+      await rows
+        .nth(0)
+        .getByRole("link", { name: /best crm for startups/ })
+        .click();
+      await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
+      await page.getByRole("tablist", { name: "Result views" }).waitFor();
+      expect(await page.getByLabel("What would you like to search?").inputValue()).toBe("best crm for startups");
+
+      // The history lists the run's searches, marked with their tracker; "Hide tracker runs" leaves them out.
+      await visit(page, "/user/history");
+      const history = page.getByRole("main");
+      await history.getByText("Tracker: CRM questions").first().waitFor();
+      expect(await history.getByText("Tracker: CRM questions").count()).toBe(2);
+      await page.getByRole("checkbox", { name: "Hide tracker runs" }).check();
+      await page.getByText("No searches match these filters").waitFor();
+
+      // The list: its schedule in words, the last run's status, the next run.
+      await visit(page, "/trackers");
+      const row = page.getByRole("region", { name: "CRM questions" });
+      expect(await row.getByTestId("tracker-schedule").textContent()).toBe("Every day at 07:30 (Europe/Berlin)");
+      expect(await row.getByTestId("tracker-last-run").getByTestId("run-status").textContent()).toBe("Completed");
+      expect(await row.getByTestId("tracker-next-run").textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/);
+      await screenshot(page, "trackers-list.png", { fullPage: true });
+
+      // Pause: the list says so and no next run is shown; Resume brings it back.
+      await row.getByRole("button", { name: /^Pause/ }).click();
+      await row.getByText("Paused", { exact: true }).first().waitFor();
+      expect(await row.getByTestId("tracker-next-run").textContent()).toBe("Paused");
+      await row.getByRole("button", { name: /^Resume/ }).click();
+      await row.getByRole("button", { name: /^Pause/ }).waitFor();
+      await page.goto(trackerPath);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "edit a tracker (the form starts from it), then delete it after a confirmation",
+    async () => {
+      // The server's refusal of a too frequent cron, and the 404 of the deleted tracker, are logged by the browser as failed requests.
+      const page = await proPage("/trackers/new", DESKTOP, { allowConsoleErrors: [/status of 40[04] \((Bad Request|Not Found)\).*\/api\/trackers\//] });
+      await fillForm(page, "Weekly shoes", ["best running shoes"]);
+      await page.getByRole("radio", { name: "Weekly" }).check();
+      await page.getByLabel("Day", { exact: true }).selectOption("Friday");
+      await page.getByLabel("Ask from").selectOption("DE");
+      await page.getByLabel("City").fill("Berlin");
+      await page.getByRole("button", { name: "Create tracker" }).click();
+      await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
+      const trackerPath = new URL(page.url()).pathname;
+      expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every Friday at 07:30 (Europe/Berlin)");
+
+      await page.getByRole("link", { name: "Edit" }).click();
+      await page.waitForURL((url) => url.pathname === `${trackerPath}/edit`);
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Weekly shoes");
+      expect(await page.getByLabel("Questions").inputValue()).toBe("best running shoes");
+      expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
+      expect(await page.getByLabel("Day", { exact: true }).inputValue()).toBe("5");
+      expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Berlin");
+      expect(await page.getByLabel("Ask from").inputValue()).toBe("DE");
+      expect(await page.getByLabel("City").inputValue()).toBe("Berlin");
+      expect(await page.getByTestId("saved-estimate").textContent()).toBe("As saved, at today's prices: $0.00 per run, $0.00 per month.");
+
+      // A custom cron that fires too often is refused by the server, in its words.
+      await page.getByRole("radio", { name: "Custom (cron)" }).check();
+      await page.getByLabel("Cron", { exact: true }).fill("*/5 * * * *");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await toasts(page).filter({ hasText: "Could not save the tracker" }).filter({ hasText: "TRACKER_MIN_INTERVAL_MINUTES" }).waitFor();
+
+      await page.getByLabel("Cron", { exact: true }).fill("15 8 * * 1-5");
+      await page.getByLabel("Name", { exact: true }).fill("Weekday shoes");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.waitForURL((url) => url.pathname === trackerPath);
+      await page.getByRole("heading", { name: "Weekday shoes", level: 1 }).waitFor();
+      expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every weekday at 08:15 (Europe/Berlin)");
+      const saved = await page.request.get(`/api${trackerPath}`);
+      expect(await saved.json()).toMatchObject({ name: "Weekday shoes", location: { country: "DE", city: "Berlin" }, schedule: { cron: "15 8 * * 1-5" } });
+
+      await visit(page, `${trackerPath}/edit`);
+      await page.getByRole("button", { name: "Delete tracker" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete “Weekday shoes”?" });
+      await dialog.waitFor();
+      await dialog.getByRole("button", { name: "Keep it" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await page.getByRole("button", { name: "Delete tracker" }).click();
+      await dialog.getByRole("button", { name: "Delete tracker" }).click();
+      await page.waitForURL((url) => url.pathname === "/trackers");
+      await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
+      const gone = await page.request.get(`/api${trackerPath}`);
+      expect(gone.status()).toBe(404);
+      // Its address now says so, with the way back to the list.
+      await visit(page, trackerPath);
+      await page.getByText("Could not open this tracker").waitFor();
+      expect(await page.getByRole("link", { name: "Your trackers" }).getAttribute("href")).toBe("/trackers");
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "a free user and a signed-out visitor meet the Pro gate: /upgrade, with trackers among what Pro includes",
+    async () => {
+      const free = await harness().newPage({ viewport: DESKTOP });
+      expect((await free.request.post("/api/register", { data: newAccount() })).status()).toBe(201);
+      for (const path of ["/trackers", "/trackers/new"]) {
+        await free.goto(path);
+        await free.waitForURL((url) => url.pathname === "/upgrade");
+        await free.getByRole("heading", { name: "Upgrade to Pro", level: 1 }).waitFor();
+        expect(await free.getByText(/^Trackers: your questions asked daily or weekly/).isVisible()).toBe(true);
+      }
+      await screenshot(free, "trackers-free-user.png", { published: false });
+
+      const visitor = await harness().newPage({ viewport: DESKTOP });
+      await visitor.goto("/trackers");
+      await visitor.waitForURL((url) => url.pathname === "/upgrade");
+      await waitForHydration(visitor);
+      await visitor.getByRole("heading", { name: "Upgrade to Pro", level: 1 }).waitFor();
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "on a phone: the list and the form fit the width",
+    async () => {
+      const page = await proPage("/trackers/new", PHONE);
+      await fillForm(page, "Phone tracker", ["best crm for startups"]);
+      await page.getByRole("button", { name: "Create tracker" }).click();
+      await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
+      for (const path of ["/trackers", "/trackers/new", new URL(page.url()).pathname]) {
+        await visit(page, path);
+        await page.getByRole("heading", { level: 1 }).first().waitFor();
+        expect({ path, ...(await page.evaluate(() => ({ overflow: document.documentElement.scrollWidth > window.innerWidth }))) }).toEqual({
+          path,
+          overflow: false,
+        });
+      }
+      await visit(page, "/trackers");
+      await screenshot(page, "trackers-list-phone.png", { fullPage: true, published: false });
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,363 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { PRO_REQUIRED } from "#src/contract/quota.ts";
+import { Tracker, TrackerList, TrackerRun, type CreateTracker } from "#src/contract/trackers.ts";
+import { EXIT } from "#cli/lib/exit.ts";
+import { clientAs, createUser, runCli, spawnCli, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { waitFor } from "#tests/support/wait.ts";
+
+/*
+ * Issue 25: `aisc track …` against the real server (trackers run on its pg-boss, providers
+ * simulated): what each command prints, what it changed on the server, and its exit code.
+ */
+
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+
+/** A Pro user and the CLI's options as them. */
+async function proUser(server: CliServer) {
+  const user = await createUser(server, { pro: true });
+  return { user, asUser: { server, env: { AISC_TOKEN: user.token, COLUMNS: "200" } } };
+}
+
+/** A tracker made through the API, as the web makes one. */
+function trackerInput(overrides: Partial<v.InferInput<typeof CreateTracker>> = {}): v.InferInput<typeof CreateTracker> {
+  return {
+    name: "CRM watch",
+    queries: ["best crm for a small agency"],
+    brand: { name: "HubSpot" },
+    iterations: 1,
+    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+    ...overrides,
+  };
+}
+
+/** A table's row (its lines, from one rule to the next) that holds `text`. */
+function rowOf(table: string, text: string): string {
+  return table.split(/^[├└].*$/m).find((row) => row.includes(text)) ?? "";
+}
+
+describe("aisc track", () => {
+  const getServer = useCliServer();
+
+  test("create writes each preset as its cron, in the given time zone, with everything the flags say", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const queryFile = join(mkdtempSync(join(tmpdir(), "aisc-queries-")), "queries.txt");
+    writeFileSync(queryFile, "# the buyers' questions\nbest crm for a small agency\n\ncrm with email tracking\n");
+
+    const daily = await runCli(
+      ["track", "create", "--name", "Daily", "--query", "best crm", "--brand", "HubSpot", "--daily", "09:30", "--timezone", "Europe/Berlin"],
+      asUser,
+    );
+    expect(daily).toMatchObject({ code: EXIT.ok, stderr: expect.stringContaining("aisc track run") });
+    expect(daily.stdout).toContain("Every day at 09:30 (Europe/Berlin)");
+
+    const weekly = await runCli(
+      [
+        "track",
+        "create",
+        "--name",
+        "Weekly",
+        "--query-file",
+        queryFile,
+        "--query",
+        "hubspot alternatives",
+        "--brand",
+        "HubSpot",
+        "--alias",
+        "Hubspot CRM",
+        "--domain",
+        "hubspot.com",
+        "--competitor",
+        "Salesforce",
+        "--competitor",
+        "Pipedrive",
+        "--provider",
+        "openai",
+        "--provider",
+        "gemini",
+        "--iterations",
+        "3",
+        "--country",
+        "de",
+        "--city",
+        "Berlin",
+        "--weekly",
+        "mon@09:00",
+        "--timezone",
+        "America/New_York",
+        "--budget",
+        "25",
+        "--json",
+      ],
+      asUser,
+    );
+    expect(weekly.code).toBe(EXIT.ok);
+    const created = v.parse(Tracker, JSON.parse(weekly.stdout));
+    expect(created).toMatchObject({
+      name: "Weekly",
+      queries: ["hubspot alternatives", "best crm for a small agency", "crm with email tracking"],
+      brand: { name: "HubSpot", aliases: ["Hubspot CRM"], domains: ["hubspot.com"] },
+      competitors: [
+        { name: "Salesforce", aliases: [], domains: [] },
+        { name: "Pipedrive", aliases: [], domains: [] },
+      ],
+      providers: ["openai", "gemini"],
+      iterations: 3,
+      location: { country: "DE", city: "Berlin" },
+      schedule: { cron: "0 9 * * 1", timezone: "America/New_York" },
+      monthlyBudgetUsd: 25,
+      paused: false,
+    });
+
+    const cron = await runCli(
+      ["track", "create", "--name", "Weekdays", "--query", "best crm", "--brand", "HubSpot", "--cron", "15 6 * * 1-5", "--timezone", "UTC", "--json"],
+      asUser,
+    );
+    expect(cron.code).toBe(EXIT.ok);
+
+    // What the server keeps, read through the API as the web reads it.
+    const { trackers } = await user.browser.api.listTrackers();
+    const schedules = Object.fromEntries(trackers.map((tracker) => [tracker.name, tracker.schedule]));
+    expect(schedules).toEqual({
+      Daily: { cron: "30 9 * * *", timezone: "Europe/Berlin" },
+      Weekly: { cron: "0 9 * * 1", timezone: "America/New_York" },
+      Weekdays: { cron: "15 6 * * 1-5", timezone: "UTC" },
+    });
+  });
+
+  test("list shows each tracker's schedule in words, last run and next run; --json is the API's list", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const empty = await runCli(["track", "list"], asUser);
+    expect(empty).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining("No trackers yet") });
+    const weekly = await user.browser.api.createTracker(trackerInput({ name: "CRM weekly" }));
+    const daily = await user.browser.api.createTracker(trackerInput({ name: "CRM daily", schedule: { cron: "0 7 * * *", timezone: "Europe/Berlin" } }));
+
+    const listed = await runCli(["track", "list"], asUser);
+    expect(listed.code).toBe(EXIT.ok);
+    for (const tracker of [weekly, daily]) {
+      const row = rowOf(listed.stdout, tracker.id);
+      expect(row).toContain(tracker.name);
+      expect(row).toContain(tracker.scheduleText);
+      expect(row).toContain("never run");
+      expect(row).toContain(`next ${tracker.nextRunAt?.slice(0, 16).replace("T", " ") ?? "no next run"}`);
+    }
+    expect(listed.stdout).toContain("Every Monday at 09:00 (UTC)");
+    expect(listed.stdout).toContain("Every day at 07:00 (Europe/Berlin)");
+
+    // After a run: its time and status. The table fits 80 columns (COLUMNS unset, stdout a pipe).
+    const { run } = await user.browser.api.runTracker(weekly.id);
+    await waitFor(async () => (await user.browser.api.getTrackerRun(weekly.id, run.id)).status === "completed", {
+      what: "the run to complete",
+      timeoutMs: 60_000,
+    });
+    const narrow = await runCli(["track", "list"], { server, env: { AISC_TOKEN: user.token } });
+    expect(narrow.stdout.split("\n").every((line) => Bun.stringWidth(line) <= 80)).toBe(true);
+    const row = rowOf(narrow.stdout, weekly.id);
+    expect(row).toContain(`last ${run.scheduledFor.slice(0, 16).replace("T", " ")}`);
+    expect(row).toContain("completed");
+
+    const json = v.parse(TrackerList, JSON.parse((await runCli(["track", "list", "--json"], asUser)).stdout));
+    expect(json.trackers.map((tracker) => tracker.id).sort()).toEqual([weekly.id, daily.id].sort());
+  });
+
+  test("run --wait follows the run to its end: per query the brand's mention rate per provider and the saved search; show lists the run", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput({ queries: ["best crm for a small agency", "best crm for startups"], iterations: 2 }));
+
+    const json = await runCli(["track", "run", tracker.id, "--wait", "--json"], asUser);
+    expect(json.code).toBe(EXIT.ok);
+    const run = v.parse(TrackerRun, JSON.parse(json.stdout));
+    expect(run).toMatchObject({ trackerId: tracker.id, status: "completed", trigger: "manual" });
+    const expected = tracker.queries.length * tracker.providers.length * tracker.iterations;
+    expect(run.answers).toEqual({ expected, done: expected, failed: 0 });
+    expect(run.queries.map((query) => query.query)).toEqual(tracker.queries);
+    for (const query of run.queries) {
+      expect(Object.keys(query.brandMentions ?? {}).sort()).toEqual([...tracker.providers].sort());
+      // Each query's answers are a saved search in the history.
+      const saved = await user.browser.api.getSearch(query.searchId ?? "none");
+      expect(saved.query).toBe(query.query);
+    }
+
+    const table = await runCli(["track", "run", tracker.id, "--wait"], asUser);
+    expect(table.code).toBe(EXIT.ok);
+    expect(table.stdout).toContain("names HubSpot");
+    for (const id of tracker.providers) expect(table.stdout).toContain(providerCatalogue[id].model);
+    expect(table.stdout).toContain("best crm for startups");
+
+    const shown = await runCli(["track", "show", tracker.id], asUser);
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain(`CRM watch (${tracker.id})`);
+    expect(shown.stdout).toContain("Every Monday at 09:00 (UTC)");
+    expect(shown.stdout).toContain("Latest runs:");
+    expect(shown.stdout).toContain(run.id);
+    expect(shown.stdout).toContain(`${expected}/${expected}`);
+    expect(shown.stdout).toContain("Results of run");
+    const document = JSON.parse((await runCli(["track", "show", tracker.id, "--json"], asUser)).stdout) as { tracker: unknown; runs: unknown[] };
+    expect(v.parse(Tracker, document.tracker).id).toBe(tracker.id);
+    expect(document.runs.map((item) => v.parse(TrackerRun, item).id)).toContain(run.id);
+  });
+
+  test("run --wait exits by how the run ended: 4 when every provider failed, 6 when some answers did", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+    try {
+      for (const id of providerIds) server.simulator.setFaults(id, [{ kind: "server_error" }], { persistent: true, kinds: ["search"] });
+      const failed = await runCli(["track", "run", tracker.id, "--wait", "--json"], asUser);
+      expect(failed.code).toBe(EXIT.server);
+      expect(v.parse(TrackerRun, JSON.parse(failed.stdout)).status).toBe("failed");
+      expect(failed.stderr).toContain("failed");
+
+      server.simulator.clearFaults();
+      server.simulator.setFaults("gemini", [{ kind: "server_error" }], { persistent: true, kinds: ["search"] });
+      const partial = await runCli(["track", "run", tracker.id, "--wait", "--json"], asUser);
+      expect(partial.code).toBe(EXIT.partialRun);
+      const run = v.parse(TrackerRun, JSON.parse(partial.stdout));
+      expect(run.status).toBe("partial");
+      expect(run.answers.failed).toBeGreaterThan(0);
+      expect(partial.stderr).toContain(`Run ${run.id} · partial`);
+    } finally {
+      server.simulator.clearFaults();
+    }
+  });
+
+  test("run while a run is queued or running is refused naming that run; without --wait it says the run is queued", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+    server.simulator.setLatency({ kind: "fixed", ms: 3000 });
+    try {
+      const first = await runCli(["track", "run", tracker.id], asUser);
+      expect(first.code).toBe(EXIT.ok);
+      const [, runId] = /^Run (\S+) queued\.$/m.exec(first.stdout) ?? [];
+      expect(runId).toBeDefined();
+      const second = await runCli(["track", "run", tracker.id], asUser);
+      expect(second.code).toBe(EXIT.usage);
+      expect(second.stderr).toContain(runId ?? "the first run");
+      expect(second.stderr).toContain(`aisc track show ${tracker.id}`);
+    } finally {
+      server.simulator.setLatency({ kind: "fixed", ms: 5 });
+    }
+    await waitFor(async () => (await user.browser.api.listTrackerRuns(tracker.id)).runs.every((run) => !["queued", "running"].includes(run.status)), {
+      what: "the run to end",
+      timeoutMs: 60_000,
+    });
+  });
+
+  test("Ctrl-C during run --wait stops following, not the run: it says where to find it, exits 130, and the run completes on the server", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+    server.simulator.setLatency({ kind: "fixed", ms: 2000 });
+    try {
+      const cli = spawnCli(["track", "run", tracker.id, "--wait"], asUser);
+      const running = await waitFor(async () => (await user.browser.api.listTrackerRuns(tracker.id)).runs.find((run) => run.status === "running"), {
+        what: "the run to start",
+      });
+      cli.kill("SIGINT");
+      expect(await cli.exited).toBe(EXIT.interrupted);
+      expect(await new Response(cli.stderr).text()).toContain(`Stopped following run ${running.id}; it goes on: aisc track show ${tracker.id}`);
+      const ended = await waitFor(
+        async () => {
+          const run = await user.browser.api.getTrackerRun(tracker.id, running.id);
+          return run.status === "queued" || run.status === "running" ? undefined : run;
+        },
+        { what: "the run to end", timeoutMs: 60_000 },
+      );
+      expect(ended.status).toBe("completed");
+    } finally {
+      server.simulator.setLatency({ kind: "fixed", ms: 5 });
+    }
+  });
+
+  test("pause and resume change the tracker on the server; --json prints it", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+
+    const paused = await runCli(["track", "pause", tracker.id], asUser);
+    expect(paused).toMatchObject({ code: EXIT.ok, stdout: `Paused CRM watch (${tracker.id}).\n` });
+    expect((await user.browser.api.getTracker(tracker.id)).paused).toBe(true);
+    expect(rowOf((await runCli(["track", "list"], asUser)).stdout, tracker.id)).toContain("paused");
+
+    const resumed = await runCli(["track", "resume", tracker.id, "--json"], asUser);
+    expect(resumed.code).toBe(EXIT.ok);
+    expect(v.parse(Tracker, JSON.parse(resumed.stdout)).paused).toBe(false);
+    expect((await user.browser.api.getTracker(tracker.id)).paused).toBe(false);
+  });
+
+  test("delete refuses without a terminal unless --yes; with it the tracker is gone (then: not found, exit 5)", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput());
+
+    const unasked = await runCli(["track", "delete", tracker.id], asUser);
+    expect(unasked.code).toBe(EXIT.usage);
+    expect(unasked.stderr).toContain("add --yes");
+    expect((await user.browser.api.getTracker(tracker.id)).id).toBe(tracker.id);
+
+    expect(await runCli(["track", "delete", tracker.id, "--yes"], asUser)).toMatchObject({ code: EXIT.ok, stdout: `Deleted ${tracker.id}.\n` });
+    expect((await user.browser.api.listTrackers()).trackers).toEqual([]);
+    expect((await runCli(["track", "delete", tracker.id, "--yes"], asUser)).code).toBe(EXIT.notFound);
+  });
+
+  test("the errors: Pro required (3), another user's or no tracker (5), bad input naming its flag (1), not signed in (2)", async () => {
+    const server = getServer();
+    const free = await createUser(server);
+    const asFree = { server, env: { AISC_TOKEN: free.token } };
+    const create = ["track", "create", "--name", "CRM", "--query", "best crm", "--brand", "HubSpot", "--weekly", "mon@09:00"];
+    const refused = await runCli(create, asFree);
+    expect(refused.code).toBe(EXIT.limit);
+    expect(refused.stderr).toContain(PRO_REQUIRED);
+    expect((await runCli(["track", "list"], asFree)).code).toBe(EXIT.limit);
+
+    const { user, asUser } = await proUser(server);
+    const theirs = await user.browser.api.createTracker(trackerInput());
+    const other = await proUser(server);
+    for (const args of [
+      ["track", "show", theirs.id],
+      ["track", "run", theirs.id],
+      ["track", "pause", theirs.id],
+      ["track", "delete", theirs.id, "--yes"],
+      ["track", "show", UNKNOWN],
+      ["track", "run", UNKNOWN, "--wait"],
+      ["track", "resume", "no-such-tracker"],
+    ]) {
+      const run = await runCli(args, other.asUser);
+      expect({ args, code: run.code }).toEqual({ args, code: EXIT.notFound });
+      expect(run.stderr).toStartWith("error:");
+    }
+    expect((await user.browser.api.getTracker(theirs.id)).paused).toBe(false);
+
+    const before = (await clientAs(server, user.token).listTrackers()).trackers.length;
+    const cases: Array<[string[], string]> = [
+      [["--daily", "25:00"], '--daily: a time of day as HH:MM (24-hour), e.g. 09:00, not "25:00"'],
+      [["--weekly", "someday@09:00"], "--weekly: a day and a time of day as DAY@HH:MM"],
+      [["--daily", "09:00", "--cron", "0 9 * * *"], "say when it runs: one of --daily HH:MM, --weekly day@HH:MM or --cron"],
+      [["--cron", "0 9 * *"], "--cron: schedule.cron must have five fields"],
+      [["--daily", "09:00", "--iterations", "0"], "--iterations: iterations must be a whole number from 1 to 100"],
+      [["--daily", "09:00", "--timezone", "Mars/Base"], "--timezone: schedule.timezone must be an IANA time zone"],
+      [["--daily", "09:00", "--query", "best crm"], "--query: queries must not repeat a question"],
+      [["--daily", "09:00", "--country", "Germany"], "--country: location.country must be a two-letter ISO 3166-1 country code"],
+      [["--daily", "09:00", "--domain", "not a domain"], "--domain: A domain looks like example.com"],
+    ];
+    for (const [flags, message] of cases) {
+      const run = await runCli(["track", "create", "--name", "CRM", "--query", "best crm", "--brand", "HubSpot", ...flags], asUser);
+      expect({ flags, code: run.code, stderr: run.stderr }).toEqual({ flags, code: EXIT.usage, stderr: expect.stringContaining(message) });
+    }
+    // The server's own check (TRACKER_MIN_INTERVAL_MINUTES, 60 by default), its message naming the field.
+    const tooOften = await runCli([...create.slice(0, -2), "--cron", "* * * * *"], asUser);
+    expect(tooOften.code).toBe(EXIT.usage);
+    expect(tooOften.stderr).toContain("schedule.cron");
+    expect((await clientAs(server, user.token).listTrackers()).trackers.length).toBe(before);
+
+    expect((await runCli(["track", "list"], { server })).code).toBe(EXIT.auth);
+  });
+});

@@ -1,0 +1,114 @@
+import { afterEach, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import * as v from "valibot";
+import { providerCatalogue } from "#src/contract/providers.ts";
+import { PRO_REQUIRED } from "#src/contract/quota.ts";
+import { Tracker, TrackerList, TrackerRun } from "#src/contract/trackers.ts";
+import { CLI_ENTRY, cliEnv, createUser, ROOT, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { waitFor } from "#tests/support/wait.ts";
+
+/* Issue 25: the MCP tools list_trackers and tracker_latest_run, through `aisc mcp` as an MCP client runs it. */
+
+const getServer = useCliServer();
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function connect(server: CliServer, token: string): Promise<Client> {
+  const env = cliEnv({ server, env: { AISC_TOKEN: token } });
+  const client = new Client({ name: "aisc-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: "bun", args: [CLI_ENTRY, "mcp"], env, cwd: ROOT, stderr: "pipe" }));
+  clients.push(client);
+  return client;
+}
+
+const texts = (result: Record<string, unknown>) => (result.content as Array<{ text: string }>).map((item) => item.text);
+
+test("the tools' input schemas come from the contract", async () => {
+  const server = getServer();
+  const client = await connect(server, (await createUser(server)).token);
+  const { tools } = await client.listTools();
+  expect(tools.find((tool) => tool.name === "list_trackers")?.inputSchema.properties ?? {}).toEqual({});
+  const latest = tools.find((tool) => tool.name === "tracker_latest_run");
+  expect(latest?.inputSchema.required).toEqual(["id"]);
+  expect(latest?.inputSchema.properties?.id).toMatchObject({ type: "string", minLength: 1 });
+});
+
+test("list_trackers lists the user's trackers; tracker_latest_run answers the latest run's mention rates per query and provider, simulated ones said so", async () => {
+  const server = getServer();
+  const user = await createUser(server, { pro: true });
+  const client = await connect(server, user.token);
+  expect(texts(await client.callTool({ name: "list_trackers", arguments: {} }))[0]).toBe("No trackers.");
+
+  const tracker = await user.browser.api.createTracker({
+    name: "CRM watch",
+    queries: ["best crm for a small agency", "best crm for startups"],
+    brand: { name: "HubSpot" },
+    providers: ["openai", "anthropic"],
+    iterations: 2,
+    schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+  });
+  const [listText, listJson] = texts(await client.callTool({ name: "list_trackers", arguments: {} }));
+  expect(listText).toContain(`- ${tracker.id} · CRM watch · Every Monday at 09:00 (Europe/Berlin) · brand HubSpot · 2 queries · last run: never`);
+  expect(v.parse(TrackerList, JSON.parse(listJson ?? "")).trackers.map((t) => t.id)).toEqual([tracker.id]);
+
+  const before = await client.callTool({ name: "tracker_latest_run", arguments: { id: tracker.id } });
+  expect(before.isError).toBeFalsy();
+  expect(texts(before)[0]).toBe("CRM watch: no run with results yet.");
+
+  const { run: started } = await user.browser.api.runTracker(tracker.id);
+  const ended = await waitFor(
+    async () => {
+      const run = await user.browser.api.getTrackerRun(tracker.id, started.id);
+      return run.status === "queued" || run.status === "running" ? undefined : run;
+    },
+    { what: "the run to end", timeoutMs: 60_000 },
+  );
+  expect(ended.status).toBe("completed");
+
+  const answer = await client.callTool({ name: "tracker_latest_run", arguments: { id: tracker.id } });
+  expect(answer.isError).toBeFalsy();
+  const [summary, json] = texts(answer);
+  const document = JSON.parse(json ?? "") as { tracker: unknown; run: unknown; simulated: unknown };
+  const run = v.parse(TrackerRun, document.run);
+  expect(run).toEqual(ended);
+  expect(v.parse(Tracker, document.tracker).id).toBe(tracker.id);
+  // The keyless server's answers are simulated: the flags and the summary say so, per provider.
+  expect(document.simulated).toEqual({ openai: true, anthropic: true });
+  expect(summary).toContain(`CRM watch: Run ${run.id} · completed · 8/8 answers`);
+  expect(summary).toContain("Simulated (invented answers, not the live provider): ChatGPT, Claude");
+  for (const query of run.queries) {
+    const line = summary?.split("\n").find((text) => text.startsWith(`- "${query.query}": `));
+    for (const id of ["openai", "anthropic"] as const) {
+      const rate = query.brandMentions?.[id];
+      expect(line).toContain(`${providerCatalogue[id].model} (simulated) ${rate?.percentage}% (${rate?.count}/${rate?.n}) [${rate?.low}–${rate?.high}%]`);
+    }
+    expect(line).toContain(`(search ${query.searchId})`);
+  }
+  expect(summary).not.toContain("Gemini");
+});
+
+test("the same refusals as the API: Pro required for a free user, another user's tracker not found, an empty id refused", async () => {
+  const server = getServer();
+  const free = await connect(server, (await createUser(server)).token);
+  const refused = await free.callTool({ name: "list_trackers", arguments: {} });
+  expect(refused.isError).toBe(true);
+  expect(texts(refused)[0]).toContain(PRO_REQUIRED);
+
+  const owner = await createUser(server, { pro: true });
+  const theirs = await owner.browser.api.createTracker({
+    name: "Theirs",
+    queries: ["best crm"],
+    brand: { name: "HubSpot" },
+    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+  });
+  const other = await connect(server, (await createUser(server, { pro: true })).token);
+  const notFound = await other.callTool({ name: "tracker_latest_run", arguments: { id: theirs.id } });
+  expect(notFound.isError).toBe(true);
+  expect(texts(notFound)[0]).toMatch(/not found/i);
+  const empty = await other.callTool({ name: "tracker_latest_run", arguments: { id: "  " } });
+  expect(empty.isError).toBe(true);
+  expect(texts(empty)).toEqual(["An id is required"]);
+});

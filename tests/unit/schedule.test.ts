@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { Cron } from "#src/contract/trackers.ts";
+import { parseTimeOfDay, parseWeekday, presetCron, presetOf, WEEKDAYS } from "#src/core/schedule.ts";
+
+/* Issue 25: a tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
+
+describe("a preset as cron", () => {
+  test("daily at a time is that minute and hour of every day", () => {
+    expect(presetCron({ kind: "daily", time: "09:00" })).toBe("0 9 * * *");
+    expect(presetCron({ kind: "daily", time: "9:05" })).toBe("5 9 * * *");
+    expect(presetCron({ kind: "daily", time: "00:00" })).toBe("0 0 * * *");
+    expect(presetCron({ kind: "daily", time: "23:59" })).toBe("59 23 * * *");
+  });
+
+  test("weekly on a day counts the days from Sunday = 0, as cron does", () => {
+    expect(presetCron({ kind: "weekly", day: "monday", time: "09:00" })).toBe("0 9 * * 1");
+    expect(presetCron({ kind: "weekly", day: "sunday", time: "18:30" })).toBe("30 18 * * 0");
+    expect(presetCron({ kind: "weekly", day: "saturday", time: "07:15" })).toBe("15 7 * * 6");
+    expect(WEEKDAYS.map((day) => presetCron({ kind: "weekly", day, time: "12:00" }))).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => `0 12 * * ${n}`));
+  });
+
+  test("every preset's cron is one the contract takes", () => {
+    for (const cron of [presetCron({ kind: "daily", time: "08:00" }), presetCron({ kind: "weekly", day: "friday", time: "17:45" })])
+      expect(v.safeParse(Cron, cron).success).toBe(true);
+  });
+
+  test("a time that is not one is refused, never written as a cron that would run at another time", () => {
+    for (const time of ["24:00", "9", "09:60", "9am", "", "12:5"]) {
+      expect(parseTimeOfDay(time)).toBeUndefined();
+      expect(() => presetCron({ kind: "daily", time })).toThrow(RangeError);
+    }
+  });
+
+  test("days by name or their first three letters, in any case", () => {
+    expect(parseWeekday("mon")).toBe("monday");
+    expect(parseWeekday("Tue")).toBe("tuesday");
+    expect(parseWeekday("WEDNESDAY")).toBe("wednesday");
+    for (const text of ["mo", "x", "", "mondays"]) expect(parseWeekday(text)).toBeUndefined();
+  });
+});
+
+describe("a cron read back", () => {
+  test("a preset's cron gives the preset back (the form edits it as such); other crons are not presets", () => {
+    expect(presetOf("0 9 * * *")).toEqual({ kind: "daily", time: "09:00" });
+    expect(presetOf("30 18 * * 0")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
+    expect(presetOf("30 18 * * 7")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
+    for (const cron of ["*/15 * * * *", "0 9 1 * *", "0 9 * * 1-5", "0 9,17 * * *"]) expect(presetOf(cron)).toBeUndefined();
+  });
+});

@@ -1,0 +1,138 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ExternalLink } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Link } from "wouter";
+import type { ProviderId } from "#src/contract/providers.ts";
+import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { formatUsd } from "#src/core/cost.ts";
+import { RunStatus } from "#web/components/trackers/run-status.tsx";
+import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { answersText, isLive } from "#web/lib/trackers.ts";
+import { formatRate } from "#web/lib/workbench.ts";
+import { api, Card, CardContent, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+
+type RunCardProps = {
+  run: TrackerRun;
+  providers: ProviderId[];
+  /** The run's per-question results start open (the newest run, whose run the server prefetches). */
+  open: boolean;
+  /** The first run of a new series segment (the questions or providers changed before it). */
+  newSegment: boolean;
+};
+
+/**
+ * One run: its status, when, answers done of expected, cost; while queued or running it is read
+ * again every few seconds (its progress), and once it finishes the tracker and its runs are read
+ * again. Below, per question, the saved search and the brand's mention rate per provider.
+ */
+export function RunCard({ run: listed, providers, open: openFirst, newSegment }: RunCardProps) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(openFirst);
+  // The list leaves out the brand mentions: a run is read on its own while live, and once its results are opened.
+  const { data: read } = useQuery({ ...trackerQueries.run(api, listed.trackerId, listed.id), placeholderData: listed, enabled: isLive(listed) || open });
+  const run = read ?? listed;
+  // A run that finishes here changes the tracker (its last run, Run now): read it and its runs again.
+  const wasLive = useRef(isLive(run));
+  useEffect(() => {
+    if (wasLive.current && !isLive(run)) void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
+    wasLive.current = isLive(run);
+  }, [run, queryClient]);
+
+  const { answers } = run;
+  // The tracker's providers, and any other this run's answers came from (an older segment's).
+  const shown = providerIds.filter((provider) => providers.includes(provider) || run.queries.some((query) => query.brandMentions?.[provider]));
+  return (
+    <Card className="gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
+      <CardContent className="space-y-3 px-4">
+        {newSegment ? (
+          <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-muted-foreground">
+            A new series starts here: the questions or providers changed before this run.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+          <RunStatus status={run.status} />
+          <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
+          <span className="text-muted-foreground">{run.trigger === "manual" ? "Run now" : "Scheduled"}</span>
+          <span className="tabular-nums" data-testid="run-answers">
+            {answersText(answers)}
+          </span>
+          <span className="text-muted-foreground tabular-nums" data-testid="run-cost">
+            {run.cost.simulated ? "$0.00 (simulated)" : formatUsd(run.cost.usd)}
+          </span>
+        </div>
+        {isLive(run) ? (
+          <Progress
+            value={answers.done + answers.failed}
+            max={Math.max(answers.expected, 1)}
+            aria-label="Answers received"
+            aria-valuetext={answersText(answers)}
+            data-testid="run-progress"
+          />
+        ) : null}
+        {run.reason ? <p className="text-sm text-muted-foreground">{run.reason}</p> : null}
+        {run.queries.length > 0 ? (
+          <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="group">
+            <summary className="cursor-pointer text-sm font-medium">{`Results per question (${run.queries.length})`}</summary>
+            <QueryResults queries={run.queries} providers={shown} />
+          </details>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Per question: its saved search, its answers, and per provider how often they named the brand (95% interval). */
+function QueryResults({ queries, providers }: { queries: TrackerRunQuery[]; providers: ProviderId[] }) {
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full min-w-[36rem] text-left text-sm">
+        <thead className="text-xs text-muted-foreground">
+          <tr className="border-b">
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Question
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Answers
+            </th>
+            {providers.map((provider) => (
+              <th key={provider} scope="col" className="py-2 pr-3 font-medium">
+                {`${providerCatalogue[provider].name}: brand named`}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {queries.map((query) => (
+            <tr key={query.query} className="border-b last:border-0" data-testid="run-query">
+              <th scope="row" className="max-w-72 py-2 pr-3 align-top font-normal break-words">
+                {query.searchId ? (
+                  <Link href={`/search/${query.searchId}`} className="inline-flex items-start gap-1 underline-offset-4 hover:underline">
+                    {query.query}
+                    <ExternalLink className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                    <span className="sr-only"> (open the saved search)</span>
+                  </Link>
+                ) : (
+                  query.query
+                )}
+              </th>
+              <td className="py-2 pr-3 align-top tabular-nums">{answersText(query)}</td>
+              {providers.map((provider) => {
+                const rate = query.brandMentions?.[provider];
+                return (
+                  <td key={provider} className="py-2 pr-3 align-top tabular-nums" data-testid={`mentions-${provider}`}>
+                    {rate && rate.n > 0 ? (
+                      <span title={`${rate.count} of ${rate.n} answers`}>{formatRate(rate)}</span>
+                    ) : (
+                      <span className="text-muted-foreground">—</span>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { useQuery } from "@tanstack/react-query";
+import { Calculator } from "lucide-react";
+import type { ApiStatus } from "#src/contract/status.ts";
+import type { Tracker } from "#src/contract/trackers.ts";
+import { formatUsd } from "#src/core/cost.ts";
+import { queryLines, type TrackerDraft } from "#web/lib/tracker-form.ts";
+import { runsPerMonth } from "#web/lib/trackers.ts";
+import { api, InfoTip, providerIds, queries } from "#web/shared-chunk.ts";
+
+/**
+ * What a run and a month of runs should cost, before saving: the server's estimate of one question
+ * at these iterations on the connected providers (ADR 041), times the questions, times the runs a
+ * preset makes in a month. A saved tracker's own estimate (the server's, on its schedule) shows too.
+ */
+export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft; status: ApiStatus | undefined; saved?: Tracker | undefined }) {
+  const iterations = Number(draft.iterations);
+  const readable = Number.isInteger(iterations) && iterations >= 1 && iterations <= 100;
+  const { data: estimate } = useQuery({ ...queries.estimate(api, readable ? iterations : 1), enabled: readable });
+  const questions = queryLines(draft.queries).length;
+  const connected = providerIds.filter((id) => status?.modes[id] !== "off");
+  const fewer = draft.providers.length < connected.length;
+
+  const perRun = estimate && questions > 0 ? money(estimate.usd === null ? null : estimate.usd * questions, estimate.simulated) : null;
+  const runs = runsPerMonth(draft.schedule);
+  const perMonth =
+    estimate && questions > 0 && runs !== null ? money(estimate.usd === null ? null : estimate.usd * questions * runs, estimate.simulated) : null;
+
+  return (
+    <section aria-label="Estimated cost" className="space-y-2 rounded-xl border bg-muted/40 p-4 text-sm" data-testid="tracker-estimate">
+      <h2 className="flex items-center gap-2 font-semibold">
+        <Calculator className="size-4" aria-hidden="true" />
+        Estimated cost
+        {estimate ? <InfoTip label="How the cost is estimated">{estimate.method}</InfoTip> : null}
+      </h2>
+      {questions === 0 || !readable ? (
+        <p className="text-muted-foreground">Add questions and a number of iterations to see what a run costs.</p>
+      ) : (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt className="text-muted-foreground">Per run</dt>
+          <dd data-testid="estimate-per-run">{perRun ?? "…"}</dd>
+          <dt className="text-muted-foreground">Per month</dt>
+          <dd data-testid="estimate-per-month">{runs === null ? "shown once saved (the server counts a custom schedule's runs)" : (perMonth ?? "…")}</dd>
+        </dl>
+      )}
+      {fewer ? <p className="text-xs text-muted-foreground">Priced for every connected provider: with fewer chosen, a run costs less.</p> : null}
+      {estimate?.usd === null ? (
+        <p className="text-xs text-muted-foreground">{`No price is known for ${estimate.unpriced?.join(", ") ?? "a model"}.`}</p>
+      ) : null}
+      {saved ? (
+        <p className="text-xs text-muted-foreground" data-testid="saved-estimate">
+          {`As saved, at today's prices: ${formatUsd(saved.estimate.perRunUsd)} per run, ${formatUsd(saved.estimate.perMonthUsd)} per month.`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** "about $1.20", "$0.00 (simulated)", "unknown". */
+function money(usd: number | null, simulated: boolean): string {
+  if (simulated) return "$0.00 (simulated)";
+  return usd === null ? "unknown" : `about ${formatUsd(usd)}`;
+}

@@ -1,0 +1,148 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, CalendarX } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
+import { TrackerForm } from "#web/components/trackers/tracker-form.tsx";
+import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
+import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
+import type { PrefetchContext } from "#web/page.ts";
+import { changesOf, draftOf, newDraft } from "#web/lib/tracker-form.ts";
+import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { workbenchQueries } from "#web/lib/workbench-queries.ts";
+import { errorText } from "#web/lib/workbench.ts";
+import { api, Button, providerIds, queries, Skeleton, toast } from "#web/shared-chunk.ts";
+
+/** The form arrives filled: the profile's brand lens and the connected providers (new), or the tracker (edit). */
+export async function prefetchForm({ queryClient, api: serverApi, params }: PrefetchContext) {
+  const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
+  if (!pro.isPro) return;
+  await Promise.all([
+    params.id ? queryClient.prefetchQuery(trackerQueries.one(serverApi, params.id)) : queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
+    queryClient.prefetchQuery(queries.status(serverApi)),
+  ]);
+}
+
+/** /trackers/new and /trackers/{id}/edit (issue 25): a tracker's form, Pro only. */
+export function TrackerFormPage({ id }: { id: string | undefined }) {
+  const title = id ? "Edit tracker" : "New tracker";
+  return (
+    <main className="container mx-auto w-full max-w-4xl flex-1 space-y-6 px-4 py-8">
+      <title>{`${title} · AI Search Comparison`}</title>
+      <header className="space-y-3">
+        <Button asChild variant="ghost" size="sm" className="-ml-2">
+          <Link href={id ? `/trackers/${id}` : "/trackers"}>
+            <ArrowLeft aria-hidden="true" />
+            {id ? "Back to the tracker" : "Back to Trackers"}
+          </Link>
+        </Button>
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      </header>
+      <TrackersGate>{id ? <EditTracker id={id} /> : <NewTracker />}</TrackersGate>
+    </main>
+  );
+}
+
+function NewTracker() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const lens = useQuery(workbenchQueries.brandLens(api));
+  const { data: status } = useQuery(queries.status(api));
+  // The form starts from the lens: it waits for it (a failed read starts it empty).
+  if (lens.isPending) return <Skeleton className="h-96 w-full" aria-label="Loading the form" role="status" />;
+  const connected = providerIds.filter((provider) => (status ? status.modes[provider] !== "off" : true));
+
+  async function create(input: CreateTracker) {
+    try {
+      const tracker = await api.createTracker(input);
+      queryClient.setQueryData(trackerQueries.one(api, tracker.id).queryKey, tracker);
+      await queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
+      toast({ title: "Tracker created", description: `${tracker.name}: ${tracker.scheduleText}.` });
+      navigate(`/trackers/${tracker.id}`);
+    } catch (error) {
+      toast({ variant: "destructive", title: "Could not create the tracker", description: errorText(error) });
+    }
+  }
+
+  return <TrackerForm initial={newDraft(lens.data, connected, "UTC")} status={status} submitLabel="Create tracker" onSave={create} localTimeZone />;
+}
+
+function EditTracker({ id }: { id: string }) {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
+  const { data: status } = useQuery(queries.status(api));
+  if (isPending) return <Skeleton className="h-96 w-full" aria-label="Loading the tracker" role="status" />;
+  if (error) return <TrackerMissing error={error} />;
+
+  async function save(input: CreateTracker) {
+    if (!tracker) return;
+    const change = changesOf(tracker, input);
+    try {
+      const saved = Object.keys(change).length > 0 ? await api.updateTracker(id, change) : tracker;
+      queryClient.setQueryData(trackerQueries.one(api, id).queryKey, saved);
+      await queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
+      toast({ title: "Tracker saved", description: `${saved.name}: ${saved.scheduleText}.` });
+      navigate(`/trackers/${id}`);
+    } catch (failure) {
+      toast({ variant: "destructive", title: "Could not save the tracker", description: errorText(failure) });
+    }
+  }
+
+  return (
+    // Keyed by the saved version: a save elsewhere starts the form again from it.
+    <TrackerForm
+      key={tracker.updatedAt}
+      initial={draftOf(tracker)}
+      status={status}
+      saved={tracker}
+      submitLabel="Save changes"
+      onSave={save}
+      localTimeZone={false}
+    >
+      <DeleteTracker tracker={tracker} onDeleted={() => navigate("/trackers")} />
+    </TrackerForm>
+  );
+}
+
+/** Delete, after a confirmation: the tracker goes with its runs. */
+function DeleteTracker({ tracker, onDeleted }: { tracker: Tracker; onDeleted: () => void }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api.deleteTracker(tracker.id),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: trackerQueries.one(api, tracker.id).queryKey });
+      void queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
+      toast({ title: "Tracker deleted", description: `${tracker.name} and its runs are gone.` });
+      setOpen(false);
+      onDeleted();
+    },
+    onError: (error) => toast({ variant: "destructive", title: "Could not delete the tracker", description: errorText(error) }),
+  });
+  return (
+    <>
+      <Button type="button" variant="ghost" className="text-destructive sm:ml-auto" onClick={() => setOpen(true)}>
+        <CalendarX aria-hidden="true" />
+        Delete tracker
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle className="break-words">{`Delete “${tracker.name}”?`}</DialogTitle>
+            <DialogDescription>The tracker and all its runs are deleted, and no more runs start. This cannot be undone.</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Keep it</Button>
+            </DialogClose>
+            <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
+              {remove.isPending ? "Deleting..." : "Delete tracker"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

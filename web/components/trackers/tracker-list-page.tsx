@@ -1,0 +1,140 @@
+import { useQuery } from "@tanstack/react-query";
+import { CalendarPlus, CalendarRange } from "lucide-react";
+import { Link } from "wouter";
+import type { Tracker } from "#src/contract/trackers.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { RunStatus } from "#web/components/trackers/run-status.tsx";
+import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
+import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import type { PrefetchContext } from "#web/page.ts";
+import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { errorText } from "#web/lib/workbench.ts";
+import {
+  Alert,
+  AlertDescription,
+  AlertTitle,
+  api,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  queries,
+  Skeleton,
+} from "#web/shared-chunk.ts";
+
+/** A Pro caller's trackers arrive with the page. */
+export async function prefetchList({ queryClient, api: serverApi }: PrefetchContext) {
+  const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
+  if (pro.isPro) await queryClient.prefetchQuery(trackerQueries.list(serverApi));
+}
+
+/** /trackers (issue 25): the person's trackers, each with its schedule, last and next run, Run now and Pause. */
+export function TrackerListPage() {
+  const { data: pro } = useQuery(queries.proStatus(api));
+  return (
+    <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
+      <title>Trackers · AI Search Comparison</title>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-bold tracking-tight">Trackers</h1>
+          <p className="text-muted-foreground">Your questions, asked on a schedule: how often each assistant mentions your brand, run after run.</p>
+        </div>
+        {pro?.isPro ? <NewTrackerLink /> : null}
+      </header>
+      <TrackersGate>
+        <TrackerList />
+      </TrackersGate>
+    </main>
+  );
+}
+
+function TrackerList() {
+  const { data: trackers, error, isPending } = useQuery(trackerQueries.list(api));
+  if (isPending) return <Skeleton className="h-48 w-full" aria-label="Loading your trackers" role="status" />;
+  if (error) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>Could not load your trackers</AlertTitle>
+        <AlertDescription>{errorText(error)}</AlertDescription>
+      </Alert>
+    );
+  }
+  if (trackers.length === 0) return <NoTrackers />;
+  return (
+    <ul className="space-y-3" aria-label="Your trackers">
+      {trackers.map((tracker) => (
+        <li key={tracker.id}>
+          <TrackerRow tracker={tracker} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TrackerRow({ tracker }: { tracker: Tracker }) {
+  const run = tracker.lastRun;
+  return (
+    <Card className="gap-3 py-4" role="region" aria-label={tracker.name} data-testid="tracker-row">
+      <CardContent className="flex flex-col gap-3 px-4 sm:flex-row sm:items-center sm:justify-between">
+        <div className="min-w-0 space-y-1.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <Link href={`/trackers/${tracker.id}`} className="font-semibold break-words underline-offset-4 hover:underline">
+              {tracker.name}
+            </Link>
+            {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
+          </div>
+          <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
+            <dt className="sr-only sm:not-sr-only">Schedule</dt>
+            <dd className="text-foreground" data-testid="tracker-schedule">
+              {tracker.scheduleText}
+            </dd>
+            <dt className="sr-only sm:not-sr-only">Last run</dt>
+            <dd className="flex flex-wrap items-center gap-2" data-testid="tracker-last-run">
+              {run ? (
+                <>
+                  <RunStatus status={run.status} />
+                  <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
+                </>
+              ) : (
+                "Not run yet"
+              )}
+            </dd>
+            <dt className="sr-only sm:not-sr-only">Next run</dt>
+            <dd data-testid="tracker-next-run">{tracker.paused ? (tracker.pausedReason ?? "Paused") : formatDate(tracker.nextRunAt)}</dd>
+          </dl>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <TrackerActions tracker={tracker} />
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function NoTrackers() {
+  return (
+    <Card className="mx-auto max-w-2xl items-center gap-3 py-10 text-center">
+      <CalendarRange className="size-8 text-muted-foreground" aria-hidden="true" />
+      <CardHeader className="w-full gap-2">
+        <h2 className="text-lg font-semibold">No trackers yet</h2>
+        <CardDescription>
+          A tracker asks the questions your buyers ask, daily or weekly, and shows whether each assistant names your brand more or less often than before.
+        </CardDescription>
+      </CardHeader>
+      <NewTrackerLink />
+    </Card>
+  );
+}
+
+function NewTrackerLink() {
+  return (
+    <Button asChild>
+      <Link href="/trackers/new">
+        <CalendarPlus aria-hidden="true" />
+        New tracker
+      </Link>
+    </Button>
+  );
+}

@@ -1,0 +1,144 @@
+import * as v from "valibot";
+import type { BrandLensSettings } from "#src/contract/lens.ts";
+import type { Location } from "#src/contract/location.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { CreateTracker, DEFAULT_TRACKER_ITERATIONS, MAX_TRACKER_COMPETITORS, type Tracker, type UpdateTracker } from "#src/contract/trackers.ts";
+import { choiceOf, cronOf, DEFAULT_SCHEDULE, type ScheduleChoice } from "#web/lib/trackers.ts";
+import { splitList } from "#web/lib/workbench.ts";
+
+/*
+ * The tracker form's values as the fields hold them (text, rows, choices), how they become the
+ * contract's CreateTracker (which checks them, as the server will), and back from a saved tracker.
+ */
+
+export type CompetitorRow = { key: number; name: string; aliases: string; domains: string };
+
+export type TrackerDraft = {
+  name: string;
+  /** One question per line. */
+  queries: string;
+  brandName: string;
+  brandAliases: string;
+  brandDomains: string;
+  competitors: CompetitorRow[];
+  providers: ProviderId[];
+  iterations: string;
+  location: Location | undefined;
+  schedule: ScheduleChoice;
+  timezone: string;
+  /** Blank for none. */
+  monthlyBudgetUsd: string;
+};
+
+/** The questions of the text box: one a line, blank lines left out. */
+export function queryLines(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** What the form sends, as the contract reads it. */
+export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTracker> {
+  const budget = draft.monthlyBudgetUsd.trim();
+  const competitors = draft.competitors.filter((row) => row.name.trim() || row.aliases.trim() || row.domains.trim());
+  return {
+    name: draft.name,
+    queries: queryLines(draft.queries),
+    brand: { name: draft.brandName, aliases: splitList(draft.brandAliases), domains: splitList(draft.brandDomains) },
+    competitors: competitors.map((row) => ({ name: row.name, aliases: splitList(row.aliases), domains: splitList(row.domains) })),
+    providers: draft.providers,
+    // A blank or unreadable number is NaN, which the contract names.
+    iterations: draft.iterations.trim() ? Number(draft.iterations) : Number.NaN,
+    ...(draft.location ? { location: draft.location } : {}),
+    schedule: { cron: cronOf(draft.schedule), timezone: draft.timezone },
+    ...(budget ? { monthlyBudgetUsd: Number(budget) } : {}),
+  };
+}
+
+/** The form checked by the contract's own schema: its output is what POST /api/trackers takes. */
+export const TrackerForm = v.pipe(
+  v.custom<TrackerDraft>(() => true),
+  v.transform(draftToInput),
+  CreateTracker,
+);
+
+/** Where each of the contract's issues shows in the form, in the form's words. */
+export function placeIssue(path: string, message: string): [field: string, message: string] {
+  const [head, index] = path.split(".");
+  if (head === "queries" && index !== undefined) return ["queries", `Question ${Number(index) + 1}: ${message}`];
+  if (head === "brand") return [{ name: "brandName", aliases: "brandAliases", domains: "brandDomains" }[index ?? ""] ?? "brandName", message];
+  if (head === "competitors" && index !== undefined) return [`competitors.${index}`, message];
+  if (head === "schedule") return [index === "timezone" ? "timezone" : "schedule", message];
+  return [head ?? path, message];
+}
+
+/** A new tracker's form: the profile's brand lens (up to 10 competitors), every connected provider, 5 iterations, weekly on Monday at 09:00. */
+export function newDraft(lens: BrandLensSettings | undefined, connected: ProviderId[], timezone: string): TrackerDraft {
+  return {
+    name: "",
+    queries: "",
+    brandName: lens?.brand?.name ?? "",
+    brandAliases: lens?.brand?.aliases.join(", ") ?? "",
+    brandDomains: lens?.brand?.domains.join(", ") ?? "",
+    competitors: (lens?.competitors ?? []).slice(0, MAX_TRACKER_COMPETITORS).map(rowOf),
+    providers: connected,
+    iterations: String(DEFAULT_TRACKER_ITERATIONS),
+    location: undefined,
+    schedule: DEFAULT_SCHEDULE,
+    timezone,
+    monthlyBudgetUsd: "",
+  };
+}
+
+/** A saved tracker, as the edit form holds it. */
+export function draftOf(tracker: Tracker): TrackerDraft {
+  return {
+    name: tracker.name,
+    queries: tracker.queries.join("\n"),
+    brandName: tracker.brand.name,
+    brandAliases: tracker.brand.aliases.join(", "),
+    brandDomains: tracker.brand.domains.join(", "),
+    competitors: tracker.competitors.map(rowOf),
+    providers: tracker.providers,
+    iterations: String(tracker.iterations),
+    location: tracker.location,
+    schedule: choiceOf(tracker.schedule.cron),
+    timezone: tracker.schedule.timezone,
+    monthlyBudgetUsd: tracker.monthlyBudgetUsd === undefined ? "" : String(tracker.monthlyBudgetUsd),
+  };
+}
+
+let rows = 0;
+function rowOf(entry: { name: string; aliases: string[]; domains: string[] }): CompetitorRow {
+  return { key: ++rows, name: entry.name, aliases: entry.aliases.join(", "), domains: entry.domains.join(", ") };
+}
+
+export function emptyRow(): CompetitorRow {
+  return rowOf({ name: "", aliases: [], domains: [] });
+}
+
+/**
+ * The fields an edit changed, for PATCH: a change of queries or providers starts a new series
+ * segment, so what did not change is not sent. A removed location or budget is sent as null.
+ */
+export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<typeof UpdateTracker> {
+  const before: Record<string, unknown> = {
+    name: tracker.name,
+    queries: tracker.queries,
+    brand: tracker.brand,
+    competitors: tracker.competitors,
+    providers: tracker.providers,
+    iterations: tracker.iterations,
+    location: tracker.location ?? null,
+    schedule: tracker.schedule,
+    monthlyBudgetUsd: tracker.monthlyBudgetUsd ?? null,
+  };
+  const after: Record<string, unknown> = {
+    ...next,
+    providers: next.providers ?? tracker.providers,
+    location: next.location ?? null,
+    monthlyBudgetUsd: next.monthlyBudgetUsd ?? null,
+  };
+  return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])));
+}

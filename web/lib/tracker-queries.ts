@@ -1,0 +1,43 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { ApiClient } from "#src/client/api.ts";
+import { isLive } from "#web/lib/trackers.ts";
+
+/** How often a page reads a queued or running run again. */
+export const RUN_POLL_MS = 2_000;
+/** The runs a tracker's page shows at a time. */
+export const RUNS_PAGE = 10;
+
+/** Every tracker query's key starts so: what a change invalidates. */
+export const TRACKERS_KEY = ["workbench", "trackers"] as const;
+
+/**
+ * The trackers' queries (issue 25), for the server's prefetch and the browser alike. A Pro tool's
+ * keys, under "workbench": one person's data, dropped on sign-in and sign-out (personalQueryKeys).
+ * Runs finish in the background, on whichever instance: the list and the runs are read again
+ * whenever they are shown; the list while a last run is live, and a live run, every RUN_POLL_MS.
+ */
+export const trackerQueries = {
+  list: (api: ApiClient) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "list"],
+      queryFn: async () => (await api.listTrackers()).trackers,
+      staleTime: 0,
+      refetchInterval: (query) => (query.state.data?.some((tracker) => isLive(tracker.lastRun)) ? RUN_POLL_MS : false),
+    }),
+  one: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "one", id], queryFn: () => api.getTracker(id), staleTime: 0 }),
+  /** A tracker's newest runs (`limit` of them: the page asks for more with "Older runs"). */
+  runs: (api: ApiClient, id: string, limit = RUNS_PAGE) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "runs", id, limit],
+      queryFn: () => api.listTrackerRuns(id, { limit }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  /** One run, read every RUN_POLL_MS while it is queued or running (its progress). */
+  run: (api: ApiClient, id: string, runId: string) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "run", id, runId],
+      queryFn: () => api.getTrackerRun(id, runId),
+      refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
+    }),
+};

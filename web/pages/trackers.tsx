@@ -1,0 +1,32 @@
+import { useLocation } from "wouter";
+import { prefetchForm, TrackerFormPage } from "#web/components/trackers/tracker-form-page.tsx";
+import { prefetchList, TrackerListPage } from "#web/components/trackers/tracker-list-page.tsx";
+import { prefetchTracker, TrackerPage } from "#web/components/trackers/tracker-page.tsx";
+import type { PageProps, PrefetchContext, RouteParams } from "#web/page.ts";
+
+/*
+ * The trackers' screens (issue 25), one page module and so one chunk: /trackers (the list),
+ * /trackers/new and /trackers/{id}/edit (the form), /trackers/{id} (a tracker and its runs).
+ */
+
+type View = { kind: "list" } | { kind: "form"; id: string | undefined } | { kind: "tracker"; id: string };
+
+function viewOf(pathname: string, params: RouteParams): View {
+  if (pathname.replace(/\/+$/, "") === "/trackers/new") return { kind: "form", id: undefined };
+  if (!params.id) return { kind: "list" };
+  return pathname.replace(/\/+$/, "").endsWith("/edit") ? { kind: "form", id: params.id } : { kind: "tracker", id: params.id };
+}
+
+export function prefetch(context: PrefetchContext) {
+  const view = viewOf(context.url.pathname, context.params);
+  if (view.kind === "list") return prefetchList(context);
+  return view.kind === "form" ? prefetchForm(context) : prefetchTracker(context);
+}
+
+export default function TrackersPage({ params }: PageProps) {
+  const [pathname] = useLocation();
+  const view = viewOf(pathname, params);
+  if (view.kind === "list") return <TrackerListPage />;
+  // Keyed: another tracker's address starts its screen afresh.
+  return view.kind === "form" ? <TrackerFormPage key={view.id ?? "new"} id={view.id} /> : <TrackerPage key={view.id} id={view.id} />;
+}
