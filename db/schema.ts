@@ -324,6 +324,8 @@ export const trackerRuns = pgTable(
     index("tracker_runs_tracker_created_idx").on(t.trackerId, t.createdAt.desc()),
     // One run queued or running per tracker: Run now while one is answers 409, a tick is skipped.
     uniqueIndex("tracker_runs_one_active_key").on(t.trackerId).where(sql`${t.status} in ('queued', 'running')`),
+    // One row per schedule occurrence: a tick sent twice, or retried after its row was written, adds none.
+    uniqueIndex("tracker_runs_occurrence_key").on(t.trackerId, t.scheduledFor).where(sql`${t.trigger} = 'schedule'`),
   ],
 );
 

@@ -73,4 +73,5 @@ ALTER TABLE "tracker_runs" ADD CONSTRAINT "tracker_runs_tracker_id_trackers_id_f
 ALTER TABLE "trackers" ADD CONSTRAINT "trackers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "tracker_runs_tracker_created_idx" ON "tracker_runs" USING btree ("tracker_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "tracker_runs_one_active_key" ON "tracker_runs" USING btree ("tracker_id") WHERE "tracker_runs"."status" in ('queued', 'running');--> statement-breakpoint
+CREATE UNIQUE INDEX "tracker_runs_occurrence_key" ON "tracker_runs" USING btree ("tracker_id","scheduled_for") WHERE "tracker_runs"."trigger" = 'schedule';--> statement-breakpoint
 CREATE INDEX "trackers_user_idx" ON "trackers" USING btree ("user_id","created_at");

@@ -148,8 +148,8 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const runs = () => getDb().db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, tracker.id)).orderBy(desc(trackerRuns.createdAt));
 
       await setStatus("canceled");
-      // What the tracker's pg-boss schedule sends at a tick.
-      await queue.send("tracker-tick", { trackerId: tracker.id });
+      // What the tracker's pg-boss schedule sends at a tick, here naming the day's occurrence.
+      await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: "2026-03-02T09:00:00.000Z" });
       const [skipped] = await waitFor(async () => {
         const rows = await runs();
         return rows[0]?.status === "skipped" && rows;
@@ -163,8 +163,8 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
         pausedReason: "subscription lapsed",
         lastRun: { status: "skipped", reason: expect.stringContaining("subscription lapsed") },
       });
-      // Renewed: the next tick runs, and the tracker is no longer paused.
-      await queue.send("tracker-tick", { trackerId: tracker.id });
+      // Renewed: the next day's tick runs, and the tracker is no longer paused.
+      await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: "2026-03-03T09:00:00.000Z" });
       await waitFor(async () => (await runs())[0]?.status === "completed", { what: "the run after renewal to complete" });
       expect((await agent.request("GET", `/api/trackers/${tracker.id}`)).json).toMatchObject({ paused: false, lastRun: { status: "completed" } });
     } finally {
@@ -189,6 +189,43 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       expect(await agent.api.listTrackerRuns(paused.id)).toEqual({ runs: [] });
     } finally {
       await queue.stop();
+    }
+  });
+
+  test("a tick sent twice for one occurrence makes one run; one that comes while a run is going is skipped once, however often it is sent", async () => {
+    simulator.clearLog();
+    const slow = startSimulator({ latency: { kind: "fixed", ms: 400 } });
+    const { app, queue } = await createTestApp(getDb(), { simulator: slow });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+      const monday = "2026-03-02T09:00:00.000Z";
+      // A tick and its duplicate (a retried job, or two instances' sends), handled side by side.
+      const ticks = await Promise.all([
+        queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: monday }),
+        queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: monday }),
+      ]);
+      await waitFor(async () => (await Promise.all(ticks.map(jobState))).every((state) => state === "completed"), { what: "both ticks to be handled" });
+      const [run] = (await agent.api.listTrackerRuns(tracker.id)).runs;
+      expect((await agent.api.listTrackerRuns(tracker.id)).runs).toHaveLength(1);
+      expect(run).toMatchObject({ trigger: "schedule", scheduledFor: monday });
+
+      // The next week's tick, twice, while that run is still asking: one skipped row.
+      const nextMonday = "2026-03-09T09:00:00.000Z";
+      const late = await Promise.all([1, 2].map(() => queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: nextMonday })));
+      await waitFor(async () => (await Promise.all(late.map(jobState))).every((state) => state === "completed"), { what: "the second week's ticks" });
+      await runFinished(agent, tracker.id, run!.id);
+      const { runs } = await agent.api.listTrackerRuns(tracker.id);
+      expect(runs.map((r) => [r.scheduledFor, r.status])).toEqual([
+        [nextMonday, "skipped"],
+        [monday, "completed"],
+      ]);
+      expect(runs[0]?.reason).toBe("the previous run was still going");
+      // The run asked each query × provider its iterations, once.
+      expect(slow.searchPrompts()).toHaveLength(2 * 3 * 2);
+    } finally {
+      await queue.stop();
+      await slow.stop();
     }
   });
 

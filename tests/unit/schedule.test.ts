@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { Cron } from "#src/contract/trackers.ts";
 import { parseTimeOfDay, parseWeekday, presetCron, presetOf, WEEKDAYS } from "#src/core/schedule.ts";
+import { occurrenceAt } from "#src/server/services/trackers/schedule.ts";
 
 /* Issue 25: a tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
 
@@ -46,5 +47,28 @@ describe("a cron read back", () => {
     expect(presetOf("30 18 * * 0")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
     expect(presetOf("30 18 * * 7")).toEqual({ kind: "weekly", day: "sunday", time: "18:30" });
     for (const cron of ["*/15 * * * *", "0 9 1 * *", "0 9 * * 1-5", "0 9,17 * * *"]) expect(presetOf(cron)).toBeUndefined();
+  });
+});
+
+describe("the occurrence a tick stands for", () => {
+  const daily = { cron: "0 9 * * *", timezone: "Europe/Paris" };
+
+  test("is the schedule's latest occurrence, however late in its interval the tick is handled", () => {
+    // 09:00 in Paris in winter is 08:00 UTC.
+    expect(occurrenceAt(daily, new Date("2026-01-15T08:00:00.000Z")).toISOString()).toBe("2026-01-15T08:00:00.000Z");
+    expect(occurrenceAt(daily, new Date("2026-01-15T08:00:42.500Z")).toISOString()).toBe("2026-01-15T08:00:00.000Z");
+    expect(occurrenceAt(daily, new Date("2026-01-16T07:59:59.999Z")).toISOString()).toBe("2026-01-15T08:00:00.000Z");
+  });
+
+  test("two ticks of a one-minute schedule handled in the same minute are the same occurrence; in the next, the next", () => {
+    const minutely = { cron: "* * * * *", timezone: "UTC" };
+    const at = (iso: string) => occurrenceAt(minutely, new Date(iso)).toISOString();
+    expect(at("2026-01-15T10:04:01.000Z")).toBe(at("2026-01-15T10:04:59.000Z"));
+    expect(at("2026-01-15T10:05:00.000Z")).toBe("2026-01-15T10:05:00.000Z");
+  });
+
+  test("follows the schedule's time zone across a change of daylight saving time", () => {
+    // Paris moves to summer time on 29 March 2026: 09:00 there is then 07:00 UTC.
+    expect(occurrenceAt(daily, new Date("2026-03-30T07:30:00.000Z")).toISOString()).toBe("2026-03-30T07:00:00.000Z");
   });
 });

@@ -23,6 +23,7 @@ import { askProvider, failedCard, readAnswer, type Asked, type ProviderRun } fro
 import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
 import type { SpendService } from "../spend/index.ts";
+import { occurrenceAt } from "./schedule.ts";
 import { createProviderSlots } from "./slots.ts";
 
 /** A schedule's tick: makes the tracker's run. */
@@ -47,6 +48,11 @@ export const SUBSCRIPTION_LAPSED = "subscription lapsed";
 type TrackerRow = typeof trackers.$inferSelect;
 type CallRow = typeof trackerCalls.$inferSelect;
 type QueryJob = { runId: string; position: number };
+/**
+ * What a tracker's pg-boss schedule sends at each tick. `scheduledFor` names the occurrence outright
+ * (a test sending ticks by hand); without it the tick stands for the schedule's latest occurrence.
+ */
+type TickJob = { trackerId: string; scheduledFor?: string };
 
 export type TrackerEngineDeps = {
   db: Db;
@@ -84,7 +90,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   /** Until when a provider that keeps answering 429 is left alone by this instance's calls. */
   const pausedUntil = new Map<ProviderId, number>();
 
-  queue.work<{ trackerId: string }>(TICK, { concurrency: 2 }, ({ trackerId }) => tick(trackerId));
+  queue.work<TickJob>(TICK, { concurrency: 2 }, tick);
   queue.work<{ runId: string }>(START, { concurrency: 2 }, ({ runId }) => startRun(runId));
   // Query jobs in flight per instance: enough for their calls (SEARCH_CONCURRENCY per provider each)
   // to fill the cross-instance cap, and one more whose calls start while another is reading its last answers.
@@ -100,13 +106,29 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
 
     unschedule: (trackerId: string) => queue.unschedule(TICK, trackerId),
 
-    /** Queues a run of the tracker's current queries; CONFLICT names the run already queued or running. */
-    async start(row: TrackerRow, trigger: "schedule" | "manual"): Promise<string> {
+    /**
+     * Queues a run of the tracker's current queries, now or for a schedule's occurrence; CONFLICT
+     * names the run already queued or running. An occurrence that already has its run is not run
+     * again: a tick sent twice, or retried, makes one run (and a queued one is sent on again, in case
+     * the first attempt died before it was).
+     */
+    async start(row: TrackerRow, trigger: "schedule" | "manual", occurrence?: Date): Promise<string> {
       const [run] = await db
         .insert(trackerRuns)
-        .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: clock() })
+        .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: occurrence ?? clock() })
         .onConflictDoNothing()
         .returning({ id: trackerRuns.id });
+      if (!run && occurrence) {
+        const [made] = await db
+          .select({ id: trackerRuns.id, status: trackerRuns.status })
+          .from(trackerRuns)
+          .where(and(eq(trackerRuns.trackerId, row.id), eq(trackerRuns.trigger, "schedule"), eq(trackerRuns.scheduledFor, occurrence)))
+          .limit(1);
+        if (made) {
+          if (made.status === "queued") await queueRun(made.id, row.queries);
+          return made.id;
+        }
+      }
       if (!run) {
         const [active] = await db
           .select({ id: trackerRuns.id, status: trackerRuns.status })
@@ -115,31 +137,43 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
           .limit(1);
         throw new DomainError("CONFLICT", `This tracker already has a run ${active?.status ?? "queued"}: ${active?.id ?? "(just finished)"}`);
       }
-      await db.insert(trackerRunQueries).values(row.queries.map((query, position) => ({ runId: run.id, position, query })));
-      await queue.send(START, { runId: run.id }, { singletonKey: run.id });
+      await queueRun(run.id, row.queries);
       return run.id;
     },
   };
   return engine;
 
-  async function tick(trackerId: string): Promise<void> {
+  /** Writes the run's queries and sends its start; both idempotent, so a retried tick may do it again. */
+  async function queueRun(runId: string, queries: string[]): Promise<void> {
+    await db
+      .insert(trackerRunQueries)
+      .values(queries.map((query, position) => ({ runId, position, query })))
+      .onConflictDoNothing();
+    await queue.send(START, { runId }, { singletonKey: runId });
+  }
+
+  async function tick({ trackerId, scheduledFor }: TickJob): Promise<void> {
     const [row] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
     if (!row) return void (await queue.unschedule(TICK, trackerId));
     if (row.paused) return;
+    const occurrence = scheduledFor ? new Date(scheduledFor) : occurrenceAt({ cron: row.cron, timezone: row.timezone }, clock());
     try {
-      await engine.start(row, "schedule");
+      await engine.start(row, "schedule", occurrence);
     } catch (error) {
       if (!(error instanceof DomainError && error.code === "CONFLICT")) throw error;
-      // The previous run is still going: this tick is recorded as skipped, not queued behind it.
-      await db.insert(trackerRuns).values({
-        trackerId,
-        trigger: "schedule",
-        segment: row.segment,
-        scheduledFor: clock(),
-        status: "skipped",
-        reason: "the previous run was still going",
-        finishedAt: clock(),
-      });
+      // The previous run is still going: this tick is recorded as skipped, not queued behind it (once, however often it is sent).
+      await db
+        .insert(trackerRuns)
+        .values({
+          trackerId,
+          trigger: "schedule",
+          segment: row.segment,
+          scheduledFor: occurrence,
+          status: "skipped",
+          reason: "the previous run was still going",
+          finishedAt: clock(),
+        })
+        .onConflictDoNothing();
     }
   }
 

@@ -30,6 +30,16 @@ export function nextRun(schedule: Schedule, from: Date): Date | null {
   return next === undefined ? null : new Date(next);
 }
 
+/**
+ * The schedule's occurrence a tick handled at `at` stands for: the latest one not after it. A tick
+ * handled later than the next occurrence stands for that one (a late tick is merged with the next, never doubled).
+ */
+export function occurrenceAt({ cron, timezone }: Schedule, at: Date): Date {
+  // prev() is strict, and occurrences fall on whole minutes: a millisecond on counts `at` itself.
+  const expression = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date(at.getTime() + 1), strict: false });
+  return expression.prev().toDate();
+}
+
 /** Ticks in the 30 days after `from` (counted up to SAMPLE of them, then extrapolated: a minutely schedule is not walked 43,200 times). */
 export function runsPerMonth(schedule: Schedule, from: Date): number {
   const times = occurrences(schedule, from, SAMPLE, from.getTime() + MONTH_MS);
