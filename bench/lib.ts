@@ -57,7 +57,8 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
     },
     renderer: loadPageRenderer,
     distDir: dist,
-    database: options.database ?? "memory",
+    // In memory unless the bench names a PostgreSQL (DATABASE_URL).
+    database: options.database ?? (options.env?.DATABASE_URL ? undefined : "memory"),
     simulator: { baseUrls: options.baseUrls },
   });
   const handle = ((input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch;

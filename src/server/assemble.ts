@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { createDatabase, MEMORY_DATA_DIR, probePostgres, type Database } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
+import { startStatistics } from "#db/statistics.ts";
 import { createApp, type App } from "#src/server/app.ts";
 import { connectRetryPolicy, connectWithRetry } from "#src/server/connect-retry.ts";
 import { DEFAULT_DATA_DIR, loadEnv, type Env } from "#src/server/env.ts";
@@ -209,6 +210,9 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
 
   // Jobs a restart left behind (a variant batch) resume now, not at the next one sent.
   await queue.start();
+  // PGlite has no autovacuum: the planner's statistics are refreshed here as the tables grow.
+  const statistics = startStatistics(database, (error) => console.error(`statistics: ${error instanceof Error ? error.message : String(error)}`));
+  opened.push(() => statistics.stop());
   // Each provider's key and model checked now, in the background, and every PROVIDER_CHECK_MINUTES.
   providerStatus.start();
   opened.push(() => providerStatus.stop());
