@@ -90,6 +90,42 @@ describeEachDatabase("jobs", (getDb) => {
     expect(seen.toSorted()).toEqual([0, 1, 2, 3, 4]);
   });
 
+  test("quick jobs: a burst is handled `concurrency` at a time without a polling interval between them; one that throws is retried on its own", async () => {
+    // A minute between polls: handled one at a time, each worker would wait that long after each
+    // job (a burst of 1,000 trackers' ticks took a quarter of an hour), and this test would time out.
+    const jobs = await startJobs(getDb(), { pollingIntervalSeconds: 60, onError: (e) => errors.push(e) });
+    started.push(jobs);
+    const total = 9;
+    const ids: string[] = [];
+    for (let i = 0; i < total; i++) ids.push((await jobs.send("quick", { i }, { retryLimit: 1, retryDelaySeconds: 0 }))!);
+    let inFlight = 0;
+    let peak = 0;
+    const attempts = new Map<number, number>();
+    const allDone = deferred();
+    let done = 0;
+    await jobs.work<{ i: number }>("quick", { concurrency: 4, quick: true }, async ({ i }, job) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      attempts.set(i, job.retryCount + 1);
+      await Bun.sleep(20);
+      inFlight--;
+      if (i === 0 && job.retryCount === 0) throw new Error("the database was away");
+      if (++done === total) allDone.resolve();
+    });
+    await allDone.promise;
+    expect(peak).toBe(4);
+    // Job 0 was asked twice; the others, which shared its batch, once each.
+    expect([...attempts.entries()].toSorted(([a], [b]) => a - b)).toEqual(Array.from({ length: total }, (_, i) => [i, i === 0 ? 2 : 1]));
+    await waitForStates();
+    async function waitForStates() {
+      for (;;) {
+        const states = await Promise.all(ids.map((id) => jobState(getDb(), id)));
+        if (states.every((state) => state === "completed")) return;
+        await Bun.sleep(50);
+      }
+    }
+  });
+
   test("a handler that throws is retried (up to retryLimit) and then succeeds", async () => {
     const jobs = await start();
     const attempts: number[] = [];

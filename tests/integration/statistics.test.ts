@@ -28,7 +28,10 @@ async function historyPlan(userId: string): Promise<string> {
 }
 
 test("a table that grew is analyzed, after which the history's first page reads the index in order; a table that did not is left alone", async () => {
-  const [user] = await database.db.insert(users).values({ username: "grower", email: "grower@example.com", passwordHash: "x", firstName: "G", lastName: "R" }).returning({ id: users.id });
+  const [user] = await database.db
+    .insert(users)
+    .values({ username: "grower", email: "grower@example.com", passwordHash: "x", firstName: "G", lastName: "R" })
+    .returning({ id: users.id });
   await database.db.execute(sql`
     insert into searches (user_id, query, iterations, status, created_at)
     select ${user!.id}, 'best crm ' || n, 1, 'completed', now() - make_interval(mins => n) from generate_series(1, 20000) as n`);
@@ -42,7 +45,9 @@ test("a table that grew is analyzed, after which the history's first page reads 
 });
 
 test("the server's pass runs at once on PGlite, and stops cleanly", async () => {
-  await database.db.execute(sql`insert into users (username, email, password_hash, first_name, last_name) select 'u' || n, 'u' || n || '@example.com', 'x', 'U', 'N' from generate_series(1, 5000) as n`);
+  await database.db.execute(
+    sql`insert into users (username, email, password_hash, first_name, last_name) select 'u' || n, 'u' || n || '@example.com', 'x', 'U', 'N' from generate_series(1, 5000) as n`,
+  );
   const errors: unknown[] = [];
   const statistics = startStatistics(database, (error) => errors.push(error));
   await statistics.stop();

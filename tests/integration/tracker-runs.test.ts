@@ -288,7 +288,7 @@ describeEachDatabase("trackers: a run survives its instance", (getDb) => {
 });
 
 describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
-  test("a one-minute schedule's tick makes exactly one run, with two instances' schedulers on the database", async () => {
+  test("a one-minute schedule's tick makes exactly one run per tracker, with two instances' schedulers on the database and two trackers due at once", async () => {
     simulator.clearLog();
     // Both instances look for due ticks every second: each has its cron pass within the minute.
     const options = { simulator, env: { TRACKER_MIN_INTERVAL_MINUTES: "1" }, jobs: { cronMonitorIntervalSeconds: 1 } };
@@ -299,25 +299,35 @@ describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
       await first.queue.start();
       await second.queue.start();
       const { agent } = await createProAgent(first.app, getDb());
-      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, schedule: { cron: "* * * * *", timezone: "UTC" } })).json as Tracker;
+      const minutely = { ...definition, schedule: { cron: "* * * * *", timezone: "UTC" } };
+      const tracker = (await agent.request("POST", "/api/trackers", minutely)).json as Tracker;
+      // A second tracker due at the same ticks, asking other queries: each tick is its own (they once shared one key, and one was dropped).
+      const other = (await agent.request("POST", "/api/trackers", { ...minutely, name: "Other", queries: ["best crm for agencies"] })).json as Tracker;
       expect(tracker.scheduleText).toBe("Every minute");
 
-      // The next minute's tick: one run, made by whichever instance took the tick, and completed.
-      const [run] = await waitFor(
-        async () => {
-          const { runs } = await agent.api.listTrackerRuns(tracker.id);
-          return runs[0]?.status === "completed" && runs;
-        },
-        { what: "the tick's run to complete", timeoutMs: 150_000 },
-      );
+      // The next minute's tick: one run each, made by whichever instance took the tick, and completed.
+      const completedRun = (id: string) =>
+        waitFor(
+          async () => {
+            const { runs } = await agent.api.listTrackerRuns(id);
+            return runs[0]?.status === "completed" && runs[0];
+          },
+          { what: "the tick's run to complete", timeoutMs: 150_000 },
+        );
+      const [run, otherRun] = await Promise.all([completedRun(tracker.id), completedRun(other.id)]);
       expect(run).toMatchObject({ trigger: "schedule", answers: { expected: 12, done: 12 } });
-      // Pausing unschedules it: the tracker stops at the run it made.
-      await agent.api.updateTracker(tracker.id, { paused: true });
-      // The tick's job was sent once (not once per instance) and handled; the tracker has that one run.
-      const ticks = await tickJobs(tracker.id);
-      expect(ticks.map((job) => job.state)).toEqual(["completed"]);
-      expect((await agent.api.listTrackerRuns(tracker.id)).runs.map((r) => r.id)).toEqual([run!.id]);
-      expect([...callsPer().values()]).toEqual([2, 2, 2, 2, 2, 2]);
+      expect(otherRun).toMatchObject({ trigger: "schedule", answers: { expected: 6, done: 6 } });
+      // Pausing unschedules them: each tracker stops at the run it made.
+      await Promise.all([agent.api.updateTracker(tracker.id, { paused: true }), agent.api.updateTracker(other.id, { paused: true })]);
+      // Each tick's job was sent once (not once per instance) and handled; each tracker has that one run.
+      for (const [id, made] of [
+        [tracker.id, run],
+        [other.id, otherRun],
+      ] as const) {
+        expect((await tickJobs(id)).map((job) => job.state)).toEqual(["completed"]);
+        expect((await agent.api.listTrackerRuns(id)).runs.map((r) => r.id)).toEqual([made.id]);
+      }
+      expect([...callsPer().values()]).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2]);
     } finally {
       await Promise.all([first.queue.stop(), second.queue.stop()]);
     }

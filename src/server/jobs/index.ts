@@ -14,7 +14,7 @@
 // On PGlite (one session, every call queued) a handler that awaits `jobs.send` inside a drizzle
 // `db.transaction()` would wait for itself: the transaction holds the session. Send after it commits.
 import { randomUUID } from "node:crypto";
-import { PgBoss } from "pg-boss";
+import { PgBoss, type Job, type JobResult } from "pg-boss";
 import type { Database } from "#db/client.ts";
 import { pgBossDb } from "./adapter.ts";
 
@@ -49,6 +49,17 @@ export type JobInfo = {
   signal: AbortSignal;
 };
 
+export type WorkOptions = { concurrency: number } & QueueSettings & {
+    /**
+     * Jobs that take milliseconds (a tracker's tick). pg-boss waits a polling interval after each job
+     * a worker finishes unless a new one was announced, so one at a time they ran at `concurrency`
+     * every 2 s: 1,000 trackers' ticks at one minute took a quarter of an hour. Quick jobs are
+     * fetched up to `concurrency` at a time and run together, and fetched again at once while a fetch
+     * comes back full. Each job still completes or fails (and is retried) on its own.
+     */
+    quick?: boolean;
+  };
+
 export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
 
 export type Jobs = {
@@ -60,7 +71,7 @@ export type Jobs = {
    * An attempt may run 15 minutes (pg-boss's default expireInSeconds); then it counts as failed and
    * its signal is aborted. A job whose process died is picked up again once that time has passed.
    */
-  work<T extends object>(queue: string, options: { concurrency: number } & QueueSettings, handler: JobHandler<T>): Promise<void>;
+  work<T extends object>(queue: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
   /**
    * A cron schedule (five fields, read in `timezone`) that sends `data` to `queue` at each tick:
    * one job per tick whichever instances are up; a tick missed while none was up is sent once at
@@ -143,7 +154,10 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
     async schedule(queue, cron, data, { timezone, key }) {
       await ensureQueue(queue);
       // `missed: once`: after a time with no instance up, the latest missed tick runs once, never a burst.
-      await boss.schedule(queue, cron, data, { tz: timezone, key, missed: "once" });
+      // The schedule's key is its ticks' singleton key: under the queue's `exclusive` policy a tick
+      // sent without one shares the null key with every other schedule's, and all but one of the
+      // ticks due in the same minute were dropped (bench/trackers.ts, 100 trackers: 2 runs).
+      await boss.schedule(queue, cron, data, { tz: timezone, key, missed: "once", singletonKey: key });
     },
 
     async unschedule(queue, key) {
@@ -151,21 +165,32 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
       await boss.unschedule(queue, key);
     },
 
-    async work<T extends object>(queue: string, { concurrency, ...settings }: { concurrency: number } & QueueSettings, handler: JobHandler<T>) {
+    async work<T extends object>(queue: string, { concurrency, quick = false, ...settings }: WorkOptions, handler: JobHandler<T>) {
       await ensureQueue(queue, settings);
-      await boss.work<T>(
-        queue,
-        {
-          localConcurrency: concurrency,
-          batchSize: 1,
-          pollingIntervalSeconds,
-          // While notifications flow pg-boss would otherwise poll every 30 s, which delays retries.
-          notifyPollingIntervalSeconds: pollingIntervalSeconds,
-        },
-        async (jobs) => {
-          for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, signal: job.signal });
-        },
-      );
+      const polling = {
+        pollingIntervalSeconds,
+        // While notifications flow pg-boss would otherwise poll every 30 s, which delays retries.
+        notifyPollingIntervalSeconds: pollingIntervalSeconds,
+      };
+      const run = (job: Job<T>) => handler(job.data, { id: job.id, retryCount: job.retryCount, signal: job.signal });
+      if (quick && concurrency > 1) {
+        await boss.work<T>(queue, { ...polling, localConcurrency: 1, batchSize: concurrency, burstWhenBatchFull: true, perJobResults: true }, (jobs) =>
+          Promise.all(
+            jobs.map(async (job): Promise<JobResult> => {
+              try {
+                await run(job);
+                return { id: job.id, status: "completed" };
+              } catch (error) {
+                return { id: job.id, status: "failed", output: { message: error instanceof Error ? error.message : String(error) } };
+              }
+            }),
+          ),
+        );
+        return;
+      }
+      await boss.work<T>(queue, { ...polling, localConcurrency: concurrency, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await run(job);
+      });
     },
 
     async stop({ graceful = true, timeoutSeconds = 30 } = {}) {

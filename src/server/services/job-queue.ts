@@ -15,7 +15,8 @@ export type JobQueue = {
    */
   work<T extends object>(
     queue: string,
-    options: { concurrency: number; heartbeatSeconds?: number },
+    /** `quick`: jobs that take milliseconds, fetched and run `concurrency` at a time (src/server/jobs). */
+    options: { concurrency: number; heartbeatSeconds?: number; quick?: boolean },
     handler: (data: T, job: { signal: AbortSignal; retryCount: number }) => Promise<void>,
   ): void;
   /** A cron schedule sending `data` to `queue` at each tick, once whichever instances are up; the same key replaces it. */

@@ -90,11 +90,13 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   /** Until when a provider that keeps answering 429 is left alone by this instance's calls. */
   const pausedUntil = new Map<ProviderId, number>();
 
-  queue.work<TickJob>(TICK, { concurrency: 2 }, tick);
-  queue.work<{ runId: string }>(START, { concurrency: 2 }, ({ runId }) => startRun(runId));
-  // Query jobs in flight per instance: enough for their calls (SEARCH_CONCURRENCY per provider each)
-  // to fill the cross-instance cap, and one more whose calls start while another is reading its last answers.
-  const queryConcurrency = Math.ceil(deps.concurrencyTotal / deps.concurrency) + 1;
+  // Ticks and starts take milliseconds, and come in bursts: every tracker due at 09:00 ticks at once.
+  queue.work<TickJob>(TICK, { concurrency: 8, quick: true }, tick);
+  queue.work<{ runId: string }>(START, { concurrency: 8, quick: true }, ({ runId }) => startRun(runId));
+  // Query jobs in flight per instance: enough for their calls to fill the cross-instance cap. A call
+  // holds its provider's slot for the search only, then reads the answer (a second call as long),
+  // so twice the cap's worth of lanes keep every slot busy; one job more starts while another reads its last answers.
+  const queryConcurrency = Math.ceil((2 * deps.concurrencyTotal) / deps.concurrency) + 1;
   queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
 
   const engine = {
@@ -109,8 +111,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     /**
      * Queues a run of the tracker's current queries, now or for a schedule's occurrence; CONFLICT
      * names the run already queued or running. An occurrence that already has its run is not run
-     * again: a tick sent twice, or retried, makes one run (and a queued one is sent on again, in case
-     * the first attempt died before it was).
+     * again: a tick sent twice, or retried, makes one run (a run its first attempt left queued is started).
      */
     async start(row: TrackerRow, trigger: "schedule" | "manual", occurrence?: Date): Promise<string> {
       const [run] = await db
@@ -118,18 +119,17 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
         .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: occurrence ?? clock() })
         .onConflictDoNothing()
         .returning({ id: trackerRuns.id });
-      if (!run && occurrence) {
+      let runId = run?.id;
+      if (!runId && occurrence) {
         const [made] = await db
           .select({ id: trackerRuns.id, status: trackerRuns.status })
           .from(trackerRuns)
           .where(and(eq(trackerRuns.trackerId, row.id), eq(trackerRuns.trigger, "schedule"), eq(trackerRuns.scheduledFor, occurrence)))
           .limit(1);
-        if (made) {
-          if (made.status === "queued") await queueRun(made.id, row.queries);
-          return made.id;
-        }
+        if (made && made.status !== "queued") return made.id;
+        runId = made?.id;
       }
-      if (!run) {
+      if (!runId) {
         const [active] = await db
           .select({ id: trackerRuns.id, status: trackerRuns.status })
           .from(trackerRuns)
@@ -137,20 +137,18 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
           .limit(1);
         throw new DomainError("CONFLICT", `This tracker already has a run ${active?.status ?? "queued"}: ${active?.id ?? "(just finished)"}`);
       }
-      await queueRun(run.id, row.queries);
-      return run.id;
+      await db
+        .insert(trackerRunQueries)
+        .values(row.queries.map((query, position) => ({ runId, position, query })))
+        .onConflictDoNothing();
+      // Run now answers at once, and its start is a job. A tick is a job already (retried until its
+      // run has started), so it starts the run itself: half the jobs when a thousand trackers tick at 09:00.
+      if (occurrence) await startRun(runId);
+      else await queue.send(START, { runId }, { singletonKey: runId });
+      return runId;
     },
   };
   return engine;
-
-  /** Writes the run's queries and sends its start; both idempotent, so a retried tick may do it again. */
-  async function queueRun(runId: string, queries: string[]): Promise<void> {
-    await db
-      .insert(trackerRunQueries)
-      .values(queries.map((query, position) => ({ runId, position, query })))
-      .onConflictDoNothing();
-    await queue.send(START, { runId }, { singletonKey: runId });
-  }
 
   async function tick({ trackerId, scheduledFor }: TickJob): Promise<void> {
     const [row] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
