@@ -1,7 +1,7 @@
 import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { Tracker, TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
-import { formatListedCost, formatUsd } from "#src/core/cost.ts";
+import { formatEstimate, formatListedCost, formatUsd } from "#src/core/cost.ts";
 import { locationLabel } from "#src/core/location.ts";
 import type { ExitReason } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
@@ -101,7 +101,7 @@ export function trackerText(tracker: Tracker): string {
     `Schedule: ${tracker.scheduleText}${tracker.paused ? "" : ` · next run ${when(tracker.nextRunAt)} UTC`}`,
     `Brand: ${brand.name}${own.length ? ` (${own.join(", ")})` : ""} · competitors: ${brands(tracker.competitors)}`,
     `Asks ${providersText(tracker.providers)}, ${tracker.iterations} ${tracker.iterations === 1 ? "time" : "times"} per query${tracker.location ? `, from ${locationLabel(tracker.location)}` : ""}`,
-    `Estimate: ${formatUsd(estimate.perRunUsd)} per run, ${formatUsd(estimate.perMonthUsd)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,
+    `Estimate: ${formatEstimate(estimate.perRunUsd, estimate.simulated)} per run, ${formatEstimate(estimate.perMonthUsd, estimate.simulated)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,
     `Queries (${tracker.queries.length}):`,
     ...tracker.queries.map((query, i) => `  ${i + 1}. ${query}`),
   ].join("\n");

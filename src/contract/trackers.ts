@@ -185,8 +185,11 @@ export const Tracker = v.object({
   segment: v.number(),
   nextRunAt: v.nullable(v.string()),
   lastRun: v.nullable(TrackerRun),
-  /** The cost of one run at today's prices, and of a month of runs on this schedule ("unknown" as null). */
-  estimate: v.object({ perRunUsd: v.nullable(v.number()), perMonthUsd: v.nullable(v.number()) }),
+  /**
+   * The cost of one run at today's prices, and of a month of runs on this schedule ("unknown" as
+   * null); `simulated` when a provider it asks is simulated here, which costs nothing.
+   */
+  estimate: v.object({ perRunUsd: v.nullable(v.number()), perMonthUsd: v.nullable(v.number()), simulated: v.boolean() }),
   createdAt: v.string(),
   updatedAt: v.string(),
 });

@@ -134,6 +134,12 @@ export function formatCost(cost: Cost): string {
   return formatUsd(cost.usd);
 }
 
+/** What something should cost, before it runs: "about $1.20", "unknown", "$0.00 (simulated)". */
+export function formatEstimate(usd: number | null, simulated: boolean): string {
+  if (simulated) return "$0.00 (simulated)";
+  return usd === null ? "unknown" : `about ${formatUsd(usd)}`;
+}
+
 /** Its parts, for the breakdown shown on hover and in the CLI. */
 export function costParts(cost: Cost): Array<{ label: string; value: string }> {
   return [

@@ -84,6 +84,8 @@ describe("trackers in Chromium", () => {
       const trackerPath = new URL(page.url()).pathname;
       await page.getByRole("heading", { name: "CRM questions", level: 1 }).waitFor();
       expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every day at 07:30 (Europe/Berlin)");
+      // Its estimate says the providers are simulated, as everything that shows a cost does.
+      await page.getByText("$0.00 (simulated) per run, $0.00 (simulated) per month").waitFor();
       expect(await page.getByText("No runs yet.").isVisible()).toBe(true);
 
       // Run now: a slower simulator, its answers spread out, keeps the run running long enough to be seen live.
@@ -175,7 +177,9 @@ describe("trackers in Chromium", () => {
       expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Berlin");
       expect(await page.getByLabel("Ask from").inputValue()).toBe("DE");
       expect(await page.getByLabel("City").inputValue()).toBe("Berlin");
-      expect(await page.getByTestId("saved-estimate").textContent()).toBe("As saved, at today's prices: $0.00 per run, $0.00 per month.");
+      expect(await page.getByTestId("saved-estimate").textContent()).toBe(
+        "As saved, at today's prices: $0.00 (simulated) per run, $0.00 (simulated) per month.",
+      );
 
       // A custom cron that fires too often is refused by the server, in its words.
       await page.getByRole("radio", { name: "Custom (cron)" }).check();

@@ -43,8 +43,8 @@ describeEachDatabase("trackers: definition and API", (getDb) => {
       expect(next.getTime()).toBeGreaterThan(Date.now());
       expect(next.getUTCDay()).toBe(1);
       expect(next.toLocaleString("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" })).toBe("09:00");
-      // Simulated answers cost nothing; a month of weekly runs is four or five of them.
-      expect(saved.estimate).toEqual({ perRunUsd: 0, perMonthUsd: 0 });
+      // Simulated answers cost nothing, and the estimate says it is simulated.
+      expect(saved.estimate).toEqual({ perRunUsd: 0, perMonthUsd: 0, simulated: true });
 
       expect(await agent.api.getTracker(saved.id)).toMatchObject({ id: saved.id, name: "CRM visibility" });
       expect((await agent.api.listTrackers()).trackers.map((t) => t.id)).toEqual([saved.id]);

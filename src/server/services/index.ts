@@ -93,8 +93,8 @@ export function createServices({
   const compare = createCompare({ billing, search });
   const tokens = createTokens({ db, clock });
   const estimate = (row: { iterations: number; providers: string[]; queries: string[] }) => {
-    const usd = search.estimate(row.iterations, row.providers as ProviderId[]).usd;
-    return usd === null ? null : usd * row.queries.length;
+    const { usd, simulated } = search.estimate(row.iterations, row.providers as ProviderId[]);
+    return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
   const engine = createTrackerEngine({
     db,

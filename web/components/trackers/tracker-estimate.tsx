@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Calculator } from "lucide-react";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { formatUsd } from "#src/core/cost.ts";
+import { formatEstimate } from "#src/core/cost.ts";
 import { queryLines, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { runsPerMonth } from "#web/lib/trackers.ts";
 import { api, InfoTip, providerIds, queries } from "#web/shared-chunk.ts";
@@ -20,10 +20,10 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
   const connected = providerIds.filter((id) => status?.modes[id] !== "off");
   const fewer = draft.providers.length < connected.length;
 
-  const perRun = estimate && questions > 0 ? money(estimate.usd === null ? null : estimate.usd * questions, estimate.simulated) : null;
+  const perRun = estimate && questions > 0 ? formatEstimate(estimate.usd === null ? null : estimate.usd * questions, estimate.simulated) : null;
   const runs = runsPerMonth(draft.schedule);
   const perMonth =
-    estimate && questions > 0 && runs !== null ? money(estimate.usd === null ? null : estimate.usd * questions * runs, estimate.simulated) : null;
+    estimate && questions > 0 && runs !== null ? formatEstimate(estimate.usd === null ? null : estimate.usd * questions * runs, estimate.simulated) : null;
 
   return (
     <section aria-label="Estimated cost" className="space-y-2 rounded-xl border bg-muted/40 p-4 text-sm" data-testid="tracker-estimate">
@@ -48,15 +48,9 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
       ) : null}
       {saved ? (
         <p className="text-xs text-muted-foreground" data-testid="saved-estimate">
-          {`As saved, at today's prices: ${formatUsd(saved.estimate.perRunUsd)} per run, ${formatUsd(saved.estimate.perMonthUsd)} per month.`}
+          {`As saved, at today's prices: ${formatEstimate(saved.estimate.perRunUsd, saved.estimate.simulated)} per run, ${formatEstimate(saved.estimate.perMonthUsd, saved.estimate.simulated)} per month.`}
         </p>
       ) : null}
     </section>
   );
-}
-
-/** "about $1.20", "$0.00 (simulated)", "unknown". */
-function money(usd: number | null, simulated: boolean): string {
-  if (simulated) return "$0.00 (simulated)";
-  return usd === null ? "unknown" : `about ${formatUsd(usd)}`;
 }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { formatUsd } from "#src/core/cost.ts";
+import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
@@ -88,7 +88,7 @@ function TrackerHeader({ tracker }: { tracker: Tracker }) {
         <Fact label="Brand">{[tracker.brand.name, ...tracker.brand.aliases].join(", ")}</Fact>
         <Fact label="Providers">{tracker.providers.map((id) => providerCatalogue[id].name).join(", ")}</Fact>
         <Fact label="Each run">{`${tracker.queries.length} question${tracker.queries.length === 1 ? "" : "s"} × ${tracker.iterations} iteration${tracker.iterations === 1 ? "" : "s"}`}</Fact>
-        <Fact label="Estimated cost">{`${formatUsd(tracker.estimate.perRunUsd)} per run, ${formatUsd(tracker.estimate.perMonthUsd)} per month`}</Fact>
+        <Fact label="Estimated cost">{`${formatEstimate(tracker.estimate.perRunUsd, tracker.estimate.simulated)} per run, ${formatEstimate(tracker.estimate.perMonthUsd, tracker.estimate.simulated)} per month`}</Fact>
         {tracker.competitors.length > 0 ? <Fact label="Competitors">{tracker.competitors.map((c) => c.name).join(", ")}</Fact> : null}
       </dl>
     </header>

@@ -64,7 +64,7 @@ export type TrackerEngineDeps = {
   instance: InstancePort;
   prices: PriceTable;
   /** What one run costs at today's prices (null: unknown). */
-  estimate: (row: TrackerRow) => number | null;
+  estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -208,7 +208,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     }
     // Renewed: the pause the lapse made is lifted by the first run after it.
     if (tracker.pausedReason) await db.update(trackers).set({ pausedReason: null }).where(eq(trackers.id, tracker.id));
-    const estimate = deps.estimate(tracker);
+    const estimate = deps.estimate(tracker).usd;
     if (tracker.monthlyBudgetUsd !== null) {
       const spent = await spentThisMonth(tracker.id);
       if (spent + (estimate ?? 0) > tracker.monthlyBudgetUsd)

@@ -18,7 +18,7 @@ export type TrackersDeps = {
   db: Db;
   providers: Providers;
   /** What one run of the tracker costs at today's prices (null: unknown). */
-  estimate: (row: TrackerRow) => number | null;
+  estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
@@ -60,7 +60,7 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
 
   async function view(row: TrackerRow, lastRun?: TrackerRun | null): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
-    const perRunUsd = estimate(row);
+    const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
     const next = paused ? null : nextRun(schedule, clock());
     const location = v.safeParse(Location, row.location);
@@ -81,7 +81,7 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       segment: row.segment,
       nextRunAt: next?.toISOString() ?? null,
       lastRun: lastRun === undefined ? await latestRun(row.id) : lastRun,
-      estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()) },
+      estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()), simulated },
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
