@@ -1,12 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
-import type { PriceRow } from "#src/contract/prices.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
+import { pricesFile, READER, testPrices } from "#tests/support/prices.ts";
 
 /*
  * Issue 24 (ADR 041) in Chromium: a Pro user sees what a multi-iteration search should cost
@@ -21,29 +18,11 @@ for (const id of providerIds) {
   upstream.setUsage(id, "extraction", { inputTokens: 3_000, cachedInputTokens: 0, outputTokens: 500 });
 }
 
-const row = (model: string, price: Omit<PriceRow, "model" | "source" | "read" | "searchUnit">, searchUnit: PriceRow["searchUnit"] = "search"): PriceRow => ({
-  model,
-  ...price,
-  searchUnit,
-  source: "test",
-  read: "2026-11-26",
-});
-const SEARCH = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
-const READING = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
-// The reading model is given its own name and price (the defaults may be one model for both).
-const reader = (id: string) => `test-reader-${id}`;
-const prices = providerIds.flatMap((id) => [
-  id === "gemini" ? row(providerConfig[id].defaultModel, { ...SEARCH, searchesPerK: 35 }, "prompt") : row(providerConfig[id].defaultModel, SEARCH),
-  row(reader(id), READING),
-]);
-const pricesFile = join(mkdtempSync(join(tmpdir(), "prices-e2e-")), "prices.json");
-writeFileSync(pricesFile, JSON.stringify(prices));
-
-const env: Record<string, string> = { SIMULATE_PROVIDERS: "auto", PRICES_FILE: pricesFile };
+const env: Record<string, string> = { SIMULATE_PROVIDERS: "auto", PRICES_FILE: pricesFile(testPrices()) };
 for (const id of providerIds) {
   env[providerConfig[id].env.apiKey] = `fake-live-${id}-key`;
   env[providerConfig[id].env.baseUrl] = upstream.baseUrls[id];
-  env[providerConfig[id].env.extractionModel] = reader(id);
+  env[providerConfig[id].env.extractionModel] = READER[id];
 }
 const harness = useBrowser({ distinctAddresses: true, env });
 

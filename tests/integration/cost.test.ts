@@ -1,14 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
 import type { PriceRow } from "#src/contract/prices.ts";
 import { COST_COLUMNS, resultToCsv, resultToJson } from "#src/core/export.ts";
 import { formatCost } from "#src/core/cost.ts";
 import { eq } from "drizzle-orm";
 import { searches } from "#db/schema.ts";
+import { pricesFile, READER, testPrices } from "#tests/support/prices.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { resultHeadline, resultSummary } from "#cli/lib/render.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -20,33 +18,6 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
  * Issue 24 (ADR 041): every answer's usage, read through the real SDKs from the simulators' wire
  * formats (cached tokens included), turned into money by a known price table.
  */
-
-const SEARCH_PRICE = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 10, searchesPerK: 10 };
-const READING_PRICE = { inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2, searchesPerK: 0 };
-
-/** The reading model each provider is given here, priced apart from the search model (the defaults may be one model). */
-const READER = perProvider((id) => `test-reader-${id}`);
-
-/** A price table for whatever the default models are today: Gemini's searches priced per grounded prompt. */
-function testPrices(): PriceRow[] {
-  const row = (model: string, price: typeof SEARCH_PRICE, searchUnit: "search" | "prompt" = "search"): PriceRow => ({
-    model,
-    ...price,
-    searchUnit,
-    source: "test",
-    read: "2026-11-26",
-  });
-  return providerIds.flatMap((id) => [
-    row(providerConfig[id].defaultModel, id === "gemini" ? { ...SEARCH_PRICE, searchesPerK: 35 } : SEARCH_PRICE, id === "gemini" ? "prompt" : "search"),
-    row(READER[id], READING_PRICE),
-  ]);
-}
-
-function pricesFile(rows: PriceRow[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), "prices-")), "prices.json");
-  writeFileSync(file, JSON.stringify(rows));
-  return file;
-}
 
 /** The providers as live ones (a key and a base URL) on this simulator. */
 function liveEnv(simulator: Simulator, extra: Record<string, string> = {}): Record<string, string> {

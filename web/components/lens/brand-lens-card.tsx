@@ -6,6 +6,7 @@ import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, splitList } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, CardFooter, Input, Skeleton, toast } from "#web/shared-chunk.ts";
+import { Field } from "#web/components/ui/field.tsx";
 
 /** The competitors the form offers at most (the API takes 20). */
 const MAX_COMPETITORS = 20;
@@ -149,21 +150,5 @@ function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
         </Button>
       </CardFooter>
     </form>
-  );
-}
-
-function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-    </div>
   );
 }

@@ -9,6 +9,7 @@ import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
 import { emptyRow, placeIssue, queryLines, TrackerForm as TrackerFormSchema, type CompetitorRow, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { browserTimeZone, WEEKDAYS, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { Button, Input, NativeSelect, NativeSelectOption, providerCatalogue, providerIds, Skeleton } from "#web/shared-chunk.ts";
+import { Field } from "#web/components/ui/field.tsx";
 
 // The search form loads these fields on demand; loading them here too keeps them one chunk, not two (ADR 006).
 const LocationFields = lazy(() => import("#web/components/search/location-fields.tsx").then((m) => ({ default: m.LocationFields })));
@@ -350,27 +351,6 @@ function Section({ title, description, children }: { title: string; description?
       </div>
       {children}
     </section>
-  );
-}
-
-function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string | undefined; children: ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-destructive">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 
