@@ -376,6 +376,41 @@ export const trackerCalls = pgTable(
 );
 
 /**
+ * A run's counts per provider, query and subject (issue 26), written when the run ends: the trend
+ * reads these, never the answers. `query` is the query's text, or '' for the run over all its queries.
+ */
+export const trackerRollups = pgTable(
+  "tracker_rollups",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    /** The run's scheduled time, copied so the trend reads one table. */
+    at: tstz("at").notNull(),
+    query: text("query").notNull(),
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    isBrand: boolean("is_brand").notNull(),
+    answers: integer("answers").notNull(),
+    mentions: integer("mentions").notNull(),
+    allMentions: integer("all_mentions").notNull(),
+    cited: integer("cited").notNull(),
+    ranked: integer("ranked").notNull(),
+    positionSum: integer("position_sum").notNull(),
+    positionSquares: integer("position_squares").notNull(),
+    modelVersion: text("model_version").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "tracker_rollups_pkey", columns: [t.runId, t.query, t.provider, t.subject] }),
+    // The trend: one tracker's rows for one query (or '' for all), in time order.
+    index("tracker_rollups_trend_idx").on(t.trackerId, t.query, t.at),
+  ],
+);
+
+/**
  * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per call,
  * taken before it and deleted after; a dead instance's rows are ignored and swept (ADR 043).
  */

@@ -78,6 +78,7 @@ describeEachDatabase(
         "stripe_events",
         "subscriptions",
         "tracker_calls",
+        "tracker_rollups",
         "tracker_run_queries",
         "tracker_runs",
         "trackers",

@@ -10,6 +10,7 @@ import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
 import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
+import { createRollups } from "./trackers/rollups.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -96,6 +97,7 @@ export function createServices({
     const { usd, simulated } = search.estimate(row.iterations, row.providers as ProviderId[]);
     return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
+  const rollups = createRollups({ db, store });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -106,13 +108,14 @@ export function createServices({
     instance,
     prices,
     estimate,
+    rollups,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
     deadline,
     clock,
   });
-  const trackers = createTrackers({ db, providers, estimate, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
+  const trackers = createTrackers({ db, providers, estimate, engine, rollups, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
   return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
 }
 

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
+import { Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
@@ -101,6 +102,22 @@ export function trackerRoutes(trackers: Trackers, guards: Guards) {
         tags: ["trackers"],
         summary: "A tracker's runs",
         description: `${PRO} Newest first; \`before\` is the previous page's \`nextBefore\`.`,
+      }),
+    })
+    .get("/api/trackers/:id/trend", ({ userId, params, query }) => trackers.trend(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: TrendQuery,
+      response: Trend,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's trend",
+        description:
+          `${PRO} Per run (oldest first) and provider, for the brand and each competitor (\`subject\`): \`metric\` \`mention\` (answers naming it, of the answers), ` +
+          "`sov` (its mentions, of every subject's), `citation` (answers citing its own domains) or `position` (its mean position among the products, over the answers ranking it); " +
+          "`k` of `n` with the rate in percent (the mean, for position) and its 95% interval. `query` narrows to one of the tracker's queries (else each run over all of them); " +
+          "`provider`, `subject`, `from` and `to` (a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included) narrow further. Read from counts written when each run ended.",
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {

@@ -24,6 +24,7 @@ import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
 import type { SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
+import type { Rollups } from "./rollups.ts";
 import { createProviderSlots } from "./slots.ts";
 
 /** A schedule's tick: makes the tracker's run. */
@@ -65,6 +66,8 @@ export type TrackerEngineDeps = {
   prices: PriceTable;
   /** What one run costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
+  /** Where a run's counts are written when it ends (issue 26). */
+  rollups: Pick<Rollups, "write">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -486,6 +489,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const done = Number(tally?.done ?? 0);
     const failed = Number(tally?.failed ?? 0);
     const status = failed === 0 ? "completed" : done > 0 ? "partial" : "failed";
+    // Its counts before its status: a run that reads as ended has its trend written.
+    await deps.rollups.write(runId);
     await db
       .update(trackerRuns)
       .set({ status, finishedAt: clock(), ...(status === "failed" ? { reason: "No provider answered any query" } : {}) })

@@ -9,6 +9,8 @@ import type { CreateTracker, Tracker, TrackerRun, TrackerRunList, UpdateTracker 
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
+import type { Rollups } from "./rollups.ts";
+import type { Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
@@ -20,6 +22,7 @@ export type TrackersDeps = {
   /** What one run of the tracker costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
+  rollups: Pick<Rollups, "trend">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   clock?: () => Date;
@@ -30,7 +33,7 @@ export type TrackersDeps = {
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
  * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
  */
-export function createTrackers({ db, providers, estimate, engine, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
+export function createTrackers({ db, providers, estimate, engine, rollups, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
   const runViews = createRunViews(db);
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
@@ -175,6 +178,12 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1 });
       const shown = runs.slice(0, page.limit);
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
+    },
+
+    /** The tracker's trend (issue 26): per run and provider, for the brand and each competitor, from the runs' rollups. */
+    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
+      const row = await own(userId, id);
+      return { metric: query.metric, points: await rollups.trend(row.id, query) };
     },
 
     async run(userId: string, id: string, runId: string): Promise<TrackerRun> {

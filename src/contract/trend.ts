@@ -1,0 +1,67 @@
+import * as v from "valibot";
+import { HistoryDate, historyRange } from "./history.ts";
+import { ProviderId } from "./provider-schemas.ts";
+
+/*
+ * A tracker's trend (issue 26): per run, per provider, for the brand and each competitor, read
+ * from the counts written when the run ended. These names are the contract the web, the CLI, MCP
+ * and the exports share.
+ */
+
+export const trendMetrics = ["mention", "sov", "citation", "position"] as const;
+/**
+ * mention: answers naming the subject, of the answers; sov (share of voice): its mentions, of the
+ * mentions of every subject; citation: answers citing the subject's own domains, of the answers;
+ * position: its mean position among an answer's products (1 = first), over the answers ranking it.
+ */
+export const TrendMetric = v.picklist(trendMetrics, `metric must be one of ${trendMetrics.join(", ")}`);
+export type TrendMetric = v.InferOutput<typeof TrendMetric>;
+
+export const TrendQuery = v.pipe(
+  v.object({
+    metric: v.optional(TrendMetric, "mention"),
+    provider: v.optional(ProviderId),
+    /** One of the tracker's queries (as written); without it, each run's figures over all its queries. */
+    query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"))),
+    /** The brand's or a competitor's name; without it, every subject. */
+    subject: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "subject must not be empty"))),
+    /** Runs scheduled from this day (its start, UTC) or moment on. */
+    from: v.optional(HistoryDate("from")),
+    /** Runs scheduled up to this day (its end, UTC) or moment. */
+    to: v.optional(HistoryDate("to")),
+  }),
+  v.forward(
+    v.check(({ from, to }) => {
+      const range = historyRange({ from, to });
+      return !range.from || !range.until || range.from < range.until;
+    }, "from must not be after to"),
+    ["from"],
+  ),
+);
+export type TrendQuery = v.InferInput<typeof TrendQuery>;
+
+export const TrendPoint = v.object({
+  runId: v.string(),
+  /** When the run was scheduled for (Run now: when it was asked). */
+  at: v.string(),
+  provider: ProviderId,
+  /** The query, when the trend was asked for one. */
+  query: v.optional(v.string()),
+  subject: v.string(),
+  /** Whether the subject is the tracker's brand (else a competitor). */
+  isBrand: v.boolean(),
+  /** The denominator and the count: answers (mention, citation), all subjects' mentions (sov), answers ranking the subject (position: k of n answers). */
+  n: v.number(),
+  k: v.number(),
+  /** In percent for the rates, with the 95% Wilson interval; the mean position for position, with its 95% interval. Null when n (or, for position, k) is 0. */
+  rate: v.nullable(v.number()),
+  low: v.nullable(v.number()),
+  high: v.nullable(v.number()),
+  /** The model version(s) that answered in this run (", " between several). */
+  modelVersion: v.string(),
+});
+export type TrendPoint = v.InferOutput<typeof TrendPoint>;
+
+/** GET /api/trackers/{id}/trend: oldest first. */
+export const Trend = v.object({ metric: TrendMetric, points: v.array(TrendPoint) });
+export type Trend = v.InferOutput<typeof Trend>;

@@ -1,0 +1,120 @@
+import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { historyRange } from "#src/contract/history.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { TrendMetric, TrendPoint } from "#src/contract/trend.ts";
+import { displayedRuns, keptRuns } from "#src/core/runs.ts";
+import { addCounts, metricOf, subjectCounts, type SubjectCounts } from "#src/core/trend.ts";
+import type { SearchStore } from "../search/store.ts";
+
+/** The row of the run over all its queries. */
+const ALL_QUERIES = "";
+
+type RollupRow = typeof trackerRollups.$inferInsert;
+
+/**
+ * A tracker's rollups (issue 26): when a run ends, each of its queries' saved searches is counted
+ * per provider and subject (src/core/trend.ts), and the run over all its queries as their sum. The
+ * trend is read from these rows alone.
+ */
+export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
+  return {
+    /** Writes the run's rollups; a second call (two instances ending the run together) adds nothing. */
+    async write(runId: string): Promise<void> {
+      const [found] = await db
+        .select({ run: trackerRuns, tracker: trackers })
+        .from(trackerRuns)
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .where(eq(trackerRuns.id, runId))
+        .limit(1);
+      if (!found) return;
+      const { run, tracker } = found;
+      const brand = v.parse(BrandEntry, tracker.brand);
+      const competitors = v.parse(v.array(BrandEntry), tracker.competitors);
+      const owner = { userId: tracker.userId, anonymousId: `tracker:${tracker.id}` };
+      const items = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId)).orderBy(asc(trackerRunQueries.position));
+
+      const rows: RollupRow[] = [];
+      const total = new Map<string, { counts: SubjectCounts; versions: Set<string> }>();
+      for (const item of items) {
+        const result = item.searchId ? await store.get(owner, item.searchId) : null;
+        if (!result) continue;
+        for (const provider of providerIds) {
+          const model = result.models[provider];
+          if (!model || !tracker.providers.includes(provider)) continue;
+          const runs = keptRuns(result, provider) ?? displayedRuns(result, provider);
+          if (runs.length === 0) continue;
+          for (const counts of subjectCounts(runs, brand, competitors)) {
+            rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: item.query, provider, modelVersion: model.modelVersion }));
+            const key = `${provider}\u0000${counts.subject}`;
+            const sum = total.get(key);
+            if (sum) {
+              sum.counts = addCounts(sum.counts, counts);
+              sum.versions.add(model.modelVersion);
+            } else total.set(key, { counts, versions: new Set([model.modelVersion]) });
+          }
+        }
+      }
+      for (const [key, { counts, versions }] of total) {
+        const provider = key.slice(0, key.indexOf("\u0000")) as ProviderId;
+        rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: ALL_QUERIES, provider, modelVersion: [...versions].join(", ") }));
+      }
+      // A tracker's queries can repeat a query's text only across segments, never in one run; chunks keep each insert's parameters bounded.
+      for (let i = 0; i < rows.length; i += 500)
+        await db
+          .insert(trackerRollups)
+          .values(rows.slice(i, i + 500))
+          .onConflictDoNothing();
+    },
+
+    /** The trend's points, oldest first: the run over all its queries, or one query's. */
+    async trend(
+      trackerId: string,
+      filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string },
+    ): Promise<TrendPoint[]> {
+      const range = historyRange(filters);
+      const rows = await db
+        .select()
+        .from(trackerRollups)
+        .where(
+          and(
+            eq(trackerRollups.trackerId, trackerId),
+            eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
+            filters.provider ? eq(trackerRollups.provider, filters.provider) : undefined,
+            filters.subject ? eq(sql`lower(${trackerRollups.subject})`, filters.subject.toLowerCase()) : undefined,
+            range.from ? gte(trackerRollups.at, range.from) : undefined,
+            range.until ? lt(trackerRollups.at, range.until) : undefined,
+          ),
+        )
+        .orderBy(
+          asc(trackerRollups.at),
+          asc(trackerRollups.runId),
+          asc(trackerRollups.provider),
+          sql`${trackerRollups.isBrand} desc`,
+          asc(trackerRollups.subject),
+        );
+      return rows.map((row) => ({
+        runId: row.runId,
+        at: row.at.toISOString(),
+        provider: row.provider as ProviderId,
+        ...(filters.query ? { query: row.query } : {}),
+        subject: row.subject,
+        isBrand: row.isBrand,
+        ...metricOf(filters.metric, row),
+        modelVersion: row.modelVersion,
+      }));
+    },
+  };
+}
+
+export type Rollups = ReturnType<typeof createRollups>;
+
+function rowOf(
+  counts: SubjectCounts,
+  where: { runId: string; trackerId: string; at: Date; query: string; provider: ProviderId; modelVersion: string },
+): RollupRow {
+  return { ...where, ...counts };
+}
