@@ -294,6 +294,8 @@ export const trackers = pgTable(
     pausedReason: text("paused_reason"),
     /** Grows when the queries or providers change: a new series segment. */
     segment: integer("segment").notNull().default(1),
+    /** Runs per alert window (issue 26). */
+    alertWindow: integer("alert_window").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -407,6 +409,47 @@ export const trackerRollups = pgTable(
     primaryKey({ name: "tracker_rollups_pkey", columns: [t.runId, t.query, t.provider, t.subject] }),
     // The trend: one tracker's rows for one query (or '' for all), in time order.
     index("tracker_rollups_trend_idx").on(t.trackerId, t.query, t.at),
+  ],
+);
+
+export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
+
+/**
+ * What a run's end found worth a person's attention (issue 26, ADR 045): a rise or a fall that
+ * passed the test, with both windows' counts, or a provider's model version that changed.
+ */
+export const trackerAlerts = pgTable(
+  "tracker_alerts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<(typeof trackerAlertKinds)[number]>().notNull(),
+    /** mention or citation; '' for a model change. */
+    metric: text("metric").notNull(),
+    provider: text("provider").notNull(),
+    /** '' for a model change. */
+    subject: text("subject").notNull(),
+    /** '' over all the tracker's queries (and for a model change). */
+    query: text("query").notNull(),
+    /** Contract AlertSide, or the model version for a model change ({ modelVersion }). */
+    before: jsonb("before").$type<unknown>().notNull(),
+    after: jsonb("after").$type<unknown>().notNull(),
+    p: doublePrecision("p"),
+    q: doublePrecision("q"),
+    /** The run's scheduled time. */
+    at: tstz("at").notNull(),
+    readAt: tstz("read_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A run's end decides once: a second evaluation (two instances ending it together) adds nothing.
+    uniqueIndex("tracker_alerts_once_key").on(t.runId, t.kind, t.metric, t.provider, t.subject, t.query),
+    index("tracker_alerts_tracker_idx").on(t.trackerId, t.at.desc()),
   ],
 );
 

@@ -76,6 +76,15 @@ const MonthlyBudget = v.pipe(
   v.maxValue(100_000, "monthlyBudgetUsd must be at most 100000"),
 );
 
+export const MAX_ALERT_WINDOW = 10;
+/** Runs an alert compares at a time: the latest `alertWindow` runs against the ones before them (issue 26). */
+const AlertWindow = v.pipe(
+  v.number(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.integer(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.minValue(1, `alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.maxValue(MAX_ALERT_WINDOW, `alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+);
+
 /** POST /api/trackers. `providers` defaults to every connected provider; `competitors` to none. */
 export const CreateTracker = v.object(
   {
@@ -89,6 +98,7 @@ export const CreateTracker = v.object(
     schedule: Schedule,
     /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
     monthlyBudgetUsd: v.optional(MonthlyBudget),
+    alertWindow: v.optional(AlertWindow, 1),
   },
   "The body must be a JSON object with a name, queries, a brand and a schedule",
 );
@@ -109,6 +119,7 @@ export const UpdateTracker = v.object(
     location: v.optional(v.nullable(Location)),
     schedule: v.optional(Schedule),
     monthlyBudgetUsd: v.optional(v.nullable(MonthlyBudget)),
+    alertWindow: v.optional(AlertWindow),
     paused: v.optional(v.boolean("paused must be true or false")),
   },
   "The body must be a JSON object",
@@ -179,6 +190,8 @@ export const Tracker = v.object({
   /** The schedule in words ("Every Monday at 09:00 (Europe/Berlin)"). */
   scheduleText: v.string(),
   monthlyBudgetUsd: v.optional(v.number()),
+  /** Runs per alert window (1: the latest run against the one before). */
+  alertWindow: v.number(),
   paused: v.boolean(),
   /** Why it is paused when the owner did not pause it (a lapsed subscription). */
   pausedReason: v.optional(v.string()),

@@ -65,3 +65,38 @@ export type TrendPoint = v.InferOutput<typeof TrendPoint>;
 /** GET /api/trackers/{id}/trend: oldest first. */
 export const Trend = v.object({ metric: TrendMetric, points: v.array(TrendPoint) });
 export type Trend = v.InferOutput<typeof Trend>;
+
+/** One window of an alert: `k` of `n` answers, the rate in percent with its 95% Wilson interval. */
+export const AlertSide = v.object({ k: v.number(), n: v.number(), rate: v.number(), low: v.number(), high: v.number() });
+export type AlertSide = v.InferOutput<typeof AlertSide>;
+
+export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
+
+/**
+ * What moved (issue 26, ADR 045). A rise or a fall: the metric, provider, subject and query
+ * (absent: over all the tracker's queries), both windows, Fisher's p and its Benjamini–Hochberg q.
+ * A model change: the provider and its versions before and after, in place of a rise or a fall.
+ */
+export const TrackerAlert = v.object({
+  id: v.string(),
+  kind: v.picklist(trackerAlertKinds),
+  metric: v.optional(v.picklist(["mention", "citation"])),
+  provider: ProviderId,
+  subject: v.optional(v.string()),
+  query: v.optional(v.string()),
+  before: v.optional(AlertSide),
+  after: v.optional(AlertSide),
+  modelVersions: v.optional(v.object({ before: v.string(), after: v.string() })),
+  p: v.optional(v.number()),
+  q: v.optional(v.number()),
+  /** The run that found it, and when it was scheduled for. */
+  runId: v.string(),
+  at: v.string(),
+  /** The saved searches of the window after the change (each opens at /search/{id}). */
+  searchIds: v.array(v.string()),
+});
+export type TrackerAlert = v.InferOutput<typeof TrackerAlert>;
+
+/** GET /api/trackers/{id}/alerts: newest first. */
+export const TrackerAlertList = v.object({ alerts: v.array(TrackerAlert) });
+export type TrackerAlertList = v.InferOutput<typeof TrackerAlertList>;

@@ -66,7 +66,9 @@ export function decideAlerts(
 
   // Model continuity, per provider: a notice when the newest run's version differs from the run before's.
   const versions = (windowRuns: readonly RunCounts[], provider: ProviderId) =>
-    [...new Set(windowRuns.flatMap((run) => run.rows.filter((row) => row.provider === provider && row.query === "").map((row) => row.modelVersion)))].sort().join(", ");
+    [...new Set(windowRuns.flatMap((run) => run.rows.filter((row) => row.provider === provider && row.query === "").map((row) => row.modelVersion)))]
+      .sort()
+      .join(", ");
   const providers = [...new Set(runs.flatMap((run) => run.rows.map((row) => row.provider)))];
   const changed = new Set<ProviderId>();
   for (const provider of providers) {

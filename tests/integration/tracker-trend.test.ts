@@ -104,7 +104,7 @@ describeEachDatabase("trackers: the trend", (getDb) => {
     } finally {
       await queue.stop();
     }
-  });
+  }, 60_000);
 
   test("bad parameters are a 400 naming them; another user's tracker is 404; a free account 403", async () => {
     const { app, queue } = await createTestApp(getDb(), { simulator });

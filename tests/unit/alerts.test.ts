@@ -1,6 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { benjaminiHochberg, decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type LastAlert, type RunCounts, type RunRow } from "#src/core/alerts.ts";
+import {
+  benjaminiHochberg,
+  decideAlerts,
+  DEFAULT_ALERT_RULES,
+  seriesId,
+  type AlertDecision,
+  type LastAlert,
+  type RunCounts,
+  type RunRow,
+} from "#src/core/alerts.ts";
 
 /*
  * Issue 26 (ADR 045): the alert rule, proved on a fixed seed. Stable trackers (the same true rates
@@ -36,7 +45,8 @@ function trueRates(next: () => number): Rates {
   const rates: Rates = new Map();
   for (const provider of PROVIDERS)
     for (const query of QUERIES)
-      for (const subject of SUBJECTS) rates.set(rateKey(provider, query, subject), { mention: 0.1 + 0.8 * next(), citation: CITED.has(subject.toLowerCase()) ? 0.05 + 0.45 * next() : 0 });
+      for (const subject of SUBJECTS)
+        rates.set(rateKey(provider, query, subject), { mention: 0.1 + 0.8 * next(), citation: CITED.has(subject.toLowerCase()) ? 0.05 + 0.45 * next() : 0 });
   return rates;
 }
 
@@ -54,7 +64,15 @@ function drawRun(runId: string, rates: Rates, next: () => number, version = (_: 
       const all = { provider, query: "", subject, answers: 0, mentions: 0, cited: 0, modelVersion: version(provider) };
       for (const query of QUERIES) {
         const { mention, citation } = rates.get(rateKey(provider, query, subject))!;
-        const row = { provider, query, subject, answers: ANSWERS, mentions: binomial(ANSWERS, mention, next), cited: binomial(ANSWERS, citation, next), modelVersion: version(provider) };
+        const row = {
+          provider,
+          query,
+          subject,
+          answers: ANSWERS,
+          mentions: binomial(ANSWERS, mention, next),
+          cited: binomial(ANSWERS, citation, next),
+          modelVersion: version(provider),
+        };
         rows.push(row);
         all.answers += row.answers;
         all.mentions += row.mentions;
@@ -95,7 +113,9 @@ describe("the alert rule on a fixed seed", () => {
       alerts += decided.flat().filter(isMove).length;
     }
     const rate = alarmed / runs;
-    console.log(`A/A: ${runs} runs of stable 10-query trackers (3 providers × 3 subjects, ${ANSWERS} answers per query): ${alarmed} runs with a false alarm (${(rate * 100).toFixed(1)}%), ${alerts} false alerts`);
+    console.log(
+      `A/A: ${runs} runs of stable 10-query trackers (3 providers × 3 subjects, ${ANSWERS} answers per query): ${alarmed} runs with a false alarm (${(rate * 100).toFixed(1)}%), ${alerts} false alerts`,
+    );
     expect(rate).toBeLessThanOrEqual(0.05);
   });
 
@@ -111,7 +131,8 @@ describe("the alert rule on a fixed seed", () => {
       const dropped: Rates = new Map(rates);
       for (const query of QUERIES) dropped.set(rateKey("openai", query, "Acme"), { ...rates.get(rateKey("openai", query, "Acme"))!, mention: 0.2 });
       const at = 5;
-      const told = (decisions: AlertDecision[]) => decisions.some((d) => d.kind === "fell" && d.metric === "mention" && d.provider === "openai" && d.subject === "Acme");
+      const told = (decisions: AlertDecision[]) =>
+        decisions.some((d) => d.kind === "fell" && d.metric === "mention" && d.provider === "openai" && d.subject === "Acme");
       const decided = simulate(at + 2, (i) => drawRun(`r${i}`, i < at ? rates : dropped, next));
       if (told(decided[at]!)) within1++;
       if (told(decided[at]!) || told(decided[at + 1]!)) within2++;
@@ -139,7 +160,15 @@ describe("the rule's parts", () => {
 
   test("a clear fall is told with both sides, p and q", () => {
     const [alert] = decide([run("a", 30), run("b", 10)]);
-    expect(alert).toMatchObject({ kind: "fell", metric: "mention", provider: "openai", subject: "Acme", query: "", before: { k: 30, n: 50, rate: 60 }, after: { k: 10, n: 50, rate: 20 } });
+    expect(alert).toMatchObject({
+      kind: "fell",
+      metric: "mention",
+      provider: "openai",
+      subject: "Acme",
+      query: "",
+      before: { k: 30, n: 50, rate: 60 },
+      after: { k: 10, n: 50, rate: 20 },
+    });
     expect(alert && "p" in alert && alert.p).toBeLessThan(0.001);
   });
 
@@ -148,13 +177,18 @@ describe("the rule's parts", () => {
   });
 
   test("one alert per change: a rate that stays low is not told again; a recovery is", () => {
-    const last = new Map<string, LastAlert>([[seriesId({ metric: "mention", provider: "openai", subject: "Acme", query: "" }), { kind: "fell", after: { k: 10, n: 50 } }]]);
+    const last = new Map<string, LastAlert>([
+      [seriesId({ metric: "mention", provider: "openai", subject: "Acme", query: "" }), { kind: "fell", after: { k: 10, n: 50 } }],
+    ]);
     expect(decide([run("b", 10), run("c", 4)], last)).toEqual([]);
     expect(decide([run("c", 11), run("d", 31)], last).map((d) => d.kind)).toEqual(["rose"]);
   });
 
   test("too few answers in a window: no test", () => {
-    const small = (runId: string, mentions: number): RunCounts => ({ runId, rows: [{ provider: "openai", query: "", subject: "Acme", answers: 9, mentions, cited: 0, modelVersion: "v1" }] });
+    const small = (runId: string, mentions: number): RunCounts => ({
+      runId,
+      rows: [{ provider: "openai", query: "", subject: "Acme", answers: 9, mentions, cited: 0, modelVersion: "v1" }],
+    });
     expect(decide([small("a", 9), small("b", 0)])).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { createTokens } from "./tokens/index.ts";
 import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
+import { createAlerts } from "./trackers/alerts.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -98,6 +99,7 @@ export function createServices({
     return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
   const rollups = createRollups({ db, store });
+  const alerts = createAlerts({ db });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -109,13 +111,14 @@ export function createServices({
     prices,
     estimate,
     rollups,
+    alerts,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
     deadline,
     clock,
   });
-  const trackers = createTrackers({ db, providers, estimate, engine, rollups, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
+  const trackers = createTrackers({ db, providers, estimate, engine, rollups, alerts, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
   return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
 }
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
-import { Trend, TrendQuery } from "#src/contract/trend.ts";
+import { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
@@ -118,6 +118,19 @@ export function trackerRoutes(trackers: Trackers, guards: Guards) {
           "`sov` (its mentions, of every subject's), `citation` (answers citing its own domains) or `position` (its mean position among the products, over the answers ranking it); " +
           "`k` of `n` with the rate in percent (the mean, for position) and its 95% interval. `query` narrows to one of the tracker's queries (else each run over all of them); " +
           "`provider`, `subject`, `from` and `to` (a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included) narrow further. Read from counts written when each run ended.",
+      }),
+    })
+    .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {
+      pro: true,
+      params: TrackerId,
+      response: TrackerAlertList,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's alerts",
+        description:
+          `${PRO} Newest first. After each run the latest window of runs (the tracker's \`alertWindow\`) is compared with the one before, per provider × subject (× query), ` +
+          "on mention and citation rates, with Fisher's exact test and Benjamini–Hochberg at q = 0.1 across the run's tests (ADR 045): `rose` or `fell` with both windows, `p` and `q`, " +
+          "or `model-changed` with the provider's versions, in place of a rise or a fall. A change is told once: again only on a further change or a recovery.",
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {

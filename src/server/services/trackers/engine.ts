@@ -24,6 +24,7 @@ import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
 import type { SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
+import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
 import { createProviderSlots } from "./slots.ts";
 
@@ -68,6 +69,8 @@ export type TrackerEngineDeps = {
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   /** Where a run's counts are written when it ends (issue 26). */
   rollups: Pick<Rollups, "write">;
+  /** Where a run's end decides what moved (issue 26). */
+  alerts: Pick<Alerts, "evaluate">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -489,8 +492,9 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const done = Number(tally?.done ?? 0);
     const failed = Number(tally?.failed ?? 0);
     const status = failed === 0 ? "completed" : done > 0 ? "partial" : "failed";
-    // Its counts before its status: a run that reads as ended has its trend written.
+    // Its counts and alerts before its status: a run that reads as ended has its trend and alerts written.
     await deps.rollups.write(runId);
+    if (status !== "failed") await deps.alerts.evaluate(runId);
     await db
       .update(trackerRuns)
       .set({ status, finishedAt: clock(), ...(status === "failed" ? { reason: "No provider answered any query" } : {}) })

@@ -9,8 +9,9 @@ import type { CreateTracker, Tracker, TrackerRun, TrackerRunList, UpdateTracker 
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
+import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
-import type { Trend, TrendQuery } from "#src/contract/trend.ts";
+import type { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
@@ -23,6 +24,7 @@ export type TrackersDeps = {
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
   rollups: Pick<Rollups, "trend">;
+  alerts: Pick<Alerts, "list">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   clock?: () => Date;
@@ -33,7 +35,7 @@ export type TrackersDeps = {
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
  * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
  */
-export function createTrackers({ db, providers, estimate, engine, rollups, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
+export function createTrackers({ db, providers, estimate, engine, rollups, alerts, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
   const runViews = createRunViews(db);
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
@@ -79,6 +81,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, minIn
       schedule,
       scheduleText: describeSchedule(schedule),
       ...(row.monthlyBudgetUsd === null ? {} : { monthlyBudgetUsd: row.monthlyBudgetUsd }),
+      alertWindow: row.alertWindow,
       paused,
       ...(row.pausedReason ? { pausedReason: row.pausedReason } : {}),
       segment: row.segment,
@@ -119,6 +122,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, minIn
           cron: input.schedule.cron,
           timezone: input.schedule.timezone,
           monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+          alertWindow: input.alertWindow,
         })
         .returning();
       if (!row) throw new Error("could not save the tracker");
@@ -145,6 +149,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, minIn
           ...(change.location === undefined ? {} : { location: change.location }),
           ...(change.schedule === undefined ? {} : { cron: change.schedule.cron, timezone: change.schedule.timezone }),
           ...(change.monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd: change.monthlyBudgetUsd }),
+          ...(change.alertWindow === undefined ? {} : { alertWindow: change.alertWindow }),
           // Resuming also clears a pause the owner did not make: a run checks the subscription again.
           ...(change.paused === undefined ? {} : { paused: change.paused, ...(change.paused ? {} : { pausedReason: null }) }),
           ...(newSegment ? { segment: sql`${trackers.segment} + 1` } : {}),
@@ -184,6 +189,12 @@ export function createTrackers({ db, providers, estimate, engine, rollups, minIn
     async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
       const row = await own(userId, id);
       return { metric: query.metric, points: await rollups.trend(row.id, query) };
+    },
+
+    /** What moved, newest first (issue 26). */
+    async alerts(userId: string, id: string): Promise<TrackerAlertList> {
+      const row = await own(userId, id);
+      return { alerts: await alerts.list(row.id) };
     },
 
     async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
