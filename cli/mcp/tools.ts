@@ -49,7 +49,7 @@ const Id = (what: string) => said(v.pipe(v.string(), v.trim(), v.minLength(1, "A
 // The runs tracker_latest_run looks through for the newest one with results.
 const RUNS_READ = 20;
 // tracker_trend's inputs are the API's query (its rules and messages); the date range's check runs on the whole query.
-const trend = TrendQuery.pipe[0].entries;
+const TrendFields = TrendQuery.pipe[0].entries;
 
 export const tools: Tool[] = [
   defineTool({
@@ -215,12 +215,12 @@ export const tools: Tool[] = [
       "mention rate (default), share of voice, citation rate of their own domains, or mean position among the products; and which providers are simulated (invented answers).",
     input: v.object({
       id: Id("The tracker's id (from list_trackers)"),
-      metric: v.optional(said(trend.metric.wrapped, "mention (default), sov, citation or position")),
-      query: v.optional(said(trend.query.wrapped, "One of the tracker's queries, as written (default: each run over all of them)")),
-      provider: v.optional(said(trend.provider.wrapped, "Only this provider: openai, anthropic or gemini")),
-      subject: v.optional(said(trend.subject.wrapped, "Only the brand or this competitor, by name")),
-      from: v.optional(said(trend.from.wrapped, "Runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")),
-      to: v.optional(said(trend.to.wrapped, "Runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")),
+      metric: v.optional(said(TrendFields.metric.wrapped, "mention (default), sov, citation or position")),
+      query: v.optional(said(TrendFields.query.wrapped, "One of the tracker's queries, as written (default: each run over all of them)")),
+      provider: v.optional(said(TrendFields.provider.wrapped, "Only this provider: openai, anthropic or gemini")),
+      subject: v.optional(said(TrendFields.subject.wrapped, "Only the brand or this competitor, by name")),
+      from: v.optional(said(TrendFields.from.wrapped, "Runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")),
+      to: v.optional(said(TrendFields.to.wrapped, "Runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")),
     }),
     async run(api, { id, ...filters }) {
       const parsed = v.safeParse(TrendQuery, filters);
