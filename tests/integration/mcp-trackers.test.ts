@@ -5,10 +5,11 @@ import * as v from "valibot";
 import { providerCatalogue } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { Tracker, TrackerList, TrackerRun } from "#src/contract/trackers.ts";
+import { Trend } from "#src/contract/trend.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, useCliServer, type CliServer } from "#tests/support/cli.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
-/* Issue 25: the MCP tools list_trackers and tracker_latest_run, through `aisc mcp` as an MCP client runs it. */
+/* Issues 25 and 26: the MCP tools list_trackers, tracker_latest_run and tracker_trend, through `aisc mcp` as an MCP client runs it. */
 
 const getServer = useCliServer();
 const clients: Client[] = [];
@@ -34,6 +35,10 @@ test("the tools' input schemas come from the contract", async () => {
   const latest = tools.find((tool) => tool.name === "tracker_latest_run");
   expect(latest?.inputSchema.required).toEqual(["id"]);
   expect(latest?.inputSchema.properties?.id).toMatchObject({ type: "string", minLength: 1 });
+  const trend = tools.find((tool) => tool.name === "tracker_trend");
+  expect(trend?.inputSchema.required).toEqual(["id"]);
+  expect(Object.keys(trend?.inputSchema.properties ?? {})).toEqual(["id", "metric", "query", "provider", "subject", "from", "to"]);
+  expect(trend?.inputSchema.properties?.metric).toMatchObject({ enum: ["mention", "sov", "citation", "position"] });
 });
 
 test("list_trackers lists the user's trackers; tracker_latest_run answers the latest run's mention rates per query and provider, simulated ones said so", async () => {
@@ -90,6 +95,64 @@ test("list_trackers lists the user's trackers; tracker_latest_run answers the la
   expect(summary).not.toContain("Gemini");
 });
 
+test("tracker_trend answers the API's points per run and provider with the simulated flags, narrowed as asked; in words, a line per run and a sparkline", async () => {
+  const server = getServer();
+  const user = await createUser(server, { pro: true });
+  const client = await connect(server, user.token);
+  const tracker = await user.browser.api.createTracker({
+    name: "CRM watch",
+    queries: ["best crm for a small agency"],
+    brand: { name: "HubSpot" },
+    competitors: [{ name: "Salesforce" }],
+    providers: ["openai", "anthropic"],
+    iterations: 2,
+    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+  });
+  const before = await client.callTool({ name: "tracker_trend", arguments: { id: tracker.id } });
+  expect(before.isError).toBeFalsy();
+  expect(texts(before)[0]).toBe("No runs with results yet.");
+
+  for (let i = 0; i < 2; i++) {
+    const { run } = await user.browser.api.runTracker(tracker.id);
+    await waitFor(async () => (await user.browser.api.getTrackerRun(tracker.id, run.id)).status === "completed", {
+      what: "the run to complete",
+      timeoutMs: 60_000,
+    });
+  }
+  const answer = await client.callTool({ name: "tracker_trend", arguments: { id: tracker.id } });
+  expect(answer.isError).toBeFalsy();
+  const [summary, json] = texts(answer);
+  const document = JSON.parse(json ?? "") as { simulated: unknown };
+  const trend = await user.browser.api.getTrackerTrend(tracker.id);
+  expect(v.parse(Trend, document)).toEqual(trend);
+  expect(trend.points).toHaveLength(2 * 2 * 2);
+  // The keyless server's answers are simulated: the flags and the summary say so, per provider.
+  expect(document.simulated).toEqual({ openai: true, anthropic: true });
+  expect(summary).toContain("Simulated (invented answers, not the live provider): ChatGPT, Claude");
+  // Each provider's lines, from its name to the next provider's.
+  const sections = (summary ?? "").split(/^(ChatGPT|Claude) \(simulated\):$/m);
+  for (const id of ["openai", "anthropic"] as const) {
+    const section = sections[sections.indexOf(providerCatalogue[id].model) + 1] ?? "";
+    const points = trend.points.filter((point) => point.provider === id);
+    const lines = section.split("\n").filter((line) => line.startsWith("- "));
+    const runIds = [...new Set(points.map((point) => point.runId))];
+    expect(lines).toHaveLength(runIds.length);
+    runIds.forEach((runId, i) => {
+      const [brand, competitor] = ["HubSpot", "Salesforce"].map((subject) => points.find((point) => point.runId === runId && point.subject === subject));
+      const figure = (point: typeof brand) => `${point?.rate?.toFixed(1)}% (${point?.low?.toFixed(1)}–${point?.high?.toFixed(1)}) n=${point?.n}`;
+      expect(lines[i]).toBe(`- ${brand?.at.slice(0, 16).replace("T", " ")}: HubSpot ${figure(brand)}; Salesforce ${figure(competitor)}`);
+    });
+    expect(section).toMatch(/^HubSpot over the runs \(0–100%\): [▁▂▃▄▅▆▇█]{2}$/m);
+  }
+
+  const narrowed = await client.callTool({ name: "tracker_trend", arguments: { id: tracker.id, metric: "sov", provider: "anthropic", subject: "Salesforce" } });
+  const narrowedJson = JSON.parse(texts(narrowed)[1] ?? "") as { simulated: unknown };
+  expect(v.parse(Trend, narrowedJson)).toEqual(
+    await user.browser.api.getTrackerTrend(tracker.id, { metric: "sov", provider: "anthropic", subject: "Salesforce" }),
+  );
+  expect(narrowedJson.simulated).toEqual({ anthropic: true });
+});
+
 test("the same refusals as the API: Pro required for a free user, another user's tracker not found, an empty id refused", async () => {
   const server = getServer();
   const free = await connect(server, (await createUser(server)).token);
@@ -108,6 +171,12 @@ test("the same refusals as the API: Pro required for a free user, another user's
   const notFound = await other.callTool({ name: "tracker_latest_run", arguments: { id: theirs.id } });
   expect(notFound.isError).toBe(true);
   expect(texts(notFound)[0]).toMatch(/not found/i);
+  const trendNotFound = await other.callTool({ name: "tracker_trend", arguments: { id: theirs.id } });
+  expect(trendNotFound.isError).toBe(true);
+  expect(texts(trendNotFound)[0]).toMatch(/not found/i);
+  const badRange = await other.callTool({ name: "tracker_trend", arguments: { id: theirs.id, from: "2026-02-01", to: "2026-01-01" } });
+  expect(badRange.isError).toBe(true);
+  expect(texts(badRange)).toEqual(["from must not be after to"]);
   const empty = await other.callTool({ name: "tracker_latest_run", arguments: { id: "  " } });
   expect(empty.isError).toBe(true);
   expect(texts(empty)).toEqual(["An id is required"]);
