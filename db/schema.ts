@@ -296,6 +296,10 @@ export const trackers = pgTable(
     segment: integer("segment").notNull().default(1),
     /** Runs per alert window (issue 26). */
     alertWindow: integer("alert_window").notNull().default(1),
+    /** Where its events are posted, how, and the secret that signs them (issue 26); null: none. */
+    webhookUrl: text("webhook_url"),
+    webhookFormat: text("webhook_format").$type<"json" | "slack">(),
+    webhookSecret: text("webhook_secret"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

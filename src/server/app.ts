@@ -78,7 +78,11 @@ export async function createApp(deps: AppDeps) {
     clock,
     prices: deps.env.prices,
     spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD },
-    trackers: { minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES, concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL },
+    trackers: {
+      minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES,
+      concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL,
+      webhooks: { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE, httpsOnly: deps.env.NODE_ENV === "production" },
+    },
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });

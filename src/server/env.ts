@@ -86,6 +86,14 @@ const EnvSchema = v.object({
    * trackers' runs (ADR 043): leases in PostgreSQL, freed when an instance dies.
    */
   PROVIDER_CONCURRENCY_TOTAL: count(16, 10_000, 1),
+  /** Tracker webhooks may post to private, loopback and link-local addresses (self-hosting, tests); refused by default. */
+  WEBHOOK_ALLOW_PRIVATE: v.optional(
+    v.pipe(
+      v.picklist(["0", "1"], "0 or 1"),
+      v.transform((value) => value === "1"),
+    ),
+    "0",
+  ),
   /** The shortest interval a tracker's schedule may have, in minutes (ADR 043); tests set 1. */
   TRACKER_MIN_INTERVAL_MINUTES: count(60, 10_080, 1),
   /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */

@@ -31,12 +31,21 @@ afterAll(async () => {
 });
 
 describeEachDatabase("trackers: alerts", (getDb) => {
-  test("a provider that stops searching: its citation rate of the brand's site falls, told once with both windows, p and q; a steady provider is not told", async () => {
+  test("a provider that stops searching: its citation rate of the brand's site falls, told once with both windows, p and q, and posted to the webhook; a steady provider is not told", async () => {
     simulator.clearFaults();
-    const { app, queue } = await createTestApp(getDb(), { simulator });
+    const posted: Array<{ event: string; alert?: { kind: string; metric?: string; provider: string; subject?: string } }> = [];
+    const hook = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        posted.push(JSON.parse(await request.text()));
+        return new Response("ok");
+      },
+    });
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
     try {
       const { agent } = await createProAgent(app, getDb());
-      const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: `http://127.0.0.1:${hook.port}/` } })).json as Tracker;
       const run = async () => {
         const { run: started } = await agent.api.runTracker(tracker.id);
         return waitFor(
@@ -71,6 +80,15 @@ describeEachDatabase("trackers: alerts", (getDb) => {
       expect((await agent.request("GET", `/api/search/${fell[0]!.searchIds[0]}`)).status).toBe(200);
       // Nothing moved for the providers that kept searching.
       expect(alerts.filter((alert) => alert.provider !== "openai" && alert.metric === "citation")).toEqual([]);
+      // The webhook was told of the fall, as of the run's end.
+      await waitFor(
+        () =>
+          posted.some((body) => body.event === "alert" && body.alert?.kind === "fell" && body.alert.metric === "citation" && body.alert.provider === "openai"),
+        {
+          what: "the alert's delivery",
+        },
+      );
+      expect(posted.filter((body) => body.event === "run.completed")).toHaveLength(2);
 
       // Still not searching: the rate stays at 0, and the fall is not told again.
       await run();
@@ -81,6 +99,7 @@ describeEachDatabase("trackers: alerts", (getDb) => {
     } finally {
       simulator.clearFaults();
       await queue.stop();
+      hook.stop(true);
     }
   }, 120_000);
 

@@ -12,6 +12,8 @@ import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
+import { createWebhooks } from "./trackers/webhooks.ts";
+import type { WebhookPolicy } from "./trackers/webhook-url.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -55,7 +57,7 @@ export type ServicesDeps = {
   /** The daily spend limits, in USD. */
   spendLimits: SpendLimits;
   /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
-  trackers?: { minIntervalMinutes: number; concurrencyTotal: number };
+  trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy };
 };
 
 /**
@@ -77,7 +79,7 @@ export function createServices({
   clock,
   prices,
   spendLimits,
-  trackers: trackerSettings = { minIntervalMinutes: 60, concurrencyTotal: 16 },
+  trackers: trackerSettings = { minIntervalMinutes: 60, concurrencyTotal: 16, webhooks: { allowPrivate: false, httpsOnly: false } },
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -100,6 +102,7 @@ export function createServices({
   };
   const rollups = createRollups({ db, store });
   const alerts = createAlerts({ db });
+  const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -112,13 +115,24 @@ export function createServices({
     estimate,
     rollups,
     alerts,
+    webhooks,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
     deadline,
     clock,
   });
-  const trackers = createTrackers({ db, providers, estimate, engine, rollups, alerts, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
+  const trackers = createTrackers({
+    db,
+    providers,
+    estimate,
+    engine,
+    rollups,
+    alerts,
+    webhookPolicy: trackerSettings.webhooks,
+    minIntervalMinutes: trackerSettings.minIntervalMinutes,
+    clock,
+  });
   return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
 }
 

@@ -26,6 +26,7 @@ import type { SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
+import type { Webhooks } from "./webhooks.ts";
 import { createProviderSlots } from "./slots.ts";
 
 /** A schedule's tick: makes the tracker's run. */
@@ -71,6 +72,8 @@ export type TrackerEngineDeps = {
   rollups: Pick<Rollups, "write">;
   /** Where a run's end decides what moved (issue 26). */
   alerts: Pick<Alerts, "evaluate">;
+  /** Where a run's end and its alerts are posted (issue 26). */
+  webhooks: Pick<Webhooks, "runEnded">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -494,11 +497,17 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const status = failed === 0 ? "completed" : done > 0 ? "partial" : "failed";
     // Its counts and alerts before its status: a run that reads as ended has its trend and alerts written.
     await deps.rollups.write(runId);
-    if (status !== "failed") await deps.alerts.evaluate(runId);
-    await db
+    const alerts = status === "failed" ? [] : await deps.alerts.evaluate(runId);
+    const [ended] = await db
       .update(trackerRuns)
       .set({ status, finishedAt: clock(), ...(status === "failed" ? { reason: "No provider answered any query" } : {}) })
-      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "running")));
+      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "running")))
+      .returning({ trackerId: trackerRuns.trackerId });
+    // The run's end is told by the instance whose update ended it; each alert by the one that kept it.
+    if (!ended && alerts.length === 0) return;
+    const trackerId =
+      ended?.trackerId ?? (await db.select({ trackerId: trackerRuns.trackerId }).from(trackerRuns).where(eq(trackerRuns.id, runId)))[0]?.trackerId;
+    if (trackerId) await deps.webhooks.runEnded(runId, trackerId, alerts, { ended: Boolean(ended) });
   }
 }
 

@@ -11,6 +11,8 @@ import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
+import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
+import { newWebhookSecret } from "./webhooks.ts";
 import type { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
@@ -24,6 +26,8 @@ export type TrackersDeps = {
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
   rollups: Pick<Rollups, "trend">;
+  /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
+  webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
@@ -35,7 +39,17 @@ export type TrackersDeps = {
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
  * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
  */
-export function createTrackers({ db, providers, estimate, engine, rollups, alerts, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
+export function createTrackers({
+  db,
+  providers,
+  estimate,
+  engine,
+  rollups,
+  alerts,
+  webhookPolicy,
+  minIntervalMinutes,
+  clock = () => new Date(),
+}: TrackersDeps) {
   const runViews = createRunViews(db);
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
@@ -82,6 +96,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
       scheduleText: describeSchedule(schedule),
       ...(row.monthlyBudgetUsd === null ? {} : { monthlyBudgetUsd: row.monthlyBudgetUsd }),
       alertWindow: row.alertWindow,
+      ...(row.webhookUrl && row.webhookFormat ? { webhook: { url: row.webhookUrl, format: row.webhookFormat } } : {}),
       paused,
       ...(row.pausedReason ? { pausedReason: row.pausedReason } : {}),
       segment: row.segment,
@@ -108,6 +123,8 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
 
     async create(userId: string, input: CreateTracker): Promise<Tracker> {
       checkSchedule(input.schedule, minIntervalMinutes);
+      if (input.webhook) await checkWebhookUrl(input.webhook.url, webhookPolicy);
+      const webhook = input.webhook ? { webhookUrl: input.webhook.url, webhookFormat: input.webhook.format, webhookSecret: newWebhookSecret() } : {};
       const [row] = await db
         .insert(trackers)
         .values({
@@ -123,11 +140,12 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
           timezone: input.schedule.timezone,
           monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
           alertWindow: input.alertWindow,
+          ...webhook,
         })
         .returning();
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
-      return view(row, null);
+      return withSecret(await view(row, null), row, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
@@ -137,6 +155,15 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
       const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
       // A change of what is asked starts a new series segment: the trend shows where.
       const newSegment = (change.queries && !sameList(change.queries, row.queries)) || (providersNow && !sameList(providersNow, row.providers));
+      if (change.webhook) await checkWebhookUrl(change.webhook.url, webhookPolicy);
+      // A webhook keeps its secret when only its address or format changes; a first one, or a rotation, gets a new one.
+      const freshSecret = Boolean(change.webhook && (change.webhook.rotateSecret || !row.webhookSecret));
+      const webhook =
+        change.webhook === undefined
+          ? {}
+          : change.webhook === null
+            ? { webhookUrl: null, webhookFormat: null, webhookSecret: null }
+            : { webhookUrl: change.webhook.url, webhookFormat: change.webhook.format, ...(freshSecret ? { webhookSecret: newWebhookSecret() } : {}) };
       const [updated] = await db
         .update(trackers)
         .set({
@@ -150,6 +177,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
           ...(change.schedule === undefined ? {} : { cron: change.schedule.cron, timezone: change.schedule.timezone }),
           ...(change.monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd: change.monthlyBudgetUsd }),
           ...(change.alertWindow === undefined ? {} : { alertWindow: change.alertWindow }),
+          ...webhook,
           // Resuming also clears a pause the owner did not make: a run checks the subscription again.
           ...(change.paused === undefined ? {} : { paused: change.paused, ...(change.paused ? {} : { pausedReason: null }) }),
           ...(newSegment ? { segment: sql`${trackers.segment} + 1` } : {}),
@@ -159,7 +187,7 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
       await engine.schedule(updated);
-      return view(updated);
+      return withSecret(await view(updated), updated, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */
@@ -205,6 +233,11 @@ export function createTrackers({ db, providers, estimate, engine, rollups, alert
       return run;
     },
   };
+}
+
+/** The webhook's secret, in the one answer that made it. */
+function withSecret(tracker: Tracker, row: TrackerRow, shown: boolean): Tracker {
+  return shown && tracker.webhook && row.webhookSecret ? { ...tracker, webhook: { ...tracker.webhook, secret: row.webhookSecret } } : tracker;
 }
 
 export type Trackers = ReturnType<typeof createTrackers>;
