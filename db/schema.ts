@@ -35,6 +35,9 @@ export const users = pgTable(
     stripeCustomerId: text("stripe_customer_id").unique("users_stripe_customer_id_key"),
     /** The brand lens: their brand and competitors (contract BrandLensSettings), or null. */
     brandLens: jsonb("brand_lens").$type<unknown>(),
+    /** E-mails they asked for (issue 26): the weekly digest of their trackers, and each alert as it comes. Off until turned on: the address is not proved (ADR 026). */
+    digestEmails: boolean("digest_emails").notNull().default(false),
+    alertEmails: boolean("alert_emails").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -39,6 +39,8 @@ ALTER TABLE "trackers" ADD COLUMN "alert_window" integer DEFAULT 1 NOT NULL;--> 
 ALTER TABLE "trackers" ADD COLUMN "webhook_url" text;--> statement-breakpoint
 ALTER TABLE "trackers" ADD COLUMN "webhook_format" text;--> statement-breakpoint
 ALTER TABLE "trackers" ADD COLUMN "webhook_secret" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "digest_emails" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "alert_emails" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "tracker_alerts" ADD CONSTRAINT "tracker_alerts_tracker_id_trackers_id_fk" FOREIGN KEY ("tracker_id") REFERENCES "public"."trackers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tracker_alerts" ADD CONSTRAINT "tracker_alerts_run_id_tracker_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."tracker_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tracker_rollups" ADD CONSTRAINT "tracker_rollups_run_id_tracker_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."tracker_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -86,6 +86,12 @@ const EnvSchema = v.object({
    * trackers' runs (ADR 043): leases in PostgreSQL, freed when an instance dies.
    */
   PROVIDER_CONCURRENCY_TOTAL: count(16, 10_000, 1),
+  /** Where e-mail is sent from (issue 26: trackers' digests and alerts): smtp://user:pass@host:587 or smtps://…; without it the product says e-mail is not configured. */
+  SMTP_URL: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^smtps?:\/\/\S+$/, "an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587")),
+  ),
+  /** The From of those e-mails. */
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3)), "AI Search Comparison <no-reply@localhost>"),
   /** Tracker webhooks may post to private, loopback and link-local addresses (self-hosting, tests); refused by default. */
   WEBHOOK_ALLOW_PRIVATE: v.optional(
     v.pipe(

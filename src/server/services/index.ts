@@ -14,6 +14,9 @@ import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
 import { createWebhooks } from "./trackers/webhooks.ts";
 import type { WebhookPolicy } from "./trackers/webhook-url.ts";
+import { createTrackerEmails } from "./trackers/emails.ts";
+import { createMailer } from "./mail/index.ts";
+import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -57,7 +60,7 @@ export type ServicesDeps = {
   /** The daily spend limits, in USD. */
   spendLimits: SpendLimits;
   /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
-  trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy };
+  trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy; mail: { smtpUrl: string | undefined; from: string } };
 };
 
 /**
@@ -79,7 +82,12 @@ export function createServices({
   clock,
   prices,
   spendLimits,
-  trackers: trackerSettings = { minIntervalMinutes: 60, concurrencyTotal: 16, webhooks: { allowPrivate: false, httpsOnly: false } },
+  trackers: trackerSettings = {
+    minIntervalMinutes: 60,
+    concurrencyTotal: 16,
+    webhooks: { allowPrivate: false, httpsOnly: false },
+    mail: { smtpUrl: undefined, from: "AI Search Comparison <no-reply@localhost>" },
+  },
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -103,6 +111,9 @@ export function createServices({
   const rollups = createRollups({ db, store });
   const alerts = createAlerts({ db });
   const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
+  const mailer = createMailer(trackerSettings.mail);
+  const emails = createTrackerEmails({ db, queue, mailer, alerts, clock });
+  const notifications = createNotifications({ db, mailer });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -116,6 +127,7 @@ export function createServices({
     rollups,
     alerts,
     webhooks,
+    emails,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
@@ -129,11 +141,12 @@ export function createServices({
     engine,
     rollups,
     alerts,
+    emails,
     webhookPolicy: trackerSettings.webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     clock,
   });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,7 +5,9 @@ import { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
+import type { Notifications } from "#src/server/services/notifications/index.ts";
 import type { Trackers } from "#src/server/services/trackers/index.ts";
+import { NotificationSettings, UpdateNotifications } from "#src/contract/notifications.ts";
 
 const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
@@ -13,9 +15,29 @@ const RunId = v.object({ id: v.string(), runId: v.string() });
 const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
 
 /** Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. */
-export function trackerRoutes(trackers: Trackers, guards: Guards) {
+export function trackerRoutes({ trackers, notifications }: { trackers: Trackers; notifications: Notifications }, guards: Guards) {
   return new Elysia()
     .use(guards)
+    .get("/api/user/notifications", ({ userId }) => notifications.settings(userId), {
+      signedIn: true,
+      response: NotificationSettings,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "The e-mails the caller asked for",
+        description: "Trackers' weekly digest and alert e-mails, to the account's address; `emailConfigured` is false when the server has no SMTP_URL.",
+      }),
+    })
+    .put("/api/user/notifications", ({ userId, body }) => notifications.update(userId, body), {
+      signedIn: true,
+      body: UpdateNotifications,
+      parse: "json",
+      response: NotificationSettings,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Turn trackers' e-mails on or off",
+        description: "`digest` (weekly, Mondays 08:00 UTC) and `alerts` (each alert as it comes); turning one on is 400 while e-mail is not configured.",
+      }),
+    })
     .get("/api/trackers", ({ userId }) => trackers.list(userId), {
       pro: true,
       response: TrackerList,

@@ -27,6 +27,7 @@ import { occurrenceAt } from "./schedule.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
 import type { Webhooks } from "./webhooks.ts";
+import type { TrackerEmails } from "./emails.ts";
 import { createProviderSlots } from "./slots.ts";
 
 /** A schedule's tick: makes the tracker's run. */
@@ -74,6 +75,8 @@ export type TrackerEngineDeps = {
   alerts: Pick<Alerts, "evaluate">;
   /** Where a run's end and its alerts are posted (issue 26). */
   webhooks: Pick<Webhooks, "runEnded">;
+  /** Who is e-mailed its alerts (issue 26). */
+  emails: Pick<TrackerEmails, "alerted">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -507,7 +510,9 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     if (!ended && alerts.length === 0) return;
     const trackerId =
       ended?.trackerId ?? (await db.select({ trackerId: trackerRuns.trackerId }).from(trackerRuns).where(eq(trackerRuns.id, runId)))[0]?.trackerId;
-    if (trackerId) await deps.webhooks.runEnded(runId, trackerId, alerts, { ended: Boolean(ended) });
+    if (!trackerId) return;
+    await deps.webhooks.runEnded(runId, trackerId, alerts, { ended: Boolean(ended) });
+    await deps.emails.alerted(trackerId, alerts);
   }
 }
 

@@ -10,6 +10,7 @@ import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
 import type { Alerts } from "./alerts.ts";
+import type { TrackerEmails } from "./emails.ts";
 import type { Rollups } from "./rollups.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
 import { newWebhookSecret } from "./webhooks.ts";
@@ -29,6 +30,7 @@ export type TrackersDeps = {
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
+  emails: Pick<TrackerEmails, "ensureDigest">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   clock?: () => Date;
@@ -46,6 +48,7 @@ export function createTrackers({
   engine,
   rollups,
   alerts,
+  emails,
   webhookPolicy,
   minIntervalMinutes,
   clock = () => new Date(),
@@ -145,6 +148,7 @@ export function createTrackers({
         .returning();
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
+      await emails.ensureDigest();
       return withSecret(await view(row, null), row, Boolean(input.webhook));
     },
 

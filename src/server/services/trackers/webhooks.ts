@@ -2,13 +2,12 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { trackers } from "#db/schema.ts";
-import { providerCatalogue } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
-import { formatListedCost } from "#src/core/cost.ts";
 import type { JobQueue } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
+import { alertInWords, runInWords } from "./words.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
 const QUEUE = "tracker-webhook";
@@ -108,16 +107,6 @@ export type Webhooks = ReturnType<typeof createWebhooks>;
 
 /** The event in one line, for Slack and Discord. */
 function textOf(event: WebhookEvent, { tracker, run, alert }: Payload): string {
-  if (alert) {
-    const provider = providerCatalogue[alert.provider].name;
-    if (alert.kind === "model-changed")
-      return `${tracker.name}: ${provider}'s model changed: ${alert.modelVersions?.before} → ${alert.modelVersions?.after}. No rise or fall is called across it.`;
-    const what = alert.metric === "citation" ? `Citations of ${alert.subject}'s site` : `Mentions of ${alert.subject}`;
-    const where = alert.query ? ` for "${alert.query}"` : "";
-    const side = (s: NonNullable<TrackerAlert["before"]>) => `${s.rate}% (${s.low}–${s.high}%, n=${s.n})`;
-    return `${tracker.name}: ${what} ${alert.kind} on ${provider}${where}: ${side(alert.before!)} → ${side(alert.after!)}; p = ${alert.p?.toPrecision(2)}, q = ${alert.q?.toPrecision(2)}`;
-  }
-  if (!run) return `${tracker.name}: ${event}`;
-  if (event === "run.failed") return `${tracker.name}: the run failed${run.reason ? `: ${run.reason}` : ""}`;
-  return `${tracker.name}: run ${run.status}, ${run.answers.done} of ${run.answers.expected} answers, cost ${formatListedCost({ costUsd: run.cost.usd, simulated: run.cost.simulated })}`;
+  if (alert) return alertInWords(tracker.name, alert);
+  return run ? runInWords(tracker.name, event, run) : `${tracker.name}: ${event}`;
 }
