@@ -28,7 +28,11 @@ const GAP = "·";
 
 /** The simulated flags of the providers the trend has, from the server's modes (the trend's points carry none). */
 export async function simulatedFlags(api: ApiClient, trend: Trend): Promise<SimulatedFlags> {
-  const providers = trendProviders(trend.points);
+  return simulatedFlagsOf(api, trendProviders(trend.points));
+}
+
+/** The simulated flags of these providers, from the server's modes (GET /api/status); none asked, no call. */
+export async function simulatedFlagsOf(api: ApiClient, providers: readonly ProviderId[]): Promise<SimulatedFlags> {
   if (providers.length === 0) return {};
   const { modes } = await api.status();
   return Object.fromEntries(providers.map((id) => [id, modes[id] === "simulated"]));

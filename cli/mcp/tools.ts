@@ -10,7 +10,8 @@ import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
 import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#cli/lib/render.ts";
 import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/lib/trackers.ts";
-import { noPointsText, simulatedFlags, trendSummary } from "#cli/lib/trend.ts";
+import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#cli/lib/trend.ts";
+import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -228,6 +229,20 @@ export const tools: Tool[] = [
       const answer = await api.getTrackerTrend(id, parsed.output);
       const simulated = await simulatedFlags(api, answer);
       const summary = answer.points.length ? trendSummary(answer, simulated) : noPointsText(parsed.output);
+      return { summary, json: json({ ...answer, simulated }) };
+    },
+  }),
+  defineTool({
+    name: "tracker_alerts",
+    description:
+      "A tracker's alerts (Pro), newest first: where the user's brand's or a competitor's mention or citation rate rose or fell beyond chance on a provider " +
+      "(both windows with their 95% intervals and n, Fisher's p and the false-discovery-controlled q, the saved searches behind it), and where a provider's model changed; " +
+      "and which providers are simulated (invented answers).",
+    input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
+    async run(api, { id }) {
+      const answer = await api.listTrackerAlerts(id);
+      const simulated = await simulatedFlagsOf(api, alertProviders(answer.alerts));
+      const summary = answer.alerts.length ? alertsSummary(answer.alerts, simulated) : NO_ALERTS;
       return { summary, json: json({ ...answer, simulated }) };
     },
   }),

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import type { TrendPoint } from "#src/contract/trend.ts";
 import { figureText, sparkline } from "#cli/lib/trend.ts";
+import { trendPoint } from "#tests/support/trend.ts";
 
 /* Issue 26: `aisc track trend`'s sparkline and figures, on the edges the live tests do not reach. */
 
@@ -16,19 +16,7 @@ test("positions: the first place is the tallest bar, the furthest seen the lowes
 });
 
 test("a figure: the rate with its interval and n; position a mean, not a percent, over k of n; none said so", () => {
-  const point: TrendPoint = {
-    runId: "r",
-    at: "2026-11-26T09:00:00.000Z",
-    provider: "openai",
-    subject: "HubSpot",
-    isBrand: true,
-    n: 10,
-    k: 6,
-    rate: 60,
-    low: 31.27,
-    high: 83.18,
-    modelVersion: "m",
-  };
+  const point = trendPoint();
   expect(figureText("mention", point)).toBe("60.0% (31.3–83.2) n=10");
   expect(figureText("position", { ...point, k: 7, rate: 2.29, low: 1.8, high: 2.77 })).toBe("2.3 (1.8–2.8) k=7 of n=10");
   expect(figureText("citation", { ...point, n: 0, k: 0, rate: null, low: null, high: null })).toBe("— n=0");
