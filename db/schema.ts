@@ -419,6 +419,30 @@ export const trackerRollups = pgTable(
   ],
 );
 
+/** A run's cited domains per provider (issue 26): the sources by type and the citation gap read these. */
+export const trackerSourceRollups = pgTable(
+  "tracker_source_rollups",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    at: tstz("at").notNull(),
+    provider: text("provider").notNull(),
+    domain: text("domain").notNull(),
+    /** Answers citing it, and of those the ones naming the brand and the ones naming a competitor. */
+    answers: integer("answers").notNull(),
+    withBrand: integer("with_brand").notNull(),
+    withCompetitor: integer("with_competitor").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "tracker_source_rollups_pkey", columns: [t.runId, t.provider, t.domain] }),
+    index("tracker_source_rollups_tracker_idx").on(t.trackerId, t.at),
+  ],
+);
+
 export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
 
 /**

@@ -26,7 +26,7 @@ import { ApiStatus } from "#src/contract/status.ts";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
-import { TrackerAlertList, Trend, type TrendQuery } from "#src/contract/trend.ts";
+import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendQuery } from "#src/contract/trend.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -184,6 +184,11 @@ export function createApiClient(options: HttpOptions = {}) {
       return http("GET", `/api/trackers/${encodeURIComponent(id)}/runs${params.size ? `?${params}` : ""}`, TrackerRunList);
     },
     getTrackerRun: (id: string, runId: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+    /** Issue 26: the cited domains by type per run and provider, and the citation gap. */
+    getTrackerSources: (id: string, query: SourcesQuery = {}) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
+      return http("GET", `/api/trackers/${encodeURIComponent(id)}/sources${params.size ? `?${params}` : ""}`, SourcesReport);
+    },
     /** Issue 26: what moved, newest first. */
     listTrackerAlerts: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/alerts`, TrackerAlertList),
     /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */

@@ -100,3 +100,37 @@ export type TrackerAlert = v.InferOutput<typeof TrackerAlert>;
 /** GET /api/trackers/{id}/alerts: newest first. */
 export const TrackerAlertList = v.object({ alerts: v.array(TrackerAlert) });
 export type TrackerAlertList = v.InferOutput<typeof TrackerAlertList>;
+
+export const sourceTypes = ["own", "competitor", "ugc", "editorial", "reference", "retail", "other"] as const;
+/**
+ * What kind of site a cited domain is (src/core/sources.ts): the brand's own, a competitor's,
+ * user-generated (forums, Reddit, Q&A, video), editorial or review, reference (encyclopedias, docs),
+ * retailer or marketplace, or other.
+ */
+export const SourceType = v.picklist(sourceTypes);
+export type SourceType = v.InferOutput<typeof SourceType>;
+
+export const SourcesQuery = v.pipe(
+  v.object({
+    provider: v.optional(ProviderId),
+    from: v.optional(HistoryDate("from")),
+    to: v.optional(HistoryDate("to")),
+  }),
+  v.forward(
+    v.check(({ from, to }) => {
+      const range = historyRange({ from, to });
+      return !range.from || !range.until || range.from < range.until;
+    }, "from must not be after to"),
+    ["from"],
+  ),
+);
+export type SourcesQuery = v.InferInput<typeof SourcesQuery>;
+
+/** GET /api/trackers/{id}/sources. */
+export const SourcesReport = v.object({
+  /** Per run (oldest first) and provider, the cited domains by type: citations (an answer citing a domain counts once) and their share in percent. */
+  byType: v.array(v.object({ runId: v.string(), at: v.string(), provider: ProviderId, type: SourceType, citations: v.number(), share: v.number() })),
+  /** The citation gap: domains cited in answers naming a competitor, never in one naming the brand, over the runs asked for; most first. */
+  gap: v.array(v.object({ domain: v.string(), type: SourceType, competitorAnswers: v.number(), providers: v.array(ProviderId) })),
+});
+export type SourcesReport = v.InferOutput<typeof SourcesReport>;

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
-import { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
@@ -140,6 +140,20 @@ export function trackerRoutes({ trackers, notifications }: { trackers: Trackers;
           "`sov` (its mentions, of every subject's), `citation` (answers citing its own domains) or `position` (its mean position among the products, over the answers ranking it); " +
           "`k` of `n` with the rate in percent (the mean, for position) and its 95% interval. `query` narrows to one of the tracker's queries (else each run over all of them); " +
           "`provider`, `subject`, `from` and `to` (a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included) narrow further. Read from counts written when each run ended.",
+      }),
+    })
+    .get("/api/trackers/:id/sources", ({ userId, params, query }) => trackers.sources(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: SourcesQuery,
+      response: SourcesReport,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's sources by type, and its citation gap",
+        description:
+          `${PRO} \`byType\`: per run and provider, the cited domains by type (the brand's own, a competitor's, user-generated, editorial or review, reference, retailer, other; ` +
+          "from a documented list and rules, src/core/sources.ts), with their share. `gap`: domains cited in answers naming a competitor but never in one naming the brand, most first. `provider`, `from`, `to` narrow both.",
       }),
     })
     .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {

@@ -14,7 +14,7 @@ import type { TrackerEmails } from "./emails.ts";
 import type { Rollups } from "./rollups.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
 import { newWebhookSecret } from "./webhooks.ts";
-import type { TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
@@ -26,7 +26,7 @@ export type TrackersDeps = {
   /** What one run of the tracker costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
-  rollups: Pick<Rollups, "trend">;
+  rollups: Pick<Rollups, "trend" | "sources">;
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
@@ -221,6 +221,12 @@ export function createTrackers({
     async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
       const row = await own(userId, id);
       return { metric: query.metric, points: await rollups.trend(row.id, query) };
+    },
+
+    /** The cited domains by type and the citation gap (issue 26). */
+    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>): Promise<SourcesReport> {
+      const row = await own(userId, id);
+      return rollups.sources({ id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) }, query);
     },
 
     /** What moved, newest first (issue 26). */

@@ -1,12 +1,13 @@
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { TrendMetric, TrendPoint } from "#src/contract/trend.ts";
+import { sourceTypes, type SourcesReport, type SourceType, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
+import { sourceCounts, sourceType } from "#src/core/sources.ts";
 import { addCounts, metricOf, subjectCounts, type SubjectCounts } from "#src/core/trend.ts";
 import type { SearchStore } from "../search/store.ts";
 
@@ -39,6 +40,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
 
       const rows: RollupRow[] = [];
       const total = new Map<string, { counts: SubjectCounts; versions: Set<string> }>();
+      const sources = new Map<string, typeof trackerSourceRollups.$inferInsert>();
       for (const item of items) {
         const result = item.searchId ? await store.get(owner, item.searchId) : null;
         if (!result) continue;
@@ -47,6 +49,23 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
           if (!model || !tracker.providers.includes(provider)) continue;
           const runs = keptRuns(result, provider) ?? displayedRuns(result, provider);
           if (runs.length === 0) continue;
+          for (const counts of sourceCounts(runs, brand, competitors)) {
+            const key = `${provider}\u0000${counts.domain}`;
+            const sum = sources.get(key) ?? {
+              runId,
+              trackerId: tracker.id,
+              at: run.scheduledFor,
+              provider,
+              domain: counts.domain,
+              answers: 0,
+              withBrand: 0,
+              withCompetitor: 0,
+            };
+            sum.answers += counts.answers;
+            sum.withBrand += counts.withBrand;
+            sum.withCompetitor += counts.withCompetitor;
+            sources.set(key, sum);
+          }
           for (const counts of subjectCounts(runs, brand, competitors)) {
             rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: item.query, provider, modelVersion: model.modelVersion }));
             const key = `${provider}\u0000${counts.subject}`;
@@ -68,6 +87,70 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
           .insert(trackerRollups)
           .values(rows.slice(i, i + 500))
           .onConflictDoNothing();
+      const cited = [...sources.values()];
+      for (let i = 0; i < cited.length; i += 500)
+        await db
+          .insert(trackerSourceRollups)
+          .values(cited.slice(i, i + 500))
+          .onConflictDoNothing();
+    },
+
+    /** The cited domains by type per run and provider, and the citation gap over the same runs. */
+    async sources(
+      tracker: { id: string; brand: BrandEntry; competitors: BrandEntry[] },
+      filters: { provider?: ProviderId; from?: string; to?: string },
+    ): Promise<SourcesReport> {
+      const range = historyRange(filters);
+      const rows = await db
+        .select()
+        .from(trackerSourceRollups)
+        .where(
+          and(
+            eq(trackerSourceRollups.trackerId, tracker.id),
+            filters.provider ? eq(trackerSourceRollups.provider, filters.provider) : undefined,
+            range.from ? gte(trackerSourceRollups.at, range.from) : undefined,
+            range.until ? lt(trackerSourceRollups.at, range.until) : undefined,
+          ),
+        )
+        .orderBy(asc(trackerSourceRollups.at), asc(trackerSourceRollups.runId), asc(trackerSourceRollups.provider));
+      const typeOf = new Map<string, SourceType>();
+      const type = (domain: string) => {
+        let known = typeOf.get(domain);
+        if (!known) typeOf.set(domain, (known = sourceType(domain, tracker.brand, tracker.competitors)));
+        return known;
+      };
+      const byRun = new Map<string, { runId: string; at: string; provider: ProviderId; counts: Map<SourceType, number>; total: number }>();
+      const gap = new Map<string, { competitorAnswers: number; brandAnswers: number; providers: Set<ProviderId> }>();
+      for (const row of rows) {
+        const provider = row.provider as ProviderId;
+        const key = `${row.runId}\u0000${provider}`;
+        const group = byRun.get(key) ?? { runId: row.runId, at: row.at.toISOString(), provider, counts: new Map(), total: 0 };
+        group.counts.set(type(row.domain), (group.counts.get(type(row.domain)) ?? 0) + row.answers);
+        group.total += row.answers;
+        byRun.set(key, group);
+        const domain = gap.get(row.domain) ?? { competitorAnswers: 0, brandAnswers: 0, providers: new Set() };
+        domain.competitorAnswers += row.withCompetitor;
+        domain.brandAnswers += row.withBrand;
+        if (row.withCompetitor > 0) domain.providers.add(provider);
+        gap.set(row.domain, domain);
+      }
+      return {
+        byType: [...byRun.values()].flatMap(({ runId, at, provider, counts, total }) =>
+          sourceTypes
+            .filter((kind) => counts.has(kind))
+            .map((kind) => ({ runId, at, provider, type: kind, citations: counts.get(kind)!, share: round1((counts.get(kind)! / total) * 100) })),
+        ),
+        // Never cited beside the brand: the sites to win. A competitor's own site is its own, not a gap.
+        gap: [...gap]
+          .filter(([domain, counts]) => counts.competitorAnswers > 0 && counts.brandAnswers === 0 && type(domain) !== "competitor")
+          .map(([domain, counts]) => ({
+            domain,
+            type: type(domain),
+            competitorAnswers: counts.competitorAnswers,
+            providers: providerIds.filter((id) => counts.providers.has(id)),
+          }))
+          .sort((a, b) => b.competitorAnswers - a.competitorAnswers || a.domain.localeCompare(b.domain)),
+      };
     },
 
     /** The trend's points, oldest first: the run over all its queries, or one query's. */
@@ -117,4 +200,8 @@ function rowOf(
   where: { runId: string; trackerId: string; at: Date; query: string; provider: ProviderId; modelVersion: string },
 ): RollupRow {
   return { ...where, ...counts };
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
 }
