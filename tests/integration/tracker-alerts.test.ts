@@ -6,6 +6,7 @@ import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
  * Issue 26 (ADR 045) through the product's own path: runs on the simulator, their end deciding the
@@ -13,14 +14,7 @@ import { waitFor } from "#tests/support/wait.ts";
  * falls, and that is told once; a provider whose model changed gets a notice, never a rise or a fall.
  */
 
-const definition = {
-  name: "CRM visibility",
-  queries: ["best crm for startups", "best crm for small business"],
-  brand: { name: "HubSpot", domains: ["hubspot.com"] },
-  competitors: [{ name: "Salesforce", domains: ["salesforce.com"] }],
-  iterations: 10,
-  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
-};
+const definition = alertingTracker;
 
 let simulator: Simulator;
 beforeAll(() => {

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
+import type { TrendMetric } from "#src/contract/trend.ts";
 import { isLive } from "#web/lib/trackers.ts";
 
 /** How often a page reads a queued or running run again. */
@@ -40,4 +41,15 @@ export const trackerQueries = {
       queryFn: () => api.getTrackerRun(id, runId),
       refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
     }),
+  /** A tracker's trend for one metric (issue 26): every run's rollups, oldest first. */
+  trend: (api: ApiClient, id: string, metric: TrendMetric) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "trend", id, metric],
+      queryFn: () => api.getTrackerTrend(id, { metric }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  /** A tracker's alerts, newest first. */
+  alerts: (api: ApiClient, id: string) =>
+    queryOptions({ queryKey: [...TRACKERS_KEY, "alerts", id], queryFn: async () => (await api.listTrackerAlerts(id)).alerts, staleTime: 0 }),
 };

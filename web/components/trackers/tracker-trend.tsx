@@ -1,0 +1,136 @@
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { Tracker } from "#src/contract/trackers.ts";
+import { trendMetrics, type TrendMetric } from "#src/contract/trend.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { subjectColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
+import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { formatPoint, metricAxis, metricLabels, providerTrends, runCount, type ProviderTrend } from "#web/lib/trend.ts";
+import { QueryState } from "#web/components/trackers/query-state.tsx";
+import { api, Button, Card, CardContent, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+
+/** The runs read for the trend's "questions edited" markers (the API's largest page). */
+const SEGMENT_RUNS = 100;
+
+/**
+ * The tracker's trend (issue 26): per provider, the brand's line with its interval band and the
+ * competitors', for the metric chosen; each chart with a table of the same figures.
+ */
+export function TrackerTrend({ tracker }: { tracker: Tracker }) {
+  const [metric, setMetric] = useState<TrendMetric>("mention");
+  const trend = useQuery(trackerQueries.trend(api, tracker.id, metric));
+  const runs = useQuery(trackerQueries.runs(api, tracker.id, SEGMENT_RUNS));
+  const segments = useMemo(() => new Map((runs.data?.runs ?? []).map((run) => [run.id, run.segment])), [runs.data]);
+  const points = trend.data?.points ?? [];
+  const trends = useMemo(() => providerTrends(points, providerIds, segments), [points, segments]);
+  const enough = runCount(points) >= 2;
+
+  return (
+    <section aria-labelledby="trend-heading" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="trend-heading" className="text-lg font-semibold">
+          Trend
+        </h2>
+        {enough ? (
+          <div role="group" aria-label="Metric" className="flex flex-wrap gap-1">
+            {trendMetrics.map((id) => (
+              <Button
+                key={id}
+                type="button"
+                size="sm"
+                variant={id === metric ? "default" : "outline"}
+                aria-pressed={id === metric}
+                onClick={() => setMetric(id)}
+              >
+                {metricLabels[id]}
+              </Button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <QueryState query={trend} what="trend" skeletonClassName="h-64 w-full">
+        {(data) =>
+          !enough ? (
+            <p className="text-muted-foreground">The trend appears after the tracker’s second run.</p>
+          ) : (
+            <div className="space-y-4" aria-busy={trend.isPlaceholderData}>
+              {trends.map((providerTrend) => (
+                <ProviderChart key={providerTrend.provider} trend={providerTrend} metric={data.metric} />
+              ))}
+            </div>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendMetric }) {
+  const [asTable, setAsTable] = useState(false);
+  const provider = providerCatalogue[trend.provider].name;
+  const brand = trend.subjects.find((subject) => subject.isBrand)?.name;
+  const label = `${metricLabels[metric]} on ${provider} per run${brand ? `: ${brand} with its 95% interval` : ""}${trend.subjects.length > 1 ? ", and its competitors" : ""}`;
+  return (
+    <Card className="gap-3 py-4" role="region" aria-label={`${metricLabels[metric]} on ${provider}`} data-testid="trend-provider">
+      <CardContent className="space-y-3 px-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h3 className="font-medium">{provider}</h3>
+          <Button type="button" size="sm" variant="outline" aria-pressed={asTable} onClick={() => setAsTable((shown) => !shown)}>
+            {asTable ? "Show chart" : "Show table"}
+          </Button>
+        </div>
+        <p className="text-xs text-muted-foreground">{metricAxis[metric]}</p>
+        {asTable ? <TrendTable trend={trend} metric={metric} label={label} /> : <TrendChart trend={trend} metric={metric} label={label} />}
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label="Legend">
+          {trend.subjects.map((subject, index) => (
+            <li key={subject.name} className="flex items-center gap-1.5">
+              <span aria-hidden="true" className="inline-block h-0.5 w-4" style={{ background: `var(${subjectColorVar(index)})` }} />
+              {subject.isBrand ? `${subject.name} (your brand, shaded: 95% interval)` : subject.name}
+            </li>
+          ))}
+        </ul>
+        {trend.markers.length > 0 ? (
+          <ul className="space-y-0.5 text-xs text-muted-foreground" aria-label="Marked on the chart" data-testid="trend-markers">
+            {trend.markers.map((marker) => (
+              <li key={`${marker.kind}-${marker.at}`}>
+                {marker.kind === "model" ? "Solid rule: " : "Dashed rule: "}
+                {marker.text}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: TrendMetric; label: string }) {
+  return (
+    <Table aria-label={label} data-testid="trend-table">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Subject</TableHead>
+          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
+          <TableHead className="text-right">n</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {trend.runs.flatMap((run) =>
+          trend.subjects.map((subject) => {
+            const point = run.bySubject.get(subject.name);
+            return point ? (
+              <TableRow key={`${run.runId}-${subject.name}`}>
+                <TableCell>{formatDate(run.at)}</TableCell>
+                <TableCell>{subject.name}</TableCell>
+                <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
+                <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+              </TableRow>
+            ) : null;
+          }),
+        )}
+      </TableBody>
+    </Table>
+  );
+}
