@@ -101,6 +101,22 @@ describeEachDatabase("trackers: the trend", (getDb) => {
       }
       // A day range with no run: no points.
       expect((await agent.api.getTrackerTrend(tracker.id, { to: "2020-01-01" })).points).toEqual([]);
+
+      // Sources by type: per run and provider, the types' shares of the citations add up to the whole.
+      const sources = await agent.api.getTrackerSources(tracker.id);
+      for (const run of runs)
+        for (const provider of ["openai", "anthropic", "gemini"] as const) {
+          const group = sources.byType.filter((row) => row.runId === run.id && row.provider === provider);
+          expect(group.length).toBeGreaterThan(0);
+          expect(group.reduce((sum, row) => sum + row.share, 0)).toBeCloseTo(100, 0);
+        }
+      // The simulator's CRM answers cite hubspot.com: the brand's own site.
+      expect(sources.byType.some((row) => row.type === "own")).toBe(true);
+      // The gap: domains beside competitors, never beside the brand, most first; never a competitor's own site.
+      expect(sources.gap.every((row) => row.competitorAnswers > 0 && row.type !== "competitor" && row.type !== "own")).toBe(true);
+      expect(sources.gap.map((row) => row.competitorAnswers)).toEqual(sources.gap.map((row) => row.competitorAnswers).toSorted((a, b) => b - a));
+      const narrowed = await agent.api.getTrackerSources(tracker.id, { provider: "gemini" });
+      expect(narrowed.byType.every((row) => row.provider === "gemini")).toBe(true);
     } finally {
       await queue.stop();
     }
