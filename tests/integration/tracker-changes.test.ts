@@ -8,8 +8,7 @@ import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
-import { alertingTracker } from "#tests/support/trackers.ts";
-import { waitFor } from "#tests/support/wait.ts";
+import { alertingTracker, runToEnd } from "#tests/support/trackers.ts";
 
 /*
  * Issue 26: what changed between a tracker's last two windows of runs. A provider that stops
@@ -35,16 +34,7 @@ describeEachDatabase("trackers: what changed", (getDb) => {
     try {
       const { agent } = await createProAgent(app, getDb());
       const tracker = (await agent.request("POST", "/api/trackers", alertingTracker)).json as Tracker;
-      const run = async (): Promise<TrackerRun> => {
-        const { run: started } = await agent.api.runTracker(tracker.id);
-        return waitFor(
-          async () => {
-            const read = await agent.api.getTrackerRun(tracker.id, started.id);
-            return read.status !== "queued" && read.status !== "running" && read;
-          },
-          { what: "the run to end" },
-        );
-      };
+      const run = () => runToEnd(agent.api, tracker.id);
       const notReady = { ready: false, window: 1, providers: {} };
       expect(await agent.api.getTrackerChanges(tracker.id)).toEqual(notReady);
       const first = await run();
