@@ -26,6 +26,7 @@ import { ApiStatus } from "#src/contract/status.ts";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
+import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendQuery } from "#src/contract/trend.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
@@ -191,6 +192,9 @@ export function createApiClient(options: HttpOptions = {}) {
     },
     /** Issue 26: what moved, newest first. */
     listTrackerAlerts: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/alerts`, TrackerAlertList),
+    /** Issue 26: per provider, what entered and left the top 10s between the last two windows of runs. */
+    getTrackerChanges: (id: string, query: ChangesQuery = {}) =>
+      http("GET", `/api/trackers/${encodeURIComponent(id)}/changes${query.provider ? `?provider=${encodeURIComponent(query.provider)}` : ""}`, TrackerChanges),
     /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */
     getTrackerTrend: (id: string, query: TrendQuery = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));

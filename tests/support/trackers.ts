@@ -1,3 +1,7 @@
+import type { ApiClient } from "#src/client/api.ts";
+import type { TrackerRun } from "#src/contract/trackers.ts";
+import { waitFor } from "./wait.ts";
+
 /**
  * A tracker whose alerts the simulator can make (issue 26): two CRM questions at 10 answers each per
  * provider, HubSpot and a competitor with their own domains, so that a provider that stops
@@ -11,3 +15,15 @@ export const alertingTracker = {
   iterations: 10,
   schedule: { cron: "0 9 * * 1", timezone: "UTC" },
 };
+
+/** Runs the tracker now and gives the run back once it has ended (completed, partial, failed or skipped). */
+export async function runToEnd(api: Pick<ApiClient, "runTracker" | "getTrackerRun">, trackerId: string): Promise<TrackerRun> {
+  const { run } = await api.runTracker(trackerId);
+  return waitFor(
+    async () => {
+      const read = await api.getTrackerRun(trackerId, run.id);
+      return read.status !== "queued" && read.status !== "running" && read;
+    },
+    { what: "the run to end" },
+  );
+}

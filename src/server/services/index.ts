@@ -12,6 +12,7 @@ import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
+import { createChanges } from "./trackers/changes.ts";
 import { createWebhooks } from "./trackers/webhooks.ts";
 import type { WebhookPolicy } from "./trackers/webhook-url.ts";
 import { createTrackerEmails } from "./trackers/emails.ts";
@@ -141,6 +142,7 @@ export function createServices({
     engine,
     rollups,
     alerts,
+    changes: createChanges({ db, store }),
     emails,
     webhookPolicy: trackerSettings.webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,

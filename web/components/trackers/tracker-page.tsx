@@ -8,6 +8,7 @@ import { formatDate } from "#src/core/dates.ts";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
+import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
@@ -25,6 +26,7 @@ export async function prefetchTracker({ queryClient, api: serverApi, params }: P
     queryClient.prefetchQuery(trackerQueries.one(serverApi, id)),
     queryClient.prefetchQuery(trackerQueries.trend(serverApi, id, "mention")),
     queryClient.prefetchQuery(trackerQueries.alerts(serverApi, id)),
+    queryClient.prefetchQuery(trackerQueries.changes(serverApi, id)),
     // The newest run opens with its results: read on its own, with the brand's mentions.
     queryClient
       .fetchQuery(trackerQueries.runs(serverApi, id))
@@ -33,7 +35,7 @@ export async function prefetchTracker({ queryClient, api: serverApi, params }: P
   ]);
 }
 
-/** /trackers/{id} (issues 25, 26): a tracker, its trend and alerts, its runs with a live run's progress, and each run's results per question. */
+/** /trackers/{id} (issues 25, 26): a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
 export function TrackerPage({ id }: { id: string }) {
   return (
     <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
@@ -60,6 +62,7 @@ function TrackerView({ id }: { id: string }) {
       <TrackerHeader tracker={tracker} />
       <TrackerTrend tracker={tracker} />
       <TrackerAlerts trackerId={tracker.id} />
+      <TrackerChanges trackerId={tracker.id} />
       <Runs tracker={tracker} />
     </>
   );

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
+import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
@@ -167,6 +168,21 @@ export function trackerRoutes({ trackers, notifications }: { trackers: Trackers;
           `${PRO} Newest first. After each run the latest window of runs (the tracker's \`alertWindow\`) is compared with the one before, per provider × subject (× query), ` +
           "on mention and citation rates, with Fisher's exact test and Benjamini–Hochberg at q = 0.1 across the run's tests (ADR 045): `rose` or `fell` with both windows, `p` and `q`, " +
           "or `model-changed` with the provider's versions, in place of a rise or a fall. A change is told once: again only on a further change or a recovery.",
+      }),
+    })
+    .get("/api/trackers/:id/changes", ({ userId, params, query }) => trackers.changes(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: ChangesQuery,
+      response: TrackerChanges,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "What changed between a tracker's last two windows of runs",
+        description:
+          `${PRO} Per provider, the latest window of runs (the tracker's \`alertWindow\` runs that answered, in the current series segment) against the window before it: ` +
+          "the products, companies and cited domains (\`domains\`) that entered or left the top 10 by how many answers named them (ties at the 10th place are in), " +
+          "each with its \`count\` of \`n\` answers in both windows, and each window's runs and answers. Before two windows exist: \`ready\` false and no providers. \`provider\` narrows to one.",
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {

@@ -10,10 +10,12 @@ import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
 import type { Alerts } from "./alerts.ts";
+import type { Changes } from "./changes.ts";
 import type { TrackerEmails } from "./emails.ts";
 import type { Rollups } from "./rollups.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
 import { newWebhookSecret } from "./webhooks.ts";
+import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
@@ -30,6 +32,7 @@ export type TrackersDeps = {
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
+  changes: Pick<Changes, "latest">;
   emails: Pick<TrackerEmails, "ensureDigest">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
@@ -48,6 +51,7 @@ export function createTrackers({
   engine,
   rollups,
   alerts,
+  changes,
   emails,
   webhookPolicy,
   minIntervalMinutes,
@@ -233,6 +237,11 @@ export function createTrackers({
     async alerts(userId: string, id: string): Promise<TrackerAlertList> {
       const row = await own(userId, id);
       return { alerts: await alerts.list(row.id) };
+    },
+
+    /** What entered and left the top lists between the last two windows of runs (issue 26). */
+    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>): Promise<TrackerChanges> {
+      return changes.latest(await own(userId, id), query);
     },
 
     async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
