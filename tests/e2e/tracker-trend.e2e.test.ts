@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
+import type { Tracker } from "#src/contract/trackers.ts";
 import type { Trend, TrackerAlertList, TrendMetric } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { alertText, formatPoint } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
-import { waitFor } from "#tests/support/wait.ts";
+import { apiJson, runTrackerNow } from "#tests/support/tracker-browser.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
@@ -24,26 +24,6 @@ const PHONE = { width: 360, height: 780 };
 
 const definition = alertingTracker;
 
-async function json<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
-  const response = await page.request.fetch(path, { method, data });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as T;
-}
-
-/** Run now, through the API, and wait for the run to end. */
-async function runOnce(page: Page, trackerId: string): Promise<TrackerRun> {
-  const { run } = await json<{ run: TrackerRun }>(page, "POST", `/api/trackers/${trackerId}/runs`);
-  const ended = await waitFor(
-    async () => {
-      const read = await json<TrackerRun>(page, "GET", `/api/trackers/${trackerId}/runs/${run.id}`);
-      return read.status !== "queued" && read.status !== "running" && read;
-    },
-    { what: "the run to end", timeoutMs: 120_000 },
-  );
-  expect(ended.status).toBe("completed");
-  return ended;
-}
-
 /** The table of `provider`'s chart, as the rows a person reads: date, subject, rate with interval, n. */
 async function tableRows(page: Page, region: string): Promise<string[][]> {
   const table = page.getByRole("region", { name: region }).getByTestId("trend-table");
@@ -53,7 +33,7 @@ async function tableRows(page: Page, region: string): Promise<string[][]> {
 
 /** The API's points for OpenAI, as the table should show them (oldest run first, the brand first). */
 async function expectedRows(page: Page, trackerId: string, metric: TrendMetric): Promise<string[][]> {
-  const { points } = await json<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=openai`);
+  const { points } = await apiJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=openai`);
   return points
     .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
     .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), String(point.n)]);
@@ -67,10 +47,10 @@ describe("a tracker's trend and alerts in Chromium", () => {
       await page.goto("/");
       await harness().signInAsPro(page);
       harness().simulator.clearFaults();
-      const tracker = await json<Tracker>(page, "POST", "/api/trackers", definition);
+      const tracker = await apiJson<Tracker>(page, "POST", "/api/trackers", definition);
       const path = `/trackers/${tracker.id}`;
 
-      await runOnce(page, tracker.id);
+      await runTrackerNow(page, tracker.id);
       await visit(page, path);
       await page.getByText("The trend appears after the tracker’s second run.").waitFor();
       await page.getByText("No alerts.", { exact: false }).waitFor();
@@ -79,10 +59,10 @@ describe("a tracker's trend and alerts in Chromium", () => {
       // OpenAI answers without searching the web from now on: it stops citing hubspot.com.
       harness().simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
       try {
-        const second = await runOnce(page, tracker.id);
+        const second = await runTrackerNow(page, tracker.id);
         // The questions edited: the next run starts a new series, marked on the chart.
-        await json(page, "PATCH", `/api/trackers/${tracker.id}`, { queries: [...definition.queries, "crm with a free plan"] });
-        const third = await runOnce(page, tracker.id);
+        await apiJson(page, "PATCH", `/api/trackers/${tracker.id}`, { queries: [...definition.queries, "crm with a free plan"] });
+        const third = await runTrackerNow(page, tracker.id);
 
         await visit(page, path);
         // A chart per provider, each a named picture with its canvas.
@@ -97,7 +77,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
         expect(await seriousAxeViolations(page)).toEqual([]);
 
         // The alert: OpenAI's citations of hubspot.com fell at the second run, with the answers behind it.
-        const { alerts } = await json<TrackerAlertList>(page, "GET", `/api/trackers/${tracker.id}/alerts`);
+        const { alerts } = await apiJson<TrackerAlertList>(page, "GET", `/api/trackers/${tracker.id}/alerts`);
         const fell = alerts.find(
           (alert) => alert.kind === "fell" && alert.metric === "citation" && alert.provider === "openai" && alert.subject === "HubSpot" && !alert.query,
         );

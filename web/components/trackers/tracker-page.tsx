@@ -10,6 +10,7 @@ import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
+import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
@@ -59,6 +60,7 @@ function TrackerView({ id }: { id: string }) {
       <title>{`${tracker.name} · Trackers · AI Search Comparison`}</title>
       <TrackerHeader tracker={tracker} />
       <TrackerTrend tracker={tracker} />
+      <TrackerSources trackerId={tracker.id} />
       <TrackerAlerts trackerId={tracker.id} />
       <Runs tracker={tracker} />
     </>
