@@ -51,6 +51,8 @@ export const trackerQueries = {
     }),
   /** What entered and left the top 10s between the last two windows of runs. */
   changes: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "changes", id], queryFn: () => api.getTrackerChanges(id), staleTime: 0 }),
+  /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */
+  sources: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "sources", id], queryFn: () => api.getTrackerSources(id), staleTime: 0 }),
   /** A tracker's alerts, newest first. */
   alerts: (api: ApiClient, id: string) =>
     queryOptions({ queryKey: [...TRACKERS_KEY, "alerts", id], queryFn: async () => (await api.listTrackerAlerts(id)).alerts, staleTime: 0 }),

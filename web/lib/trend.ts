@@ -1,6 +1,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerAlert, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { querySlug } from "#src/core/export.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
@@ -40,6 +41,17 @@ export function runLabels(ats: string[]): string[] {
     days.indexOf(days[index]!) === days.lastIndexOf(days[index]!) ? days[index]! : `${days[index]} ${formatDate(at).slice(-9, -4)}`,
   );
 }
+
+/**
+ * What a chart draws (web/components/trackers/trend-chart.tsx): per run, each subject's figure
+ * (with its interval when it has one); the brand's line is drawn bold with its band.
+ */
+export type ChartSeries = {
+  /** `color`: a theme colour's custom property, else one by the subject's place. */
+  subjects: Array<{ name: string; isBrand: boolean; color?: string }>;
+  runs: Array<{ at: string; bySubject: ReadonlyMap<string, Pick<TrendPoint, "rate" | "low" | "high">> }>;
+  markers: Array<Pick<TrendMarker, "at" | "kind">>;
+};
 
 /** One run of a provider's chart: when, and each subject's point. */
 export type TrendRun = { runId: string; at: string; bySubject: Map<string, TrendPoint> };
@@ -114,4 +126,9 @@ export function alertText(alert: TrackerAlert, providerName: string): string {
 export function alertStatistics(alert: TrackerAlert): string | null {
   if (alert.p === undefined || alert.q === undefined) return null;
   return `${formatPValue(alert.p)} · ${formatPValue(alert.q).replace(/^p/, "q")}`;
+}
+
+/** A trend export's file name: `tracker-{name-slug}-trend-{metric}.{ext}` (the slug as the search exports make theirs). */
+export function trendExportFilename(trackerName: string, metric: TrendMetric, ext: "csv" | "json"): string {
+  return `tracker-${querySlug(trackerName)}-trend-${metric}.${ext}`;
 }

@@ -11,6 +11,7 @@ import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
 import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
+import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
@@ -61,6 +62,7 @@ function TrackerView({ id }: { id: string }) {
       <title>{`${tracker.name} · Trackers · AI Search Comparison`}</title>
       <TrackerHeader tracker={tracker} />
       <TrackerTrend tracker={tracker} />
+      <TrackerSources trackerId={tracker.id} />
       <TrackerAlerts trackerId={tracker.id} />
       <TrackerChanges trackerId={tracker.id} />
       <Runs tracker={tracker} />

@@ -1,14 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
+import { Braces, FileSpreadsheet } from "lucide-react";
 import { useMemo, useState } from "react";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { trendMetrics, type TrendMetric } from "#src/contract/trend.ts";
+import { trendMetrics, type Trend, type TrendMetric } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
-import { subjectColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
+import { UTF8_BOM } from "#src/core/export.ts";
+import { trendToCsv } from "#src/core/trend-export.ts";
+import { downloadText } from "#web/components/results/download.ts";
+import { ChartCard } from "#web/components/trackers/chart-card.tsx";
+import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { formatPoint, metricAxis, metricLabels, providerTrends, runCount, type ProviderTrend } from "#web/lib/trend.ts";
+import { formatPoint, metricAxis, metricLabels, providerTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { api, Button, Card, CardContent, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { api, Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 /** The runs read for the trend's "questions edited" markers (the API's largest page). */
 const SEGMENT_RUNS = 100;
@@ -55,6 +60,7 @@ export function TrackerTrend({ tracker }: { tracker: Tracker }) {
             <p className="text-muted-foreground">The trend appears after the tracker’s second run.</p>
           ) : (
             <div className="space-y-4" aria-busy={trend.isPlaceholderData}>
+              <TrendDownloads trend={data} trackerName={tracker.name} />
               {trends.map((providerTrend) => (
                 <ProviderChart key={providerTrend.provider} trend={providerTrend} metric={data.metric} />
               ))}
@@ -66,42 +72,61 @@ export function TrackerTrend({ tracker }: { tracker: Tracker }) {
   );
 }
 
+/** The trend as shown (its metric, every provider) as a file: the CSV the CLI prints, or the API's JSON. */
+function TrendDownloads({ trend, trackerName }: { trend: Trend; trackerName: string }) {
+  return (
+    <div role="group" aria-label="Download the trend" className="flex flex-wrap gap-2">
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        onClick={() => downloadText(UTF8_BOM + trendToCsv(trend), trendExportFilename(trackerName, trend.metric, "csv"), "text/csv;charset=utf-8")}
+      >
+        <FileSpreadsheet aria-hidden="true" />
+        Download CSV
+      </Button>
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        onClick={() => downloadText(`${JSON.stringify(trend, null, 2)}\n`, trendExportFilename(trackerName, trend.metric, "json"), "application/json")}
+      >
+        <Braces aria-hidden="true" />
+        Download JSON
+      </Button>
+    </div>
+  );
+}
+
 function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendMetric }) {
-  const [asTable, setAsTable] = useState(false);
   const provider = providerCatalogue[trend.provider].name;
   const brand = trend.subjects.find((subject) => subject.isBrand)?.name;
   const label = `${metricLabels[metric]} on ${provider} per run${brand ? `: ${brand} with its 95% interval` : ""}${trend.subjects.length > 1 ? ", and its competitors" : ""}`;
   return (
-    <Card className="gap-3 py-4" role="region" aria-label={`${metricLabels[metric]} on ${provider}`} data-testid="trend-provider">
-      <CardContent className="space-y-3 px-4">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h3 className="font-medium">{provider}</h3>
-          <Button type="button" size="sm" variant="outline" aria-pressed={asTable} onClick={() => setAsTable((shown) => !shown)}>
-            {asTable ? "Show chart" : "Show table"}
-          </Button>
-        </div>
-        <p className="text-xs text-muted-foreground">{metricAxis[metric]}</p>
-        {asTable ? <TrendTable trend={trend} metric={metric} label={label} /> : <TrendChart trend={trend} metric={metric} label={label} />}
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label="Legend">
-          {trend.subjects.map((subject, index) => (
-            <li key={subject.name} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="inline-block h-0.5 w-4" style={{ background: `var(${subjectColorVar(index)})` }} />
-              {subject.isBrand ? `${subject.name} (your brand, shaded: 95% interval)` : subject.name}
+    <ChartCard
+      title={provider}
+      regionLabel={`${metricLabels[metric]} on ${provider}`}
+      testId="trend-provider"
+      axis={metricAxis[metric]}
+      chart={<TrendChart trend={trend} scale={metric === "position" ? "position" : "percent"} label={label} />}
+      table={<TrendTable trend={trend} metric={metric} label={label} />}
+      legend={trend.subjects.map((subject, index) => ({
+        key: subject.name,
+        colorVar: seriesColorVar(subject, index),
+        text: subject.isBrand ? `${subject.name} (your brand, shaded: 95% interval)` : subject.name,
+      }))}
+    >
+      {trend.markers.length > 0 ? (
+        <ul className="space-y-0.5 text-xs text-muted-foreground" aria-label="Marked on the chart" data-testid="trend-markers">
+          {trend.markers.map((marker) => (
+            <li key={`${marker.kind}-${marker.at}`}>
+              {marker.kind === "model" ? "Solid rule: " : "Dashed rule: "}
+              {marker.text}
             </li>
           ))}
         </ul>
-        {trend.markers.length > 0 ? (
-          <ul className="space-y-0.5 text-xs text-muted-foreground" aria-label="Marked on the chart" data-testid="trend-markers">
-            {trend.markers.map((marker) => (
-              <li key={`${marker.kind}-${marker.at}`}>
-                {marker.kind === "model" ? "Solid rule: " : "Dashed rule: "}
-                {marker.text}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </CardContent>
-    </Card>
+      ) : null}
+    </ChartCard>
   );
 }
 

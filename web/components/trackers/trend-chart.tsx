@@ -1,12 +1,11 @@
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
-import type { TrendMetric } from "#src/contract/trend.ts";
-import { runLabels, type ProviderTrend } from "#web/lib/trend.ts";
+import { runLabels, type ChartSeries } from "#web/lib/trend.ts";
 
 /*
  * One provider's trend drawn with uPlot (ADR 046): the brand's line with its 95% interval band,
  * the competitors' lines, and a vertical rule where the model changed (solid) or the questions
- * were edited (dashed). uPlot draws on a canvas in the browser only, so it is imported here, in an
+ * were edited (dashed); the sources by type are drawn by the same chart, a line per type. uPlot draws on a canvas in the browser only, so it is imported here, in an
  * effect: its own chunk, fetched by the tracker page alone, never part of the first load of `/`.
  */
 
@@ -24,13 +23,21 @@ function themeColor(host: HTMLElement, name: string, alpha = 1): string {
   return color;
 }
 
-export function subjectColorVar(index: number): string {
+function subjectColorVar(index: number): string {
   return PALETTE[index % PALETTE.length] ?? "--chart-1";
 }
 
-type TrendChartProps = { trend: ProviderTrend; metric: TrendMetric; label: string };
+/** A subject's colour: its own when it has one (a source type), else by its place. */
+export function seriesColorVar(subject: ChartSeries["subjects"][number], index: number): string {
+  return subject.color ?? subjectColorVar(index);
+}
 
-export function TrendChart({ trend, metric, label }: TrendChartProps) {
+/** The y axis: a percentage (0–100) or a mean position (from 1, lower is better). */
+export type ChartScale = "percent" | "position";
+
+type TrendChartProps = { trend: ChartSeries; scale: ChartScale; label: string; testId?: string };
+
+export function TrendChart({ trend, scale, label, testId = "trend-chart" }: TrendChartProps) {
   const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -49,7 +56,7 @@ export function TrendChart({ trend, metric, label }: TrendChartProps) {
           const point = run.bySubject.get(subject);
           return point ? pick(point) : null;
         });
-      const brand = trend.subjects.find((subject) => subject.isBrand) ?? trend.subjects[0];
+      const brand = trend.subjects.find((subject) => subject.isBrand);
       const lines = trend.subjects.map((subject) => values((point) => point.rate, subject.name));
       const band = brand ? [values((point) => point.high, brand.name), values((point) => point.low, brand.name)] : [];
       const muted = themeColor(element, "--muted-foreground");
@@ -64,7 +71,7 @@ export function TrendChart({ trend, metric, label }: TrendChartProps) {
         cursor: { show: false },
         scales: {
           x: { time: false, range: [-0.25, Math.max(1, xs.length - 1) + 0.25] },
-          y: metric === "position" ? { range: (_u, _min, max) => [1, Math.max(2, Math.ceil(max ?? 2))] } : { range: [0, 100] },
+          y: scale === "position" ? { range: (_u, _min, max) => [1, Math.max(2, Math.ceil(max ?? 2))] } : { range: [0, 100] },
         },
         axes: [
           // A tick per run, at most about one per 70 px.
@@ -79,14 +86,21 @@ export function TrendChart({ trend, metric, label }: TrendChartProps) {
           {},
           ...trend.subjects.map((subject, index) => ({
             label: subject.name,
-            stroke: themeColor(element, subjectColorVar(index)),
+            stroke: themeColor(element, seriesColorVar(subject, index)),
             width: subject.isBrand ? 2.5 : 1.5,
             dash: subject.isBrand ? undefined : [6, 4],
             points: { show: true, size: subject.isBrand ? 6 : 4 },
           })),
           ...band.map(() => hidden),
         ],
-        bands: brand ? [{ series: [trend.subjects.length + 1, trend.subjects.length + 2], fill: themeColor(element, subjectColorVar(0), 0.2) }] : [],
+        bands: brand
+          ? [
+              {
+                series: [trend.subjects.length + 1, trend.subjects.length + 2],
+                fill: themeColor(element, seriesColorVar(brand, trend.subjects.indexOf(brand)), 0.2),
+              },
+            ]
+          : [],
         hooks: {
           draw: [
             (u) => {
@@ -116,8 +130,8 @@ export function TrendChart({ trend, metric, label }: TrendChartProps) {
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [trend, metric]);
+  }, [trend, scale]);
 
   // The canvas is a picture of the figures: named here, and told in full by the table view.
-  return <div ref={host} role="img" aria-label={label} className="w-full overflow-hidden" style={{ minHeight: HEIGHT }} data-testid="trend-chart" />;
+  return <div ref={host} role="img" aria-label={label} className="w-full overflow-hidden" style={{ minHeight: HEIGHT }} data-testid={testId} />;
 }
