@@ -1,6 +1,6 @@
 import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { Trend, TrendMetric, TrendPoint, TrendQuery } from "#src/contract/trend.ts";
+import type { Trend, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
@@ -65,7 +65,7 @@ export function trendSummary(trend: Trend, simulated: SimulatedFlags): string {
 }
 
 /** A trend without points, in words: none matches the filters, or no run has ended with results yet (then `hint`, how to run it). */
-export function noPointsText(query: TrendQuery, hint = ""): string {
+export function noPointsText(query: TrendParams, hint = ""): string {
   const filters = Object.entries(query).flatMap(([key, value]) => (key === "metric" || value === undefined ? [] : [key]));
   return filters.length ? `No runs with results match the filters (${filters.join(", ")}).` : `No runs with results yet.${hint}`;
 }

@@ -27,7 +27,7 @@ import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRun
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
-import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendQuery } from "#src/contract/trend.ts";
+import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -196,7 +196,7 @@ export function createApiClient(options: HttpOptions = {}) {
     getTrackerChanges: (id: string, query: ChangesQuery = {}) =>
       http("GET", `/api/trackers/${encodeURIComponent(id)}/changes${query.provider ? `?provider=${encodeURIComponent(query.provider)}` : ""}`, TrackerChanges),
     /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */
-    getTrackerTrend: (id: string, query: TrendQuery = {}) => {
+    getTrackerTrend: (id: string, query: TrendParams = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
       return http("GET", `/api/trackers/${encodeURIComponent(id)}/trend${params.size ? `?${params}` : ""}`, Trend);
     },

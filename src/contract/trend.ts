@@ -29,6 +29,13 @@ export const TrendQuery = v.pipe(
     from: v.optional(HistoryDate("from")),
     /** Runs scheduled up to this day (its end, UTC) or moment. */
     to: v.optional(HistoryDate("to")),
+    /** "true": every query's points, each with its `query` (the page's small multiples), instead of the runs over all of them. */
+    perQuery: v.optional(
+      v.pipe(
+        v.picklist(["true", "false"], "perQuery must be true or false"),
+        v.transform((value) => value === "true"),
+      ),
+    ),
   }),
   v.forward(
     v.check(({ from, to }) => {
@@ -37,15 +44,21 @@ export const TrendQuery = v.pipe(
     }, "from must not be after to"),
     ["from"],
   ),
+  v.forward(
+    v.check(({ query, perQuery }) => !(query && perQuery), "query and perQuery ask for different things: give one"),
+    ["perQuery"],
+  ),
 );
 export type TrendQuery = v.InferInput<typeof TrendQuery>;
+/** What a client sends (the query string's text, or its parsed form: a boolean reads as "true" or "false"). */
+export type TrendParams = Omit<TrendQuery, "perQuery"> & { perQuery?: boolean | "true" | "false" };
 
 export const TrendPoint = v.object({
   runId: v.string(),
   /** When the run was scheduled for (Run now: when it was asked). */
   at: v.string(),
   provider: ProviderId,
-  /** The query, when the trend was asked for one. */
+  /** The query, when the trend was asked for one or per query. */
   query: v.optional(v.string()),
   subject: v.string(),
   /** Whether the subject is the tracker's brand (else a competitor). */

@@ -108,6 +108,26 @@ describe("a tracker's trend and alerts in Chromium", () => {
         expect(await page.getByRole("button", { name: "Citations", pressed: true }).count()).toBe(1);
         expect(await seriousAxeViolations(page)).toEqual([]);
 
+        // Small multiples: a chart per question that has runs, the brand's citations on each provider; its table is the API's per-query points.
+        const questions = page.getByTestId("trend-question");
+        await questions.first().getByRole("img").locator("canvas").first().waitFor();
+        const { points: perQuery } = await pageJson<Trend>(page, "GET", `/api/trackers/${tracker.id}/trend?metric=citation&perQuery=true`);
+        const asked = [...new Set(perQuery.map((point) => point.query))];
+        expect(await questions.count()).toBe(asked.length);
+        const first = questions.filter({ has: page.getByRole("heading", { name: definition.queries[0], exact: true }) });
+        await first.getByRole("button", { name: "Show table" }).click();
+        const shown = await first
+          .getByTestId("question-table")
+          .locator("tbody tr")
+          .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
+        const expected = perQuery.filter((point) => point.isBrand && point.query === definition.queries[0]);
+        expect(shown.map((row) => row[2])).toEqual(
+          expected
+            .toSorted((a, b) => a.at.localeCompare(b.at) || "openai anthropic gemini".indexOf(a.provider) - "openai anthropic gemini".indexOf(b.provider))
+            .map((point) => formatPoint(point, "citation")),
+        );
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
         // Position: the mean position, lower is better.
         await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
         await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText("Mean position (lower is better)").waitFor();

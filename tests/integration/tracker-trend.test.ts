@@ -85,6 +85,15 @@ describeEachDatabase("trackers: the trend", (getDb) => {
       );
       expect(one.points.map((point) => point.k)).toEqual(runs.map((run) => run.queries[1]?.brandMentions?.anthropic?.count ?? 0));
 
+      // Per query: every query's points, each with its query, for the page's small multiples.
+      const perQuery = await agent.api.getTrackerTrend(tracker.id, { perQuery: true, subject: "HubSpot" });
+      expect(perQuery.points).toHaveLength(2 * 3 * 2);
+      expect(new Set(perQuery.points.map((point) => point.query))).toEqual(new Set(definition.queries));
+      expect(perQuery.points.every((point) => point.n === 3)).toBe(true);
+      const both = await agent.request("GET", `/api/trackers/${tracker.id}/trend?perQuery=true&query=crm%20with%20a%20free%20plan`);
+      expect(both.status).toBe(400);
+      expect((both.json as { message: string }).message).toContain("query and perQuery ask for different things");
+
       // Share of voice: per run and provider, the subjects' shares of the mentions add up to all of them.
       const sov = await agent.api.getTrackerTrend(tracker.id, { metric: "sov" });
       for (const run of runs)

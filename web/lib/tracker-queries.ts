@@ -49,6 +49,14 @@ export const trackerQueries = {
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
+  /** The brand's figure per question and provider: the trend's small multiples. */
+  trendPerQuery: (api: ApiClient, id: string, metric: TrendMetric) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "trend-per-query", id, metric],
+      queryFn: () => api.getTrackerTrend(id, { metric, perQuery: true }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
   /** What entered and left the top 10s between the last two windows of runs. */
   changes: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "changes", id], queryFn: () => api.getTrackerChanges(id), staleTime: 0 }),
   /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */

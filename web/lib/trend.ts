@@ -132,3 +132,36 @@ export function alertStatistics(alert: TrackerAlert): string | null {
 export function trendExportFilename(trackerName: string, metric: TrendMetric, ext: "csv" | "json"): string {
   return `tracker-${querySlug(trackerName)}-trend-${metric}.${ext}`;
 }
+
+/** One question's small multiple: the brand's figure per provider, a line each, and its points for the table. */
+export type QueryTrend = { query: string; series: ChartSeries; points: TrendPoint[] };
+
+/**
+ * The brand's points per question (a trend asked `perQuery`), in the tracker's order of questions:
+ * each a chart whose lines are the providers (in `order`), oldest run first.
+ */
+export function queryTrends(points: TrendPoint[], queries: readonly string[], order: readonly ProviderId[], names: Record<ProviderId, string>): QueryTrend[] {
+  const brand = points.filter((point) => point.isBrand && point.query !== undefined);
+  return queries.flatMap((query) => {
+    const mine = brand.filter((point) => point.query === query);
+    if (mine.length === 0) return [];
+    const providers = order.filter((provider) => mine.some((point) => point.provider === provider));
+    const runs = new Map<string, { at: string; bySubject: Map<string, TrendPoint> }>();
+    for (const point of mine) {
+      const run = runs.get(point.runId) ?? { at: point.at, bySubject: new Map() };
+      run.bySubject.set(names[point.provider], point);
+      runs.set(point.runId, run);
+    }
+    return [
+      {
+        query,
+        series: {
+          subjects: providers.map((provider) => ({ name: names[provider], isBrand: false })),
+          runs: [...runs.values()].sort((a, b) => a.at.localeCompare(b.at)),
+          markers: [],
+        },
+        points: mine.toSorted((a, b) => a.at.localeCompare(b.at) || order.indexOf(a.provider) - order.indexOf(b.provider)),
+      },
+    ];
+  });
+}

@@ -11,7 +11,8 @@ import { ChartCard } from "#web/components/trackers/chart-card.tsx";
 import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { formatPoint, metricAxis, metricLabels, providerTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
+import { formatPoint, metricAxis, metricLabels, providerTrends, queryTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { api, Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
@@ -64,6 +65,7 @@ export function TrackerTrend({ tracker }: { tracker: Tracker }) {
               {trends.map((providerTrend) => (
                 <ProviderChart key={providerTrend.provider} trend={providerTrend} metric={data.metric} />
               ))}
+              {tracker.queries.length > 1 ? <PerQuestion tracker={tracker} metric={data.metric} /> : null}
             </div>
           )
         }
@@ -127,6 +129,66 @@ function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendM
         </ul>
       ) : null}
     </ChartCard>
+  );
+}
+
+/** Small multiples: per question, the brand's figure on each provider, a line per provider. */
+function PerQuestion({ tracker, metric }: { tracker: Tracker; metric: TrendMetric }) {
+  const perQuery = useQuery(trackerQueries.trendPerQuery(api, tracker.id, metric));
+  const names = useMemo(() => Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>, []);
+  const charts = useMemo(() => queryTrends(perQuery.data?.points ?? [], tracker.queries, providerIds, names), [perQuery.data, tracker.queries, names]);
+  const brand = tracker.brand.name;
+  return (
+    <section aria-labelledby="per-question-heading" className="space-y-3">
+      <h3 id="per-question-heading" className="font-semibold">
+        {`${metricLabels[metric]} of ${brand}, per question`}
+      </h3>
+      <QueryState query={perQuery} what="trend per question" skeletonClassName="h-40 w-full">
+        {() => (
+          <div className="grid gap-3 md:grid-cols-2" data-testid="per-question">
+            {charts.map(({ query, series, points }) => {
+              const label = `${metricLabels[metric]} of ${brand} for “${query}” per run, a line per provider`;
+              return (
+                <ChartCard
+                  key={query}
+                  title={query}
+                  regionLabel={`${metricLabels[metric]} of ${brand} for “${query}”`}
+                  testId="trend-question"
+                  axis={metricAxis[metric]}
+                  chart={
+                    <TrendChart trend={series} scale={metric === "position" ? "position" : "percent"} label={label} height={140} testId="question-chart" />
+                  }
+                  // Half the page wide: the small table wraps its cells rather than scroll (a scrolling region needs a keyboard stop).
+                  table={
+                    <Table aria-label={label} data-testid="question-table" className="text-xs [&_td]:whitespace-normal [&_th]:whitespace-normal">
+                      <TableHeader>
+                        <TableRow>
+                          <TableHead>Date</TableHead>
+                          <TableHead>Provider</TableHead>
+                          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
+                          <TableHead className="text-right">n</TableHead>
+                        </TableRow>
+                      </TableHeader>
+                      <TableBody>
+                        {points.map((point) => (
+                          <TableRow key={`${point.runId}-${point.provider}`}>
+                            <TableCell>{formatDate(point.at)}</TableCell>
+                            <TableCell>{names[point.provider]}</TableCell>
+                            <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
+                            <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+                          </TableRow>
+                        ))}
+                      </TableBody>
+                    </Table>
+                  }
+                  legend={series.subjects.map((subject, index) => ({ key: subject.name, colorVar: seriesColorVar(subject, index), text: subject.name }))}
+                />
+              );
+            })}
+          </div>
+        )}
+      </QueryState>
+    </section>
   );
 }
 

@@ -35,9 +35,9 @@ export function seriesColorVar(subject: ChartSeries["subjects"][number], index: 
 /** The y axis: a percentage (0–100) or a mean position (from 1, lower is better). */
 export type ChartScale = "percent" | "position";
 
-type TrendChartProps = { trend: ChartSeries; scale: ChartScale; label: string; testId?: string };
+type TrendChartProps = { trend: ChartSeries; scale: ChartScale; label: string; testId?: string; height?: number };
 
-export function TrendChart({ trend, scale, label, testId = "trend-chart" }: TrendChartProps) {
+export function TrendChart({ trend, scale, label, testId = "trend-chart", height = HEIGHT }: TrendChartProps) {
   const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -66,7 +66,7 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart" }: Tren
       const markerTimes = trend.markers.map((marker) => ({ x: trend.runs.findIndex((run) => run.at === marker.at), dashed: marker.kind === "queries" }));
       const options: uPlot.Options = {
         width: element.clientWidth || 600,
-        height: HEIGHT,
+        height,
         legend: { show: false },
         cursor: { show: false },
         scales: {
@@ -122,7 +122,7 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart" }: Tren
         },
       };
       chart = new UPlot(options, [xs, ...lines, ...band], element);
-      observer = new ResizeObserver(() => chart?.setSize({ width: element.clientWidth, height: HEIGHT }));
+      observer = new ResizeObserver(() => chart?.setSize({ width: element.clientWidth, height }));
       observer.observe(element);
     });
     return () => {
@@ -130,8 +130,8 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart" }: Tren
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [trend, scale]);
+  }, [trend, scale, height]);
 
   // The canvas is a picture of the figures: named here, and told in full by the table view.
-  return <div ref={host} role="img" aria-label={label} className="w-full overflow-hidden" style={{ minHeight: HEIGHT }} data-testid={testId} />;
+  return <div ref={host} role="img" aria-label={label} className="w-full overflow-hidden" style={{ minHeight: height }} data-testid={testId} />;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
@@ -31,6 +31,7 @@ type RollupTuple = [
   ranked: number,
   positionSum: number,
   positionSquares: number,
+  query: string,
 ];
 
 /**
@@ -173,7 +174,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
     /** The trend's points, oldest first: the run over all its queries, or one query's. */
     async trend(
       trackerId: string,
-      filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string },
+      filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean },
     ): Promise<TrendPoint[]> {
       const range = historyRange(filters);
       // A year of daily runs is thousands of rows: read as one JSON array of arrays, which costs a
@@ -183,14 +184,15 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
           json: sql<string | null>`json_agg(json_build_array(
             ${trackerRollups.runId}, (extract(epoch from ${trackerRollups.at}) * 1000)::bigint, ${trackerRollups.provider},
             ${trackerRollups.subject}, ${trackerRollups.isBrand}, ${trackerRollups.modelVersion}, ${trackerRollups.answers}, ${trackerRollups.mentions},
-            ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares})
-            order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject})::text`,
+            ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares},
+            ${trackerRollups.query})
+            order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject}, ${trackerRollups.query})::text`,
         })
         .from(trackerRollups)
         .where(
           and(
             eq(trackerRollups.trackerId, trackerId),
-            eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
+            filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
             filters.provider ? eq(trackerRollups.provider, filters.provider) : undefined,
             filters.subject ? eq(sql`lower(${trackerRollups.subject})`, filters.subject.toLowerCase()) : undefined,
             range.from ? gte(trackerRollups.at, range.from) : undefined,
@@ -198,16 +200,18 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
           ),
         );
       const rows = JSON.parse(found?.json ?? "[]") as RollupTuple[];
-      return rows.map(([runId, at, provider, subject, isBrand, modelVersion, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares]) => ({
-        runId,
-        at: new Date(at).toISOString(),
-        provider,
-        ...(filters.query ? { query: filters.query } : {}),
-        subject,
-        isBrand,
-        ...metricOf(filters.metric, { subject, isBrand, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares }),
-        modelVersion,
-      }));
+      return rows.map(
+        ([runId, at, provider, subject, isBrand, modelVersion, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares, query]) => ({
+          runId,
+          at: new Date(at).toISOString(),
+          provider,
+          ...(query ? { query } : {}),
+          subject,
+          isBrand,
+          ...metricOf(filters.metric, { subject, isBrand, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares }),
+          modelVersion,
+        }),
+      );
     },
   };
 }
