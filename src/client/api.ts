@@ -196,7 +196,7 @@ export function createApiClient(options: HttpOptions = {}) {
     /** Issue 26, the header's bell: the newest alerts across the caller's trackers, and how many are unread. */
     listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),
     /** Marks `ids` read, or without them all of the caller's alerts; answers how many are still unread. */
-    markAlertsRead: (ids?: string[]) => http("POST", "/api/user/alerts/read", MarkedAlertsRead, ids ? { ids } : {}),
+    markAlertsRead: (ids?: string[]) => http("POST", "/api/user/alerts/read", MarkedAlertsRead, { ids }),
     /** Issue 26: the trackers' e-mails the caller asked for, and whether this server can send e-mail. */
     getNotifications: () => http("GET", "/api/user/notifications", NotificationSettings),
     updateNotifications: (change: UpdateNotifications) => http("PUT", "/api/user/notifications", NotificationSettings, change),
