@@ -8,6 +8,9 @@ export const RUN_POLL_MS = 2_000;
 /** The runs a tracker's page shows at a time. */
 export const RUNS_PAGE = 10;
 
+/** How often the header's bell reads the inbox again while the page is open (and on coming back to it, once this old). */
+export const INBOX_REFRESH_MS = 5 * 60_000;
+
 /** Every tracker query's key starts so: what a change invalidates. */
 export const TRACKERS_KEY = ["workbench", "trackers"] as const;
 
@@ -64,4 +67,17 @@ export const trackerQueries = {
   /** A tracker's alerts, newest first. */
   alerts: (api: ApiClient, id: string) =>
     queryOptions({ queryKey: [...TRACKERS_KEY, "alerts", id], queryFn: async () => (await api.listTrackerAlerts(id)).alerts, staleTime: 0 }),
+  /**
+   * The header's bell: the newest alerts across the user's trackers. Alerts come when runs end, a
+   * few times a day at most: read every INBOX_REFRESH_MS, on coming back to the tab once that old,
+   * and when the panel opens; never in a background tab.
+   */
+  inbox: (api: ApiClient) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "inbox"],
+      queryFn: () => api.listUserAlerts(),
+      staleTime: INBOX_REFRESH_MS,
+      refetchInterval: INBOX_REFRESH_MS,
+      refetchOnWindowFocus: true,
+    }),
 };

@@ -110,7 +110,7 @@ export function createServices({
     return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
   const rollups = createRollups({ db, store });
-  const alerts = createAlerts({ db });
+  const alerts = createAlerts({ db, clock });
   const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
   const mailer = createMailer(trackerSettings.mail);
   const emails = createTrackerEmails({ db, queue, mailer, alerts, clock });
@@ -148,7 +148,7 @@ export function createServices({
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     clock,
   });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -8,6 +8,8 @@ import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
 import type { Notifications } from "#src/server/services/notifications/index.ts";
 import type { Trackers } from "#src/server/services/trackers/index.ts";
+import type { Alerts } from "#src/server/services/trackers/alerts.ts";
+import { AlertsInbox, INBOX_LIMIT, MarkAlertsRead, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { NotificationSettings, UpdateNotifications } from "#src/contract/notifications.ts";
 
 const TrackerId = v.object({ id: v.string() });
@@ -15,10 +17,36 @@ const RunId = v.object({ id: v.string(), runId: v.string() });
 
 const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
 
-/** Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. */
-export function trackerRoutes({ trackers, notifications }: { trackers: Trackers; notifications: Notifications }, guards: Guards) {
+type TrackerRouteDeps = { trackers: Trackers; notifications: Notifications; alerts: Pick<Alerts, "inbox" | "markRead"> };
+
+/**
+ * Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. The alerts inbox
+ * (issue 26) is for any signed-in user: the header asks for it, and one without trackers has none.
+ */
+export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteDeps, guards: Guards) {
   return new Elysia()
     .use(guards)
+    .get("/api/user/alerts", ({ userId }) => alerts.inbox(userId), {
+      signedIn: true,
+      response: AlertsInbox,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "The caller's newest alerts across their trackers",
+        description: `The newest ${INBOX_LIMIT} alerts of the caller's trackers, each with its tracker and whether it was read, and \`unread\`: how many of all their alerts are unread. Empty for a user without trackers.`,
+      }),
+    })
+    .post("/api/user/alerts/read", ({ userId, body }) => alerts.markRead(userId, body.ids), {
+      signedIn: true,
+      body: MarkAlertsRead,
+      parse: "json",
+      response: MarkedAlertsRead,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Mark alerts read",
+        description:
+          "`ids`: the alerts to mark read (ids of another user's alerts are ignored); without `ids`, all of the caller's. Answers how many are still unread.",
+      }),
+    })
     .get("/api/user/notifications", ({ userId }) => notifications.settings(userId), {
       signedIn: true,
       response: NotificationSettings,

@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { AlertSide, type TrackerAlert } from "#src/contract/trend.ts";
+import { INBOX_LIMIT, type AlertsInbox } from "#src/contract/alerts-inbox.ts";
 import { decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type LastAlert, type RunCounts } from "#src/core/alerts.ts";
 
 /** Alerts kept per tracker for reading (newest first). */
@@ -16,7 +17,7 @@ type AlertRow = typeof trackerAlerts.$inferSelect;
  * A tracker's alerts (issue 26, ADR 045): decided when a run ends, from the rollups of the
  * latest runs of its series segment (src/core/alerts.ts), and kept, so that each is told once.
  */
-export function createAlerts({ db }: { db: Db }) {
+export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
   return {
     /** Decides and keeps the alerts of a run that has just ended (its rollups written); returns the new ones. */
     async evaluate(runId: string): Promise<TrackerAlert[]> {
@@ -82,22 +83,75 @@ export function createAlerts({ db }: { db: Db }) {
         .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
         .limit(LIST_LIMIT);
       if (rows.length === 0) return [];
-      // The window after each change: the alert's run and the runs of its window before it.
-      const tracker = await db.select({ alertWindow: trackers.alertWindow }).from(trackers).where(eq(trackers.id, trackerId)).limit(1);
-      const window = tracker[0]?.alertWindow ?? 1;
-      const runs = await db
-        .select({ id: trackerRuns.id })
-        .from(trackerRuns)
-        .where(and(eq(trackerRuns.trackerId, trackerId), inArray(trackerRuns.status, ["completed", "partial"])))
-        .orderBy(desc(trackerRuns.createdAt));
-      const order = runs.map((row) => row.id);
-      const windowOf = (row: AlertRow) => {
-        const at = order.indexOf(row.runId);
-        return at === -1 ? [row.runId] : order.slice(at, at + window);
+      return views(rows, await windowOf(trackerId));
+    },
+
+    /** The header's bell: the user's newest alerts across their trackers, and how many are unread. */
+    async inbox(userId: string): Promise<AlertsInbox> {
+      const [rows, unread] = await Promise.all([
+        db
+          .select({ alert: trackerAlerts, trackerName: trackers.name })
+          .from(trackerAlerts)
+          .innerJoin(trackers, eq(trackers.id, trackerAlerts.trackerId))
+          .where(eq(trackers.userId, userId))
+          .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
+          .limit(INBOX_LIMIT),
+        unreadOf(userId),
+      ]);
+      if (rows.length === 0) return { unread, alerts: [] };
+      const windows = new Map<string, (row: AlertRow) => string[]>();
+      for (const trackerId of new Set(rows.map(({ alert }) => alert.trackerId))) windows.set(trackerId, await windowOf(trackerId));
+      const alerts = rows.map(({ alert }) => alert);
+      const listed = await views(alerts, (row) => windows.get(row.trackerId)!(row));
+      return {
+        unread,
+        alerts: listed.map((alert, index) => ({
+          ...alert,
+          trackerId: alerts[index]!.trackerId,
+          trackerName: rows[index]!.trackerName,
+          read: alerts[index]!.readAt !== null,
+        })),
       };
-      return views(rows, windowOf);
+    },
+
+    /** Marks `ids` (all, without) of the user's alerts read; another user's are left alone. Returns what is still unread. */
+    async markRead(userId: string, ids?: string[]): Promise<{ unread: number }> {
+      const unread = unreadWhere(userId);
+      if (ids === undefined || ids.length > 0)
+        await db
+          .update(trackerAlerts)
+          .set({ readAt: clock() })
+          .where(ids === undefined ? unread : and(unread, inArray(trackerAlerts.id, ids)));
+      return { unread: await unreadOf(userId) };
     },
   };
+
+  /** The user's unread alerts: of their trackers, not read yet. */
+  function unreadWhere(userId: string) {
+    const mine = db.select({ id: trackers.id }).from(trackers).where(eq(trackers.userId, userId));
+    return and(inArray(trackerAlerts.trackerId, mine), isNull(trackerAlerts.readAt));
+  }
+
+  async function unreadOf(userId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(trackerAlerts).where(unreadWhere(userId));
+    return row?.n ?? 0;
+  }
+
+  /** The window after each of a tracker's changes: the alert's run and the runs of its window before it. */
+  async function windowOf(trackerId: string): Promise<(row: AlertRow) => string[]> {
+    const tracker = await db.select({ alertWindow: trackers.alertWindow }).from(trackers).where(eq(trackers.id, trackerId)).limit(1);
+    const window = tracker[0]?.alertWindow ?? 1;
+    const runs = await db
+      .select({ id: trackerRuns.id })
+      .from(trackerRuns)
+      .where(and(eq(trackerRuns.trackerId, trackerId), inArray(trackerRuns.status, ["completed", "partial"])))
+      .orderBy(desc(trackerRuns.createdAt));
+    const order = runs.map((row) => row.id);
+    return (row: AlertRow) => {
+      const at = order.indexOf(row.runId);
+      return at === -1 ? [row.runId] : order.slice(at, at + window);
+    };
+  }
 
   /** Each series' latest rise or fall: a series alerts again only on a further change or a recovery. */
   async function lastAlerts(trackerId: string): Promise<Map<string, LastAlert>> {
