@@ -11,26 +11,17 @@
 import { sql } from "drizzle-orm";
 import { searches, trackerRuns, trackers } from "#db/schema.ts";
 import { refreshStatistics } from "#db/statistics.ts";
-import { startPostgres } from "#tests/support/databases.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { seedSearches } from "../scripts/seed.ts";
-import { benchApp, flag, median, quick, report, spawnSimulator } from "./lib.ts";
+import { benchApp, flag, onEachDatabase, quick, report, requestP50, spawnSimulator } from "./lib.ts";
 
 const count = Number(flag("--searches") ?? 100_000);
 const requests = Number(flag("--requests") ?? (quick ? 60 : 300));
-const only = flag("--database");
 
 await buildAssets({ quiet: true });
 const simulator = await spawnSimulator(0);
 
-if (only !== "postgres") await measure("PGlite", {});
-if (only !== "pglite") {
-  const cluster = await startPostgres();
-  if (cluster) {
-    await measure("PostgreSQL", { DATABASE_URL: cluster.url });
-    await cluster.stop();
-  } else console.log("no PostgreSQL binaries here: the history is measured on PGlite only");
-}
+await onEachDatabase("the history", measure);
 
 simulator.stop();
 process.exit(0);
@@ -44,17 +35,8 @@ async function measure(label: string, env: Record<string, string>) {
   await refreshStatistics(bench.database);
   console.log(`${label}: seeded ${count} searches in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  async function p50(path: string) {
-    const times: number[] = [];
-    for (let i = 0; i < requests + 20; i++) {
-      const t = performance.now();
-      const response = await bench.handle(`http://localhost${path}`, { headers: { cookie } });
-      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-      await response.arrayBuffer();
-      if (i >= 20) times.push(performance.now() - t); // the first 20 warm up
-    }
-    return median(times);
-  }
+  // The first 20 warm up.
+  const p50 = async (path: string) => (await requestP50(bench.handle, path, { requests, warmup: 20, cookie })).ms;
 
   const baseline = await p50("/healthz");
   const list = await p50("/api/user/searches");

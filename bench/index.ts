@@ -14,6 +14,7 @@ const benches: Array<{ file: string; env?: Record<string, string>; full?: boolea
   { file: "ssr.ts", env: { NODE_ENV: "production" } },
   { file: "search.ts" },
   { file: "history.ts" },
+  { file: "trend.ts" },
   { file: "server.ts" },
   { file: "toast.ts" },
   { file: "peak.ts" },

@@ -11,6 +11,7 @@ import type { Database } from "#db/client.ts";
 import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
 import { assemble } from "#src/server/assemble.ts";
+import { startPostgres } from "#tests/support/databases.ts";
 import { loadPageRenderer } from "#web/render.tsx";
 
 export const root = resolve(import.meta.dir, "..");
@@ -70,6 +71,34 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
     handle,
     close,
   };
+}
+
+/**
+ * Runs `measure` on PGlite, then on a throwaway PostgreSQL when its binaries are here (the app's
+ * env for it: DATABASE_URL), or only on the one `--database pglite|postgres` names.
+ */
+export async function onEachDatabase(what: string, measure: (label: string, env: Record<string, string>) => Promise<void>): Promise<void> {
+  const only = flag("--database");
+  if (only !== "postgres") await measure("PGlite", {});
+  if (only === "pglite") return;
+  const cluster = await startPostgres();
+  if (!cluster) return console.log(`no PostgreSQL binaries here: ${what} is measured on PGlite only`);
+  await measure("PostgreSQL", { DATABASE_URL: cluster.url });
+  await cluster.stop();
+}
+
+/** p50 of `GET path` through the in-process app over `requests`, after `warmup` more; and the size of its answer. */
+export async function requestP50(handle: typeof fetch, path: string, { requests, warmup, cookie }: { requests: number; warmup: number; cookie: string }) {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < requests + warmup; i++) {
+    const t = performance.now();
+    const response = await handle(`http://localhost${path}`, { headers: { cookie } });
+    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+    bytes = (await response.arrayBuffer()).byteLength;
+    if (i >= warmup) times.push(performance.now() - t);
+  }
+  return { ms: median(times), bytes };
 }
 
 /** `bun dev/simulators/index.ts` in a child process, as remote providers would be: its work never shares our event loop; no demo noise, so runs compare. */

@@ -35,6 +35,9 @@ export const users = pgTable(
     stripeCustomerId: text("stripe_customer_id").unique("users_stripe_customer_id_key"),
     /** The brand lens: their brand and competitors (contract BrandLensSettings), or null. */
     brandLens: jsonb("brand_lens").$type<unknown>(),
+    /** E-mails they asked for (issue 26): the weekly digest of their trackers, and each alert as it comes. Off until turned on: the address is not proved (ADR 026). */
+    digestEmails: boolean("digest_emails").notNull().default(false),
+    alertEmails: boolean("alert_emails").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -294,6 +297,12 @@ export const trackers = pgTable(
     pausedReason: text("paused_reason"),
     /** Grows when the queries or providers change: a new series segment. */
     segment: integer("segment").notNull().default(1),
+    /** Runs per alert window (issue 26). */
+    alertWindow: integer("alert_window").notNull().default(1),
+    /** Where its events are posted, how, and the secret that signs them (issue 26); null: none. */
+    webhookUrl: text("webhook_url"),
+    webhookFormat: text("webhook_format").$type<"json" | "slack">(),
+    webhookSecret: text("webhook_secret"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -373,6 +382,106 @@ export const trackerCalls = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ name: "tracker_calls_pkey", columns: [t.runId, t.position, t.provider, t.iteration] })],
+);
+
+/**
+ * A run's counts per provider, query and subject (issue 26), written when the run ends: the trend
+ * reads these, never the answers. `query` is the query's text, or '' for the run over all its queries.
+ */
+export const trackerRollups = pgTable(
+  "tracker_rollups",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    /** The run's scheduled time, copied so the trend reads one table. */
+    at: tstz("at").notNull(),
+    query: text("query").notNull(),
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    isBrand: boolean("is_brand").notNull(),
+    answers: integer("answers").notNull(),
+    mentions: integer("mentions").notNull(),
+    allMentions: integer("all_mentions").notNull(),
+    cited: integer("cited").notNull(),
+    ranked: integer("ranked").notNull(),
+    positionSum: integer("position_sum").notNull(),
+    positionSquares: integer("position_squares").notNull(),
+    modelVersion: text("model_version").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "tracker_rollups_pkey", columns: [t.runId, t.query, t.provider, t.subject] }),
+    // The trend: one tracker's rows for one query (or '' for all), in time order.
+    index("tracker_rollups_trend_idx").on(t.trackerId, t.query, t.at),
+  ],
+);
+
+/** A run's cited domains per provider (issue 26): the sources by type and the citation gap read these. */
+export const trackerSourceRollups = pgTable(
+  "tracker_source_rollups",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    at: tstz("at").notNull(),
+    provider: text("provider").notNull(),
+    domain: text("domain").notNull(),
+    /** Answers citing it, and of those the ones naming the brand and the ones naming a competitor. */
+    answers: integer("answers").notNull(),
+    withBrand: integer("with_brand").notNull(),
+    withCompetitor: integer("with_competitor").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "tracker_source_rollups_pkey", columns: [t.runId, t.provider, t.domain] }),
+    index("tracker_source_rollups_tracker_idx").on(t.trackerId, t.at),
+  ],
+);
+
+export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
+
+/**
+ * What a run's end found worth a person's attention (issue 26, ADR 045): a rise or a fall that
+ * passed the test, with both windows' counts, or a provider's model version that changed.
+ */
+export const trackerAlerts = pgTable(
+  "tracker_alerts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => trackerRuns.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<(typeof trackerAlertKinds)[number]>().notNull(),
+    /** mention or citation; '' for a model change. */
+    metric: text("metric").notNull(),
+    provider: text("provider").notNull(),
+    /** '' for a model change. */
+    subject: text("subject").notNull(),
+    /** '' over all the tracker's queries (and for a model change). */
+    query: text("query").notNull(),
+    /** Contract AlertSide, or the model version for a model change ({ modelVersion }). */
+    before: jsonb("before").$type<unknown>().notNull(),
+    after: jsonb("after").$type<unknown>().notNull(),
+    p: doublePrecision("p"),
+    q: doublePrecision("q"),
+    /** The run's scheduled time. */
+    at: tstz("at").notNull(),
+    readAt: tstz("read_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A run's end decides once: a second evaluation (two instances ending it together) adds nothing.
+    uniqueIndex("tracker_alerts_once_key").on(t.runId, t.kind, t.metric, t.provider, t.subject, t.query),
+    index("tracker_alerts_tracker_idx").on(t.trackerId, t.at.desc()),
+  ],
 );
 
 /**

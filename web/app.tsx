@@ -1,12 +1,14 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { Suspense, use, useEffect } from "react";
+import { lazy, Suspense, use, useEffect, useState } from "react";
 import { Router, useLocation, type AroundNavHandler } from "wouter";
-import { ReturnVerification } from "#web/components/billing/return-verification.tsx";
 import { Header } from "#web/components/header.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
 import { Toasts } from "#web/components/toasts.tsx";
 import { TooltipProvider } from "#web/components/ui/tooltip.tsx";
 import { loadPage, matchPage } from "#web/routes.ts";
+import { mayBeReturning } from "#web/lib/checkout-return.ts";
+
+const ReturnVerification = lazy(() => import("#web/components/billing/return-verification.tsx").then((m) => ({ default: m.ReturnVerification })));
 
 export type AppProps = {
   queryClient: QueryClient;
@@ -17,9 +19,12 @@ export type AppProps = {
 
 /** The whole React tree, identical on the server and in the browser. */
 export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
+  // Only a page that may be the return from a payment loads the code that verifies it.
+  const [returning, setReturning] = useState(false);
   // A visible marker that the page is interactive: end-to-end tests wait on it.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
+    setReturning(mayBeReturning(new URL(window.location.href)));
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
@@ -32,7 +37,11 @@ export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
             </Suspense>
           </div>
           <Toasts />
-          <ReturnVerification />
+          {returning ? (
+            <Suspense fallback={null}>
+              <ReturnVerification />
+            </Suspense>
+          ) : null}
         </Router>
       </TooltipProvider>
     </QueryClientProvider>

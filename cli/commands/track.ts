@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
 import { CreateTracker } from "#src/contract/trackers.ts";
+import { TrendQuery } from "#src/contract/trend.ts";
+import { UTF8_BOM } from "#src/core/export.ts";
+import { trendToCsv } from "#src/core/trend-export.ts";
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
 import { action, defineCommand, Flag, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
@@ -11,6 +14,8 @@ import { note, print, printJson } from "#cli/lib/output.ts";
 import { startProgress } from "#cli/lib/progress.ts";
 import { confirmDeletion } from "#cli/lib/prompt.ts";
 import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable, trackersTable, trackerText, when } from "#cli/lib/trackers.ts";
+import { noPointsText, simulatedFlags, simulatedFlagsOf, trendTables } from "#cli/lib/trend.ts";
+import { alertProviders, alertsText, NO_ALERTS } from "#cli/lib/alerts.ts";
 
 /*
  * `aisc track`: trackers (issue 25, Pro), a set of questions asked on a schedule. Each
@@ -97,6 +102,61 @@ const show = defineCommand("show", "a tracker: what it asks, when, and its lates
     }),
   );
 
+// The flags as given; the contract's TrendQuery checks them, its messages after the flag (--metric: metric must be one of …).
+const TrendOptions = v.object({
+  metric: v.optional(v.string()),
+  query: v.optional(v.string()),
+  provider: v.optional(v.string()),
+  subject: v.optional(v.string()),
+  from: v.optional(v.string()),
+  to: v.optional(v.string()),
+  csv: Flag,
+});
+
+const trend = defineCommand(
+  "trend",
+  "a tracker's trend: per provider, each run's rate for your brand and its competitors with the 95% interval and n, and a sparkline",
+)
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .option("--metric <name>", "mention (default), sov (share of voice), citation (own domains cited) or position (mean position among the products)")
+  .option("--query <text>", "one of the tracker's queries (default: each run over all of them)")
+  .option("--provider <id>", "only this provider: openai, anthropic, gemini")
+  .option("--subject <name>", "only your brand or this competitor")
+  .option("--from <date>", "runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")
+  .option("--to <date>", "runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")
+  .option("--csv", "print the points as CSV (a row per run, provider and subject) instead of tables")
+  .action(
+    action<typeof TrendOptions, [string]>(TrendOptions, async ({ context, options: { csv, ...flags }, args: [id] }) => {
+      if (context.json && csv) throw new CliError("usage", "choose --json or --csv, not both");
+      const query = parseOptions(TrendQuery, flags);
+      const api = signedIn(context);
+      const answer = await api.getTrackerTrend(id, query);
+      if (context.json) return printJson(answer);
+      // With the byte-order mark, as every CSV the CLI writes (Excel reads it as UTF-8).
+      if (csv) {
+        process.stdout.write(UTF8_BOM + trendToCsv(answer));
+        return;
+      }
+      if (answer.points.length === 0) return print(noPointsText(query, ` Run it now: aisc track run ${id}`));
+      print(trendTables(answer, await simulatedFlags(api, answer)));
+    }),
+  );
+
+const alerts = defineCommand(
+  "alerts",
+  "a tracker's alerts, newest first: a rate that rose or fell beyond chance (both windows with interval and n, p and q) and the answers behind it, or a model change",
+)
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .action(
+    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+      const api = signedIn(context);
+      const answer = await api.listTrackerAlerts(id);
+      if (context.json) return printJson(answer);
+      if (answer.alerts.length === 0) return print(NO_ALERTS);
+      print(alertsText(answer.alerts, await simulatedFlagsOf(api, alertProviders(answer.alerts)), context.server));
+    }),
+  );
+
 const RunOptions = v.object({ wait: Flag });
 
 const run = defineCommand("run", "run a tracker now; --wait follows the run to its end (its exit code says how it ended)")
@@ -155,6 +215,8 @@ export const track = defineCommand("track", "trackers (Pro): questions asked on 
   .addCommand(list)
   .addCommand(create)
   .addCommand(show)
+  .addCommand(trend)
+  .addCommand(alerts)
   .addCommand(run)
   .addCommand(pauseCommand(true))
   .addCommand(pauseCommand(false))

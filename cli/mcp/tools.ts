@@ -4,11 +4,14 @@ import { LensQuery } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { Location } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
+import { TrendQuery } from "#src/contract/trend.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
 import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#cli/lib/render.ts";
 import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/lib/trackers.ts";
+import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#cli/lib/trend.ts";
+import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -46,6 +49,8 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const Id = (what: string) => said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), what);
 // The runs tracker_latest_run looks through for the newest one with results.
 const RUNS_READ = 20;
+// tracker_trend's inputs are the API's query (its rules and messages); the date range's check runs on the whole query.
+const TrendFields = TrendQuery.pipe[0].entries;
 
 export const tools: Tool[] = [
   defineTool({
@@ -202,6 +207,43 @@ export const tools: Tool[] = [
         ...(newest && newest.id !== results?.id ? [`Newest run: ${runLine(newest)}`] : []),
       ].join("\n");
       return { summary, json: json({ tracker, run: results ?? null, simulated }) };
+    },
+  }),
+  defineTool({
+    name: "tracker_trend",
+    description:
+      "A tracker's trend (Pro): per provider and run (oldest first), for the user's brand and each competitor, a metric with its 95% interval and n: " +
+      "mention rate (default), share of voice, citation rate of their own domains, or mean position among the products; and which providers are simulated (invented answers).",
+    input: v.object({
+      id: Id("The tracker's id (from list_trackers)"),
+      metric: v.optional(said(TrendFields.metric.wrapped, "mention (default), sov, citation or position")),
+      query: v.optional(said(TrendFields.query.wrapped, "One of the tracker's queries, as written (default: each run over all of them)")),
+      provider: v.optional(said(TrendFields.provider.wrapped, "Only this provider: openai, anthropic or gemini")),
+      subject: v.optional(said(TrendFields.subject.wrapped, "Only the brand or this competitor, by name")),
+      from: v.optional(said(TrendFields.from.wrapped, "Runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")),
+      to: v.optional(said(TrendFields.to.wrapped, "Runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")),
+    }),
+    async run(api, { id, ...filters }) {
+      const parsed = v.safeParse(TrendQuery, filters);
+      if (!parsed.success) throw new CliError("usage", parsed.issues[0].message);
+      const answer = await api.getTrackerTrend(id, parsed.output);
+      const simulated = await simulatedFlags(api, answer);
+      const summary = answer.points.length ? trendSummary(answer, simulated) : noPointsText(parsed.output);
+      return { summary, json: json({ ...answer, simulated }) };
+    },
+  }),
+  defineTool({
+    name: "tracker_alerts",
+    description:
+      "A tracker's alerts (Pro), newest first: where the user's brand's or a competitor's mention or citation rate rose or fell beyond chance on a provider " +
+      "(both windows with their 95% intervals and n, Fisher's p and the false-discovery-controlled q, the saved searches behind it), and where a provider's model changed; " +
+      "and which providers are simulated (invented answers).",
+    input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
+    async run(api, { id }) {
+      const answer = await api.listTrackerAlerts(id);
+      const simulated = await simulatedFlagsOf(api, alertProviders(answer.alerts));
+      const summary = answer.alerts.length ? alertsSummary(answer.alerts, simulated) : NO_ALERTS;
+      return { summary, json: json({ ...answer, simulated }) };
     },
   }),
 ];

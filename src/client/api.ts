@@ -26,6 +26,10 @@ import { ApiStatus } from "#src/contract/status.ts";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
+import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
+import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
+import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
+import { NotificationSettings, type UpdateNotifications } from "#src/contract/notifications.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -183,6 +187,28 @@ export function createApiClient(options: HttpOptions = {}) {
       return http("GET", `/api/trackers/${encodeURIComponent(id)}/runs${params.size ? `?${params}` : ""}`, TrackerRunList);
     },
     getTrackerRun: (id: string, runId: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+    /** Issue 26: the cited domains by type per run and provider, and the citation gap. */
+    getTrackerSources: (id: string, query: SourcesQuery = {}) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
+      return http("GET", `/api/trackers/${encodeURIComponent(id)}/sources${params.size ? `?${params}` : ""}`, SourcesReport);
+    },
+    /** Issue 26: what moved, newest first. */
+    listTrackerAlerts: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/alerts`, TrackerAlertList),
+    /** Issue 26: per provider, what entered and left the top 10s between the last two windows of runs. */
+    getTrackerChanges: (id: string, query: ChangesQuery = {}) =>
+      http("GET", `/api/trackers/${encodeURIComponent(id)}/changes${query.provider ? `?provider=${encodeURIComponent(query.provider)}` : ""}`, TrackerChanges),
+    /** Issue 26, the header's bell: the newest alerts across the caller's trackers, and how many are unread. */
+    listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),
+    /** Marks `ids` read, or without them all of the caller's alerts; answers how many are still unread. */
+    markAlertsRead: (ids?: string[]) => http("POST", "/api/user/alerts/read", MarkedAlertsRead, { ids }),
+    /** Issue 26: the trackers' e-mails the caller asked for, and whether this server can send e-mail. */
+    getNotifications: () => http("GET", "/api/user/notifications", NotificationSettings),
+    updateNotifications: (change: UpdateNotifications) => http("PUT", "/api/user/notifications", NotificationSettings, change),
+    /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */
+    getTrackerTrend: (id: string, query: TrendParams = {}) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
+      return http("GET", `/api/trackers/${encodeURIComponent(id)}/trend${params.size ? `?${params}` : ""}`, Trend);
+    },
   };
 }
 

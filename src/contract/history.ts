@@ -48,7 +48,7 @@ export function isRealTimestamp(text: string): boolean {
 }
 
 /** A day (YYYY-MM-DD, in UTC) or a moment (ISO timestamp), for the history's date range. */
-const HistoryDate = (name: string) =>
+export const HistoryDate = (name: string) =>
   v.pipe(
     v.string(),
     v.trim(),

@@ -76,6 +76,36 @@ const MonthlyBudget = v.pipe(
   v.maxValue(100_000, "monthlyBudgetUsd must be at most 100000"),
 );
 
+export const MAX_ALERT_WINDOW = 10;
+/** Runs an alert compares at a time: the latest `alertWindow` runs against the ones before them (issue 26). */
+const AlertWindow = v.pipe(
+  v.number(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.integer(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.minValue(1, `alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+  v.maxValue(MAX_ALERT_WINDOW, `alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
+);
+
+export const webhookFormats = ["json", "slack"] as const;
+/**
+ * Where a tracker's events are posted (issue 26): `alert`, `run.completed`, `run.failed`, signed
+ * with the tracker's webhook secret. `json` is our own body; `slack` is `{ text }`, which Slack's
+ * incoming webhooks and Discord's Slack-compatible ones (…/slack) both take.
+ */
+export const WebhookInput = v.object(
+  {
+    url: v.pipe(
+      v.string("webhook.url must be a URL"),
+      v.trim(),
+      v.maxLength(2000, "webhook.url must be at most 2000 characters"),
+      v.url("webhook.url must be a URL"),
+    ),
+    format: v.optional(v.picklist(webhookFormats, `webhook.format must be ${webhookFormats.join(" or ")}`), "json"),
+    /** A new secret, shown in this answer only; the old one stops signing at once. */
+    rotateSecret: v.optional(v.boolean("webhook.rotateSecret must be true or false")),
+  },
+  "webhook must be an object with a url",
+);
+
 /** POST /api/trackers. `providers` defaults to every connected provider; `competitors` to none. */
 export const CreateTracker = v.object(
   {
@@ -89,6 +119,8 @@ export const CreateTracker = v.object(
     schedule: Schedule,
     /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
     monthlyBudgetUsd: v.optional(MonthlyBudget),
+    alertWindow: v.optional(AlertWindow, 1),
+    webhook: v.optional(WebhookInput),
   },
   "The body must be a JSON object with a name, queries, a brand and a schedule",
 );
@@ -109,6 +141,9 @@ export const UpdateTracker = v.object(
     location: v.optional(v.nullable(Location)),
     schedule: v.optional(Schedule),
     monthlyBudgetUsd: v.optional(v.nullable(MonthlyBudget)),
+    alertWindow: v.optional(AlertWindow),
+    /** null removes it. */
+    webhook: v.optional(v.nullable(WebhookInput)),
     paused: v.optional(v.boolean("paused must be true or false")),
   },
   "The body must be a JSON object",
@@ -179,6 +214,10 @@ export const Tracker = v.object({
   /** The schedule in words ("Every Monday at 09:00 (Europe/Berlin)"). */
   scheduleText: v.string(),
   monthlyBudgetUsd: v.optional(v.number()),
+  /** Runs per alert window (1: the latest run against the one before). */
+  alertWindow: v.number(),
+  /** Its webhook; `secret` only in the answer that made it (creation, or a rotation): keep it then. */
+  webhook: v.optional(v.object({ url: v.string(), format: v.picklist(webhookFormats), secret: v.optional(v.string()) })),
   paused: v.boolean(),
   /** Why it is paused when the owner did not pause it (a lapsed subscription). */
   pausedReason: v.optional(v.string()),

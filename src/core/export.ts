@@ -143,6 +143,11 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
 
   if (extras.lens) section("Brand Lens", [...LENS_CSV_HEADER], lensCsvRows(extras.lens));
 
+  return csvText(rows);
+}
+
+/** Rows as CSV text: each field by csvField, CRLF after every row (RFC 4180). */
+export function csvText(rows: readonly Cell[][]): string {
   return rows.map((row) => row.map(csvField).join(",")).join(CRLF) + CRLF;
 }
 

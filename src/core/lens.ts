@@ -83,8 +83,8 @@ function unique(values: string[]): string[] {
   return values.filter((value, index) => values.findIndex((other) => nameKey(other) === nameKey(value)) === index);
 }
 
-// As the host reads them: lower case, without "www." (hostOf drops it too).
-function ownDomains(brand: BrandEntry): string[] {
+/** A brand's own domains as the host reads them: lower case, without "www." (hostOf drops it too). */
+export function ownDomains(brand: BrandEntry): string[] {
   return brand.domains
     .map((domain) =>
       domain
@@ -97,6 +97,6 @@ function ownDomains(brand: BrandEntry): string[] {
 }
 
 /** The domain itself or a subdomain of it: "shop.acme.com" is Acme's, "notacme.com" is not. */
-function isOwnHost(host: string | null, domains: string[]): boolean {
+export function isOwnHost(host: string | null, domains: string[]): boolean {
   return host !== null && domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }

@@ -78,7 +78,12 @@ export async function createApp(deps: AppDeps) {
     clock,
     prices: deps.env.prices,
     spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD },
-    trackers: { minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES, concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL },
+    trackers: {
+      minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES,
+      concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL,
+      webhooks: { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE, httpsOnly: deps.env.NODE_ENV === "production" },
+      mail: { smtpUrl: deps.env.SMTP_URL, from: deps.env.MAIL_FROM },
+    },
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
@@ -107,7 +112,7 @@ export async function createApp(deps: AppDeps) {
     .use(variantRoutes(services.variants, guarded))
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))
-    .use(trackerRoutes(services.trackers, guarded))
+    .use(trackerRoutes(services, guarded))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));

@@ -86,6 +86,20 @@ const EnvSchema = v.object({
    * trackers' runs (ADR 043): leases in PostgreSQL, freed when an instance dies.
    */
   PROVIDER_CONCURRENCY_TOTAL: count(16, 10_000, 1),
+  /** Where e-mail is sent from (issue 26: trackers' digests and alerts): smtp://user:pass@host:587 or smtps://…; without it the product says e-mail is not configured. */
+  SMTP_URL: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^smtps?:\/\/\S+$/, "an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587")),
+  ),
+  /** The From of those e-mails. */
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3)), "AI Search Comparison <no-reply@localhost>"),
+  /** Tracker webhooks may post to private, loopback and link-local addresses (self-hosting, tests); refused by default. */
+  WEBHOOK_ALLOW_PRIVATE: v.optional(
+    v.pipe(
+      v.picklist(["0", "1"], "0 or 1"),
+      v.transform((value) => value === "1"),
+    ),
+    "0",
+  ),
   /** The shortest interval a tracker's schedule may have, in minutes (ADR 043); tests set 1. */
   TRACKER_MIN_INTERVAL_MINUTES: count(60, 10_080, 1),
   /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */

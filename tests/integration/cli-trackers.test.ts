@@ -6,12 +6,13 @@ import * as v from "valibot";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { Tracker, TrackerList, TrackerRun, type CreateTracker } from "#src/contract/trackers.ts";
+import type { TrendPoint } from "#src/contract/trend.ts";
 import { EXIT } from "#cli/lib/exit.ts";
-import { clientAs, createUser, runCli, spawnCli, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { clientAs, createUser, runCli, spawnCli, trackerWithAFall, useCliServer, type CliServer } from "#tests/support/cli.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 25: `aisc track …` against the real server (trackers run on its pg-boss, providers
+ * Issues 25 and 26: `aisc track …` against the real server (trackers run on its pg-boss, providers
  * simulated): what each command prints, what it changed on the server, and its exit code.
  */
 
@@ -33,6 +34,12 @@ function trackerInput(overrides: Partial<v.InferInput<typeof CreateTracker>> = {
     schedule: { cron: "0 9 * * 1", timezone: "UTC" },
     ...overrides,
   };
+}
+
+/** A trend point's figure as the table writes it, from the API's numbers. */
+function figure(point: TrendPoint | undefined): string {
+  if (!point || point.rate === null || point.low === null || point.high === null) return `— n=${point?.n}`;
+  return `${point.rate.toFixed(1)}% (${point.low.toFixed(1)}–${point.high.toFixed(1)}) n=${point.n}`;
 }
 
 /** A table's row (its lines, from one rule to the next) that holds `text`. */
@@ -204,6 +211,140 @@ describe("aisc track", () => {
     expect(document.runs.map((item) => v.parse(TrackerRun, item).id)).toContain(run.id);
   });
 
+  test("trend prints per provider a row per run with the API's figures, simulated providers said so, and a sparkline of one character per run; --json is the API's answer", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(
+      trackerInput({ competitors: [{ name: "Salesforce" }], providers: ["openai", "anthropic"], iterations: 3 }),
+    );
+    const empty = await runCli(["track", "trend", tracker.id], asUser);
+    expect(empty).toMatchObject({ code: EXIT.ok, stdout: `No runs with results yet. Run it now: aisc track run ${tracker.id}\n` });
+
+    for (let i = 0; i < 2; i++) {
+      const { run } = await user.browser.api.runTracker(tracker.id);
+      await waitFor(async () => (await user.browser.api.getTrackerRun(tracker.id, run.id)).status === "completed", {
+        what: "the run to complete",
+        timeoutMs: 60_000,
+      });
+    }
+    const trend = await user.browser.api.getTrackerTrend(tracker.id);
+    const shown = await runCli(["track", "trend", tracker.id], asUser);
+    expect(shown.code).toBe(EXIT.ok);
+    // The keyless server's answers are simulated: said once, and at each provider's table.
+    expect(shown.stdout).toContain("Simulated (invented answers, not the live provider): ChatGPT, Claude");
+    expect(shown.stdout).not.toContain("Gemini");
+    const sections = shown.stdout.split(/^(ChatGPT|Claude) \(simulated\):$/m);
+    for (const [id, name] of [
+      ["openai", "ChatGPT"],
+      ["anthropic", "Claude"],
+    ] as const) {
+      const section = sections[sections.indexOf(name) + 1] ?? "";
+      const points = trend.points.filter((point) => point.provider === id);
+      const runIds = [...new Set(points.map((point) => point.runId))];
+      expect(runIds).toHaveLength(2);
+      // A row per run, oldest first: its time, then the brand's figure and the competitor's, as the API has them.
+      const rows = section
+        .split("\n")
+        .filter((line) => line.startsWith("│"))
+        .slice(1);
+      expect(rows).toHaveLength(runIds.length);
+      runIds.forEach((runId, i) => {
+        const of = (subject: string) => points.find((point) => point.runId === runId && point.subject === subject);
+        const cells = rows[i]
+          ?.split("│")
+          .map((cell) => cell.trim())
+          .filter(Boolean);
+        expect(cells).toEqual([of("HubSpot")?.at.slice(0, 16).replace("T", " ") ?? "no point", figure(of("HubSpot")), figure(of("Salesforce"))]);
+      });
+      const [, line] = /^HubSpot over the runs \(0–100%\): (.*)$/m.exec(section) ?? [];
+      expect([...(line ?? "")]).toHaveLength(runIds.length);
+      expect(line).toMatch(/^[▁▂▃▄▅▆▇█]+$/);
+    }
+
+    const json = await runCli(["track", "trend", tracker.id, "--json"], asUser);
+    expect(JSON.parse(json.stdout)).toEqual(trend);
+    const narrowed = await runCli(
+      ["track", "trend", tracker.id, "--json", "--metric", "position", "--provider", "anthropic", "--subject", "salesforce"],
+      asUser,
+    );
+    expect(JSON.parse(narrowed.stdout)).toEqual(
+      await user.browser.api.getTrackerTrend(tracker.id, { metric: "position", provider: "anthropic", subject: "salesforce" }),
+    );
+
+    // Position is a mean, not a percent.
+    const positions = await runCli(["track", "trend", tracker.id, "--metric", "position"], asUser);
+    expect(positions.stdout).toContain("Mean position among the products (1 = first)");
+    expect(positions.stdout).not.toContain("%)");
+    const none = await runCli(["track", "trend", tracker.id, "--from", "2020-01-01", "--to", "2020-01-31"], asUser);
+    expect(none).toMatchObject({ code: EXIT.ok, stdout: "No runs with results match the filters (from, to).\n" });
+
+    for (const [flags, message] of [
+      [["--metric", "rank"], "--metric: metric must be one of mention, sov, citation, position"],
+      [["--provider", "bing"], "--provider: "],
+      [["--from", "last week"], "--from: from must be a date (YYYY-MM-DD) or an ISO timestamp"],
+      [["--from", "2026-02-01", "--to", "2026-01-01"], "--from: from must not be after to"],
+    ] as const) {
+      const refused = await runCli(["track", "trend", tracker.id, ...flags], asUser);
+      expect({ flags, code: refused.code, stderr: refused.stderr }).toEqual({ flags, code: EXIT.usage, stderr: expect.stringContaining(message) });
+    }
+  });
+
+  test("alerts: none said in a sentence; a real fall told newest first with both windows, p and q, and links to the answers behind it; --json is the API's answer", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const quiet = await user.browser.api.createTracker(trackerInput());
+    expect(await runCli(["track", "alerts", quiet.id], asUser)).toMatchObject({
+      code: EXIT.ok,
+      stdout: "No alerts: nothing has risen or fallen beyond chance, and no provider's model has changed.\n",
+    });
+
+    const { tracker, second, fall } = await trackerWithAFall(server, user);
+    const listed = await user.browser.api.listTrackerAlerts(tracker.id);
+    const shown = await runCli(["track", "alerts", tracker.id], asUser);
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain("Simulated (invented answers, not the live provider): ChatGPT");
+    // The fall in words, both windows with their interval and n, p and q, when; then the second run's saved searches, as links.
+    const side = (s: typeof fall.before) => `${s?.rate.toFixed(1)}% (${s?.low.toFixed(1)}–${s?.high.toFixed(1)}, n=${s?.n})`;
+    const probability = (value = Number.NaN) => (value < 0.0001 ? "< 0.0001" : `= ${Number(value.toPrecision(2))}`);
+    const blocks = shown.stdout.trimEnd().split("\n\n");
+    const block = blocks.find((text) => text.startsWith("Citations of HubSpot's own domains fell on ChatGPT (simulated), over all queries: "));
+    expect(block).toBe(
+      [
+        `Citations of HubSpot's own domains fell on ChatGPT (simulated), over all queries: ${side(fall.before)} → ${side(fall.after)}; ` +
+          `p ${probability(fall.p)}, q ${probability(fall.q)} · ${second.scheduledFor.slice(0, 16).replace("T", " ")} UTC`,
+        `  Answers: ${fall.searchIds.map((id) => `${server.baseUrl}/search/${id}`).join(" ")}`,
+      ].join("\n"),
+    );
+    expect(fall.searchIds.toSorted()).toEqual(second.queries.map((query) => query.searchId ?? "none").toSorted());
+    expect(fall.before?.rate).toBeGreaterThan(fall.after?.rate ?? 100);
+    // A block per alert, in the API's order (newest first), after the simulated line.
+    expect(blocks).toHaveLength(1 + listed.alerts.length);
+    expect(blocks.indexOf(block ?? "")).toBe(1 + listed.alerts.findIndex((alert) => alert.id === fall.id));
+    // A link opens the saved search, as any search's page does.
+    const link = /Answers: (\S+)/.exec(block ?? "")?.[1] ?? "";
+    expect((await fetch(link)).status).toBe(200);
+
+    const json = await runCli(["track", "alerts", tracker.id, "--json"], asUser);
+    expect(json.code).toBe(EXIT.ok);
+    expect(JSON.parse(json.stdout)).toEqual(listed);
+
+    // The trend as CSV: the byte-order mark, the header and a row per point of the API's answer, the subject and figures as it has them.
+    const trend = await user.browser.api.getTrackerTrend(tracker.id, { metric: "citation" });
+    const printed = spawnCli(["track", "trend", tracker.id, "--metric", "citation", "--csv"], asUser);
+    // Bytes, not text: decoding as text would drop the byte-order mark.
+    const csv = Buffer.from(await new Response(printed.stdout).arrayBuffer()).toString("latin1");
+    expect(await printed.exited).toBe(EXIT.ok);
+    expect(csv.startsWith("\xEF\xBB\xBFrun_id,at,provider,query,subject,is_brand,metric,n,k,rate,low,high,model_version\r\n")).toBe(true);
+    const rows = csv.slice(3).trimEnd().split("\r\n").slice(1);
+    expect(rows).toHaveLength(trend.points.length);
+    expect(rows).toEqual(
+      trend.points.map((point) =>
+        [point.runId, point.at, "openai", "", "HubSpot", "Yes", "citation", point.n, point.k, point.rate, point.low, point.high, point.modelVersion].join(","),
+      ),
+    );
+    expect((await runCli(["track", "trend", tracker.id, "--csv", "--json"], asUser)).code).toBe(EXIT.usage);
+  }, 120_000);
+
   test("run --wait exits by how the run ended: 4 when every provider failed, 6 when some answers did", async () => {
     const server = getServer();
     const { user, asUser } = await proUser(server);
@@ -326,6 +467,9 @@ describe("aisc track", () => {
       ["track", "run", theirs.id],
       ["track", "pause", theirs.id],
       ["track", "delete", theirs.id, "--yes"],
+      ["track", "trend", theirs.id],
+      ["track", "alerts", theirs.id],
+      ["track", "alerts", UNKNOWN],
       ["track", "show", UNKNOWN],
       ["track", "run", UNKNOWN, "--wait"],
       ["track", "resume", "no-such-tracker"],

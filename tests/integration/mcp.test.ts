@@ -41,7 +41,9 @@ test("aisc mcp lists its tools with input schemas from the contract", async () =
     "list_trackers",
     "provider_status",
     "search",
+    "tracker_alerts",
     "tracker_latest_run",
+    "tracker_trend",
   ]);
   const search = tools.find((tool) => tool.name === "search");
   expect(search?.inputSchema.required).toEqual(["query"]);

@@ -13,6 +13,7 @@ import { grantPro, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 /*
  * The CLI as a person runs it: `bun cli/index.ts …` in a subprocess, against the real app
@@ -75,6 +76,45 @@ export async function savedSearchWithLens(server: CliServer) {
     competitors: competitors.map((name) => ({ name, aliases: [], domains: [] })),
   });
   return { user, id: result.id, brand, competitors };
+}
+
+/**
+ * A Pro user's tracker with one real alert (issue 26), made as tests/integration/tracker-alerts.test.ts
+ * makes it: two runs of 10 iterations over two CRM questions, ChatGPT no longer searching the web
+ * in the second, so that its citation rate of hubspot.com falls. Returns the tracker, the second
+ * run, and that fall as the API lists it.
+ */
+export async function trackerWithAFall(server: CliServer, user: Awaited<ReturnType<typeof createUser>>) {
+  const api = user.browser.api;
+  const tracker = await api.createTracker({
+    name: "CRM visibility",
+    queries: ["best crm for startups", "best crm for small business"],
+    brand: { name: "HubSpot", domains: ["hubspot.com"] },
+    providers: ["openai"],
+    iterations: 10,
+    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+  });
+  const run = async () => {
+    const { run: started } = await api.runTracker(tracker.id);
+    return waitFor(
+      async () => {
+        const read = await api.getTrackerRun(tracker.id, started.id);
+        return read.status !== "queued" && read.status !== "running" && read;
+      },
+      { what: "the run to end", timeoutMs: 60_000 },
+    );
+  };
+  try {
+    await run();
+    server.simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
+    const second = await run();
+    const { alerts } = await api.listTrackerAlerts(tracker.id);
+    const fall = alerts.find((alert) => alert.kind === "fell" && alert.metric === "citation" && alert.subject === "HubSpot" && !alert.query);
+    if (!fall) throw new Error("trackerWithAFall: no fall of ChatGPT's citations of hubspot.com was told");
+    return { tracker, second, fall };
+  } finally {
+    server.simulator.clearFaults();
+  }
 }
 
 /** The typed client as the given token, straight at the listening server. */

@@ -47,6 +47,7 @@ describe("the form on the contract", () => {
       providers: ["openai", "gemini"],
       iterations: 5,
       schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+      alertWindow: 1,
     });
   });
 
@@ -76,6 +77,7 @@ describe("the form on the contract", () => {
       location: { country: "DE", city: "Berlin" },
       schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
       scheduleText: "Every Monday at 09:00 (Europe/Berlin)",
+      alertWindow: 2,
       paused: false,
       segment: 1,
       nextRunAt: null,
@@ -87,5 +89,7 @@ describe("the form on the contract", () => {
     expect(changesOf(tracker, v.parse(TrackerForm, draftOf(tracker)))).toEqual({});
     const edited = v.parse(TrackerForm, { ...draftOf(tracker), name: "CRM weekly", location: undefined, schedule: { kind: "daily", time: "08:00" } });
     expect(changesOf(tracker, edited)).toEqual({ name: "CRM weekly", location: null, schedule: { cron: "0 8 * * *", timezone: "Europe/Berlin" } });
+    // The alert window is a field of its own: kept when untouched (above), sent when changed.
+    expect(changesOf(tracker, v.parse(TrackerForm, { ...draftOf(tracker), alertWindow: "3" }))).toEqual({ alertWindow: 3 });
   });
 });

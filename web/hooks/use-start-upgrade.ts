@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { rememberCheckout } from "#web/lib/checkout.ts";
 import { messages } from "#web/lib/messages.ts";
 // Not through shared-chunk.ts: it re-exports this hook, for the first page's sake (ADR 006).
 import { toast } from "#web/hooks/use-toast.ts";
@@ -32,6 +31,8 @@ export function useStartUpgrade() {
           toast(messages.alreadySubscribed);
           return;
         }
+        // The checkout's code loads with the checkout, not with the first page (ADR 006).
+        const { rememberCheckout } = await import("#web/lib/checkout.ts");
         if (result.clientSecret && result.subscriptionId) rememberCheckout({ clientSecret: result.clientSecret, subscriptionId: result.subscriptionId });
         navigate("/checkout");
       } catch {

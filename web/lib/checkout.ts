@@ -3,18 +3,17 @@
  * confirm, and, while Stripe may send the browser away and back, that a payment was made and
  * which id to verify. Session storage: per tab, gone when it closes.
  */
+import { COMPLETED_CHECKOUT, PENDING_CHECKOUT } from "./checkout-return.ts";
+
 export type PendingCheckout = { clientSecret: string; subscriptionId: string };
 
-const PENDING = "pendingCheckout";
-const COMPLETED = "subscriptionCompleted";
-
 export function rememberCheckout(checkout: PendingCheckout): void {
-  sessionStorage.setItem(PENDING, JSON.stringify(checkout));
+  sessionStorage.setItem(PENDING_CHECKOUT, JSON.stringify(checkout));
 }
 
 export function pendingCheckout(): PendingCheckout | null {
   try {
-    const value: unknown = JSON.parse(sessionStorage.getItem(PENDING) ?? "null");
+    const value: unknown = JSON.parse(sessionStorage.getItem(PENDING_CHECKOUT) ?? "null");
     if (
       value &&
       typeof value === "object" &&
@@ -33,7 +32,7 @@ export function pendingCheckout(): PendingCheckout | null {
 
 /** Just before the payment is confirmed: if Stripe redirects, the return knows what to verify. */
 export function rememberCompleted(sessionId: string): void {
-  sessionStorage.setItem(COMPLETED, sessionId);
+  sessionStorage.setItem(COMPLETED_CHECKOUT, sessionId);
 }
 
 /**
@@ -43,18 +42,18 @@ export function rememberCompleted(sessionId: string): void {
  */
 export function verificationPending(url: URL): string | null {
   const fromUrl = url.searchParams.get("session_id") ?? url.searchParams.get("subscription_id") ?? url.searchParams.get("payment_intent");
-  const stored = sessionStorage.getItem(COMPLETED);
+  const stored = sessionStorage.getItem(COMPLETED_CHECKOUT);
   if (url.searchParams.get("checkout_success") !== "true" && !stored) return null;
   return fromUrl ?? stored;
 }
 
 /** A verification was made, or a payment failed in the page: nothing to verify on the next visit. */
 export function forgetCompleted(): void {
-  sessionStorage.removeItem(COMPLETED);
+  sessionStorage.removeItem(COMPLETED_CHECKOUT);
 }
 
 /** The upgrade is done (or abandoned for good): nothing left to confirm or verify. */
 export function clearCheckout(): void {
-  sessionStorage.removeItem(PENDING);
-  sessionStorage.removeItem(COMPLETED);
+  sessionStorage.removeItem(PENDING_CHECKOUT);
+  sessionStorage.removeItem(COMPLETED_CHECKOUT);
 }

@@ -28,6 +28,8 @@ export type TrackerDraft = {
   timezone: string;
   /** Blank for none. */
   monthlyBudgetUsd: string;
+  /** Runs per alert window. */
+  alertWindow: string;
 };
 
 /** The questions of the text box: one a line, blank lines left out. */
@@ -53,6 +55,7 @@ export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTra
     ...(draft.location ? { location: draft.location } : {}),
     schedule: { cron: cronOf(draft.schedule), timezone: draft.timezone },
     ...(budget ? { monthlyBudgetUsd: Number(budget) } : {}),
+    alertWindow: draft.alertWindow.trim() ? Number(draft.alertWindow) : Number.NaN,
   };
 }
 
@@ -88,6 +91,7 @@ export function newDraft(lens: BrandLensSettings | undefined, connected: Provide
     schedule: DEFAULT_SCHEDULE,
     timezone,
     monthlyBudgetUsd: "",
+    alertWindow: "1",
   };
 }
 
@@ -106,6 +110,7 @@ export function draftOf(tracker: Tracker): TrackerDraft {
     schedule: choiceOf(tracker.schedule.cron),
     timezone: tracker.schedule.timezone,
     monthlyBudgetUsd: tracker.monthlyBudgetUsd === undefined ? "" : String(tracker.monthlyBudgetUsd),
+    alertWindow: String(tracker.alertWindow),
   };
 }
 
@@ -133,6 +138,7 @@ export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<t
     location: tracker.location ?? null,
     schedule: tracker.schedule,
     monthlyBudgetUsd: tracker.monthlyBudgetUsd ?? null,
+    alertWindow: tracker.alertWindow,
   };
   const after: Record<string, unknown> = {
     ...next,

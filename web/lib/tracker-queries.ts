@@ -1,11 +1,15 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
+import type { TrendMetric } from "#src/contract/trend.ts";
 import { isLive } from "#web/lib/trackers.ts";
 
 /** How often a page reads a queued or running run again. */
 export const RUN_POLL_MS = 2_000;
 /** The runs a tracker's page shows at a time. */
 export const RUNS_PAGE = 10;
+
+/** How often the header's bell reads the inbox again while the page is open (and on coming back to it, once this old). */
+export const INBOX_REFRESH_MS = 5 * 60_000;
 
 /** Every tracker query's key starts so: what a change invalidates. */
 export const TRACKERS_KEY = ["workbench", "trackers"] as const;
@@ -39,5 +43,41 @@ export const trackerQueries = {
       queryKey: [...TRACKERS_KEY, "run", id, runId],
       queryFn: () => api.getTrackerRun(id, runId),
       refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
+    }),
+  /** A tracker's trend for one metric (issue 26): every run's rollups, oldest first. */
+  trend: (api: ApiClient, id: string, metric: TrendMetric) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "trend", id, metric],
+      queryFn: () => api.getTrackerTrend(id, { metric }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  /** The brand's figure per question and provider: the trend's small multiples. */
+  trendPerQuery: (api: ApiClient, id: string, metric: TrendMetric) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "trend-per-query", id, metric],
+      queryFn: () => api.getTrackerTrend(id, { metric, perQuery: true }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  /** What entered and left the top 10s between the last two windows of runs. */
+  changes: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "changes", id], queryFn: () => api.getTrackerChanges(id), staleTime: 0 }),
+  /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */
+  sources: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "sources", id], queryFn: () => api.getTrackerSources(id), staleTime: 0 }),
+  /** A tracker's alerts, newest first. */
+  alerts: (api: ApiClient, id: string) =>
+    queryOptions({ queryKey: [...TRACKERS_KEY, "alerts", id], queryFn: async () => (await api.listTrackerAlerts(id)).alerts, staleTime: 0 }),
+  /**
+   * The header's bell: the newest alerts across the user's trackers. Alerts come when runs end, a
+   * few times a day at most: read every INBOX_REFRESH_MS, on coming back to the tab once that old,
+   * and when the panel opens; never in a background tab.
+   */
+  inbox: (api: ApiClient) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "inbox"],
+      queryFn: () => api.listUserAlerts(),
+      staleTime: INBOX_REFRESH_MS,
+      refetchInterval: INBOX_REFRESH_MS,
+      refetchOnWindowFocus: true,
     }),
 };

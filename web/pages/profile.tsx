@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
 import { SpendCard, spendQuery } from "#web/components/account/spend-card.tsx";
+import { EmailCard, notificationsQuery } from "#web/components/account/email-card.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { UserAvatar } from "#web/components/account/user-avatar.tsx";
 import { LogoutForm } from "#web/components/auth/logout-form.tsx";
@@ -15,7 +16,7 @@ import { tokenQueries } from "#web/lib/token-queries.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/shared-chunk.ts";
 
-/** The first page of the history, the brand lens and the tokens arrive in the HTML; a signed-out visitor has none to fetch. */
+/** The first page of the history, the brand lens, the e-mail settings and the tokens arrive in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
   const user = await queryClient.ensureQueryData(queries.user(serverApi));
   if (user) {
@@ -24,6 +25,7 @@ export async function prefetch({ queryClient, api: serverApi }: PrefetchContext)
       queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
       queryClient.prefetchQuery(tokenQueries.list(serverApi)),
       queryClient.prefetchQuery(spendQuery(serverApi)),
+      queryClient.prefetchQuery(notificationsQuery(serverApi)),
     ]);
   }
 }
@@ -80,6 +82,7 @@ function Settings() {
   return (
     <>
       <BrandLensCard />
+      <EmailCard />
       <CliAccessCard />
     </>
   );

@@ -28,6 +28,8 @@ export type SendOptions = {
   retryLimit?: number;
   /** Wait before a retry. Default 0 (the next poll). */
   retryDelaySeconds?: number;
+  /** Each retry waits twice as long as the one before (from retryDelaySeconds). */
+  retryBackoff?: boolean;
   /** Don't run before this many seconds from now (a provider's Retry-After). */
   startAfterSeconds?: number;
 };
@@ -144,12 +146,13 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
       await ensureQueue(queue);
       const id = randomUUID();
       // pg-boss validates a key that is present, so unset options are left out rather than undefined.
-      const { singletonKey = id, retryLimit, retryDelaySeconds, startAfterSeconds } = sendOptions;
+      const { singletonKey = id, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds } = sendOptions;
       return boss.send(queue, data, {
         id,
         singletonKey,
         ...(retryLimit === undefined ? {} : { retryLimit }),
         ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
+        ...(retryBackoff === undefined ? {} : { retryBackoff }),
         ...(startAfterSeconds === undefined ? {} : { startAfter: startAfterSeconds }),
       });
     },

@@ -10,6 +10,14 @@ import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
 import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
+import { createRollups } from "./trackers/rollups.ts";
+import { createAlerts } from "./trackers/alerts.ts";
+import { createChanges } from "./trackers/changes.ts";
+import { createWebhooks } from "./trackers/webhooks.ts";
+import type { WebhookPolicy } from "./trackers/webhook-url.ts";
+import { createTrackerEmails } from "./trackers/emails.ts";
+import { createMailer } from "./mail/index.ts";
+import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -53,7 +61,7 @@ export type ServicesDeps = {
   /** The daily spend limits, in USD. */
   spendLimits: SpendLimits;
   /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
-  trackers?: { minIntervalMinutes: number; concurrencyTotal: number };
+  trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy; mail: { smtpUrl: string | undefined; from: string } };
 };
 
 /**
@@ -75,7 +83,12 @@ export function createServices({
   clock,
   prices,
   spendLimits,
-  trackers: trackerSettings = { minIntervalMinutes: 60, concurrencyTotal: 16 },
+  trackers: trackerSettings = {
+    minIntervalMinutes: 60,
+    concurrencyTotal: 16,
+    webhooks: { allowPrivate: false, httpsOnly: false },
+    mail: { smtpUrl: undefined, from: "AI Search Comparison <no-reply@localhost>" },
+  },
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -96,6 +109,12 @@ export function createServices({
     const { usd, simulated } = search.estimate(row.iterations, row.providers as ProviderId[]);
     return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
+  const rollups = createRollups({ db, store });
+  const alerts = createAlerts({ db, clock });
+  const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
+  const mailer = createMailer(trackerSettings.mail);
+  const emails = createTrackerEmails({ db, queue, mailer, alerts, clock });
+  const notifications = createNotifications({ db, mailer });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -106,14 +125,30 @@ export function createServices({
     instance,
     prices,
     estimate,
+    rollups,
+    alerts,
+    webhooks,
+    emails,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
     deadline,
     clock,
   });
-  const trackers = createTrackers({ db, providers, estimate, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers };
+  const trackers = createTrackers({
+    db,
+    providers,
+    estimate,
+    engine,
+    rollups,
+    alerts,
+    changes: createChanges({ db, store }),
+    emails,
+    webhookPolicy: trackerSettings.webhooks,
+    minIntervalMinutes: trackerSettings.minIntervalMinutes,
+    clock,
+  });
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts };
 }
 
 export type Services = ReturnType<typeof createServices>;

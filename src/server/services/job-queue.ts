@@ -7,7 +7,7 @@ export type JobQueue = {
   send<T extends object>(
     queue: string,
     data: T,
-    options?: { singletonKey?: string; retryLimit?: number; retryDelaySeconds?: number; startAfterSeconds?: number },
+    options?: { singletonKey?: string; retryLimit?: number; retryDelaySeconds?: number; retryBackoff?: boolean; startAfterSeconds?: number },
   ): Promise<string | null>;
   /**
    * A handler for a queue: at most `concurrency` of its jobs at once in this process. With

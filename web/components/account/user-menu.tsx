@@ -1,5 +1,6 @@
 import { CalendarClock, History, LogOut, User as UserIcon, CreditCard, type LucideIcon } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { User } from "#src/contract/auth.ts";
 import { LogoutForm } from "#web/components/auth/logout-form.tsx";
@@ -13,6 +14,11 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "#web/components/ui/dropdown-menu.tsx";
+import { api, queries } from "#web/shared-chunk.ts";
+
+// Issue 26's bell, beside the menu: only Pro users have trackers, so only they download it. Loaded
+// from this chunk rather than the header, so that `/`'s first load does not grow (ADR 006).
+const AlertsBell = lazy(() => import("#web/components/trackers/alerts-bell.tsx").then((m) => ({ default: m.AlertsBell })));
 
 /**
  * A fixed id for the trigger, which the server renders: React's generated ids differ between the
@@ -29,10 +35,25 @@ const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
 ];
 
 /**
- * Spec §2: the signed-in user's avatar, opening their name, email and account links. Its own
- * chunk: Radix's menu (with its positioning engine) is only downloaded by signed-in visitors.
+ * Spec §2: the signed-in user's avatar, opening their name, email and account links (and for a
+ * Pro user, the alerts bell before it). Its own chunk: Radix's menu (with its positioning engine)
+ * is only downloaded by signed-in visitors.
  */
 export function UserMenu({ user }: { user: User }) {
+  const { data: pro } = useQuery(queries.proStatus(api));
+  return (
+    <>
+      {pro?.isPro ? (
+        <Suspense fallback={null}>
+          <AlertsBell />
+        </Suspense>
+      ) : null}
+      <AccountMenu user={user} />
+    </>
+  );
+}
+
+function AccountMenu({ user }: { user: User }) {
   const name = displayName(user);
   // Marks the trigger once it is interactive (the menu hydrates after the rest of the page).
   const [ready, setReady] = useState(false);

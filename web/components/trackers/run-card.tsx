@@ -46,7 +46,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
     <Card className="gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
       <CardContent className="space-y-3 px-4">
         {newSegment ? (
-          <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-muted-foreground">
+          <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-foreground">
             A new series starts here: the questions or providers changed before this run.
           </p>
         ) : null}

@@ -249,6 +249,25 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
             {...invalid(errors.monthlyBudgetUsd, `${id}-budget`, true)}
           />
         </Field>
+        <Field
+          id={`${id}-alert-window`}
+          label="Runs compared by an alert"
+          hint="1 compares each run with the one before; more compare the latest runs with as many before them, which sees smaller changes later."
+          error={errors.alertWindow}
+        >
+          <Input
+            id={`${id}-alert-window`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={10}
+            step="1"
+            value={values.alertWindow}
+            onChange={change("alertWindow")}
+            className="w-24"
+            {...invalid(errors.alertWindow, `${id}-alert-window`, true)}
+          />
+        </Field>
       </Section>
 
       <TrackerEstimate draft={values} status={status} saved={saved} />

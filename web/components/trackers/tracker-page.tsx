@@ -7,20 +7,27 @@ import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
+import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
+import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
+import { QueryState } from "#web/components/trackers/query-state.tsx";
+import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
+import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
-import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
+import { api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
 
-/** The tracker, its newest runs and the newest run's results arrive with the page. */
+/** The tracker, its trend's figures, its alerts, its newest runs and the newest run's results arrive with the page. */
 export async function prefetchTracker({ queryClient, api: serverApi, params }: PrefetchContext) {
   const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
   if (!pro.isPro || !params.id) return;
   const id = params.id;
   await Promise.all([
     queryClient.prefetchQuery(trackerQueries.one(serverApi, id)),
+    queryClient.prefetchQuery(trackerQueries.trend(serverApi, id, "mention")),
+    queryClient.prefetchQuery(trackerQueries.alerts(serverApi, id)),
+    queryClient.prefetchQuery(trackerQueries.changes(serverApi, id)),
     // The newest run opens with its results: read on its own, with the brand's mentions.
     queryClient
       .fetchQuery(trackerQueries.runs(serverApi, id))
@@ -29,7 +36,7 @@ export async function prefetchTracker({ queryClient, api: serverApi, params }: P
   ]);
 }
 
-/** /trackers/{id} (issue 25): a tracker, its runs with a live run's progress, and each run's results per question. */
+/** /trackers/{id} (issues 25, 26): a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
 export function TrackerPage({ id }: { id: string }) {
   return (
     <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
@@ -54,6 +61,10 @@ function TrackerView({ id }: { id: string }) {
     <>
       <title>{`${tracker.name} · Trackers · AI Search Comparison`}</title>
       <TrackerHeader tracker={tracker} />
+      <TrackerTrend tracker={tracker} />
+      <TrackerSources trackerId={tracker.id} />
+      <TrackerAlerts trackerId={tracker.id} />
+      <TrackerChanges trackerId={tracker.id} />
       <Runs tracker={tracker} />
     </>
   );
@@ -110,35 +121,31 @@ const MAX_RUNS = 100;
 function Runs({ tracker }: { tracker: Tracker }) {
   const [limit, setLimit] = useState(RUNS_PAGE);
   const runs = useQuery(trackerQueries.runs(api, tracker.id, limit));
-  const list = runs.data?.runs ?? [];
   return (
     <section aria-labelledby="runs-heading" className="space-y-3">
       <h2 id="runs-heading" className="text-lg font-semibold">
         Runs
       </h2>
-      {runs.isPending ? (
-        <Skeleton className="h-32 w-full" aria-label="Loading the runs" role="status" />
-      ) : runs.isError ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not load the runs</AlertTitle>
-          <AlertDescription>{errorText(runs.error)}</AlertDescription>
-        </Alert>
-      ) : list.length === 0 ? (
-        <p className="text-muted-foreground">No runs yet. The first starts on schedule, or now with Run now.</p>
-      ) : (
-        <ul className="space-y-3">
-          {list.map((run, index) => (
-            <li key={run.id}>
-              <RunCard
-                run={run}
-                providers={tracker.providers}
-                open={index === 0}
-                newSegment={index + 1 < list.length && list[index + 1]?.segment !== run.segment}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState query={runs} what="runs" skeletonClassName="h-32 w-full">
+        {({ runs: list }) =>
+          list.length === 0 ? (
+            <p className="text-muted-foreground">No runs yet. The first starts on schedule, or now with Run now.</p>
+          ) : (
+            <ul className="space-y-3">
+              {list.map((run, index) => (
+                <li key={run.id}>
+                  <RunCard
+                    run={run}
+                    providers={tracker.providers}
+                    open={index === 0}
+                    newSegment={index + 1 < list.length && list[index + 1]?.segment !== run.segment}
+                  />
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       {runs.data?.nextBefore && limit < MAX_RUNS ? (
         <Button type="button" variant="outline" disabled={runs.isPlaceholderData} onClick={() => setLimit((n) => Math.min(n + RUNS_PAGE, MAX_RUNS))}>
           {runs.isPlaceholderData ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}

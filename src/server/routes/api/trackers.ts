@@ -1,20 +1,72 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
+import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
+import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
+import type { Notifications } from "#src/server/services/notifications/index.ts";
 import type { Trackers } from "#src/server/services/trackers/index.ts";
+import type { Alerts } from "#src/server/services/trackers/alerts.ts";
+import { AlertsInbox, INBOX_LIMIT, MarkAlertsRead, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
+import { NotificationSettings, UpdateNotifications } from "#src/contract/notifications.ts";
 
 const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
 
 const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
 
-/** Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. */
-export function trackerRoutes(trackers: Trackers, guards: Guards) {
+type TrackerRouteDeps = { trackers: Trackers; notifications: Notifications; alerts: Pick<Alerts, "inbox" | "markRead"> };
+
+/**
+ * Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. The alerts inbox
+ * (issue 26) is for any signed-in user: the header asks for it, and one without trackers has none.
+ */
+export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteDeps, guards: Guards) {
   return new Elysia()
     .use(guards)
+    .get("/api/user/alerts", ({ userId }) => alerts.inbox(userId), {
+      signedIn: true,
+      response: AlertsInbox,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "The caller's newest alerts across their trackers",
+        description: `The newest ${INBOX_LIMIT} alerts of the caller's trackers, each with its tracker and whether it was read, and \`unread\`: how many of all their alerts are unread. Empty for a user without trackers.`,
+      }),
+    })
+    .post("/api/user/alerts/read", ({ userId, body }) => alerts.markRead(userId, body.ids), {
+      signedIn: true,
+      body: MarkAlertsRead,
+      parse: "json",
+      response: MarkedAlertsRead,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Mark alerts read",
+        description:
+          "`ids`: the alerts to mark read (ids of another user's alerts are ignored); without `ids`, all of the caller's. Answers how many are still unread.",
+      }),
+    })
+    .get("/api/user/notifications", ({ userId }) => notifications.settings(userId), {
+      signedIn: true,
+      response: NotificationSettings,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "The e-mails the caller asked for",
+        description: "Trackers' weekly digest and alert e-mails, to the account's address; `emailConfigured` is false when the server has no SMTP_URL.",
+      }),
+    })
+    .put("/api/user/notifications", ({ userId, body }) => notifications.update(userId, body), {
+      signedIn: true,
+      body: UpdateNotifications,
+      parse: "json",
+      response: NotificationSettings,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Turn trackers' e-mails on or off",
+        description: "`digest` (weekly, Mondays 08:00 UTC) and `alerts` (each alert as it comes); turning one on is 400 while e-mail is not configured.",
+      }),
+    })
     .get("/api/trackers", ({ userId }) => trackers.list(userId), {
       pro: true,
       response: TrackerList,
@@ -101,6 +153,64 @@ export function trackerRoutes(trackers: Trackers, guards: Guards) {
         tags: ["trackers"],
         summary: "A tracker's runs",
         description: `${PRO} Newest first; \`before\` is the previous page's \`nextBefore\`.`,
+      }),
+    })
+    .get("/api/trackers/:id/trend", ({ userId, params, query }) => trackers.trend(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: TrendQuery,
+      response: Trend,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's trend",
+        description:
+          `${PRO} Per run (oldest first) and provider, for the brand and each competitor (\`subject\`): \`metric\` \`mention\` (answers naming it, of the answers), ` +
+          "`sov` (its mentions, of every subject's), `citation` (answers citing its own domains) or `position` (its mean position among the products, over the answers ranking it); " +
+          "`k` of `n` with the rate in percent (the mean, for position) and its 95% interval. `query` narrows to one of the tracker's queries (else each run over all of them); " +
+          "`provider`, `subject`, `from` and `to` (a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included) narrow further. Read from counts written when each run ended.",
+      }),
+    })
+    .get("/api/trackers/:id/sources", ({ userId, params, query }) => trackers.sources(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: SourcesQuery,
+      response: SourcesReport,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's sources by type, and its citation gap",
+        description:
+          `${PRO} \`byType\`: per run and provider, the cited domains by type (the brand's own, a competitor's, user-generated, editorial or review, reference, retailer, other; ` +
+          "from a documented list and rules, src/core/sources.ts), with their share. `gap`: domains cited in answers naming a competitor but never in one naming the brand, most first. `provider`, `from`, `to` narrow both.",
+      }),
+    })
+    .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {
+      pro: true,
+      params: TrackerId,
+      response: TrackerAlertList,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's alerts",
+        description:
+          `${PRO} Newest first. After each run the latest window of runs (the tracker's \`alertWindow\`) is compared with the one before, per provider × subject (× query), ` +
+          "on mention and citation rates, with Fisher's exact test and Benjamini–Hochberg at q = 0.1 across the run's tests (ADR 045): `rose` or `fell` with both windows, `p` and `q`, " +
+          "or `model-changed` with the provider's versions, in place of a rise or a fall. A change is told once: again only on a further change or a recovery.",
+      }),
+    })
+    .get("/api/trackers/:id/changes", ({ userId, params, query }) => trackers.changes(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: ChangesQuery,
+      response: TrackerChanges,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "What changed between a tracker's last two windows of runs",
+        description:
+          `${PRO} Per provider, the latest window of runs (the tracker's \`alertWindow\` runs that answered, in the current series segment) against the window before it: ` +
+          "the products, companies and cited domains (\`domains\`) that entered or left the top 10 by how many answers named them (ties at the 10th place are in), " +
+          "each with its \`count\` of \`n\` answers in both windows, and each window's runs and answers. Before two windows exist: \`ready\` false and no providers. \`provider\` narrows to one.",
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {

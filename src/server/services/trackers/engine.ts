@@ -24,6 +24,10 @@ import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
 import type { SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
+import type { Alerts } from "./alerts.ts";
+import type { Rollups } from "./rollups.ts";
+import type { Webhooks } from "./webhooks.ts";
+import type { TrackerEmails } from "./emails.ts";
 import { createProviderSlots } from "./slots.ts";
 
 /** A schedule's tick: makes the tracker's run. */
@@ -65,6 +69,14 @@ export type TrackerEngineDeps = {
   prices: PriceTable;
   /** What one run costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
+  /** Where a run's counts are written when it ends (issue 26). */
+  rollups: Pick<Rollups, "write">;
+  /** Where a run's end decides what moved (issue 26). */
+  alerts: Pick<Alerts, "evaluate">;
+  /** Where a run's end and its alerts are posted (issue 26). */
+  webhooks: Pick<Webhooks, "runEnded">;
+  /** Who is e-mailed its alerts (issue 26). */
+  emails: Pick<TrackerEmails, "alerted">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -486,10 +498,21 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const done = Number(tally?.done ?? 0);
     const failed = Number(tally?.failed ?? 0);
     const status = failed === 0 ? "completed" : done > 0 ? "partial" : "failed";
-    await db
+    // Its counts and alerts before its status: a run that reads as ended has its trend and alerts written.
+    await deps.rollups.write(runId);
+    const alerts = status === "failed" ? [] : await deps.alerts.evaluate(runId);
+    const [ended] = await db
       .update(trackerRuns)
       .set({ status, finishedAt: clock(), ...(status === "failed" ? { reason: "No provider answered any query" } : {}) })
-      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "running")));
+      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "running")))
+      .returning({ trackerId: trackerRuns.trackerId });
+    // The run's end is told by the instance whose update ended it; each alert by the one that kept it.
+    if (!ended && alerts.length === 0) return;
+    const trackerId =
+      ended?.trackerId ?? (await db.select({ trackerId: trackerRuns.trackerId }).from(trackerRuns).where(eq(trackerRuns.id, runId)))[0]?.trackerId;
+    if (!trackerId) return;
+    await deps.webhooks.runEnded(runId, trackerId, alerts, { ended: Boolean(ended) });
+    await deps.emails.alerted(trackerId, alerts);
   }
 }
 

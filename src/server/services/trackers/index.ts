@@ -9,6 +9,14 @@ import type { CreateTracker, Tracker, TrackerRun, TrackerRunList, UpdateTracker 
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
+import type { Alerts } from "./alerts.ts";
+import type { Changes } from "./changes.ts";
+import type { TrackerEmails } from "./emails.ts";
+import type { Rollups } from "./rollups.ts";
+import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
+import { newWebhookSecret } from "./webhooks.ts";
+import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
+import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
@@ -20,6 +28,12 @@ export type TrackersDeps = {
   /** What one run of the tracker costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
+  rollups: Pick<Rollups, "trend" | "sources">;
+  /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
+  webhookPolicy: WebhookPolicy;
+  alerts: Pick<Alerts, "list">;
+  changes: Pick<Changes, "latest">;
+  emails: Pick<TrackerEmails, "ensureDigest">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   clock?: () => Date;
@@ -30,7 +44,19 @@ export type TrackersDeps = {
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
  * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
  */
-export function createTrackers({ db, providers, estimate, engine, minIntervalMinutes, clock = () => new Date() }: TrackersDeps) {
+export function createTrackers({
+  db,
+  providers,
+  estimate,
+  engine,
+  rollups,
+  alerts,
+  changes,
+  emails,
+  webhookPolicy,
+  minIntervalMinutes,
+  clock = () => new Date(),
+}: TrackersDeps) {
   const runViews = createRunViews(db);
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
@@ -76,6 +102,8 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       schedule,
       scheduleText: describeSchedule(schedule),
       ...(row.monthlyBudgetUsd === null ? {} : { monthlyBudgetUsd: row.monthlyBudgetUsd }),
+      alertWindow: row.alertWindow,
+      ...(row.webhookUrl && row.webhookFormat ? { webhook: { url: row.webhookUrl, format: row.webhookFormat } } : {}),
       paused,
       ...(row.pausedReason ? { pausedReason: row.pausedReason } : {}),
       segment: row.segment,
@@ -102,6 +130,8 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
 
     async create(userId: string, input: CreateTracker): Promise<Tracker> {
       checkSchedule(input.schedule, minIntervalMinutes);
+      if (input.webhook) await checkWebhookUrl(input.webhook.url, webhookPolicy);
+      const webhook = input.webhook ? { webhookUrl: input.webhook.url, webhookFormat: input.webhook.format, webhookSecret: newWebhookSecret() } : {};
       const [row] = await db
         .insert(trackers)
         .values({
@@ -116,11 +146,14 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
           cron: input.schedule.cron,
           timezone: input.schedule.timezone,
           monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+          alertWindow: input.alertWindow,
+          ...webhook,
         })
         .returning();
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
-      return view(row, null);
+      await emails.ensureDigest();
+      return withSecret(await view(row, null), row, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
@@ -130,6 +163,15 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
       // A change of what is asked starts a new series segment: the trend shows where.
       const newSegment = (change.queries && !sameList(change.queries, row.queries)) || (providersNow && !sameList(providersNow, row.providers));
+      if (change.webhook) await checkWebhookUrl(change.webhook.url, webhookPolicy);
+      // A webhook keeps its secret when only its address or format changes; a first one, or a rotation, gets a new one.
+      const freshSecret = Boolean(change.webhook && (change.webhook.rotateSecret || !row.webhookSecret));
+      const webhook =
+        change.webhook === undefined
+          ? {}
+          : change.webhook === null
+            ? { webhookUrl: null, webhookFormat: null, webhookSecret: null }
+            : { webhookUrl: change.webhook.url, webhookFormat: change.webhook.format, ...(freshSecret ? { webhookSecret: newWebhookSecret() } : {}) };
       const [updated] = await db
         .update(trackers)
         .set({
@@ -142,6 +184,8 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
           ...(change.location === undefined ? {} : { location: change.location }),
           ...(change.schedule === undefined ? {} : { cron: change.schedule.cron, timezone: change.schedule.timezone }),
           ...(change.monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd: change.monthlyBudgetUsd }),
+          ...(change.alertWindow === undefined ? {} : { alertWindow: change.alertWindow }),
+          ...webhook,
           // Resuming also clears a pause the owner did not make: a run checks the subscription again.
           ...(change.paused === undefined ? {} : { paused: change.paused, ...(change.paused ? {} : { pausedReason: null }) }),
           ...(newSegment ? { segment: sql`${trackers.segment} + 1` } : {}),
@@ -151,7 +195,7 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
       await engine.schedule(updated);
-      return view(updated);
+      return withSecret(await view(updated), updated, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */
@@ -177,6 +221,29 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
     },
 
+    /** The tracker's trend (issue 26): per run and provider, for the brand and each competitor, from the runs' rollups. */
+    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
+      const row = await own(userId, id);
+      return { metric: query.metric, points: await rollups.trend(row.id, query) };
+    },
+
+    /** The cited domains by type and the citation gap (issue 26). */
+    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>): Promise<SourcesReport> {
+      const row = await own(userId, id);
+      return rollups.sources({ id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) }, query);
+    },
+
+    /** What moved, newest first (issue 26). */
+    async alerts(userId: string, id: string): Promise<TrackerAlertList> {
+      const row = await own(userId, id);
+      return { alerts: await alerts.list(row.id) };
+    },
+
+    /** What entered and left the top lists between the last two windows of runs (issue 26). */
+    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>): Promise<TrackerChanges> {
+      return changes.latest(await own(userId, id), query);
+    },
+
     async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
       const row = await own(userId, id);
       const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
@@ -185,6 +252,11 @@ export function createTrackers({ db, providers, estimate, engine, minIntervalMin
       return run;
     },
   };
+}
+
+/** The webhook's secret, in the one answer that made it. */
+function withSecret(tracker: Tracker, row: TrackerRow, shown: boolean): Tracker {
+  return shown && tracker.webhook && row.webhookSecret ? { ...tracker, webhook: { ...tracker.webhook, secret: row.webhookSecret } } : tracker;
 }
 
 export type Trackers = ReturnType<typeof createTrackers>;

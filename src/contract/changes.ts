@@ -1,0 +1,43 @@
+import * as v from "valibot";
+import { ProviderId } from "./provider-schemas.ts";
+
+/*
+ * What changed on a tracker between its last two windows of runs (issue 26): per provider, the
+ * products, companies and cited domains that entered or left the top 10 (by how many answers named
+ * each), with their counts in both windows.
+ */
+
+export const ChangesQuery = v.object({ provider: v.optional(ProviderId) });
+export type ChangesQuery = v.InferInput<typeof ChangesQuery>;
+
+/** `count` of the window's `n` answers named (or cited) the item. */
+export const ChangeCount = v.object({ count: v.number(), n: v.number() });
+export type ChangeCount = v.InferOutput<typeof ChangeCount>;
+
+export const ChangedItem = v.object({ name: v.string(), before: ChangeCount, after: ChangeCount });
+export type ChangedItem = v.InferOutput<typeof ChangedItem>;
+
+/** In the latest top 10 and not in the previous one (`entered`), and the reverse (`left`); most named first. */
+export const TopListChanges = v.object({ entered: v.array(ChangedItem), left: v.array(ChangedItem) });
+export type TopListChanges = v.InferOutput<typeof TopListChanges>;
+
+/** One window: its runs (oldest first) and the provider's answers in them. */
+export const ChangeWindow = v.object({ runIds: v.array(v.string()), n: v.number() });
+
+export const ProviderChanges = v.object({
+  windows: v.object({ before: ChangeWindow, after: ChangeWindow }),
+  products: TopListChanges,
+  companies: TopListChanges,
+  /** Cited domains (hosts of the sources). */
+  domains: TopListChanges,
+});
+export type ProviderChanges = v.InferOutput<typeof ProviderChanges>;
+
+/** GET /api/trackers/{id}/changes. `ready` false (and no providers) until two windows of runs exist in the current series segment. */
+export const TrackerChanges = v.object({
+  ready: v.boolean(),
+  /** The window's size in runs (the tracker's `alertWindow`). */
+  window: v.number(),
+  providers: v.record(ProviderId, ProviderChanges),
+});
+export type TrackerChanges = v.InferOutput<typeof TrackerChanges>;

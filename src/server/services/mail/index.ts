@@ -1,0 +1,28 @@
+import { createTransport } from "nodemailer";
+
+export type MailMessage = { to: string; subject: string; text: string };
+
+export type Mailer = {
+  /** Whether SMTP_URL is set: without it nothing is sent, and the product says so. */
+  configured: boolean;
+  send(message: MailMessage): Promise<void>;
+};
+
+/** E-mail through SMTP (nodemailer), or none when no SMTP_URL is set. */
+export function createMailer({ smtpUrl, from }: { smtpUrl: string | undefined; from: string }): Mailer {
+  if (!smtpUrl) {
+    return {
+      configured: false,
+      send: async () => {
+        throw new Error("e-mail is not configured on this server (SMTP_URL)");
+      },
+    };
+  }
+  const transport = createTransport(smtpUrl);
+  return {
+    configured: true,
+    async send({ to, subject, text }) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+  };
+}

@@ -1,0 +1,228 @@
+import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { AlertSide, type TrackerAlert } from "#src/contract/trend.ts";
+import { INBOX_LIMIT, type AlertsInbox } from "#src/contract/alerts-inbox.ts";
+import { decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type LastAlert, type RunCounts } from "#src/core/alerts.ts";
+
+/** Alerts kept per tracker for reading (newest first). */
+const LIST_LIMIT = 200;
+
+type AlertRow = typeof trackerAlerts.$inferSelect;
+
+/**
+ * A tracker's alerts (issue 26, ADR 045): decided when a run ends, from the rollups of the
+ * latest runs of its series segment (src/core/alerts.ts), and kept, so that each is told once.
+ */
+export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
+  return {
+    /** Decides and keeps the alerts of a run that has just ended (its rollups written); returns the new ones. */
+    async evaluate(runId: string): Promise<TrackerAlert[]> {
+      const [found] = await db
+        .select({ run: trackerRuns, tracker: trackers })
+        .from(trackerRuns)
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .where(eq(trackerRuns.id, runId))
+        .limit(1);
+      if (!found) return [];
+      const { run, tracker } = found;
+      const window = tracker.alertWindow;
+      // The runs of its segment that answered, this one the newest: a change of queries or providers starts the comparison afresh.
+      const recent = await db
+        .select({ id: trackerRuns.id, at: trackerRuns.scheduledFor })
+        .from(trackerRuns)
+        .where(
+          and(
+            eq(trackerRuns.trackerId, tracker.id),
+            eq(trackerRuns.segment, run.segment),
+            or(eq(trackerRuns.id, runId), inArray(trackerRuns.status, ["completed", "partial"])),
+          ),
+        )
+        .orderBy(desc(trackerRuns.createdAt))
+        .limit(2 * window + 1);
+      const index = recent.findIndex((row) => row.id === runId);
+      const runs = recent.slice(index, index + 2 * window).reverse();
+      if (index === -1 || runs.length < 2 * window) return [];
+
+      const rollups = await db
+        .select()
+        .from(trackerRollups)
+        .where(
+          inArray(
+            trackerRollups.runId,
+            runs.map((row) => row.id),
+          ),
+        );
+      const counts: RunCounts[] = runs.map(({ id }) => ({
+        runId: id,
+        rows: rollups.filter((row) => row.runId === id).map((row) => ({ ...row, provider: row.provider as ProviderId })),
+      }));
+      const subjects = [v.parse(BrandEntry, tracker.brand), ...v.parse(v.array(BrandEntry), tracker.competitors)];
+      const cited = new Set(subjects.filter((entry) => entry.domains.length > 0).map((entry) => entry.name.toLowerCase()));
+      const decisions = decideAlerts(counts, { last: await lastAlerts(tracker.id), cited, rules: { ...DEFAULT_ALERT_RULES, window } });
+      if (decisions.length === 0) return [];
+
+      const inserted = await db
+        .insert(trackerAlerts)
+        .values(decisions.map((decision) => rowOf(decision, { trackerId: tracker.id, runId, at: run.scheduledFor })))
+        .onConflictDoNothing()
+        .returning();
+      const afterRuns = runs.slice(-window).map((row) => row.id);
+      return views(inserted, () => afterRuns);
+    },
+
+    /** The tracker's alerts, newest first. */
+    async list(trackerId: string): Promise<TrackerAlert[]> {
+      const rows = await db
+        .select()
+        .from(trackerAlerts)
+        .where(eq(trackerAlerts.trackerId, trackerId))
+        .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
+        .limit(LIST_LIMIT);
+      if (rows.length === 0) return [];
+      return views(rows, await windowOf(trackerId));
+    },
+
+    /** The header's bell: the user's newest alerts across their trackers, and how many are unread. */
+    async inbox(userId: string): Promise<AlertsInbox> {
+      const [rows, unread] = await Promise.all([
+        db
+          .select({ alert: trackerAlerts, trackerName: trackers.name })
+          .from(trackerAlerts)
+          .innerJoin(trackers, eq(trackers.id, trackerAlerts.trackerId))
+          .where(eq(trackers.userId, userId))
+          .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
+          .limit(INBOX_LIMIT),
+        unreadOf(userId),
+      ]);
+      if (rows.length === 0) return { unread, alerts: [] };
+      const windows = new Map<string, (row: AlertRow) => string[]>();
+      for (const trackerId of new Set(rows.map(({ alert }) => alert.trackerId))) windows.set(trackerId, await windowOf(trackerId));
+      const alerts = rows.map(({ alert }) => alert);
+      const listed = await views(alerts, (row) => windows.get(row.trackerId)!(row));
+      return {
+        unread,
+        alerts: listed.map((alert, index) => ({
+          ...alert,
+          trackerId: alerts[index]!.trackerId,
+          trackerName: rows[index]!.trackerName,
+          read: alerts[index]!.readAt !== null,
+        })),
+      };
+    },
+
+    /** Marks `ids` (all, without) of the user's alerts read; another user's are left alone. Returns what is still unread. */
+    async markRead(userId: string, ids?: string[]): Promise<{ unread: number }> {
+      const unread = unreadWhere(userId);
+      if (ids === undefined || ids.length > 0)
+        await db
+          .update(trackerAlerts)
+          .set({ readAt: clock() })
+          .where(ids === undefined ? unread : and(unread, inArray(trackerAlerts.id, ids)));
+      return { unread: await unreadOf(userId) };
+    },
+  };
+
+  /** The user's unread alerts: of their trackers, not read yet. */
+  function unreadWhere(userId: string) {
+    const mine = db.select({ id: trackers.id }).from(trackers).where(eq(trackers.userId, userId));
+    return and(inArray(trackerAlerts.trackerId, mine), isNull(trackerAlerts.readAt));
+  }
+
+  async function unreadOf(userId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(trackerAlerts).where(unreadWhere(userId));
+    return row?.n ?? 0;
+  }
+
+  /** The window after each of a tracker's changes: the alert's run and the runs of its window before it. */
+  async function windowOf(trackerId: string): Promise<(row: AlertRow) => string[]> {
+    const tracker = await db.select({ alertWindow: trackers.alertWindow }).from(trackers).where(eq(trackers.id, trackerId)).limit(1);
+    const window = tracker[0]?.alertWindow ?? 1;
+    const runs = await db
+      .select({ id: trackerRuns.id })
+      .from(trackerRuns)
+      .where(and(eq(trackerRuns.trackerId, trackerId), inArray(trackerRuns.status, ["completed", "partial"])))
+      .orderBy(desc(trackerRuns.createdAt));
+    const order = runs.map((row) => row.id);
+    return (row: AlertRow) => {
+      const at = order.indexOf(row.runId);
+      return at === -1 ? [row.runId] : order.slice(at, at + window);
+    };
+  }
+
+  /** Each series' latest rise or fall: a series alerts again only on a further change or a recovery. */
+  async function lastAlerts(trackerId: string): Promise<Map<string, LastAlert>> {
+    const rows = await db
+      .select({
+        kind: trackerAlerts.kind,
+        metric: trackerAlerts.metric,
+        provider: trackerAlerts.provider,
+        subject: trackerAlerts.subject,
+        query: trackerAlerts.query,
+        after: trackerAlerts.after,
+      })
+      .from(trackerAlerts)
+      .where(and(eq(trackerAlerts.trackerId, trackerId), inArray(trackerAlerts.kind, ["rose", "fell"])))
+      .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt));
+    const last = new Map<string, LastAlert>();
+    for (const row of rows) {
+      const id = seriesId({ metric: row.metric as "mention" | "citation", provider: row.provider as ProviderId, subject: row.subject, query: row.query });
+      const after = v.safeParse(AlertSide, row.after);
+      if (!last.has(id) && after.success && (row.kind === "rose" || row.kind === "fell")) last.set(id, { kind: row.kind, after: after.output });
+    }
+    return last;
+  }
+
+  /** Alerts as the API gives them, with the saved searches of the window after the change. */
+  async function views(rows: AlertRow[], windowOf: (row: AlertRow) => string[]): Promise<TrackerAlert[]> {
+    const afterRuns = [...new Set(rows.flatMap(windowOf))];
+    const searches = afterRuns.length
+      ? await db
+          .select({ runId: trackerRunQueries.runId, query: trackerRunQueries.query, searchId: trackerRunQueries.searchId })
+          .from(trackerRunQueries)
+          .where(inArray(trackerRunQueries.runId, afterRuns))
+      : [];
+    return rows.map((row): TrackerAlert => {
+      const window = new Set(windowOf(row));
+      const searchIds = searches.flatMap((item) =>
+        item.searchId && window.has(item.runId) && (row.query === "" || item.query === row.query) ? [item.searchId] : [],
+      );
+      const base = { id: row.id, kind: row.kind, provider: row.provider as ProviderId, runId: row.runId, at: row.at.toISOString(), searchIds };
+      if (row.kind === "model-changed") {
+        const versions = (side: unknown) => (v.is(v.object({ modelVersion: v.string() }), side) ? side.modelVersion : "");
+        return { ...base, modelVersions: { before: versions(row.before), after: versions(row.after) } };
+      }
+      return {
+        ...base,
+        metric: row.metric as "mention" | "citation",
+        subject: row.subject,
+        ...(row.query ? { query: row.query } : {}),
+        before: v.parse(AlertSide, row.before),
+        after: v.parse(AlertSide, row.after),
+        ...(row.p === null ? {} : { p: row.p }),
+        ...(row.q === null ? {} : { q: row.q }),
+      };
+    });
+  }
+}
+
+export type Alerts = ReturnType<typeof createAlerts>;
+
+function rowOf(decision: AlertDecision, where: { trackerId: string; runId: string; at: Date }): typeof trackerAlerts.$inferInsert {
+  if (decision.kind === "model-changed")
+    return {
+      ...where,
+      kind: decision.kind,
+      metric: "",
+      provider: decision.provider,
+      subject: "",
+      query: "",
+      before: { modelVersion: decision.before },
+      after: { modelVersion: decision.after },
+    };
+  const { kind, metric, provider, subject, query, before, after, p, q } = decision;
+  return { ...where, kind, metric, provider, subject, query, before, after, p, q };
+}

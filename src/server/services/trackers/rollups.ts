@@ -1,0 +1,230 @@
+import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
+import { historyRange } from "#src/contract/history.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { sourceTypes, type SourcesReport, type SourceType, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
+import { displayedRuns, keptRuns } from "#src/core/runs.ts";
+import { sourceCounts, sourceType } from "#src/core/sources.ts";
+import { addCounts, metricOf, subjectCounts, type SubjectCounts } from "#src/core/trend.ts";
+import type { SearchStore } from "../search/store.ts";
+
+/** The row of the run over all its queries. */
+const ALL_QUERIES = "";
+
+type RollupRow = typeof trackerRollups.$inferInsert;
+
+/** A rollup row as the trend reads it (json_build_array's order): `at` in epoch milliseconds; its query is the one asked for. */
+type RollupTuple = [
+  runId: string,
+  at: number,
+  provider: ProviderId,
+  subject: string,
+  isBrand: boolean,
+  modelVersion: string,
+  answers: number,
+  mentions: number,
+  allMentions: number,
+  cited: number,
+  ranked: number,
+  positionSum: number,
+  positionSquares: number,
+  query: string,
+];
+
+/**
+ * A tracker's rollups (issue 26): when a run ends, each of its queries' saved searches is counted
+ * per provider and subject (src/core/trend.ts), and the run over all its queries as their sum. The
+ * trend is read from these rows alone.
+ */
+export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
+  return {
+    /** Writes the run's rollups; a second call (two instances ending the run together) adds nothing. */
+    async write(runId: string): Promise<void> {
+      const [found] = await db
+        .select({ run: trackerRuns, tracker: trackers })
+        .from(trackerRuns)
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .where(eq(trackerRuns.id, runId))
+        .limit(1);
+      if (!found) return;
+      const { run, tracker } = found;
+      const brand = v.parse(BrandEntry, tracker.brand);
+      const competitors = v.parse(v.array(BrandEntry), tracker.competitors);
+      const owner = { userId: tracker.userId, anonymousId: `tracker:${tracker.id}` };
+      const items = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId)).orderBy(asc(trackerRunQueries.position));
+
+      const rows: RollupRow[] = [];
+      const total = new Map<string, { counts: SubjectCounts; versions: Set<string> }>();
+      const sources = new Map<string, typeof trackerSourceRollups.$inferInsert>();
+      for (const item of items) {
+        const result = item.searchId ? await store.get(owner, item.searchId) : null;
+        if (!result) continue;
+        for (const provider of providerIds) {
+          const model = result.models[provider];
+          if (!model || !tracker.providers.includes(provider)) continue;
+          const runs = keptRuns(result, provider) ?? displayedRuns(result, provider);
+          if (runs.length === 0) continue;
+          for (const counts of sourceCounts(runs, brand, competitors)) {
+            const key = `${provider}\u0000${counts.domain}`;
+            const sum = sources.get(key) ?? {
+              runId,
+              trackerId: tracker.id,
+              at: run.scheduledFor,
+              provider,
+              domain: counts.domain,
+              answers: 0,
+              withBrand: 0,
+              withCompetitor: 0,
+            };
+            sum.answers += counts.answers;
+            sum.withBrand += counts.withBrand;
+            sum.withCompetitor += counts.withCompetitor;
+            sources.set(key, sum);
+          }
+          for (const counts of subjectCounts(runs, brand, competitors)) {
+            rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: item.query, provider, modelVersion: model.modelVersion }));
+            const key = `${provider}\u0000${counts.subject}`;
+            const sum = total.get(key);
+            if (sum) {
+              sum.counts = addCounts(sum.counts, counts);
+              sum.versions.add(model.modelVersion);
+            } else total.set(key, { counts, versions: new Set([model.modelVersion]) });
+          }
+        }
+      }
+      for (const [key, { counts, versions }] of total) {
+        const provider = key.slice(0, key.indexOf("\u0000")) as ProviderId;
+        rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: ALL_QUERIES, provider, modelVersion: [...versions].join(", ") }));
+      }
+      // A tracker's queries can repeat a query's text only across segments, never in one run; chunks keep each insert's parameters bounded.
+      for (let i = 0; i < rows.length; i += 500)
+        await db
+          .insert(trackerRollups)
+          .values(rows.slice(i, i + 500))
+          .onConflictDoNothing();
+      const cited = [...sources.values()];
+      for (let i = 0; i < cited.length; i += 500)
+        await db
+          .insert(trackerSourceRollups)
+          .values(cited.slice(i, i + 500))
+          .onConflictDoNothing();
+    },
+
+    /** The cited domains by type per run and provider, and the citation gap over the same runs. */
+    async sources(
+      tracker: { id: string; brand: BrandEntry; competitors: BrandEntry[] },
+      filters: { provider?: ProviderId; from?: string; to?: string },
+    ): Promise<SourcesReport> {
+      const range = historyRange(filters);
+      const rows = await db
+        .select()
+        .from(trackerSourceRollups)
+        .where(
+          and(
+            eq(trackerSourceRollups.trackerId, tracker.id),
+            filters.provider ? eq(trackerSourceRollups.provider, filters.provider) : undefined,
+            range.from ? gte(trackerSourceRollups.at, range.from) : undefined,
+            range.until ? lt(trackerSourceRollups.at, range.until) : undefined,
+          ),
+        )
+        .orderBy(asc(trackerSourceRollups.at), asc(trackerSourceRollups.runId), asc(trackerSourceRollups.provider));
+      const typeOf = new Map<string, SourceType>();
+      const type = (domain: string) => {
+        let known = typeOf.get(domain);
+        if (!known) typeOf.set(domain, (known = sourceType(domain, tracker.brand, tracker.competitors)));
+        return known;
+      };
+      const byRun = new Map<string, { runId: string; at: string; provider: ProviderId; counts: Map<SourceType, number>; total: number }>();
+      const gap = new Map<string, { competitorAnswers: number; brandAnswers: number; providers: Set<ProviderId> }>();
+      for (const row of rows) {
+        const provider = row.provider as ProviderId;
+        const key = `${row.runId}\u0000${provider}`;
+        const group = byRun.get(key) ?? { runId: row.runId, at: row.at.toISOString(), provider, counts: new Map(), total: 0 };
+        group.counts.set(type(row.domain), (group.counts.get(type(row.domain)) ?? 0) + row.answers);
+        group.total += row.answers;
+        byRun.set(key, group);
+        const domain = gap.get(row.domain) ?? { competitorAnswers: 0, brandAnswers: 0, providers: new Set() };
+        domain.competitorAnswers += row.withCompetitor;
+        domain.brandAnswers += row.withBrand;
+        if (row.withCompetitor > 0) domain.providers.add(provider);
+        gap.set(row.domain, domain);
+      }
+      return {
+        byType: [...byRun.values()].flatMap(({ runId, at, provider, counts, total }) =>
+          sourceTypes
+            .filter((kind) => counts.has(kind))
+            .map((kind) => ({ runId, at, provider, type: kind, citations: counts.get(kind)!, share: round1((counts.get(kind)! / total) * 100) })),
+        ),
+        // Never cited beside the brand: the sites to win. A competitor's own site is its own, not a gap.
+        gap: [...gap]
+          .filter(([domain, counts]) => counts.competitorAnswers > 0 && counts.brandAnswers === 0 && type(domain) !== "competitor")
+          .map(([domain, counts]) => ({
+            domain,
+            type: type(domain),
+            competitorAnswers: counts.competitorAnswers,
+            providers: providerIds.filter((id) => counts.providers.has(id)),
+          }))
+          .sort((a, b) => b.competitorAnswers - a.competitorAnswers || a.domain.localeCompare(b.domain)),
+      };
+    },
+
+    /** The trend's points, oldest first: the run over all its queries, or one query's. */
+    async trend(
+      trackerId: string,
+      filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean },
+    ): Promise<TrendPoint[]> {
+      const range = historyRange(filters);
+      // A year of daily runs is thousands of rows: read as one JSON array of arrays, which costs a
+      // fraction of as many rows through the driver (PGlite most of all: ~5× less, bench/trend.ts).
+      const [found] = await db
+        .select({
+          json: sql<string | null>`json_agg(json_build_array(
+            ${trackerRollups.runId}, (extract(epoch from ${trackerRollups.at}) * 1000)::bigint, ${trackerRollups.provider},
+            ${trackerRollups.subject}, ${trackerRollups.isBrand}, ${trackerRollups.modelVersion}, ${trackerRollups.answers}, ${trackerRollups.mentions},
+            ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares},
+            ${trackerRollups.query})
+            order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject}, ${trackerRollups.query})::text`,
+        })
+        .from(trackerRollups)
+        .where(
+          and(
+            eq(trackerRollups.trackerId, trackerId),
+            filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
+            filters.provider ? eq(trackerRollups.provider, filters.provider) : undefined,
+            filters.subject ? eq(sql`lower(${trackerRollups.subject})`, filters.subject.toLowerCase()) : undefined,
+            range.from ? gte(trackerRollups.at, range.from) : undefined,
+            range.until ? lt(trackerRollups.at, range.until) : undefined,
+          ),
+        );
+      const rows = JSON.parse(found?.json ?? "[]") as RollupTuple[];
+      return rows.map(
+        ([runId, at, provider, subject, isBrand, modelVersion, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares, query]) => ({
+          runId,
+          at: new Date(at).toISOString(),
+          provider,
+          ...(query ? { query } : {}),
+          subject,
+          isBrand,
+          ...metricOf(filters.metric, { subject, isBrand, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares }),
+          modelVersion,
+        }),
+      );
+    },
+  };
+}
+
+export type Rollups = ReturnType<typeof createRollups>;
+
+function rowOf(
+  counts: SubjectCounts,
+  where: { runId: string; trackerId: string; at: Date; query: string; provider: ProviderId; modelVersion: string },
+): RollupRow {
+  return { ...where, ...counts };
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}

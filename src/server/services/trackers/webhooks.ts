@@ -1,0 +1,112 @@
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { trackers } from "#db/schema.ts";
+import type { TrackerRun } from "#src/contract/trackers.ts";
+import type { TrackerAlert } from "#src/contract/trend.ts";
+import type { JobQueue } from "../job-queue.ts";
+import { createRunViews } from "./runs.ts";
+import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
+import { alertInWords, runInWords } from "./words.ts";
+
+/** One delivery of an event to a tracker's webhook, retried with backoff. */
+const QUEUE = "tracker-webhook";
+/** Attempts after the first: 2, 4, 8… seconds apart (pg-boss's backoff), about 4 minutes in all. */
+const RETRIES = 7;
+const TIMEOUT_MS = 10_000;
+
+export type WebhookEvent = "alert" | "run.completed" | "run.failed";
+type Payload = {
+  tracker: { id: string; name: string };
+  run?: Pick<TrackerRun, "id" | "status" | "reason" | "scheduledFor" | "finishedAt" | "answers" | "cost">;
+  alert?: TrackerAlert;
+};
+type Delivery = { id: string; trackerId: string; event: WebhookEvent; payload: Payload };
+
+/** The header a delivery is signed in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the webhook's secret>`. */
+export const SIGNATURE_HEADER = "x-aisc-signature";
+
+/** A new webhook secret: 32 random bytes, shown once. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
+
+/** The signature header's value for a body sent at `timestamp` (unix seconds). */
+export function signWebhook(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+/**
+ * A tracker's events, posted to its webhook (issue 26): a run's end (`run.completed`, for a
+ * partial run too, or `run.failed`) and each alert. Each delivery is a pg-boss job: a webhook that
+ * does not answer 2xx is asked again with backoff; one removed or changed to a refused address
+ * since is not.
+ */
+export function createWebhooks({ db, queue, policy, clock = () => new Date() }: { db: Db; queue: JobQueue; policy: WebhookPolicy; clock?: () => Date }) {
+  const runViews = createRunViews(db);
+  queue.work<Delivery>(QUEUE, { concurrency: 4 }, deliver);
+
+  return {
+    /** Sends a run's end and its new alerts to the tracker's webhook, if it has one. */
+    async runEnded(runId: string, trackerId: string, alerts: readonly TrackerAlert[], { ended }: { ended: boolean }): Promise<void> {
+      const [tracker] = await db
+        .select({ id: trackers.id, name: trackers.name, url: trackers.webhookUrl })
+        .from(trackers)
+        .where(eq(trackers.id, trackerId))
+        .limit(1);
+      if (!tracker?.url) return;
+      const view = await runViews.one(trackerId, runId);
+      if (!view) return;
+      const { id, status, reason, scheduledFor, finishedAt, answers, cost } = view;
+      const base = { tracker: { id: tracker.id, name: tracker.name } };
+      const run = { id, status, ...(reason ? { reason } : {}), scheduledFor, finishedAt, answers, cost };
+      if (ended) await send(trackerId, status === "failed" ? "run.failed" : "run.completed", { ...base, run });
+      for (const alert of alerts) await send(trackerId, "alert", { ...base, alert });
+    },
+  };
+
+  async function send(trackerId: string, event: WebhookEvent, payload: Payload): Promise<void> {
+    await queue.send<Delivery>(QUEUE, { id: randomUUID(), trackerId, event, payload }, { retryLimit: RETRIES, retryDelaySeconds: 2, retryBackoff: true });
+  }
+
+  async function deliver({ id, trackerId, event, payload }: Delivery): Promise<void> {
+    const [hook] = await db
+      .select({ url: trackers.webhookUrl, format: trackers.webhookFormat, secret: trackers.webhookSecret })
+      .from(trackers)
+      .where(eq(trackers.id, trackerId))
+      .limit(1);
+    if (!hook?.url || !hook.secret) return;
+    try {
+      await checkWebhookUrl(hook.url, policy);
+    } catch (error) {
+      console.warn(`webhook of tracker ${trackerId} not sent: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const body = JSON.stringify(hook.format === "slack" ? { text: textOf(event, payload) } : { id, event, ...payload });
+    const timestamp = Math.floor(clock().getTime() / 1000);
+    const response = await fetch(hook.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "ai-search-comparison-webhooks",
+        "x-aisc-event": event,
+        "x-aisc-delivery": id,
+        [SIGNATURE_HEADER]: signWebhook(hook.secret, timestamp, body),
+      },
+      body,
+      // A redirect could lead anywhere, past the address check: it counts as a failure.
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.status < 200 || response.status >= 300) throw new Error(`the webhook answered ${response.status}`);
+  }
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;
+
+/** The event in one line, for Slack and Discord. */
+function textOf(event: WebhookEvent, { tracker, run, alert }: Payload): string {
+  if (alert) return alertInWords(tracker.name, alert);
+  return run ? runInWords(tracker.name, event, run) : `${tracker.name}: ${event}`;
+}

@@ -1,0 +1,152 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import type { Tracker } from "#src/contract/trackers.ts";
+import type { Trend, TrackerAlertList, TrendMetric } from "#src/contract/trend.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { alertText, formatPoint } from "#web/lib/trend.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
+import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
+import { alertingTracker } from "#tests/support/trackers.ts";
+
+/*
+ * Issue 26's tracker page in Chromium, on the loopback simulator and the real job queue: after one
+ * run a sentence says the trend comes after the second; after three (OpenAI stops searching the web
+ * after the first, the questions are edited before the third) each provider's chart is drawn with
+ * its accessible name, its table shows the API's figures, the metric switch changes them, the rule
+ * for the edited questions is told, and the alert for OpenAI's fallen citations is listed with the
+ * answers behind it.
+ */
+const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: true });
+
+const TIMEOUT = 180_000;
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 360, height: 780 };
+
+const definition = alertingTracker;
+
+/** The table of `provider`'s chart, as the rows a person reads: date, subject, rate with interval, n. */
+async function tableRows(page: Page, region: string): Promise<string[][]> {
+  const table = page.getByRole("region", { name: region }).getByTestId("trend-table");
+  await table.waitFor();
+  return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
+}
+
+/** The API's points for OpenAI, as the table should show them (oldest run first, the brand first). */
+async function expectedRows(page: Page, trackerId: string, metric: TrendMetric): Promise<string[][]> {
+  const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=openai`);
+  return points
+    .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
+    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), String(point.n)]);
+}
+
+describe("a tracker's trend and alerts in Chromium", () => {
+  test(
+    "after one run a sentence; after three, a chart per provider with its name, its table = the API's figures, the metric switch, the edit marked, the fall alerted",
+    async () => {
+      const page = await harness().newPage({ viewport: DESKTOP });
+      await page.goto("/");
+      await harness().signInAsPro(page);
+      harness().simulator.clearFaults();
+      const tracker = await pageJson<Tracker>(page, "POST", "/api/trackers", definition);
+      const path = `/trackers/${tracker.id}`;
+
+      await runOnce(page, tracker.id);
+      await visit(page, path);
+      await page.getByText("The trend appears after the tracker’s second run.").waitFor();
+      await page.getByText("No alerts.", { exact: false }).waitFor();
+      expect(await page.getByTestId("trend-chart").count()).toBe(0);
+
+      // OpenAI answers without searching the web from now on: it stops citing hubspot.com.
+      harness().simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
+      try {
+        const second = await runOnce(page, tracker.id);
+        // The questions edited: the next run starts a new series, marked on the chart.
+        await pageJson(page, "PATCH", `/api/trackers/${tracker.id}`, { queries: [...definition.queries, "crm with a free plan"] });
+        const third = await runOnce(page, tracker.id);
+
+        await visit(page, path);
+        // A chart per provider, each a named picture with its canvas.
+        for (const provider of ["ChatGPT / OpenAI", "Claude / Anthropic", "Gemini / Google"]) {
+          const chart = page.getByRole("img", { name: `Mentions on ${provider} per run: HubSpot with its 95% interval, and its competitors` });
+          await chart.locator("canvas").first().waitFor();
+        }
+        const openai = page.getByRole("region", { name: "Mentions on ChatGPT / OpenAI" });
+        expect(await openai.getByTestId("trend-markers").textContent()).toContain(
+          `Questions or providers edited before the run of ${formatDate(third.scheduledFor)}`,
+        );
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
+        // The alert: OpenAI's citations of hubspot.com fell at the second run, with the answers behind it.
+        const { alerts } = await pageJson<TrackerAlertList>(page, "GET", `/api/trackers/${tracker.id}/alerts`);
+        const fell = alerts.find(
+          (alert) => alert.kind === "fell" && alert.metric === "citation" && alert.provider === "openai" && alert.subject === "HubSpot" && !alert.query,
+        );
+        expect(fell?.runId).toBe(second.id);
+        const listed = page.getByTestId("tracker-alert").filter({ hasText: alertText(fell!, "ChatGPT / OpenAI") });
+        expect(await listed.count()).toBe(1);
+        expect(await listed.getByText(/^p (=|<) .* · q (=|<) /).count()).toBe(1);
+        expect(
+          await listed.getByRole("link").evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname).toSorted()),
+        ).toEqual(fell!.searchIds.map((id) => `/search/${id}`).toSorted());
+        expect(await page.getByTestId("tracker-alert").count()).toBe(alerts.length);
+        await screenshot(page, "trackers-trend.png", { fullPage: true });
+
+        // The table view: the same figures as the API's points.
+        await openai.getByRole("button", { name: "Show table" }).click();
+        const mentions = await expectedRows(page, tracker.id, "mention");
+        expect(mentions).toHaveLength(6);
+        expect(await tableRows(page, "Mentions on ChatGPT / OpenAI")).toEqual(mentions);
+
+        // The metric switch: citations, whose figures differ (OpenAI's fell to none).
+        await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Citations" }).click();
+        const citations = await expectedRows(page, tracker.id, "citation");
+        expect(citations).not.toEqual(mentions);
+        // Oldest run first, the brand first: the third row is the second run's HubSpot.
+        expect(citations[2]?.slice(1, 3)).toEqual(["HubSpot", expect.stringMatching(/^0% \(0–\d+%\)$/)]);
+        await page.getByRole("region", { name: "Citations on ChatGPT / OpenAI" }).waitFor();
+        expect(await tableRows(page, "Citations on ChatGPT / OpenAI")).toEqual(citations);
+        expect(await page.getByRole("button", { name: "Citations", pressed: true }).count()).toBe(1);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
+        // Small multiples: a chart per question that has runs, the brand's citations on each provider; its table is the API's per-query points.
+        const questions = page.getByTestId("trend-question");
+        await questions.first().getByRole("img").locator("canvas").first().waitFor();
+        const { points: perQuery } = await pageJson<Trend>(page, "GET", `/api/trackers/${tracker.id}/trend?metric=citation&perQuery=true`);
+        const asked = [...new Set(perQuery.map((point) => point.query))];
+        expect(await questions.count()).toBe(asked.length);
+        const first = questions.filter({ has: page.getByRole("heading", { name: definition.queries[0], exact: true }) });
+        await first.getByRole("button", { name: "Show table" }).click();
+        const shown = await first
+          .getByTestId("question-table")
+          .locator("tbody tr")
+          .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
+        const expected = perQuery.filter((point) => point.isBrand && point.query === definition.queries[0]);
+        expect(shown.map((row) => row[2])).toEqual(
+          expected
+            .toSorted((a, b) => a.at.localeCompare(b.at) || "openai anthropic gemini".indexOf(a.provider) - "openai anthropic gemini".indexOf(b.provider))
+            .map((point) => formatPoint(point, "citation")),
+        );
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
+        // Position: the mean position, lower is better.
+        await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
+        await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText("Mean position (lower is better)").waitFor();
+
+        // On a phone the page fits the width.
+        const phone = await harness().newPage({ viewport: PHONE });
+        await phone.context().addCookies(await page.context().cookies());
+        await visit(phone, path);
+        await phone
+          .getByRole("img", { name: /^Mentions on ChatGPT \/ OpenAI per run/ })
+          .locator("canvas")
+          .first()
+          .waitFor();
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+        await screenshot(phone, "trackers-trend-phone.png", { fullPage: true, published: false });
+      } finally {
+        harness().simulator.clearFaults();
+      }
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import type { Tracker } from "#src/contract/trackers.ts";
+import { checkWebhookUrl, isInternalAddress } from "#src/server/services/trackers/webhook-url.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
+import { createProAgent } from "#tests/support/accounts.ts";
+import { createTestApp } from "#tests/support/app.ts";
+import { describeEachDatabase } from "#tests/support/databases.ts";
+import { waitFor } from "#tests/support/wait.ts";
+
+/*
+ * Issue 26: a tracker's events posted to its webhook, signed with a secret shown once, retried
+ * when the receiver fails, refused for internal addresses unless the operator allows them.
+ */
+
+type Received = { headers: Headers; body: string };
+
+/** A loopback receiver: answers `failures` 500s, then 200s; keeps every request. */
+function receiver(failures = 0) {
+  const received: Received[] = [];
+  let left = failures;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      received.push({ headers: request.headers, body: await request.text() });
+      if (left > 0) {
+        left--;
+        return new Response("down", { status: 500 });
+      }
+      return new Response("ok");
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}/hook`, received, stop: () => server.stop(true) };
+}
+
+/** How a receiver checks a delivery, as the README shows. */
+function verified(secret: string, { headers, body }: Received): boolean {
+  const header = headers.get("x-aisc-signature") ?? "";
+  const { t, v1 } = Object.fromEntries(header.split(",").map((part) => part.split("=") as [string, string]));
+  return Boolean(t && v1) && createHmac("sha256", secret).update(`${t}.${body}`).digest("hex") === v1;
+}
+
+const definition = {
+  name: "CRM visibility",
+  queries: ["best crm for startups"],
+  brand: { name: "HubSpot", domains: ["hubspot.com"] },
+  iterations: 2,
+  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+};
+
+let simulator: Simulator;
+beforeAll(() => {
+  simulator = startSimulator({ latency: { kind: "fixed", ms: 2 } });
+});
+afterAll(async () => {
+  await simulator.stop();
+});
+
+describeEachDatabase("trackers: webhooks", (getDb) => {
+  test("a run's end is posted, signed with the secret shown once; a receiver that fails is asked again; slack format is text", async () => {
+    const hook = receiver(1);
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const created = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: hook.url } })).json as Tracker;
+      const secret = created.webhook?.secret ?? "";
+      expect(created.webhook).toMatchObject({ url: hook.url, format: "json" });
+      expect(secret).toStartWith("whsec_");
+      // Shown once: never again.
+      expect((await agent.api.getTracker(created.id)).webhook).toEqual({ url: hook.url, format: "json" });
+      expect(JSON.stringify(await agent.api.listTrackers())).not.toContain(secret);
+
+      const { run } = await agent.api.runTracker(created.id);
+      // The first delivery met a 500; the retry is delivered.
+      await waitFor(() => hook.received.length >= 2, { what: "the delivery and its retry", timeoutMs: 30_000 });
+      const [first, second] = hook.received;
+      expect(first!.headers.get("x-aisc-event")).toBe("run.completed");
+      expect(second!.headers.get("x-aisc-delivery")).toBe(first!.headers.get("x-aisc-delivery"));
+      expect(verified(secret, second!)).toBe(true);
+      expect(verified("whsec_someone-else", second!)).toBe(false);
+      const body = JSON.parse(second!.body) as {
+        event: string;
+        tracker: { id: string; name: string };
+        run: { id: string; status: string; answers: { done: number } };
+      };
+      expect(body).toMatchObject({
+        event: "run.completed",
+        tracker: { id: created.id, name: "CRM visibility" },
+        run: { id: run.id, status: "completed", answers: { done: 6 } },
+      });
+
+      // Slack (and Discord's Slack-compatible) format: one line of text; a rotated secret signs from then on.
+      const rotated = await agent.api.updateTracker(created.id, { webhook: { url: hook.url, format: "slack", rotateSecret: true } });
+      expect(rotated.webhook?.secret).toStartWith("whsec_");
+      expect(rotated.webhook?.secret).not.toBe(secret);
+      const before = hook.received.length;
+      const { run: next } = await agent.api.runTracker(created.id);
+      await waitFor(async () => (await agent.api.getTrackerRun(created.id, next.id)).status === "completed", { what: "the second run" });
+      await waitFor(() => hook.received.length > before, { what: "the second run's delivery" });
+      const slack = hook.received.at(-1)!;
+      expect(JSON.parse(slack.body)).toEqual({ text: expect.stringMatching(/^CRM visibility: run completed, 6 of 6 answers, cost \$0\.00 \(simulated\)$/) });
+      expect(verified(rotated.webhook!.secret!, slack)).toBe(true);
+      expect(verified(secret, slack)).toBe(false);
+
+      // Removed: nothing more is posted.
+      expect((await agent.api.updateTracker(created.id, { webhook: null })).webhook).toBeUndefined();
+    } finally {
+      await queue.stop();
+      hook.stop();
+    }
+  }, 60_000);
+
+  test("an internal address is refused unless the operator allows it, naming webhook.url", async () => {
+    const { app, queue } = await createTestApp(getDb(), { simulator });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      for (const url of [
+        "http://127.0.0.1:9/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://10.1.2.3/hook",
+        "http://localhost/hook",
+      ]) {
+        const refused = await agent.request("POST", "/api/trackers", { ...definition, webhook: { url } });
+        expect(refused.status).toBe(400);
+        expect((refused.json as { message: string }).message).toStartWith("webhook.url");
+      }
+      const notUrl = await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: "not a url" } });
+      expect(notUrl.status).toBe(400);
+      expect((notUrl.json as { message: string }).message).toContain("webhook.url must be a URL");
+    } finally {
+      await queue.stop();
+    }
+  });
+});
+
+describe("webhook addresses", () => {
+  test("internal addresses in IPv4 and IPv6, mapped ones too; public ones pass", () => {
+    for (const address of [
+      "127.0.0.1",
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "::",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "224.0.0.1",
+    ])
+      expect(isInternalAddress(address)).toBe(true);
+    for (const address of ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) expect(isInternalAddress(address)).toBe(false);
+  });
+
+  test("https only in production; a name resolving to an internal address is refused; no credentials in the URL", async () => {
+    const publicDns = async () => ["93.184.216.34"];
+    const rebound = async () => ["93.184.216.34", "10.0.0.7"];
+    const production = { allowPrivate: false, httpsOnly: true };
+    await expect(checkWebhookUrl("http://hooks.example.com/x", production, publicDns)).rejects.toThrow("webhook.url must start with https://");
+    await expect(checkWebhookUrl("https://hooks.example.com/x", production, publicDns)).resolves.toBeUndefined();
+    await expect(checkWebhookUrl("https://hooks.example.com/x", production, rebound)).rejects.toThrow("10.0.0.7");
+    await expect(checkWebhookUrl("https://user:pw@hooks.example.com/x", production, publicDns)).rejects.toThrow("user name or password");
+    await expect(checkWebhookUrl("ftp://hooks.example.com/x", { allowPrivate: true, httpsOnly: false }, publicDns)).rejects.toThrow("https://");
+  });
+});

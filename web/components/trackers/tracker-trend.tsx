@@ -1,0 +1,223 @@
+import { useQuery } from "@tanstack/react-query";
+import { Braces, FileSpreadsheet } from "lucide-react";
+import { useMemo, useState } from "react";
+import type { Tracker } from "#src/contract/trackers.ts";
+import { trendMetrics, type Trend, type TrendMetric } from "#src/contract/trend.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { UTF8_BOM } from "#src/core/export.ts";
+import { trendToCsv } from "#src/core/trend-export.ts";
+import { downloadText } from "#web/components/results/download.ts";
+import { ChartCard } from "#web/components/trackers/chart-card.tsx";
+import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
+import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { formatPoint, metricAxis, metricLabels, providerTrends, queryTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { QueryState } from "#web/components/trackers/query-state.tsx";
+import { api, Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+
+/** The runs read for the trend's "questions edited" markers (the API's largest page). */
+const SEGMENT_RUNS = 100;
+
+/**
+ * The tracker's trend (issue 26): per provider, the brand's line with its interval band and the
+ * competitors', for the metric chosen; each chart with a table of the same figures.
+ */
+export function TrackerTrend({ tracker }: { tracker: Tracker }) {
+  const [metric, setMetric] = useState<TrendMetric>("mention");
+  const trend = useQuery(trackerQueries.trend(api, tracker.id, metric));
+  const runs = useQuery(trackerQueries.runs(api, tracker.id, SEGMENT_RUNS));
+  const segments = useMemo(() => new Map((runs.data?.runs ?? []).map((run) => [run.id, run.segment])), [runs.data]);
+  const points = trend.data?.points ?? [];
+  const trends = useMemo(() => providerTrends(points, providerIds, segments), [points, segments]);
+  const enough = runCount(points) >= 2;
+
+  return (
+    <section aria-labelledby="trend-heading" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="trend-heading" className="text-lg font-semibold">
+          Trend
+        </h2>
+        {enough ? (
+          <div role="group" aria-label="Metric" className="flex flex-wrap gap-1">
+            {trendMetrics.map((id) => (
+              <Button
+                key={id}
+                type="button"
+                size="sm"
+                variant={id === metric ? "default" : "outline"}
+                aria-pressed={id === metric}
+                onClick={() => setMetric(id)}
+              >
+                {metricLabels[id]}
+              </Button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <QueryState query={trend} what="trend" skeletonClassName="h-64 w-full">
+        {(data) =>
+          !enough ? (
+            <p className="text-muted-foreground">The trend appears after the tracker’s second run.</p>
+          ) : (
+            <div className="space-y-4" aria-busy={trend.isPlaceholderData}>
+              <TrendDownloads trend={data} trackerName={tracker.name} />
+              {trends.map((providerTrend) => (
+                <ProviderChart key={providerTrend.provider} trend={providerTrend} metric={data.metric} />
+              ))}
+              {tracker.queries.length > 1 ? <PerQuestion tracker={tracker} metric={data.metric} /> : null}
+            </div>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+/** The trend as shown (its metric, every provider) as a file: the CSV the CLI prints, or the API's JSON. */
+function TrendDownloads({ trend, trackerName }: { trend: Trend; trackerName: string }) {
+  return (
+    <div role="group" aria-label="Download the trend" className="flex flex-wrap gap-2">
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        onClick={() => downloadText(UTF8_BOM + trendToCsv(trend), trendExportFilename(trackerName, trend.metric, "csv"), "text/csv;charset=utf-8")}
+      >
+        <FileSpreadsheet aria-hidden="true" />
+        Download CSV
+      </Button>
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        onClick={() => downloadText(`${JSON.stringify(trend, null, 2)}\n`, trendExportFilename(trackerName, trend.metric, "json"), "application/json")}
+      >
+        <Braces aria-hidden="true" />
+        Download JSON
+      </Button>
+    </div>
+  );
+}
+
+function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendMetric }) {
+  const provider = providerCatalogue[trend.provider].name;
+  const brand = trend.subjects.find((subject) => subject.isBrand)?.name;
+  const label = `${metricLabels[metric]} on ${provider} per run${brand ? `: ${brand} with its 95% interval` : ""}${trend.subjects.length > 1 ? ", and its competitors" : ""}`;
+  return (
+    <ChartCard
+      title={provider}
+      regionLabel={`${metricLabels[metric]} on ${provider}`}
+      testId="trend-provider"
+      axis={metricAxis[metric]}
+      chart={<TrendChart trend={trend} scale={metric === "position" ? "position" : "percent"} label={label} />}
+      table={<TrendTable trend={trend} metric={metric} label={label} />}
+      legend={trend.subjects.map((subject, index) => ({
+        key: subject.name,
+        colorVar: seriesColorVar(subject, index),
+        text: subject.isBrand ? `${subject.name} (your brand, shaded: 95% interval)` : subject.name,
+      }))}
+    >
+      {trend.markers.length > 0 ? (
+        <ul className="space-y-0.5 text-xs text-muted-foreground" aria-label="Marked on the chart" data-testid="trend-markers">
+          {trend.markers.map((marker) => (
+            <li key={`${marker.kind}-${marker.at}`}>
+              {marker.kind === "model" ? "Solid rule: " : "Dashed rule: "}
+              {marker.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </ChartCard>
+  );
+}
+
+/** Small multiples: per question, the brand's figure on each provider, a line per provider. */
+function PerQuestion({ tracker, metric }: { tracker: Tracker; metric: TrendMetric }) {
+  const perQuery = useQuery(trackerQueries.trendPerQuery(api, tracker.id, metric));
+  const names = useMemo(() => Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>, []);
+  const charts = useMemo(() => queryTrends(perQuery.data?.points ?? [], tracker.queries, providerIds, names), [perQuery.data, tracker.queries, names]);
+  const brand = tracker.brand.name;
+  return (
+    <section aria-labelledby="per-question-heading" className="space-y-3">
+      <h3 id="per-question-heading" className="font-semibold">
+        {`${metricLabels[metric]} of ${brand}, per question`}
+      </h3>
+      <QueryState query={perQuery} what="trend per question" skeletonClassName="h-40 w-full">
+        {() => (
+          <div className="grid gap-3 md:grid-cols-2" data-testid="per-question">
+            {charts.map(({ query, series, points }) => {
+              const label = `${metricLabels[metric]} of ${brand} for “${query}” per run, a line per provider`;
+              return (
+                <ChartCard
+                  key={query}
+                  title={query}
+                  regionLabel={`${metricLabels[metric]} of ${brand} for “${query}”`}
+                  testId="trend-question"
+                  axis={metricAxis[metric]}
+                  chart={
+                    <TrendChart trend={series} scale={metric === "position" ? "position" : "percent"} label={label} height={140} testId="question-chart" />
+                  }
+                  // Half the page wide: the small table wraps its cells rather than scroll (a scrolling region needs a keyboard stop).
+                  table={
+                    <Table aria-label={label} data-testid="question-table" className="text-xs [&_td]:whitespace-normal [&_th]:whitespace-normal">
+                      <TableHeader>
+                        <TableRow>
+                          <TableHead>Date</TableHead>
+                          <TableHead>Provider</TableHead>
+                          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
+                          <TableHead className="text-right">n</TableHead>
+                        </TableRow>
+                      </TableHeader>
+                      <TableBody>
+                        {points.map((point) => (
+                          <TableRow key={`${point.runId}-${point.provider}`}>
+                            <TableCell>{formatDate(point.at)}</TableCell>
+                            <TableCell>{names[point.provider]}</TableCell>
+                            <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
+                            <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+                          </TableRow>
+                        ))}
+                      </TableBody>
+                    </Table>
+                  }
+                  legend={series.subjects.map((subject, index) => ({ key: subject.name, colorVar: seriesColorVar(subject, index), text: subject.name }))}
+                />
+              );
+            })}
+          </div>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: TrendMetric; label: string }) {
+  return (
+    <Table aria-label={label} data-testid="trend-table">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Date</TableHead>
+          <TableHead>Subject</TableHead>
+          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
+          <TableHead className="text-right">n</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {trend.runs.flatMap((run) =>
+          trend.subjects.map((subject) => {
+            const point = run.bySubject.get(subject.name);
+            return point ? (
+              <TableRow key={`${run.runId}-${subject.name}`}>
+                <TableCell>{formatDate(run.at)}</TableCell>
+                <TableCell>{subject.name}</TableCell>
+                <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
+                <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+              </TableRow>
+            ) : null;
+          }),
+        )}
+      </TableBody>
+    </Table>
+  );
+}
