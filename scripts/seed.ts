@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
-import { searches, subscriptions, trackerRollups, trackerRunQueries, trackerRuns, users } from "#db/schema.ts";
+import { searches, subscriptions, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import { MAX_TRACKER_QUERIES, type TrackerRun } from "#src/contract/trackers.ts";
@@ -102,7 +102,7 @@ const TRACKER_DEFINITION = {
  * tracker is made through the API and run once for real (Run now, on the simulator, through the
  * job queue); the `days - 1` days before it are copies of that run made by SQL, one a day going
  * back: its run row (completed, as a schedule's), its queries, their saved searches (marked with
- * the tracker and the copy's run) and its rollups. The answers being the same, the rollups copied
+ * the tracker and the copy's run) and its rollups (subjects' and cited sources'). The answers being the same, the rollups copied
  * equal what the run's end would write from the copied searches. The ledger of provider calls
  * (tracker_calls, the answers again) is not copied: nothing past a run's end reads it but the
  * run's page for its answer counts and cost, which show none for the copies.
@@ -166,6 +166,11 @@ export async function seedTracker(
       select c.id, o.tracker_id, o.at + c.shift, o.query, o.provider, o.subject, o.is_brand, o.answers, o.mentions, o.all_mentions, o.cited, o.ranked,
              o.position_sum, o.position_squares, o.model_version
       from (${copies}) c cross join ${trackerRollups} o
+      where o.run_id = ${run.id}`);
+    await db.execute(sql`
+      insert into ${trackerSourceRollups} (run_id, tracker_id, at, provider, domain, answers, with_brand, with_competitor)
+      select c.id, o.tracker_id, o.at + c.shift, o.provider, o.domain, o.answers, o.with_brand, o.with_competitor
+      from (${copies}) c cross join ${trackerSourceRollups} o
       where o.run_id = ${run.id}`);
   }
 

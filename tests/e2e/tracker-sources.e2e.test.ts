@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
+import { readFileSync } from "node:fs";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { SourcesReport, Trend } from "#src/contract/trend.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
-import { orderedSourceRows, sourceRowCells, sourceTypeLabels } from "#web/lib/sources.ts";
+import { orderedSourceRows, sourceRowCells } from "#web/lib/sources.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
-import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
+import { cells, expectGap, pageJson, runOnce } from "#tests/support/tracker-pages.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
@@ -29,24 +29,6 @@ const unseenBrand = {
   brand: { name: "Wise Agent", domains: ["wiseagent.com"] },
   competitors: [{ name: "HubSpot", domains: ["hubspot.com"] }],
 };
-
-/** A table's body as the cells a person reads. */
-async function cells(page: Page, testId: string, within = page.locator("body")): Promise<string[][]> {
-  const table = within.getByTestId(testId);
-  await table.waitFor();
-  return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
-}
-
-/** The citation gap as the page should list it: the API's top 20, or the empty state. */
-async function expectGap(page: Page, report: SourcesReport): Promise<void> {
-  const gap = page.getByTestId("citation-gap");
-  if (report.gap.length === 0) return gap.getByText("No site cites your competitors without citing you.").waitFor();
-  expect(await cells(page, "gap-table", gap)).toEqual(
-    report.gap
-      .slice(0, 20)
-      .map((row) => [row.domain, sourceTypeLabels[row.type], String(row.competitorAnswers), row.providers.map((id) => providerCatalogue[id].name).join(", ")]),
-  );
-}
 
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);

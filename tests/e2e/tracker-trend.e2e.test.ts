@@ -1,11 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import type { Tracker } from "#src/contract/trackers.ts";
-import type { Trend, TrackerAlertList, TrendMetric } from "#src/contract/trend.ts";
+import type { Trend, TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { alertText, formatPoint } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
-import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
+import { expectedTrendRows, pageJson, runOnce, trendRows } from "#tests/support/tracker-pages.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
@@ -23,21 +22,6 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 780 };
 
 const definition = alertingTracker;
-
-/** The table of `provider`'s chart, as the rows a person reads: date, subject, rate with interval, n. */
-async function tableRows(page: Page, region: string): Promise<string[][]> {
-  const table = page.getByRole("region", { name: region }).getByTestId("trend-table");
-  await table.waitFor();
-  return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
-}
-
-/** The API's points for OpenAI, as the table should show them (oldest run first, the brand first). */
-async function expectedRows(page: Page, trackerId: string, metric: TrendMetric): Promise<string[][]> {
-  const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=openai`);
-  return points
-    .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
-    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), String(point.n)]);
-}
 
 describe("a tracker's trend and alerts in Chromium", () => {
   test(
@@ -93,18 +77,18 @@ describe("a tracker's trend and alerts in Chromium", () => {
 
         // The table view: the same figures as the API's points.
         await openai.getByRole("button", { name: "Show table" }).click();
-        const mentions = await expectedRows(page, tracker.id, "mention");
+        const mentions = await expectedTrendRows(page, tracker.id, "mention");
         expect(mentions).toHaveLength(6);
-        expect(await tableRows(page, "Mentions on ChatGPT / OpenAI")).toEqual(mentions);
+        expect(await trendRows(page, "Mentions on ChatGPT / OpenAI")).toEqual(mentions);
 
         // The metric switch: citations, whose figures differ (OpenAI's fell to none).
         await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Citations" }).click();
-        const citations = await expectedRows(page, tracker.id, "citation");
+        const citations = await expectedTrendRows(page, tracker.id, "citation");
         expect(citations).not.toEqual(mentions);
         // Oldest run first, the brand first: the third row is the second run's HubSpot.
         expect(citations[2]?.slice(1, 3)).toEqual(["HubSpot", expect.stringMatching(/^0% \(0–\d+%\)$/)]);
         await page.getByRole("region", { name: "Citations on ChatGPT / OpenAI" }).waitFor();
-        expect(await tableRows(page, "Citations on ChatGPT / OpenAI")).toEqual(citations);
+        expect(await trendRows(page, "Citations on ChatGPT / OpenAI")).toEqual(citations);
         expect(await page.getByRole("button", { name: "Citations", pressed: true }).count()).toBe(1);
         expect(await seriousAxeViolations(page)).toEqual([]);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { searches, trackerRollups, trackerRunQueries, trackerRuns } from "#db/schema.ts";
+import { searches, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { createSearchStore } from "#src/server/services/search/store.ts";
 import { createRollups } from "#src/server/services/trackers/rollups.ts";
@@ -11,7 +11,7 @@ import { seedTracker } from "../../scripts/seed.ts";
 
 /*
  * Issue 26: `bun run seed --tracker-days N` runs a tracker once for real and copies that run into
- * one a day going back, rollups included. The copies must read as real runs: a copied day's
+ * one a day going back, rollups (subjects' and cited sources') included. The copies must read as real runs: a copied day's
  * rollups are what the run's end writes from that day's saved searches.
  */
 
@@ -65,8 +65,19 @@ describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
         .where(eq(trackerRollups.runId, copy.id))
         .orderBy(...ordered);
       expect(copied).toHaveLength(2 * 3 * 4 + 3 * 4);
+      const sourcesOf = () =>
+        db
+          .select()
+          .from(trackerSourceRollups)
+          .where(eq(trackerSourceRollups.runId, copy.id))
+          .orderBy(asc(trackerSourceRollups.provider), asc(trackerSourceRollups.domain));
+      const copiedSources = await sourcesOf();
       await db.delete(trackerRollups).where(eq(trackerRollups.runId, copy.id));
+      await db.delete(trackerSourceRollups).where(eq(trackerSourceRollups.runId, copy.id));
       await createRollups({ db, store: createSearchStore(db) }).write(copy.id);
+      // Its cited sources too (the tracker page's sources by type and citation gap), of some sites.
+      expect(copiedSources.length).toBeGreaterThan(0);
+      expect(copiedSources).toEqual(await sourcesOf());
       const recomputed = await db
         .select()
         .from(trackerRollups)

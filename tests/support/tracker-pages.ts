@@ -1,6 +1,11 @@
 import { expect } from "bun:test";
 import type { Page } from "playwright-core";
+import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
+import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
+import { formatDate } from "#src/core/dates.ts";
+import { sourceTypeLabels } from "#web/lib/sources.ts";
+import { formatPoint } from "#web/lib/trend.ts";
 import { waitFor } from "./wait.ts";
 
 /* A tracker page's Chromium tests (issue 26) drive the API through the signed-in page's own session. */
@@ -24,4 +29,35 @@ export async function runOnce(page: Page, trackerId: string): Promise<TrackerRun
   );
   expect(ended.status).toBe("completed");
   return ended;
+}
+
+/** A table's body as the cells a person reads. */
+export async function cells(page: Page, testId: string, within = page.locator("body")): Promise<string[][]> {
+  const table = within.getByTestId(testId);
+  await table.waitFor();
+  return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
+}
+
+/** The table of a provider's trend chart (its region's name), as the rows a person reads: date, subject, rate with interval, n. */
+export function trendRows(page: Page, region: string): Promise<string[][]> {
+  return cells(page, "trend-table", page.getByRole("region", { name: region }));
+}
+
+/** The API's points for `provider`, as its trend table should show them (oldest run first, the brand first). */
+export async function expectedTrendRows(page: Page, trackerId: string, metric: TrendMetric, provider: ProviderId = "openai"): Promise<string[][]> {
+  const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=${provider}`);
+  return points
+    .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
+    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), String(point.n)]);
+}
+
+/** The citation gap as the page should list it: the API's top 20, or the empty state. */
+export async function expectGap(page: Page, report: SourcesReport): Promise<void> {
+  const gap = page.getByTestId("citation-gap");
+  if (report.gap.length === 0) return gap.getByText("No site cites your competitors without citing you.").waitFor();
+  expect(await cells(page, "gap-table", gap)).toEqual(
+    report.gap
+      .slice(0, 20)
+      .map((row) => [row.domain, sourceTypeLabels[row.type], String(row.competitorAnswers), row.providers.map((id) => providerCatalogue[id].name).join(", ")]),
+  );
 }
