@@ -72,8 +72,13 @@ describeEachDatabase("trackers: alerts", (getDb) => {
       // The answers behind it: the second run's saved searches, which open as any search does.
       expect(fell[0]!.searchIds.toSorted()).toEqual(second.queries.map((query) => query.searchId!).toSorted());
       expect((await agent.request("GET", `/api/search/${fell[0]!.searchIds[0]}`)).status).toBe(200);
-      // Nothing moved for the providers that kept searching.
-      expect(alerts.filter((alert) => alert.provider !== "openai" && alert.metric === "citation")).toEqual([]);
+      // The providers that kept searching: Benjamini–Hochberg bounds the share of false discoveries
+      // among a run's alerts (q = 0.1), not their number; with OpenAI's real falls beside them, an
+      // odd one may pass. Most of what is told is OpenAI's, and none of it says OpenAI's citations rose.
+      const others = alerts.filter((alert) => alert.provider !== "openai" && alert.metric === "citation");
+      const openai = alerts.filter((alert) => alert.provider === "openai" && alert.metric === "citation");
+      expect(others.length).toBeLessThan(openai.length);
+      expect(openai.every((alert) => alert.kind === "fell")).toBe(true);
       // The webhook was told of the fall, as of the run's end.
       await waitFor(
         () =>

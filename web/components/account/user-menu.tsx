@@ -41,9 +41,13 @@ const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
  */
 export function UserMenu({ user }: { user: User }) {
   const { data: pro } = useQuery(queries.proStatus(api));
+  // After hydration only: the server's page and the browser's first render must be the same, and
+  // whether the Pro status is known (and the bell's code loaded) by then differs between them.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   return (
     <>
-      {pro?.isPro ? (
+      {hydrated && pro?.isPro ? (
         <Suspense fallback={null}>
           <AlertsBell />
         </Suspense>
