@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import type { ApiClient } from "#src/client/api.ts";
 import type { NotificationSettings, UpdateNotifications } from "#src/contract/notifications.ts";
 import { SettingsCard } from "#web/components/account/settings-card.tsx";
@@ -33,9 +33,18 @@ export function EmailCard() {
 function EmailChoices({ settings }: { settings: NotificationSettings }) {
   const queryClient = useQueryClient();
   const statusId = useId();
+  const { queryKey } = notificationsQuery(api);
+  const [shown, setShown] = useState({ digest: settings.digest, alerts: settings.alerts });
+  // What the server keeps, whenever it answers (a refusal puts the box back).
+  useEffect(() => setShown({ digest: settings.digest, alerts: settings.alerts }), [settings.digest, settings.alerts]);
   const save = useMutation({
     mutationFn: (change: UpdateNotifications) => api.updateNotifications(change),
-    onSuccess: (saved) => queryClient.setQueryData(notificationsQuery(api).queryKey, saved),
+    onSuccess: (saved) => queryClient.setQueryData(queryKey, saved),
+    // Refused: the boxes show what the server keeps.
+    onError: () => {
+      setShown({ digest: settings.digest, alerts: settings.alerts });
+      void queryClient.invalidateQueries({ queryKey });
+    },
   });
   return (
     <fieldset className="space-y-3" aria-describedby={statusId}>
@@ -47,9 +56,14 @@ function EmailChoices({ settings }: { settings: NotificationSettings }) {
           <input
             type="checkbox"
             className="size-4 accent-primary"
-            checked={settings[key]}
+            checked={shown[key]}
             disabled={save.isPending}
-            onChange={(event) => save.mutate({ [key]: event.target.checked })}
+            onChange={(event) => {
+              // Ticked at once, as a checkbox is (a React state, set within the click); the server's answer then says whether it was kept.
+              const checked = event.target.checked;
+              setShown((now) => ({ ...now, [key]: checked }));
+              save.mutate({ [key]: checked });
+            }}
           />
           {label}
         </label>
