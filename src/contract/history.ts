@@ -95,17 +95,22 @@ export const SavedSearchListFields = v.object({
   trackers: v.optional(v.picklist(["show", "hide"], "trackers must be show or hide")),
 });
 
+/** A date range's rule, for every query with `from` and `to` (the history, a tracker's trend and sources). */
+export const FROM_AFTER_TO = "from must not be after to";
 /** GET /api/user/searches: a page of the history, filtered; every filter keeps `before` paging as it does. */
 export const SavedSearchListQuery = v.pipe(
   SavedSearchListFields,
   v.forward(
-    v.check(({ from, to }) => {
-      const range = historyRange({ from, to });
-      return !range.from || !range.until || range.from < range.until;
-    }, "from must not be after to"),
+    v.check(({ from, to }) => inOrder({ from, to }), FROM_AFTER_TO),
     ["from"],
   ),
 );
+
+/** Whether `from` is not after `to` (either may be absent). */
+export function inOrder({ from, to }: { from?: string | undefined; to?: string | undefined }): boolean {
+  const range = historyRange({ from, to });
+  return !range.from || !range.until || range.from < range.until;
+}
 export type SavedSearchListQuery = v.InferInput<typeof SavedSearchListQuery>;
 
 /** The moments a history range covers: from `from` (a day's start, UTC) to before `until` (the day after `to`, or just after its moment). */

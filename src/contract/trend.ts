@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { HistoryDate, historyRange } from "./history.ts";
+import { FROM_AFTER_TO, HistoryDate, inOrder } from "./history.ts";
 import { ProviderId } from "./provider-schemas.ts";
 
 /*
@@ -38,10 +38,7 @@ export const TrendQuery = v.pipe(
     ),
   }),
   v.forward(
-    v.check(({ from, to }) => {
-      const range = historyRange({ from, to });
-      return !range.from || !range.until || range.from < range.until;
-    }, "from must not be after to"),
+    v.check(({ from, to }) => inOrder({ from, to }), FROM_AFTER_TO),
     ["from"],
   ),
   v.forward(
@@ -130,10 +127,7 @@ export const SourcesQuery = v.pipe(
     to: v.optional(HistoryDate("to")),
   }),
   v.forward(
-    v.check(({ from, to }) => {
-      const range = historyRange({ from, to });
-      return !range.from || !range.until || range.from < range.until;
-    }, "from must not be after to"),
+    v.check(({ from, to }) => inOrder({ from, to }), FROM_AFTER_TO),
     ["from"],
   ),
 );
