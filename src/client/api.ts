@@ -30,6 +30,7 @@ import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { NotificationSettings, type UpdateNotifications } from "#src/contract/notifications.ts";
+import { CreatedShare, RevokedShare, SharedView, ShareList, type CreateShare } from "#src/contract/shares.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -62,6 +63,11 @@ const SearchAnswer = v.pipe(
   ),
 );
 const SavedSearch = v.pipe(SavedSearchResponse, v.transform(fromSavedWire));
+// A shared saved search is read back keyed by provider too.
+const SharedViewRead = v.pipe(
+  SharedView,
+  v.transform((view) => (view.kind === "search" ? { ...view, search: fromSavedWire(view.search) } : view)),
+);
 
 /** The typed API client, shared by the web app, the CLI and the integration tests. Every answer is validated. */
 export function createApiClient(options: HttpOptions = {}) {
@@ -208,6 +214,29 @@ export function createApiClient(options: HttpOptions = {}) {
     getTrackerTrend: (id: string, query: TrendParams = {}) => {
       const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
       return http("GET", `/api/trackers/${encodeURIComponent(id)}/trend${params.size ? `?${params}` : ""}`, Trend);
+    },
+
+    // Share links (issue 27): made, listed and revoked by their owner; read by anyone holding one.
+    createShare: (input: v.InferInput<typeof CreateShare>) => http("POST", "/api/shares", CreatedShare, input),
+    listShares: () => http("GET", "/api/shares", ShareList),
+    revokeShare: (id: string) => http("DELETE", `/api/shares/${encodeURIComponent(id)}`, RevokedShare),
+    /** What a link shows (no session needed); a saved search comes keyed by provider, as getSearch gives it. */
+    getShared: (token: string) => http("GET", `/api/shared/${encodeURIComponent(token)}`, SharedViewRead),
+    /** A shared tracker's reads, as the owner's getTracker… methods answer them (a frozen link's as of its snapshot). */
+    shared: (token: string) => {
+      const base = `/api/shared/${encodeURIComponent(token)}`;
+      const qs = (query: Record<string, unknown>) => {
+        const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
+        return params.size ? `?${params}` : "";
+      };
+      return {
+        runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${qs(page)}`, TrackerRunList),
+        run: (runId: string) => http("GET", `${base}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+        trend: (query: TrendParams = {}) => http("GET", `${base}/trend${qs(query)}`, Trend),
+        sources: (query: SourcesQuery = {}) => http("GET", `${base}/sources${qs(query)}`, SourcesReport),
+        alerts: () => http("GET", `${base}/alerts`, TrackerAlertList),
+        changes: (query: ChangesQuery = {}) => http("GET", `${base}/changes${qs(query)}`, TrackerChanges),
+      };
     },
   };
 }
