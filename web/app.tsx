@@ -31,8 +31,15 @@ export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
       <TooltipProvider>
         <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={preloadThenNavigate}>
           <div className="flex min-h-screen flex-col bg-background text-foreground">
-            <Header />
-            <Suspense fallback={<PageSkeleton />}>
+            {/* Most pages are the app's: its header shows while a page's code loads (a back/forward navigation). */}
+            <Suspense
+              fallback={
+                <>
+                  <Header />
+                  <PageSkeleton />
+                </>
+              }
+            >
               <CurrentPage />
             </Suspense>
           </div>
@@ -48,11 +55,17 @@ export function App({ queryClient, ssrPath, ssrSearch }: AppProps) {
   );
 }
 
+/** The page under the product's header, or on its own when it is a report (its module's `chrome`). */
 function CurrentPage() {
   const [location] = useLocation();
   const { id, params } = matchPage(location);
-  const Page = use(loadPage(id)).default;
-  return <Page params={params} />;
+  const { default: Page, chrome } = use(loadPage(id));
+  return (
+    <>
+      {chrome === "report" ? null : <Header />}
+      <Page params={params} />
+    </>
+  );
 }
 
 // Fetch the next page's code before switching, so a click never flashes a skeleton.

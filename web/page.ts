@@ -14,8 +14,20 @@ export type PageProps = { params: RouteParams };
 
 export type PrefetchContext = { queryClient: QueryClient; api: ApiClient; params: RouteParams; url: URL };
 
-/** A page module: its component, and optionally the data to fetch before it renders on the server. */
+/**
+ * What a prefetch may tell the server renderer from the data it read: `notFound` answers the page
+ * with HTTP 404 (the address names nothing, or nothing any more), whatever the page then shows.
+ */
+export type PrefetchOutcome = { notFound?: boolean } | undefined | void;
+
+/**
+ * A page module: its component, optionally the data to fetch before it renders on the server, and
+ * its chrome: "app" (the default) under the product's header with its navigation and account;
+ * "report" without it, for a page read by someone who may not use the product (a share link),
+ * which draws its own slim heading.
+ */
 export type PageModule = {
   default: ComponentType<PageProps>;
-  prefetch?: (context: PrefetchContext) => Promise<unknown>;
+  prefetch?: (context: PrefetchContext) => Promise<PrefetchOutcome>;
+  chrome?: "app" | "report";
 };

@@ -33,17 +33,18 @@ export function loadPageRenderer(distDir: string): PageRenderer {
   return (request) => renderPage({ ...request, manifest });
 }
 
-/** Streams the server-rendered page; status 404 for unknown paths (spec §2 not-found screen). */
+/** Streams the server-rendered page; status 404 when its prefetch says the address names nothing (spec §2 not-found screen, a dead share link). */
 export async function renderPage({ url, manifest, signal, api, nonce }: RenderRequest): Promise<Response> {
   const match = matchPage(url.pathname);
   const page = await loadPage(match.id);
   const queryClient = createQueryClient();
   // Data the first paint needs is in the HTML; a failed prefetch leaves the page to fetch and report it.
-  await Promise.all([
-    queryClient.prefetchQuery(queries.status(api)),
-    queryClient.prefetchQuery(queries.user(api)),
-    queryClient.prefetchQuery(queries.proStatus(api)),
+  const [outcome] = await Promise.all([
     page.prefetch?.({ queryClient, api, params: match.params, url }).catch(() => undefined),
+    // A report page draws no header: it needs neither the visitor's account nor the providers' status.
+    ...(page.chrome === "report"
+      ? []
+      : [queryClient.prefetchQuery(queries.status(api)), queryClient.prefetchQuery(queries.user(api)), queryClient.prefetchQuery(queries.proStatus(api))]),
   ]);
   const boot: BootData = { queryState: dehydrate(queryClient), manifest, page: match.id };
   const stream = await renderToReadableStream(
@@ -63,7 +64,7 @@ export async function renderPage({ url, manifest, signal, api, nonce }: RenderRe
     },
   );
   return new Response(stream, {
-    status: match.id === "not-found" ? 404 : 200,
+    status: outcome?.notFound ? 404 : 200,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
   });
 }

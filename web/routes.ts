@@ -19,6 +19,7 @@ export const pageModules = {
   compare: () => import("./pages/compare.tsx"),
   plans: () => import("./pages/plans.tsx"),
   trackers: () => import("./pages/trackers.tsx"),
+  shared: () => import("./pages/shared.tsx"),
   "not-found": () => import("./pages/not-found.tsx"),
 } satisfies Record<string, () => Promise<PageModule>>;
 
@@ -41,6 +42,8 @@ const routes: [path: string, page: PageId][] = [
   // The list, a tracker (or "new", the form), and a tracker's form: web/pages/trackers.tsx tells them apart.
   ["/trackers/:id?", "trackers"],
   ["/trackers/:id/edit", "trackers"],
+  // A share link (issue 27): its path is SHARE_PATH in src/contract/shares.ts.
+  ["/shared/:token", "shared"],
 ];
 
 const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));

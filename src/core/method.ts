@@ -1,4 +1,5 @@
-import type { ModelResult } from "#src/contract/search-result.ts";
+import { listModels, providerIds } from "#src/contract/providers.ts";
+import { modelOf, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 
 /*
  * How an answer was obtained and read, in words: the full response and `aisc show` say it beside
@@ -39,4 +40,19 @@ export function rateLimitNote(model: Pick<ModelResult, "rateLimited">): string |
   if (!limited || limited.count === 0) return null;
   const times = limited.count === 1 ? "1 time" : `${limited.count} times`;
   return `Rate-limited ${times}, waited ${(limited.waitedMs / 1000).toFixed(1)} s as the provider asked.`;
+}
+
+/**
+ * A report's method in one sentence (issue 27's printed and shared reports): which assistants were
+ * asked, how, and how many times each. "ChatGPT and Claude were asked the query exactly as typed,
+ * with web search on, 3 times each."
+ */
+export function methodNote(result: Pick<SearchResult, "models" | "iterationCount">): string {
+  const asked = providerIds.filter((id) => modelOf(result, id).status !== "off");
+  if (asked.length === 0) return "No assistant was asked.";
+  const times = result.iterationCount === 1 ? "once" : `${result.iterationCount} times`;
+  const how = asked.every((id) => modelOf(result, id).asked === "as typed")
+    ? "the query exactly as typed, with web search on"
+    : "the query with web search on (answers saved before 26 November 2026 were asked with instructions to end with a JSON list)";
+  return `${listModels(asked)} ${asked.length === 1 ? "was" : "were"} asked ${how}, ${times}${asked.length === 1 ? "" : " each"}.`;
 }

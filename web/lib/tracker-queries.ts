@@ -2,6 +2,9 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
 import type { TrendMetric } from "#src/contract/trend.ts";
 import { isLive } from "#web/lib/trackers.ts";
+import { TRACKERS_KEY, type TrackerSource } from "#web/lib/tracker-source.ts";
+
+export { TRACKERS_KEY };
 
 /** How often a page reads a queued or running run again. */
 export const RUN_POLL_MS = 2_000;
@@ -11,12 +14,11 @@ export const RUNS_PAGE = 10;
 /** How often the header's bell reads the inbox again while the page is open (and on coming back to it, once this old). */
 export const INBOX_REFRESH_MS = 5 * 60_000;
 
-/** Every tracker query's key starts so: what a change invalidates. */
-export const TRACKERS_KEY = ["workbench", "trackers"] as const;
-
 /**
  * The trackers' queries (issue 25), for the server's prefetch and the browser alike. A Pro tool's
  * keys, under "workbench": one person's data, dropped on sign-in and sign-out (personalQueryKeys).
+ * A tracker's report reads from its source (issue 27): the owner's tracker, or a share link's,
+ * under the source's own keys.
  * Runs finish in the background, on whichever instance: the list and the runs are read again
  * whenever they are shown; the list while a last run is live, and a live run, every RUN_POLL_MS.
  */
@@ -30,43 +32,43 @@ export const trackerQueries = {
     }),
   one: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "one", id], queryFn: () => api.getTracker(id), staleTime: 0 }),
   /** A tracker's newest runs (`limit` of them: the page asks for more with "Older runs"). */
-  runs: (api: ApiClient, id: string, limit = RUNS_PAGE) =>
+  runs: (source: TrackerSource, limit = RUNS_PAGE) =>
     queryOptions({
-      queryKey: [...TRACKERS_KEY, "runs", id, limit],
-      queryFn: () => api.listTrackerRuns(id, { limit }),
+      queryKey: [...source.key, "runs", limit],
+      queryFn: () => source.reads.runs({ limit }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
   /** One run, read every RUN_POLL_MS while it is queued or running (its progress). */
-  run: (api: ApiClient, id: string, runId: string) =>
+  run: (source: TrackerSource, runId: string) =>
     queryOptions({
-      queryKey: [...TRACKERS_KEY, "run", id, runId],
-      queryFn: () => api.getTrackerRun(id, runId),
+      queryKey: [...source.key, "run", runId],
+      queryFn: () => source.reads.run(runId),
       refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
     }),
   /** A tracker's trend for one metric (issue 26): every run's rollups, oldest first. */
-  trend: (api: ApiClient, id: string, metric: TrendMetric) =>
+  trend: (source: TrackerSource, metric: TrendMetric) =>
     queryOptions({
-      queryKey: [...TRACKERS_KEY, "trend", id, metric],
-      queryFn: () => api.getTrackerTrend(id, { metric }),
+      queryKey: [...source.key, "trend", metric],
+      queryFn: () => source.reads.trend({ metric }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
   /** The brand's figure per question and provider: the trend's small multiples. */
-  trendPerQuery: (api: ApiClient, id: string, metric: TrendMetric) =>
+  trendPerQuery: (source: TrackerSource, metric: TrendMetric) =>
     queryOptions({
-      queryKey: [...TRACKERS_KEY, "trend-per-query", id, metric],
-      queryFn: () => api.getTrackerTrend(id, { metric, perQuery: true }),
+      queryKey: [...source.key, "trend-per-query", metric],
+      queryFn: () => source.reads.trend({ metric, perQuery: true }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
   /** What entered and left the top 10s between the last two windows of runs. */
-  changes: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "changes", id], queryFn: () => api.getTrackerChanges(id), staleTime: 0 }),
+  changes: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "changes"], queryFn: () => source.reads.changes(), staleTime: 0 }),
   /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */
-  sources: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "sources", id], queryFn: () => api.getTrackerSources(id), staleTime: 0 }),
+  sources: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "sources"], queryFn: () => source.reads.sources(), staleTime: 0 }),
   /** A tracker's alerts, newest first. */
-  alerts: (api: ApiClient, id: string) =>
-    queryOptions({ queryKey: [...TRACKERS_KEY, "alerts", id], queryFn: async () => (await api.listTrackerAlerts(id)).alerts, staleTime: 0 }),
+  alerts: (source: TrackerSource) =>
+    queryOptions({ queryKey: [...source.key, "alerts"], queryFn: async () => (await source.reads.alerts()).alerts, staleTime: 0 }),
   /**
    * The header's bell: the newest alerts across the user's trackers. Alerts come when runs end, a
    * few times a day at most: read every INBOX_REFRESH_MS, on coming back to the tab once that old,

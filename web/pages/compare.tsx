@@ -2,7 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, SearchX } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "wouter";
+import { ReportHeading } from "#web/components/report-heading.tsx";
 import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx";
+import { compareMethod, comparedOnText } from "#web/lib/report.ts";
 import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
@@ -85,5 +87,11 @@ function Comparison({ query, variants }: { query: string | undefined; variants: 
       </Card>
     );
   }
-  return <CompareView report={report} />;
+  const original = report.searches.find((search) => search.role === "original") ?? report.searches[0];
+  return (
+    <>
+      <ReportHeading printOnly kind="Comparison" subject={original?.query ?? ""} details={[comparedOnText(report), compareMethod(report)]} />
+      <CompareView report={report} />
+    </>
+  );
 }

@@ -1,5 +1,11 @@
 import { Link } from "wouter";
+import type { PrefetchOutcome } from "#web/page.ts";
 import { Button } from "#web/shared-chunk.ts";
+
+/** No page has this address: answered 404. */
+export async function prefetch(): Promise<PrefetchOutcome> {
+  return { notFound: true };
+}
 
 export default function NotFoundPage() {
   return (

@@ -4,7 +4,9 @@ import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
+import { ReportHeading } from "#web/components/report-heading.tsx";
 import { formatDate } from "#src/core/dates.ts";
+import { methodNote } from "#src/core/method.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
@@ -44,7 +46,8 @@ export default function SavedSearchPage({ params }: PageProps) {
       </Button>
       {result ? (
         <>
-          <Card className="mx-auto mb-8 w-full max-w-3xl">
+          <ReportHeading printOnly kind="Search report" subject={result.query} details={[`Searched ${formatDate(result.createdAt)}`, methodNote(result)]} />
+          <Card className="mx-auto mb-8 w-full max-w-3xl print:hidden">
             <CardContent>
               <SearchForm
                 key={result.id}
@@ -63,7 +66,7 @@ export default function SavedSearchPage({ params }: PageProps) {
       ) : (
         <Skeleton className="h-96 w-full" aria-label="Loading saved search" />
       )}
-      <footer className="mt-10 border-t pt-4 text-center text-sm text-muted-foreground">
+      <footer className="mt-10 border-t pt-4 text-center text-sm text-muted-foreground print:hidden">
         {result ? `Saved search from ${formatDate(result.createdAt)}. ` : null}
         {user ? (
           <>

@@ -28,10 +28,12 @@ export type SearchResultsProps = {
   result: SearchResult & { status?: StoppedStatus };
   /** Pro callers get an active Generate Variants link; others a muted one leading to /upgrade. */
   isPro: boolean;
-  /** A saved search (/search/{id}): hides the Generate Variants action; exports stay. */
+  /** A saved search (/search/{id}, a share link): hides the Generate Variants action (exports stay), and every tab prints. */
   readOnly?: boolean;
   /** The tab shown first (default "side-by-side"). */
   defaultTab?: ResultsTab;
+  /** The Brand Lens tab (default shown): the viewer's own brand, never on a share link's page. */
+  brandLens?: boolean;
   className?: string;
 };
 
@@ -54,7 +56,7 @@ const TABS: { value: ResultsTab; label: string; className: string; render: (prop
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
-export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", className }: SearchResultsProps) {
+export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", brandLens = true, className }: SearchResultsProps) {
   const simulated = useMemo(() => simulatedOf(result), [result]);
   const headingId = useId();
   // The lens is loaded by its tab; the exports include the one shown.
@@ -63,6 +65,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
   const onLens = useCallback((lens: LensReport | null) => setShown({ searchId: result.id, lens }), [result.id]);
   const lensControl = useMemo(() => ({ override, setOverride, onLens }), [override, onLens]);
   const lens = shown.searchId === result.id ? shown.lens : null;
+  const tabs = brandLens ? TABS : TABS.filter((tab) => tab.value !== "lens");
 
   return (
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
@@ -79,15 +82,22 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
 
       <Tabs defaultValue={defaultTab} className="min-w-0 gap-4">
         <TabsList aria-label="Result views" className="flex h-auto w-full flex-wrap justify-start group-data-[orientation=horizontal]/tabs:h-auto">
-          {TABS.map((tab) => (
+          {tabs.map((tab) => (
             <TabsTrigger key={tab.value} value={tab.value} className="flex-none">
               {tab.label}
             </TabsTrigger>
           ))}
         </TabsList>
 
-        {TABS.map((tab) => (
-          <TabsContent key={tab.value} value={tab.value} className={tab.className}>
+        {/* A saved search's report: every tab is in the page, so that every tab prints, each from a new sheet under its name (app.css shows only the open one on screen); the lens, read on demand, only when open. */}
+        {tabs.map((tab, index) => (
+          <TabsContent
+            key={tab.value}
+            value={tab.value}
+            forceMount={readOnly && tab.value !== "lens" ? true : undefined}
+            className={cn(tab.className, index > 0 && "print:break-before-page")}
+          >
+            <h3 className="hidden text-lg font-semibold print:block">{tab.label}</h3>
             {tab.render({ result, simulated, isPro, lens: lensControl })}
           </TabsContent>
         ))}

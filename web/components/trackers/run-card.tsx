@@ -7,10 +7,11 @@ import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { formatUsd } from "#src/core/cost.ts";
 import { RunStatus } from "#web/components/trackers/run-status.tsx";
-import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { answersText, isLive } from "#web/lib/trackers.ts";
 import { formatRate } from "#web/lib/workbench.ts";
-import { api, Card, CardContent, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { Card, CardContent, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 type RunCardProps = {
   run: TrackerRun;
@@ -28,16 +29,17 @@ type RunCardProps = {
  */
 export function RunCard({ run: listed, providers, open: openFirst, newSegment }: RunCardProps) {
   const queryClient = useQueryClient();
+  const source = useTrackerSource();
   const [open, setOpen] = useState(openFirst);
   // The list leaves out the brand mentions: a run is read on its own while live, and once its results are opened.
-  const { data: read } = useQuery({ ...trackerQueries.run(api, listed.trackerId, listed.id), placeholderData: listed, enabled: isLive(listed) || open });
+  const { data: read } = useQuery({ ...trackerQueries.run(source, listed.id), placeholderData: listed, enabled: isLive(listed) || open });
   const run = read ?? listed;
   // A run that finishes here changes the tracker (its last run, Run now): read it and its runs again.
   const wasLive = useRef(isLive(run));
   useEffect(() => {
-    if (wasLive.current && !isLive(run)) void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
+    if (wasLive.current && !isLive(run)) void queryClient.invalidateQueries({ queryKey: source.staleOnRunEnd });
     wasLive.current = isLive(run);
-  }, [run, queryClient]);
+  }, [run, queryClient, source]);
 
   const { answers } = run;
   // The tracker's providers, and any other this run's answers came from (an older segment's).
@@ -53,7 +55,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
           <RunStatus status={run.status} />
           <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
-          <span className="text-muted-foreground">{run.trigger === "manual" ? "Run now" : "Scheduled"}</span>
+          <span className="text-muted-foreground">{run.trigger === "manual" ? "Started by hand" : "Scheduled"}</span>
           <span className="tabular-nums" data-testid="run-answers">
             {answersText(answers)}
           </span>
@@ -74,7 +76,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
         {run.queries.length > 0 ? (
           <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="group">
             <summary className="cursor-pointer text-sm font-medium">{`Results per question (${run.queries.length})`}</summary>
-            <QueryResults queries={run.queries} providers={shown} />
+            <QueryResults queries={run.queries} providers={shown} linksToSearches={source.linksToSearches} />
           </details>
         ) : null}
       </CardContent>
@@ -83,7 +85,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
 }
 
 /** Per question: its saved search, its answers, and per provider how often they named the brand (95% interval). */
-function QueryResults({ queries, providers }: { queries: TrackerRunQuery[]; providers: ProviderId[] }) {
+function QueryResults({ queries, providers, linksToSearches }: { queries: TrackerRunQuery[]; providers: ProviderId[]; linksToSearches: boolean }) {
   return (
     <div className="mt-3 overflow-x-auto">
       <table className="w-full min-w-[36rem] text-left text-sm">
@@ -106,7 +108,7 @@ function QueryResults({ queries, providers }: { queries: TrackerRunQuery[]; prov
           {queries.map((query) => (
             <tr key={query.query} className="border-b last:border-0" data-testid="run-query">
               <th scope="row" className="max-w-72 py-2 pr-3 align-top font-normal break-words">
-                {query.searchId ? (
+                {query.searchId && linksToSearches ? (
                   <Link href={`/search/${query.searchId}`} className="inline-flex items-start gap-1 underline-offset-4 hover:underline">
                     {query.query}
                     <ExternalLink className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />

@@ -2,15 +2,17 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { alertStatistics, alertText } from "#web/lib/trend.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { api, Badge, Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
+import { Badge, Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
 
 const kindLabels = { rose: "Rose", fell: "Fell", "model-changed": "Model changed" } as const;
 
 /** The tracker's alerts (issue 26, ADR 045), newest first: what moved, both windows, p and q, and the answers behind it. */
-export function TrackerAlerts({ trackerId }: { trackerId: string }) {
-  const alerts = useQuery(trackerQueries.alerts(api, trackerId));
+export function TrackerAlerts() {
+  const source = useTrackerSource();
+  const alerts = useQuery(trackerQueries.alerts(source));
   return (
     <section aria-labelledby="alerts-heading" className="space-y-3">
       <h2 id="alerts-heading" className="text-lg font-semibold">
@@ -36,7 +38,7 @@ export function TrackerAlerts({ trackerId }: { trackerId: string }) {
                         </div>
                         <p className="font-medium break-words">{alertText(alert, providerCatalogue[alert.provider].name)}</p>
                         {statistics ? <p className="text-muted-foreground tabular-nums">{statistics}</p> : null}
-                        {alert.searchIds.length > 0 ? (
+                        {source.linksToSearches && alert.searchIds.length > 0 ? (
                           <p className="flex flex-wrap gap-x-3 gap-y-1">
                             <span className="text-muted-foreground">The answers behind it:</span>
                             {alert.searchIds.map((id, index) => (

@@ -2,14 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import type { ChangedItem, ProviderChanges, TopListChanges } from "#src/contract/changes.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { api, Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
+import { Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
 
 const kindLabels = { products: "Products", companies: "Companies", domains: "Sources" } as const;
 
 /** What entered and left each provider's top 10s between the tracker's last two windows of runs (issue 26). */
-export function TrackerChanges({ trackerId }: { trackerId: string }) {
-  const changes = useQuery(trackerQueries.changes(api, trackerId));
+export function TrackerChanges() {
+  const changes = useQuery(trackerQueries.changes(useTrackerSource()));
   return (
     <section aria-labelledby="changes-heading" className="space-y-3" data-testid="tracker-changes">
       <h2 id="changes-heading" className="text-lg font-semibold">

@@ -1,8 +1,8 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useMemo, useState, type ReactNode } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
 import { Link } from "wouter";
-import type { Tracker } from "#src/contract/trackers.ts";
+import type { SharedTracker } from "#src/contract/shares.ts";
 import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
@@ -15,23 +15,33 @@ import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
+import { ReportHeading } from "#web/components/report-heading.tsx";
+import { TrackerSourceContext, useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { ownerTrackerSource, type TrackerSource } from "#web/lib/tracker-source.ts";
+import { asOfText, trackerMethod } from "#web/lib/report.ts";
 import { api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
 
 /** The tracker, its trend's figures, its alerts, its newest runs and the newest run's results arrive with the page. */
 export async function prefetchTracker({ queryClient, api: serverApi, params }: PrefetchContext) {
   const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
   if (!pro.isPro || !params.id) return;
-  const id = params.id;
   await Promise.all([
-    queryClient.prefetchQuery(trackerQueries.one(serverApi, id)),
-    queryClient.prefetchQuery(trackerQueries.trend(serverApi, id, "mention")),
-    queryClient.prefetchQuery(trackerQueries.alerts(serverApi, id)),
-    queryClient.prefetchQuery(trackerQueries.changes(serverApi, id)),
+    queryClient.prefetchQuery(trackerQueries.one(serverApi, params.id)),
+    prefetchTrackerReport(queryClient, ownerTrackerSource(serverApi, params.id)),
+  ]);
+}
+
+/** What a tracker's report shows first, from its source (the owner's tracker or a share link's). */
+export async function prefetchTrackerReport(queryClient: QueryClient, source: TrackerSource) {
+  await Promise.all([
+    queryClient.prefetchQuery(trackerQueries.trend(source, "mention")),
+    queryClient.prefetchQuery(trackerQueries.alerts(source)),
+    queryClient.prefetchQuery(trackerQueries.changes(source)),
     // The newest run opens with its results: read on its own, with the brand's mentions.
     queryClient
-      .fetchQuery(trackerQueries.runs(serverApi, id))
-      .then(({ runs: [newest] }) => (newest ? queryClient.prefetchQuery(trackerQueries.run(serverApi, id, newest.id)) : undefined))
+      .fetchQuery(trackerQueries.runs(source))
+      .then(({ runs: [newest] }) => (newest ? queryClient.prefetchQuery(trackerQueries.run(source, newest.id)) : undefined))
       .catch(() => undefined),
   ]);
 }
@@ -55,22 +65,68 @@ export function TrackerPage({ id }: { id: string }) {
 
 function TrackerView({ id }: { id: string }) {
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
+  const source = useMemo(() => ownerTrackerSource(api, id), [id]);
   if (isPending) return <Skeleton className="h-64 w-full" aria-label="Loading the tracker" role="status" />;
   if (error) return <TrackerMissing error={error} />;
   return (
-    <>
+    <TrackerSourceContext value={source}>
       <title>{`${tracker.name} · Trackers · AI Search Comparison`}</title>
-      <TrackerHeader tracker={tracker} />
+      <ReportHeading
+        printOnly
+        kind="Tracker report"
+        subject={tracker.name}
+        details={[asOfText(tracker.lastRun), tracker.scheduleText, trackerMethod(tracker)]}
+      />
+      <TrackerReport
+        tracker={tracker}
+        notice={tracker.pausedReason}
+        noRuns="No runs yet. The first starts on schedule, or now with Run now."
+        actions={
+          <>
+            <TrackerActions tracker={tracker} />
+            <Button asChild size="sm" variant="outline">
+              <Link href={`/trackers/${tracker.id}/edit`}>
+                <SquarePen aria-hidden="true" />
+                Edit
+              </Link>
+            </Button>
+          </>
+        }
+      />
+    </TrackerSourceContext>
+  );
+}
+
+type TrackerReportProps = {
+  tracker: SharedTracker;
+  /** Beside the name: the owner's buttons; a share link's "Live report" or "Snapshot as of …". */
+  actions: ReactNode;
+  /** Said under the schedule (why the tracker is paused). */
+  notice?: string;
+  /** A frozen link's tracker runs no more: no next run to tell. */
+  frozen?: boolean;
+  /** Said while there is no run. */
+  noRuns: string;
+};
+
+/**
+ * A tracker's report: its facts, trend, sources, alerts, what changed and its runs, read from the
+ * TrackerSourceContext around it: the owner's page and a share link's page are this one view.
+ */
+export function TrackerReport({ tracker, actions, notice, frozen = false, noRuns }: TrackerReportProps) {
+  return (
+    <>
+      <TrackerHeader tracker={tracker} actions={actions} notice={notice} frozen={frozen} />
       <TrackerTrend tracker={tracker} />
-      <TrackerSources trackerId={tracker.id} />
-      <TrackerAlerts trackerId={tracker.id} />
-      <TrackerChanges trackerId={tracker.id} />
-      <Runs tracker={tracker} />
+      <TrackerSources />
+      <TrackerAlerts />
+      <TrackerChanges />
+      <Runs tracker={tracker} noRuns={noRuns} />
     </>
   );
 }
 
-function TrackerHeader({ tracker }: { tracker: Tracker }) {
+function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportProps, "frozen" | "noRuns"> & { frozen: boolean }) {
   return (
     <header className="space-y-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -82,20 +138,12 @@ function TrackerHeader({ tracker }: { tracker: Tracker }) {
           <p className="text-muted-foreground" data-testid="tracker-schedule">
             {tracker.scheduleText}
           </p>
-          {tracker.pausedReason ? <p className="text-sm text-amber-700">{tracker.pausedReason}</p> : null}
+          {notice ? <p className="text-sm text-amber-700">{notice}</p> : null}
         </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
-          <TrackerActions tracker={tracker} />
-          <Button asChild size="sm" variant="outline">
-            <Link href={`/trackers/${tracker.id}/edit`}>
-              <SquarePen aria-hidden="true" />
-              Edit
-            </Link>
-          </Button>
-        </div>
+        <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        <Fact label="Next run">{tracker.paused ? "None while paused" : formatDate(tracker.nextRunAt)}</Fact>
+        {frozen ? null : <Fact label="Next run">{tracker.paused ? "None while paused" : formatDate(tracker.nextRunAt)}</Fact>}
         <Fact label="Brand">{[tracker.brand.name, ...tracker.brand.aliases].join(", ")}</Fact>
         <Fact label="Providers">{tracker.providers.map((id) => providerCatalogue[id].name).join(", ")}</Fact>
         <Fact label="Each run">{`${tracker.queries.length} question${tracker.queries.length === 1 ? "" : "s"} × ${tracker.iterations} iteration${tracker.iterations === 1 ? "" : "s"}`}</Fact>
@@ -118,9 +166,9 @@ function Fact({ label, children }: { label: string; children: string }) {
 /** The most runs the page lists (the API's largest page). */
 const MAX_RUNS = 100;
 
-function Runs({ tracker }: { tracker: Tracker }) {
+function Runs({ tracker, noRuns }: { tracker: SharedTracker; noRuns: string }) {
   const [limit, setLimit] = useState(RUNS_PAGE);
-  const runs = useQuery(trackerQueries.runs(api, tracker.id, limit));
+  const runs = useQuery(trackerQueries.runs(useTrackerSource(), limit));
   return (
     <section aria-labelledby="runs-heading" className="space-y-3">
       <h2 id="runs-heading" className="text-lg font-semibold">
@@ -129,7 +177,7 @@ function Runs({ tracker }: { tracker: Tracker }) {
       <QueryState query={runs} what="runs" skeletonClassName="h-32 w-full">
         {({ runs: list }) =>
           list.length === 0 ? (
-            <p className="text-muted-foreground">No runs yet. The first starts on schedule, or now with Run now.</p>
+            <p className="text-muted-foreground">{noRuns}</p>
           ) : (
             <ul className="space-y-3">
               {list.map((run, index) => (

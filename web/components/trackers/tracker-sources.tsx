@@ -7,7 +7,8 @@ import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { providerSources, sourceTypeLabels, type ProviderSources } from "#web/lib/sources.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { api, Card, CardContent, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
+import { Card, CardContent, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 /** The citation gap's rows shown: the domains most worth winning. */
 export const GAP_ROWS = 20;
@@ -17,8 +18,8 @@ export const GAP_ROWS = 20;
  * cited site per run (a chart with its table), and the citation gap, the sites that cite a
  * competitor but never the brand.
  */
-export function TrackerSources({ trackerId }: { trackerId: string }) {
-  const sources = useQuery(trackerQueries.sources(api, trackerId));
+export function TrackerSources() {
+  const sources = useQuery(trackerQueries.sources(useTrackerSource()));
   return (
     <section aria-labelledby="sources-heading" className="space-y-3">
       <h2 id="sources-heading" className="text-lg font-semibold">

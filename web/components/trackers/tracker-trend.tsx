@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Braces, FileSpreadsheet } from "lucide-react";
 import { useMemo, useState } from "react";
-import type { Tracker } from "#src/contract/trackers.ts";
+import type { SharedTracker } from "#src/contract/shares.ts";
 import { trendMetrics, type Trend, type TrendMetric } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
@@ -11,10 +11,11 @@ import { ChartCard } from "#web/components/trackers/chart-card.tsx";
 import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { formatPoint, metricAxis, metricLabels, providerTrends, queryTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { api, Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 /** The runs read for the trend's "questions edited" markers (the API's largest page). */
 const SEGMENT_RUNS = 100;
@@ -23,10 +24,11 @@ const SEGMENT_RUNS = 100;
  * The tracker's trend (issue 26): per provider, the brand's line with its interval band and the
  * competitors', for the metric chosen; each chart with a table of the same figures.
  */
-export function TrackerTrend({ tracker }: { tracker: Tracker }) {
+export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
+  const source = useTrackerSource();
   const [metric, setMetric] = useState<TrendMetric>("mention");
-  const trend = useQuery(trackerQueries.trend(api, tracker.id, metric));
-  const runs = useQuery(trackerQueries.runs(api, tracker.id, SEGMENT_RUNS));
+  const trend = useQuery(trackerQueries.trend(source, metric));
+  const runs = useQuery(trackerQueries.runs(source, SEGMENT_RUNS));
   const segments = useMemo(() => new Map((runs.data?.runs ?? []).map((run) => [run.id, run.segment])), [runs.data]);
   const points = trend.data?.points ?? [];
   const trends = useMemo(() => providerTrends(points, providerIds, segments), [points, segments]);
@@ -133,8 +135,8 @@ function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendM
 }
 
 /** Small multiples: per question, the brand's figure on each provider, a line per provider. */
-function PerQuestion({ tracker, metric }: { tracker: Tracker; metric: TrendMetric }) {
-  const perQuery = useQuery(trackerQueries.trendPerQuery(api, tracker.id, metric));
+function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: TrendMetric }) {
+  const perQuery = useQuery(trackerQueries.trendPerQuery(useTrackerSource(), metric));
   const names = useMemo(() => Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>, []);
   const charts = useMemo(() => queryTrends(perQuery.data?.points ?? [], tracker.queries, providerIds, names), [perQuery.data, tracker.queries, names]);
   const brand = tracker.brand.name;

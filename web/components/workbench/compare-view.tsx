@@ -20,8 +20,12 @@ const KINDS: { kind: Kind; label: string; one: string }[] = [
   { kind: "sources", label: "Sources", one: "Source" },
 ];
 
-/** Spec §2 compare: tabs Summary, Products (n), Companies (n), Sources (n); then what the models searched for. */
-export function CompareView({ report }: { report: CompareReport }) {
+/**
+ * Spec §2 compare: tabs Summary, Products (n), Companies (n), Sources (n); then what the models
+ * searched for. Every tab is in the page, so that each prints (on screen only the open one shows).
+ * `readOnly` (a share link's page): no links to the owner's saved searches or to run a query.
+ */
+export function CompareView({ report, readOnly = false }: { report: CompareReport; readOnly?: boolean }) {
   const { base, others } = baseAndOthers(report.searches);
   const [chosen, setChosen] = useState(others[0]?.id);
   const selected = others.find((search) => search.id === chosen) ?? others[0];
@@ -41,16 +45,21 @@ export function CompareView({ report }: { report: CompareReport }) {
             </TabsTrigger>
           ))}
         </TabsList>
-        <TabsContent value="summary" className="min-w-0">
-          <Summary report={report} />
+        <TabsContent value="summary" forceMount className="min-w-0">
+          <Summary report={report} readOnly={readOnly} />
         </TabsContent>
         {KINDS.map(({ kind, label, one }) => (
-          <TabsContent key={kind} value={kind} className="min-w-0">
+          <TabsContent key={kind} value={kind} forceMount className="min-w-0 print:break-before-page">
+            <h3 className="hidden text-lg font-semibold print:block">{`${label} (${report[kind].length})`}</h3>
             <ItemsTab items={report[kind]} kind={kind} label={label} one={one} pair={pair} />
           </TabsContent>
         ))}
       </Tabs>
-      {selected ? <FanOut report={report} pair={pair} /> : null}
+      {selected ? (
+        <div className="print:break-before-page">
+          <FanOut report={report} pair={pair} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -64,7 +73,7 @@ function roleLabel(search: ComparedSearch): string {
 
 // ---------------------------------------------------------------------------------------------
 
-function Summary({ report }: { report: CompareReport }) {
+function Summary({ report, readOnly }: { report: CompareReport; readOnly: boolean }) {
   const { summary, searches } = report;
   const tops: { title: string; items: CompareReport["summary"]["topProducts"]; empty: string; source?: boolean }[] = [
     { title: "Top Products", items: summary.topProducts, empty: "No products found" },
@@ -112,7 +121,9 @@ function Summary({ report }: { report: CompareReport }) {
       <Card className="min-w-0 gap-3">
         <CardHeader>
           <CardHeading>Searches compared</CardHeading>
-          <CardDescription>Each query's latest saved search of yours.</CardDescription>
+          <CardDescription>
+            {readOnly ? "Each query's latest saved search when the comparison was shared." : "Each query's latest saved search of yours."}
+          </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
           <ul className="divide-y" aria-label="Searches compared">
@@ -122,15 +133,19 @@ function Summary({ report }: { report: CompareReport }) {
                   <Badge variant={search.role === "original" ? "default" : "secondary"} className="mr-2">
                     {roleLabel(search)}
                   </Badge>
-                  <Link href={`/search/${encodeURIComponent(search.id)}`} className="font-medium break-words underline-offset-2 hover:underline">
-                    {search.query}
-                  </Link>
+                  {readOnly ? (
+                    <span className="font-medium break-words">{search.query}</span>
+                  ) : (
+                    <Link href={`/search/${encodeURIComponent(search.id)}`} className="font-medium break-words underline-offset-2 hover:underline">
+                      {search.query}
+                    </Link>
+                  )}
                 </div>
                 <span className="shrink-0 text-xs text-muted-foreground">{`${formatDate(search.createdAt)} · ${plural(search.iterationCount, "iteration")}`}</span>
               </li>
             ))}
           </ul>
-          <Missing missing={report.missing} />
+          <Missing missing={report.missing} readOnly={readOnly} />
         </CardContent>
       </Card>
     </div>
@@ -138,7 +153,7 @@ function Summary({ report }: { report: CompareReport }) {
 }
 
 /** Queries asked for that have no saved search: said plainly, with the way to run each. */
-export function Missing({ missing }: { missing: string[] }) {
+export function Missing({ missing, readOnly = false }: { missing: string[]; readOnly?: boolean }) {
   if (missing.length === 0) return null;
   return (
     <div className="space-y-2 rounded-lg border border-dashed p-3">
@@ -147,14 +162,16 @@ export function Missing({ missing }: { missing: string[] }) {
         {missing.map((query) => (
           <li key={query} className="flex min-w-0 flex-wrap items-center justify-between gap-2">
             <span className="min-w-0 break-words">{query}</span>
-            <Link
-              href={dashboardHref(query)}
-              aria-label={`Search it: ${query}`}
-              className="inline-flex shrink-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline dark:text-blue-300"
-            >
-              <Search className="size-3.5" aria-hidden="true" />
-              Search it
-            </Link>
+            {readOnly ? null : (
+              <Link
+                href={dashboardHref(query)}
+                aria-label={`Search it: ${query}`}
+                className="inline-flex shrink-0 items-center gap-1 text-blue-700 underline-offset-2 hover:underline dark:text-blue-300"
+              >
+                <Search className="size-3.5" aria-hidden="true" />
+                Search it
+              </Link>
+            )}
           </li>
         ))}
       </ul>

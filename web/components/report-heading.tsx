@@ -1,0 +1,27 @@
+import { cn } from "#web/lib/utils.ts";
+
+type ReportHeadingProps = {
+  /** What kind of report: "Search report", "Comparison", "Tracker report". */
+  kind: string;
+  /** The query or the tracker's name. */
+  subject: string;
+  /** Its date and its method, a line each. */
+  details: string[];
+  /** On paper only (the owner's pages, whose own header says it on screen); else on screen too (a share link's page). */
+  printOnly?: boolean;
+};
+
+/** A report's heading (issue 27): the product, what the report is, its query or tracker, its date and its method. */
+export function ReportHeading({ kind, subject, details, printOnly = false }: ReportHeadingProps) {
+  return (
+    <section aria-label="Report" className={cn("space-y-1 break-inside-avoid", printOnly && "hidden print:block")} data-testid="report-heading">
+      <p className="text-sm text-muted-foreground">{`AI Search Comparison · ${kind}`}</p>
+      <p className="text-2xl font-bold tracking-tight break-words">{subject}</p>
+      {details.map((line) => (
+        <p key={line} className="text-sm text-muted-foreground">
+          {line}
+        </p>
+      ))}
+    </section>
+  );
+}
