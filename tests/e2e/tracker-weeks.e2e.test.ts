@@ -3,9 +3,8 @@ import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { SourcesReport, TrackerAlertList, Trend } from "#src/contract/trend.ts";
 import { orderedSourceRows, sourceRowCells } from "#web/lib/sources.ts";
 import { alertText } from "#web/lib/trend.ts";
-import { nextTestIp } from "#tests/support/agent.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
-import { cells, expectedTrendRows, expectGap, pageJson, runOnce, trendRows } from "#tests/support/tracker-pages.ts";
+import { cells, expectedTrendRows, expectGap, pageJson, runOnce, seedFetch, trendRows } from "#tests/support/tracker-pages.ts";
 import { seedTracker } from "../../scripts/seed.ts";
 
 /*
@@ -25,24 +24,11 @@ const DAYS = 21;
 const ITERATIONS = 5;
 const account = { username: "weeks", password: "weeks-password" };
 
-/** The seed's requests, sent to this file's server from one client address (as `bun run seed` sends them to its app). */
-function serverFetch(): typeof fetch {
-  const { baseUrl } = harness();
-  const address = nextTestIp();
-  return ((input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    return fetch(new URL(url.pathname + url.search, baseUrl), {
-      ...init,
-      headers: { ...(init?.headers as Record<string, string>), "x-forwarded-for": address },
-    });
-  }) as typeof fetch;
-}
-
 describe("a tracker with weeks of runs in Chromium", () => {
   test(
     "21 seeded days and a real run with OpenAI not searching: each provider's 22 runs drawn and tabled as the API's, the alert listed, sources and gap as the API's, on a phone too",
     async () => {
-      const seeded = await seedTracker(harness().database, serverFetch(), { days: DAYS, queries: 2, iterations: ITERATIONS, ...account });
+      const seeded = await seedTracker(harness().database, seedFetch(harness().baseUrl), { days: DAYS, queries: 2, iterations: ITERATIONS, ...account });
       expect(seeded.counts.runs).toBe(DAYS);
       const page = await harness().newPage({ viewport: DESKTOP });
       await page.goto("/");

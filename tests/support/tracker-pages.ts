@@ -6,9 +6,22 @@ import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { sourceTypeLabels } from "#web/lib/sources.ts";
 import { formatPoint } from "#web/lib/trend.ts";
+import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
 
 /* A tracker page's Chromium tests (issue 26) drive the API through the signed-in page's own session. */
+
+/** The seed's requests (scripts/seed.ts), sent to the server at `baseUrl` from one client address (as `bun run seed` sends them to its app). */
+export function seedFetch(baseUrl: string): typeof fetch {
+  const address = nextTestIp();
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    return fetch(new URL(url.pathname + url.search, baseUrl), {
+      ...init,
+      headers: { ...(init?.headers as Record<string, string>), "x-forwarded-for": address },
+    });
+  }) as typeof fetch;
+}
 
 /** The API's answer to `method path` as the page's user, which must be 2xx. */
 export async function pageJson<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {

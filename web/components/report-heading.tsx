@@ -13,10 +13,12 @@ type ReportHeadingProps = {
 
 /** A report's heading (issue 27): the product, what the report is, its query or tracker, its date and its method. */
 export function ReportHeading({ kind, subject, details, printOnly = false }: ReportHeadingProps) {
+  // The page's heading where it is shown; on paper only, the page has its own.
+  const Title = printOnly ? "p" : "h1";
   return (
     <section aria-label="Report" className={cn("space-y-1 break-inside-avoid", printOnly && "hidden print:block")} data-testid="report-heading">
       <p className="text-sm text-muted-foreground">{`AI Search Comparison · ${kind}`}</p>
-      <p className="text-2xl font-bold tracking-tight break-words">{subject}</p>
+      <Title className="text-2xl font-bold tracking-tight break-words">{subject}</Title>
       {details.map((line) => (
         <p key={line} className="text-sm text-muted-foreground">
           {line}

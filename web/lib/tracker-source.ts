@@ -41,5 +41,19 @@ export function ownerTrackerSource(api: ApiClient, id: string): TrackerSource {
 /** The tracker a share link shows, as anyone holding the link reads it: not one person's data, kept across sign-ins. */
 export function sharedTrackerSource(api: ApiClient, token: string): TrackerSource {
   const key = sharedKey(token);
-  return { key, staleOnRunEnd: key, linksToSearches: false, reads: api.shared(token) };
+  // Awaited: the browser's client (web/lib/api.ts) hands every method's answer back as a promise, `shared`'s too.
+  const shared = async () => api.shared(token);
+  return {
+    key,
+    staleOnRunEnd: key,
+    linksToSearches: false,
+    reads: {
+      runs: async (page) => (await shared()).runs(page),
+      run: async (runId) => (await shared()).run(runId),
+      trend: async (query) => (await shared()).trend(query),
+      sources: async (query) => (await shared()).sources(query),
+      alerts: async () => (await shared()).alerts(),
+      changes: async (query) => (await shared()).changes(query),
+    },
+  };
 }
