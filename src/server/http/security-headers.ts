@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { SHARE_PATH } from "#src/contract/shares.ts";
 import { isHttps } from "./forwarded.ts";
 
 /**
@@ -19,12 +18,6 @@ export function securityHeaders({ trustProxy }: { trustProxy: number }) {
     set.headers["x-frame-options"] = "DENY";
     if (isHttps(request, trustProxy)) set.headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
     const path = new URL(request.url).pathname;
-    if (path.startsWith(`${SHARE_PATH}/`)) {
-      // A share link's page: its address is the token, so it is never sent on to the sites its
-      // sources link to, and never indexed (issue 27).
-      set.headers["referrer-policy"] = "no-referrer";
-      set.headers["x-robots-tag"] = "noindex";
-    }
     if (path.startsWith("/api/")) {
       set.headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
       if (!isPublicApi(path)) set.headers["cache-control"] = "no-store";
