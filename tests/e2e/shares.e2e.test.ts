@@ -8,7 +8,7 @@ import type { CreatedToken } from "#src/contract/tokens.ts";
 import type { TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { alertText } from "#web/lib/trend.ts";
-import { screenshot, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 import { pdfText, printToPdf, showFirstPdfPage } from "#tests/support/pdf.ts";
 import { expectedTrendRows, pageJson, runOnce, seedFetch, trendRows } from "#tests/support/tracker-pages.ts";
 import { seedTracker } from "../../scripts/seed.ts";
@@ -65,7 +65,9 @@ async function expectNoIndex(response: Response | null, page: Page) {
   expect(await page.locator('head meta[name="robots"]').getAttribute("content")).toBe("noindex, nofollow");
 }
 
+/** A printed report starts with its heading (no header of the app's before it) and has none of the product's navigation. */
 function expectNoChrome(text: string) {
+  expect(text.trimStart()).toStartWith("AI Search Comparison · ");
   for (const pattern of CHROME_TEXT) expect({ pattern: String(pattern), found: pattern.test(text) }).toEqual({ pattern: String(pattern), found: false });
 }
 
@@ -117,7 +119,8 @@ describe("share links in Chromium", () => {
       expect(await guest.page.getByLabel("What would you like to search?").count()).toBe(0);
       expect(await guest.page.locator('a[href^="/search/"], a[href^="/variants"], a[href^="/user/"]').count()).toBe(0);
       await tabs.getByRole("tab", { name: "Side by Side" }).click();
-      await screenshot(guest.page, "shared-search.png", { fullPage: true });
+      expect(await seriousAxeViolations(guest.page)).toEqual([]);
+      await screenshot(guest.page, "shared-search.png");
 
       // Printed: the report's heading, the query, a figure and the date; every tab on its own sheet; no navigation.
       const printed = await pdfText(await printToPdf(guest.page));
@@ -224,6 +227,7 @@ describe("share links in Chromium", () => {
       for (const name of [/^Run now/, /^Pause/, /^Resume/, /^Edit/]) expect(await guest.page.getByRole("button", { name }).count()).toBe(0);
       expect(await guest.page.getByRole("link", { name: /Edit|Back to Trackers|Saved search/ }).count()).toBe(0);
       expect(await guest.page.locator('a[href^="/search/"], a[href^="/trackers"]').count()).toBe(0);
+      expect(await seriousAxeViolations(guest.page)).toEqual([]);
       await screenshot(guest.page, "shared-tracker.png", { fullPage: true });
 
       // Printed: the tracker, the report's date, its alert and a run's figure; no navigation.

@@ -61,7 +61,7 @@ export default function SharedPage({ params }: PageProps) {
 /** The product's name and what this page is: no navigation, no account. */
 function SharedHeader() {
   return (
-    <header className="border-b bg-background print:hidden">
+    <header className="border-b bg-background">
       <div className="container mx-auto flex h-14 max-w-6xl items-center justify-between gap-2 px-4">
         <span className="flex min-w-0 items-center gap-2 font-semibold tracking-tight">
           <Search className="size-5 shrink-0 text-primary" aria-hidden="true" />
