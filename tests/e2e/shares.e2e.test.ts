@@ -65,6 +65,14 @@ async function expectNoIndex(response: Response | null, page: Page) {
   expect(await page.locator('head meta[name="robots"]').getAttribute("content")).toBe("noindex, nofollow");
 }
 
+/** The printed search's tabs after the first. */
+const TAB_SHEETS = ["Products All Products", "Companies All Companies", "All Links All Sources", "Frequency Analysis"];
+
+/** Each of `headings` starts a page of the printed report (after its first). */
+function expectPagesStartingWith(pages: string[], headings: string[]) {
+  for (const heading of headings) expect({ heading, starts: pages.slice(1).some((page) => page.startsWith(heading)) }).toEqual({ heading, starts: true });
+}
+
 /** A printed report starts with its heading (no header of the app's before it) and has none of the product's navigation. */
 function expectNoChrome(text: string) {
   expect(text.trimStart()).toStartWith("AI Search Comparison · ");
@@ -124,7 +132,8 @@ describe("share links in Chromium", () => {
 
       // Printed: the report's heading, the query, a figure and the date; every tab on its own sheet; no navigation.
       const printed = await pdfText(await printToPdf(guest.page));
-      expect(printed.pages).toBeGreaterThan(1);
+      // Each tab from a new sheet, under its name.
+      expectPagesStartingWith(printed.pages, TAB_SHEETS);
       for (const text of ["AI Search Comparison · Search report", query, `Searched ${formatDate(searched.createdAt)}`, figure![1]!, `· ${figure![2]}`, "Frequency Analysis", "All Links"])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
@@ -169,7 +178,7 @@ describe("share links in Chromium", () => {
       // The owner's own saved search prints the same way: its report heading, no navigation.
       await visit(page, `/search/${searched.id}`);
       const own = await pdfText(await printToPdf(page));
-      expect(own.pages).toBeGreaterThan(1);
+      expectPagesStartingWith(own.pages, TAB_SHEETS);
       for (const text of ["AI Search Comparison · Search report", query, `Searched ${formatDate(searched.createdAt)}`, figure![1]!, `· ${figure![2]}`])
         expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(own.text);
@@ -231,11 +240,16 @@ describe("share links in Chromium", () => {
       await screenshot(guest.page, "shared-tracker.png", { fullPage: true });
 
       // Printed: the tracker, the report's date, its alert and a run's figure; no navigation.
-      const printed = await pdfText(await printToPdf(guest.page));
-      expect(printed.pages).toBeGreaterThan(1);
+      const pdf = await printToPdf(guest.page);
+      const printed = await pdfText(pdf);
+      // The sources, the alerts and the runs each from a new sheet.
+      expectPagesStartingWith(printed.pages, ["Sources by type", "Alerts", "Runs"]);
       for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", "Live report", `As of the run of ${formatDate(last.finishedAt)}`, alert, mention])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
+      const viewer = await harness().newPage();
+      await showFirstPdfPage(viewer, pdf);
+      await screenshot(viewer, "shared-tracker-print.png", { published: false });
 
       // The table view of a chart reads the link's trend: the owner's figures.
       const region = `Mentions on ${providerCatalogue.openai.name}`;

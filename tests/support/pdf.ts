@@ -12,10 +12,11 @@ export async function printToPdf(page: Page): Promise<Uint8Array> {
   return new Uint8Array(await page.pdf({ format: "A4", printBackground: true }));
 }
 
-/** A PDF's text, its whitespace collapsed, and its number of pages. */
-export async function pdfText(pdf: Uint8Array): Promise<{ text: string; pages: number }> {
-  const { totalPages, text } = await extractText(await getDocumentProxy(pdf.slice()), { mergePages: true });
-  return { text: text.replace(/\s+/g, " "), pages: totalPages };
+/** A PDF's text, and each page's, whitespace collapsed. */
+export async function pdfText(pdf: Uint8Array): Promise<{ text: string; pages: string[] }> {
+  const { text } = await extractText(await getDocumentProxy(pdf.slice()), { mergePages: false });
+  const pages = text.map((page) => page.replace(/\s+/g, " ").trim());
+  return { text: pages.join(" "), pages };
 }
 
 const PDFJS = readFileSync(join(dirname(createRequire(import.meta.url).resolve("unpdf")), "pdfjs.mjs"), "utf8");

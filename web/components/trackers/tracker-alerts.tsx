@@ -14,7 +14,7 @@ export function TrackerAlerts() {
   const source = useTrackerSource();
   const alerts = useQuery(trackerQueries.alerts(source));
   return (
-    <section aria-labelledby="alerts-heading" className="space-y-3">
+    <section aria-labelledby="alerts-heading" className="space-y-3 print:break-before-page">
       <h2 id="alerts-heading" className="text-lg font-semibold">
         Alerts
       </h2>

@@ -170,7 +170,7 @@ function Runs({ tracker, noRuns }: { tracker: SharedTracker; noRuns: string }) {
   const [limit, setLimit] = useState(RUNS_PAGE);
   const runs = useQuery(trackerQueries.runs(useTrackerSource(), limit));
   return (
-    <section aria-labelledby="runs-heading" className="space-y-3">
+    <section aria-labelledby="runs-heading" className="space-y-3 print:break-before-page">
       <h2 id="runs-heading" className="text-lg font-semibold">
         Runs
       </h2>

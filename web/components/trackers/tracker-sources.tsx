@@ -21,7 +21,7 @@ export const GAP_ROWS = 20;
 export function TrackerSources() {
   const sources = useQuery(trackerQueries.sources(useTrackerSource()));
   return (
-    <section aria-labelledby="sources-heading" className="space-y-3">
+    <section aria-labelledby="sources-heading" className="space-y-3 print:break-before-page">
       <h2 id="sources-heading" className="text-lg font-semibold">
         Sources by type
       </h2>
