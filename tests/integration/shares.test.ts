@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { shares } from "#db/schema.ts";
+import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
+import { apiTokens, shares, users } from "#db/schema.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
 import type { Share, SharedView, ShareList } from "#src/contract/shares.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
@@ -274,3 +278,40 @@ describeEachDatabase("share links", (getDb) => {
     expect((await visitor.request("GET", `/api/shared/${tokenOf(two!)}`)).status).toBe(200);
   });
 });
+
+describeEachDatabase(
+  "share links: the shares scope for tokens made before it",
+  (getDb) => {
+    test("a token holding every earlier scope gets shares; one holding fewer, or none stored (all), is left as it was", async () => {
+      // The migrations up to the one before shares, as a database of the previous version has them.
+      const folder = mkdtempSync(join(tmpdir(), "app-migrations-"));
+      cpSync(DEFAULT_MIGRATIONS_FOLDER, folder, { recursive: true });
+      const journalPath = join(folder, "meta", "_journal.json");
+      const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+      const before = journal.entries.findIndex((entry) => entry.tag === "0011_shares");
+      writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
+      try {
+        await migrate(getDb(), { migrationsFolder: folder });
+        const { db } = getDb();
+        const [user] = await db
+          .insert(users)
+          .values({ username: "scoped", email: "scoped@example.com", passwordHash: "x", firstName: "S", lastName: "C" })
+          .returning();
+        const earlier = ["search", "history", "variants", "compare", "lens", "account:read", "trackers"];
+        const token = (name: string, scopes: string[] | null) => ({ userId: user!.id, name, tokenHash: name, scopes });
+        await db.insert(apiTokens).values([token("all-earlier", earlier), token("fewer", ["search", "history"]), token("unscoped", null)]);
+
+        expect(await migrate(getDb())).toEqual({ applied: journal.entries.length - before });
+        const rows = await db.select({ name: apiTokens.name, scopes: apiTokens.scopes }).from(apiTokens).orderBy(apiTokens.name);
+        expect(rows).toEqual([
+          { name: "all-earlier", scopes: [...earlier, "shares"] },
+          { name: "fewer", scopes: ["search", "history"] },
+          { name: "unscoped", scopes: null },
+        ]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  },
+  { migrated: false },
+);
