@@ -69,8 +69,11 @@ describeEachDatabase("share links", (getDb) => {
     expect(opened.headers.get("cache-control")).toBe("no-store");
     expect(opened.headers.get("referrer-policy")).toBe("no-referrer");
     for (const secret of [account.email, account.username, apiToken, other.query, other.id]) expect(opened.text).not.toContain(secret);
-    // The visitor got no session of the owner's either.
-    expect((await visitor.request("GET", "/api/user")).status).not.toBe(200);
+    // The link's page says the same to robots, caches and the sites it links to.
+    const page = await visitor.fetch(`http://localhost/shared/${tokenOf(link)}`);
+    expect(page.headers.get("x-robots-tag")).toContain("noindex");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("cache-control")).toBe("no-store");
 
     // A search's link opens no tracker reads.
     expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}/runs`)).toMatchObject({ status: 404, json: GONE });
@@ -178,6 +181,16 @@ describeEachDatabase("share links", (getDb) => {
       ["variant", variant.id],
     ]);
     expect(report.products.length).toBeGreaterThan(0);
+
+    // Without variants: the query's saved variants, each its latest saved search (none yet: the original alone).
+    const { variants } = await owner.api.generateVariants({ query: "best standing desk" });
+    const searched = (await owner.api.search({ query: variants[0]!.query })).result;
+    const bySet = (await owner.request("POST", "/api/shares", { kind: "compare", id: original.id })).json as Share;
+    const setReport = ((await visitor.request("GET", `/api/shared/${tokenOf(bySet)}`)).json as { report: CompareReport }).report;
+    expect(setReport.searches.map((s) => [s.role, s.id])).toEqual([
+      ["original", original.id],
+      ["variant", searched.id],
+    ]);
   });
 
   test("a tracker link: living shows every run, frozen stops at sharing; neither shows the webhook, the budget or the owner's saved searches", async () => {
