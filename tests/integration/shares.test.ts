@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
 import { apiTokens, shares, users } from "#db/schema.ts";
+import type { ApiClient } from "#src/client/api.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
 import type { Share, SharedView, ShareList } from "#src/contract/shares.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
@@ -125,6 +126,27 @@ describeEachDatabase("share links", (getDb) => {
     expect(await visitor.request("GET", `/api/shared/${tokenOf(again)}`)).toMatchObject({ status: 404, json: GONE });
   });
 
+  test("a link's url points at the origin the browser addressed, behind a proxy (TRUST_PROXY) too, and when a page reads the list on the server", async () => {
+    // A page that shows the owner's list, read through the app as the profile page's data is.
+    const renderer =
+      () =>
+      async ({ api }: { api: ApiClient }) =>
+        Response.json(await api.listShares());
+    const { app } = await createTestApp(getDb(), { simulator, renderer });
+    const owner = createAgent(app);
+    await signUp(owner, getDb());
+    const search = (await owner.api.search({ query: "best crm for startups" })).result;
+    const proxied = { "x-forwarded-host": "reports.example.com", "x-forwarded-proto": "https" };
+    const made = (await owner.request("POST", "/api/shares", { kind: "search", id: search.id }, proxied)).json as Share;
+    expect(made.url).toStartWith("https://reports.example.com/shared/");
+    const listed = (await owner.request("GET", "/api/shares", undefined, proxied)).json as ShareList;
+    expect(listed.shares.map((share) => share.url)).toEqual([made.url]);
+    const page = (await owner.request("GET", "/user/profile", undefined, proxied)).json as ShareList;
+    expect(page.shares.map((share) => share.url)).toEqual([made.url]);
+    // Without a proxy's word, the address the request came to.
+    expect(((await owner.request("GET", "/api/shares")).json as ShareList).shares[0]!.url).toStartWith("http://localhost/shared/");
+  });
+
   test("bad bodies are 400s with a message; a visitor cannot make links; a token with the shares scope can", async () => {
     const { app } = await createTestApp(getDb(), { simulator });
     const owner = createAgent(app);
@@ -217,8 +239,9 @@ describeEachDatabase("share links", (getDb) => {
       expect(ownerAlerts.alerts.length).toBeGreaterThan(0);
       expect(ownerAlerts.alerts.some((alert) => alert.searchIds.length > 0)).toBe(true);
 
+      const other = (await owner.api.search({ query: "zebra-secret pricing of acme" })).result;
       const visitor = createAgent(app);
-      const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook"];
+      const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook", other.query, other.id];
       const searchIds = [first, second].flatMap((run) => run.queries.flatMap((query) => (query.searchId ? [query.searchId] : [])));
       expect(searchIds).toHaveLength(4);
       const read = async (token: string, path: string) => {
