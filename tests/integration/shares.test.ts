@@ -295,7 +295,7 @@ describeEachDatabase("share links", (getDb) => {
       simulator.clearFaults();
       await queue.stop();
     }
-  });
+  }, 120_000);
 
   test("each link is rate-limited on its own: past the limit a 429 with Retry-After", async () => {
     const { app } = await createTestApp(getDb(), { simulator, env: { SHARE_READS_PER_MINUTE: "2" } });
