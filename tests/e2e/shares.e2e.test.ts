@@ -9,7 +9,7 @@ import type { TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { alertText } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
-import { pdfText, printToPdf, showFirstPdfPage } from "#tests/support/pdf.ts";
+import { pdfText, printToPdf, showPdfPage } from "#tests/support/pdf.ts";
 import { expectedTrendRows, pageJson, runOnce, seedFetch, trendRows } from "#tests/support/tracker-pages.ts";
 import { seedTracker } from "../../scripts/seed.ts";
 
@@ -26,7 +26,22 @@ const harness = useBrowser({ simulator: { seed: 20261127 }, distinctAddresses: t
 const TIMEOUT = 180_000;
 const DESKTOP = { width: 1280, height: 900 };
 /** What a printed report never says: the product's navigation and its buttons ("Share" the button, not a "Share of …" figure). */
-const CHROME_TEXT = [/Back to Dashboard/, /Back to Trackers/, /Log In/, /Sign Up/, /\bSign in\b/i, /Upgrade to Pro/, /Pro Member/, /\bShare\b(?! of)/, /Run now/, /Generate Variants/, /Search All Models/, /Show table/, /Download CSV/, /Export as/];
+const CHROME_TEXT = [
+  /Back to Dashboard/,
+  /Back to Trackers/,
+  /Log In/,
+  /Sign Up/,
+  /\bSign in\b/i,
+  /Upgrade to Pro/,
+  /Pro Member/,
+  /\bShare\b(?! of)/,
+  /Run now/,
+  /Generate Variants/,
+  /Search All Models/,
+  /Show table/,
+  /Download CSV/,
+  /Export as/,
+];
 
 type Owner = { page: Page; username: string; email: string; apiToken: string };
 
@@ -51,7 +66,8 @@ async function visitor(): Promise<{ page: Page; seen: () => Promise<string> }> {
 }
 
 function expectNoTraceOf(text: string, owner: Owner, secrets: string[]) {
-  for (const secret of [owner.email, owner.username, owner.apiToken, ...secrets]) expect({ secret, found: text.toLowerCase().includes(secret.toLowerCase()) }).toEqual({ secret, found: false });
+  for (const secret of [owner.email, owner.username, owner.apiToken, ...secrets])
+    expect({ secret, found: text.toLowerCase().includes(secret.toLowerCase()) }).toEqual({ secret, found: false });
 }
 
 async function makeToken(page: Page): Promise<string> {
@@ -104,7 +120,12 @@ describe("share links in Chromium", () => {
       const main = guest.page.getByRole("main");
       await main.getByRole("heading", { level: 1, name: query }).waitFor();
       expect(await guest.page.getByText("Shared report · read-only").isVisible()).toBe(true);
-      expect(await main.getByText(`Searched ${formatDate(searched.createdAt)}`).first().isVisible()).toBe(true);
+      expect(
+        await main
+          .getByText(`Searched ${formatDate(searched.createdAt)}`)
+          .first()
+          .isVisible(),
+      ).toBe(true);
       expect(await main.getByText(/were asked the query exactly as typed, with web search on, 5 times each\./).isVisible()).toBe(true);
       // Simulated providers are said to be.
       expect(await main.getByText("Simulated answers").isVisible()).toBe(true);
@@ -114,7 +135,12 @@ describe("share links in Chromium", () => {
       await tabs.getByRole("tab", { name: "Products" }).click();
       const product = guest.page.getByTestId("aggregated-product").first();
       // The name, without its rank beside it.
-      const productName = (await product.locator("p").first().evaluate((p) => p.firstChild?.textContent ?? "")).trim();
+      const productName = (
+        await product
+          .locator("p")
+          .first()
+          .evaluate((p) => p.firstChild?.textContent ?? "")
+      ).trim();
       expect(productName.length).toBeGreaterThan(0);
       expect(await product.isVisible()).toBe(true);
       await tabs.getByRole("tab", { name: "Frequency Analysis" }).click();
@@ -122,7 +148,8 @@ describe("share links in Chromium", () => {
       const figure = /^(.*): (\d+(?:\.\d)?%) of runs$/.exec((await bar.getAttribute("aria-label")) ?? "");
       expect(figure).not.toBeNull();
       // Nothing that acts, nothing of the product's navigation, no way to the owner's pages.
-      for (const name of ["Search All Models", "Generate Variants", "Upgrade to Pro", "Run now"]) expect(await guest.page.getByRole("button", { name }).count()).toBe(0);
+      for (const name of ["Search All Models", "Generate Variants", "Upgrade to Pro", "Run now"])
+        expect(await guest.page.getByRole("button", { name }).count()).toBe(0);
       for (const name of ["Back to Dashboard", "Log In / Sign Up", "search history"]) expect(await guest.page.getByRole("link", { name }).count()).toBe(0);
       expect(await guest.page.getByLabel("What would you like to search?").count()).toBe(0);
       expect(await guest.page.locator('a[href^="/search/"], a[href^="/variants"], a[href^="/user/"]').count()).toBe(0);
@@ -134,13 +161,25 @@ describe("share links in Chromium", () => {
       const printed = await pdfText(await printToPdf(guest.page));
       // Each tab from a new sheet, under its name.
       expectPagesStartingWith(printed.pages, TAB_SHEETS);
-      for (const text of ["AI Search Comparison · Search report", query, `Searched ${formatDate(searched.createdAt)}`, figure![1]!, `· ${figure![2]}`, "Frequency Analysis", "All Links"])
+      // Every provider's frequencies, though one shows at a time on screen.
+      const frequencies = providerIds.map((id) => `${providerCatalogue[id].model}: top 3 products identical`);
+      for (const text of [
+        "AI Search Comparison · Search report",
+        query,
+        `Searched ${formatDate(searched.createdAt)}`,
+        figure![1]!,
+        `· ${figure![2]}`,
+        ...frequencies,
+      ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
-      // The first printed page as its reader sees it.
+      // The first printed page as its reader sees it; and the frequencies' page, with its bars.
+      const pdf = await printToPdf(guest.page);
       const viewer = await harness().newPage();
-      await showFirstPdfPage(viewer, await printToPdf(guest.page));
+      await showPdfPage(viewer, pdf);
       await screenshot(viewer, "report-print.png");
+      await showPdfPage(viewer, pdf, printed.pages.findIndex((text) => text.startsWith("Frequency Analysis")) + 1);
+      await screenshot(viewer, "report-print-frequency.png", { published: false });
 
       // The comparison, in the same fresh browser: its tabs, no link to the owner's searches or their variants.
       const compared = await guest.page.goto(new URL(compareLink.url).pathname);
@@ -150,7 +189,10 @@ describe("share links in Chromium", () => {
       const summary = guest.page.getByRole("list", { name: "Searches compared" });
       await summary.waitFor();
       expect(await summary.getByRole("listitem").allTextContents()).toEqual([expect.stringContaining(query), expect.stringContaining("crm for small teams")]);
-      await guest.page.getByRole("tablist", { name: "Comparison views" }).getByRole("tab", { name: /^Products/ }).click();
+      await guest.page
+        .getByRole("tablist", { name: "Comparison views" })
+        .getByRole("tab", { name: /^Products/ })
+        .click();
       expect(await guest.page.getByRole("tabpanel").getByText(productName, { exact: true }).first().isVisible()).toBe(true);
       expect(await guest.page.locator('a[href^="/search/"], a[href^="/variants"], a[href^="/?query"]').count()).toBe(0);
       expect(await guest.page.getByText("Shared report · read-only").isVisible()).toBe(true);
@@ -166,7 +208,10 @@ describe("share links in Chromium", () => {
       expect(await guest.page.getByText(/may have expired, or the person who shared it may have revoked it/).isVisible()).toBe(true);
       expect(await guest.page.getByText(query).count()).toBe(0);
       // Expired: the same.
-      await harness().database.db.update(shares).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shares.id, compareLink.id));
+      await harness()
+        .database.db.update(shares)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(shares.id, compareLink.id));
       const expired = await guest.page.goto(new URL(compareLink.url).pathname);
       expect(expired?.status()).toBe(404);
       await waitForHydration(guest.page);
@@ -191,7 +236,13 @@ describe("share links in Chromium", () => {
     "a tracker's live link: its facts, trend figures, alert and runs in a fresh browser, nothing that acts, no trace of the owner; its frozen link says when it stopped; printed, no navigation",
     async () => {
       const username = "sharer";
-      const seeded = await seedTracker(harness().database, seedFetch(harness().baseUrl), { days: 4, queries: 2, iterations: 5, username, password: "sharer-password" });
+      const seeded = await seedTracker(harness().database, seedFetch(harness().baseUrl), {
+        days: 4,
+        queries: 2,
+        iterations: 5,
+        username,
+        password: "sharer-password",
+      });
       const page = await harness().newPage({ viewport: DESKTOP });
       await page.goto("/");
       await pageJson(page, "POST", "/api/login", { username, password: "sharer-password" });
@@ -244,11 +295,18 @@ describe("share links in Chromium", () => {
       const printed = await pdfText(pdf);
       // The sources, the alerts and the runs each from a new sheet.
       expectPagesStartingWith(printed.pages, ["Sources by type", "Alerts", "Runs"]);
-      for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", "Live report", `As of the run of ${formatDate(last.finishedAt)}`, alert, mention])
+      for (const text of [
+        "AI Search Comparison · Tracker report",
+        "Seeded CRM visibility",
+        "Live report",
+        `As of the run of ${formatDate(last.finishedAt)}`,
+        alert,
+        mention,
+      ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
       const viewer = await harness().newPage();
-      await showFirstPdfPage(viewer, pdf);
+      await showPdfPage(viewer, pdf);
       await screenshot(viewer, "shared-tracker-print.png", { published: false });
 
       // The table view of a chart reads the link's trend: the owner's figures.
@@ -266,7 +324,8 @@ describe("share links in Chromium", () => {
       await visit(page, `/trackers/${trackerId}`);
       await page.getByRole("heading", { level: 1, name: "Seeded CRM visibility" }).waitFor();
       const own = await pdfText(await printToPdf(page));
-      for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", alert]) expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });
+      for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", alert])
+        expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(own.text);
     },
     TIMEOUT,

@@ -23,11 +23,11 @@ const PDFJS = readFileSync(join(dirname(createRequire(import.meta.url).resolve("
 const ORIGIN = "http://pdf.test";
 
 /**
- * Draws the first page of `pdf` on a canvas of `page` (a blank page of its own: pdf.js, unpdf's
+ * Draws page `number` (from 1) of `pdf` on a canvas of `page` (a blank page of its own: pdf.js, unpdf's
  * build, is served to it from node_modules) and leaves it there, the page sized to it, for a screenshot:
  * the printed report as its reader sees it, not the page in print media.
  */
-export async function showFirstPdfPage(page: Page, pdf: Uint8Array, scale = 1.5): Promise<void> {
+export async function showPdfPage(page: Page, pdf: Uint8Array, number = 1, scale = 1.5): Promise<void> {
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/pdfjs.mjs") return route.fulfill({ body: PDFJS, contentType: "text/javascript" });
@@ -38,7 +38,7 @@ export async function showFirstPdfPage(page: Page, pdf: Uint8Array, scale = 1.5)
 <script type="module">
 import { getDocument } from "/pdfjs.mjs";
 const doc = await getDocument({ url: "/report.pdf" }).promise;
-const first = await doc.getPage(1);
+const first = await doc.getPage(${number});
 const viewport = first.getViewport({ scale: ${scale} });
 const canvas = document.getElementById("page");
 canvas.width = viewport.width;

@@ -19,8 +19,18 @@ export function providersWithStats(result: SearchResult): { id: ProviderId; stat
   });
 }
 
-/** Spec §2 Frequency Analysis: per provider, how often each item came back over the iterations. */
-export function FrequencyAnalysis({ result, simulated, isPro }: { result: SearchResult; simulated: SimulatedFlags; isPro: boolean }) {
+/** Spec §2 Frequency Analysis: per provider, how often each item came back over the iterations; `printAll`, every provider's in the page (each prints). */
+export function FrequencyAnalysis({
+  result,
+  simulated,
+  isPro,
+  printAll = false,
+}: {
+  result: SearchResult;
+  simulated: SimulatedFlags;
+  isPro: boolean;
+  printAll?: boolean;
+}) {
   const withStats = providersWithStats(result);
   const first = withStats[0];
 
@@ -63,7 +73,7 @@ export function FrequencyAnalysis({ result, simulated, isPro }: { result: Search
         ))}
       </TabsList>
       {withStats.map(({ id, stats }) => (
-        <TabsContent key={id} value={id} className="space-y-4">
+        <TabsContent key={id} value={id} forceMount={printAll || undefined} className="space-y-4">
           <ProviderFrequencies provider={id} stats={stats} simulated={simulated[id]} />
         </TabsContent>
       ))}

@@ -37,7 +37,8 @@ export type SearchResultsProps = {
   className?: string;
 };
 
-type TabProps = { result: SearchResult; simulated: SimulatedFlags; isPro: boolean; lens: LensControl };
+/** `printAll`: a saved search's report, whose every tab (and every panel within one) is in the page, to print. */
+type TabProps = { result: SearchResult; simulated: SimulatedFlags; isPro: boolean; lens: LensControl; printAll: boolean };
 
 /** Spec §2 tabs, in order: each its label and what it shows. */
 const TABS: { value: ResultsTab; label: string; className: string; render: (props: TabProps) => ReactNode }[] = [
@@ -98,7 +99,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
             className={cn(tab.className, index > 0 && "print:break-before-page")}
           >
             <h3 className="hidden text-lg font-semibold print:block">{tab.label}</h3>
-            {tab.render({ result, simulated, isPro, lens: lensControl })}
+            {tab.render({ result, simulated, isPro, lens: lensControl, printAll: readOnly })}
           </TabsContent>
         ))}
       </Tabs>
