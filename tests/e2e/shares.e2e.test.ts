@@ -107,7 +107,7 @@ describe("share links in Chromium", () => {
       const searched = await apiSearch(page, query, 5);
       const secretQuery = "zebra-secret pricing of acme";
       await apiSearch(page, secretQuery, 1);
-      await apiSearch(page, "crm for small teams", 1);
+      const once = await apiSearch(page, "crm for small teams", 1);
       const searchLink = await share(page, { kind: "search", id: searched.id });
       const compareLink = await share(page, { kind: "compare", id: searched.id, variants: ["crm for small teams"] });
 
@@ -201,6 +201,13 @@ describe("share links in Chromium", () => {
       expectPagesStartingWith(comparison.pages, ["Products (", "Companies (", "Sources ("]);
       expect(comparison.text).toContain("AI Search Comparison · Comparison");
       expectNoChrome(comparison.text);
+
+      // A search run once: no frequencies, and no advice to the visitor on a plan of their own.
+      await visit(guest.page, new URL((await share(page, { kind: "search", id: once.id })).url).pathname);
+      await guest.page.getByRole("tablist", { name: "Result views" }).getByRole("tab", { name: "Frequency Analysis" }).click();
+      await guest.page.getByText("This search was run once: how often each item comes back needs several iterations.").waitFor();
+      expect(await guest.page.getByRole("link", { name: /Upgrade to Pro/ }).count()).toBe(0);
+      expect(await guest.page.getByText(/Pro\b/).count()).toBe(0);
 
       expectNoTraceOf(await guest.seen(), owner, [secretQuery]);
 

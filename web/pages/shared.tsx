@@ -81,7 +81,7 @@ function Report({ view, token }: { view: SharedReport; token: string }) {
         <>
           <title>{`${search.query} · Shared report · AI Search Comparison`}</title>
           <ReportHeading kind="Search report" subject={search.query} details={[`Searched ${formatDate(search.createdAt)}`, methodNote(search)]} />
-          <SearchResults result={search} isPro={false} readOnly brandLens={false} />
+          <SearchResults result={search} isPro={false} readOnly forLink />
         </>
       );
     }

@@ -19,17 +19,23 @@ export function providersWithStats(result: SearchResult): { id: ProviderId; stat
   });
 }
 
-/** Spec §2 Frequency Analysis: per provider, how often each item came back over the iterations; `printAll`, every provider's in the page (each prints). */
+/**
+ * Spec §2 Frequency Analysis: per provider, how often each item came back over the iterations.
+ * `printAll`: every provider's in the page (each prints); `forLink`: read through a share link, by
+ * someone whose search it is not (no advice on their own searches' options).
+ */
 export function FrequencyAnalysis({
   result,
   simulated,
   isPro,
   printAll = false,
+  forLink = false,
 }: {
   result: SearchResult;
   simulated: SimulatedFlags;
   isPro: boolean;
   printAll?: boolean;
+  forLink?: boolean;
 }) {
   const withStats = providersWithStats(result);
   const first = withStats[0];
@@ -39,7 +45,9 @@ export function FrequencyAnalysis({
       <Card className="items-center gap-2 py-10 text-center">
         <ChartNoAxesColumn className="size-8 text-muted-foreground" aria-hidden="true" />
         <h3 className="text-lg font-semibold">No Aggregated Results Available</h3>
-        {isPro ? (
+        {forLink ? (
+          <p className="max-w-md px-6 text-sm text-muted-foreground">This search was run once: how often each item comes back needs several iterations.</p>
+        ) : isPro ? (
           <p className="max-w-md px-6 text-sm text-muted-foreground">
             Set Search Iterations above 1 to run the same search several times and see how often each product, company and source comes back.
           </p>

@@ -32,13 +32,13 @@ export type SearchResultsProps = {
   readOnly?: boolean;
   /** The tab shown first (default "side-by-side"). */
   defaultTab?: ResultsTab;
-  /** The Brand Lens tab (default shown): the viewer's own brand, never on a share link's page. */
-  brandLens?: boolean;
+  /** Read through a share link, by someone whose search it is not: no Brand Lens (the viewer's own brand), no Pro offers. */
+  forLink?: boolean;
   className?: string;
 };
 
-/** `printAll`: a saved search's report, whose every tab (and every panel within one) is in the page, to print. */
-type TabProps = { result: SearchResult; simulated: SimulatedFlags; isPro: boolean; lens: LensControl; printAll: boolean };
+/** `printAll`: a saved search's report, whose every tab (and every panel within one) is in the page, to print; `forLink`: a share link's. */
+type TabProps = { result: SearchResult; simulated: SimulatedFlags; isPro: boolean; lens: LensControl; printAll: boolean; forLink: boolean };
 
 /** Spec §2 tabs, in order: each its label and what it shows. */
 const TABS: { value: ResultsTab; label: string; className: string; render: (props: TabProps) => ReactNode }[] = [
@@ -57,7 +57,7 @@ const TABS: { value: ResultsTab; label: string; className: string; render: (prop
 ];
 
 /** Spec §2 "Results view": what a visitor sees once a search is done. */
-export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", brandLens = true, className }: SearchResultsProps) {
+export function SearchResults({ result, isPro, readOnly = false, defaultTab = "side-by-side", forLink = false, className }: SearchResultsProps) {
   const simulated = useMemo(() => simulatedOf(result), [result]);
   const headingId = useId();
   // The lens is loaded by its tab; the exports include the one shown.
@@ -66,7 +66,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
   const onLens = useCallback((lens: LensReport | null) => setShown({ searchId: result.id, lens }), [result.id]);
   const lensControl = useMemo(() => ({ override, setOverride, onLens }), [override, onLens]);
   const lens = shown.searchId === result.id ? shown.lens : null;
-  const tabs = brandLens ? TABS : TABS.filter((tab) => tab.value !== "lens");
+  const tabs = forLink ? TABS.filter((tab) => tab.value !== "lens") : TABS;
 
   return (
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
@@ -99,7 +99,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
             className={cn(tab.className, index > 0 && "print:break-before-page")}
           >
             <h3 className="hidden text-lg font-semibold print:block">{tab.label}</h3>
-            {tab.render({ result, simulated, isPro, lens: lensControl, printAll: readOnly })}
+            {tab.render({ result, simulated, isPro, lens: lensControl, printAll: readOnly, forLink })}
           </TabsContent>
         ))}
       </Tabs>
