@@ -157,6 +157,12 @@ describe("share links in Chromium", () => {
       expect(await seriousAxeViolations(guest.page)).toEqual([]);
       await screenshot(guest.page, "shared-search.png");
 
+      // Within a phone's width too.
+      const phone = await harness().newPage({ viewport: { width: 360, height: 780 } });
+      await visit(phone, new URL(searchLink.url).pathname);
+      await phone.getByRole("heading", { level: 1, name: query }).waitFor();
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+
       // Printed: the report's heading, the query, a figure and the date; every tab on its own sheet; no navigation.
       const printed = await pdfText(await printToPdf(guest.page));
       // Each tab from a new sheet, under its name.

@@ -104,7 +104,11 @@ function Report({ view, token }: { view: SharedReport; token: string }) {
 function SharedTracker({ view, token }: { view: Extract<SharedReport, { kind: "tracker" }>; token: string }) {
   const source = useMemo(() => sharedTrackerSource(api, token), [token]);
   const { tracker } = view;
-  const when = view.frozen ? `Snapshot as of ${formatDate(view.frozenAt)}` : "Live report";
+  const when = view.frozen
+    ? view.frozenAt
+      ? `Snapshot as of ${formatDate(view.frozenAt)}`
+      : "Snapshot: no run had finished when it was shared"
+    : "Live report";
   return (
     <TrackerSourceContext value={source}>
       <title>{`${tracker.name} · Shared report · AI Search Comparison`}</title>
