@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, SearchX } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "wouter";
+import { ShareButton } from "#web/components/share/share-button.tsx";
 import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx";
 import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";
@@ -35,7 +36,8 @@ export default function ComparePage() {
   const ready = useProGate(query || variants.length > 0 ? null : workbenchMessages.noQueries);
   // The same query the comparison below reads (no second request): the original's iterations for the way back.
   const { data: report } = useQuery({ ...workbenchQueries.compare(api, query, variants), enabled: ready });
-  const iterations = report?.searches.find((search) => search.role === "original")?.iterationCount;
+  const original = report?.searches.find((search) => search.role === "original");
+  const iterations = original?.iterationCount;
 
   return (
     <main className="container mx-auto w-full max-w-6xl flex-1 space-y-6 px-4 py-8">
@@ -49,7 +51,11 @@ export default function ComparePage() {
             </Link>
           </Button>
         ) : null}
-        <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
+          {/* A link pins the original's saved search and its variants': without an original query there is nothing to pin it to. */}
+          {original ? <ShareButton target={{ kind: "compare", id: original.id, title: original.query, variants }} /> : null}
+        </div>
         {query ? <p className="break-words text-muted-foreground">{`Original query: ${query}`}</p> : null}
       </header>
       {ready ? <Comparison query={query} variants={variants} /> : <Skeleton className="h-64 w-full" aria-label="Loading" />}

@@ -5,6 +5,7 @@ import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { ShareButton } from "#web/components/share/share-button.tsx";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
@@ -86,6 +87,7 @@ function TrackerHeader({ tracker }: { tracker: Tracker }) {
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">
           <TrackerActions tracker={tracker} />
+          <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
           <Button asChild size="sm" variant="outline">
             <Link href={`/trackers/${tracker.id}/edit`}>
               <SquarePen aria-hidden="true" />
