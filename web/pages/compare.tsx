@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, SearchX } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "wouter";
-import { ShareButton } from "#web/components/share/share-button.tsx";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx";
 import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";

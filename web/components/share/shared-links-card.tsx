@@ -1,17 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLink, Trash2 } from "lucide-react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { Share } from "#src/contract/shares.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
 import { SettingsCard } from "#web/components/account/settings-card.tsx";
-import { LinkField } from "#web/components/share/link-field.tsx";
+import { RevokeShareDialog } from "#web/components/share/revoke-share-dialog.tsx";
+import { LinkField } from "#web/components/share/share-dialog.tsx";
 import { expiryText, shareKindLabel, shareQueries } from "#web/lib/shares.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, Skeleton } from "#web/shared-chunk.ts";
 
-// The confirmation loads when a Revoke button is first pointed at or focused, as the tokens' does.
-const loadRevokeDialog = () => import("#web/components/share/revoke-share-dialog.tsx");
-const RevokeShareDialog = lazy(() => loadRevokeDialog().then((m) => ({ default: m.RevokeShareDialog })));
 
 /**
  * Issue 27: the profile's "Shared links" card. Every link the person made (GET /api/shares):
@@ -74,16 +72,15 @@ function ShareList() {
           ))}
         </ul>
       )}
+      {/* Not loaded lazily (the tokens' is): this page loads Radix's dialog already, for the history's rename and delete. */}
       {target ? (
-        <Suspense fallback={null}>
-          <RevokeShareDialog
-            share={target}
-            open={open}
-            onOpenChange={setOpen}
-            // Back to the row's button; once the row is gone, to the list.
-            focusAfter={() => document.getElementById(revokeButtonId(target)) ?? heading.current}
-          />
-        </Suspense>
+        <RevokeShareDialog
+          share={target}
+          open={open}
+          onOpenChange={setOpen}
+          // Back to the row's button; once the row is gone, to the list.
+          focusAfter={() => document.getElementById(revokeButtonId(target)) ?? heading.current}
+        />
       ) : null}
     </section>
   );
@@ -132,8 +129,6 @@ function ShareRow({ share, onRevoke }: { share: Share; onRevoke: () => void }) {
             size="sm"
             aria-haspopup="dialog"
             onClick={onRevoke}
-            onPointerEnter={() => void loadRevokeDialog()}
-            onFocus={() => void loadRevokeDialog()}
           >
             <Trash2 aria-hidden="true" />
             Revoke

@@ -5,7 +5,7 @@ import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
-import { ShareButton } from "#web/components/share/share-button.tsx";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
