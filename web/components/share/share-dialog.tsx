@@ -85,7 +85,7 @@ function ShareDialog({ target, open, onOpenChange }: ShareDialogProps) {
           <div className="space-y-2">
             <LinkField url={created.url} label="Link" autoFocus />
             <p className="text-sm text-muted-foreground">
-              {`${expiryText(created)}. `}
+              <span>{`${expiryText(created)}.`}</span>{" "}
               <Link href="/user/profile#shared-links" className="text-foreground underline underline-offset-2">
                 Your shared links
               </Link>
@@ -165,13 +165,23 @@ function whatItShows(target: ShareTarget, frozen: boolean): string {
 }
 
 function ReportChoice({ name, checked, onChange, label, children }: { name: string; checked: boolean; onChange: () => void; label: string; children: string }) {
-  const hintId = useId();
+  const ids = { label: useId(), hint: useId() };
   return (
     <label className="flex items-start gap-3 rounded-md border p-3 text-sm has-[:checked]:border-primary">
-      <input type="radio" name={name} className="mt-0.5 size-4 accent-primary" checked={checked} onChange={onChange} aria-describedby={hintId} />
+      <input
+        type="radio"
+        name={name}
+        className="mt-0.5 size-4 accent-primary"
+        checked={checked}
+        onChange={onChange}
+        aria-labelledby={ids.label}
+        aria-describedby={ids.hint}
+      />
       <span className="space-y-0.5">
-        <span className="block font-medium">{label}</span>
-        <span id={hintId} className="block text-muted-foreground">
+        <span id={ids.label} className="block font-medium">
+          {label}
+        </span>
+        <span id={ids.hint} className="block text-muted-foreground">
           {children}
         </span>
       </span>
