@@ -1,15 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { ExternalLink, Trash2 } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { ExternalLink } from "lucide-react";
+import type { ReactNode } from "react";
 import type { Share } from "#src/contract/shares.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
+import { RevocableList } from "#web/components/account/revocable-list.tsx";
 import { SettingsCard } from "#web/components/account/settings-card.tsx";
-import { RevokeShareDialog } from "#web/components/share/revoke-share-dialog.tsx";
 import { LinkField } from "#web/components/share/share-dialog.tsx";
 import { expiryText, shareKindLabel, shareQueries } from "#web/lib/shares.ts";
-import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Badge, Button, Skeleton } from "#web/shared-chunk.ts";
-
+import { api, Badge, Button } from "#web/shared-chunk.ts";
 
 /**
  * Issue 27: the profile's "Shared links" card. Every link the person made (GET /api/shares):
@@ -17,76 +15,40 @@ import { Alert, AlertDescription, AlertTitle, api, Badge, Button, Skeleton } fro
  * and Open, and Revoke after a confirmation.
  */
 export function SharedLinksCard() {
+  const shares = useQuery(shareQueries.list(api));
   return (
     <SettingsCard
       id="shared-links"
       title="Shared links"
       description="Read-only links to your searches, comparisons and trackers. Anyone with a link can open it without signing in, until it expires or you revoke it; it never shows your name, e-mail or anything else of yours."
     >
-      <ShareList />
+      <RevocableList
+        heading="Your links"
+        what="your shared links"
+        items={shares}
+        listKey={shareQueries.list(api).queryKey}
+        empty={
+          <p className="text-sm text-muted-foreground">
+            No shared links yet. To make one, open a saved search from your history, a comparison or a tracker, and choose Share.
+          </p>
+        }
+        row={(share, revokeButton) => <ShareRow share={share} revokeButton={revokeButton} />}
+        revokeLabel={(share) => `the link to ${share.title}`}
+        revoke={(share) => api.revokeShare(share.id)}
+        words={(share) => ({
+          title: `Revoke the link to “${share.title}”?`,
+          description: "Whoever has it can no longer open it: it answers “not found” at once. This cannot be undone: to share it again, create a new link.",
+          keep: "Keep link",
+          confirm: "Revoke link",
+          failed: "Could not revoke the link",
+          done: { title: "Link revoked", description: `The link to “${share.title}” no longer opens.` },
+        })}
+      />
     </SettingsCard>
   );
 }
 
-function ShareList() {
-  const headingId = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const shares = useQuery(shareQueries.list(api));
-  // One confirmation for the list: it outlives the row it revokes, so focus has somewhere to go.
-  const [target, setTarget] = useState<Share | null>(null);
-  const [open, setOpen] = useState(false);
-
-  return (
-    <section aria-labelledby={headingId} className="space-y-3">
-      <h3 id={headingId} ref={heading} tabIndex={-1} className="font-medium outline-none">
-        Your links
-      </h3>
-      {shares.isPending ? (
-        <Skeleton className="h-16 w-full" role="status" aria-label="Loading your shared links" />
-      ) : shares.isError ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not load your shared links</AlertTitle>
-          <AlertDescription>
-            <p>{errorText(shares.error)}</p>
-            <Button variant="outline" size="sm" onClick={() => void shares.refetch()}>
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
-      ) : shares.data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          No shared links yet. To make one, open a saved search from your history, a comparison or a tracker, and choose Share.
-        </p>
-      ) : (
-        <ul className="divide-y rounded-lg border">
-          {shares.data.map((share) => (
-            <li key={share.id}>
-              <ShareRow
-                share={share}
-                onRevoke={() => {
-                  setTarget(share);
-                  setOpen(true);
-                }}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {/* Not loaded lazily (the tokens' is): this page loads Radix's dialog already, for the history's rename and delete. */}
-      {target ? (
-        <RevokeShareDialog
-          share={target}
-          open={open}
-          onOpenChange={setOpen}
-          // Back to the row's button; once the row is gone, to the list.
-          focusAfter={() => document.getElementById(revokeButtonId(target)) ?? heading.current}
-        />
-      ) : null}
-    </section>
-  );
-}
-
-function ShareRow({ share, onRevoke }: { share: Share; onRevoke: () => void }) {
+function ShareRow({ share, revokeButton }: { share: Share; revokeButton: ReactNode }) {
   const expiry = expiryText(share);
   const expired = expiry === "Expired";
   return (
@@ -114,6 +76,7 @@ function ShareRow({ share, onRevoke }: { share: Share; onRevoke: () => void }) {
           </p>
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">
+          {/* An expired link opens nothing: only Revoke is left, to tidy the list. */}
           {expired ? null : (
             <Button asChild variant="outline" size="sm">
               <a href={share.url} target="_blank" rel="noopener noreferrer">
@@ -123,24 +86,10 @@ function ShareRow({ share, onRevoke }: { share: Share; onRevoke: () => void }) {
               </a>
             </Button>
           )}
-          <Button
-            id={revokeButtonId(share)}
-            variant="outline"
-            size="sm"
-            aria-haspopup="dialog"
-            onClick={onRevoke}
-          >
-            <Trash2 aria-hidden="true" />
-            Revoke
-            <span className="sr-only">{` the link to ${share.title}`}</span>
-          </Button>
+          {revokeButton}
         </div>
       </div>
       {expired ? null : <LinkField url={share.url} label={`Link to ${share.title}`} hideLabel />}
     </div>
   );
-}
-
-function revokeButtonId(share: Share): string {
-  return `revoke-share-${share.id}`;
 }
