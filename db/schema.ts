@@ -524,6 +524,42 @@ export const apiTokens = pgTable(
 );
 
 // ---------------------------------------------------------------------------
+// share links (issue 27, ADR 048)
+// ---------------------------------------------------------------------------
+
+export const shareKinds = ["search", "compare", "tracker"] as const;
+
+/** A read-only link to a saved search, a comparison or a tracker; whoever holds its token may open it. */
+export const shares = pgTable(
+  "shares",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    /** The saved search's, the comparison's original search's, or the tracker's id. */
+    targetId: uuid("target_id").notNull(),
+    /** The link's secret, kept as is: its owner copies the link again from their list (ADR 048). */
+    token: text("token").notNull().unique("shares_token_key"),
+    /** The query or the tracker's name, as when shared. */
+    title: text("title").notNull(),
+    /** A tracker's link: a snapshot (true) or the living report. */
+    frozen: boolean("frozen").notNull().default(false),
+    /** A frozen link's clock: the newest finished run's scheduled time when shared (null: none had finished). */
+    frozenAt: tstz("frozen_at"),
+    /** A frozen link's tracker as it was defined when shared (SharedTracker). */
+    frozenTracker: jsonb("frozen_tracker"),
+    /** A comparison's saved searches, pinned when shared: the variants' ids (the original is target_id). */
+    searchIds: jsonb("search_ids").$type<string[]>(),
+    createdAt: createdAt(),
+    expiresAt: tstz("expires_at"),
+    lastOpenedAt: tstz("last_opened_at"),
+  },
+  (t) => [index("shares_user_idx").on(t.userId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------
 // relations (for db.query.* relational queries)
 // ---------------------------------------------------------------------------
 

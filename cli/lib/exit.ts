@@ -52,6 +52,7 @@ const REASON: Record<ErrorCode, ExitReason> = {
   SPEND_LIMIT: "limit",
   PRO_REQUIRED: "limit",
   TOO_MANY_ATTEMPTS: "limit",
+  RATE_LIMITED: "limit",
   PAYMENT_FAILED: "limit",
   // What a token may not do (a browser session's), and a refusal the CLI cannot cause (it sends no Origin): a limit, like Pro's.
   SESSION_REQUIRED: "limit",

@@ -128,6 +128,11 @@ export const SearchResponse = v.object({ ...SearchResultWire.entries, id: v.stri
 /** GET /api/search/{id}; `status` only for a search stopped part-way (what had finished, error cards for the rest). */
 export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), status: v.optional(StoppedStatus) });
 
+/** GET /api/search/{id}'s answer (and a shared search's): the saved result in the spec's JSON, with its id and how it stopped. */
+export function toSavedWire({ status, ...result }: SavedSearchResult): v.InferOutput<typeof SavedSearchResponse> {
+  return { ...toWireResult(result), id: result.id, ...(status ? { status } : {}) };
+}
+
 /** GET /api/search/{id}'s answer read back: the result keyed by provider, with its id and how it stopped. */
 export function fromSavedWire({ status, ...wire }: v.InferOutput<typeof SavedSearchResponse>): SavedSearchResult {
   return { ...fromWireResult(wire), id: wire.id, ...(status ? { status } : {}) };

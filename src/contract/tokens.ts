@@ -16,6 +16,7 @@ export const TOKEN_SCOPES = {
   lens: "read and set the brand lens; the lens on a saved search (Pro)",
   "account:read": "read who you are, your plan and quota, and your tokens' names",
   trackers: "brand trackers: create, run and read them",
+  shares: "make, list and revoke read-only share links",
 } as const;
 export const TokenScope = v.picklist(Object.keys(TOKEN_SCOPES) as Array<keyof typeof TOKEN_SCOPES>);
 export type TokenScope = v.InferOutput<typeof TokenScope>;

@@ -22,6 +22,7 @@ import { spendRoutes } from "#src/server/routes/api/spend.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { trackerRoutes } from "#src/server/routes/api/trackers.ts";
+import { shareRoutes } from "#src/server/routes/api/shares.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
@@ -84,6 +85,7 @@ export async function createApp(deps: AppDeps) {
       webhooks: { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE, httpsOnly: deps.env.NODE_ENV === "production" },
       mail: { smtpUrl: deps.env.SMTP_URL, from: deps.env.MAIL_FROM },
     },
+    shareReadsPerMinute: deps.env.SHARE_READS_PER_MINUTE,
   });
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
@@ -113,6 +115,7 @@ export async function createApp(deps: AppDeps) {
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))
     .use(trackerRoutes(services, guarded))
+    .use(shareRoutes(services.shares, guarded, { trustProxy }))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));

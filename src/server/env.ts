@@ -102,6 +102,8 @@ const EnvSchema = v.object({
   ),
   /** The shortest interval a tracker's schedule may have, in minutes (ADR 043); tests set 1. */
   TRACKER_MIN_INTERVAL_MINUTES: count(60, 10_080, 1),
+  /** Reads of one share link a minute, per instance, before 429 (ADR 048); tests set it low. */
+  SHARE_READS_PER_MINUTE: count(300, 1_000_000, 1),
   /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */
   PROVIDER_CHECK_MINUTES: seconds(5, { zero: true, max: 1440, unit: "minutes" }),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */

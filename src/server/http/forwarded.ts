@@ -54,6 +54,11 @@ export function requestHost(request: Request, trustProxy: number): string {
   return forwardedHop(request, "x-forwarded-host", trustProxy)?.toLowerCase() ?? new URL(request.url).host;
 }
 
+/** The origin the browser addressed (scheme and host, at the proxy when one is trusted): where a link we hand out must point. */
+export function requestOrigin(request: Request, trustProxy: number): string {
+  return `${isHttps(request, trustProxy) ? "https" : "http"}://${requestHost(request, trustProxy)}`;
+}
+
 /**
  * What the outermost trusted proxy put in a forwarding header (ADR 026): the entry `trustProxy`
  * places from the right. A proxy that appends (as every one does to X-Forwarded-For, and some to

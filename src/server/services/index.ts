@@ -19,6 +19,7 @@ import { createTrackerEmails } from "./trackers/emails.ts";
 import { createMailer } from "./mail/index.ts";
 import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
+import { createShares } from "./shares/index.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { createSpend, type SpendLimits } from "./spend/index.ts";
@@ -62,6 +63,8 @@ export type ServicesDeps = {
   spendLimits: SpendLimits;
   /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
   trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy; mail: { smtpUrl: string | undefined; from: string } };
+  /** Reads of one share link a minute, per instance (SHARE_READS_PER_MINUTE, ADR 048). */
+  shareReadsPerMinute?: number;
 };
 
 /**
@@ -89,6 +92,7 @@ export function createServices({
     webhooks: { allowPrivate: false, httpsOnly: false },
     mail: { smtpUrl: undefined, from: "AI Search Comparison <no-reply@localhost>" },
   },
+  shareReadsPerMinute = 300,
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -148,7 +152,8 @@ export function createServices({
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     clock,
   });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts };
+  const shares = createShares({ db, search, compare, trackers, variants, billing, clock: clock ?? (() => new Date()), readsPerMinute: shareReadsPerMinute });
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares };
 }
 
 export type Services = ReturnType<typeof createServices>;

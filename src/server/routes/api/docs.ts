@@ -84,6 +84,7 @@ function spec() {
         { name: "compare", description: "A query against its variants (Pro)" },
         { name: "lens", description: "The brand lens (Pro)" },
         { name: "tokens", description: "Personal API tokens for the CLI and MCP clients" },
+        { name: "shares", description: "Read-only share links: made by their owner, read by anyone holding one" },
         { name: "system", description: "Health and provider status" },
       ],
     },

@@ -4,7 +4,7 @@ import { DeletedSearch, RenamedSearch, RenameSearch, SavedSearchList, SavedSearc
 import { CancelResult, SearchEventWire, type SearchEventWire as WireEvent } from "#src/contract/search-events.ts";
 import { DEFAULT_ANTHROPIC_MAX_USES, SearchRequest, type ParsedSearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
-import { SavedSearchResponse, SearchResponse, toWireModel, toWireResult } from "#src/contract/search-wire.ts";
+import { SavedSearchResponse, SearchResponse, toSavedWire, toWireModel, toWireResult } from "#src/contract/search-wire.ts";
 import { DomainError } from "#src/server/services/errors.ts";
 import type { RunEvent, SearchService } from "#src/server/services/search/index.ts";
 import type { Caller } from "#src/server/services/owner.ts";
@@ -184,6 +184,3 @@ function toWireEvent(event: RunEvent, remaining: { remainingSearches?: number })
 }
 
 /** A saved search as GET /api/search/{id} answers it: a completed one exactly the spec's JSON, a stopped one with its `status`. */
-function toSavedWire({ status, ...result }: SavedSearchResult) {
-  return { ...toWireResult(result), id: result.id, ...(status ? { status } : {}) };
-}

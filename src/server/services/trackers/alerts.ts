@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
@@ -74,12 +74,12 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
       return views(inserted, () => afterRuns);
     },
 
-    /** The tracker's alerts, newest first. */
-    async list(trackerId: string): Promise<TrackerAlert[]> {
+    /** The tracker's alerts, newest first; `asOf`: none of a run scheduled after it (an alert's `at` is its run's). */
+    async list(trackerId: string, asOf?: Date): Promise<TrackerAlert[]> {
       const rows = await db
         .select()
         .from(trackerAlerts)
-        .where(eq(trackerAlerts.trackerId, trackerId))
+        .where(and(eq(trackerAlerts.trackerId, trackerId), asOf ? lte(trackerAlerts.at, asOf) : undefined))
         .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
         .limit(LIST_LIMIT);
       if (rows.length === 0) return [];

@@ -7,11 +7,12 @@ import type { RunRecord } from "#src/contract/search-result.ts";
 import { providerChanges } from "#src/core/changes.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
 import type { SearchStore } from "../search/store.ts";
+import { scheduledBy } from "./runs.ts";
 
 /**
  * What changed between a tracker's last two windows of runs (issue 26): the latest `alertWindow`
  * runs that answered in the current series segment against the ones before them, as the alerts
- * compare them. Read from those runs' saved searches only (at most 2 × alertWindow runs), since the
+ * compare them, as of `asOf` when given (a frozen link). Read from those runs' saved searches only (at most 2 × alertWindow runs), since the
  * rollups keep no products or companies.
  */
 export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
@@ -19,12 +20,20 @@ export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
     async latest(
       tracker: { id: string; userId: string; segment: number; alertWindow: number; providers: string[] },
       filters: { provider?: ProviderId },
+      asOf?: Date,
     ): Promise<TrackerChanges> {
       const window = tracker.alertWindow;
       const runs = await db
         .select({ id: trackerRuns.id })
         .from(trackerRuns)
-        .where(and(eq(trackerRuns.trackerId, tracker.id), eq(trackerRuns.segment, tracker.segment), inArray(trackerRuns.status, ["completed", "partial"])))
+        .where(
+          and(
+            eq(trackerRuns.trackerId, tracker.id),
+            eq(trackerRuns.segment, tracker.segment),
+            inArray(trackerRuns.status, ["completed", "partial"]),
+            scheduledBy(asOf),
+          ),
+        )
         .orderBy(desc(trackerRuns.createdAt))
         .limit(2 * window);
       if (runs.length < 2 * window) return { ready: false, window, providers: {} };

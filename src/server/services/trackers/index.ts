@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackers } from "#db/schema.ts";
+import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
@@ -21,6 +22,15 @@ import { createRunViews } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
+
+export const TRACKER_NOT_FOUND = "Tracker not found";
+
+/**
+ * How the reads below are seen: as of now (the owner, a living share link), or with the clock
+ * stopped at `asOf` (a frozen link, ADR 048): runs scheduled after it are not there, and neither
+ * is anything they wrote (trend and sources points, alerts, changes).
+ */
+export type AsOf = { asOf?: Date };
 
 export type TrackersDeps = {
   db: Db;
@@ -68,7 +78,7 @@ export function createTrackers({
           .where(and(eq(trackers.id, id), eq(trackers.userId, userId)))
           .limit(1)
       : [];
-    if (!row) throw new DomainError("NOT_FOUND", "Tracker not found");
+    if (!row) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
     return row;
   }
 
@@ -214,44 +224,52 @@ export function createTrackers({
       return { run };
     },
 
-    async runs(userId: string, id: string, page: { before?: string; limit: number }): Promise<TrackerRunList> {
+    async runs(userId: string, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {
       const row = await own(userId, id);
-      const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1 });
+      const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1, asOf });
       const shown = runs.slice(0, page.limit);
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
     },
 
     /** The tracker's trend (issue 26): per run and provider, for the brand and each competitor, from the runs' rollups. */
-    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
+    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
       const row = await own(userId, id);
-      return { metric: query.metric, points: await rollups.trend(row.id, query) };
+      return { metric: query.metric, points: await rollups.trend(row.id, { ...query, to: clampTo(query.to, asOf) }) };
     },
 
     /** The cited domains by type and the citation gap (issue 26). */
-    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>): Promise<SourcesReport> {
+    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
       const row = await own(userId, id);
-      return rollups.sources({ id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) }, query);
+      const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
+      return rollups.sources(tracker, { ...query, to: clampTo(query.to, asOf) });
     },
 
     /** What moved, newest first (issue 26). */
-    async alerts(userId: string, id: string): Promise<TrackerAlertList> {
+    async alerts(userId: string, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
       const row = await own(userId, id);
-      return { alerts: await alerts.list(row.id) };
+      return { alerts: await alerts.list(row.id, asOf) };
     },
 
     /** What entered and left the top lists between the last two windows of runs (issue 26). */
-    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>): Promise<TrackerChanges> {
-      return changes.latest(await own(userId, id), query);
+    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
+      return changes.latest(await own(userId, id), query, asOf);
     },
 
-    async run(userId: string, id: string, runId: string): Promise<TrackerRun> {
+    async run(userId: string, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
       const row = await own(userId, id);
       const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
-      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens) : null;
+      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens, asOf) : null;
       if (!run) throw new DomainError("NOT_FOUND", "Run not found");
       return run;
     },
   };
+}
+
+/** A range's `to` (a day or an instant, both included) no later than `asOf`. */
+function clampTo(to: string | undefined, asOf: Date | undefined): string | undefined {
+  if (!asOf) return to;
+  const until = historyRange({ to }).until;
+  return until && until.getTime() <= asOf.getTime() + 1 ? to : asOf.toISOString();
 }
 
 /** The webhook's secret, in the one answer that made it. */

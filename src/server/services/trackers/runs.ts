@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { searches, trackerCalls, trackerRunQueries, trackerRuns } from "#db/schema.ts";
@@ -87,20 +87,20 @@ export function createRunViews(db: Db) {
   }
 
   return {
-    /** One run; with the tracker's brand, each query's brand mentions per provider. */
-    async one(trackerId: string, runId: string, lens?: LensSettings): Promise<TrackerRun | null> {
+    /** One run; with the tracker's brand, each query's brand mentions per provider. `asOf`: none scheduled after it (a frozen link). */
+    async one(trackerId: string, runId: string, lens?: LensSettings, asOf?: Date): Promise<TrackerRun | null> {
       const rows = await db
         .select()
         .from(trackerRuns)
-        .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.trackerId, trackerId)))
+        .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.trackerId, trackerId), scheduledBy(asOf)))
         .limit(1);
       const [run] = await views(rows);
       if (!run) return null;
       return lens ? withMentions(run, lens) : run;
     },
 
-    /** Newest first; `before` is a run id of the previous page. */
-    async page(trackerId: string, { before, limit }: { before?: string; limit: number }): Promise<TrackerRun[]> {
+    /** Newest first; `before` is a run id of the previous page; `asOf`: none scheduled after it. */
+    async page(trackerId: string, { before, limit, asOf }: { before?: string; limit: number; asOf?: Date }): Promise<TrackerRun[]> {
       const [cursor] = before
         ? await db
             .select({ createdAt: trackerRuns.createdAt, id: trackerRuns.id })
@@ -114,6 +114,7 @@ export function createRunViews(db: Db) {
         .where(
           and(
             eq(trackerRuns.trackerId, trackerId),
+            scheduledBy(asOf),
             cursor
               ? or(lt(trackerRuns.createdAt, cursor.createdAt), and(eq(trackerRuns.createdAt, cursor.createdAt), lt(trackerRuns.id, cursor.id)))
               : undefined,
@@ -124,6 +125,11 @@ export function createRunViews(db: Db) {
       return views(rows);
     },
   };
+}
+
+/** The runs a reader as of `asOf` sees: those scheduled by then (every run without it). */
+export function scheduledBy(asOf: Date | undefined) {
+  return asOf ? lte(trackerRuns.scheduledFor, asOf) : undefined;
 }
 
 const ZERO: Tally = { done: 0, failed: 0, usd: 0, unknown: 0, simulated: 0 };

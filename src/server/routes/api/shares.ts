@@ -1,0 +1,136 @@
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
+import { CreatedShare, CreateShare, MAX_LIVE_SHARES, MAX_SHARE_DAYS, RevokedShare, SHARE_PATH, SharedView, ShareList } from "#src/contract/shares.ts";
+import { TrackerRun, TrackerRunList, TrackerRunsQuery } from "#src/contract/trackers.ts";
+import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import { requestOrigin } from "#src/server/http/forwarded.ts";
+import type { Guards } from "#src/server/http/guards.ts";
+import { lastValues } from "#src/server/http/query-string.ts";
+import { forTokens } from "#src/server/http/token-access.ts";
+import type { Shares } from "#src/server/services/shares/index.ts";
+
+const ShareId = v.object({ id: v.string() });
+const Token = v.object({ token: v.string() });
+const RunOfLink = v.object({ token: v.string(), runId: v.string() });
+
+const PUBLIC =
+  "No session needed: the token in the path is the link. A revoked, expired or unknown link is 404 `NOT_FOUND` (one message for all three); " +
+  "each link answers at most SHARE_READS_PER_MINUTE reads a minute per instance, then 429 `RATE_LIMITED` with Retry-After.";
+const TRACKER_READ =
+  "As the owner's /api/trackers/{id}/… answers, with the owner's saved searches left out (`searchId` null, `searchIds` empty); a frozen link's as of its `frozenAt`.";
+
+/**
+ * Share links (issue 27, ADR 048): the owner makes, lists and revokes them (signed in, or a token
+ * with the `shares` scope); anyone holding one reads what it shows under /api/shared/{token}.
+ */
+export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { trustProxy: number }) {
+  return (
+    new Elysia()
+      // A link's answers, and its page, are for whoever holds it: never indexed, never kept by a
+      // cache, and never named in a Referer to the sites its results link to.
+      .onRequest(({ request, set }) => {
+        const path = new URL(request.url).pathname;
+        if (!path.startsWith("/api/shared/") && !path.startsWith(`${SHARE_PATH}/`)) return;
+        set.headers["x-robots-tag"] = "noindex, nofollow";
+        set.headers["cache-control"] = "no-store";
+        set.headers["referrer-policy"] = "no-referrer";
+      })
+      .use(guards)
+      .post(
+        "/api/shares",
+        async ({ userId, body, set, request }) => {
+          set.status = 201;
+          return shares.create(userId, body, requestOrigin(request, trustProxy));
+        },
+        {
+          signedIn: true,
+          body: CreateShare,
+          parse: "json",
+          response: { 201: CreatedShare },
+          detail: forTokens("shares", {
+            tags: ["shares"],
+            summary: "Make a read-only link",
+            description:
+              "`kind` `search` (a saved search of the caller's), `compare` (`id`: the original query's saved search; compared with `variants`, else the query's saved variants, " +
+              "each pinned as its latest saved search now) or `tracker` (`frozen`: a snapshot as of its newest finished run, else the living report). Comparisons and trackers are Pro (403 `PRO_REQUIRED`). " +
+              `Another user's id is 404. \`expiresInDays\` 1–${MAX_SHARE_DAYS}; without it the link lives until revoked. 409 at ${MAX_LIVE_SHARES} live links. ` +
+              "The `url` holds the link's token (256 bits) and points at the origin the call reached.",
+          }),
+        },
+      )
+      .get("/api/shares", ({ userId, request }) => shares.list(userId, requestOrigin(request, trustProxy)), {
+        signedIn: true,
+        response: ShareList,
+        detail: forTokens("shares", {
+          tags: ["shares"],
+          summary: "The caller's links",
+          description: "Newest first, expired ones too (`expired`), each with its `url` and `lastOpenedAt` (to the minute; null until opened).",
+        }),
+      })
+      .delete(
+        "/api/shares/:id",
+        async ({ userId, params }) => {
+          await shares.revoke(userId, params.id);
+          return { success: true as const };
+        },
+        {
+          signedIn: true,
+          params: ShareId,
+          response: RevokedShare,
+          detail: forTokens("shares", {
+            tags: ["shares"],
+            summary: "Revoke a link",
+            description: "The caller's own link only (others 404). It answers 404 from then on.",
+          }),
+        },
+      )
+      .get("/api/shared/:token", ({ params }) => shares.open(params.token), {
+        params: Token,
+        response: SharedView,
+        detail: forTokens("public", {
+          tags: ["shares"],
+          summary: "What a link shows",
+          description: `${PUBLIC} A search in the spec's JSON (as GET /api/search/{id}), a comparison's report, or a tracker's definition (without its webhook, budget or pause reason). No identity of the owner.`,
+        }),
+      })
+      .get("/api/shared/:token/runs", ({ params, query }) => shares.runs(params.token, query), {
+        params: Token,
+        transform: lastValues,
+        query: TrackerRunsQuery,
+        response: TrackerRunList,
+        detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's runs", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/runs/:runId", ({ params }) => shares.run(params.token, params.runId), {
+        params: RunOfLink,
+        response: TrackerRun,
+        detail: forTokens("public", { tags: ["shares"], summary: "One run of a shared tracker", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/trend", ({ params, query }) => shares.trend(params.token, query), {
+        params: Token,
+        transform: lastValues,
+        query: TrendQuery,
+        response: Trend,
+        detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's trend", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/sources", ({ params, query }) => shares.sources(params.token, query), {
+        params: Token,
+        transform: lastValues,
+        query: SourcesQuery,
+        response: SourcesReport,
+        detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's sources and citation gap", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/alerts", ({ params }) => shares.alerts(params.token), {
+        params: Token,
+        response: TrackerAlertList,
+        detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's alerts", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/changes", ({ params, query }) => shares.changes(params.token, query), {
+        params: Token,
+        transform: lastValues,
+        query: ChangesQuery,
+        response: TrackerChanges,
+        detail: forTokens("public", { tags: ["shares"], summary: "What changed in a shared tracker", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+  );
+}

@@ -1,0 +1,25 @@
+import type { SharedTracker } from "#src/contract/shares.ts";
+import type { Tracker, TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
+import type { TrackerAlertList } from "#src/contract/trend.ts";
+
+/*
+ * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget and why it is
+ * paused, and the owner's saved searches its runs and alerts point to (/search/{id} opens for the
+ * owner only, and the ids are theirs). The same answers as the owner's otherwise.
+ */
+
+export function sharedTracker({ webhook: _webhook, monthlyBudgetUsd: _budget, pausedReason: _reason, ...tracker }: Tracker): SharedTracker {
+  return { ...tracker, lastRun: tracker.lastRun && sharedRun(tracker.lastRun) };
+}
+
+export function sharedRun(run: TrackerRun): TrackerRun {
+  return { ...run, queries: run.queries.map((query) => ({ ...query, searchId: null })) };
+}
+
+export function sharedRuns(list: TrackerRunList): TrackerRunList {
+  return { ...list, runs: list.runs.map(sharedRun) };
+}
+
+export function sharedAlerts(list: TrackerAlertList): TrackerAlertList {
+  return { alerts: list.alerts.map((alert) => ({ ...alert, searchIds: [] })) };
+}

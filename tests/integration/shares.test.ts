@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { shares } from "#db/schema.ts";
+import type { CompareReport } from "#src/contract/compare.ts";
+import type { Share, SharedView, ShareList } from "#src/contract/shares.ts";
+import type { CreatedToken } from "#src/contract/tokens.ts";
+import type { Tracker, TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
+import type { TrackerAlertList, Trend } from "#src/contract/trend.ts";
+import type { TrackerChanges } from "#src/contract/changes.ts";
+import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
+import { createProAgent, signUp } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
+import { createTestApp } from "#tests/support/app.ts";
+import { describeEachDatabase } from "#tests/support/databases.ts";
+import { alertingTracker, runToEnd } from "#tests/support/trackers.ts";
+
+/*
+ * Issue 27: read-only share links. The owner makes one for a saved search, a comparison or a
+ * tracker; a browser without any session opens it; nothing of the owner's own (e-mail, username,
+ * tokens, other searches, the webhook, the saved searches behind a tracker's runs) is in any answer
+ * a link gives; revoked, expired and made-up links are 404; a frozen tracker link stops its clock.
+ */
+
+const GONE = { code: "NOT_FOUND", message: "This link does not exist, has expired or was revoked." };
+const tokenOf = (share: Share) => share.url.split("/").at(-1)!;
+
+let simulator: Simulator;
+beforeAll(() => {
+  simulator = startSimulator({ seed: 27, latency: { kind: "fixed", ms: 2 } });
+});
+afterAll(async () => {
+  await simulator.stop();
+});
+
+describeEachDatabase("share links", (getDb) => {
+  test("a free user's search link opens without a session, shows no owner data, is listed with its last opening, and 404s once revoked or expired", async () => {
+    const { app } = await createTestApp(getDb(), { simulator });
+    const owner = createAgent(app);
+    const account = await signUp(owner, getDb());
+    const apiToken = ((await owner.request("POST", "/api/tokens", { name: "laptop" })).json as CreatedToken).token;
+    const shared = (await owner.api.search({ query: "best crm for startups" })).result;
+    const other = (await owner.api.search({ query: "zebra-secret pricing of acme" })).result;
+
+    const created = await owner.request("POST", "/api/shares", { kind: "search", id: shared.id });
+    expect(created.status).toBe(201);
+    const link = created.json as Share;
+    expect(link).toMatchObject({ kind: "search", targetId: shared.id, title: "best crm for startups", frozen: false, expired: false, lastOpenedAt: null });
+    expect(link.expiresAt).toBeUndefined();
+    // The link's origin is the one the call reached; its token is 256 random bits.
+    expect(link.url).toMatch(/^http:\/\/localhost\/shared\/[A-Za-z0-9_-]{43}$/);
+
+    const visitor = createAgent(app);
+    const opened = await visitor.request("GET", `/api/shared/${tokenOf(link)}`);
+    expect(opened.status).toBe(200);
+    const view = opened.json as Extract<SharedView, { kind: "search" }>;
+    expect(view.kind).toBe("search");
+    expect(view.search.query).toBe("best crm for startups");
+    expect(view.search.id).toBe(shared.id);
+    // The same answer as the owner's GET /api/search/{id}, read back through the typed client.
+    const asOwner = await owner.api.getSearch(shared.id);
+    const asVisitor = await visitor.api.getShared(tokenOf(link));
+    expect(asVisitor.kind === "search" && asVisitor.search).toEqual(asOwner);
+    // For whoever holds it only: never indexed, cached or sent on as a Referer.
+    expect(opened.headers.get("x-robots-tag")).toContain("noindex");
+    expect(opened.headers.get("cache-control")).toBe("no-store");
+    expect(opened.headers.get("referrer-policy")).toBe("no-referrer");
+    for (const secret of [account.email, account.username, apiToken, other.query, other.id]) expect(opened.text).not.toContain(secret);
+    // The visitor got no session of the owner's either.
+    expect((await visitor.request("GET", "/api/user")).status).not.toBe(200);
+
+    // A search's link opens no tracker reads.
+    expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}/runs`)).toMatchObject({ status: 404, json: GONE });
+
+    // The owner's list: the link, with when it was opened.
+    const list = (await owner.request("GET", "/api/shares")).json as ShareList;
+    expect(list.shares).toHaveLength(1);
+    expect(list.shares[0]).toMatchObject({ id: link.id, url: link.url, expired: false });
+    expect(list.shares[0]!.lastOpenedAt).not.toBeNull();
+
+    // Another user can neither revoke it nor share the owner's search.
+    const stranger = createAgent(app);
+    await signUp(stranger, getDb());
+    expect((await stranger.request("DELETE", `/api/shares/${link.id}`)).status).toBe(404);
+    expect(await stranger.request("POST", "/api/shares", { kind: "search", id: other.id })).toMatchObject({
+      status: 404,
+      json: { code: "NOT_FOUND", message: "Search not found" },
+    });
+    expect(((await stranger.request("GET", "/api/shares")).json as ShareList).shares).toEqual([]);
+    expect((await visitor.request("GET", `/api/shared/${tokenOf(link)}`)).status).toBe(200);
+
+    // A free account shares searches, not comparisons or trackers (Pro).
+    for (const kind of ["compare", "tracker"])
+      expect(await owner.request("POST", "/api/shares", { kind, id: shared.id })).toMatchObject({ status: 403, json: { code: "PRO_REQUIRED" } });
+
+    // Revoked: gone, with one friendly message.
+    expect(await owner.request("DELETE", `/api/shares/${link.id}`)).toMatchObject({ status: 200, json: { success: true } });
+    expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}`)).toMatchObject({ status: 404, json: GONE });
+    expect(((await owner.request("GET", "/api/shares")).json as ShareList).shares).toEqual([]);
+
+    // Expired: gone too, and listed as expired.
+    const expiring = (await owner.request("POST", "/api/shares", { kind: "search", id: shared.id, expiresInDays: 7 })).json as Share;
+    const days = (Date.parse(expiring.expiresAt!) - Date.parse(expiring.createdAt)) / 86_400_000;
+    expect(days).toBe(7);
+    expect((await visitor.request("GET", `/api/shared/${tokenOf(expiring)}`)).status).toBe(200);
+    await getDb()
+      .db.update(shares)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shares.id, expiring.id));
+    expect(await visitor.request("GET", `/api/shared/${tokenOf(expiring)}`)).toMatchObject({ status: 404, json: GONE });
+    expect(((await owner.request("GET", "/api/shares")).json as ShareList).shares.map((s) => [s.id, s.expired])).toEqual([[expiring.id, true]]);
+
+    // A made-up or malformed token: the same 404.
+    for (const token of ["x".repeat(43), "short", "a".repeat(44), "a".repeat(42) + "!"])
+      expect(await visitor.request("GET", `/api/shared/${token}`)).toMatchObject({ status: 404, json: GONE });
+    // The search deleted: its link is gone with it.
+    const again = (await owner.request("POST", "/api/shares", { kind: "search", id: shared.id })).json as Share;
+    expect((await owner.request("DELETE", `/api/search/${shared.id}`)).status).toBe(200);
+    expect(await visitor.request("GET", `/api/shared/${tokenOf(again)}`)).toMatchObject({ status: 404, json: GONE });
+  });
+
+  test("bad bodies are 400s with a message; a visitor cannot make links; a token with the shares scope can", async () => {
+    const { app } = await createTestApp(getDb(), { simulator });
+    const owner = createAgent(app);
+    await signUp(owner, getDb());
+    const search = (await owner.api.search({ query: "best crm for startups" })).result;
+    for (const body of [
+      undefined,
+      "not json",
+      "[]",
+      {},
+      { kind: "search" },
+      { kind: "page", id: search.id },
+      { kind: "search", id: "" },
+      { kind: "search", id: search.id, expiresInDays: 0 },
+      { kind: "search", id: search.id, expiresInDays: 366 },
+      { kind: "search", id: search.id, expiresInDays: 1.5 },
+      { kind: "search", id: search.id, frozen: true },
+      { kind: "search", id: search.id, variants: ["a"] },
+    ]) {
+      const answer = await owner.request("POST", "/api/shares", body);
+      expect({ body, status: answer.status, code: (answer.json as { code?: string })?.code }).toEqual({ body, status: 400, code: "INVALID_INPUT" });
+      expect((answer.json as { message: string }).message.length).toBeGreaterThan(0);
+    }
+    expect((await owner.request("POST", "/api/shares", { kind: "search", id: "not-a-uuid" })).status).toBe(404);
+    expect((await owner.request("DELETE", "/api/shares/not-a-uuid")).status).toBe(404);
+    expect((await createAgent(app).request("POST", "/api/shares", { kind: "search", id: search.id })).status).toBe(401);
+
+    const token = ((await owner.request("POST", "/api/tokens", { name: "cli" })).json as CreatedToken).token;
+    const script = createAgent(app);
+    const auth = { authorization: `Bearer ${token}` };
+    const made = await script.request("POST", "/api/shares", { kind: "search", id: search.id }, auth);
+    expect(made.status).toBe(201);
+    expect(((await script.request("GET", "/api/shares", undefined, auth)).json as ShareList).shares.map((s) => s.id)).toEqual([(made.json as Share).id]);
+  });
+
+  test("a comparison link pins the variants' saved searches as they were when shared", async () => {
+    const { app } = await createTestApp(getDb(), { simulator });
+    const { agent: owner } = await createProAgent(app, getDb());
+    const original = (await owner.api.search({ query: "best standing desk" })).result;
+    const variant = (await owner.api.search({ query: "standing desk for a small office" })).result;
+    const link = (
+      await owner.request("POST", "/api/shares", { kind: "compare", id: original.id, variants: ["Standing desk for a small office", "never searched"] })
+    ).json as Share;
+    expect(link).toMatchObject({ kind: "compare", title: "best standing desk" });
+    // A newer search of the variant after sharing: the link still compares the one pinned.
+    await owner.api.search({ query: "standing desk for a small office" });
+
+    const visitor = createAgent(app);
+    const opened = await visitor.request("GET", `/api/shared/${tokenOf(link)}`);
+    expect(opened.status).toBe(200);
+    const report = (opened.json as { report: CompareReport }).report;
+    expect(report.searches.map((s) => [s.role, s.id])).toEqual([
+      ["original", original.id],
+      ["variant", variant.id],
+    ]);
+    expect(report.products.length).toBeGreaterThan(0);
+  });
+
+  test("a tracker link: living shows every run, frozen stops at sharing; neither shows the webhook, the budget or the owner's saved searches", async () => {
+    simulator.clearFaults();
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
+    try {
+      const { agent: owner, account } = await createProAgent(app, getDb());
+      const apiToken = ((await owner.request("POST", "/api/tokens", { name: "laptop" })).json as CreatedToken).token;
+      const webhook = "http://127.0.0.1:9/zebra-hook";
+      const tracker = (await owner.request("POST", "/api/trackers", { ...alertingTracker, monthlyBudgetUsd: 12.5, webhook: { url: webhook, format: "json" } }))
+        .json as Tracker;
+      const first = await runToEnd(owner.api, tracker.id);
+      expect(first.status).toBe("completed");
+
+      const living = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id })).json as Share;
+      const frozen = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id, frozen: true })).json as Share;
+      expect([living.frozen, frozen.frozen]).toEqual([false, true]);
+
+      // After sharing, OpenAI stops searching the web: the second run moves the citation rates (alerts) and the top lists.
+      simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
+      const second = await runToEnd(owner.api, tracker.id);
+      expect(second.status).toBe("completed");
+      const ownerAlerts = await owner.api.listTrackerAlerts(tracker.id);
+      expect(ownerAlerts.alerts.length).toBeGreaterThan(0);
+      expect(ownerAlerts.alerts.some((alert) => alert.searchIds.length > 0)).toBe(true);
+
+      const visitor = createAgent(app);
+      const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook"];
+      const searchIds = [first, second].flatMap((run) => run.queries.flatMap((query) => (query.searchId ? [query.searchId] : [])));
+      expect(searchIds).toHaveLength(4);
+      const read = async (token: string, path: string) => {
+        const answer = await visitor.request("GET", `/api/shared/${token}${path}`);
+        expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+        for (const secret of [...secrets, ...searchIds]) expect({ path, leaks: answer.text.includes(secret) }).toEqual({ path, leaks: false });
+        return answer.json;
+      };
+
+      // Living: the report as it is now.
+      const livingView = (await read(tokenOf(living), "")) as Extract<SharedView, { kind: "tracker" }>;
+      expect(livingView).toMatchObject({ kind: "tracker", frozen: false, tracker: { id: tracker.id, name: "CRM visibility", lastRun: { id: second.id } } });
+      expect(livingView.tracker).not.toHaveProperty("webhook");
+      expect(livingView.tracker).not.toHaveProperty("monthlyBudgetUsd");
+      expect(((await read(tokenOf(living), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual([second.id, first.id]);
+      const livingRun = (await read(tokenOf(living), `/runs/${second.id}`)) as TrackerRun;
+      expect(livingRun.queries.map((query) => query.searchId)).toEqual([null, null]);
+      expect(livingRun.queries[0]!.brandMentions).toBeDefined();
+      expect(new Set(((await read(tokenOf(living), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id, second.id]));
+      await read(tokenOf(living), "/sources");
+      const livingAlerts = (await read(tokenOf(living), "/alerts")) as TrackerAlertList;
+      expect(livingAlerts.alerts.map((alert) => alert.id)).toEqual(ownerAlerts.alerts.map((alert) => alert.id));
+      expect(livingAlerts.alerts.every((alert) => alert.searchIds.length === 0)).toBe(true);
+      expect(((await read(tokenOf(living), "/changes")) as TrackerChanges).ready).toBe(true);
+
+      // Frozen: as of the first run, whatever came after.
+      const frozenView = (await read(tokenOf(frozen), "")) as Extract<SharedView, { kind: "tracker" }>;
+      expect(frozenView).toMatchObject({
+        kind: "tracker",
+        frozen: true,
+        frozenAt: first.scheduledFor,
+        tracker: { id: tracker.id, lastRun: { id: first.id }, nextRunAt: null },
+      });
+      expect(((await read(tokenOf(frozen), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual([first.id]);
+      expect(await visitor.request("GET", `/api/shared/${tokenOf(frozen)}/runs/${second.id}`)).toMatchObject({ status: 404 });
+      expect(((await read(tokenOf(frozen), `/runs/${first.id}`)) as TrackerRun).id).toBe(first.id);
+      expect(new Set(((await read(tokenOf(frozen), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id]));
+      const far = "2100-01-01";
+      expect(new Set(((await read(tokenOf(frozen), `/trend?to=${far}`)) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id]));
+      const sources = (await read(tokenOf(frozen), `/sources?to=${far}`)) as { byType: Array<{ runId: string }> };
+      expect(new Set(sources.byType.map((row) => row.runId))).toEqual(new Set([first.id]));
+      expect(((await read(tokenOf(frozen), "/alerts")) as TrackerAlertList).alerts).toEqual([]);
+      expect(((await read(tokenOf(frozen), "/changes")) as TrackerChanges).ready).toBe(false);
+
+      // The tracker deleted: its links are gone with it.
+      expect((await owner.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBe(200);
+      for (const link of [living, frozen])
+        for (const path of ["", "/runs", "/trend", "/alerts"])
+          expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}${path}`)).toMatchObject({ status: 404, json: GONE });
+    } finally {
+      simulator.clearFaults();
+      await queue.stop();
+    }
+  });
+
+  test("each link is rate-limited on its own: past the limit a 429 with Retry-After", async () => {
+    const { app } = await createTestApp(getDb(), { simulator, env: { SHARE_READS_PER_MINUTE: "2" } });
+    const owner = createAgent(app);
+    await signUp(owner, getDb());
+    const search = (await owner.api.search({ query: "best crm for startups" })).result;
+    const [one, two] = await Promise.all([1, 2].map(async () => (await owner.request("POST", "/api/shares", { kind: "search", id: search.id })).json as Share));
+    const visitor = createAgent(app);
+    expect((await visitor.request("GET", `/api/shared/${tokenOf(one!)}`)).status).toBe(200);
+    expect((await visitor.request("GET", `/api/shared/${tokenOf(one!)}`)).status).toBe(200);
+    const refused = await createAgent(app).request("GET", `/api/shared/${tokenOf(one!)}`);
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ code: "RATE_LIMITED" });
+    expect((refused.json as { message: string }).message).toMatch(/try again in \d+ (second|minute)/);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await visitor.request("GET", `/api/shared/${tokenOf(two!)}`)).status).toBe(200);
+  });
+});
