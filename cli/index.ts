@@ -11,6 +11,7 @@ import { login } from "./commands/login.ts";
 import { logout } from "./commands/logout.ts";
 import { mcp } from "./commands/mcp.ts";
 import { search } from "./commands/search.ts";
+import { share } from "./commands/share.ts";
 import { show } from "./commands/show.ts";
 import { status } from "./commands/status.ts";
 import { tokens } from "./commands/tokens.ts";
@@ -45,6 +46,7 @@ program
   .addCommand(variants)
   .addCommand(compare)
   .addCommand(track)
+  .addCommand(share)
   .addCommand(tokens)
   .addCommand(mcp);
 

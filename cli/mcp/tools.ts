@@ -4,6 +4,7 @@ import { LensQuery } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { Location } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
+import { CreateShare, type Share } from "#src/contract/shares.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
@@ -51,6 +52,11 @@ const Id = (what: string) => said(v.pipe(v.string(), v.trim(), v.minLength(1, "A
 const RUNS_READ = 20;
 // tracker_trend's inputs are the API's query (its rules and messages); the date range's check runs on the whole query.
 const TrendFields = TrendQuery.pipe[0].entries;
+const ShareFields = CreateShare.entries;
+/** A share link in one line, for the model to read. */
+const shareLine = (share: Share) =>
+  `- ${share.id} · ${share.kind}${share.kind === "tracker" ? (share.frozen ? " (frozen)" : " (living)") : ""} · ${share.title} · ${share.url} · ` +
+  `${share.expired ? "expired" : share.expiresAt ? `expires ${when(share.expiresAt)} UTC` : "no expiry"} · last opened ${share.lastOpenedAt ? `${when(share.lastOpenedAt)} UTC` : "never"}`;
 
 export const tools: Tool[] = [
   defineTool({
@@ -244,6 +250,47 @@ export const tools: Tool[] = [
       const simulated = await simulatedFlagsOf(api, alertProviders(answer.alerts));
       const summary = answer.alerts.length ? alertsSummary(answer.alerts, simulated) : NO_ALERTS;
       return { summary, json: json({ ...answer, simulated }) };
+    },
+  }),
+  defineTool({
+    name: "share_create",
+    description:
+      "Make a read-only link to a saved search, a comparison of a query with its variants (Pro) or a tracker (Pro), which anyone can open without an account; " +
+      "it shows no identity or other data of the user's. Answers the link.",
+    input: v.object({
+      kind: said(ShareFields.kind, "search, compare or tracker"),
+      id: said(
+        ShareFields.id,
+        "The saved search's id (for compare: the original query's saved search; from list_searches), or the tracker's (from list_trackers)",
+      ),
+      expiresInDays: v.optional(said(ShareFields.expiresInDays.wrapped, "The link stops working after this many days (1–365; default: until revoked)")),
+      frozen: v.optional(said(ShareFields.frozen.wrapped, "Tracker only: a snapshot of the runs finished now instead of the living report")),
+      variants: v.optional(said(ShareFields.variants.wrapped, "Compare only: the variants compared (default: the query's saved variants)")),
+    }),
+    async run(api, input) {
+      const created = await api.createShare(input);
+      return { summary: `Share link (${created.kind}, ${created.title}): ${created.url}\nRevoke it with share_revoke ${created.id}.`, json: json(created) };
+    },
+  }),
+  defineTool({
+    name: "share_list",
+    description: "The user's share links, newest first: what each shows, its link, when it expires and when someone last opened it.",
+    input: v.object({}),
+    async run(api) {
+      const list = await api.listShares();
+      return {
+        summary: list.shares.length ? `${list.shares.length} share links:\n${list.shares.map(shareLine).join("\n")}` : "No share links.",
+        json: json(list),
+      };
+    },
+  }),
+  defineTool({
+    name: "share_revoke",
+    description: "Revoke one of the user's share links: it answers 404 from then on.",
+    input: v.object({ id: Id("The link's id (from share_list)") }),
+    async run(api, { id }) {
+      const answer = await api.revokeShare(id);
+      return { summary: `Revoked ${id}.`, json: json(answer) };
     },
   }),
 ];

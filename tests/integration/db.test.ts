@@ -74,6 +74,7 @@ describeEachDatabase(
         "instances",
         "provider_slots",
         "searches",
+        "shares",
         "spend",
         "stripe_events",
         "subscriptions",

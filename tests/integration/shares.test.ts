@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { shares } from "#db/schema.ts";
+import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
+import { apiTokens, shares, users } from "#db/schema.ts";
+import type { ApiClient } from "#src/client/api.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
 import type { Share, SharedView, ShareList } from "#src/contract/shares.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
@@ -65,8 +70,11 @@ describeEachDatabase("share links", (getDb) => {
     expect(opened.headers.get("cache-control")).toBe("no-store");
     expect(opened.headers.get("referrer-policy")).toBe("no-referrer");
     for (const secret of [account.email, account.username, apiToken, other.query, other.id]) expect(opened.text).not.toContain(secret);
-    // The visitor got no session of the owner's either.
-    expect((await visitor.request("GET", "/api/user")).status).not.toBe(200);
+    // The link's page says the same to robots, caches and the sites it links to.
+    const page = await visitor.fetch(`http://localhost/shared/${tokenOf(link)}`);
+    expect(page.headers.get("x-robots-tag")).toContain("noindex");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("cache-control")).toBe("no-store");
 
     // A search's link opens no tracker reads.
     expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}/runs`)).toMatchObject({ status: 404, json: GONE });
@@ -116,6 +124,27 @@ describeEachDatabase("share links", (getDb) => {
     const again = (await owner.request("POST", "/api/shares", { kind: "search", id: shared.id })).json as Share;
     expect((await owner.request("DELETE", `/api/search/${shared.id}`)).status).toBe(200);
     expect(await visitor.request("GET", `/api/shared/${tokenOf(again)}`)).toMatchObject({ status: 404, json: GONE });
+  });
+
+  test("a link's url points at the origin the browser addressed, behind a proxy (TRUST_PROXY) too, and when a page reads the list on the server", async () => {
+    // A page that shows the owner's list, read through the app as the profile page's data is.
+    const renderer =
+      () =>
+      async ({ api }: { api: ApiClient }) =>
+        Response.json(await api.listShares());
+    const { app } = await createTestApp(getDb(), { simulator, renderer });
+    const owner = createAgent(app);
+    await signUp(owner, getDb());
+    const search = (await owner.api.search({ query: "best crm for startups" })).result;
+    const proxied = { "x-forwarded-host": "reports.example.com", "x-forwarded-proto": "https" };
+    const made = (await owner.request("POST", "/api/shares", { kind: "search", id: search.id }, proxied)).json as Share;
+    expect(made.url).toStartWith("https://reports.example.com/shared/");
+    const listed = (await owner.request("GET", "/api/shares", undefined, proxied)).json as ShareList;
+    expect(listed.shares.map((share) => share.url)).toEqual([made.url]);
+    const page = (await owner.request("GET", "/user/profile", undefined, proxied)).json as ShareList;
+    expect(page.shares.map((share) => share.url)).toEqual([made.url]);
+    // Without a proxy's word, the address the request came to.
+    expect(((await owner.request("GET", "/api/shares")).json as ShareList).shares[0]!.url).toStartWith("http://localhost/shared/");
   });
 
   test("bad bodies are 400s with a message; a visitor cannot make links; a token with the shares scope can", async () => {
@@ -174,6 +203,16 @@ describeEachDatabase("share links", (getDb) => {
       ["variant", variant.id],
     ]);
     expect(report.products.length).toBeGreaterThan(0);
+
+    // Without variants: the query's saved variants, each its latest saved search (none yet: the original alone).
+    const { variants } = await owner.api.generateVariants({ query: "best standing desk" });
+    const searched = (await owner.api.search({ query: variants[0]!.query })).result;
+    const bySet = (await owner.request("POST", "/api/shares", { kind: "compare", id: original.id })).json as Share;
+    const setReport = ((await visitor.request("GET", `/api/shared/${tokenOf(bySet)}`)).json as { report: CompareReport }).report;
+    expect(setReport.searches.map((s) => [s.role, s.id])).toEqual([
+      ["original", original.id],
+      ["variant", searched.id],
+    ]);
   });
 
   test("a tracker link: living shows every run, frozen stops at sharing; neither shows the webhook, the budget or the owner's saved searches", async () => {
@@ -200,8 +239,9 @@ describeEachDatabase("share links", (getDb) => {
       expect(ownerAlerts.alerts.length).toBeGreaterThan(0);
       expect(ownerAlerts.alerts.some((alert) => alert.searchIds.length > 0)).toBe(true);
 
+      const other = (await owner.api.search({ query: "zebra-secret pricing of acme" })).result;
       const visitor = createAgent(app);
-      const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook"];
+      const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook", other.query, other.id];
       const searchIds = [first, second].flatMap((run) => run.queries.flatMap((query) => (query.searchId ? [query.searchId] : [])));
       expect(searchIds).toHaveLength(4);
       const read = async (token: string, path: string) => {
@@ -274,3 +314,40 @@ describeEachDatabase("share links", (getDb) => {
     expect((await visitor.request("GET", `/api/shared/${tokenOf(two!)}`)).status).toBe(200);
   });
 });
+
+describeEachDatabase(
+  "share links: the shares scope for tokens made before it",
+  (getDb) => {
+    test("a token holding every earlier scope gets shares; one holding fewer, or none stored (all), is left as it was", async () => {
+      // The migrations up to the one before shares, as a database of the previous version has them.
+      const folder = mkdtempSync(join(tmpdir(), "app-migrations-"));
+      cpSync(DEFAULT_MIGRATIONS_FOLDER, folder, { recursive: true });
+      const journalPath = join(folder, "meta", "_journal.json");
+      const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+      const before = journal.entries.findIndex((entry) => entry.tag === "0011_shares");
+      writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
+      try {
+        await migrate(getDb(), { migrationsFolder: folder });
+        const { db } = getDb();
+        const [user] = await db
+          .insert(users)
+          .values({ username: "scoped", email: "scoped@example.com", passwordHash: "x", firstName: "S", lastName: "C" })
+          .returning();
+        const earlier = ["search", "history", "variants", "compare", "lens", "account:read", "trackers"];
+        const token = (name: string, scopes: string[] | null) => ({ userId: user!.id, name, tokenHash: name, scopes });
+        await db.insert(apiTokens).values([token("all-earlier", earlier), token("fewer", ["search", "history"]), token("unscoped", null)]);
+
+        expect(await migrate(getDb())).toEqual({ applied: journal.entries.length - before });
+        const rows = await db.select({ name: apiTokens.name, scopes: apiTokens.scopes }).from(apiTokens).orderBy(apiTokens.name);
+        expect(rows).toEqual([
+          { name: "all-earlier", scopes: [...earlier, "shares"] },
+          { name: "fewer", scopes: ["search", "history"] },
+          { name: "unscoped", scopes: null },
+        ]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  },
+  { migrated: false },
+);

@@ -35,6 +35,8 @@ export type TestAppOptions = {
   stripe?: StripeSimulator;
   /** This app as one of several instances on the database (started by the test); an unstarted one by default. */
   instance?: Instance;
+  /** The page renderer (the web's by default). */
+  renderer?: AssembleOptions["renderer"];
   /** How often its job queue looks for due schedule ticks and lapsed heartbeats (pg-boss's defaults unless given). */
   jobs?: AssembleOptions["jobs"];
 };
@@ -59,7 +61,7 @@ export async function createTestApp(
       TRUST_PROXY: "1",
       ...options.env,
     },
-    renderer: loadPageRenderer,
+    renderer: options.renderer ?? loadPageRenderer,
     database,
     simulator,
     stripe,

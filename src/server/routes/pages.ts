@@ -24,10 +24,16 @@ export function pageRoutes(
 ) {
   async function page(request: Request, server: ConnectionInfo["server"]): Promise<Response> {
     const url = new URL(request.url);
-    const cookie = request.headers.get("cookie");
+    // The caller's cookie, and the origin they addressed as the proxy said it (a share link's url is built from it).
+    const headers = Object.fromEntries(
+      ["cookie", "x-forwarded-host", "x-forwarded-proto"].flatMap((name) => {
+        const value = request.headers.get(name);
+        return value ? [[name, value]] : [];
+      }),
+    );
     const api = createApiClient({
       baseUrl: url.origin,
-      headers: cookie ? { cookie } : {},
+      headers,
       // `from`: the data is read as this visitor, from their address (e.g. their free quota).
       fetch: ((input: string | URL | Request, init?: RequestInit) => handle(new Request(input, init), { request, server })) as typeof fetch,
     });
