@@ -6,7 +6,7 @@ import type { Share } from "#src/contract/shares.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { newAccount } from "#tests/support/accounts.ts";
-import { seriousAxeViolations, useBrowser, visit, type ContextOptions, type PageOptions } from "#tests/support/browser.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit, type ContextOptions, type PageOptions } from "#tests/support/browser.ts";
 import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
 
@@ -22,9 +22,12 @@ const harness = useBrowser({ simulator: { seed: 20261127 }, distinctAddresses: t
 /** Per test: `bun test <file>` may not apply bunfig's timeout. No test asserts on time. */
 const TIMEOUT = 120_000;
 const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 360, height: 780 };
 const DAY = 86_400_000;
 const LINK = /^http:\/\/127\.0\.0\.1:\d+\/shared\/([A-Za-z0-9_-]{43})$/;
 
+/** Pictures to look at after a run; the docs do not show them. */
+const shoot = (page: Page, name: string) => screenshot(page, name, { published: false });
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 const card = (page: Page): Locator => page.getByRole("region", { name: "Shared links" });
 const row = (page: Page, title: string): Locator => card(page).getByRole("listitem").filter({ hasText: title });
@@ -94,11 +97,15 @@ describe("sharing, the owner's side", () => {
       await dialog.getByText("The link shows this search's results, with every tab, read-only.").waitFor();
       await dialog.getByText("Anyone with the link can see it without signing in.").waitFor();
       expect(await dialog.getByRole("option").allTextContents()).toEqual(["Never", "7 days", "30 days", "90 days"]);
-      expect({ path: "/search/:id (share dialog)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/search/:id (share dialog)", violations: [] });
+      expect({ path: "/search/:id (share dialog)", violations: await seriousAxeViolations(page) }).toEqual({
+        path: "/search/:id (share dialog)",
+        violations: [],
+      });
       await dialog.getByRole("button", { name: "Cancel" }).click();
       await dialog.waitFor({ state: "detached" });
 
       const { url, token } = await createLink(page, "best crm for a small agency", { expiry: "30 days" });
+      await shoot(page, "share-dialog.png");
       const link = page.getByRole("dialog").getByLabel("Link", { exact: true });
       expect(await link.evaluate((input) => input === document.activeElement && (input as HTMLInputElement).readOnly)).toBe(true);
       await page.getByRole("dialog").getByRole("button", { name: "Copy link" }).click();
@@ -125,7 +132,12 @@ describe("sharing, the owner's side", () => {
       await visit(page, "/user/profile");
       await listed.getByText("Last opened", { exact: false }).waitFor();
       expect(await listed.getByText("Never opened").count()).toBe(0);
-      expect({ path: "/user/profile (shared links)", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile (shared links)", violations: [] });
+      await card(page).scrollIntoViewIfNeeded();
+      await shoot(page, "share-profile-list.png");
+      expect({ path: "/user/profile (shared links)", violations: await seriousAxeViolations(page) }).toEqual({
+        path: "/user/profile (shared links)",
+        violations: [],
+      });
 
       // Revoking asks first; keeping it changes nothing.
       const revoke = listed.getByRole("button", { name: "Revoke the link to best crm for a small agency" });
@@ -152,7 +164,12 @@ describe("sharing, the owner's side", () => {
     async () => {
       // Once Pro has lapsed, the refused POST is logged by the browser.
       const { page, userId } = await proPage({ allowConsoleErrors: [/Failed to load resource.*\b403\b.*\/api\/shares/] });
-      const tracker = await pageJson<Tracker>(page, "POST", "/api/trackers", { ...alertingTracker, name: "CRM report for the client", queries: ["best crm for startups"], iterations: 2 });
+      const tracker = await pageJson<Tracker>(page, "POST", "/api/trackers", {
+        ...alertingTracker,
+        name: "CRM report for the client",
+        queries: ["best crm for startups"],
+        iterations: 2,
+      });
       await runOnce(page, tracker.id);
       await visit(page, `/trackers/${tracker.id}`);
 
@@ -218,12 +235,20 @@ describe("sharing, the owner's side", () => {
     async () => {
       const page = await freePage();
       await visit(page, "/user/profile");
-      await card(page).getByText("No shared links yet. To make one, open a saved search from your history, a comparison or a tracker, and choose Share.").waitFor();
+      await card(page)
+        .getByText("No shared links yet. To make one, open a saved search from your history, a comparison or a tracker, and choose Share.")
+        .waitFor();
 
       const id = await savedSearch(page, "best note taking app");
       await visit(page, `/search/${id}`);
       const { token } = await createLink(page, "best note taking app");
       expect(await openAsStranger(token)).toBe(200);
+      // On a phone the dialog and its link fit the width.
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      const field = await page.getByRole("dialog").getByLabel("Link", { exact: true }).boundingBox();
+      expect((field?.x ?? -1) >= 0 && (field?.x ?? 0) + (field?.width ?? Infinity) <= PHONE.width).toBe(true);
+      await shoot(page, "share-dialog-mobile.png");
 
       // The server decides: a free account's comparison or tracker link is refused, with a reason.
       for (const kind of ["compare", "tracker"]) {

@@ -18,14 +18,7 @@ export function ShareButton({ target }: { target: ShareTarget }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
-        type="button"
-        size="sm"
-        variant="outline"
-        className="print:hidden"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-      >
+      <Button type="button" size="sm" variant="outline" className="print:hidden" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         <Share2 aria-hidden="true" />
         Share
       </Button>
@@ -78,8 +71,8 @@ function ShareDialog({ target, open, onOpenChange }: ShareDialogProps) {
           <DialogDescription>{whatItShows(target, frozen)}</DialogDescription>
         </DialogHeader>
         <p className="text-sm">
-          <strong>Anyone with the link can see it without signing in.</strong> It does not show your name, your e-mail or anything else of yours, and
-          nothing on it can be changed. Revoke it from your profile whenever you like.
+          <strong>Anyone with the link can see it without signing in.</strong> It does not show your name, your e-mail or anything else of yours, and nothing on
+          it can be changed. Revoke it from your profile whenever you like.
         </p>
         {created ? (
           <div className="space-y-2">
