@@ -13,7 +13,7 @@ Exit codes:
   ${EXIT.auth}    not signed in, or the token is invalid or revoked
   ${EXIT.limit}    the daily quota is used up, or Pro is required
   ${EXIT.server}    the server failed or could not be reached, or every provider failed
-  ${EXIT.notFound}    not found: no such search (or batch, token or tracker) of yours
+  ${EXIT.notFound}    not found: no such search (or batch, token, tracker or share link) of yours
   ${EXIT.partialRun}    a tracker run followed with --wait ended partial (some answers failed)
   ${EXIT.interrupted}  interrupted (Ctrl-C; a running search is cancelled on the server)
 
@@ -23,4 +23,5 @@ Examples:
   aisc search "best crm" --json | jq '.openai.products[].name'
   aisc export <id> -o crm.csv
   aisc track create --name "CRM" --query "best crm" --brand HubSpot --weekly mon@09:00
+  aisc share search <id>
 `;

@@ -286,6 +286,14 @@ describeEachDatabase("share links", (getDb) => {
       expect(((await read(tokenOf(frozen), "/alerts")) as TrackerAlertList).alerts).toEqual([]);
       expect(((await read(tokenOf(frozen), "/changes")) as TrackerChanges).ready).toBe(false);
 
+      // Frozen after the second run: what changed then stays, though the owner changes the questions (a new series segment) afterwards.
+      const frozenLater = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id, frozen: true })).json as Share;
+      const changedThen = (await read(tokenOf(frozenLater), "/changes")) as TrackerChanges;
+      expect(changedThen.ready).toBe(true);
+      await owner.api.updateTracker(tracker.id, { queries: ["best crm for startups"] });
+      expect(((await read(tokenOf(living), "/changes")) as TrackerChanges).ready).toBe(false);
+      expect((await read(tokenOf(frozenLater), "/changes")) as TrackerChanges).toEqual(changedThen);
+
       // The tracker deleted: its links are gone with it.
       expect((await owner.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBe(200);
       for (const link of [living, frozen])
@@ -295,7 +303,7 @@ describeEachDatabase("share links", (getDb) => {
       simulator.clearFaults();
       await queue.stop();
     }
-  });
+  }, 120_000);
 
   test("each link is rate-limited on its own: past the limit a 429 with Retry-After", async () => {
     const { app } = await createTestApp(getDb(), { simulator, env: { SHARE_READS_PER_MINUTE: "2" } });

@@ -37,7 +37,7 @@ export function createLinks({ db, search, compare, trackers, variants, billing, 
   ): Promise<Pick<typeof shares.$inferInsert, "title" | "frozen" | "frozenAt" | "frozenTracker" | "searchIds">> {
     if (input.frozen !== undefined && input.kind !== "tracker") throw new DomainError("INVALID_INPUT", "frozen is for a tracker's link only");
     if (input.variants !== undefined && input.kind !== "compare") throw new DomainError("INVALID_INPUT", "variants are for a comparison's link only");
-    const owner = readerOf(userId, "new");
+    const owner = readerOf(userId);
     if (input.kind === "search") {
       const found = await search.get(owner, input.id);
       if (!found) throw new DomainError("NOT_FOUND", "Search not found");

@@ -59,7 +59,7 @@ export function createSharedReads({ db, search, trackers, throttle, clock }: Rea
 
   async function view(row: ShareRow): Promise<SharedView> {
     const common = { sharedAt: row.createdAt.toISOString(), ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}) };
-    const reader = readerOf(row.userId, row.id);
+    const reader = readerOf(row.userId);
     if (row.kind === "search") {
       const found = await search.get(reader, row.targetId);
       if (!found) throw gone();
@@ -76,8 +76,9 @@ export function createSharedReads({ db, search, trackers, throttle, clock }: Rea
         report: compareSearches(original, variants, { query: original.query, variants: variants.map((found) => found.query) }),
       };
     }
-    const living = await orGone(trackers.get(row.userId, row.targetId));
-    const tracker = row.frozen ? v.parse(SharedTracker, row.frozenTracker) : sharedTracker(living);
+    // Read for a frozen link too: the tracker deleted since ends it; and a field trackers gained since it was frozen is today's.
+    const living = sharedTracker(await orGone(trackers.get(row.userId, row.targetId)));
+    const tracker = row.frozen ? v.parse(SharedTracker, { ...living, ...(row.frozenTracker as object) }) : living;
     return { kind: "tracker", ...common, frozen: row.frozen, ...(row.frozenAt ? { frozenAt: row.frozenAt.toISOString() } : {}), tracker };
   }
 

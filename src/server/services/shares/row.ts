@@ -3,9 +3,9 @@ import type { Owner } from "../owner.ts";
 
 export type ShareRow = typeof shares.$inferSelect;
 
-/** Whose searches a link reads: its owner's, read on the link's behalf (no visitor's browser is theirs). */
-export function readerOf(userId: string, shareId: string): Owner {
-  return { userId, anonymousId: `share:${shareId}` };
+/** Whose searches a link reads (and is made of): its owner's, by their account alone, never a visitor's browser. */
+export function readerOf(userId: string): Owner {
+  return { userId, anonymousId: "share-link" };
 }
 
 /**

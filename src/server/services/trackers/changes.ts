@@ -23,13 +23,23 @@ export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
       asOf?: Date,
     ): Promise<TrackerChanges> {
       const window = tracker.alertWindow;
+      // As of a past time, the series segment then: that of the newest run scheduled by it.
+      const [then] = asOf
+        ? await db
+            .select({ segment: trackerRuns.segment })
+            .from(trackerRuns)
+            .where(and(eq(trackerRuns.trackerId, tracker.id), scheduledBy(asOf)))
+            .orderBy(desc(trackerRuns.scheduledFor))
+            .limit(1)
+        : [];
+      const segment = then?.segment ?? tracker.segment;
       const runs = await db
         .select({ id: trackerRuns.id })
         .from(trackerRuns)
         .where(
           and(
             eq(trackerRuns.trackerId, tracker.id),
-            eq(trackerRuns.segment, tracker.segment),
+            eq(trackerRuns.segment, segment),
             inArray(trackerRuns.status, ["completed", "partial"]),
             scheduledBy(asOf),
           ),
