@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Locator, Page } from "playwright-core";
-import { subscriptions } from "#db/schema.ts";
+import { shares, subscriptions } from "#db/schema.ts";
 import type { Share } from "#src/contract/shares.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
@@ -118,8 +118,9 @@ describe("sharing, the owner's side", () => {
       const expires = `Expires ${formatDate(share?.expiresAt)}`;
       await page.getByRole("dialog").getByText(`${expires}.`, { exact: true }).waitFor();
 
-      // On the profile: what it is, that it expires, that nobody has opened it yet, the same link.
-      await visit(page, "/user/profile");
+      // On the profile (the dialog links to it): what it is, that it expires, that nobody has opened it yet, the same link.
+      await page.getByRole("dialog").getByRole("link", { name: "Your shared links" }).click();
+      await page.waitForURL((address) => address.pathname === "/user/profile");
       const listed = row(page, "best crm for a small agency");
       await listed.getByText("Search", { exact: true }).waitFor();
       await listed.getByText("Never opened", { exact: true }).waitFor();
@@ -231,7 +232,7 @@ describe("sharing, the owner's side", () => {
   );
 
   test(
-    "a free account's saved search offers Share and its profile says how to make a link; comparisons and trackers need Pro (403); an anonymous visitor is told to sign up",
+    "a free account's saved search offers Share and its profile says how to make a link; an expired link is listed as such and answers 404; comparisons and trackers need Pro (403); an anonymous visitor is told to sign up",
     async () => {
       const page = await freePage();
       await visit(page, "/user/profile");
@@ -241,7 +242,7 @@ describe("sharing, the owner's side", () => {
 
       const id = await savedSearch(page, "best note taking app");
       await visit(page, `/search/${id}`);
-      const { token } = await createLink(page, "best note taking app");
+      const { token } = await createLink(page, "best note taking app", { expiry: "7 days" });
       expect(await openAsStranger(token)).toBe(200);
       // On a phone the dialog and its link fit the width.
       await page.setViewportSize(PHONE);
@@ -249,6 +250,20 @@ describe("sharing, the owner's side", () => {
       const field = await page.getByRole("dialog").getByLabel("Link", { exact: true }).boundingBox();
       expect((field?.x ?? -1) >= 0 && (field?.x ?? 0) + (field?.width ?? Infinity) <= PHONE.width).toBe(true);
       await shoot(page, "share-dialog-mobile.png");
+      await page.setViewportSize(DESKTOP);
+
+      // Seven days on, the link is dead: the list says so and offers only Revoke.
+      await harness()
+        .database.db.update(shares)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(shares.token, token));
+      expect(await openAsStranger(token)).toBe(404);
+      await visit(page, "/user/profile");
+      const expired = row(page, "best note taking app");
+      await expired.getByText("Expired", { exact: true }).waitFor();
+      expect(await expired.getByRole("link", { name: /^Open/ }).count()).toBe(0);
+      expect(await expired.getByRole("textbox").count()).toBe(0);
+      await expired.getByRole("button", { name: "Revoke the link to best note taking app" }).waitFor();
 
       // The server decides: a free account's comparison or tracker link is refused, with a reason.
       for (const kind of ["compare", "tracker"]) {
