@@ -4,9 +4,9 @@ import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
-import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
