@@ -88,7 +88,7 @@ describe("the CLI access card", () => {
       await row.getByText(`${token.slice(0, 9)}…`, { exact: true }).waitFor();
       await row.getByText("Never used", { exact: true }).waitFor();
       // What the token may do, quietly (issue 20: managing tokens and billing are not among them).
-      await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers", { exact: true }).waitFor();
+      await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers, shares", { exact: true }).waitFor();
       expect(await row.textContent()).not.toContain(token);
 
       expect(await whoIsBearer(page, token)).toEqual({ status: 200, username });

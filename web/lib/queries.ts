@@ -38,4 +38,4 @@ export const queries = {
 };
 
 /** Query keys that belong to one signed-in person: dropped on every sign-in and sign-out. */
-export const personalQueryKeys = [["searches"], ["search"], ["subscription"], ["workbench"], ["tokens"], ["spend"]] as const;
+export const personalQueryKeys = [["searches"], ["search"], ["subscription"], ["workbench"], ["tokens"], ["spend"], ["shares"]] as const;

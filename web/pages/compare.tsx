@@ -7,6 +7,7 @@ import { CompareView, Missing } from "#web/components/workbench/compare-view.tsx
 import { compareMethod, comparedOnText } from "#web/lib/report.ts";
 import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, workbenchMessages } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, Skeleton } from "#web/shared-chunk.ts";
@@ -37,7 +38,8 @@ export default function ComparePage() {
   const ready = useProGate(query || variants.length > 0 ? null : workbenchMessages.noQueries);
   // The same query the comparison below reads (no second request): the original's iterations for the way back.
   const { data: report } = useQuery({ ...workbenchQueries.compare(api, query, variants), enabled: ready });
-  const iterations = report?.searches.find((search) => search.role === "original")?.iterationCount;
+  const original = report?.searches.find((search) => search.role === "original");
+  const iterations = original?.iterationCount;
 
   return (
     <main className="container mx-auto w-full max-w-6xl flex-1 space-y-6 px-4 py-8">
@@ -51,7 +53,11 @@ export default function ComparePage() {
             </Link>
           </Button>
         ) : null}
-        <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
+          {/* A link pins the original's saved search and its variants': without an original query there is nothing to pin it to. */}
+          {original ? <ShareButton target={{ kind: "compare", id: original.id, title: original.query, variants }} /> : null}
+        </div>
         {query ? <p className="break-words text-muted-foreground">{`Original query: ${query}`}</p> : null}
       </header>
       {ready ? <Comparison query={query} variants={variants} /> : <Skeleton className="h-64 w-full" aria-label="Loading" />}

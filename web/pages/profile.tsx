@@ -10,13 +10,15 @@ import { UserAvatar } from "#web/components/account/user-avatar.tsx";
 import { LogoutForm } from "#web/components/auth/logout-form.tsx";
 import { BrandLensCard } from "#web/components/lens/brand-lens-card.tsx";
 import { PageSkeleton } from "#web/components/page-skeleton.tsx";
+import { SharedLinksCard } from "#web/components/share/shared-links-card.tsx";
 import { CliAccessCard } from "#web/components/tokens/cli-access-card.tsx";
 import type { PrefetchContext } from "#web/page.ts";
+import { shareQueries } from "#web/lib/shares.ts";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { api, Button, Card, CardContent, CardDescription, CardHeader, queries } from "#web/shared-chunk.ts";
 
-/** The first page of the history, the brand lens, the e-mail settings and the tokens arrive in the HTML; a signed-out visitor has none to fetch. */
+/** The first page of the history, the brand lens, the e-mail settings, the tokens and the shared links arrive in the HTML; a signed-out visitor has none to fetch. */
 export async function prefetch({ queryClient, api: serverApi }: PrefetchContext) {
   const user = await queryClient.ensureQueryData(queries.user(serverApi));
   if (user) {
@@ -24,6 +26,7 @@ export async function prefetch({ queryClient, api: serverApi }: PrefetchContext)
       queryClient.prefetchInfiniteQuery(queries.searches(serverApi)),
       queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
       queryClient.prefetchQuery(tokenQueries.list(serverApi)),
+      queryClient.prefetchQuery(shareQueries.list(serverApi)),
       queryClient.prefetchQuery(spendQuery(serverApi)),
       queryClient.prefetchQuery(notificationsQuery(serverApi)),
     ]);
@@ -77,13 +80,14 @@ export default function ProfilePage() {
   );
 }
 
-/** What the person sets up once: their brand, and tokens for the CLI. */
+/** What the person sets up once: their brand, tokens for the CLI; and the links they have shared. */
 function Settings() {
   return (
     <>
       <BrandLensCard />
       <EmailCard />
       <CliAccessCard />
+      <SharedLinksCard />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { ReportHeading } from "#web/components/report-heading.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import { methodNote } from "#src/core/method.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
@@ -38,12 +39,16 @@ export default function SavedSearchPage({ params }: PageProps) {
   return (
     <main className="container mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-8">
       <title>{result ? `${result.query} · AI Search Comparison` : "Saved Search · AI Search Comparison"}</title>
-      <Button asChild variant="ghost" size="sm" className="mb-4 self-start">
-        <Link href="/">
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back to Dashboard
-        </Link>
-      </Button>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <Button asChild variant="ghost" size="sm">
+          <Link href="/">
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to Dashboard
+          </Link>
+        </Button>
+        {/* A link is its owner's to make and revoke: an anonymous visitor's search has no owner to list it (the footer says how). */}
+        {result && user ? <ShareButton target={{ kind: "search", id: result.id, title: result.query }} /> : null}
+      </div>
       {result ? (
         <>
           <ReportHeading printOnly kind="Search report" subject={result.query} details={[`Searched ${formatDate(result.createdAt)}`, methodNote(result)]} />
@@ -83,7 +88,7 @@ export default function SavedSearchPage({ params }: PageProps) {
             <Link href="/auth" className="text-foreground underline underline-offset-2">
               Sign up or log in
             </Link>{" "}
-            to keep it, and every search you make, in a search history.
+            to keep it, and every search you make, in a search history, and to share it with a link.
           </>
         )}
       </footer>

@@ -1,18 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { Trash2 } from "lucide-react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { ApiToken, CreatedToken } from "#src/contract/tokens.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
+import { RevocableList } from "#web/components/account/revocable-list.tsx";
 import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx";
 import { CreatedTokenPanel, NewTokenForm } from "#web/components/tokens/new-token.tsx";
 import { tokenQueries } from "#web/lib/token-queries.ts";
-import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Button, FREE_DAILY_SEARCHES, Skeleton } from "#web/shared-chunk.ts";
-
-// The confirmation (Radix's dialog, a third of this card's code) is loaded when a Revoke button
-// is first pointed at or focused, not with the profile page.
-const loadRevokeDialog = () => import("#web/components/tokens/revoke-dialog.tsx");
-const RevokeDialog = lazy(() => loadRevokeDialog().then((m) => ({ default: m.RevokeDialog })));
+import { api, FREE_DAILY_SEARCHES } from "#web/shared-chunk.ts";
 
 /**
  * Issue 11: the profile's "CLI access" card. Personal API tokens for the `aisc` CLI and MCP
@@ -46,64 +40,32 @@ export function CliAccessCard() {
 }
 
 function TokenList({ onRevoked }: { onRevoked: (id: string) => void }) {
-  const headingId = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
   const tokens = useQuery(tokenQueries.list(api));
-  // One confirmation for the list: it outlives the row it revokes, so focus has somewhere to go.
-  const [target, setTarget] = useState<ApiToken | null>(null);
-  const [open, setOpen] = useState(false);
-
   return (
-    <section aria-labelledby={headingId} className="space-y-3">
-      <h3 id={headingId} ref={heading} tabIndex={-1} className="font-medium outline-none">
-        Your tokens
-      </h3>
-      {tokens.isPending ? (
-        <Skeleton className="h-16 w-full" role="status" aria-label="Loading your tokens" />
-      ) : tokens.isError ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not load your tokens</AlertTitle>
-          <AlertDescription>
-            <p>{errorText(tokens.error)}</p>
-            <Button variant="outline" size="sm" onClick={() => void tokens.refetch()}>
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
-      ) : tokens.data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No tokens yet. Create one to sign the aisc command-line tool or an MCP client in as you.</p>
-      ) : (
-        <ul className="divide-y rounded-lg border">
-          {tokens.data.map((token) => (
-            <li key={token.id}>
-              <TokenRow
-                token={token}
-                onRevoke={() => {
-                  setTarget(token);
-                  setOpen(true);
-                }}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {target ? (
-        <Suspense fallback={null}>
-          <RevokeDialog
-            token={target}
-            open={open}
-            onOpenChange={setOpen}
-            onRevoked={onRevoked}
-            // Back to the row's button; once the row is gone, to the list.
-            focusAfter={() => document.getElementById(revokeButtonId(target)) ?? heading.current}
-          />
-        </Suspense>
-      ) : null}
-    </section>
+    <RevocableList
+      heading="Your tokens"
+      what="your tokens"
+      items={tokens}
+      listKey={tokenQueries.list(api).queryKey}
+      empty={<p className="text-sm text-muted-foreground">No tokens yet. Create one to sign the aisc command-line tool or an MCP client in as you.</p>}
+      row={(token, revokeButton) => <TokenRow token={token} revokeButton={revokeButton} />}
+      revokeLabel={(token) => `token ${token.name}`}
+      revoke={(token) => api.revokeToken(token.id)}
+      words={(token) => ({
+        title: `Revoke “${token.name}”?`,
+        description:
+          "Whatever uses it (the aisc CLI, a script, an MCP client) is signed out at once. This cannot be undone: to sign in again, create a new token.",
+        keep: "Keep token",
+        confirm: "Revoke token",
+        failed: "Could not revoke the token",
+        done: { title: "Token revoked", description: `“${token.name}” no longer works: whatever used it is signed out.` },
+      })}
+      onRevoked={onRevoked}
+    />
   );
 }
 
-function TokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }) {
+function TokenRow({ token, revokeButton }: { token: ApiToken; revokeButton: ReactNode }) {
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
       <div className="min-w-0 flex-1 space-y-1">
@@ -130,23 +92,7 @@ function TokenRow({ token, onRevoke }: { token: ApiToken; onRevoke: () => void }
           Scopes: <span className="font-mono">{token.scopes.join(", ")}</span>
         </p>
       </div>
-      <Button
-        id={revokeButtonId(token)}
-        variant="outline"
-        size="sm"
-        aria-haspopup="dialog"
-        onClick={onRevoke}
-        onPointerEnter={() => void loadRevokeDialog()}
-        onFocus={() => void loadRevokeDialog()}
-      >
-        <Trash2 aria-hidden="true" />
-        Revoke
-        <span className="sr-only">{` token ${token.name}`}</span>
-      </Button>
+      {revokeButton}
     </div>
   );
-}
-
-function revokeButtonId(token: ApiToken): string {
-  return `revoke-token-${token.id}`;
 }

@@ -5,6 +5,7 @@ import { Link } from "wouter";
 import type { SharedTracker } from "#src/contract/shares.ts";
 import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
@@ -84,6 +85,7 @@ function TrackerView({ id }: { id: string }) {
         actions={
           <>
             <TrackerActions tracker={tracker} />
+            <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
             <Button asChild size="sm" variant="outline">
               <Link href={`/trackers/${tracker.id}/edit`}>
                 <SquarePen aria-hidden="true" />
