@@ -1,5 +1,6 @@
 import { parse } from "regexparam";
 import type { PageModule, RouteParams } from "#web/page.ts";
+import { loadOnce } from "#web/lib/load-once.ts";
 // The landing page ships inside the entry bundle: one request fewer for most first visits,
 // and no page of tiny shared chunks (ADR 006). Every other page is code-split.
 import * as homePage from "./pages/home.tsx";
@@ -59,27 +60,12 @@ export function matchPage(pathname: string): PageMatch {
   return { id: "not-found", params: {} };
 }
 
-type TrackedPromise<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T };
-const loaded = new Map<PageId, TrackedPromise<PageModule>>();
+const loaders = Object.fromEntries(Object.entries(pageModules).map(([id, load]) => [id, loadOnce<PageModule>(load)])) as Record<
+  PageId,
+  () => Promise<PageModule>
+>;
 
-/**
- * Loads a page module once. The promise carries React's `status`/`value` fields, so `use()`
- * reads an already loaded page synchronously: hydration and preloaded navigations never suspend.
- */
+/** Loads a page module once (web/lib/load-once.ts: `use()` reads a loaded page synchronously). */
 export function loadPage(id: PageId): Promise<PageModule> {
-  let promise = loaded.get(id);
-  if (!promise) {
-    const tracked: TrackedPromise<PageModule> = pageModules[id]();
-    tracked.status = "pending";
-    tracked.then(
-      (mod) => Object.assign(tracked, { status: "fulfilled", value: mod }),
-      () => {
-        tracked.status = "rejected";
-        loaded.delete(id);
-      },
-    );
-    loaded.set(id, tracked);
-    promise = tracked;
-  }
-  return promise;
+  return loaders[id]();
 }

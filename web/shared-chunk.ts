@@ -21,3 +21,4 @@ export { messages } from "#web/lib/messages.ts";
 export { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 export { FREE_DAILY_SEARCHES, FREE_ITERATIONS, PRO_ITERATION_CHOICES } from "#src/contract/constants.ts";
 export { ApiError } from "#src/client/errors.ts";
+export { loadOnce } from "#web/lib/load-once.ts";

@@ -8,11 +8,23 @@ import { ReportHeading } from "#web/components/report-heading.tsx";
 import { formatDate } from "#src/core/dates.ts";
 import { methodNote } from "#src/core/method.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
+import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext) {
   if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));
+}
+
+/** A share link's saved search (issue 27, web/pages/shared.tsx): every tab, read-only, under its report heading; nothing of its owner's. */
+export function SearchReport({ search }: { search: SavedSearchResult }) {
+  return (
+    <>
+      <title>{`${search.query} · Shared report · AI Search Comparison`}</title>
+      <ReportHeading kind="Search report" subject={search.query} details={[`Searched ${formatDate(search.createdAt)}`, methodNote(search)]} />
+      <SearchResults result={search} isPro={false} readOnly forLink />
+    </>
+  );
 }
 
 /** Spec §2 /search/{id}: one saved search, read-only, arriving with its data in the HTML. */

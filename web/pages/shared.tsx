@@ -1,19 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
+import { use } from "react";
 import { Link2Off, Search } from "lucide-react";
-import { useMemo } from "react";
 import { formatDate } from "#src/core/dates.ts";
-import { methodNote } from "#src/core/method.ts";
-import { ReportHeading } from "#web/components/report-heading.tsx";
-import { SearchResults } from "#web/components/results/search-results.tsx";
-import { prefetchTrackerReport, TrackerReport } from "#web/components/trackers/tracker-page.tsx";
-import { CompareView } from "#web/components/workbench/compare-view.tsx";
-import { TrackerSourceContext } from "#web/hooks/use-tracker-source.ts";
 import type { PageProps, PrefetchContext, PrefetchOutcome } from "#web/page.ts";
-import { asOfText, compareMethod, comparedOnText, trackerMethod } from "#web/lib/report.ts";
 import { sharedQueries, type SharedReport } from "#web/lib/shared-queries.ts";
-import { sharedTrackerSource } from "#web/lib/tracker-source.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, Badge, Skeleton } from "#web/shared-chunk.ts";
+import { Alert, AlertDescription, AlertTitle, api, loadOnce, Skeleton } from "#web/shared-chunk.ts";
 
 /*
  * /shared/{token} (issue 27): what a share link shows to anyone holding it, signed in or not: a
@@ -29,7 +21,9 @@ export async function prefetch({ queryClient, api: serverApi, params }: Prefetch
   const token = params.token ?? "";
   const view = await queryClient.fetchQuery(sharedQueries.view(serverApi, token));
   if (!view) return { notFound: true };
-  if (view.kind === "tracker") await prefetchTrackerReport(queryClient, sharedTrackerSource(serverApi, token));
+  // The view's module is loaded before the page renders: the server's HTML never waits on it.
+  if (view.kind === "tracker") await (await views.tracker()).prefetchSharedTracker(queryClient, serverApi, token);
+  else await views[view.kind]();
 }
 
 export default function SharedPage({ params }: PageProps) {
@@ -73,58 +67,32 @@ function SharedHeader() {
   );
 }
 
+/**
+ * Each kind's view lives in the page module that already draws it for its owner, loaded when a
+ * link of that kind is opened: a search's link loads no tracker code, and the shared page adds no
+ * chunks of its own to the build (each one costs the landing page's entry bytes, ADR 006).
+ */
+const views = {
+  search: loadOnce(() => import("./search.tsx")),
+  compare: loadOnce(() => import("./compare.tsx")),
+  tracker: loadOnce(() => import("./trackers.tsx")),
+};
+
 function Report({ view, token }: { view: SharedReport; token: string }) {
   switch (view.kind) {
     case "search": {
-      const search = view.search;
-      return (
-        <>
-          <title>{`${search.query} · Shared report · AI Search Comparison`}</title>
-          <ReportHeading kind="Search report" subject={search.query} details={[`Searched ${formatDate(search.createdAt)}`, methodNote(search)]} />
-          <SearchResults result={search} isPro={false} readOnly forLink />
-        </>
-      );
+      const { SearchReport } = use(views.search());
+      return <SearchReport search={view.search} />;
     }
     case "compare": {
-      const { report } = view;
-      const original = report.searches.find((search) => search.role === "original") ?? report.searches[0];
-      return (
-        <>
-          <title>{`${original?.query ?? "Comparison"} · Shared report · AI Search Comparison`}</title>
-          <ReportHeading kind="Comparison" subject={original?.query ?? ""} details={[comparedOnText(report), compareMethod(report)]} />
-          <CompareView report={report} readOnly />
-        </>
-      );
+      const { ComparisonReport } = use(views.compare());
+      return <ComparisonReport report={view.report} />;
     }
-    case "tracker":
-      return <SharedTracker view={view} token={token} />;
+    case "tracker": {
+      const { SharedTrackerReport } = use(views.tracker());
+      return <SharedTrackerReport view={view} token={token} />;
+    }
   }
-}
-
-function SharedTracker({ view, token }: { view: Extract<SharedReport, { kind: "tracker" }>; token: string }) {
-  const source = useMemo(() => sharedTrackerSource(api, token), [token]);
-  const { tracker } = view;
-  const when = view.frozen
-    ? view.frozenAt
-      ? `Snapshot as of ${formatDate(view.frozenAt)}`
-      : "Snapshot: no run had finished when it was shared"
-    : "Live report";
-  return (
-    <TrackerSourceContext value={source}>
-      <title>{`${tracker.name} · Shared report · AI Search Comparison`}</title>
-      <ReportHeading printOnly kind="Tracker report" subject={tracker.name} details={[when, asOfText(tracker.lastRun), trackerMethod(tracker)]} />
-      <TrackerReport
-        tracker={tracker}
-        frozen={view.frozen}
-        noRuns="No runs yet."
-        actions={
-          <Badge variant="secondary" data-testid="shared-tracker-state">
-            {when}
-          </Badge>
-        }
-      />
-    </TrackerSourceContext>
-  );
 }
 
 /** A revoked, expired or unknown link (answered 404 by the server). */

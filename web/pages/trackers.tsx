@@ -2,6 +2,9 @@ import { useLocation } from "wouter";
 import { prefetchForm, TrackerFormPage } from "#web/components/trackers/tracker-form-page.tsx";
 import { prefetchList, TrackerListPage } from "#web/components/trackers/tracker-list-page.tsx";
 import { prefetchTracker, TrackerPage } from "#web/components/trackers/tracker-page.tsx";
+
+// A share link's tracker (issue 27) is drawn by this chunk too: web/pages/shared.tsx loads it for a tracker's link.
+export { prefetchSharedTracker, SharedTrackerReport } from "#web/components/trackers/tracker-page.tsx";
 import type { PageProps, PrefetchContext, RouteParams } from "#web/page.ts";
 
 /*

@@ -19,7 +19,9 @@ import type { PrefetchContext } from "#web/page.ts";
 import { ReportHeading } from "#web/components/report-heading.tsx";
 import { TrackerSourceContext, useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
-import { ownerTrackerSource, type TrackerSource } from "#web/lib/tracker-source.ts";
+import { ownerTrackerSource, sharedTrackerSource, type TrackerSource } from "#web/lib/tracker-source.ts";
+import type { SharedReport } from "#web/lib/shared-queries.ts";
+import type { ApiClient } from "#src/client/api.ts";
 import { asOfText, trackerMethod } from "#web/lib/report.ts";
 import { api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
 
@@ -45,6 +47,38 @@ export async function prefetchTrackerReport(queryClient: QueryClient, source: Tr
       .then(({ runs: [newest] }) => (newest ? queryClient.prefetchQuery(trackerQueries.run(source, newest.id)) : undefined))
       .catch(() => undefined),
   ]);
+}
+
+/** A share link's tracker (issue 27, web/pages/shared.tsx): its first figures arrive with the page. */
+export async function prefetchSharedTracker(queryClient: QueryClient, api: ApiClient, token: string) {
+  await prefetchTrackerReport(queryClient, sharedTrackerSource(api, token));
+}
+
+/** A share link's tracker: the owner's report read through the link, live or as of its snapshot, with nothing that acts. */
+export function SharedTrackerReport({ view, token }: { view: Extract<SharedReport, { kind: "tracker" }>; token: string }) {
+  const source = useMemo(() => sharedTrackerSource(api, token), [token]);
+  const { tracker } = view;
+  const when = view.frozen
+    ? view.frozenAt
+      ? `Snapshot as of ${formatDate(view.frozenAt)}`
+      : "Snapshot: no run had finished when it was shared"
+    : "Live report";
+  return (
+    <TrackerSourceContext value={source}>
+      <title>{`${tracker.name} · Shared report · AI Search Comparison`}</title>
+      <ReportHeading printOnly kind="Tracker report" subject={tracker.name} details={[when, asOfText(tracker.lastRun), trackerMethod(tracker)]} />
+      <TrackerReport
+        tracker={tracker}
+        frozen={view.frozen}
+        noRuns="No runs yet."
+        actions={
+          <Badge variant="secondary" data-testid="shared-tracker-state">
+            {when}
+          </Badge>
+        }
+      />
+    </TrackerSourceContext>
+  );
 }
 
 /** /trackers/{id} (issues 25, 26): a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
