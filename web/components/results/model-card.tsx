@@ -46,7 +46,7 @@ export function ModelCard({ provider, model, cost }: { provider: ProviderId; mod
   const headingId = useId();
 
   return (
-    <Card className="min-w-0 gap-4" aria-labelledby={headingId} role="region">
+    <Card className="min-w-0 gap-4" aria-labelledby={headingId} role="region" data-print-flow="">
       <CardHeader className="gap-1.5">
         <CardHeading id={headingId}>{title}</CardHeading>
         <CardDescription className="flex flex-wrap items-center gap-1.5">

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, KeyRound, Plus } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { KeyRound, Plus } from "lucide-react";
+import { useId, useState } from "react";
 import type { CreatedToken } from "#src/contract/tokens.ts";
-import { copyText } from "#web/lib/clipboard.ts";
+import { CopyField } from "#web/components/copy-field.tsx";
 import { tokenQueries } from "#web/lib/token-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, ApiError, Button, Input } from "#web/shared-chunk.ts";
@@ -78,18 +78,12 @@ export function NewTokenForm({ onCreated }: { onCreated: (created: CreatedToken)
   );
 }
 
-type CopyState = "idle" | "copied" | "manual";
-
 /**
  * The new token, this once: a read-only field (focused and selected), a Copy button, how to
  * use it, and that it will not be shown again. Only ever rendered in the browser, after a create.
  */
 export function CreatedTokenPanel({ created, onDone }: { created: CreatedToken; onDone: () => void }) {
-  const ids = { title: useId(), field: useId(), note: useId() };
-  const field = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<CopyState>("idle");
-  // The secret is what the person came for: focus lands on it (and selects it) as it appears.
-  useEffect(() => field.current?.focus(), []);
+  const ids = { title: useId(), note: useId() };
   const origin = typeof window === "undefined" ? "" : window.location.origin;
 
   return (
@@ -101,34 +95,7 @@ export function CreatedTokenPanel({ created, onDone }: { created: CreatedToken; 
       <p id={ids.note} className="text-sm">
         <strong>Copy it now: it will not be shown again.</strong> Anyone who has it can use your account until you revoke it.
       </p>
-      <div className="space-y-1.5">
-        <label htmlFor={ids.field} className="text-sm font-medium">
-          Token
-        </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <Input
-            ref={field}
-            id={ids.field}
-            readOnly
-            value={created.token}
-            spellCheck={false}
-            className="bg-background font-mono"
-            aria-describedby={ids.note}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button type="button" className="shrink-0" onClick={async () => setCopy((await copyText(created.token, field.current)) ? "copied" : "manual")}>
-            {copy === "copied" ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-            {copy === "copied" ? "Copied" : "Copy"}
-          </Button>
-        </div>
-        <p role="status" className="text-sm empty:hidden">
-          {copy === "copied"
-            ? "Copied to the clipboard."
-            : copy === "manual"
-              ? "The clipboard is not available here: the token is selected, press Ctrl+C (⌘C on a Mac) to copy it."
-              : ""}
-        </p>
-      </div>
+      <CopyField value={created.token} label="Token" noun="token" autoFocus describedBy={ids.note} />
       <div className="space-y-1.5 text-sm">
         <p>Sign the command-line tool in with it (paste it when asked: on the command line it would show in the process list):</p>
         <pre className="rounded-md bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">
