@@ -15,10 +15,11 @@ export type PageProps = { params: RouteParams };
 export type PrefetchContext = { queryClient: QueryClient; api: ApiClient; params: RouteParams; url: URL };
 
 /**
- * What a prefetch may tell the server renderer from the data it read: `notFound` answers the page
- * with HTTP 404 (the address names nothing, or nothing any more), whatever the page then shows.
+ * What a prefetch may tell the server renderer from the data it read: the page's HTTP status when
+ * it is not 200, whatever the page then shows. 404: the address names nothing, or nothing any more;
+ * 429: what it names is being read too often (a share link), with the wait in seconds (Retry-After).
  */
-export type PrefetchOutcome = { notFound?: boolean } | undefined | void;
+export type PrefetchOutcome = { status: 404 } | { status: 429; retryAfterS: number } | undefined | void;
 
 /**
  * A page module: its component, optionally the data to fetch before it renders on the server, and

@@ -33,7 +33,7 @@ export function loadPageRenderer(distDir: string): PageRenderer {
   return (request) => renderPage({ ...request, manifest });
 }
 
-/** Streams the server-rendered page; status 404 when its prefetch says the address names nothing (spec §2 not-found screen, a dead share link). */
+/** Streams the server-rendered page, with the status its prefetch gives (404: spec §2 not-found screen, a dead share link; 429: a share link read too often). */
 export async function renderPage({ url, manifest, signal, api, nonce }: RenderRequest): Promise<Response> {
   const match = matchPage(url.pathname);
   const page = await loadPage(match.id);
@@ -64,7 +64,11 @@ export async function renderPage({ url, manifest, signal, api, nonce }: RenderRe
     },
   );
   return new Response(stream, {
-    status: outcome?.notFound ? 404 : 200,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+    status: outcome?.status ?? 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      ...(outcome?.status === 429 ? { "retry-after": String(outcome.retryAfterS) } : {}),
+    },
   });
 }

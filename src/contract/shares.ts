@@ -19,6 +19,8 @@ export const MAX_SHARE_DAYS = 365;
 export const MAX_LIVE_SHARES = 500;
 /** Where a link opens: `${origin}${SHARE_PATH}/${token}`. */
 export const SHARE_PATH = "/shared";
+/** A link's reads are counted in windows of this many seconds (SHARE_READS_PER_MINUTE a window): past the limit, the longest wait. */
+export const SHARE_READS_WINDOW_S = 60;
 /** A link's token: 32 random bytes, base64url (256 bits). */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

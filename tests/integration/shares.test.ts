@@ -319,7 +319,15 @@ describeEachDatabase("share links", (getDb) => {
     expect(refused.json).toMatchObject({ code: "RATE_LIMITED" });
     expect((refused.json as { message: string }).message).toMatch(/try again in \d+ (second|minute)/);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The link's page is held to it too: a 429 with Retry-After, and none of what the link shows.
+    const page = await visitor.fetch(`http://localhost/shared/${tokenOf(one!)}`);
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await page.text()).not.toContain("Pipedrive");
     expect((await visitor.request("GET", `/api/shared/${tokenOf(two!)}`)).status).toBe(200);
+    const open = await visitor.fetch(`http://localhost/shared/${tokenOf(two!)}`);
+    expect(open.status).toBe(200);
+    expect(await open.text()).toContain("Pipedrive");
   });
 });
 

@@ -4,7 +4,7 @@ import { Button } from "#web/shared-chunk.ts";
 
 /** No page has this address: answered 404. */
 export async function prefetch(): Promise<PrefetchOutcome> {
-  return { notFound: true };
+  return { status: 404 };
 }
 
 export default function NotFoundPage() {

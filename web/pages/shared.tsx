@@ -5,7 +5,8 @@ import { formatDate } from "#src/core/dates.ts";
 import type { PageProps, PrefetchContext, PrefetchOutcome } from "#web/page.ts";
 import { sharedQueries, type SharedReport } from "#web/lib/shared-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
-import { Alert, AlertDescription, AlertTitle, api, loadOnce, Skeleton } from "#web/shared-chunk.ts";
+import { SHARE_READS_WINDOW_S } from "#src/contract/shares.ts";
+import { Alert, AlertDescription, AlertTitle, api, ApiError, loadOnce, Skeleton } from "#web/shared-chunk.ts";
 
 /*
  * /shared/{token} (issue 27): what a share link shows to anyone holding it, signed in or not: a
@@ -16,11 +17,18 @@ import { Alert, AlertDescription, AlertTitle, api, loadOnce, Skeleton } from "#w
 /** A report page: drawn without the app's header and account (its own slim heading instead). */
 export const chrome = "report";
 
-/** What the link shows arrives with the page (a tracker's first figures too); a dead link answers 404. */
+/**
+ * What the link shows arrives with the page (a tracker's first figures too). A dead link answers
+ * 404; a link read too often answers 429, and the browser then reads it and says why it cannot.
+ */
 export async function prefetch({ queryClient, api: serverApi, params }: PrefetchContext): Promise<PrefetchOutcome> {
   const token = params.token ?? "";
-  const view = await queryClient.fetchQuery(sharedQueries.view(serverApi, token));
-  if (!view) return { notFound: true };
+  const view = await queryClient.fetchQuery(sharedQueries.view(serverApi, token)).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "RATE_LIMITED") return "rate-limited" as const;
+    throw error;
+  });
+  if (view === "rate-limited") return { status: 429, retryAfterS: SHARE_READS_WINDOW_S };
+  if (!view) return { status: 404 };
   // The view's module is loaded before the page renders: the server's HTML never waits on it.
   if (view.kind === "tracker") await (await views.tracker()).prefetchSharedTracker(queryClient, serverApi, token);
   else await views[view.kind]();
