@@ -42,6 +42,11 @@ export function rateLimitNote(model: Pick<ModelResult, "rateLimited">): string |
   return `Rate-limited ${times}, waited ${(limited.waitedMs / 1000).toFixed(1)} s as the provider asked.`;
 }
 
+/** How many times each assistant was asked, as a report's method says it: "once", "3 times". */
+export function askedTimes(iterations: number): string {
+  return iterations === 1 ? "once" : `${iterations} times`;
+}
+
 /**
  * A report's method in one sentence (issue 27's printed and shared reports): which assistants were
  * asked, how, and how many times each. "ChatGPT and Claude were asked the query exactly as typed,
@@ -50,7 +55,7 @@ export function rateLimitNote(model: Pick<ModelResult, "rateLimited">): string |
 export function methodNote(result: Pick<SearchResult, "models" | "iterationCount">): string {
   const asked = providerIds.filter((id) => modelOf(result, id).status !== "off");
   if (asked.length === 0) return "No assistant was asked.";
-  const times = result.iterationCount === 1 ? "once" : `${result.iterationCount} times`;
+  const times = askedTimes(result.iterationCount);
   const how = asked.every((id) => modelOf(result, id).asked === "as typed")
     ? "the query exactly as typed, with web search on"
     : "the query with web search on (answers saved before 26 November 2026 were asked with instructions to end with a JSON list)";

@@ -3,6 +3,7 @@ import type { CompareReport } from "#src/contract/compare.ts";
 import type { SharedTracker } from "#src/contract/shares.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { askedTimes } from "#src/core/method.ts";
 
 /*
  * The words of a report's heading (issue 27): a printed page, or a share link's page, says what it
@@ -17,7 +18,7 @@ export function asOfText(lastRun: Pick<TrackerRun, "scheduledFor" | "startedAt" 
 /** How a tracker's runs ask: which assistants, how many questions, how many times each. */
 export function trackerMethod(tracker: Pick<SharedTracker, "providers" | "queries" | "iterations">): string {
   const questions = tracker.queries.length === 1 ? "its question" : `its ${tracker.queries.length} questions`;
-  const times = tracker.iterations === 1 ? "once" : `${tracker.iterations} times`;
+  const times = askedTimes(tracker.iterations);
   return `Each run asks ${listModels(tracker.providers)} ${questions} exactly as typed, with web search on, ${times} each.`;
 }
 

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { SHARE_PATH } from "#src/contract/shares.ts";
 import { isHttps } from "./forwarded.ts";
 
 /**
@@ -10,6 +11,9 @@ import { isHttps } from "./forwarded.ts";
  * API answers are `no-store` too, errors included: almost all depend on who asks (the session, a
  * token, the address's quota), and a rule over the whole prefix cannot forget a new route the
  * way a list would (ADR 026). Only the reference, the same for everyone, is left to caches.
+ *
+ * A share link's answers and its page (ADR 048) are for whoever holds the link: never indexed,
+ * never kept by a cache, and never named in a Referer to the sites its results link to.
  */
 export function securityHeaders({ trustProxy }: { trustProxy: number }) {
   return new Elysia({ name: "security-headers" }).onRequest(({ request, set }) => {
@@ -21,6 +25,11 @@ export function securityHeaders({ trustProxy }: { trustProxy: number }) {
     if (path.startsWith("/api/")) {
       set.headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
       if (!isPublicApi(path)) set.headers["cache-control"] = "no-store";
+    }
+    if (path.startsWith("/api/shared/") || path.startsWith(`${SHARE_PATH}/`)) {
+      set.headers["x-robots-tag"] = "noindex, nofollow";
+      set.headers["cache-control"] = "no-store";
+      set.headers["referrer-policy"] = "no-referrer";
     }
   });
 }

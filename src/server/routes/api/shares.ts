@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
-import { CreatedShare, CreateShare, MAX_LIVE_SHARES, MAX_SHARE_DAYS, RevokedShare, SHARE_PATH, SharedView, ShareList } from "#src/contract/shares.ts";
+import { CreatedShare, CreateShare, MAX_LIVE_SHARES, MAX_SHARE_DAYS, RevokedShare, SharedView, ShareList } from "#src/contract/shares.ts";
 import { TrackerRun, TrackerRunList, TrackerRunsQuery } from "#src/contract/trackers.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { requestOrigin } from "#src/server/http/forwarded.ts";
@@ -27,15 +27,7 @@ const TRACKER_READ =
 export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { trustProxy: number }) {
   return (
     new Elysia()
-      // A link's answers, and its page, are for whoever holds it: never indexed, never kept by a
-      // cache, and never named in a Referer to the sites its results link to.
-      .onRequest(({ request, set }) => {
-        const path = new URL(request.url).pathname;
-        if (!path.startsWith("/api/shared/") && !path.startsWith(`${SHARE_PATH}/`)) return;
-        set.headers["x-robots-tag"] = "noindex, nofollow";
-        set.headers["cache-control"] = "no-store";
-        set.headers["referrer-policy"] = "no-referrer";
-      })
+      // A link's answers and its page carry noindex, no-store and no-referrer (http/security-headers.ts).
       .use(guards)
       .post(
         "/api/shares",

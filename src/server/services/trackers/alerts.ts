@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { runWithTracker } from "./runs.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { AlertSide, type TrackerAlert } from "#src/contract/trend.ts";
@@ -21,12 +22,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
   return {
     /** Decides and keeps the alerts of a run that has just ended (its rollups written); returns the new ones. */
     async evaluate(runId: string): Promise<TrackerAlert[]> {
-      const [found] = await db
-        .select({ run: trackerRuns, tracker: trackers })
-        .from(trackerRuns)
-        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
-        .where(eq(trackerRuns.id, runId))
-        .limit(1);
+      const found = await runWithTracker(db, runId);
       if (!found) return [];
       const { run, tracker } = found;
       const window = tracker.alertWindow;

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { instances, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { runWithTracker } from "./runs.ts";
 import { Location } from "#src/contract/location.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
@@ -189,12 +190,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
 
   /** Checks the subscription and the limits, then sends the run's query jobs; or marks it skipped with why. */
   async function startRun(runId: string): Promise<void> {
-    const [found] = await db
-      .select({ run: trackerRuns, tracker: trackers })
-      .from(trackerRuns)
-      .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
-      .where(eq(trackerRuns.id, runId))
-      .limit(1);
+    const found = await runWithTracker(db, runId);
     if (!found || found.run.status !== "queued") return;
     const { tracker } = found;
     const reason = await refusal(tracker);

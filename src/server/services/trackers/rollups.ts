@@ -2,6 +2,7 @@ import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
+import { runWithTracker } from "./runs.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
@@ -43,12 +44,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
   return {
     /** Writes the run's rollups; a second call (two instances ending the run together) adds nothing. */
     async write(runId: string): Promise<void> {
-      const [found] = await db
-        .select({ run: trackerRuns, tracker: trackers })
-        .from(trackerRuns)
-        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
-        .where(eq(trackerRuns.id, runId))
-        .limit(1);
+      const found = await runWithTracker(db, runId);
       if (!found) return;
       const { run, tracker } = found;
       const brand = v.parse(BrandEntry, tracker.brand);

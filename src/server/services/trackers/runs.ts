@@ -1,13 +1,24 @@
 import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { searches, trackerCalls, trackerRunQueries, trackerRuns } from "#db/schema.ts";
+import { searches, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
 import { brandLens, type LensSettings } from "#src/core/lens.ts";
 
 type RunRow = typeof trackerRuns.$inferSelect;
+
+/** A run's row with its tracker's (undefined when the run is gone): where starting a run, its rollups and its alerts begin. */
+export async function runWithTracker(db: Db, runId: string) {
+  const [found] = await db
+    .select({ run: trackerRuns, tracker: trackers })
+    .from(trackerRuns)
+    .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+    .where(eq(trackerRuns.id, runId))
+    .limit(1);
+  return found;
+}
 type Tally = { done: number; failed: number; usd: number; unknown: number; simulated: number };
 
 /** A run as its owner reads it: its row, its queries, and the counts and cost its call ledger adds up to. */
