@@ -54,10 +54,20 @@ export function matchPage(pathname: string): PageMatch {
   for (const route of compiled) {
     const found = route.pattern.exec(path);
     if (!found) continue;
-    const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(found[i + 1] ?? "")]));
-    return { id: route.id, params };
+    const values = route.keys.map((_, i) => decodeSegment(found[i + 1] ?? ""));
+    // A segment that is not valid percent-encoding names nothing: the page is not found (not a 500).
+    if (values.some((value) => value === null)) break;
+    return { id: route.id, params: Object.fromEntries(route.keys.map((key, i) => [key, values[i] as string])) };
   }
   return { id: "not-found", params: {} };
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 const loaders = Object.fromEntries(Object.entries(pageModules).map(([id, load]) => [id, loadOnce<PageModule>(load)])) as Record<

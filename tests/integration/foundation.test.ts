@@ -34,6 +34,15 @@ describeEachDatabase("foundation", (getDb, kind) => {
     expect(html).toMatch(/<a[^>]*href="\/"[^>]*>Return to Home<\/a>/);
   });
 
+  test("a page path whose parameter is not valid percent-encoding is the 404 screen, not a 500", async () => {
+    const { app } = await createTestApp(getDb());
+    for (const path of ["/search/%E0%A4%A", "/trackers/%ZZ", "/trackers/%C0%AF/edit", "/shared/%ff%fe"]) {
+      const response = await get(app, path);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain("404 Page Not Found");
+    }
+  });
+
   test("every spec route is routed to a page, not the 404 screen", async () => {
     const { app } = await createTestApp(getDb());
     for (const path of [

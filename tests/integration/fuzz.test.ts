@@ -126,6 +126,11 @@ const PAGES = [
   "/checkout",
   "/upgrade",
   "/search/abc",
+  // Pages with a path parameter: filled like the API's ids, malformed percent-encoding included.
+  "/search/{id}",
+  "/trackers/{id}",
+  "/trackers/{id}/edit",
+  "/shared/{token}",
   "/no/such/page",
   "/assets/missing.js",
   "/assets/../../package.json",
@@ -308,7 +313,7 @@ for (const kind of databaseKinds) {
       const documented = r.chance(0.8);
       const operation = documented ? r.pick(operations) : undefined;
       const method = operation && r.chance(0.8) ? operation.method : r.pick(METHODS);
-      const path = operation ? fillPath(operation.path, r, known) : r.pick(PAGES);
+      const path = fillPath(operation ? operation.path : r.pick(PAGES), r, known);
       const url = `${path}${queryFor(r)}`;
       const body = method === "GET" || method === "HEAD" ? undefined : bodyFor(operation, r);
       const headers = headersFor(r, created.token);
