@@ -14,7 +14,13 @@ export type AssetManifest = {
 };
 
 /** What the server hands the browser inside the page. */
-export type BootData = { queryState: DehydratedState; manifest: AssetManifest; page: PageId };
+export type BootData = {
+  queryState: DehydratedState;
+  manifest: AssetManifest;
+  page: PageId;
+  /** Other page modules this page loads for what it shows (a share link's view), preloaded with it. */
+  preload?: PageId[];
+};
 
 export const BOOT_ELEMENT_ID = "__BOOT__";
 
@@ -30,7 +36,8 @@ type DocumentProps = {
  * same tree from `document`, so React's generated ids (useId) agree on both sides.
  */
 export function Document({ boot, bootJson, children }: DocumentProps) {
-  const { manifest, page } = boot;
+  const { manifest, page, preload = [] } = boot;
+  const preloads = new Set([page, ...preload].flatMap((id) => manifest.pages[id] ?? []));
   return (
     <html lang="en">
       <head>
@@ -39,7 +46,7 @@ export function Document({ boot, bootJson, children }: DocumentProps) {
         <meta name="description" content="Compare the products, companies and sources that OpenAI, Anthropic and Gemini return for the same web search." />
         <link rel="icon" href={FAVICON} />
         <link rel="stylesheet" href={manifest.css} />
-        {(manifest.pages[page] ?? []).map((href) => (
+        {[...preloads].map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}
       </head>

@@ -17,9 +17,11 @@ export type PrefetchContext = { queryClient: QueryClient; api: ApiClient; params
 /**
  * What a prefetch may tell the server renderer from the data it read: the page's HTTP status when
  * it is not 200, whatever the page then shows. 404: the address names nothing, or nothing any more;
- * 429: what it names is being read too often (a share link), with the wait in seconds (Retry-After).
+ * 429: what it names is being read too often (a share link), with the wait in seconds (Retry-After);
+ * 200 with `preload`: the other page modules (by their file's stem in pages/) this page will load
+ * for what it read, whose chunks the HTML then preloads beside its own.
  */
-export type PrefetchOutcome = { status: 404 } | { status: 429; retryAfterS: number } | undefined | void;
+export type PrefetchOutcome = { status: 404 } | { status: 429; retryAfterS: number } | { status: 200; preload: string[] } | undefined | void;
 
 /**
  * A page module: its component, optionally the data to fetch before it renders on the server, and

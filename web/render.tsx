@@ -5,7 +5,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { App } from "#web/app.tsx";
 import { Document, serializeBoot, type AssetManifest, type BootData } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
-import { loadPage, matchPage } from "#web/routes.ts";
+import { loadPage, matchPage, pageModules, type PageId } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { queries } from "#web/shared-chunk.ts";
@@ -46,7 +46,8 @@ export async function renderPage({ url, manifest, signal, api, nonce }: RenderRe
       ? []
       : [queryClient.prefetchQuery(queries.status(api)), queryClient.prefetchQuery(queries.user(api)), queryClient.prefetchQuery(queries.proStatus(api))]),
   ]);
-  const boot: BootData = { queryState: dehydrate(queryClient), manifest, page: match.id };
+  const preload = outcome?.status === 200 ? outcome.preload.filter((id): id is PageId => id in pageModules) : [];
+  const boot: BootData = { queryState: dehydrate(queryClient), manifest, page: match.id, ...(preload.length ? { preload } : {}) };
   const stream = await renderToReadableStream(
     <Document boot={boot} bootJson={serializeBoot(boot)}>
       <App queryClient={queryClient} ssrPath={url.pathname} ssrSearch={url.search.replace(/^\?/, "")} />

@@ -18,6 +18,7 @@ import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { alertingTracker, runToEnd } from "#tests/support/trackers.ts";
+import type { AssetManifest } from "#web/document.tsx";
 
 /*
  * Issue 27: read-only share links. The owner makes one for a saved search, a comparison or a
@@ -75,6 +76,12 @@ describeEachDatabase("share links", (getDb) => {
     expect(page.headers.get("x-robots-tag")).toContain("noindex");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(page.headers.get("cache-control")).toBe("no-store");
+    // The search view's chunks are preloaded with the page, not found only once the entry has run.
+    const html = await page.text();
+    const { pages } = JSON.parse(readFileSync(new URL("../../dist/manifest.json", import.meta.url), "utf8")) as AssetManifest;
+    expect(pages.search?.length).toBeGreaterThan(0);
+    for (const href of pages.search ?? []) expect(html).toContain(`<link rel="modulepreload" href="${href}"/>`);
+    expect(html).not.toContain(`<link rel="modulepreload" href="${pages.trackers?.[0]}"/>`);
 
     // A search's link opens no tracker reads.
     expect(await visitor.request("GET", `/api/shared/${tokenOf(link)}/runs`)).toMatchObject({ status: 404, json: GONE });

@@ -29,9 +29,11 @@ export async function prefetch({ queryClient, api: serverApi, params }: Prefetch
   });
   if (view === "rate-limited") return { status: 429, retryAfterS: SHARE_READS_WINDOW_S };
   if (!view) return { status: 404 };
-  // The view's module is loaded before the page renders: the server's HTML never waits on it.
+  // The view's module is loaded before the page renders: the server's HTML never waits on it,
+  // and preloads its chunk so the browser does not find it only once the entry has run.
   if (view.kind === "tracker") await (await views.tracker()).prefetchSharedTracker(queryClient, serverApi, token);
   else await views[view.kind]();
+  return { status: 200, preload: [viewModules[view.kind]] };
 }
 
 export default function SharedPage({ params }: PageProps) {
@@ -85,6 +87,8 @@ const views = {
   compare: loadOnce(() => import("./compare.tsx")),
   tracker: loadOnce(() => import("./trackers.tsx")),
 };
+/** Each kind's page module by its file's stem, as the server's preloads name it. */
+const viewModules = { search: "search", compare: "compare", tracker: "trackers" } as const;
 
 function Report({ view, token }: { view: SharedReport; token: string }) {
   switch (view.kind) {
