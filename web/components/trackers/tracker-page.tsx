@@ -168,7 +168,8 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h1 className="text-2xl font-bold tracking-tight break-words">{tracker.name}</h1>
+            {/* On paper the report's heading above already names the tracker. */}
+            <h1 className="text-2xl font-bold tracking-tight break-words print:hidden">{tracker.name}</h1>
             {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
           </div>
           <p className="text-muted-foreground" data-testid="tracker-schedule">
