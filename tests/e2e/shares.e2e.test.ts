@@ -6,6 +6,8 @@ import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { Share } from "#src/contract/shares.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
 import type { TrackerAlertList } from "#src/contract/trend.ts";
+import type { SearchResult } from "#src/contract/search-result.ts";
+import { formatCost } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { alertText } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
@@ -46,7 +48,7 @@ const CHROME_TEXT = [
 type Owner = { page: Page; username: string; email: string; apiToken: string };
 
 /** Runs a search with the page's cookies, as the dashboard would. */
-async function apiSearch(page: Page, query: string, iterations: number): Promise<{ id: string; createdAt: string }> {
+async function apiSearch(page: Page, query: string, iterations: number): Promise<Pick<SearchResult, "id" | "createdAt" | "cost">> {
   return pageJson(page, "POST", "/api/search", { query, iterations });
 }
 
@@ -176,6 +178,8 @@ describe("share links in Chromium", () => {
         figure![1]!,
         `· ${figure![2]}`,
         ...frequencies,
+        // The cost, a button on screen, printed as its text.
+        `Cost ${formatCost(searched.cost!.total)}`,
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);

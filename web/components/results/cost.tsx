@@ -11,32 +11,36 @@ import { cn } from "#web/lib/utils.ts";
 export default function CostLabel({ cost, perProvider, className }: { cost: Cost; perProvider?: SearchCost["providers"]; className?: string }) {
   const text = `Cost ${formatCost(cost)}`;
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <button
-          type="button"
-          className={cn(
-            "rounded-sm text-xs font-medium tabular-nums text-muted-foreground underline decoration-dotted underline-offset-2 hover:text-foreground",
-            className,
-          )}
-        >
-          {text}
-        </button>
-      </TooltipTrigger>
-      <TooltipContent className="max-w-xs">
-        <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 text-xs">
-          {perProvider
-            ? providerIds.flatMap((id) => {
-                const part = perProvider[id];
-                return part ? [<Row key={id} label={providerCatalogue[id].name} value={formatCost(part)} />] : [];
-              })
-            : null}
-          {costParts(cost).map((part) => (
-            <Row key={part.label} label={part.label} value={part.value} />
-          ))}
-        </dl>
-      </TooltipContent>
-    </Tooltip>
+    <>
+      {/* On paper buttons are left off: the figure is printed as text, without its breakdown. */}
+      <span className={cn("hidden text-xs font-medium tabular-nums text-muted-foreground print:inline", className)}>{text}</span>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <button
+            type="button"
+            className={cn(
+              "rounded-sm text-xs font-medium tabular-nums text-muted-foreground underline decoration-dotted underline-offset-2 hover:text-foreground",
+              className,
+            )}
+          >
+            {text}
+          </button>
+        </TooltipTrigger>
+        <TooltipContent className="max-w-xs">
+          <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 text-xs">
+            {perProvider
+              ? providerIds.flatMap((id) => {
+                  const part = perProvider[id];
+                  return part ? [<Row key={id} label={providerCatalogue[id].name} value={formatCost(part)} />] : [];
+                })
+              : null}
+            {costParts(cost).map((part) => (
+              <Row key={part.label} label={part.label} value={part.value} />
+            ))}
+          </dl>
+        </TooltipContent>
+      </Tooltip>
+    </>
   );
 }
 
