@@ -19,7 +19,7 @@ import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOpt
 import { gemini, resolveGroundingToken } from "./gemini.ts";
 import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind, type SimulatedUsage } from "./http.ts";
 import { openai } from "./openai.ts";
-import { createRng, randomSeed, type Rng } from "./random.ts";
+import { createRng, hashString, randomSeed, type Rng } from "./random.ts";
 
 export type { Fault, FaultFor, FaultKind, SetFaultsOptions } from "./faults.ts";
 export type { RequestKind, SimulatedUsage } from "./http.ts";
@@ -40,7 +40,11 @@ export interface SimulatorOptions {
   hostname?: string;
   /** Default lognormal, median 1200 ms, p95 3500 ms. */
   latency?: Latency;
-  /** Seed for reproducible answers and latencies; random when absent. */
+  /**
+   * Seed for reproducible answers and latencies; random when absent. Each request draws from its
+   * own stream, keyed by the seed, the request and how many identical ones came before it: the
+   * answers a seed gives do not depend on the order concurrent calls arrive in.
+   */
   seed?: number;
   /**
    * Probability (0–1) of an unusual format: a JSON block (when asked for) unfenced, single-quoted
@@ -111,14 +115,29 @@ export const DEMO_NOISE = 0.08;
 /** The keyless demo's extractor error rate: about one extraction in five carries a small model's mistake. */
 export const DEMO_EXTRACTOR_ERRORS = 0.2;
 
+const ASKED_KEPT = 100_000;
+
 export const DEFAULT_LATENCY: Latency = { kind: "lognormal", medianMs: 1200, p95Ms: 3500 };
 
 export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? randomSeed();
-  const rng = createRng(seed);
   const latencyRng = createRng(seed ^ 0x9e3779b9);
-  // Their own stream, so the extractor's mistakes never change the answers a seed gives.
-  const extractorErrors = { rate: options.extractorErrors ?? 0, rng: createRng(seed ^ 0x85ebca6b) };
+  const extractorErrorRate = options.extractorErrors ?? 0;
+  /** How many times each request (by its hash) was answered; forgotten past ASKED_KEPT, as a long demo would otherwise hold every one. */
+  const asked = new Map<number, number>();
+  /**
+   * A request's own randomness: the n-th request with this body gets the same answer whatever
+   * else is in flight, so a tracker run's ten iterations (sent at once) give one set of answers
+   * per seed. The extractor's mistakes have their own stream, so they never change the answers.
+   */
+  const requestRandomness = (provider: ProviderId, pathname: string, raw: string): { rng: Rng; extractorErrors: { rate: number; rng: Rng } } => {
+    const key = hashString(`${provider} ${pathname} ${raw}`);
+    const n = asked.get(key) ?? 0;
+    if (asked.size >= ASKED_KEPT) asked.clear();
+    asked.set(key, n + 1);
+    const stream = hashString(`${seed}:${n}:${key}`);
+    return { rng: createRng(stream), extractorErrors: { rate: extractorErrorRate, rng: createRng(stream ^ 0x85ebca6b) } };
+  };
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
   const noise = options.noise ?? 0;
@@ -196,7 +215,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         if (!(await abortableSleep(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
         return (
           (fault && faultResponse(handler, fault, handler.modelOf(body, url.pathname))) ??
-          respond(handler, body, fault, rng, url.pathname, usages.get(`${handler.id}:${entry.kind}`))
+          respond(handler, body, fault, requestRandomness(handler.id, url.pathname, raw), url.pathname, usages.get(`${handler.id}:${entry.kind}`))
         );
       } finally {
         answered = true;
@@ -229,8 +248,14 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   }
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
-  const respond = (handler: ProviderHandler, body: JsonObject, fault: Fault | undefined, random: Rng, pathname: string, usage?: SimulatedUsage): Response =>
-    handler.respond(body, { rng: random, origin, fault, formatVariety, noise, extractorErrors, pathname, ...(usage ? { usage } : {}) });
+  const respond = (
+    handler: ProviderHandler,
+    body: JsonObject,
+    fault: Fault | undefined,
+    random: ReturnType<typeof requestRandomness>,
+    pathname: string,
+    usage?: SimulatedUsage,
+  ): Response => handler.respond(body, { ...random, origin, fault, formatVariety, noise, pathname, ...(usage ? { usage } : {}) });
 
   const simulator: Simulator = {
     origin,

@@ -456,6 +456,24 @@ describe("variants calls", () => {
       await Promise.all([one.stop(), two.stop()]);
     }
   });
+
+  test("a seed gives the same answers whatever order concurrent calls arrive in (a tracker run's iterations are sent at once)", async () => {
+    const [one, two] = [startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 }), startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 })];
+    try {
+      const calls = providerIds.flatMap((id) =>
+        ["best crm for startups", "best running shoes"].flatMap((query) => Array.from({ length: 4 }, () => ({ id, query }))),
+      );
+      // The same calls, all at once, in one order and in its reverse.
+      const answers = async (on: Simulator, order: typeof calls) =>
+        (await Promise.all(order.map(async ({ id, query }) => `${id} ${query}: ${(await ask(id, query, on)).text}`))).toSorted();
+      const first = await answers(one, calls);
+      expect(await answers(two, calls.toReversed())).toEqual(first);
+      // Still varied from one call to the next.
+      expect(new Set(first).size).toBeGreaterThan(providerIds.length * 2);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+  });
 });
 
 describe("faults", () => {
