@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
-import { searches, subscriptions, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, users } from "#db/schema.ts";
+import { searches, subscriptions, trackerCalls, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import { MAX_TRACKER_QUERIES, type TrackerRun } from "#src/contract/trackers.ts";
@@ -166,6 +166,12 @@ export async function seedTracker(
       select c.id, o.tracker_id, o.at + c.shift, o.query, o.provider, o.subject, o.is_brand, o.answers, o.mentions, o.all_mentions, o.cited, o.ranked,
              o.position_sum, o.position_squares, o.model_version
       from (${copies}) c cross join ${trackerRollups} o
+      where o.run_id = ${run.id}`);
+    // The run's ledger, so a copy's page counts its answers and cost as the real run's does (its answers are in the saved searches; a finished run's ledger needs none).
+    await db.execute(sql`
+      insert into ${trackerCalls} (run_id, position, provider, iteration, status, instance_id, attempts, cost_usd, simulated)
+      select c.id, o.position, o.provider, o.iteration, o.status, o.instance_id, o.attempts, o.cost_usd, o.simulated
+      from (${copies}) c cross join ${trackerCalls} o
       where o.run_id = ${run.id}`);
     await db.execute(sql`
       insert into ${trackerSourceRollups} (run_id, tracker_id, at, provider, domain, answers, with_brand, with_competitor)

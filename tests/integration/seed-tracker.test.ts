@@ -46,6 +46,16 @@ describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
       expect(points).toHaveLength(3 * 3 * 4);
       expect([...new Set(points.map((point) => point.runId))]).toEqual(runs.map((run) => run.id));
 
+      // Each copied day's run reads as the real one: its answers counted, its cost, per query too.
+      const listed = (await api.listTrackerRuns(seeded.trackerId)).runs;
+      const realRun = listed.find((run) => run.id === seeded.runId)!;
+      expect(realRun.answers).toEqual({ expected: 12, done: 12, failed: 0 });
+      for (const run of listed) {
+        expect(run.answers).toEqual(realRun.answers);
+        expect(run.cost).toEqual(realRun.cost);
+        expect(run.queries.map((query) => [query.done, query.failed])).toEqual(realRun.queries.map((query) => [query.done, query.failed]));
+      }
+
       // A copied day: its saved searches are the tracker's, in the user's history, created that day.
       const copy = runs[0]!;
       const items = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, copy.id)).orderBy(asc(trackerRunQueries.position));
