@@ -327,8 +327,9 @@ describe("share links in Chromium", () => {
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
-      // The report's heading names the tracker; the header card under it does not say it again.
-      expect(printed.pages[0]!.split("Seeded CRM visibility").length - 1).toBe(1);
+      // The report's heading names the tracker and says it is live; the header card under it does not say either again.
+      for (const text of ["Seeded CRM visibility", "Live report"])
+        expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       const viewer = await harness().newPage();
       await showPdfPage(viewer, pdf);
       await screenshot(viewer, "shared-tracker-print.png", { published: false });

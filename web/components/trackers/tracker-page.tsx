@@ -72,7 +72,8 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
         frozen={view.frozen}
         noRuns="No runs yet."
         actions={
-          <Badge variant="secondary" data-testid="shared-tracker-state">
+          // On paper the report's heading says it already.
+          <Badge variant="secondary" className="print:hidden" data-testid="shared-tracker-state">
             {when}
           </Badge>
         }
