@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import type { Page, Response } from "playwright-core";
+import type { Locator, Page, Response } from "playwright-core";
 import { shares, users } from "#db/schema.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { Share } from "#src/contract/shares.ts";
@@ -129,6 +129,12 @@ describe("share links in Chromium", () => {
           .isVisible(),
       ).toBe(true);
       expect(await main.getByText(/were asked the query exactly as typed, with web search on, 5 times each\./).isVisible()).toBe(true);
+      // The report's heading names the query and its date; the results card under it does not say them again
+      // (seen: laid out larger than a screen reader's 1 px box, which keeps the card's title).
+      const seen = (found: Locator) =>
+        found.evaluateAll((all) => all.filter((el) => (el as HTMLElement).offsetWidth > 1 && (el as HTMLElement).offsetHeight > 1).length);
+      expect(await seen(main.getByRole("heading", { name: query, exact: true }))).toBe(1);
+      expect(await seen(main.getByText(`Searched ${formatDate(searched.createdAt)}`, { exact: true }))).toBe(1);
       // Simulated providers are said to be.
       expect(await main.getByText("Simulated answers").isVisible()).toBe(true);
       // Every tab but the brand lens (the visitor's brand is not the point), each switched to.
@@ -183,6 +189,9 @@ describe("share links in Chromium", () => {
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
+      // Said once on the first sheet, by the report's heading.
+      for (const text of [query, `Searched ${formatDate(searched.createdAt)}`])
+        expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       // The first printed page as its reader sees it; and the frequencies' page, with its bars.
       const pdf = await printToPdf(guest.page);
       const viewer = await harness().newPage();

@@ -70,7 +70,7 @@ export function SearchResults({ result, isPro, readOnly = false, defaultTab = "s
 
   return (
     <section className={cn("flex min-w-0 flex-col gap-6", className)} aria-labelledby={headingId}>
-      <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} headingId={headingId} lens={lens} />
+      <ResultsHeader result={result} isPro={isPro} readOnly={readOnly} forLink={forLink} headingId={headingId} lens={lens} />
       {result.status === "cancelled" ? <CancelledNotice result={result} /> : null}
       {result.spendLimit ? (
         <Alert role="note" className="border-amber-500 text-amber-900 dark:text-amber-100">
@@ -140,12 +140,14 @@ function ResultsHeader({
   result,
   isPro,
   readOnly,
+  forLink,
   headingId,
   lens,
 }: {
   result: SearchResult;
   isPro: boolean;
   readOnly: boolean;
+  forLink: boolean;
   headingId: string;
   lens: LensReport | null;
 }) {
@@ -156,12 +158,16 @@ function ResultsHeader({
     { label: "Companies Mentioned", value: String(result.totalCompanies) },
   ];
 
+  // A saved search's report heading names the query and its date above this card: on paper, and on
+  // a share link's page on screen too. The card does not say them again (its title stays for screen readers).
+  const title = forLink ? "sr-only" : readOnly ? "print:hidden" : undefined;
+  const searched = forLink ? "hidden" : readOnly ? "print:hidden" : undefined;
   return (
     <header className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0 space-y-1">
-          <p className="text-sm text-muted-foreground">Results for</p>
-          <h2 id={headingId} className="text-xl font-semibold tracking-tight break-words sm:text-2xl">
+          <p className={cn("text-sm text-muted-foreground", title)}>Results for</p>
+          <h2 id={headingId} className={cn("text-xl font-semibold tracking-tight break-words sm:text-2xl", title)}>
             {result.query}
           </h2>
           <div className="flex flex-wrap items-center gap-2 pt-1">
@@ -178,7 +184,7 @@ function ResultsHeader({
                 {`Asked from ${locationLabel(result.options.location)}`}
               </Badge>
             ) : null}
-            {result.createdAt ? <span className="text-xs text-muted-foreground">{`Searched ${formatDate(result.createdAt)}`}</span> : null}
+            {result.createdAt ? <span className={cn("text-xs text-muted-foreground", searched)}>{`Searched ${formatDate(result.createdAt)}`}</span> : null}
             {result.cost ? <CostLabel cost={result.cost.total} perProvider={result.cost.providers} /> : null}
           </div>
         </div>
