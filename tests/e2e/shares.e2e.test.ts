@@ -215,6 +215,7 @@ describe("share links in Chromium", () => {
       expect(await guest.page.getByRole("tabpanel").getByText(productName, { exact: true }).first().isVisible()).toBe(true);
       expect(await guest.page.locator('a[href^="/search/"], a[href^="/variants"], a[href^="/?query"]').count()).toBe(0);
       expect(await guest.page.getByText("Shared report · read-only").isVisible()).toBe(true);
+      await screenshot(guest.page, "shared-compare.png", { published: false });
       // Printed: every tab from a new sheet, no navigation.
       const comparison = await pdfText(await printToPdf(guest.page));
       expectPagesStartingWith(comparison.pages, ["Products (", "Companies (", "Sources ("]);
