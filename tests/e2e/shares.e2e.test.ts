@@ -134,6 +134,8 @@ describe("share links in Chromium", () => {
       const seen = (found: Locator) =>
         found.evaluateAll((all) => all.filter((el) => (el as HTMLElement).offsetWidth > 1 && (el as HTMLElement).offsetHeight > 1).length);
       expect(await seen(main.getByRole("heading", { name: query, exact: true }))).toBe(1);
+      // On screen the slim header names the product, the report's heading does not again (its line says it on paper).
+      expect(await main.innerText()).not.toContain("AI Search Comparison");
       expect(await seen(main.getByText(`Searched ${formatDate(searched.createdAt)}`, { exact: true }))).toBe(1);
       // Simulated providers are said to be.
       expect(await main.getByText("Simulated answers").isVisible()).toBe(true);

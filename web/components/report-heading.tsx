@@ -17,7 +17,11 @@ export function ReportHeading({ kind, subject, details, printOnly = false }: Rep
   const Title = printOnly ? "p" : "h1";
   return (
     <section aria-label="Report" className={cn("space-y-1 break-inside-avoid", printOnly && "hidden print:block")} data-testid="report-heading">
-      <p className="text-sm text-muted-foreground">{`AI Search Comparison · ${kind}`}</p>
+      <p className="text-sm text-muted-foreground">
+        {/* On screen the page's own header names the product; on paper this line does. */}
+        <span className={printOnly ? undefined : "hidden print:inline"}>AI Search Comparison · </span>
+        {kind}
+      </p>
       <Title className="text-2xl font-bold tracking-tight break-words">{subject}</Title>
       {details.map((line) => (
         <p key={line} className="text-sm text-muted-foreground">
