@@ -73,6 +73,19 @@ const SharedViewRead = v.pipe(
 export function createApiClient(options: HttpOptions = {}) {
   const http = createHttp(options);
   const doFetch = options.fetch ?? fetch;
+  /**
+   * A tracker's reads under `base`: the owner's /api/trackers/{id}, or a share link's
+   * /api/shared/{token}, which answers the same (issue 27).
+   */
+  const trackerReads = (base: string) => ({
+    runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${queryString(page)}`, TrackerRunList),
+    run: (runId: string) => http("GET", `${base}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+    trend: (query: TrendParams = {}) => http("GET", `${base}/trend${queryString(query)}`, Trend),
+    sources: (query: SourcesQuery = {}) => http("GET", `${base}/sources${queryString(query)}`, SourcesReport),
+    alerts: () => http("GET", `${base}/alerts`, TrackerAlertList),
+    changes: (query: ChangesQuery = {}) => http("GET", `${base}/changes${queryString(query)}`, TrackerChanges),
+  });
+  const ofTracker = (id: string) => trackerReads(`/api/trackers/${encodeURIComponent(id)}`);
 
   return {
     search: (request: SearchRequest) => http("POST", "/api/search", SearchAnswer, request),
@@ -109,10 +122,7 @@ export function createApiClient(options: HttpOptions = {}) {
 
     cancelSearch: () => http("POST", "/api/cancel-search", CancelResult),
     getSearch: (id: string) => http("GET", `/api/search/${encodeURIComponent(id)}`, SavedSearch),
-    listSearches: (query: HistoryQuery = {}) => {
-      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
-      return http("GET", `/api/user/searches${params.size ? `?${params}` : ""}`, SavedSearchList);
-    },
+    listSearches: (query: HistoryQuery = {}) => http("GET", `/api/user/searches${queryString(query)}`, SavedSearchList),
     /** A name shown instead of the query in the history; null gives the query back. */
     renameSearch: (id: string, title: string | null) => http("PATCH", `/api/search/${encodeURIComponent(id)}`, RenamedSearch, { title }),
     deleteSearch: (id: string) => http("DELETE", `/api/search/${encodeURIComponent(id)}`, DeletedSearch),
@@ -186,23 +196,14 @@ export function createApiClient(options: HttpOptions = {}) {
     deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
     /** Run now: 202 with the queued run; 409 (code CONFLICT) names the run already queued or running. */
     runTracker: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/runs`, StartedRun),
-    listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => {
-      const params = new URLSearchParams();
-      if (page.before) params.set("before", page.before);
-      if (page.limit) params.set("limit", String(page.limit));
-      return http("GET", `/api/trackers/${encodeURIComponent(id)}/runs${params.size ? `?${params}` : ""}`, TrackerRunList);
-    },
-    getTrackerRun: (id: string, runId: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+    listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => ofTracker(id).runs(page),
+    getTrackerRun: (id: string, runId: string) => ofTracker(id).run(runId),
     /** Issue 26: the cited domains by type per run and provider, and the citation gap. */
-    getTrackerSources: (id: string, query: SourcesQuery = {}) => {
-      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
-      return http("GET", `/api/trackers/${encodeURIComponent(id)}/sources${params.size ? `?${params}` : ""}`, SourcesReport);
-    },
+    getTrackerSources: (id: string, query: SourcesQuery = {}) => ofTracker(id).sources(query),
     /** Issue 26: what moved, newest first. */
-    listTrackerAlerts: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/alerts`, TrackerAlertList),
+    listTrackerAlerts: (id: string) => ofTracker(id).alerts(),
     /** Issue 26: per provider, what entered and left the top 10s between the last two windows of runs. */
-    getTrackerChanges: (id: string, query: ChangesQuery = {}) =>
-      http("GET", `/api/trackers/${encodeURIComponent(id)}/changes${query.provider ? `?provider=${encodeURIComponent(query.provider)}` : ""}`, TrackerChanges),
+    getTrackerChanges: (id: string, query: ChangesQuery = {}) => ofTracker(id).changes(query),
     /** Issue 26, the header's bell: the newest alerts across the caller's trackers, and how many are unread. */
     listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),
     /** Marks `ids` read, or without them all of the caller's alerts; answers how many are still unread. */
@@ -211,10 +212,7 @@ export function createApiClient(options: HttpOptions = {}) {
     getNotifications: () => http("GET", "/api/user/notifications", NotificationSettings),
     updateNotifications: (change: UpdateNotifications) => http("PUT", "/api/user/notifications", NotificationSettings, change),
     /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */
-    getTrackerTrend: (id: string, query: TrendParams = {}) => {
-      const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
-      return http("GET", `/api/trackers/${encodeURIComponent(id)}/trend${params.size ? `?${params}` : ""}`, Trend);
-    },
+    getTrackerTrend: (id: string, query: TrendParams = {}) => ofTracker(id).trend(query),
 
     // Share links (issue 27): made, listed and revoked by their owner; read by anyone holding one.
     createShare: (input: v.InferInput<typeof CreateShare>) => http("POST", "/api/shares", CreatedShare, input),
@@ -223,22 +221,14 @@ export function createApiClient(options: HttpOptions = {}) {
     /** What a link shows (no session needed); a saved search comes keyed by provider, as getSearch gives it. */
     getShared: (token: string) => http("GET", `/api/shared/${encodeURIComponent(token)}`, SharedViewRead),
     /** A shared tracker's reads, as the owner's getTracker… methods answer them (a frozen link's as of its snapshot). */
-    shared: (token: string) => {
-      const base = `/api/shared/${encodeURIComponent(token)}`;
-      const qs = (query: Record<string, unknown>) => {
-        const params = new URLSearchParams(Object.entries(query).flatMap(([k, val]) => (val === undefined ? [] : [[k, String(val)]])));
-        return params.size ? `?${params}` : "";
-      };
-      return {
-        runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${qs(page)}`, TrackerRunList),
-        run: (runId: string) => http("GET", `${base}/runs/${encodeURIComponent(runId)}`, TrackerRun),
-        trend: (query: TrendParams = {}) => http("GET", `${base}/trend${qs(query)}`, Trend),
-        sources: (query: SourcesQuery = {}) => http("GET", `${base}/sources${qs(query)}`, SourcesReport),
-        alerts: () => http("GET", `${base}/alerts`, TrackerAlertList),
-        changes: (query: ChangesQuery = {}) => http("GET", `${base}/changes${qs(query)}`, TrackerChanges),
-      };
-    },
+    shared: (token: string) => trackerReads(`/api/shared/${encodeURIComponent(token)}`),
   };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** `?name=value&…` of the values given (undefined ones left out), or "" when none is. */
+function queryString(query: Record<string, string | number | boolean | undefined>): string {
+  const params = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
+  return params.size ? `?${params}` : "";
+}
