@@ -327,6 +327,12 @@ export const trackerRuns = pgTable(
     finishedAt: tstz("finished_at"),
     /** The answers it asks for (queries × providers × iterations), fixed when it starts. */
     expected: integer("expected").notNull().default(0),
+    /**
+     * What it asks and counts, as the tracker stood when the run was made (contract RunDefinition):
+     * queries, providers, iterations, location, brand, competitors. An edit during the run changes
+     * neither what it buys nor how it is counted. Null in runs made before it was kept.
+     */
+    definition: jsonb("definition").$type<unknown>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -410,6 +416,10 @@ export const trackerRollups = pgTable(
     ranked: integer("ranked").notNull(),
     positionSum: integer("position_sum").notNull(),
     positionSquares: integer("position_squares").notNull(),
+    /** Share of voice with the answer as its unit (ADR 050): over the answers naming the subject, the subjects each named, summed; over every answer, the square of how many it named, summed. Null before they were counted. */
+    coMentions: integer("co_mentions"),
+    mentionSquares: integer("mention_squares"),
+    /** The provider's identity in this run: its model version(s) and web-search tool, sorted, ", " between several. */
     modelVersion: text("model_version").notNull(),
   },
   (t) => [
@@ -472,6 +482,12 @@ export const trackerAlerts = pgTable(
     after: jsonb("after").$type<unknown>().notNull(),
     p: doublePrecision("p"),
     q: doublePrecision("q"),
+    /** The rule that decided it: 1 for ADR 045's (answers as independent), 2 for ADR 050's (counted with the runs' dispersion). */
+    rule: integer("rule").notNull().default(1),
+    /** Rule 2: the dispersion the test counted with ({ phi, df }), the baseline's runs and the after window's (run ids, oldest first). */
+    dispersion: jsonb("dispersion").$type<unknown>(),
+    baselineRuns: jsonb("baseline_runs").$type<string[]>(),
+    afterRuns: jsonb("after_runs").$type<string[]>(),
     /** The run's scheduled time. */
     at: tstz("at").notNull(),
     readAt: tstz("read_at"),

@@ -16,6 +16,7 @@ import { planAnswer, type RankedProduct, type Taste } from "./plan.ts";
 import { writeProse, type ListShape, type Segment, type Style } from "./prose.ts";
 import { userQuery } from "./query.ts";
 import { hashString, type Rng } from "./random.ts";
+import type { Effect } from "./run-effects.ts";
 import { NO_SEARCH, runSearches, type Search } from "./searches.ts";
 
 export type { Segment } from "./prose.ts";
@@ -71,6 +72,8 @@ export interface AnswerOptions {
   noise: number;
   /** Where the search tool was told the person is: the answer says so (location.ts). */
   location?: AskedFrom;
+  /** The run's lean (run-effects.ts): each product's weight and each page's is scaled by exp(effect). Absent: none. */
+  effect?: Effect;
 }
 
 /**
@@ -79,7 +82,7 @@ export interface AnswerOptions {
  * comes back (no_search; prose_only, no block even when asked).
  */
 export function answerRequest(
-  context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise">,
+  context: Pick<ProviderContext, "rng" | "fault" | "formatVariety" | "noise" | "effect">,
   prompt: string,
   request: { provider: ProviderId; searchTool: boolean; jsonOnly?: boolean; searches: AnswerOptions["searches"]; location?: AskedFrom },
 ): Answer {
@@ -92,17 +95,18 @@ export function answerRequest(
     formatVariety: context.formatVariety,
     noise: context.noise,
     location: request.searchTool ? request.location : undefined,
+    effect: context.effect,
   });
 }
 
 export function composeAnswer(rng: Rng, prompt: string, options: AnswerOptions): Answer {
   const query = userQuery(prompt);
   const { need, intent } = readIntent(query);
-  const plan = planAnswer(rng, need, intent, tasteOf(options.provider));
+  const plan = planAnswer(rng, need, intent, leaning(tasteOf(options.provider), options.effect));
   const { products } = plan;
   const companies = companiesOf(products);
   const structured: Structured = { products: products.map(({ name, rank, details }) => ({ name, rank, details })), companies };
-  const run = options.search ? runSearches(rng, query, plan, options.searches) : NO_SEARCH;
+  const run = options.search ? runSearches(rng, query, plan, options.searches, options.effect) : NO_SEARCH;
   const base = { query, intent: intent.kind, products, companies, ...run, truncated: false };
   if (options.jsonOnly) {
     const segments = [{ text: JSON.stringify(structured, null, 2), sources: [] }];
@@ -201,6 +205,11 @@ const HABITS: Record<ProviderId, readonly NoiseKind[]> = {
  */
 function tasteOf(provider: ProviderId): Taste {
   return (product: CatalogueProduct) => Math.exp(0.3 * ((hashString(`${provider}|${product.name}`) / 0x1_0000_0000) * 2 - 1));
+}
+
+/** The provider's taste with the run's lean on top; the taste itself when there is none (the same weights, bit for bit). */
+function leaning(taste: Taste, effect: Effect | undefined): Taste {
+  return effect ? (product) => taste(product) * Math.exp(effect(product.name)) : taste;
 }
 
 function companiesOf(products: readonly RankedProduct[]): { name: string; products: string[] }[] {

@@ -2,6 +2,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { AccountFaultKind, Fault, FaultKind, RequestKind } from "./faults.ts";
 import type { Rng } from "./random.ts";
+import type { Effect } from "./run-effects.ts";
 
 export type { RequestKind } from "./faults.ts";
 
@@ -24,6 +25,8 @@ export interface ProviderContext {
   formatVariety: number;
   /** Probability that a search answer carries one of its provider's noise classes (answers.ts). */
   noise: number;
+  /** A search request's run effects (run-effects.ts): how much its day and run favour a product or page. Absent: none. */
+  effect?: Effect;
   /** How the extraction call errs (extractor-errors.ts): its rate and its own seeded randomness. */
   extractorErrors: { rate: number; rng: Rng };
   /** Path of the request (Gemini reads the model from it). */

@@ -4,11 +4,19 @@
  * reach them through the official SDKs by pointing the base URL here. Not mocks of our code.
  *
  *   bun dev/simulators/index.ts [--port N] [--seed N] [--latency-ms N] [--format-variety P] [--noise P] [--extractor-errors P]
+ *                               [--day-effect-sd N] [--run-effect-sd N] [--run-gap-ms N]
  *
  * A search request whose prompt is the query as typed gets prose alone; one whose prompt asks
  * for a JSON block (the old method) gets the block too. The extraction call (extractionRequest:
  * a tool-less structured call named "extraction") is answered as a small model would, with its
  * mistakes at the `extractorErrors` rate (extractor-errors.ts lists them).
+ *
+ * With `runEffects` (ADR 051), search answers move together as a real assistant's do: those of
+ * one run (a burst of a question's requests, none more than `runGapMs` after the one before) lean
+ * the same way, and each UTC day leans every question its own way, so a tracker's iterations agree
+ * more with each other than with the next day's. Off by default (each answer drawn on its own);
+ * the CLI and the keyless demo use DEMO_RUN_EFFECTS (the --day-effect-sd, --run-effect-sd and
+ * --run-gap-ms flags override it; 0 and 0 turn it off).
  */
 import { perProvider, providerIds, providerInfo, type ProviderId } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
@@ -19,10 +27,13 @@ import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOpt
 import { gemini, resolveGroundingToken } from "./gemini.ts";
 import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind, type SimulatedUsage } from "./http.ts";
 import { openai } from "./openai.ts";
+import { userQuery } from "./query.ts";
 import { createRng, hashString, randomSeed, type Rng } from "./random.ts";
+import { createRunEffects, type Effect, type RunEffects } from "./run-effects.ts";
 
 export type { Fault, FaultFor, FaultKind, SetFaultsOptions } from "./faults.ts";
 export type { RequestKind, SimulatedUsage } from "./http.ts";
+export type { RunEffects } from "./run-effects.ts";
 
 /** Every catalogue provider's simulator; a provider added to the catalogue fails to compile here until it has one. */
 export const simulators: { [P in ProviderId]: () => ProviderHandler<P> } = {
@@ -59,6 +70,13 @@ export interface SimulatorOptions {
    * a company as a product: extractor-errors.ts). Default 0: exactly the names the answer recommends.
    */
   extractorErrors?: number;
+  /**
+   * Answers that move together within a run (a burst of identical requests) and from day to day,
+   * as a real model build and search index make them (run-effects.ts, ADR 051): each product's and
+   * page's weight in a search answer scaled by exp(day effect + run effect), normal draws with
+   * these standard deviations, fixed by the seed. Absent (default): every answer drawn on its own.
+   */
+  runEffects?: RunEffects;
 }
 
 export interface RequestLogEntry {
@@ -115,6 +133,14 @@ export const DEMO_NOISE = 0.08;
 /** The keyless demo's extractor error rate: about one extraction in five carries a small model's mistake. */
 export const DEMO_EXTRACTOR_ERRORS = 0.2;
 
+/**
+ * The keyless demo's run effects: a day's lean and a run's lean of equal size, so that whether a
+ * product is named correlates about 0.1 within a run (a run's mention rate varies about twice as
+ * much as independent answers' would) while the brands of one day's answer and the next's still
+ * share about half (scripts/simulator-variance.ts measures it; ADR 051 has the figures).
+ */
+export const DEMO_RUN_EFFECTS: Readonly<RunEffects> = { daySd: 0.25, runSd: 0.25 };
+
 const ASKED_KEPT = 100_000;
 
 export const DEFAULT_LATENCY: Latency = { kind: "lognormal", medianMs: 1200, p95Ms: 3500 };
@@ -138,6 +164,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     const stream = hashString(`${seed}:${n}:${key}`);
     return { rng: createRng(stream), extractorErrors: { rate: extractorErrorRate, rng: createRng(stream ^ 0x85ebca6b) } };
   };
+  const runEffect = createRunEffects(seed, options.runEffects);
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
   const noise = options.noise ?? 0;
@@ -204,6 +231,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       );
       const gone = AbortSignal.any([request.signal, stopping.signal]);
       const searching = entry.kind === "search";
+      // Taken as the request arrives: the clock at arrival decides which run of its question it is in.
+      const effect = searching ? runEffect(handler.id, userQuery(entry.prompt)) : undefined;
       if (searching) peaks[handler.id] = Math.max(peaks[handler.id], ++inFlight[handler.id]);
       try {
         if (fault?.kind === "rate_limit")
@@ -215,7 +244,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         if (!(await abortableSleep(sampleLatency(latency, latencyRng), gone))) return new Response(null, { status: 499 });
         return (
           (fault && faultResponse(handler, fault, handler.modelOf(body, url.pathname))) ??
-          respond(handler, body, fault, requestRandomness(handler.id, url.pathname, raw), url.pathname, usages.get(`${handler.id}:${entry.kind}`))
+          respond(handler, body, fault, requestRandomness(handler.id, url.pathname, raw), url.pathname, effect, usages.get(`${handler.id}:${entry.kind}`))
         );
       } finally {
         answered = true;
@@ -254,8 +283,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     fault: Fault | undefined,
     random: ReturnType<typeof requestRandomness>,
     pathname: string,
+    effect: Effect | undefined,
     usage?: SimulatedUsage,
-  ): Response => handler.respond(body, { ...random, origin, fault, formatVariety, noise, pathname, ...(usage ? { usage } : {}) });
+  ): Response =>
+    handler.respond(body, { ...random, origin, fault, formatVariety, noise, pathname, ...(effect ? { effect } : {}), ...(usage ? { usage } : {}) });
 
   const simulator: Simulator = {
     origin,
@@ -356,6 +387,11 @@ if (import.meta.main) {
     noise: number("--noise") ?? DEMO_NOISE,
     extractorErrors: number("--extractor-errors") ?? DEMO_EXTRACTOR_ERRORS,
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
+    runEffects: {
+      daySd: number("--day-effect-sd") ?? DEMO_RUN_EFFECTS.daySd,
+      runSd: number("--run-effect-sd") ?? DEMO_RUN_EFFECTS.runSd,
+      runGapMs: number("--run-gap-ms") ?? DEMO_RUN_EFFECTS.runGapMs,
+    },
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);
   for (const id of providerIds) console.log(`  ${providerConfig[id].env.baseUrl}=${sim.baseUrls[id]}`);

@@ -27,7 +27,7 @@ export interface Plan {
   searches: string[];
 }
 
-/** How much one provider favours a product over the catalogue's popularity (1: not at all). */
+/** How much an answer favours a product over the catalogue's popularity (1: not at all): its provider's taste, and its run's lean. */
 export type Taste = (product: CatalogueProduct) => number;
 
 export function planAnswer(rng: Rng, need: Need, intent: Intent, taste: Taste = () => 1): Plan {

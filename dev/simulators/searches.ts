@@ -2,6 +2,7 @@
 import type { SourcePage } from "./catalogue.ts";
 import type { Plan } from "./plan.ts";
 import type { Rng } from "./random.ts";
+import type { Effect } from "./run-effects.ts";
 
 export interface Search {
   query: string;
@@ -16,11 +17,16 @@ export interface SearchRun {
 
 export const NO_SEARCH: SearchRun = { searches: [], retrieved: [], cited: [] };
 
-/** Earlier (more relevant) pages are likelier to be retrieved and cited; some retrieved pages go uncited. */
-export function runSearches(rng: Rng, query: string, plan: Plan, range: { min: number; max: number }): SearchRun {
+/**
+ * Earlier (more relevant) pages are likelier to be retrieved and cited; some retrieved pages go
+ * uncited. The run's effect, when given, scales a page's weight by exp(effect of its URL), as the
+ * day's search index ranks some pages higher.
+ */
+export function runSearches(rng: Rng, query: string, plan: Plan, range: { min: number; max: number }, effect?: Effect): SearchRun {
   const pages = [...new Map(plan.pages.map((page) => [page.url, page])).values()];
   if (!plan.search || pages.length === 0) return NO_SEARCH;
-  const weight = (page: SourcePage) => pages.length - pages.indexOf(page) + 2;
+  const rank = (page: SourcePage) => pages.length - pages.indexOf(page) + 2;
+  const weight = effect ? (page: SourcePage) => rank(page) * Math.exp(effect(page.url)) : rank;
   const retrieved = rng.weightedSample(pages, weight, rng.int(Math.min(6, pages.length), Math.min(12, pages.length)));
   const citable = Math.min(5, retrieved.length - 1);
   const cited = plan.cite ? (citable >= 2 ? rng.weightedSample(retrieved, weight, rng.int(2, citable)) : retrieved.slice(0, 1)) : [];

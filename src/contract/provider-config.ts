@@ -15,6 +15,11 @@ export type ProviderConfig = {
   env: { apiKey: string; apiKeyAliases: readonly string[]; baseUrl: string; model: string; extractionModel: string };
   /** The model asked when its model variable is unset. */
   defaultModel: string;
+  /**
+   * The web-search tool it is asked with, as the API names it (its version where it has one): part
+   * of the provider's identity in a tracker's series, as its model is (ADR 050).
+   */
+  searchTool: string;
   /** The small model that reads products and companies from an answer (ADR 039) when its variable is unset. */
   defaultExtractionModel: string;
   /**
@@ -30,6 +35,7 @@ export const providerConfig = {
     // ADR 040: current, inexpensive, web_search on the Responses API (checked 2026-11-26).
     defaultModel: "gpt-6-luna",
     defaultExtractionModel: "gpt-6-luna",
+    searchTool: "web_search",
     // incomplete_details.reason of a response whose status is "incomplete".
     truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
   },
@@ -44,6 +50,7 @@ export const providerConfig = {
     // ADR 040: the current Haiku, on the web search tool's supported list (checked 2026-11-26).
     defaultModel: "claude-haiku-5-5",
     defaultExtractionModel: "claude-haiku-5-5",
+    searchTool: "web_search_20260318",
     // stop_reason; any other (end_turn, stop_sequence…) is a finished answer.
     truncationSignals: { max_tokens: "length", model_context_window_exceeded: "context", refusal: "refusal" },
   },
@@ -58,6 +65,7 @@ export const providerConfig = {
     // ADR 040: stable, grounding with Google Search, priced (gemini-2.5-flash is shut down 2026-12-01; checked 2026-11-26).
     defaultModel: "gemini-2.5-flash-lite",
     defaultExtractionModel: "gemini-2.5-flash-lite",
+    searchTool: "googleSearch",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },

@@ -91,6 +91,8 @@ export const ModelResult = v.object({
   simulated: v.boolean(),
   modelName: v.string(),
   modelVersion: v.string(),
+  /** The web-search tool it was asked with (provider-config searchTool); absent in answers saved before it was kept. */
+  searchTool: v.optional(v.string()),
   products: v.array(Product),
   companies: v.array(Company),
   sources: v.array(Source),

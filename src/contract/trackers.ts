@@ -127,8 +127,9 @@ export const CreateTracker = v.object(
 export type CreateTracker = v.InferOutput<typeof CreateTracker>;
 
 /**
- * PATCH /api/trackers/{id}: any of the creation fields, and `paused`. A change of queries or
- * providers starts a new series segment (the trend shows where).
+ * PATCH /api/trackers/{id}: any of the creation fields, and `paused`. A change of what is asked or
+ * counted (queries, providers, iterations, location, brand, competitors, their aliases and
+ * domains) starts a new series segment: the trend shows where, and alerts compare within it.
  */
 export const UpdateTracker = v.object(
   {
@@ -179,7 +180,7 @@ export const TrackerRun = v.object({
   reason: v.optional(v.string()),
   /** "schedule" for a tick, "manual" for Run now. */
   trigger: v.picklist(["schedule", "manual"]),
-  /** The series segment the run belongs to: it grows when the tracker's queries or providers change. */
+  /** The series segment the run belongs to: it grows when what the tracker asks or counts changes (queries, providers, iterations, location, brand, competitors). */
   segment: v.number(),
   scheduledFor: v.string(),
   startedAt: v.nullable(v.string()),
@@ -199,6 +200,79 @@ export const TrackerRunsQuery = v.object({
   before: v.optional(v.pipe(v.string(), v.uuid("before must be a run id"))),
   limit: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("limit must be a whole number from 1 to 100"), v.minValue(1), v.maxValue(100)), "20"),
 });
+
+/**
+ * What a run asks and counts, as its tracker stood when the run was made: an edit during the run
+ * changes neither what it buys nor how it is counted.
+ */
+export const RunDefinition = v.object({
+  queries: v.array(v.string()),
+  providers: v.array(ProviderId),
+  iterations: v.number(),
+  location: v.optional(Location),
+  brand: BrandEntry,
+  competitors: v.array(BrandEntry),
+});
+export type RunDefinition = v.InferOutput<typeof RunDefinition>;
+
+/** GET /api/trackers/estimate: the shape of a tracker, before it is saved. */
+export const DetectabilityQuery = v.object({
+  questions: v.pipe(
+    v.string(),
+    v.transform(Number),
+    v.integer("questions must be a whole number from 1 to 50"),
+    v.minValue(1, "questions must be a whole number from 1 to 50"),
+    v.maxValue(MAX_TRACKER_QUERIES, "questions must be a whole number from 1 to 50"),
+  ),
+  iterations: v.pipe(
+    v.string(),
+    v.transform(Number),
+    v.integer("iterations must be a whole number from 1 to 100"),
+    v.minValue(1, "iterations must be a whole number from 1 to 100"),
+    v.maxValue(MAX_ITERATIONS, "iterations must be a whole number from 1 to 100"),
+  ),
+  providers: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.integer("providers must be a whole number from 1 to 3"),
+      v.minValue(1, "providers must be a whole number from 1 to 3"),
+      v.maxValue(3, "providers must be a whole number from 1 to 3"),
+    ),
+  ),
+  competitors: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.integer(`competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
+      v.minValue(0, `competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
+      v.maxValue(MAX_TRACKER_COMPETITORS, `competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
+    ),
+  ),
+});
+export type DetectabilityQuery = v.InferInput<typeof DetectabilityQuery>;
+
+/**
+ * What change a tracker of this shape can tell (issue 33, ADR 050), from the alert harness's
+ * simulation of its rule under realistic run-to-run variance: the brand's mention rate on one
+ * provider falling from `from`% on every question to `to`% (the largest fall, in steps of 5
+ * points, told within `withinRuns` runs in at least `power` of `trials` simulated trackers, after
+ * `baselineRuns` steady runs); `to` null when not even a fall to 5% is. `sentence` says it in words.
+ */
+export const Detectability = v.object({
+  questions: v.number(),
+  iterations: v.number(),
+  providers: v.number(),
+  competitors: v.number(),
+  from: v.number(),
+  to: v.nullable(v.number()),
+  power: v.number(),
+  withinRuns: v.number(),
+  baselineRuns: v.number(),
+  trials: v.number(),
+  sentence: v.string(),
+});
+export type Detectability = v.InferOutput<typeof Detectability>;
 
 /** A tracker as its owner reads it. */
 export const Tracker = v.object({
@@ -229,6 +303,8 @@ export const Tracker = v.object({
    * null); `simulated` when a provider it asks is simulated here, which costs nothing.
    */
   estimate: v.object({ perRunUsd: v.nullable(v.number()), perMonthUsd: v.nullable(v.number()), simulated: v.boolean() }),
+  /** What change it can tell (ADR 050), for its questions, iterations, providers and competitors. */
+  detectability: v.optional(Detectability),
   createdAt: v.string(),
   updatedAt: v.string(),
 });

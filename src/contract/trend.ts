@@ -63,7 +63,11 @@ export const TrendPoint = v.object({
   /** The denominator and the count: answers (mention, citation), all subjects' mentions (sov), answers ranking the subject (position: k of n answers). */
   n: v.number(),
   k: v.number(),
-  /** In percent for the rates, with the 95% Wilson interval; the mean position for position, with its 95% interval. Null when n (or, for position, k) is 0. */
+  /**
+   * In percent for the rates, the mean position for position; `low`–`high` its 95% interval for
+   * the tracker's rate (ADR 050): widened by how much the provider's runs vary, not only by this
+   * run's answers. Null when n (or, for position, k) is 0; position's interval also under 2 answers ranking it.
+   */
   rate: v.nullable(v.number()),
   low: v.nullable(v.number()),
   high: v.nullable(v.number()),
@@ -72,11 +76,19 @@ export const TrendPoint = v.object({
 });
 export type TrendPoint = v.InferOutput<typeof TrendPoint>;
 
-/** GET /api/trackers/{id}/trend: oldest first. */
-export const Trend = v.object({ metric: TrendMetric, points: v.array(TrendPoint) });
+/**
+ * How much a provider's runs vary beyond their answers' coin flips on the metric (ADR 050): each
+ * point's interval is widened by it, so that it covers the tracker's rate, not only the run's
+ * answers. `phi` 1 is answers as independent; `df` the degrees of freedom behind the estimate.
+ */
+export const TrendDispersion = v.object({ provider: ProviderId, phi: v.number(), df: v.number() });
+export type TrendDispersion = v.InferOutput<typeof TrendDispersion>;
+
+/** GET /api/trackers/{id}/trend: oldest first, with the dispersion each provider's intervals counted with. */
+export const Trend = v.object({ metric: TrendMetric, points: v.array(TrendPoint), dispersion: v.optional(v.array(TrendDispersion), []) });
 export type Trend = v.InferOutput<typeof Trend>;
 
-/** One window of an alert: `k` of `n` answers, the rate in percent with its 95% Wilson interval. */
+/** One window of an alert: `k` of `n` answers, the rate in percent with its 95% interval (rule 2: clustered by run, ADR 050; rule 1: Wilson's on the answers). */
 export const AlertSide = v.object({ k: v.number(), n: v.number(), rate: v.number(), low: v.number(), high: v.number() });
 export type AlertSide = v.InferOutput<typeof AlertSide>;
 
@@ -99,6 +111,16 @@ export const TrackerAlert = v.object({
   modelVersions: v.optional(v.object({ before: v.string(), after: v.string() })),
   p: v.optional(v.number()),
   q: v.optional(v.number()),
+  /**
+   * The rule that decided it: 2, the latest runs against a baseline of the runs before them,
+   * counted with the dispersion the tracker's runs show (ADR 050); 1, ADR 045's rule, which took
+   * a run's answers as independent (alerts decided by it keep their record).
+   */
+  rule: v.optional(v.number(), 1),
+  /** Rule 2: the dispersion its test counted with (φ, and the degrees of freedom behind it). */
+  dispersion: v.optional(v.object({ phi: v.number(), df: v.number() })),
+  /** Rule 2: the runs of its baseline, oldest first. */
+  baselineRuns: v.optional(v.array(v.string())),
   /** The run that found it, and when it was scheduled for. */
   runId: v.string(),
   at: v.string(),

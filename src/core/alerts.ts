@@ -1,14 +1,27 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import { fisherExact, wilsonInterval } from "./stats.ts";
+import {
+  clusteredInterval,
+  effectiveDispersion,
+  providerDispersion,
+  rateEvidence,
+  type Dispersion,
+  type DispersionEvidence,
+  type RunTally,
+} from "./dispersion.ts";
+import { normalQuantile, studentTCdf } from "./distributions.ts";
+import { fisherExact } from "./stats.ts";
 
 /*
- * When a tracker's figures moved for real (issue 26, ADR 045). After each run the latest window
- * of runs is compared with the window before it, for every provider × subject (× query where the
- * tracker has several) on mention rate and citation rate, with Fisher's exact test on the answers
- * of each window; the false discoveries are controlled across all of the run's tests at once
- * (Benjamini–Hochberg). A provider whose model version differs between the windows is not tested:
- * a "model changed" notice is raised instead. A series that already alerted in one direction
- * alerts again only on a further change that way, or on a recovery.
+ * When a tracker's figures moved beyond the noise of its runs (issue 33, ADR 050; the rule of
+ * ADR 045 before it). After each run, every provider × subject is tested on its mention rate, and
+ * on its citation rate when it has own domains, over all the tracker's questions (and per question
+ * where a question alone has answers enough): the latest run, and the latest two, against a
+ * baseline of the runs before them since the series last changed. The answers of a run move
+ * together, so the test counts them with the dispersion the tracker's own runs show (Rao–Scott:
+ * counts divided by φ, widened for having estimated φ from few runs), and the run's tests together
+ * keep a false discovery rate (Benjamini–Hochberg). A change told restarts its series' baseline at
+ * the change: it is told once, and the next change from the new level is told in turn. A provider
+ * answering with a model version it had not used before restarts its series too, with a notice.
  */
 
 export const alertMetrics = ["mention", "citation"] as const;
@@ -18,104 +31,179 @@ export type AlertMetric = (typeof alertMetrics)[number];
 export type RunRow = { provider: ProviderId; query: string; subject: string; answers: number; mentions: number; cited: number; modelVersion: string };
 export type RunCounts = { runId: string; rows: readonly RunRow[] };
 
+/** The version of the rule below; alerts decided by ADR 045's rule are version 1. */
+export const ALERT_RULE_VERSION = 2;
+
 export type AlertRules = {
-  /** Runs per window: the latest `window` runs against the `window` before them. */
+  /** The shortest after window, in runs (a tracker's `alertWindow`): it and one run more are tested. */
   window: number;
-  /** The false discovery rate controlled across a run's tests. */
+  /** The false discovery rate kept across a run's tests. */
   q: number;
-  /** Answers each window needs for a test to be made. */
-  minAnswers: number;
+  /** Runs a baseline needs before its series is tested. */
+  minBaseline: number;
+  /** The most recent runs a baseline keeps. */
+  maxBaseline: number;
+  /** A single question's series is tested once its after window has this many answers. */
+  minQueryAnswers: number;
 };
 
 /**
- * Ten answers a window: at fewer, even the largest change Fisher's test can see (all of them to
- * none) is p = 0.008 at 5 against 5, which cannot pass the Benjamini–Hochberg bar of a run's
- * usual family of tests (about 0.1 / 100); testing it would only make the family larger.
+ * The measured choice (ADR 050, the harness in tests/unit/alert-harness.test.ts): q = 0.01 keeps
+ * false alarms under 2% of runs under every variance model measured; three runs of baseline are
+ * the fewest from which the spread of a run can be told from the prior's; two weeks of daily runs
+ * are what a baseline remembers; a question alone is tested from 30 answers, below which not even
+ * all-to-none can pass the family's bar once the runs' spread is counted.
  */
-export const DEFAULT_ALERT_RULES: AlertRules = { window: 1, q: 0.1, minAnswers: 10 };
+export const DEFAULT_ALERT_RULES: AlertRules = { window: 1, q: 0.01, minBaseline: 3, maxBaseline: 28, minQueryAnswers: 30 };
 
+/** One side of an alert: `k` of `n` answers, the rate in percent with its 95% interval (clustered by run). */
 export type Side = { k: number; n: number; rate: number; low: number; high: number };
 
 export type SeriesKey = { metric: AlertMetric; provider: ProviderId; subject: string; query: string };
 
 export type AlertDecision =
-  | (SeriesKey & { kind: "rose" | "fell"; before: Side; after: Side; p: number; q: number })
+  | (SeriesKey & {
+      kind: "rose" | "fell";
+      before: Side;
+      after: Side;
+      p: number;
+      q: number;
+      /** The dispersion the test counted with (its estimate φ, and the degrees of freedom behind it). */
+      dispersion: Dispersion;
+      baselineRuns: string[];
+      afterRuns: string[];
+    })
   | { kind: "model-changed"; provider: ProviderId; before: string; after: string };
 
-/** What a series last alerted: its direction and the window after the change. */
-export type LastAlert = { kind: "rose" | "fell"; after: { k: number; n: number } };
+/** A series' latest rise or fall, and the first run of the level it told (its after window's first run). */
+export type LastAlert = { kind: "rose" | "fell"; since: string };
 
 export function seriesId({ metric, provider, subject, query }: SeriesKey): string {
   return JSON.stringify([metric, provider, subject.toLowerCase(), query]);
 }
 
+/** A provider's model versions in a run, sorted and without repeats ("m-1, m-2" and "m-2, m-1" are one set). */
+export function versionSet(versions: readonly string[]): string[] {
+  return [...new Set(versions.flatMap((version) => version.split(", ")).filter(Boolean))].sort();
+}
+
+/** A provider's identity in a run: the model version that answered and the web-search tool it was asked with ("claude-haiku-5-5 (web_search_20260318)"). */
+export function modelIdentity(modelVersion: string, searchTool: string | undefined): string {
+  return searchTool ? `${modelVersion} (${searchTool})` : modelVersion;
+}
+
 /**
- * The alerts of the newest run in `runs` (oldest first; the last 2 × window are read). `last`
- * holds each series' latest rise or fall; `cited` says which subjects have own domains (citation
- * is tested only for them).
+ * Whether `identity` was seen among `seen`: the same model and tool, or the same model where one
+ * side was kept before tools were (a rollup written before them is not a change of model).
+ */
+function seenBefore(identity: string, seen: ReadonlySet<string>): boolean {
+  if (seen.has(identity)) return true;
+  const model = identity.replace(/ \([^()]*\)$/, "");
+  return seen.has(model) || (model === identity && [...seen].some((other) => other.replace(/ \([^()]*\)$/, "") === model));
+}
+
+/**
+ * The decisions of the newest run in `runs` (the segment's runs that answered, oldest first; the
+ * last maxBaseline + window + 1 are enough). `last` holds each series' latest rise or fall;
+ * `cited` says which subjects have own domains (citation is tested only for them).
  */
 export function decideAlerts(
   runs: readonly RunCounts[],
   { last, cited, rules = DEFAULT_ALERT_RULES }: { last: ReadonlyMap<string, LastAlert>; cited: ReadonlySet<string>; rules?: AlertRules },
 ): AlertDecision[] {
-  const { window } = rules;
-  if (runs.length < 2 * window) return [];
-  const after = runs.slice(-window);
-  const before = runs.slice(-2 * window, -window);
+  const newest = runs.at(-1);
+  if (!newest) return [];
   const decisions: AlertDecision[] = [];
+  const providers = [...new Set(newest.rows.map((row) => row.provider))];
 
-  // Model continuity, per provider: a notice when the newest run's version differs from the run before's.
-  const versions = (windowRuns: readonly RunCounts[], provider: ProviderId) =>
-    [...new Set(windowRuns.flatMap((run) => run.rows.filter((row) => row.provider === provider && row.query === "").map((row) => row.modelVersion)))]
-      .sort()
-      .join(", ");
-  const providers = [...new Set(runs.flatMap((run) => run.rows.map((row) => row.provider)))];
-  const changed = new Set<ProviderId>();
+  // Model continuity: a provider's series restart where it first answers with a version it had not used in the segment.
+  const modelStart = new Map<ProviderId, number>();
   for (const provider of providers) {
-    const newest = versions(runs.slice(-1), provider);
-    const previous = versions(runs.slice(-2, -1), provider);
-    if (newest && previous && newest !== previous) decisions.push({ kind: "model-changed", provider, before: previous, after: newest });
-    const windowBefore = versions(before, provider);
-    if (windowBefore && versions(after, provider) !== windowBefore) changed.add(provider);
+    const sets = runs.map((run) => indexOf(run).versions.get(provider) ?? []);
+    const seen = new Set<string>();
+    let start = 0;
+    sets.forEach((set, index) => {
+      if (seen.size > 0 && set.some((version) => !seenBefore(version, seen))) start = index;
+      for (const version of set) seen.add(version);
+    });
+    modelStart.set(provider, start);
+    if (start === runs.length - 1 && start > 0) {
+      const previous = sets.slice(0, -1).findLast((set) => set.length > 0) ?? [];
+      decisions.push({ kind: "model-changed", provider, before: previous.join(", "), after: sets.at(-1)!.join(", ") });
+    }
   }
 
-  // One test per series both windows have enough answers for; a tracker of one query is tested over all (the same answers).
-  const perQuery = new Set(runs.flatMap((run) => run.rows.filter((row) => row.query !== "").map((row) => row.query))).size > 1;
-  const totals = (windowRuns: readonly RunCounts[]) => {
-    const sums = new Map<string, { key: SeriesKey; k: number; n: number }>();
-    for (const run of windowRuns)
-      for (const row of run.rows) {
-        if (changed.has(row.provider) || (row.query !== "" && !perQuery)) continue;
-        for (const metric of alertMetrics) {
-          if (metric === "citation" && !cited.has(row.subject.toLowerCase())) continue;
-          const key = { metric, provider: row.provider, subject: row.subject, query: row.query };
-          const id = seriesId(key);
-          const sum = sums.get(id) ?? { key, k: 0, n: 0 };
-          sum.k += metric === "mention" ? row.mentions : row.cited;
-          sum.n += row.answers;
-          sums.set(id, sum);
-        }
+  // The series the newest run can test: each provider × subject × metric over all questions, and per question.
+  const perQuestion = newest.rows.filter((row) => row.query !== "");
+  const several = new Set(perQuestion.map((row) => row.query)).size > 1;
+  const keys = new Map<string, SeriesKey>();
+  for (const row of perQuestion)
+    for (const metric of alertMetrics) {
+      if (metric === "citation" && !cited.has(row.subject.toLowerCase())) continue;
+      for (const query of several ? ["", row.query] : [""]) {
+        const key = { metric, provider: row.provider, subject: row.subject, query };
+        keys.set(seriesId(key), key);
       }
-    return sums;
-  };
-  const then = totals(before);
-  const now = totals(after);
-  const tests: Array<{ key: SeriesKey; before: { k: number; n: number }; after: { k: number; n: number }; p: number }> = [];
-  for (const [id, latest] of now) {
-    const earlier = then.get(id);
-    if (!earlier || earlier.n < rules.minAnswers || latest.n < rules.minAnswers) continue;
-    tests.push({ key: latest.key, before: earlier, after: latest, p: fisherExact(earlier.k, earlier.n, latest.k, latest.n) });
+    }
+  const runIndex = new Map(runs.map((run, index) => [run.runId, index]));
+  const windows = [rules.window, rules.window + 1];
+  const indexed = runs.map((run) => ({ runId: run.runId, rows: indexOf(run).bySubject }));
+  const newestRows = indexed.at(-1)!.rows;
+
+  const candidates: Array<{ key: SeriesKey; group: string; evidence: DispersionEvidence | null; tests: WindowTest[] }> = [];
+  for (const [id, key] of keys) {
+    const since = last.get(id);
+    const start = Math.max(modelStart.get(key.provider) ?? 0, since ? (runIndex.get(since.since) ?? 0) : 0);
+    const subject = subjectKey(key);
+    // A question alone is tested once its widest after window can hold the answers it needs.
+    if (key.query !== "" && (newestRows.get(subject)?.get(key.query)?.answers ?? 0) * windows.at(-1)! < rules.minQueryAnswers) continue;
+    const series = indexed.slice(start).map((run) => ({ runId: run.runId, counts: tallies(run.rows.get(subject), key) }));
+    const tests = windows.flatMap((window) => {
+      if (series.length < window + rules.minBaseline) return [];
+      const after = series.slice(-window);
+      const baseline = series.slice(-(window + rules.maxBaseline), -window);
+      if (key.query !== "" && after.reduce((sum, run) => sum + run.counts.reduce((n, counts) => n + counts.n, 0), 0) < rules.minQueryAnswers) return [];
+      return [compare(baseline, after)];
+    });
+    if (tests.length === 0) continue;
+    candidates.push({ key, group: `${key.provider}/${key.metric}/${key.query === "" ? "all" : "query"}`, evidence: tests[0]!.evidence, tests });
+  }
+  if (candidates.length === 0) return decisions;
+
+  // Each group's dispersion (provider × metric × level), from its series' baselines.
+  const dispersion = new Map<string, Dispersion>();
+  const level = (group: string) => group.slice(group.indexOf("/"));
+  for (const group of new Set(candidates.map((candidate) => candidate.group))) {
+    const evidence = (same: boolean) => candidates.filter((c) => (c.group === group) === same && level(c.group) === level(group)).map((c) => c.evidence);
+    dispersion.set(group, providerDispersion(evidence(true), evidence(false)));
   }
 
-  const q = benjaminiHochberg(tests.map((test) => test.p));
-  const cutoff = Math.max(0, ...tests.filter((_, i) => q[i]! <= rules.q).map((test) => test.p));
-  tests.forEach((test, i) => {
+  const tested = candidates.map((candidate) => {
+    const used = dispersion.get(candidate.group)!;
+    const results = candidate.tests.map((test) => ({ test, p: deflatedTest(test, used) }));
+    const best = results.reduce((a, b) => (b.p < a.p ? b : a));
+    // Simes over the two windows: valid for the positively dependent pair, and one alert per series.
+    const sorted = results.map((result) => result.p).sort((a, b) => a - b);
+    const p = Math.min(1, ...sorted.map((value, i) => (value * sorted.length) / (i + 1)));
+    return { ...candidate, used, best: best.test, p };
+  });
+
+  const q = benjaminiHochberg(tested.map((test) => test.p));
+  tested.forEach((test, i) => {
     if (q[i]! > rules.q) return;
-    const kind = test.after.k / test.after.n > test.before.k / test.before.n ? "rose" : "fell";
-    const previous = last.get(seriesId(test.key));
-    // Still the change already told: only a further move the same way, as clear as this run's bar, says it again.
-    if (previous?.kind === kind && fisherExact(previous.after.k, previous.after.n, test.after.k, test.after.n) > cutoff) return;
-    decisions.push({ ...test.key, kind, before: side(test.before), after: side(test.after), p: test.p, q: q[i]! });
+    const { before, after } = test.best;
+    const shown = effectiveDispersion(test.used, 0.05);
+    decisions.push({
+      ...test.key,
+      kind: after.k / after.n > before.k / before.n ? "rose" : "fell",
+      before: side(before, shown),
+      after: side(after, shown),
+      p: test.p,
+      q: q[i]!,
+      dispersion: { phi: round2(test.used.phi), df: round2(test.used.df) },
+      baselineRuns: test.best.baselineRuns,
+      afterRuns: test.best.afterRuns,
+    });
   });
   return decisions;
 }
@@ -134,9 +222,130 @@ export function benjaminiHochberg(p: readonly number[]): number[] {
   return q;
 }
 
-function side({ k, n }: { k: number; n: number }): Side {
-  const { low, high } = wilsonInterval(k, n);
-  return { k, n, rate: round2((k / n) * 100), low: round2(low), high: round2(high) };
+// ---------------------------------------------------------------------------------------------
+
+type QueryCounts = { query: string; k: number; n: number };
+type SeriesRun = { runId: string; counts: QueryCounts[] };
+type Counts = { k: number; n: number };
+type WindowTest = { before: Counts; after: Counts; evidence: DispersionEvidence | null; baselineRuns: string[]; afterRuns: string[] };
+
+const subjectKey = ({ provider, subject }: { provider: ProviderId; subject: string }) => `${provider}\u0000${subject.toLowerCase()}`;
+
+type RunIndex = { bySubject: Map<string, Map<string, RunRow>>; versions: Map<ProviderId, string[]> };
+
+/** A run's per-question rows by provider × subject, then by question, and each provider's model versions; kept per run, as a run is read again at each later run's end. */
+const indexes = new WeakMap<RunCounts, RunIndex>();
+function indexOf(run: RunCounts): RunIndex {
+  const kept = indexes.get(run);
+  if (kept) return kept;
+  const bySubject = new Map<string, Map<string, RunRow>>();
+  const versions = new Map<ProviderId, string[]>();
+  for (const row of run.rows) {
+    if (row.query === "") continue;
+    const key = subjectKey(row);
+    const byQuery = bySubject.get(key) ?? new Map<string, RunRow>();
+    byQuery.set(row.query, row);
+    bySubject.set(key, byQuery);
+    versions.set(row.provider, [...(versions.get(row.provider) ?? []), row.modelVersion]);
+  }
+  for (const [provider, list] of versions) versions.set(provider, versionSet(list));
+  const index = { bySubject, versions };
+  indexes.set(run, index);
+  return index;
+}
+
+/** A run's counts for the series, per question (its one question for a question's series). */
+function tallies(rows: ReadonlyMap<string, RunRow> | undefined, key: SeriesKey): QueryCounts[] {
+  if (!rows) return [];
+  const mention = key.metric === "mention";
+  if (key.query !== "") {
+    const row = rows.get(key.query);
+    return row ? [{ query: key.query, k: mention ? row.mentions : row.cited, n: row.answers }] : [];
+  }
+  const counts: QueryCounts[] = [];
+  for (const [query, row] of rows) counts.push({ query, k: mention ? row.mentions : row.cited, n: row.answers });
+  return counts;
+}
+
+/**
+ * The after window against the baseline, question by question: the baseline's rate is each
+ * question's own, weighted as the after window asks them, so a question missing from a run moves
+ * neither side. The baseline's runs also say how much a run varies (its evidence about φ).
+ */
+function compare(baseline: readonly SeriesRun[], after: readonly SeriesRun[]): WindowTest {
+  const sums = new Map<string, Counts>();
+  for (const run of baseline)
+    for (const { query, k, n } of run.counts) {
+      const sum = sums.get(query);
+      if (sum) {
+        sum.k += k;
+        sum.n += n;
+      } else sums.set(query, { k, n });
+    }
+  const rateOf = (query: string) => {
+    const sum = sums.get(query);
+    return sum && sum.n > 0 ? sum.k / sum.n : undefined;
+  };
+
+  const evidence = rateEvidence(
+    baseline.map((run): RunTally => {
+      let k = 0;
+      let n = 0;
+      let expected = 0;
+      for (const counts of run.counts) {
+        k += counts.k;
+        n += counts.n;
+        expected += counts.n * (rateOf(counts.query) ?? 0);
+      }
+      return { k, n, expected };
+    }),
+  );
+
+  const afterCounts = { k: 0, n: 0 };
+  let expectedRate = 0;
+  const asked = new Set<string>();
+  for (const run of after)
+    for (const counts of run.counts) {
+      const rate = rateOf(counts.query);
+      if (rate === undefined || counts.n === 0) continue;
+      asked.add(counts.query);
+      afterCounts.k += counts.k;
+      afterCounts.n += counts.n;
+      expectedRate += counts.n * rate;
+    }
+  let beforeN = 0;
+  for (const query of asked) beforeN += sums.get(query)!.n;
+  const beforeRate = afterCounts.n > 0 ? expectedRate / afterCounts.n : 0;
+  return {
+    before: { k: beforeRate * beforeN, n: beforeN },
+    after: afterCounts,
+    evidence,
+    baselineRuns: baseline.map((run) => run.runId),
+    afterRuns: after.map((run) => run.runId),
+  };
+}
+
+/**
+ * Fisher's exact test on the effective counts, each side's answers divided by the dispersion
+ * (Rao–Scott), its p read as a normal deviate and referred to Student's t on the dispersion's
+ * degrees of freedom: exact where counts are sparse, and honest about a φ estimated from few runs.
+ */
+function deflatedTest({ before, after }: { before: Counts; after: Counts }, { phi, df }: Dispersion): number {
+  if (before.n === 0 || after.n === 0) return 1;
+  const effective = ({ k, n }: Counts) => {
+    const size = Math.max(1, Math.round(n / phi));
+    return { k: Math.min(size, Math.max(0, Math.round((k / n) * size))), n: size };
+  };
+  const a = effective(before);
+  const b = effective(after);
+  const p = fisherExact(a.k, a.n, b.k, b.n);
+  if (p >= 1) return 1;
+  return 2 * (1 - studentTCdf(normalQuantile(1 - Math.max(p, 1e-300) / 2), df));
+}
+
+function side({ k, n }: Counts, phi: number): Side {
+  const { low, high } = clusteredInterval(k, n, phi);
+  return { k: Math.round(k), n, rate: n > 0 ? round2((k / n) * 100) : 0, low: round2(low), high: round2(high) };
 }
 
 function round2(value: number): number {

@@ -42,7 +42,7 @@ export type AssembleOptions = {
   pgliteDir?: string;
   /**
    * The caller's providers simulator, left running by `close()`. By default one is started when a
-   * provider runs simulated, with `simulate`'s options (the demo's noise unless given).
+   * provider runs simulated, with `simulate`'s options (the demo's noise, extractor errors and run effects unless given).
    */
   simulator?: ProviderSimulator;
   simulate?: SimulatorOptions;
@@ -154,13 +154,14 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
 
   context.stage = "serve";
   // Keyless providers outside production answer from the loopback simulator, labelled Simulated,
-  // with the quirks of real models now and then so the demo runs the same paths as live answers.
+  // with the quirks of real models now and then so the demo runs the same paths as live answers,
+  // and answers that lean together within a run and from day to day, as live ones do (ADR 051).
   // The simulators (their catalogue and English word lists) are loaded only when they run: with
   // real keys, or in production, they would be resident memory for nothing (ADR 022).
   let simulator = options.simulator;
   if (!simulator && Object.values(providerModes(env)).includes("simulated")) {
-    const { startSimulator, DEMO_NOISE, DEMO_EXTRACTOR_ERRORS } = await import("#dev/simulators/index.ts");
-    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE, extractorErrors: DEMO_EXTRACTOR_ERRORS });
+    const { startSimulator, DEMO_NOISE, DEMO_EXTRACTOR_ERRORS, DEMO_RUN_EFFECTS } = await import("#dev/simulators/index.ts");
+    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE, extractorErrors: DEMO_EXTRACTOR_ERRORS, runEffects: DEMO_RUN_EFFECTS });
     opened.push(() => started.stop());
     simulator = started;
   }

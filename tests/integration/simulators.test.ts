@@ -12,8 +12,9 @@ import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
 import { openaiAdapter } from "#src/server/services/providers/openai.ts";
 import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
 import { catalogue } from "#dev/simulators/catalogue.ts";
-import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
+import { DEMO_RUN_EFFECTS, startSimulator, type RunEffects, type Simulator } from "#dev/simulators/index.ts";
 import { matchCategory } from "#dev/simulators/matching.ts";
+import { createRunEffects } from "#dev/simulators/run-effects.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const INSTRUCTION =
@@ -1073,5 +1074,121 @@ describe("the extraction call answered as a small model (issue 23)", () => {
       await local.stop();
       await clean.stop();
     }
+  });
+});
+
+describe("run effects (ADR 051)", () => {
+  const DAY = 86_400_000;
+  const start = Date.UTC(2026, 11, 7);
+
+  /** A product's per-run mention count over `iterations` answers a run, one run a day: its variance over binomial, averaged over the products named in 20–80 % of answers. */
+  async function dispersion(runEffects: RunEffects | undefined, query: string, runs = 30, iterations = 10): Promise<{ phi: number; products: number }> {
+    let now = start;
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 51, ...(runEffects ? { runEffects: { ...runEffects, clock: () => now } } : {}) });
+    try {
+      const phis: number[] = [];
+      for (const id of providerIds) {
+        const days: string[][][] = [];
+        for (let day = 0; day < runs; day++) {
+          now = start + day * DAY;
+          days.push(
+            await Promise.all(
+              Array.from({ length: iterations }, async () => jsonBlock((await ask(id, prompt(query), local)).text).products.map((p) => p.name)),
+            ),
+          );
+        }
+        for (const name of new Set(days.flat(2))) {
+          const counts = days.map((answers) => answers.filter((names) => names.includes(name)).length);
+          const p = counts.reduce((sum, k) => sum + k, 0) / (runs * iterations);
+          if (p < 0.2 || p > 0.8) continue;
+          const variance = counts.reduce((sum, k) => sum + (k - p * iterations) ** 2, 0) / (runs - 1);
+          phis.push(variance / (iterations * p * (1 - p)));
+        }
+      }
+      return { phi: phis.reduce((sum, phi) => sum + phi, 0) / phis.length, products: phis.length };
+    } finally {
+      await local.stop();
+    }
+  }
+
+  test("a run's answers lean together: a product's mention count per run of 10 varies about twice as much as independent answers' (φ ≈ 1.9), and ≈ 1 with effects off", async () => {
+    const off = await dispersion(undefined, "best password manager");
+    const on = await dispersion(DEMO_RUN_EFFECTS, "best password manager");
+    expect(off.products).toBeGreaterThanOrEqual(10);
+    expect(on.products).toBeGreaterThanOrEqual(10);
+    expect(off.phi).toBeLessThan(1.3);
+    expect(off.phi).toBeGreaterThan(0.7);
+    expect(on.phi).toBeGreaterThan(1.5);
+  });
+
+  test("with effects on, a seed still gives the same answers whatever order concurrent calls arrive in, and they differ from the answers without", async () => {
+    const clock = () => start;
+    const [one, two, off] = [
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, runEffects: { ...DEMO_RUN_EFFECTS, clock } }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, runEffects: { ...DEMO_RUN_EFFECTS, clock } }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 }),
+    ];
+    try {
+      const calls = providerIds.flatMap((id) =>
+        ["best crm for startups", "best running shoes"].flatMap((query) => Array.from({ length: 4 }, () => ({ id, query }))),
+      );
+      const answers = async (on: Simulator, order: typeof calls) =>
+        (await Promise.all(order.map(async ({ id, query }) => `${id} ${query}: ${(await ask(id, query, on)).text}`))).toSorted();
+      const first = await answers(one, calls);
+      expect(await answers(two, calls.toReversed())).toEqual(first);
+      expect(new Set(first).size).toBeGreaterThan(providerIds.length * 2);
+      expect(await answers(off, calls)).not.toEqual(first);
+    } finally {
+      await Promise.all([one.stop(), two.stop(), off.stop()]);
+    }
+  });
+
+  test("off (absent, or both standard deviations 0) leaves a seed's answers exactly as they were", async () => {
+    const sims = [
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 8 }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 8, runEffects: { daySd: 0, runSd: 0, clock: () => start } }),
+    ];
+    try {
+      const texts = async (on: Simulator) => {
+        const out: string[] = [];
+        for (const id of providerIds) for (let i = 0; i < 3; i++) out.push((await ask(id, "best project management software", on)).text);
+        return out;
+      };
+      const [without, zero] = [await texts(sims[0] as Simulator), await texts(sims[1] as Simulator)];
+      expect(zero).toEqual(without);
+    } finally {
+      await Promise.all(sims.map((s) => s.stop()));
+    }
+  });
+
+  test("a run is a burst: requests no more than runGapMs apart share a lean; a later one starts a new run; a day's lean is every question's; the bookkeeping stays bounded", () => {
+    let now = start;
+    const effects = createRunEffects(3, { daySd: 0, runSd: 1, runGapMs: 1000, clock: () => now });
+    const lean = (question: string) => effects("openai", question)?.("Bitwarden");
+    const first = lean("best password manager");
+    now += 900;
+    expect(lean("best password manager")).toBe(first);
+    now += 900;
+    // Each request extends the burst: 1800 ms after its start, 900 after the last.
+    expect(lean("best password manager")).toBe(first);
+    now += 1001;
+    const second = lean("best password manager");
+    expect(second).not.toBe(first);
+    // Past 100,000 questions the bookkeeping is forgotten; the question's next run is a new one, never its first again.
+    for (let i = 0; i < 100_000; i++) effects("openai", `question ${i}`);
+    const third = lean("best password manager");
+    expect(third).not.toBe(first);
+    expect(third).not.toBe(second);
+
+    const daily = createRunEffects(3, { daySd: 1, runSd: 0, clock: () => now });
+    const today = daily("openai", "best password manager")?.("Bitwarden");
+    expect(daily("openai", "password manager for families")?.("Bitwarden")).toBe(today);
+    expect(daily("anthropic", "best password manager")?.("Bitwarden")).not.toBe(today);
+    now += DAY;
+    expect(daily("openai", "best password manager")?.("Bitwarden")).not.toBe(today);
+
+    expect(createRunEffects(3, undefined)("openai", "best password manager")).toBeUndefined();
+    expect(createRunEffects(3, { daySd: 0, runSd: 0 })("openai", "best password manager")).toBeUndefined();
+    expect(() => createRunEffects(3, { daySd: -1, runSd: 0 })).toThrow();
   });
 });

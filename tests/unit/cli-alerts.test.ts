@@ -17,6 +17,7 @@ const fell: TrackerAlert = {
   runId: "r2",
   at: "2026-11-26T09:00:00.000Z",
   searchIds: ["s1", "s2"],
+  rule: 2,
 };
 
 test("a fall over all queries in plain words, both windows with interval and n, p and q to two digits, when", () => {
@@ -49,6 +50,7 @@ test("a model change: both versions, and that no rise or fall is called across i
     runId: "r3",
     at: "2026-12-03T09:00:00.000Z",
     searchIds: [],
+    rule: 2,
   };
   expect(alertsText([changed, fell], {}, "https://aisc.example")).toBe(
     [

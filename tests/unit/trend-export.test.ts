@@ -10,6 +10,7 @@ const point = trendPoint();
 test("a header, then one row per point in the API's order, CRLF line ends; a point without a figure has empty rate and bounds", () => {
   const trend: Trend = {
     metric: "citation",
+    dispersion: [],
     points: [
       point,
       { ...point, subject: "Salesforce", isBrand: false, k: 0, rate: 0, low: 0, high: 27.8 },
@@ -30,6 +31,7 @@ test("a header, then one row per point in the API's order, CRLF line ends; a poi
 test("a subject or query with a comma or a quote is quoted with its quotes doubled; one starting like a formula is defused; several model versions stay one field", () => {
   const trend: Trend = {
     metric: "mention",
+    dispersion: [],
     points: [
       { ...point, query: "best crm, for a small agency", subject: 'Acme, "the CRM" Inc.', modelVersion: "gpt-a, gpt-b" },
       { ...point, query: "best crm, for a small agency", subject: "=HYPERLINK(1)", isBrand: false },
@@ -46,5 +48,7 @@ test("a subject or query with a comma or a quote is quoted with its quotes doubl
 });
 
 test("no points: the header alone", () => {
-  expect(trendToCsv({ metric: "mention", points: [] })).toBe("run_id,at,provider,query,subject,is_brand,metric,n,k,rate,low,high,model_version\r\n");
+  expect(trendToCsv({ metric: "mention", points: [], dispersion: [] })).toBe(
+    "run_id,at,provider,query,subject,is_brand,metric,n,k,rate,low,high,model_version\r\n",
+  );
 });

@@ -65,6 +65,7 @@ test("figures in words: a rate with its interval, a mean position, a run's label
     runId: "r2",
     at: "2026-11-02T09:00:00.000Z",
     searchIds: [],
+    rule: 2,
   };
   expect(alertText(fell, "ChatGPT / OpenAI")).toBe("Mentions of HubSpot fell on ChatGPT / OpenAI: 60% (31–83%, n=10) → 20% (6–51%, n=10)");
   expect(alertStatistics(fell)).toBe("p = 0.012 · q = 0.046");
@@ -76,6 +77,7 @@ test("figures in words: a rate with its interval, a mean position, a run's label
     runId: "r2",
     at: fell.at,
     searchIds: [],
+    rule: 2,
   };
   expect(alertText(model, "ChatGPT / OpenAI")).toBe("ChatGPT / OpenAI's model changed: gpt-5 → gpt-6");
   expect(alertStatistics(model)).toBeNull();

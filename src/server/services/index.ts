@@ -12,6 +12,7 @@ import { createTrackerEngine } from "./trackers/engine.ts";
 import { createTrackers } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
+import { createDetectability } from "./trackers/detectability.ts";
 import { createChanges } from "./trackers/changes.ts";
 import { createWebhooks } from "./trackers/webhooks.ts";
 import type { WebhookPolicy } from "./trackers/webhook-url.ts";
@@ -147,6 +148,7 @@ export function createServices({
     rollups,
     alerts,
     changes: createChanges({ db, store }),
+    detectability: createDetectability(),
     emails,
     webhookPolicy: trackerSettings.webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,

@@ -1,6 +1,17 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
-import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, TrackerRunsQuery, UpdateTracker } from "#src/contract/trackers.ts";
+import {
+  CreateTracker,
+  Detectability,
+  DetectabilityQuery,
+  StartedRun,
+  Tracker,
+  TrackerList,
+  TrackerRun,
+  TrackerRunList,
+  TrackerRunsQuery,
+  UpdateTracker,
+} from "#src/contract/trackers.ts";
 import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { Guards } from "#src/server/http/guards.ts";
@@ -90,6 +101,25 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         }),
       },
     )
+    .get(
+      "/api/trackers/estimate",
+      ({ query }) =>
+        trackers.estimate({ questions: query.questions, iterations: query.iterations, providers: query.providers ?? 3, competitors: query.competitors ?? 0 }),
+      {
+        pro: true,
+        transform: lastValues,
+        query: DetectabilityQuery,
+        response: Detectability,
+        detail: forTokens("trackers", {
+          tags: ["trackers"],
+          summary: "What change a tracker of this shape can tell",
+          description:
+            `${PRO} Before a tracker is saved: with \`questions\` × \`iterations\` on \`providers\` (default 3) and \`competitors\` (default 0), the largest fall of the brand's mention rate ` +
+            "on one provider, from 50% on every question, that its alert rule tells within 2 runs in at least 80% of simulated trackers (steps of 5 points; `to` null when not even a fall to 5% is), " +
+            "under run-to-run variance like real assistants' (ADR 050), and `sentence` saying it. A saved tracker's own is its `detectability`.",
+        }),
+      },
+    )
     .get("/api/trackers/:id", ({ userId, params }) => trackers.get(userId, params.id), {
       pro: true,
       params: TrackerId,
@@ -105,7 +135,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       detail: forTokens("trackers", {
         tags: ["trackers"],
         summary: "Edit, pause or resume a tracker",
-        description: `${PRO} Any of the creation fields, and \`paused\`. A change of queries or providers starts a new series segment.`,
+        description: `${PRO} Any of the creation fields, and \`paused\`. A change of what is asked or counted (queries, providers, iterations, location, brand, competitors) starts a new series segment.`,
       }),
     })
     .delete(
@@ -193,9 +223,11 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         tags: ["trackers"],
         summary: "A tracker's alerts",
         description:
-          `${PRO} Newest first. After each run the latest window of runs (the tracker's \`alertWindow\`) is compared with the one before, per provider × subject (× query), ` +
-          "on mention and citation rates, with Fisher's exact test and Benjamini–Hochberg at q = 0.1 across the run's tests (ADR 045): `rose` or `fell` with both windows, `p` and `q`, " +
-          "or `model-changed` with the provider's versions, in place of a rise or a fall. A change is told once: again only on a further change or a recovery.",
+          `${PRO} Newest first. After each run, per provider × subject (over all questions, and per question where it has 30 answers a window) on mention and citation rates, ` +
+          "the latest run and the latest two (from the tracker's `alertWindow`) are compared with a baseline of up to 28 runs before them since the series last changed (at least 3), " +
+          "counted with the dispersion the tracker's own runs show (`dispersion`: φ and its degrees of freedom) and Benjamini–Hochberg at q = 0.01 across the run's tests (ADR 050, `rule` 2): " +
+          "`rose` or `fell` with both sides, `p`, `q` and `baselineRuns`; or `model-changed` when a provider answers with a model or web-search tool it had not used in the segment, " +
+          "whose series then start afresh. A change is told once; the next one from the new level in turn. Alerts of ADR 045's rule (`rule` 1) keep their record.",
       }),
     })
     .get("/api/trackers/:id/changes", ({ userId, params, query }) => trackers.changes(userId, params.id, query), {

@@ -40,7 +40,7 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
             // result blocks we read and cite, not filtered by code Claude writes (dynamic filtering).
             tools: [
               {
-                type: "web_search_20260318",
+                type: providerConfig.anthropic.searchTool,
                 name: "web_search",
                 max_uses: options.anthropicMaxUses ?? DEFAULT_ANTHROPIC_MAX_USES,
                 allowed_callers: ["direct"],

@@ -1,4 +1,5 @@
 import { locationApplied } from "#src/contract/location.ts";
+import { providerConfig } from "#src/contract/provider-config.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { offModelResult, type ModelResult } from "#src/contract/search-result.ts";
 import { extractionRequest, readExtraction } from "#src/core/extraction/extract.ts";
@@ -89,6 +90,7 @@ export async function readAnswer(
     status: "ok",
     modelName: modelFamily(answer.modelVersion),
     modelVersion: answer.modelVersion,
+    searchTool: providerConfig[adapter.id].searchTool,
     sources: dedupeSources(answer.sources),
     rawResponse: answer.text,
     searched: answer.searched,

@@ -2,12 +2,11 @@ import { and, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
-import { runWithTracker } from "./runs.ts";
-import { BrandEntry } from "#src/contract/lens.ts";
+import { definitionOf, runWithTracker } from "./runs.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { AlertSide, type TrackerAlert } from "#src/contract/trend.ts";
 import { INBOX_LIMIT, type AlertsInbox } from "#src/contract/alerts-inbox.ts";
-import { decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type LastAlert, type RunCounts } from "#src/core/alerts.ts";
+import { ALERT_RULE_VERSION, decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type LastAlert, type RunCounts } from "#src/core/alerts.ts";
 
 /** Alerts kept per tracker for reading (newest first). */
 const LIST_LIMIT = 200;
@@ -15,8 +14,9 @@ const LIST_LIMIT = 200;
 type AlertRow = typeof trackerAlerts.$inferSelect;
 
 /**
- * A tracker's alerts (issue 26, ADR 045): decided when a run ends, from the rollups of the
- * latest runs of its series segment (src/core/alerts.ts), and kept, so that each is told once.
+ * A tracker's alerts (issue 26; ADR 050, after ADR 045): decided when a run ends, from the
+ * rollups of the latest runs of its series segment (src/core/alerts.ts), and kept, so that each
+ * is told once.
  */
 export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
   return {
@@ -25,23 +25,23 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
       const found = await runWithTracker(db, runId);
       if (!found) return [];
       const { run, tracker } = found;
-      const window = tracker.alertWindow;
-      // The runs of its segment that answered, this one the newest: a change of queries or providers starts the comparison afresh.
+      const rules = { ...DEFAULT_ALERT_RULES, window: tracker.alertWindow };
+      // The runs of its segment that answered, this one the newest, as many as a baseline and its windows read: an edit of what is counted starts afresh.
       const recent = await db
-        .select({ id: trackerRuns.id, at: trackerRuns.scheduledFor })
+        .select({ id: trackerRuns.id })
         .from(trackerRuns)
         .where(
           and(
             eq(trackerRuns.trackerId, tracker.id),
             eq(trackerRuns.segment, run.segment),
             or(eq(trackerRuns.id, runId), inArray(trackerRuns.status, ["completed", "partial"])),
+            lte(trackerRuns.createdAt, run.createdAt),
           ),
         )
         .orderBy(desc(trackerRuns.createdAt))
-        .limit(2 * window + 1);
-      const index = recent.findIndex((row) => row.id === runId);
-      const runs = recent.slice(index, index + 2 * window).reverse();
-      if (index === -1 || runs.length < 2 * window) return [];
+        .limit(rules.maxBaseline + rules.window + 1);
+      if (!recent.some((row) => row.id === runId)) return [];
+      const runs = recent.toReversed();
 
       const rollups = await db
         .select()
@@ -56,9 +56,9 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
         runId: id,
         rows: rollups.filter((row) => row.runId === id).map((row) => ({ ...row, provider: row.provider as ProviderId })),
       }));
-      const subjects = [v.parse(BrandEntry, tracker.brand), ...v.parse(v.array(BrandEntry), tracker.competitors)];
-      const cited = new Set(subjects.filter((entry) => entry.domains.length > 0).map((entry) => entry.name.toLowerCase()));
-      const decisions = decideAlerts(counts, { last: await lastAlerts(tracker.id), cited, rules: { ...DEFAULT_ALERT_RULES, window } });
+      const { brand, competitors } = definitionOf(run, tracker);
+      const cited = new Set([brand, ...competitors].filter((entry) => entry.domains.length > 0).map((entry) => entry.name.toLowerCase()));
+      const decisions = decideAlerts(counts, { last: await lastAlerts(tracker.id, run.segment), cited, rules });
       if (decisions.length === 0) return [];
 
       const inserted = await db
@@ -66,8 +66,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
         .values(decisions.map((decision) => rowOf(decision, { trackerId: tracker.id, runId, at: run.scheduledFor })))
         .onConflictDoNothing()
         .returning();
-      const afterRuns = runs.slice(-window).map((row) => row.id);
-      return views(inserted, () => afterRuns);
+      return views(inserted, (row) => row.afterRuns ?? [row.runId]);
     },
 
     /** The tracker's alerts, newest first; `asOf`: none of a run scheduled after it (an alert's `at` is its run's). */
@@ -144,13 +143,18 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
       .orderBy(desc(trackerRuns.createdAt));
     const order = runs.map((row) => row.id);
     return (row: AlertRow) => {
+      if (row.afterRuns) return row.afterRuns;
       const at = order.indexOf(row.runId);
       return at === -1 ? [row.runId] : order.slice(at, at + window);
     };
   }
 
-  /** Each series' latest rise or fall: a series alerts again only on a further change or a recovery. */
-  async function lastAlerts(trackerId: string): Promise<Map<string, LastAlert>> {
+  /**
+   * Each series' latest rise or fall in the segment, and the first run of the level it told: the
+   * series' baseline starts there, so a change is told once and the next one from the new level in
+   * turn. An alert of ADR 045's rule told the level of its own run.
+   */
+  async function lastAlerts(trackerId: string, segment: number): Promise<Map<string, LastAlert>> {
     const rows = await db
       .select({
         kind: trackerAlerts.kind,
@@ -158,16 +162,17 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
         provider: trackerAlerts.provider,
         subject: trackerAlerts.subject,
         query: trackerAlerts.query,
-        after: trackerAlerts.after,
+        runId: trackerAlerts.runId,
+        afterRuns: trackerAlerts.afterRuns,
       })
       .from(trackerAlerts)
-      .where(and(eq(trackerAlerts.trackerId, trackerId), inArray(trackerAlerts.kind, ["rose", "fell"])))
+      .innerJoin(trackerRuns, eq(trackerRuns.id, trackerAlerts.runId))
+      .where(and(eq(trackerAlerts.trackerId, trackerId), eq(trackerRuns.segment, segment), inArray(trackerAlerts.kind, ["rose", "fell"])))
       .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt));
     const last = new Map<string, LastAlert>();
     for (const row of rows) {
       const id = seriesId({ metric: row.metric as "mention" | "citation", provider: row.provider as ProviderId, subject: row.subject, query: row.query });
-      const after = v.safeParse(AlertSide, row.after);
-      if (!last.has(id) && after.success && (row.kind === "rose" || row.kind === "fell")) last.set(id, { kind: row.kind, after: after.output });
+      if (!last.has(id) && (row.kind === "rose" || row.kind === "fell")) last.set(id, { kind: row.kind, since: row.afterRuns?.[0] ?? row.runId });
     }
     return last;
   }
@@ -189,7 +194,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
       const base = { id: row.id, kind: row.kind, provider: row.provider as ProviderId, runId: row.runId, at: row.at.toISOString(), searchIds };
       if (row.kind === "model-changed") {
         const versions = (side: unknown) => (v.is(v.object({ modelVersion: v.string() }), side) ? side.modelVersion : "");
-        return { ...base, modelVersions: { before: versions(row.before), after: versions(row.after) } };
+        return { ...base, rule: row.rule, modelVersions: { before: versions(row.before), after: versions(row.after) } };
       }
       return {
         ...base,
@@ -200,6 +205,9 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
         after: v.parse(AlertSide, row.after),
         ...(row.p === null ? {} : { p: row.p }),
         ...(row.q === null ? {} : { q: row.q }),
+        rule: row.rule,
+        ...(v.is(AlertDispersion, row.dispersion) ? { dispersion: row.dispersion } : {}),
+        ...(row.baselineRuns ? { baselineRuns: row.baselineRuns } : {}),
       };
     });
   }
@@ -218,7 +226,10 @@ function rowOf(decision: AlertDecision, where: { trackerId: string; runId: strin
       query: "",
       before: { modelVersion: decision.before },
       after: { modelVersion: decision.after },
+      rule: ALERT_RULE_VERSION,
     };
-  const { kind, metric, provider, subject, query, before, after, p, q } = decision;
-  return { ...where, kind, metric, provider, subject, query, before, after, p, q };
+  const { kind, metric, provider, subject, query, before, after, p, q, dispersion, baselineRuns, afterRuns } = decision;
+  return { ...where, kind, metric, provider, subject, query, before, after, p, q, rule: ALERT_RULE_VERSION, dispersion, baselineRuns, afterRuns };
 }
+
+const AlertDispersion = v.object({ phi: v.number(), df: v.number() });

@@ -2,8 +2,8 @@ import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { instances, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
-import { runWithTracker } from "./runs.ts";
-import { Location } from "#src/contract/location.ts";
+import { currentDefinition, definitionOf, runWithTracker } from "./runs.ts";
+import type { RunDefinition } from "#src/contract/trackers.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
@@ -129,7 +129,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     async start(row: TrackerRow, trigger: "schedule" | "manual", occurrence?: Date): Promise<string> {
       const [run] = await db
         .insert(trackerRuns)
-        .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: occurrence ?? clock() })
+        .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: occurrence ?? clock(), definition: currentDefinition(row) })
         .onConflictDoNothing()
         .returning({ id: trackerRuns.id });
       let runId = run?.id;
@@ -192,14 +192,15 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   async function startRun(runId: string): Promise<void> {
     const found = await runWithTracker(db, runId);
     if (!found || found.run.status !== "queued") return;
-    const { tracker } = found;
+    const { tracker, run } = found;
     const reason = await refusal(tracker);
     if (reason) {
       await db.update(trackerRuns).set({ status: "skipped", reason, finishedAt: clock() }).where(eq(trackerRuns.id, runId));
       return;
     }
     const queries = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId));
-    const expected = queries.length * tracker.providers.length * tracker.iterations;
+    const { providers: asked, iterations } = definitionOf(run, tracker);
+    const expected = queries.length * asked.length * iterations;
     await db
       .update(trackerRuns)
       .set({ status: "running", startedAt: clock(), expected })
@@ -251,26 +252,28 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       .where(and(eq(trackerRunQueries.runId, runId), eq(trackerRunQueries.position, position)))
       .limit(1);
     if (!found || found.item.finishedAt || found.run.status !== "running") return;
-    const { tracker, item } = found;
+    const { tracker, item, run } = found;
+    // What the run was made to ask: an edit of the tracker since changes nothing it buys.
+    const definition = definitionOf(run, tracker);
     try {
-      await askQuery(tracker, item, job.signal);
+      await askQuery(tracker, definition, item, job.signal);
     } catch (error) {
       // The last attempt: what is not done is given up, so the run still ends (partial).
       if (job.retryCount < QUERY_RETRIES || job.signal.aborted) throw error;
-      await giveUp(tracker, item, error instanceof Error ? error.message : String(error));
+      await giveUp(definition, item, error instanceof Error ? error.message : String(error));
     }
     await finishIfDone(runId);
   }
 
-  async function askQuery(tracker: TrackerRow, item: typeof trackerRunQueries.$inferSelect, signal: AbortSignal): Promise<void> {
+  async function askQuery(tracker: TrackerRow, definition: RunDefinition, item: typeof trackerRunQueries.$inferSelect, signal: AbortSignal): Promise<void> {
     const { runId, position, query } = item;
-    const location = v.safeParse(Location, tracker.location);
-    const options: SearchOptions = location.success ? { location: location.output } : {};
+    const { iterations } = definition;
+    const options: SearchOptions = definition.location ? { location: definition.location } : {};
     const owner = { userId: tracker.userId, anonymousId: `tracker:${tracker.id}` };
     let searchId = item.searchId;
     if (searchId) await store.claim(searchId, instance.id);
     else {
-      searchId = await store.begin(owner, query, tracker.iterations, options, {
+      searchId = await store.begin(owner, query, iterations, options, {
         instanceId: instance.id,
         slot: `tracker:${runId}:${position}`,
         charge: null,
@@ -285,16 +288,16 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
 
     const ledger = await reconcile(runId, position);
     const started = performance.now();
-    const checkpoint = createCheckpoint((partial) => store.checkpoint(id, instance.id, partial), { query, iterations: tracker.iterations });
+    const checkpoint = createCheckpoint((partial) => store.checkpoint(id, instance.id, partial), { query, iterations });
     for (const row of ledger) if (row.status !== "started" && row.result) checkpoint.add(row.provider as ProviderId, parseResult(row.result));
     const budget = await spend.budget(tracker.userId, async () => id);
     const call: ProviderRun = { query, options, signal, retry, deadline: deadlineFor(1, deadline) };
-    const asked = tracker.providers as ProviderId[];
+    const asked = definition.providers;
     try {
       await Promise.all(
         asked.map(async (provider) => {
           const limit = createLimiter(deps.concurrency);
-          const missing = Array.from({ length: tracker.iterations }, (_, iteration) => iteration).filter((iteration) => {
+          const missing = Array.from({ length: iterations }, (_, iteration) => iteration).filter((iteration) => {
             const row = ledger.find((r) => r.provider === provider && r.iteration === iteration);
             return !row || row.status === "started";
           });
@@ -320,7 +323,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       .orderBy(asc(trackerCalls.iteration));
     const runs: Partial<Record<ProviderId, ModelResult[]>> = {};
     for (const row of rows) if (row.result) (runs[row.provider as ProviderId] ??= []).push(parseResult(row.result));
-    const result = buildSearchResult({ query, executionTimeMs: Math.round(performance.now() - started), iterations: tracker.iterations, runs });
+    const result = buildSearchResult({ query, executionTimeMs: Math.round(performance.now() - started), iterations, runs });
     const answered = providerIds.some((provider) => runs[provider]?.some((run) => run.status === "ok"));
     if (answered) await store.complete(id, instance.id, { ...result, id, options, createdAt: new Date().toISOString() });
     else await store.fail(id, instance.id, "failed", "No provider answered this query", result);
@@ -447,9 +450,9 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   }
 
   /** The last attempt failed: the query's search keeps what it has, and its missing calls count as failed. */
-  async function giveUp(tracker: TrackerRow, item: typeof trackerRunQueries.$inferSelect, message: string): Promise<void> {
-    for (const provider of tracker.providers as ProviderId[])
-      for (let iteration = 0; iteration < tracker.iterations; iteration++)
+  async function giveUp(definition: RunDefinition, item: typeof trackerRunQueries.$inferSelect, message: string): Promise<void> {
+    for (const provider of definition.providers)
+      for (let iteration = 0; iteration < definition.iterations; iteration++)
         await db
           .insert(trackerCalls)
           .values({

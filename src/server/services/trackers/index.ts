@@ -6,19 +6,21 @@ import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { CreateTracker, Tracker, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import type { CreateTracker, Detectability, RunDefinition, Tracker, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import type { TrackerShape } from "#src/core/alert-simulation.ts";
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Changes } from "./changes.ts";
+import type { DetectabilityService } from "./detectability.ts";
 import type { TrackerEmails } from "./emails.ts";
 import type { Rollups } from "./rollups.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
 import { newWebhookSecret } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
-import { createRunViews } from "./runs.ts";
+import { createRunViews, currentDefinition } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
@@ -43,6 +45,7 @@ export type TrackersDeps = {
   webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
   changes: Pick<Changes, "latest">;
+  detectability: DetectabilityService;
   emails: Pick<TrackerEmails, "ensureDigest">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
@@ -62,6 +65,7 @@ export function createTrackers({
   rollups,
   alerts,
   changes,
+  detectability,
   emails,
   webhookPolicy,
   minIntervalMinutes,
@@ -94,7 +98,12 @@ export function createTrackers({
     return given;
   }
 
-  async function view(row: TrackerRow, lastRun?: TrackerRun | null): Promise<Tracker> {
+  /** What change a tracker of this shape can tell (ADR 050). */
+  function detectabilityOf(row: TrackerRow) {
+    return detectability.of({ questions: row.queries.length, iterations: row.iterations, providers: row.providers.length, competitors: competitorsOf(row) });
+  }
+
+  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing = false } = {}): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
@@ -120,6 +129,7 @@ export function createTrackers({
       nextRunAt: next?.toISOString() ?? null,
       lastRun: lastRun === undefined ? await latestRun(row.id) : lastRun,
       estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()), simulated },
+      ...(seeing ? { detectability: await detectabilityOf(row) } : {}),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -136,7 +146,10 @@ export function createTrackers({
       return { trackers: await Promise.all(rows.map((row) => view(row))) };
     },
 
-    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id)),
+    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: true }),
+
+    /** What change a tracker of this shape could tell, before it is saved (ADR 050). */
+    estimate: (shape: TrackerShape): Promise<Detectability> => detectability.of(shape),
 
     async create(userId: string, input: CreateTracker): Promise<Tracker> {
       checkSchedule(input.schedule, minIntervalMinutes);
@@ -163,16 +176,24 @@ export function createTrackers({
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
       await emails.ensureDigest();
-      return withSecret(await view(row, null), row, Boolean(input.webhook));
+      return withSecret(await view(row, null, { seeing: true }), row, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
       const row = await own(userId, id);
       if (change.schedule) checkSchedule(change.schedule, minIntervalMinutes);
       const providersNow = change.providers ? chooseProviders(change.providers) : undefined;
-      const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
-      // A change of what is asked starts a new series segment: the trend shows where.
-      const newSegment = (change.queries && !sameList(change.queries, row.queries)) || (providersNow && !sameList(providersNow, row.providers));
+      // A change of what is asked or counted starts a new series segment: the trend shows where, and alerts compare within it (ADR 050).
+      const before = currentDefinition(row);
+      const after: RunDefinition = {
+        queries: change.queries ?? before.queries,
+        providers: providersNow ?? before.providers,
+        iterations: change.iterations ?? before.iterations,
+        ...(change.location === null ? {} : change.location ? { location: change.location } : before.location ? { location: before.location } : {}),
+        brand: change.brand ?? before.brand,
+        competitors: change.competitors ?? before.competitors,
+      };
+      const newSegment = !sameDefinition(before, after);
       if (change.webhook) await checkWebhookUrl(change.webhook.url, webhookPolicy);
       // A webhook keeps its secret when only its address or format changes; a first one, or a rotation, gets a new one.
       const freshSecret = Boolean(change.webhook && (change.webhook.rotateSecret || !row.webhookSecret));
@@ -205,7 +226,7 @@ export function createTrackers({
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
       await engine.schedule(updated);
-      return withSecret(await view(updated), updated, freshSecret);
+      return withSecret(await view(updated, undefined, { seeing: true }), updated, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */
@@ -234,7 +255,7 @@ export function createTrackers({
     /** The tracker's trend (issue 26): per run and provider, for the brand and each competitor, from the runs' rollups. */
     async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
       const row = await own(userId, id);
-      return { metric: query.metric, points: await rollups.trend(row.id, { ...query, to: clampTo(query.to, asOf) }) };
+      return { metric: query.metric, ...(await rollups.trend(row.id, { ...query, to: clampTo(query.to, asOf) })) };
     },
 
     /** The cited domains by type and the citation gap (issue 26). */
@@ -263,6 +284,23 @@ export function createTrackers({
       return run;
     },
   };
+}
+
+function competitorsOf(row: TrackerRow): number {
+  return Array.isArray(row.competitors) ? row.competitors.length : 0;
+}
+
+/** Whether two definitions ask and count alike: the same questions, providers, iterations and place, and the same brand and competitors with their aliases and domains. */
+function sameDefinition(a: RunDefinition, b: RunDefinition): boolean {
+  const canonical = (definition: RunDefinition) =>
+    JSON.stringify([
+      definition.queries,
+      definition.providers,
+      definition.iterations,
+      definition.location ?? null,
+      [definition.brand, ...definition.competitors].map((entry) => [entry.name, entry.aliases, entry.domains]),
+    ]);
+  return canonical(a) === canonical(b);
 }
 
 /** A range's `to` (a day or an instant, both included) no later than `asOf`. */

@@ -2,14 +2,15 @@ import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
-import { runWithTracker } from "./runs.ts";
+import { definitionOf, runWithTracker } from "./runs.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { sourceTypes, type SourcesReport, type SourceType, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
+import { sourceTypes, type SourcesReport, type SourceType, type TrendDispersion, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
 import { sourceCounts, sourceType } from "#src/core/sources.ts";
-import { addCounts, metricOf, subjectCounts, type SubjectCounts } from "#src/core/trend.ts";
+import { modelIdentity, versionSet } from "#src/core/alerts.ts";
+import { addCounts, metricOf, subjectCounts, trendDispersions, type SubjectCounts, type TrendSeries } from "#src/core/trend.ts";
 import type { SearchStore } from "../search/store.ts";
 
 /** The row of the run over all its queries. */
@@ -33,6 +34,9 @@ type RollupTuple = [
   positionSum: number,
   positionSquares: number,
   query: string,
+  coMentions: number | null,
+  mentionSquares: number | null,
+  segment: number,
 ];
 
 /**
@@ -47,8 +51,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
       const found = await runWithTracker(db, runId);
       if (!found) return;
       const { run, tracker } = found;
-      const brand = v.parse(BrandEntry, tracker.brand);
-      const competitors = v.parse(v.array(BrandEntry), tracker.competitors);
+      const { brand, competitors, providers } = definitionOf(run, tracker);
       const owner = { userId: tracker.userId, anonymousId: `tracker:${tracker.id}` };
       const items = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId)).orderBy(asc(trackerRunQueries.position));
 
@@ -60,7 +63,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
         if (!result) continue;
         for (const provider of providerIds) {
           const model = result.models[provider];
-          if (!model || !tracker.providers.includes(provider)) continue;
+          if (!model || !providers.includes(provider)) continue;
           const runs = keptRuns(result, provider) ?? displayedRuns(result, provider);
           if (runs.length === 0) continue;
           for (const counts of sourceCounts(runs, brand, competitors)) {
@@ -80,20 +83,31 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
             sum.withCompetitor += counts.withCompetitor;
             sources.set(key, sum);
           }
+          // The provider's identity: every model version that answered, with the web-search tool it used.
+          const versions = versionSet([modelIdentity(model.modelVersion, model.searchTool)]);
           for (const counts of subjectCounts(runs, brand, competitors)) {
-            rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: item.query, provider, modelVersion: model.modelVersion }));
+            rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: item.query, provider, modelVersion: versions.join(", ") }));
             const key = `${provider}\u0000${counts.subject}`;
             const sum = total.get(key);
             if (sum) {
               sum.counts = addCounts(sum.counts, counts);
-              sum.versions.add(model.modelVersion);
-            } else total.set(key, { counts, versions: new Set([model.modelVersion]) });
+              for (const version of versions) sum.versions.add(version);
+            } else total.set(key, { counts, versions: new Set(versions) });
           }
         }
       }
       for (const [key, { counts, versions }] of total) {
         const provider = key.slice(0, key.indexOf("\u0000")) as ProviderId;
-        rows.push(rowOf(counts, { runId, trackerId: tracker.id, at: run.scheduledFor, query: ALL_QUERIES, provider, modelVersion: [...versions].join(", ") }));
+        rows.push(
+          rowOf(counts, {
+            runId,
+            trackerId: tracker.id,
+            at: run.scheduledFor,
+            query: ALL_QUERIES,
+            provider,
+            modelVersion: versionSet([...versions]).join(", "),
+          }),
+        );
       }
       // A tracker's queries can repeat a query's text only across segments, never in one run; chunks keep each insert's parameters bounded.
       for (let i = 0; i < rows.length; i += 500)
@@ -167,11 +181,16 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
       };
     },
 
-    /** The trend's points, oldest first: the run over all its queries, or one query's. */
+    /**
+     * The trend's points, oldest first: the run over all its queries, or one query's; and the
+     * dispersion each provider's intervals count with (ADR 050), read from every series at that
+     * level up to the range's end, so a point's interval does not change with the provider, subject
+     * or start asked for.
+     */
     async trend(
       trackerId: string,
       filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean },
-    ): Promise<TrendPoint[]> {
+    ): Promise<{ points: TrendPoint[]; dispersion: TrendDispersion[] }> {
       const range = historyRange(filters);
       // A year of daily runs is thousands of rows: read as one JSON array of arrays, which costs a
       // fraction of as many rows through the driver (PGlite most of all: ~5× less, bench/trend.ts).
@@ -181,34 +200,89 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
             ${trackerRollups.runId}, (extract(epoch from ${trackerRollups.at}) * 1000)::bigint, ${trackerRollups.provider},
             ${trackerRollups.subject}, ${trackerRollups.isBrand}, ${trackerRollups.modelVersion}, ${trackerRollups.answers}, ${trackerRollups.mentions},
             ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares},
-            ${trackerRollups.query})
+            ${trackerRollups.query}, ${trackerRollups.coMentions}, ${trackerRollups.mentionSquares}, ${trackerRuns.segment})
             order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject}, ${trackerRollups.query})::text`,
         })
         .from(trackerRollups)
+        .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRollups.runId))
         .where(
           and(
             eq(trackerRollups.trackerId, trackerId),
             filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
-            filters.provider ? eq(trackerRollups.provider, filters.provider) : undefined,
-            filters.subject ? eq(sql`lower(${trackerRollups.subject})`, filters.subject.toLowerCase()) : undefined,
-            range.from ? gte(trackerRollups.at, range.from) : undefined,
-            range.until ? lt(trackerRollups.at, range.until) : undefined,
           ),
         );
-      const rows = JSON.parse(found?.json ?? "[]") as RollupTuple[];
-      return rows.map(
-        ([runId, at, provider, subject, isBrand, modelVersion, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares, query]) => ({
-          runId,
-          at: new Date(at).toISOString(),
-          provider,
-          ...(query ? { query } : {}),
-          subject,
-          isBrand,
-          ...metricOf(filters.metric, { subject, isBrand, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares }),
-          modelVersion,
+      // Nothing after the range's end counts, not even for the dispersion: a frozen link's bands do not move with later runs.
+      const rows = (JSON.parse(found?.json ?? "[]") as RollupTuple[]).map(readTuple).filter((row) => !range.until || row.at < range.until.getTime());
+
+      const series = new Map<string, TrendSeries & { runs: Array<{ segment: number; counts: SubjectCounts }> }>();
+      for (const row of rows) {
+        const key = `${row.provider}\u0000${row.counts.subject.toLowerCase()}\u0000${row.query}`;
+        const one = series.get(key) ?? { provider: row.provider, runs: [] };
+        one.runs.push({ segment: row.segment, counts: row.counts });
+        series.set(key, one);
+      }
+      const dispersions = trendDispersions(filters.metric, [...series.values()]);
+
+      const subject = filters.subject?.toLowerCase();
+      const points = rows
+        .filter(
+          (row) =>
+            (!filters.provider || row.provider === filters.provider) &&
+            (!subject || row.counts.subject.toLowerCase() === subject) &&
+            (!range.from || row.at >= range.from.getTime()),
+        )
+        .map(
+          ({ runId, at, provider, query, counts, modelVersion }): TrendPoint => ({
+            runId,
+            at: new Date(at).toISOString(),
+            provider,
+            ...(query ? { query } : {}),
+            subject: counts.subject,
+            isBrand: counts.isBrand,
+            ...metricOf(filters.metric, counts, dispersions.get(provider)),
+            modelVersion,
+          }),
+        );
+      const shown = new Set(points.map((point) => point.provider));
+      return {
+        points,
+        dispersion: providerIds.flatMap((provider) => {
+          const used = dispersions.get(provider);
+          return used && shown.has(provider) ? [{ provider, phi: round2(used.phi), df: round1(used.df) }] : [];
         }),
-      );
+      };
     },
+  };
+}
+
+/** A rollup tuple read: its run, when, provider, question ('' over all), counts and model identity, and its run's segment. */
+function readTuple([
+  runId,
+  at,
+  provider,
+  subject,
+  isBrand,
+  modelVersion,
+  answers,
+  mentions,
+  allMentions,
+  cited,
+  ranked,
+  positionSum,
+  positionSquares,
+  query,
+  coMentions,
+  mentionSquares,
+  segment,
+]: RollupTuple) {
+  return {
+    runId,
+    at,
+    provider,
+    query,
+    modelVersion,
+    segment,
+    counts: { subject, isBrand, answers, mentions, allMentions, cited, ranked, positionSum, positionSquares, coMentions, mentionSquares },
   };
 }
 
@@ -223,4 +297,8 @@ function rowOf(
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }

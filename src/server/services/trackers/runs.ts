@@ -2,9 +2,11 @@ import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { searches, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
-import { providerIds } from "#src/contract/providers.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
+import { Location } from "#src/contract/location.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
-import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
+import { RunDefinition, type TrackerRun, type TrackerRunQuery } from "#src/contract/trackers.ts";
 import { brandLens, type LensSettings } from "#src/core/lens.ts";
 
 type RunRow = typeof trackerRuns.$inferSelect;
@@ -19,6 +21,28 @@ export async function runWithTracker(db: Db, runId: string) {
     .limit(1);
   return found;
 }
+/**
+ * What a run asks and counts: its own definition, kept when it was made, or (a run made before
+ * definitions were kept) the tracker's as it stands.
+ */
+export function definitionOf(run: Pick<RunRow, "definition">, tracker: typeof trackers.$inferSelect): RunDefinition {
+  const kept = v.safeParse(RunDefinition, run.definition);
+  return kept.success ? kept.output : currentDefinition(tracker);
+}
+
+/** The tracker's definition as it stands: what a run made now asks and counts. */
+export function currentDefinition(tracker: typeof trackers.$inferSelect): RunDefinition {
+  const location = v.safeParse(Location, tracker.location);
+  return {
+    queries: tracker.queries,
+    providers: tracker.providers as ProviderId[],
+    iterations: tracker.iterations,
+    ...(location.success ? { location: location.output } : {}),
+    brand: v.parse(BrandEntry, tracker.brand),
+    competitors: v.parse(v.array(BrandEntry), tracker.competitors),
+  };
+}
+
 type Tally = { done: number; failed: number; usd: number; unknown: number; simulated: number };
 
 /** A run as its owner reads it: its row, its queries, and the counts and cost its call ledger adds up to. */
