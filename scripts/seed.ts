@@ -134,9 +134,9 @@ export async function seedTracker(
   for (let from = 1; from < days; from += 30) {
     const to = Math.min(days - 1, from + 29);
     await db.execute(sql`
-      insert into ${trackerRuns} (tracker_id, status, trigger, segment, scheduled_for, started_at, finished_at, expected, created_at)
+      insert into ${trackerRuns} (tracker_id, status, trigger, segment, scheduled_for, started_at, finished_at, expected, definition, created_at)
       select r.tracker_id, 'completed', 'schedule', r.segment, r.scheduled_for - make_interval(days => d), r.started_at - make_interval(days => d),
-             r.finished_at - make_interval(days => d), r.expected, r.created_at - make_interval(days => d)
+             r.finished_at - make_interval(days => d), r.expected, r.definition, r.created_at - make_interval(days => d)
       from ${trackerRuns} r, generate_series(${from}::int, ${to}::int) as d
       where r.id = ${run.id}`);
     // This chunk's copies, with how far back each is from the real run.
@@ -162,9 +162,9 @@ export async function seedTracker(
       select i.run_id, i.position, i.query, i.search_id, i.finished_at + i.shift from items i`);
     await db.execute(sql`
       insert into ${trackerRollups} (run_id, tracker_id, at, query, provider, subject, is_brand, answers, mentions, all_mentions, cited, ranked, position_sum,
-                                     position_squares, model_version)
+                                     position_squares, co_mentions, mention_squares, model_version)
       select c.id, o.tracker_id, o.at + c.shift, o.query, o.provider, o.subject, o.is_brand, o.answers, o.mentions, o.all_mentions, o.cited, o.ranked,
-             o.position_sum, o.position_squares, o.model_version
+             o.position_sum, o.position_squares, o.co_mentions, o.mention_squares, o.model_version
       from (${copies}) c cross join ${trackerRollups} o
       where o.run_id = ${run.id}`);
     // The run's ledger, so a copy's page counts its answers and cost as the real run's does (its answers are in the saved searches; a finished run's ledger needs none).

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
-import { CreateTracker } from "#src/contract/trackers.ts";
+import { CreateTracker, DetectabilityQuery } from "#src/contract/trackers.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
@@ -71,7 +71,37 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
       const tracker = await signedIn(context).createTracker(request);
       if (context.json) return printJson(tracker);
       print(`Created ${tracker.name} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`);
+      if (tracker.detectability) print(`What it can see: ${tracker.detectability.sentence}`);
       note(context.quiet, `Run it now: aisc track run ${tracker.id} --wait`);
+    }),
+  );
+
+// The flags as given; the contract's DetectabilityQuery checks them (--questions: questions must be …).
+const EstimateOptions = v.object({
+  questions: v.optional(v.string()),
+  iterations: v.optional(v.string()),
+  providers: v.optional(v.string()),
+  competitors: v.optional(v.string()),
+});
+
+const estimate = defineCommand(
+  "estimate",
+  "what change a tracker of this shape could tell, before you create it (Pro): the fall of your brand's mention rate its alerts would tell within 2 runs, simulated with answers varying from run to run",
+)
+  .requiredOption("--questions <n>", "how many questions it would ask (1–50)")
+  .requiredOption("-n, --iterations <n>", "times each provider would be asked each question per run (1–100)")
+  .option("--providers <n>", "how many providers it would ask (1–3, default 3)")
+  .option("--competitors <n>", "how many competitors it would count (0–10, default 0)")
+  .action(
+    action(EstimateOptions, async ({ context, options }) => {
+      const shape = parseOptions(DetectabilityQuery, options);
+      // A shape the server has not seen takes it a few seconds to simulate.
+      const progress = startProgress("Working out what it can see…", context);
+      const found = await signedIn(context)
+        .estimateTracker(shape)
+        .finally(() => progress.succeed());
+      if (context.json) return printJson(found);
+      print(found.sentence);
     }),
   );
 
@@ -115,7 +145,7 @@ const TrendOptions = v.object({
 
 const trend = defineCommand(
   "trend",
-  "a tracker's trend: per provider, each run's rate for your brand and its competitors with the 95% interval and n, and a sparkline",
+  "a tracker's trend: per provider, each run's rate for your brand and its competitors with n and its 95% band (for the tracker's rate, widened by how much the provider's runs vary), and a sparkline",
 )
   .argument("<id>", "the tracker's id (aisc track list)")
   .option("--metric <name>", "mention (default), sov (share of voice), citation (own domains cited) or position (mean position among the products)")
@@ -144,7 +174,7 @@ const trend = defineCommand(
 
 const alerts = defineCommand(
   "alerts",
-  "a tracker's alerts, newest first: a rate that rose or fell beyond chance (both windows with interval and n, p and q) and the answers behind it, or a model change",
+  "a tracker's alerts, newest first: a rate that moved beyond how much the tracker's runs vary (both windows with band and n, p and q, the runs' spread and baseline it was counted with) and the answers behind it, or a model or search tool change",
 )
   .argument("<id>", "the tracker's id (aisc track list)")
   .action(
@@ -214,6 +244,7 @@ const remove = defineCommand("delete", "delete a tracker and its runs (asks firs
 export const track = defineCommand("track", "trackers (Pro): questions asked on a schedule, your brand's mention rate per provider each run")
   .addCommand(list)
   .addCommand(create)
+  .addCommand(estimate)
   .addCommand(show)
   .addCommand(trend)
   .addCommand(alerts)

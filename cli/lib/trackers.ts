@@ -91,7 +91,7 @@ export function trackersTable(trackers: readonly Tracker[]): string {
   );
 }
 
-/** `aisc track show`: what the tracker asks, of whom, when, and what it should cost. */
+/** `aisc track show`: what the tracker asks, of whom, when, what it should cost, and what change it can tell (issue 33). */
 export function trackerText(tracker: Tracker): string {
   const brands = (entries: Tracker["competitors"]) => entries.map((entry) => entry.name).join(", ") || "none";
   const { brand, estimate } = tracker;
@@ -104,6 +104,7 @@ export function trackerText(tracker: Tracker): string {
     `Estimate: ${formatEstimate(estimate.perRunUsd, estimate.simulated)} per run, ${formatEstimate(estimate.perMonthUsd, estimate.simulated)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,
     `Queries (${tracker.queries.length}):`,
     ...tracker.queries.map((query, i) => `  ${i + 1}. ${query}`),
+    ...(tracker.detectability ? [`What it can see: ${tracker.detectability.sentence}`] : []),
   ].join("\n");
 }
 
@@ -145,7 +146,10 @@ function runProviders(run: TrackerRun): ProviderId[] {
   return providerIds.filter((id) => run.queries.some((query) => query.brandMentions?.[id]));
 }
 
-/** A run's results: per query, the brand's mention rate per provider with its 95% interval, and the saved search. */
+/**
+ * A run's results: per query, the brand's mention rate per provider with its 95% band (for the
+ * tracker's rate on the question, widened by how much its runs vary: ADR 050), and the saved search.
+ */
 export function runResultsTable(run: TrackerRun, brand: string): string {
   const providers = runProviders(run);
   const columns: FitColumn[] = [
@@ -158,7 +162,7 @@ export function runResultsTable(run: TrackerRun, brand: string): string {
     query.query,
     ...providers.map((id) => {
       const rate = query.brandMentions?.[id];
-      return rate ? `${rateText(rate)}\n95% ${rate.low}–${rate.high}%` : "—";
+      return rate ? `${rateText(rate)}\n95% band ${rate.low}–${rate.high}%` : "—";
     }),
     query.searchId ?? (query.failed ? `${query.failed} failed` : "—"),
   ]);
@@ -175,7 +179,9 @@ export function runSummary(run: TrackerRun, tracker: Pick<Tracker, "name" | "bra
   const lines = [`${tracker.name}: ${runLine(run)} · scheduled for ${when(run.scheduledFor)} UTC (${run.trigger})`];
   const line = simulatedLine(providers.filter((id) => simulated[id]));
   if (line) lines.push(line);
-  lines.push(`How often the answers named ${tracker.brand.name} (mention rate, 95% interval), per query:`);
+  lines.push(
+    `How often the answers named ${tracker.brand.name} (mention rate, with a 95% band for the tracker's rate on the query, widened by how much its runs vary), per query:`,
+  );
   for (const query of run.queries) {
     const rates = providers.flatMap((id) => {
       const rate = query.brandMentions?.[id];

@@ -1,6 +1,7 @@
 import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { Trend, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
+import type { Trend, TrendDispersion, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
+import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
@@ -8,7 +9,8 @@ import { when } from "./trackers.ts";
 /*
  * A tracker's trend as people read it (issue 26): `aisc track trend` prints a table per provider
  * (a row per run, a column per subject) and a sparkline; the MCP tool `tracker_trend` a few lines
- * per provider. Every figure is the API's point, only formatted.
+ * per provider. Every figure is the API's point, only formatted. A band covers the tracker's
+ * figure, not only one run's answers: each provider's spread says how much its runs vary (ADR 050).
  */
 
 /** Whether each provider answers from its simulator on this server (GET /api/status), as `aisc status` and the web's tracker estimate say. */
@@ -16,11 +18,15 @@ export type SimulatedFlags = Partial<Record<ProviderId, boolean>>;
 
 /** What each metric's figures are, for the headings. */
 const METRIC_TEXT: Record<TrendMetric, string> = {
-  mention: "mention rate (answers naming each brand, of n answers), 95% interval",
-  sov: "share of voice (each brand's mentions, of n mentions of every brand), 95% interval",
-  citation: "citation rate (answers citing each brand's own domains, of n answers), 95% interval",
-  position: "mean position among the products (1 = first), 95% interval, over the k of n answers ranking it",
+  mention: "mention rate (answers naming each brand, of n answers), 95% band for the tracker's rate",
+  sov: "share of voice (each brand's mentions, of n mentions of every brand), 95% band for the tracker's share",
+  citation: "citation rate (answers citing each brand's own domains, of n answers), 95% band for the tracker's rate",
+  position: "mean position among the products (1 = first) when ranked, over the k of n answers ranking it, 95% band",
 };
+
+/** Under the heading: what a band covers, and why it is wider than one run's answers would make it. */
+export const BANDS_TEXT =
+  "Bands cover the tracker's figure, not only one run's answers: the answers of one run move together, so each band is widened by how much the provider's runs vary (its spread ×φ; ×1.0 is as if answers were independent).";
 
 const BARS = "▁▂▃▄▅▆▇█";
 // A run without a figure (no answers, or never ranked) in a sparkline.
@@ -46,20 +52,20 @@ export function trendTables(trend: Trend, simulated: SimulatedFlags): string {
       [{ head: "Run (UTC)" }, ...subjects.map((subject) => ({ head: subject, flexible: true }))],
       runs.map(({ at, points }) => [when(at), ...subjects.map((subject) => figureText(trend.metric, points.get(subject)))]),
     );
-    return [`${providerName(id, simulated)}:`, table, sparklineLine(trend.metric, runs, subjects)].join("\n");
+    return [`${providerName(id, simulated)}:`, table, sparklineLine(trend.metric, runs, subjects), ...spreadLine(trend.dispersion, id)].join("\n");
   });
-  return [`${capitalised(METRIC_TEXT[trend.metric])}, per run:`, ...simulatedNote(trend, simulated), ...sections].join("\n\n");
+  return [`${capitalised(METRIC_TEXT[trend.metric])}, per run:`, BANDS_TEXT, ...simulatedNote(trend, simulated), ...sections].join("\n\n");
 }
 
 /** The MCP tool's answer: per provider, each subject's figure per run, oldest first, and the sparkline. */
 export function trendSummary(trend: Trend, simulated: SimulatedFlags): string {
-  const lines = [`${capitalised(METRIC_TEXT[trend.metric])}, per run (UTC), oldest first:`, ...simulatedNote(trend, simulated)];
+  const lines = [`${capitalised(METRIC_TEXT[trend.metric])}, per run (UTC), oldest first:`, BANDS_TEXT, ...simulatedNote(trend, simulated)];
   for (const id of trendProviders(trend.points)) {
     const { runs, subjects } = grouped(trend.points.filter((point) => point.provider === id));
     lines.push(`${providerName(id, simulated)}:`);
     for (const { at, points } of runs)
       lines.push(`- ${when(at)}: ${subjects.map((subject) => `${subject} ${figureText(trend.metric, points.get(subject))}`).join("; ")}`);
-    lines.push(sparklineLine(trend.metric, runs, subjects));
+    lines.push(sparklineLine(trend.metric, runs, subjects), ...spreadLine(trend.dispersion, id));
   }
   return lines.join("\n");
 }
@@ -70,10 +76,15 @@ export function noPointsText(query: TrendParams, hint = ""): string {
   return filters.length ? `No runs with results match the filters (${filters.join(", ")}).` : `No runs with results yet.${hint}`;
 }
 
-/** A point's figure: "60.0% (31.3–83.2) n=10"; for position "2.3 (1.8–2.8) k=7 of n=10"; "—" without one. */
+/**
+ * A point's figure: "60.0% (31.3–83.2) n=10"; for position "2.3 (1.8–2.8) k=7 of n=10", a mean
+ * ranked by one answer without a band ("2.0 (1 answer ranked it) k=1 of n=10"); "—" without one.
+ */
 export function figureText(metric: TrendMetric, point: TrendPoint | undefined): string {
   if (!point) return "—";
   const count = metric === "position" ? `k=${point.k} of n=${point.n}` : `n=${point.n}`;
+  if (metric === "position" && point.rate !== null && (point.low === null || point.high === null))
+    return `${point.rate.toFixed(1)} (${point.k} answer${point.k === 1 ? "" : "s"} ranked it) ${count}`;
   if (point.rate === null || point.low === null || point.high === null) return `— ${count}`;
   const unit = metric === "position" ? "" : "%";
   return `${point.rate.toFixed(1)}${unit} (${point.low.toFixed(1)}–${point.high.toFixed(1)}) ${count}`;
@@ -117,6 +128,20 @@ function sparklineLine(metric: TrendMetric, runs: readonly RunPoints[], subjects
     metric,
     runs.map((run) => run.points.get(subject)?.rate ?? null),
   )}`;
+}
+
+/**
+ * Under a provider's figures, how much its runs vary, which its bands are widened by: "Run-to-run
+ * spread ×1.8: each band is widened by it."; while it is mostly the starting assumption (its own
+ * runs weigh less than the prior's), said so.
+ */
+export function spreadLine(dispersion: readonly TrendDispersion[], provider: ProviderId): string[] {
+  const found = dispersion.find((entry) => entry.provider === provider);
+  if (!found) return [];
+  const spread = `×${found.phi.toFixed(1)}`;
+  const source =
+    found.df <= DISPERSION_PRIOR.df + 1e-9 ? " (assumed until its runs show their own)" : found.df < 2 * DISPERSION_PRIOR.df ? " (mostly assumed so far)" : "";
+  return [`Run-to-run spread ${spread}${source}: ${spread === "×1.0" ? "as if answers were independent" : "each band is widened by it"}.`];
 }
 
 /** The providers the points have, in catalogue order. */

@@ -199,7 +199,7 @@ export const tools: Tool[] = [
   defineTool({
     name: "tracker_latest_run",
     description:
-      "A tracker's latest run with results (Pro): per query, how often each provider's answers named the user's brand (mention rate with its 95% interval) and the saved search it produced; " +
+      "A tracker's latest run with results (Pro): per query, how often each provider's answers named the user's brand (mention rate with its 95% band for the tracker's rate on the query, widened by how much its runs vary) and the saved search it produced; " +
       "its status, answers and cost, and which providers were simulated (invented answers). A newer run still going, skipped or failed is named too.",
     input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
     async run(api, { id }) {
@@ -218,8 +218,9 @@ export const tools: Tool[] = [
   defineTool({
     name: "tracker_trend",
     description:
-      "A tracker's trend (Pro): per provider and run (oldest first), for the user's brand and each competitor, a metric with its 95% interval and n: " +
-      "mention rate (default), share of voice, citation rate of their own domains, or mean position among the products; and which providers are simulated (invented answers).",
+      "A tracker's trend (Pro): per provider and run (oldest first), for the user's brand and each competitor, a metric with n and its 95% band: " +
+      "mention rate (default), share of voice, citation rate of their own domains, or mean position among the products when ranked (over the k answers ranking it); and which providers are simulated (invented answers). " +
+      "A band covers the tracker's figure, not only that run's answers: the answers of one run move together, so it is widened by how much the provider's runs vary (its dispersion φ, given per provider; 1 is answers as independent).",
     input: v.object({
       id: Id("The tracker's id (from list_trackers)"),
       metric: v.optional(said(TrendFields.metric.wrapped, "mention (default), sov, citation or position")),
@@ -241,9 +242,10 @@ export const tools: Tool[] = [
   defineTool({
     name: "tracker_alerts",
     description:
-      "A tracker's alerts (Pro), newest first: where the user's brand's or a competitor's mention or citation rate rose or fell beyond chance on a provider " +
-      "(both windows with their 95% intervals and n, Fisher's p and the false-discovery-controlled q, the saved searches behind it), and where a provider's model changed; " +
-      "and which providers are simulated (invented answers).",
+      "A tracker's alerts (Pro), newest first: where the user's brand's or a competitor's mention or citation rate on a provider moved beyond how much the tracker's runs vary from run to run " +
+      "(its latest run and latest two against up to 28 runs before them since it last changed, counted with the dispersion φ its runs show; both windows with their 95% bands and n, p and the false-discovery-controlled q, " +
+      "the saved searches behind it), and where a provider's model or search tool changed; and which providers are simulated (invented answers). " +
+      "An alert of the earlier rule (rule 1, which took a run's answers as independent) is marked: it may be noise.",
     input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
     async run(api, { id }) {
       const answer = await api.listTrackerAlerts(id);

@@ -118,6 +118,12 @@ export interface Simulator {
   setLatency(latency: Latency): void;
   /** Report exactly this usage for a provider's requests of a kind (search, extraction) from now on; `undefined` goes back to estimating it. */
   setUsage(provider: ProviderId, kind: RequestKind, usage: SimulatedUsage | undefined): void;
+  /**
+   * A lasting change in how the providers (or one) see an item, from now on: its log-weight moved
+   * by `offset` (a product by name, a page by URL), as a new search index or model build would.
+   * A brand whose products get −2 is named far less often; 0 undoes it.
+   */
+  setLean(item: string, offset: number, provider?: ProviderId): void;
   /** The most search requests (not extraction or model calls) each provider had in flight at once since the start or `clearLog`. */
   peakInFlight(provider: ProviderId): number;
   /** Empties `requests` and `aborts`, and the peaks. */
@@ -165,6 +171,12 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     return { rng: createRng(stream), extractorErrors: { rate: extractorErrorRate, rng: createRng(stream ^ 0x85ebca6b) } };
   };
   const runEffect = createRunEffects(seed, options.runEffects);
+  /** setLean's offsets, by provider ("" for every one) and item. */
+  const leans = new Map<string, number>();
+  const withLeans = (provider: ProviderId, effect: Effect | undefined): Effect | undefined => {
+    if (leans.size === 0) return effect;
+    return (item) => (effect?.(item) ?? 0) + (leans.get(`\n${item}`) ?? 0) + (leans.get(`${provider}\n${item}`) ?? 0);
+  };
   let latency = options.latency ?? DEFAULT_LATENCY;
   const formatVariety = options.formatVariety ?? 0;
   const noise = options.noise ?? 0;
@@ -232,7 +244,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       const gone = AbortSignal.any([request.signal, stopping.signal]);
       const searching = entry.kind === "search";
       // Taken as the request arrives: the clock at arrival decides which run of its question it is in.
-      const effect = searching ? runEffect(handler.id, userQuery(entry.prompt)) : undefined;
+      const effect = searching ? withLeans(handler.id, runEffect(handler.id, userQuery(entry.prompt))) : undefined;
       if (searching) peaks[handler.id] = Math.max(peaks[handler.id], ++inFlight[handler.id]);
       try {
         if (fault?.kind === "rate_limit")
@@ -306,6 +318,11 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     setUsage: (provider, kind, usage) => {
       if (usage) usages.set(`${provider}:${kind}`, usage);
       else usages.delete(`${provider}:${kind}`);
+    },
+    setLean: (item, offset, provider) => {
+      const key = `${provider ?? ""}\n${item}`;
+      if (offset === 0) leans.delete(key);
+      else leans.set(key, offset);
     },
     peakInFlight: (provider) => peaks[provider],
     clearLog: () => {

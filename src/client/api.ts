@@ -23,7 +23,7 @@ import type { SearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } from "#src/contract/search-wire.ts";
 import { ApiStatus } from "#src/contract/status.ts";
-import { CreateTracker, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import { CreateTracker, Detectability, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
@@ -192,6 +192,12 @@ export function createApiClient(options: HttpOptions = {}) {
     listTrackers: () => http("GET", "/api/trackers", TrackerList),
     createTracker: (input: v.InferInput<typeof CreateTracker>) => http("POST", "/api/trackers", Tracker, input),
     getTracker: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}`, Tracker),
+    /**
+     * Issue 33: what change a tracker of this shape could tell, before it is saved (a saved one's
+     * is its `detectability`). The server simulates it: a large shape takes a few seconds the first time.
+     */
+    estimateTracker: (shape: { questions: number; iterations: number; providers?: number; competitors?: number }) =>
+      http("GET", `/api/trackers/estimate${queryString(shape)}`, Detectability),
     updateTracker: (id: string, change: v.InferInput<typeof UpdateTracker>) => http("PATCH", `/api/trackers/${encodeURIComponent(id)}`, Tracker, change),
     deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
     /** Run now: 202 with the queued run; 409 (code CONFLICT) names the run already queued or running. */
@@ -202,7 +208,7 @@ export function createApiClient(options: HttpOptions = {}) {
     getTrackerSources: (id: string, query: SourcesQuery = {}) => ofTracker(id).sources(query),
     /** Issue 26: what moved, newest first. */
     listTrackerAlerts: (id: string) => ofTracker(id).alerts(),
-    /** Issue 26: per provider, what entered and left the top 10s between the last two windows of runs. */
+    /** Issues 26, 33: per provider, what entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
     getTrackerChanges: (id: string, query: ChangesQuery = {}) => ofTracker(id).changes(query),
     /** Issue 26, the header's bell: the newest alerts across the caller's trackers, and how many are unread. */
     listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),

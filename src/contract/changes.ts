@@ -2,9 +2,9 @@ import * as v from "valibot";
 import { ProviderId } from "./provider-schemas.ts";
 
 /*
- * What changed on a tracker between its last two windows of runs (issue 26): per provider, the
- * products, companies and cited domains that entered or left the top 10 (by how many answers named
- * each), with their counts in both windows.
+ * What changed on a tracker between its latest window of runs and the runs before it (issue 26,
+ * issue 33): per provider, the products, companies and cited domains that entered or left the top
+ * 10 (by how many answers named each) beyond the run-to-run noise, with their counts in both windows.
  */
 
 export const ChangesQuery = v.object({ provider: v.optional(ProviderId) });
@@ -17,11 +17,15 @@ export type ChangeCount = v.InferOutput<typeof ChangeCount>;
 export const ChangedItem = v.object({ name: v.string(), before: ChangeCount, after: ChangeCount });
 export type ChangedItem = v.InferOutput<typeof ChangedItem>;
 
-/** In the latest top 10 and not in the previous one (`entered`), and the reverse (`left`); most named first. */
-export const TopListChanges = v.object({ entered: v.array(ChangedItem), left: v.array(ChangedItem) });
+/**
+ * In the latest top 10 and not in the previous one (`entered`), and the reverse (`left`), most
+ * named first: only those whose change is beyond the run-to-run noise (ADR 050). `withinNoise`:
+ * how many other items crossed the top 10's edge by no more than the runs vary.
+ */
+export const TopListChanges = v.object({ entered: v.array(ChangedItem), left: v.array(ChangedItem), withinNoise: v.optional(v.number(), 0) });
 export type TopListChanges = v.InferOutput<typeof TopListChanges>;
 
-/** One window: its runs (oldest first) and the provider's answers in them. */
+/** One window: its runs (oldest first) and the provider's answers in them. The baseline (`before`) is up to 7 runs before the latest window. */
 export const ChangeWindow = v.object({ runIds: v.array(v.string()), n: v.number() });
 
 export const ProviderChanges = v.object({

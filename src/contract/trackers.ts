@@ -166,7 +166,7 @@ export const TrackerRunQuery = v.object({
   expected: v.number(),
   done: v.number(),
   failed: v.number(),
-  /** Per provider, how often the answers named the brand, with its 95% Wilson interval (percent). */
+  /** Per provider, how often the answers named the brand, with its 95% interval (percent) for the tracker's rate on this question: widened by how much its runs vary (ADR 050). */
   brandMentions: v.optional(v.record(ProviderId, v.object({ count: v.number(), n: v.number(), percentage: v.number(), low: v.number(), high: v.number() }))),
 });
 export type TrackerRunQuery = v.InferOutput<typeof TrackerRunQuery>;

@@ -1,5 +1,5 @@
-import { normalQuantile, regularizedBeta, studentTQuantile } from "./distributions.ts";
-import { wilsonInterval } from "./stats.ts";
+import { normalQuantile, regularizedBeta, studentTCdf, studentTQuantile } from "./distributions.ts";
+import { fisherExact, wilsonInterval } from "./stats.ts";
 
 /*
  * How much a tracker's runs vary beyond the coin flips of their answers (ADR 050). The answers of
@@ -145,4 +145,23 @@ export function clusteredInterval(k: number, n: number, phi: number): { low: num
   const effectiveN = n / phi;
   const { low, high } = wilsonInterval((k / n) * effectiveN, effectiveN);
   return { low, high };
+}
+
+/**
+ * Whether two rates differ beyond how much runs vary: Fisher's exact test on the effective counts,
+ * each side's answers divided by the dispersion (Rao–Scott), its p read as a normal deviate and
+ * referred to Student's t on the dispersion's degrees of freedom. Exact where counts are sparse,
+ * and honest about a φ estimated from few runs. Two-sided.
+ */
+export function dispersedTest(before: { k: number; n: number }, after: { k: number; n: number }, { phi, df }: Dispersion): number {
+  if (before.n === 0 || after.n === 0) return 1;
+  const effective = ({ k, n }: { k: number; n: number }) => {
+    const size = Math.max(1, Math.round(n / phi));
+    return { k: Math.min(size, Math.max(0, Math.round((k / n) * size))), n: size };
+  };
+  const a = effective(before);
+  const b = effective(after);
+  const p = fisherExact(a.k, a.n, b.k, b.n);
+  if (p >= 1) return 1;
+  return 2 * (1 - studentTCdf(normalQuantile(1 - Math.max(p, 1e-300) / 2), df));
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { Trend, TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
-import { alertText, formatPoint } from "#web/lib/trend.ts";
+import { alertText, formatPoint, metricAxis } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { expectedTrendRows, pageJson, runOnce, trendRows } from "#tests/support/tracker-pages.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
@@ -51,12 +51,12 @@ describe("a tracker's trend and alerts in Chromium", () => {
         await visit(page, path);
         // A chart per provider, each a named picture with its canvas.
         for (const provider of ["ChatGPT / OpenAI", "Claude / Anthropic", "Gemini / Google"]) {
-          const chart = page.getByRole("img", { name: `Mentions on ${provider} per run: HubSpot with its 95% interval, and its competitors` });
+          const chart = page.getByRole("img", { name: `Mentions on ${provider} per run: HubSpot with its 95% band, and its competitors` });
           await chart.locator("canvas").first().waitFor();
         }
         const openai = page.getByRole("region", { name: "Mentions on ChatGPT / OpenAI" });
         expect(await openai.getByTestId("trend-markers").textContent()).toContain(
-          `Questions or providers edited before the run of ${formatDate(third.scheduledFor)}`,
+          `What the tracker asks or counts was edited before the run of ${formatDate(third.scheduledFor)}`,
         );
         expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -114,7 +114,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
 
         // Position: the mean position, lower is better.
         await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
-        await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText("Mean position (lower is better)").waitFor();
+        await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText(metricAxis.position).waitFor();
 
         // On a phone the page fits the width.
         const phone = await harness().newPage({ viewport: PHONE });

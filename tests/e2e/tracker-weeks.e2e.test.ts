@@ -48,7 +48,7 @@ describe("a tracker with weeks of runs in Chromium", () => {
         // A chart per provider, a named picture with its canvas, of 22 runs.
         for (const id of providerIds) {
           const chart = page.getByRole("img", {
-            name: `Mentions on ${providerCatalogue[id].name} per run: HubSpot with its 95% interval, and its competitors`,
+            name: `Mentions on ${providerCatalogue[id].name} per run: HubSpot with its 95% band, and its competitors`,
           });
           await chart.locator("canvas").first().waitFor();
           const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=mention&provider=${id}`);

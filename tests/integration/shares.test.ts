@@ -17,7 +17,7 @@ import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
-import { alertingTracker, runToEnd } from "#tests/support/trackers.ts";
+import { alertingTracker, BASELINE_RUNS, runTimes, runToEnd } from "#tests/support/trackers.ts";
 import type { AssetManifest } from "#web/document.tsx";
 
 /*
@@ -231,8 +231,10 @@ describeEachDatabase("share links", (getDb) => {
       const webhook = "http://127.0.0.1:9/zebra-hook";
       const tracker = (await owner.request("POST", "/api/trackers", { ...alertingTracker, monthlyBudgetUsd: 12.5, webhook: { url: webhook, format: "json" } }))
         .json as Tracker;
-      const first = await runToEnd(owner.api, tracker.id);
-      expect(first.status).toBe("completed");
+      // A baseline of steady runs (an alert needs one, ADR 050); the latest of them is the frozen link's moment.
+      const baseline = await runTimes(owner.api, tracker.id, BASELINE_RUNS);
+      const first = baseline.at(-1)!;
+      expect(baseline.map((run) => run.status)).toEqual(baseline.map(() => "completed"));
 
       const living = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id })).json as Share;
       const frozen = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id, frozen: true })).json as Share;
@@ -249,8 +251,8 @@ describeEachDatabase("share links", (getDb) => {
       const other = (await owner.api.search({ query: "zebra-secret pricing of acme" })).result;
       const visitor = createAgent(app);
       const secrets = [account.email, account.username, apiToken, webhook, "zebra-hook", other.query, other.id];
-      const searchIds = [first, second].flatMap((run) => run.queries.flatMap((query) => (query.searchId ? [query.searchId] : [])));
-      expect(searchIds).toHaveLength(4);
+      const searchIds = [...baseline, second].flatMap((run) => run.queries.flatMap((query) => (query.searchId ? [query.searchId] : [])));
+      expect(searchIds).toHaveLength(2 * (BASELINE_RUNS + 1));
       const read = async (token: string, path: string) => {
         const answer = await visitor.request("GET", `/api/shared/${token}${path}`);
         expect({ path, status: answer.status }).toEqual({ path, status: 200 });
@@ -263,11 +265,16 @@ describeEachDatabase("share links", (getDb) => {
       expect(livingView).toMatchObject({ kind: "tracker", frozen: false, tracker: { id: tracker.id, name: "CRM visibility", lastRun: { id: second.id } } });
       expect(livingView.tracker).not.toHaveProperty("webhook");
       expect(livingView.tracker).not.toHaveProperty("monthlyBudgetUsd");
-      expect(((await read(tokenOf(living), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual([second.id, first.id]);
+      expect(((await read(tokenOf(living), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual([
+        second.id,
+        ...baseline.map((run) => run.id).toReversed(),
+      ]);
       const livingRun = (await read(tokenOf(living), `/runs/${second.id}`)) as TrackerRun;
       expect(livingRun.queries.map((query) => query.searchId)).toEqual([null, null]);
       expect(livingRun.queries[0]!.brandMentions).toBeDefined();
-      expect(new Set(((await read(tokenOf(living), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id, second.id]));
+      expect(new Set(((await read(tokenOf(living), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(
+        new Set([...baseline, second].map((run) => run.id)),
+      );
       await read(tokenOf(living), "/sources");
       const livingAlerts = (await read(tokenOf(living), "/alerts")) as TrackerAlertList;
       expect(livingAlerts.alerts.map((alert) => alert.id)).toEqual(ownerAlerts.alerts.map((alert) => alert.id));
@@ -282,16 +289,19 @@ describeEachDatabase("share links", (getDb) => {
         frozenAt: first.scheduledFor,
         tracker: { id: tracker.id, lastRun: { id: first.id }, nextRunAt: null },
       });
-      expect(((await read(tokenOf(frozen), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual([first.id]);
+      expect(((await read(tokenOf(frozen), "/runs")) as TrackerRunList).runs.map((run) => run.id)).toEqual(baseline.map((run) => run.id).toReversed());
       expect(await visitor.request("GET", `/api/shared/${tokenOf(frozen)}/runs/${second.id}`)).toMatchObject({ status: 404 });
       expect(((await read(tokenOf(frozen), `/runs/${first.id}`)) as TrackerRun).id).toBe(first.id);
-      expect(new Set(((await read(tokenOf(frozen), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id]));
+      const beforeSharing = new Set(baseline.map((run) => run.id));
+      expect(new Set(((await read(tokenOf(frozen), "/trend")) as Trend).points.map((point) => point.runId))).toEqual(beforeSharing);
       const far = "2100-01-01";
-      expect(new Set(((await read(tokenOf(frozen), `/trend?to=${far}`)) as Trend).points.map((point) => point.runId))).toEqual(new Set([first.id]));
+      expect(new Set(((await read(tokenOf(frozen), `/trend?to=${far}`)) as Trend).points.map((point) => point.runId))).toEqual(beforeSharing);
       const sources = (await read(tokenOf(frozen), `/sources?to=${far}`)) as { byType: Array<{ runId: string }> };
-      expect(new Set(sources.byType.map((row) => row.runId))).toEqual(new Set([first.id]));
+      expect(new Set(sources.byType.map((row) => row.runId))).toEqual(beforeSharing);
       expect(((await read(tokenOf(frozen), "/alerts")) as TrackerAlertList).alerts).toEqual([]);
-      expect(((await read(tokenOf(frozen), "/changes")) as TrackerChanges).ready).toBe(false);
+      // As of the baseline's end: what changed then, among the steady runs, is nothing beyond the noise.
+      const changedBefore = (await read(tokenOf(frozen), "/changes")) as TrackerChanges;
+      expect(Object.values(changedBefore.providers).flatMap((found) => [...found.products.entered, ...found.products.left, ...found.domains.left])).toEqual([]);
 
       // Frozen after the second run: what changed then stays, though the owner changes the questions (a new series segment) afterwards.
       const frozenLater = (await owner.request("POST", "/api/shares", { kind: "tracker", id: tracker.id, frozen: true })).json as Share;

@@ -6,13 +6,13 @@ import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { alertingTracker } from "#tests/support/trackers.ts";
+import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
  * The header's bell (issue 26): GET /api/user/alerts lists the caller's newest alerts across their
  * trackers with the unread count, POST /api/user/alerts/read marks some or all of them read, and
- * another user's alerts are never listed nor marked. Alerts are made the product's way: two runs on
- * the simulator, OpenAI no longer searching the web in the second (its citations fall).
+ * another user's alerts are never listed nor marked. Alerts are made the product's way: a baseline
+ * of runs on the simulator, then OpenAI no longer searching the web (its citations fall).
  */
 
 let simulator: Simulator;
@@ -50,8 +50,11 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       // Before any alert: an empty inbox.
       expect(await alice.api.listUserAlerts()).toEqual({ unread: 0, alerts: [] });
 
-      for (const tracker of [first, second]) await runAndWait(alice, tracker.id);
-      await runAndWait(bob, bobs.id);
+      // Each a baseline of steady runs (ADR 050), then OpenAI stops searching.
+      for (let i = 0; i < BASELINE_RUNS; i++) {
+        for (const tracker of [first, second]) await runAndWait(alice, tracker.id);
+        await runAndWait(bob, bobs.id);
+      }
       simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
       for (const tracker of [first, second]) await runAndWait(alice, tracker.id);
       await runAndWait(bob, bobs.id);

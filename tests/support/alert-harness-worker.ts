@@ -1,4 +1,4 @@
-import { VARIANCE_MODELS } from "#src/core/alert-simulation.ts";
+import { VARIANCE_MODELS } from "#src/core/detectability.ts";
 import { coverageByShape, measureModel } from "./alert-harness.ts";
 
 /*

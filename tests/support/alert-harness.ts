@@ -9,7 +9,7 @@ import {
   type Rates,
   type SimulatedTracker,
   type VarianceModel,
-} from "#src/core/alert-simulation.ts";
+} from "#src/core/detectability.ts";
 import type { AlertDecision, RunCounts } from "#src/core/alerts.ts";
 import { metricOf, trendDispersions, type SubjectCounts } from "#src/core/trend.ts";
 
@@ -34,7 +34,7 @@ export const HARNESS_TRACKER: SimulatedTracker = {
 const CITED = new Set(["acme", "globex"]);
 
 /** How many of each: enough to decide every goal (Monte Carlo errors in the ADR), small enough for CI. */
-export const HARNESS_SIZE = { trackers: 20, runs: 60, trials: 80, coverageTrackers: 40 } as const;
+export const HARNESS_SIZE = { trackers: 40, runs: 60, trials: 80, coverageTrackers: 40 } as const;
 
 export type HarnessRow = {
   model: string;

@@ -5,7 +5,7 @@ import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { sourceTypeLabels } from "#web/lib/sources.ts";
-import { formatPoint } from "#web/lib/trend.ts";
+import { countText, formatPoint } from "#web/lib/trend.ts";
 import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
 
@@ -51,7 +51,7 @@ export async function cells(page: Page, testId: string, within = page.locator("b
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
 }
 
-/** The table of a provider's trend chart (its region's name), as the rows a person reads: date, subject, rate with interval, n. */
+/** The table of a provider's trend chart (its region's name), as the rows a person reads: date, subject, figure with its band, n (position: k of n). */
 export function trendRows(page: Page, region: string): Promise<string[][]> {
   return cells(page, "trend-table", page.getByRole("region", { name: region }));
 }
@@ -61,7 +61,7 @@ export async function expectedTrendRows(page: Page, trackerId: string, metric: T
   const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=${provider}`);
   return points
     .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
-    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), String(point.n)]);
+    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), countText(point, metric)]);
 }
 
 /** The citation gap as the page should list it: the API's top 20, or the empty state. */

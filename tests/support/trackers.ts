@@ -1,5 +1,6 @@
 import type { ApiClient } from "#src/client/api.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
+import { DEFAULT_ALERT_RULES } from "#src/core/alerts.ts";
 import { waitFor } from "./wait.ts";
 
 /**
@@ -26,4 +27,14 @@ export async function runToEnd(api: Pick<ApiClient, "runTracker" | "getTrackerRu
     },
     { what: "the run to end" },
   );
+}
+
+/** The runs a series needs before it can be told to have moved (ADR 050): its first baseline. */
+export const BASELINE_RUNS = DEFAULT_ALERT_RULES.minBaseline;
+
+/** Runs the tracker `count` times, one after another, each to its end: a steady baseline. */
+export async function runTimes(api: Pick<ApiClient, "runTracker" | "getTrackerRun">, trackerId: string, count: number): Promise<TrackerRun[]> {
+  const runs: TrackerRun[] = [];
+  for (let i = 0; i < count; i++) runs.push(await runToEnd(api, trackerId));
+  return runs;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { VARIANCE_MODELS } from "#src/core/alert-simulation.ts";
+import { VARIANCE_MODELS } from "#src/core/detectability.ts";
 import { HARNESS_SIZE, HARNESS_TRACKER, type HarnessRow } from "#tests/support/alert-harness.ts";
 
 /*

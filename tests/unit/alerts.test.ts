@@ -64,11 +64,21 @@ describe("a change against the baseline", () => {
     expect(moves(decide([...steady(3, atSixty), fallen])).map((d) => d.kind)).toEqual(["fell"]);
   });
 
-  test("a baseline that swung from run to run asks for more: the same fall, told against a steady baseline, is not against a wobbling one", () => {
-    const fallen = run("after", { mentions: Array.from({ length: 10 }, () => 3) });
+  test("a baseline that swung from run to run asks for more: the same fall over two runs, told against a steady baseline, is not against a wobbling one", () => {
+    const fallen = [run("after", { mentions: Array.from({ length: 10 }, () => 3) }), run("again", { mentions: Array.from({ length: 10 }, () => 3) })];
     const wobbling = steady(7, (i) => [{ mentions: Array.from({ length: 10 }, () => (i % 2 === 0 ? 9 : 2)) }]);
-    expect(moves(decide([...steady(7, atSixty), fallen])).map((d) => d.kind)).toEqual(["fell"]);
-    expect(moves(decide([...wobbling, fallen]))).toEqual([]);
+    expect(moves(decide([...steady(7, atSixty), ...fallen])).map((d) => d.kind)).toEqual(["fell"]);
+    expect(moves(decide([...wobbling, ...fallen]))).toEqual([]);
+  });
+
+  test("a moderate fall waits for a second run to confirm it; one that is unmistakable is told at the first", () => {
+    const moderate = (runId: string) => run(runId, { mentions: Array.from({ length: 10 }, () => 3) });
+    expect(moves(decide([...steady(7, atSixty), moderate("after")]))).toEqual([]);
+    expect(moves(decide([...steady(7, atSixty), moderate("after"), moderate("again")])).map((d) => d.kind !== "model-changed" && d.afterRuns)).toEqual([
+      ["after", "again"],
+    ]);
+    const gone = run("after", { mentions: Array.from({ length: 10 }, () => 0) });
+    expect(moves(decide([...steady(7, atSixty), gone])).map((d) => d.kind !== "model-changed" && d.afterRuns)).toEqual([["after"]]);
   });
 
   test("questions missing from the latest run move nothing: the other questions' rates are compared with their own", () => {

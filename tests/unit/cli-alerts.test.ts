@@ -1,8 +1,11 @@
 import { expect, test } from "bun:test";
 import type { TrackerAlert } from "#src/contract/trend.ts";
-import { alertSentence, alertsText } from "#cli/lib/alerts.ts";
+import { alertSentence, alertsSummary, alertsText, EARLIER_RULE, NO_ALERTS } from "#cli/lib/alerts.ts";
 
-/* Issue 26: `aisc track alerts`'s sentences on the kinds the live tests do not make (a rise for one query, a model change). */
+/*
+ * Issue 26: `aisc track alerts`'s sentences on the kinds the live tests do not make (a rise for one
+ * query, a model change); issue 33: what a rule-2 test counted with, and a rule-1 alert flagged.
+ */
 
 const fell: TrackerAlert = {
   id: "a1",
@@ -60,4 +63,31 @@ test("a model change: both versions, and that no rise or fall is called across i
       "  Answers: https://aisc.example/search/s1 https://aisc.example/search/s2",
     ].join("\n"),
   );
+});
+
+test("rule 2: the runs' spread (φ to one decimal) and the baseline's runs the test counted with", () => {
+  const counted: TrackerAlert = { ...fell, dispersion: { phi: 1.83, df: 14.2 }, baselineRuns: ["r1", "r2", "r3", "r4", "r5", "r6", "r7"] };
+  expect(alertSentence(counted, {})).toBe(
+    "Mentions of HubSpot fell on ChatGPT, over all queries: 60.0% (31.3–83.2, n=10) → 20.0% (5.7–51.0, n=10); p = 0.0012, q = 0.041, counted with its runs' spread ×1.8 against 7 runs · 2026-11-26 09:00 UTC",
+  );
+});
+
+test("rule 1 keeps its record and says it may be noise: a line under its sentence, or after it in the MCP summary", () => {
+  const earlier: TrackerAlert = { ...fell, rule: 1, searchIds: ["s1"] };
+  expect(EARLIER_RULE).toBe("Decided by the earlier rule (before Dec 2026), which took a run's answers as independent: it may be noise.");
+  expect(alertsText([earlier], {}, "https://aisc.example").split("\n")).toEqual([
+    "Mentions of HubSpot fell on ChatGPT, over all queries: 60.0% (31.3–83.2, n=10) → 20.0% (5.7–51.0, n=10); p = 0.0012, q = 0.041 · 2026-11-26 09:00 UTC",
+    `  ${EARLIER_RULE}`,
+    "  Answers: https://aisc.example/search/s1",
+  ]);
+  expect(alertsSummary([earlier], {}).split("\n")[1]).toBe(
+    `- Mentions of HubSpot fell on ChatGPT, over all queries: 60.0% (31.3–83.2, n=10) → 20.0% (5.7–51.0, n=10); p = 0.0012, q = 0.041 · 2026-11-26 09:00 UTC · ${EARLIER_RULE} (searches s1)`,
+  );
+});
+
+test("no alerts, said without claiming more than the rule tests", () => {
+  expect(NO_ALERTS).toBe(
+    "No alerts: no rate has moved beyond how much this tracker's runs vary from run to run, and no provider's model or search tool has changed.",
+  );
+  expect(NO_ALERTS).not.toMatch(/really|chance/);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { changesOf, draftOf, newDraft, placeIssue, TrackerForm, type TrackerDraft } from "#web/lib/tracker-form.ts";
+import { changesOf, draftOf, draftShape, newDraft, placeIssue, shapeKey, TrackerForm, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { choiceOf, cronOf, runsPerMonth } from "#web/lib/trackers.ts";
 
 /*
@@ -91,5 +91,17 @@ describe("the form on the contract", () => {
     expect(changesOf(tracker, edited)).toEqual({ name: "CRM weekly", location: null, schedule: { cron: "0 8 * * *", timezone: "Europe/Berlin" } });
     // The alert window is a field of its own: kept when untouched (above), sent when changed.
     expect(changesOf(tracker, v.parse(TrackerForm, { ...draftOf(tracker), alertWindow: "3" }))).toEqual({ alertWindow: 3 });
+  });
+});
+
+describe("what it can see (issue 33)", () => {
+  test("the draft's shape: its questions, iterations, providers and named competitors; none while one is missing or out of range", () => {
+    const rows = draft().competitors;
+    const shape = draftShape(draft({ competitors: [...rows.slice(0, 2), { ...rows[2]!, name: "  " }] }));
+    expect(shape).toEqual({ questions: 2, iterations: 5, providers: 2, competitors: 2 });
+    expect(shapeKey(shape)).toBe("2/5/2/2");
+    for (const change of [{ queries: " \n" }, { iterations: "" }, { iterations: "0" }, { iterations: "101" }, { iterations: "2.5" }, { providers: [] }])
+      expect({ change, shape: draftShape(draft(change)) }).toEqual({ change, shape: null });
+    expect(shapeKey(null)).toBe("");
   });
 });

@@ -1,6 +1,22 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { TrackerAlert, TrendPoint } from "#src/contract/trend.ts";
-import { alertStatistics, alertText, formatPoint, providerTrends, runLabels } from "#web/lib/trend.ts";
+import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
+import {
+  alertRuleNote,
+  alertStatistics,
+  alertText,
+  bandsCaption,
+  brandLegend,
+  countHeader,
+  countText,
+  EARLIER_RULE_NOTE,
+  figureHeader,
+  formatPoint,
+  metricAxis,
+  PRIOR_DF,
+  providerTrends,
+  runLabels,
+} from "#web/lib/trend.ts";
 
 /* The tracker page's trend and alerts in words (web/lib/trend.ts): what its charts mark and its list says. */
 
@@ -18,7 +34,7 @@ const point = (runId: string, at: string, subject: string, modelVersion: string,
   modelVersion,
 });
 
-test("a provider's chart: the brand first, oldest run first, a rule where its model changed and where the questions were edited", () => {
+test("a provider's chart: the brand first, oldest run first, a rule where its model changed and where what it asks or counts was edited", () => {
   const points = [
     point("r3", "2026-11-03T09:00:00.000Z", "Salesforce", "gpt-6"),
     point("r3", "2026-11-03T09:00:00.000Z", "HubSpot", "gpt-6"),
@@ -42,7 +58,7 @@ test("a provider's chart: the brand first, oldest run first, a rule where its mo
   ]);
   expect(trend!.runs.map((run) => run.runId)).toEqual(["r1", "r2", "r3"]);
   expect(trend!.markers).toEqual([
-    { at: "2026-11-02T09:00:00.000Z", kind: "queries", text: "Questions or providers edited before the run of Nov 2, 2026, 09:00 UTC" },
+    { at: "2026-11-02T09:00:00.000Z", kind: "queries", text: "What the tracker asks or counts was edited before the run of Nov 2, 2026, 09:00 UTC" },
     { at: "2026-11-03T09:00:00.000Z", kind: "model", text: "Model changed before the run of Nov 3, 2026, 09:00 UTC: gpt-5 → gpt-6" },
   ]);
 });
@@ -81,4 +97,95 @@ test("figures in words: a rate with its interval, a mean position, a run's label
   };
   expect(alertText(model, "ChatGPT / OpenAI")).toBe("ChatGPT / OpenAI's model changed: gpt-5 → gpt-6");
   expect(alertStatistics(model)).toBeNull();
+});
+
+const NAMES = { openai: "ChatGPT / OpenAI", anthropic: "Claude / Anthropic", gemini: "Gemini / Google" } as const;
+
+test("under the charts, what the bands cover: the tracker's figure, widened by each provider's spread (φ to one decimal, 1 said to be answers as independent)", () => {
+  const dispersion = [
+    { provider: "gemini", phi: 1, df: 40 },
+    { provider: "openai", phi: 1.83, df: 12 },
+    { provider: "anthropic", phi: 1.04, df: 9 },
+  ] as const;
+  expect(bandsCaption("mention", [...dispersion], ["openai", "anthropic", "gemini"], NAMES)).toBe(
+    "Bands cover the tracker's rate, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary " +
+      "(ChatGPT / OpenAI ×1.8; Claude / Anthropic ×1.0, as if answers were independent; Gemini / Google ×1.0, as if answers were independent).",
+  );
+  // Only the providers the trend has, in the page's order; position is a mean when ranked, not a rate.
+  expect(bandsCaption("position", [{ provider: "anthropic", phi: 2.5, df: 30 }], ["openai", "anthropic"], NAMES)).toBe(
+    "Bands cover the tracker's mean position when ranked, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary (Claude / Anthropic ×2.5).",
+  );
+  // A spread its runs have barely shown yet is said to be (mostly) the starting assumption.
+  expect(PRIOR_DF).toBe(DISPERSION_PRIOR.df);
+  expect(
+    bandsCaption(
+      "mention",
+      [
+        { provider: "gemini", ...DISPERSION_PRIOR },
+        { provider: "openai", phi: 1.41, df: 7.2 },
+      ],
+      ["openai", "gemini"],
+      NAMES,
+    ),
+  ).toEndWith("(ChatGPT / OpenAI ×1.4, mostly assumed so far; Gemini / Google ×2.0, assumed until its runs show their own).");
+  // A server that sends no dispersion: the words without figures.
+  expect(bandsCaption("sov", [], ["openai"], NAMES)).toBe(
+    "Bands cover the tracker's share, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary.",
+  );
+});
+
+test("the legend and the tables say what a band covers; position is the mean when ranked, with how many answers ranked it", () => {
+  expect(brandLegend("HubSpot", "mention")).toBe("HubSpot (your brand; shaded: 95% band for its rate on this provider, not only this run's answers)");
+  expect(brandLegend("HubSpot", "position")).toBe(
+    "HubSpot (your brand; shaded: 95% band for its mean position when ranked on this provider, not only this run's answers)",
+  );
+  expect(figureHeader("citation")).toBe("Rate (95% band for the tracker's rate)");
+  expect(figureHeader("position")).toBe("Mean position when ranked (95% band)");
+  expect(metricAxis.position).toBe("Mean position when ranked, over the answers ranking it (lower is better)");
+  expect([countHeader("mention"), countText({ k: 6, n: 10 }, "mention")]).toEqual(["n", "10"]);
+  expect([countHeader("position"), countText({ k: 7, n: 10 }, "position")]).toEqual(["Answers ranking it (k of n)", "7 of 10"]);
+});
+
+test("a mean position ranked by fewer than two answers has no band: the mean, and how many ranked it", () => {
+  expect(formatPoint({ rate: 2, low: null, high: null, k: 1 }, "position")).toBe("2.0 (1 answer ranked it)");
+  expect(formatPoint({ rate: 2.5, low: 1.4, high: 3.6, k: 4 }, "position")).toBe("2.5 (1.4–3.6)");
+  // No answer ranked it: no figure at all.
+  expect(formatPoint({ rate: null, low: null, high: null, k: 0 }, "position")).toBe("—");
+});
+
+describe("an alert's test, by its rule", () => {
+  const fell: TrackerAlert = {
+    id: "a",
+    kind: "fell",
+    metric: "mention",
+    provider: "openai",
+    subject: "HubSpot",
+    before: { k: 60, n: 100, rate: 60, low: 48, high: 71 },
+    after: { k: 20, n: 100, rate: 20, low: 11, high: 33 },
+    p: 0.00123,
+    q: 0.0046,
+    runId: "r9",
+    at: "2026-12-09T09:00:00.000Z",
+    searchIds: [],
+    rule: 2,
+    dispersion: { phi: 1.83, df: 14.2 },
+    baselineRuns: ["r1", "r2", "r3", "r4", "r5", "r6", "r7"],
+  };
+
+  test("rule 2: p and q, the runs' spread it counted with and its baseline's runs; no note", () => {
+    expect(alertStatistics(fell)).toBe("p = 0.0012 · q = 0.0046 · counted with its runs' spread ×1.8, against 7 runs");
+    expect(alertStatistics({ ...fell, baselineRuns: ["r1"] })).toBe("p = 0.0012 · q = 0.0046 · counted with its runs' spread ×1.8, against 1 run");
+    expect(alertRuleNote(fell)).toBeNull();
+  });
+
+  test("rule 1 keeps its record: p and q alone, and a note that it took a run's answers as independent; a model change is a fact under either", () => {
+    const earlier: TrackerAlert = { ...fell, rule: 1, dispersion: undefined, baselineRuns: undefined };
+    expect(alertStatistics(earlier)).toBe("p = 0.0012 · q = 0.0046");
+    expect(alertRuleNote(earlier)).toBe(EARLIER_RULE_NOTE);
+    expect(EARLIER_RULE_NOTE).toBe("Decided by the earlier rule (before Dec 2026), which took a run's answers as independent: it may be noise.");
+    // The sentence itself is the same under either rule.
+    expect(alertText(earlier, "ChatGPT / OpenAI")).toBe(alertText(fell, "ChatGPT / OpenAI"));
+    const model: TrackerAlert = { id: "m", kind: "model-changed", provider: "openai", runId: "r2", at: fell.at, searchIds: [], rule: 1 };
+    expect(alertRuleNote(model)).toBeNull();
+  });
 });

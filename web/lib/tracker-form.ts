@@ -1,8 +1,16 @@
 import * as v from "valibot";
+import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import type { BrandLensSettings } from "#src/contract/lens.ts";
 import type { Location } from "#src/contract/location.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { CreateTracker, DEFAULT_TRACKER_ITERATIONS, MAX_TRACKER_COMPETITORS, type Tracker, type UpdateTracker } from "#src/contract/trackers.ts";
+import {
+  CreateTracker,
+  DEFAULT_TRACKER_ITERATIONS,
+  MAX_TRACKER_COMPETITORS,
+  MAX_TRACKER_QUERIES,
+  type Tracker,
+  type UpdateTracker,
+} from "#src/contract/trackers.ts";
 import { choiceOf, cronOf, DEFAULT_SCHEDULE, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { splitList } from "#web/lib/workbench.ts";
 
@@ -38,6 +46,41 @@ export function queryLines(text: string): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean);
+}
+
+/** What GET /api/trackers/estimate takes: the shape of a tracker, before it is saved. */
+export type TrackerShape = { questions: number; iterations: number; providers: number; competitors: number };
+
+/**
+ * The draft's shape, for what it can see: its questions, iterations, providers and named
+ * competitors; null while one is missing or out of range (the form says which).
+ */
+export function draftShape(draft: TrackerDraft): TrackerShape | null {
+  const questions = queryLines(draft.queries).length;
+  const iterations = Number(draft.iterations);
+  const providers = draft.providers.length;
+  const competitors = draft.competitors.filter((row) => row.name.trim()).length;
+  const fits = (value: number, max: number) => Number.isInteger(value) && value >= 1 && value <= max;
+  if (!fits(questions, MAX_TRACKER_QUERIES) || !fits(iterations, MAX_ITERATIONS) || !fits(providers, 3) || competitors > MAX_TRACKER_COMPETITORS) return null;
+  return { questions, iterations, providers, competitors };
+}
+
+/** "10/5/3/1": a shape as one value (a query's key, the debounce's). */
+export function shapeKey(shape: TrackerShape | null): string {
+  return shape ? `${shape.questions}/${shape.iterations}/${shape.providers}/${shape.competitors}` : "";
+}
+
+/** The words of the form's "What it can see" (issue 33): while the server works it out, without a shape, and why more questions help. */
+export const detectabilityWords = {
+  loading: "Working out what it can see…",
+  missing: "Add questions, iterations and a provider to see what change it can tell.",
+  failed: "Could not work out what it can see; saving works all the same.",
+  hint: "Once runs vary, more questions help more than more answers: the answers of one run move together.",
+} as const;
+
+/** How the sentence is worked out, from the server's figures: a simulation, not a promise. */
+export function detectabilityMethod(found: { trials: number; withinRuns: number; baselineRuns: number }): string {
+  return `Simulated: ${found.trials} trackers of this shape, their answers varying from run to run as real assistants' do, run through the alerts' rule; the fall named is the smallest (in steps of 5 points) told within ${found.withinRuns} runs in at least 80% of them, after ${found.baselineRuns} steady runs.`;
 }
 
 /** What the form sends, as the contract reads it. */

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
 import type { TrendMetric } from "#src/contract/trend.ts";
+import type { TrackerShape } from "#web/lib/tracker-form.ts";
 import { isLive } from "#web/lib/trackers.ts";
 import { TRACKERS_KEY, type TrackerSource } from "#web/lib/tracker-source.ts";
 
@@ -31,6 +32,13 @@ export const trackerQueries = {
       refetchInterval: (query) => (query.state.data?.some((tracker) => isLive(tracker.lastRun)) ? RUN_POLL_MS : false),
     }),
   one: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "one", id], queryFn: () => api.getTracker(id), staleTime: 0 }),
+  /** What change a tracker of this shape could tell (issue 33): the server's simulation, the same for a shape until it is redeployed. */
+  detectability: (api: ApiClient, shape: TrackerShape) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "detectability", shape.questions, shape.iterations, shape.providers, shape.competitors],
+      queryFn: () => api.estimateTracker(shape),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
   /** A tracker's newest runs (`limit` of them: the page asks for more with "Older runs"). */
   runs: (source: TrackerSource, limit = RUNS_PAGE) =>
     queryOptions({
@@ -62,7 +70,7 @@ export const trackerQueries = {
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
-  /** What entered and left the top 10s between the last two windows of runs. */
+  /** What entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
   changes: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "changes"], queryFn: () => source.reads.changes(), staleTime: 0 }),
   /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */
   sources: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "sources"], queryFn: () => source.reads.sources(), staleTime: 0 }),

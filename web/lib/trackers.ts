@@ -6,6 +6,10 @@ import { presetCron, presetOf, WEEKDAYS as PRESET_DAYS } from "#src/core/schedul
  * back, a run's status and progress in words. No React, no I/O.
  */
 
+/** Under a run's results per question: what a brand figure's range covers (ADR 050). */
+export const RUN_MENTIONS_NOTE =
+  "Each range is a 95% band for the tracker's rate on that question, not only this run's answers: widened by how much its runs vary from run to run.";
+
 export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
 /** What the form offers: a preset, or the person's own five cron fields. */

@@ -1,5 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
-import type { TrackerAlert, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
+import type { TrackerAlert, TrendDispersion, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { querySlug } from "#src/core/export.ts";
 import { formatPercent } from "#web/lib/format.ts";
@@ -18,20 +18,101 @@ export const metricLabels: Record<TrendMetric, string> = {
   position: "Position",
 };
 
-/** What the y axis measures, per metric. */
+/** What the y axis measures, per metric. Position says nothing of the answers that did not rank the subject. */
 export const metricAxis: Record<TrendMetric, string> = {
   mention: "Answers naming it (%)",
   sov: "Share of all mentions (%)",
   citation: "Answers citing its site (%)",
-  position: "Mean position (lower is better)",
+  position: "Mean position when ranked, over the answers ranking it (lower is better)",
 };
 
-/** A point's figure with its 95% interval: "60% (31–83%)", or for position "2.3 (1.9–2.7)"; "—" without answers. */
-export function formatPoint(point: Pick<TrendPoint, "rate" | "low" | "high">, metric: TrendMetric): string {
-  if (point.rate === null || point.low === null || point.high === null) return "—";
-  if (metric !== "position") return formatRate({ percentage: point.rate, low: point.low, high: point.high });
+/** What a band is around, per metric: the tracker's figure, not one run's. */
+const bandOf: Record<TrendMetric, string> = {
+  mention: "its rate",
+  sov: "its share",
+  citation: "its rate",
+  position: "its mean position when ranked",
+};
+
+/** The figure column's heading in a trend's tables. */
+export function figureHeader(metric: TrendMetric): string {
+  return metric === "position" ? "Mean position when ranked (95% band)" : "Rate (95% band for the tracker's rate)";
+}
+
+/** The count column's heading: answers (mentions for share of voice), or for position how many of them ranked it. */
+export function countHeader(metric: TrendMetric): string {
+  return metric === "position" ? "Answers ranking it (k of n)" : "n";
+}
+
+/** A point's count as its column reads it: "10", or for position "7 of 10". */
+export function countText(point: Pick<TrendPoint, "k" | "n">, metric: TrendMetric): string {
+  return metric === "position" ? `${point.k} of ${point.n}` : String(point.n);
+}
+
+/**
+ * A point's figure with its 95% band: "60% (31–83%)", or for position "2.3 (1.9–2.7)"; a mean
+ * position ranked by a single answer has no band ("2.0 (1 answer ranked it)"); "—" without answers
+ * (for position, without an answer ranking it).
+ */
+export function formatPoint(point: Pick<TrendPoint, "rate" | "low" | "high"> & { k?: number }, metric: TrendMetric): string {
+  if (point.rate === null) return "—";
   const one = (x: number) => x.toFixed(1);
+  if (point.low === null || point.high === null) {
+    if (metric !== "position") return "—";
+    const k = point.k ?? 1;
+    return `${one(point.rate)} (${k} answer${k === 1 ? "" : "s"} ranked it)`;
+  }
+  if (metric !== "position") return formatRate({ percentage: point.rate, low: point.low, high: point.high });
   return `${one(point.rate)} (${one(point.low)}–${one(point.high)})`;
+}
+
+/** The brand's entry in a provider chart's legend: what its shaded band covers. */
+export function brandLegend(brand: string, metric: TrendMetric): string {
+  return `${brand} (your brand; shaded: 95% band for ${bandOf[metric]} on this provider, not only this run's answers)`;
+}
+
+/** A provider chart's accessible name (and its table's): the metric, the brand with its band, the competitors. */
+export function chartLabel(metric: TrendMetric, provider: string, brand: string | undefined, competitors: boolean): string {
+  return `${metricLabels[metric]} on ${provider} per run${brand ? `: ${brand} with its 95% band` : ""}${competitors ? ", and its competitors" : ""}`;
+}
+
+/** φ as the page writes it: one decimal. */
+export function spreadText(phi: number): string {
+  return `×${phi.toFixed(1)}`;
+}
+
+/** The degrees of freedom a provider's dispersion starts with before its runs show their own (DISPERSION_PRIOR in src/core/dispersion.ts). */
+export const PRIOR_DF = 4;
+
+/** How much of φ is the starting assumption: all of it (no runs to read yet), most of it (fewer runs' worth than the prior's), or little. */
+export function spreadSource(df: number): "assumed" | "mostly assumed" | "measured" {
+  return df <= PRIOR_DF + 1e-9 ? "assumed" : df < 2 * PRIOR_DF ? "mostly assumed" : "measured";
+}
+
+const sourceWords = { assumed: ", assumed until its runs show their own", "mostly assumed": ", mostly assumed so far", measured: "" } as const;
+
+/**
+ * Under a trend's charts, what its bands cover, with each provider's dispersion (φ: how much its
+ * runs vary, against answers taken as independent) in `order`, and whether it is still mostly the
+ * starting assumption: "Bands cover the tracker's rate, not only one run's answers: the answers of
+ * one run move together, so each band is widened by how much its provider's runs vary (ChatGPT /
+ * OpenAI ×1.8; Gemini / Google ×1.0, as if answers were independent)."
+ */
+export function bandsCaption(
+  metric: TrendMetric,
+  dispersion: readonly TrendDispersion[],
+  order: readonly ProviderId[],
+  names: Readonly<Record<ProviderId, string>>,
+): string {
+  const noun = metric === "position" ? "mean position when ranked" : metric === "sov" ? "share" : "rate";
+  const spreads = order.flatMap((provider) => {
+    const found = dispersion.find((entry) => entry.provider === provider);
+    if (!found) return [];
+    const text = spreadText(found.phi);
+    return [`${names[provider]} ${text}${text === "×1.0" ? ", as if answers were independent" : ""}${sourceWords[spreadSource(found.df)]}`];
+  });
+  const list = spreads.length > 0 ? ` (${spreads.join("; ")})` : "";
+  return `Bands cover the tracker's ${noun}, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary${list}.`;
 }
 
 /** A run's label on a chart's axis: its day ("Nov 26"), with the time when several runs share the day. */
@@ -56,7 +137,7 @@ export type ChartSeries = {
 /** One run of a provider's chart: when, and each subject's point. */
 export type TrendRun = { runId: string; at: string; bySubject: Map<string, TrendPoint> };
 
-/** A vertical marker: a model change of the provider, or the tracker's questions edited, before run `at`. */
+/** A vertical marker: a model change of the provider, or what the tracker asks or counts edited (a new series segment), before run `at`. */
 export type TrendMarker = { at: string; kind: "model" | "queries"; text: string };
 
 export type ProviderTrend = {
@@ -99,7 +180,7 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
       const before = segments.get(previous.runId);
       const after = segments.get(run.runId);
       if (before !== undefined && after !== undefined && before !== after)
-        markers.push({ at: run.at, kind: "queries", text: `Questions or providers edited before the run of ${formatDate(run.at)}` });
+        markers.push({ at: run.at, kind: "queries", text: `What the tracker asks or counts was edited before the run of ${formatDate(run.at)}` });
       const version = (r: TrendRun) => [...r.bySubject.values()][0]?.modelVersion ?? "";
       if (version(previous) && version(run) && version(previous) !== version(run))
         markers.push({ at: run.at, kind: "model", text: `Model changed before the run of ${formatDate(run.at)}: ${version(previous)} → ${version(run)}` });
@@ -122,11 +203,41 @@ export function alertText(alert: TrackerAlert, providerName: string): string {
   return `${what} of ${alert.subject ?? "the brand"} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;
 }
 
-/** "p = 0.0012 · q = 0.012", the test behind a rise or a fall. */
+/**
+ * The test behind a rise or a fall: "p = 0.0012 · q = 0.012 · counted with its runs' spread ×1.8,
+ * against 7 runs" (rule 2: the dispersion φ its test counted with, and its baseline's runs); an
+ * alert of the earlier rule has p and q alone (alertRuleNote says what they took for granted).
+ */
 export function alertStatistics(alert: TrackerAlert): string | null {
   if (alert.p === undefined || alert.q === undefined) return null;
-  return `${formatPValue(alert.p)} · ${formatPValue(alert.q).replace(/^p/, "q")}`;
+  const parts = [formatPValue(alert.p), formatPValue(alert.q).replace(/^p/, "q")];
+  if (alert.rule !== 1) {
+    const counted = [
+      ...(alert.dispersion ? [`counted with its runs' spread ${spreadText(alert.dispersion.phi)}`] : []),
+      ...(alert.baselineRuns ? [`against ${alert.baselineRuns.length} run${alert.baselineRuns.length === 1 ? "" : "s"}`] : []),
+    ];
+    if (counted.length > 0) parts.push(counted.join(", "));
+  }
+  return parts.join(" · ");
 }
+
+/** Said under a rise or a fall decided by the earlier rule (ADR 045), whose record is kept. */
+export const EARLIER_RULE_NOTE = "Decided by the earlier rule (before Dec 2026), which took a run's answers as independent: it may be noise.";
+
+/** The same, where there is room for a few words (the header's bell). */
+export const EARLIER_RULE_SHORT = "By the earlier rule, which took a run's answers as independent: it may be noise.";
+
+/** The muted line an alert needs about its rule: a rise or a fall of rule 1; none for rule 2 or a model change (a fact, not a test). */
+export function alertRuleNote(alert: TrackerAlert): string | null {
+  return alert.rule === 1 && alert.kind !== "model-changed" ? EARLIER_RULE_NOTE : null;
+}
+
+/** The tracker page's alerts, while there are none: when one appears. */
+export const NO_TRACKER_ALERTS =
+  "No alerts. One appears when a rate moves beyond how much this tracker's runs vary from run to run (its latest runs against up to 28 before them), or when a provider's model or search tool changes.";
+
+/** The header's bell, while no tracker has an alert. */
+export const NO_INBOX_ALERTS = "No alerts yet. One appears when a tracker's rate moves beyond how much its runs vary from run to run.";
 
 /** A trend export's file name: `tracker-{name-slug}-trend-{metric}.{ext}` (the slug as the search exports make theirs). */
 export function trendExportFilename(trackerName: string, metric: TrendMetric, ext: "csv" | "json"): string {

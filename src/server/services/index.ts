@@ -118,7 +118,7 @@ export function createServices({
   const alerts = createAlerts({ db, clock });
   const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
   const mailer = createMailer(trackerSettings.mail);
-  const emails = createTrackerEmails({ db, queue, mailer, alerts, clock });
+  const emails = createTrackerEmails({ db, queue, mailer, alerts, rollups, clock });
   const notifications = createNotifications({ db, mailer });
   const engine = createTrackerEngine({
     db,

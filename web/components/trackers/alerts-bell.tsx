@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { alertText } from "#web/lib/trend.ts";
+import { alertRuleNote, alertText, EARLIER_RULE_SHORT, NO_INBOX_ALERTS } from "#web/lib/trend.ts";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -67,9 +67,7 @@ export function AlertsBell() {
         {inbox.isError && !inbox.data ? (
           <p className="px-2 py-3 text-sm text-muted-foreground">The alerts could not be loaded.</p>
         ) : alerts.length === 0 ? (
-          <p className="px-2 py-3 text-sm text-muted-foreground">
-            {inbox.isPending ? "Loading…" : "No alerts yet. One appears when a tracker’s rate really rises or falls."}
-          </p>
+          <p className="px-2 py-3 text-sm text-muted-foreground">{inbox.isPending ? "Loading…" : NO_INBOX_ALERTS}</p>
         ) : (
           <div className="max-h-[min(28rem,70vh)] overflow-y-auto">
             {alerts.map((alert) => (
@@ -84,6 +82,7 @@ export function AlertsBell() {
                     {alert.read ? null : <span className="sr-only">Unread: </span>}
                     {alertText(alert, providerCatalogue[alert.provider].name)}
                   </span>
+                  {alertRuleNote(alert) ? <span className="text-xs text-muted-foreground">{EARLIER_RULE_SHORT}</span> : null}
                 </Link>
               </DropdownMenuItem>
             ))}

@@ -9,7 +9,7 @@ import { formatUsd } from "#src/core/cost.ts";
 import { RunStatus } from "#web/components/trackers/run-status.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
-import { answersText, isLive } from "#web/lib/trackers.ts";
+import { answersText, isLive, RUN_MENTIONS_NOTE } from "#web/lib/trackers.ts";
 import { formatRate } from "#web/lib/workbench.ts";
 import { Card, CardContent, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
@@ -18,7 +18,7 @@ type RunCardProps = {
   providers: ProviderId[];
   /** The run's per-question results start open (the newest run, whose run the server prefetches). */
   open: boolean;
-  /** The first run of a new series segment (the questions or providers changed before it). */
+  /** The first run of a new series segment (what the tracker asks or counts changed before it). */
   newSegment: boolean;
 };
 
@@ -49,7 +49,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
       <CardContent className="space-y-3 px-4">
         {newSegment ? (
           <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-foreground">
-            A new series starts here: the questions or providers changed before this run.
+            A new series starts here: what the tracker asks or counts changed before this run.
           </p>
         ) : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
@@ -84,7 +84,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
   );
 }
 
-/** Per question: its saved search, its answers, and per provider how often they named the brand (95% interval). */
+/** Per question: its saved search, its answers, and per provider how often they named the brand (with its 95% band for the tracker's rate). */
 function QueryResults({ queries, providers, linksToSearches }: { queries: TrackerRunQuery[]; providers: ProviderId[]; linksToSearches: boolean }) {
   return (
     <div className="mt-3 overflow-x-auto">
@@ -135,6 +135,7 @@ function QueryResults({ queries, providers, linksToSearches }: { queries: Tracke
           ))}
         </tbody>
       </table>
+      <p className="mt-2 text-xs text-muted-foreground">{RUN_MENTIONS_NOTE}</p>
     </div>
   );
 }

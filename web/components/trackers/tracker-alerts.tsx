@@ -3,13 +3,17 @@ import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
-import { alertStatistics, alertText } from "#web/lib/trend.ts";
+import { alertRuleNote, alertStatistics, alertText, NO_TRACKER_ALERTS } from "#web/lib/trend.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Badge, Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
 
 const kindLabels = { rose: "Rose", fell: "Fell", "model-changed": "Model changed" } as const;
 
-/** The tracker's alerts (issue 26, ADR 045), newest first: what moved, both windows, p and q, and the answers behind it. */
+/**
+ * The tracker's alerts (issue 26; ADR 050's rule, ADR 045's before it), newest first: what moved,
+ * both windows, the test (p, q, and the runs' spread it counted with), and the answers behind it.
+ * One decided by the earlier rule keeps its record, and says it may be noise.
+ */
 export function TrackerAlerts() {
   const source = useTrackerSource();
   const alerts = useQuery(trackerQueries.alerts(source));
@@ -21,11 +25,12 @@ export function TrackerAlerts() {
       <QueryState query={alerts} what="alerts" skeletonClassName="h-20 w-full">
         {(list) =>
           list.length === 0 ? (
-            <p className="text-muted-foreground">No alerts. One appears when a rate really rises or falls between runs, or a provider’s model changes.</p>
+            <p className="text-muted-foreground">{NO_TRACKER_ALERTS}</p>
           ) : (
             <ul className="space-y-2">
               {list.map((alert) => {
                 const statistics = alertStatistics(alert);
+                const note = alertRuleNote(alert);
                 return (
                   <li key={alert.id}>
                     <Card className="gap-2 py-3" data-testid="tracker-alert">
@@ -38,6 +43,11 @@ export function TrackerAlerts() {
                         </div>
                         <p className="font-medium break-words">{alertText(alert, providerCatalogue[alert.provider].name)}</p>
                         {statistics ? <p className="text-muted-foreground tabular-nums">{statistics}</p> : null}
+                        {note ? (
+                          <p className="text-xs text-muted-foreground" data-testid="alert-rule-note">
+                            {note}
+                          </p>
+                        ) : null}
                         {source.linksToSearches && alert.searchIds.length > 0 ? (
                           <p className="flex flex-wrap gap-x-3 gap-y-1">
                             <span className="text-muted-foreground">The answers behind it:</span>

@@ -1,9 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { Calculator } from "lucide-react";
+import { Calculator, Eye } from "lucide-react";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
-import { queryLines, type TrackerDraft } from "#web/lib/tracker-form.ts";
+import { useDebounced } from "#web/hooks/use-debounced.ts";
+import { detectabilityMethod, detectabilityWords, draftShape, queryLines, shapeKey, type TrackerDraft } from "#web/lib/tracker-form.ts";
+import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { runsPerMonth } from "#web/lib/trackers.ts";
 import { api, InfoTip, providerIds, queries } from "#web/shared-chunk.ts";
 
@@ -54,3 +56,38 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
     </section>
   );
 }
+
+/** How long the draft's shape must hold still before the server is asked again. */
+const DEBOUNCE_MS = 400;
+
+/**
+ * What change a tracker of the draft's shape can tell (issue 33): the server's sentence for its
+ * questions, iterations, providers and competitors, asked once the fields hold still (a shape not
+ * seen before takes the server a moment to simulate). A sentence is shown only for the shape on
+ * the form: while another is worked out, a quiet line says so.
+ */
+export function TrackerDetectability({ draft }: { draft: TrackerDraft }) {
+  const shape = draftShape(draft);
+  const key = shapeKey(shape);
+  const settled = useDebounced(shape, DEBOUNCE_MS, key);
+  const { data, isError } = useQuery({ ...trackerQueries.detectability(api, settled ?? EMPTY), enabled: settled !== null });
+  const current = data && shape && shapeKey(data) === key ? data : undefined;
+  const busy = shape !== null && !current && !(isError && shapeKey(settled) === key);
+
+  return (
+    <section aria-label="What it can see" aria-busy={busy} className="space-y-2 rounded-xl border bg-muted/40 p-4 text-sm" data-testid="tracker-detectability">
+      <h2 className="flex items-center gap-2 font-semibold">
+        <Eye className="size-4" aria-hidden="true" />
+        What it can see
+        {current ? <InfoTip label="How this is worked out">{detectabilityMethod(current)}</InfoTip> : null}
+      </h2>
+      <p className={current ? undefined : "text-muted-foreground"} data-testid="detectability-sentence" aria-live="polite">
+        {shape === null ? detectabilityWords.missing : current ? current.sentence : busy ? detectabilityWords.loading : detectabilityWords.failed}
+      </p>
+      <p className="text-xs text-muted-foreground">{detectabilityWords.hint}</p>
+    </section>
+  );
+}
+
+// A query's options need a shape even while disabled.
+const EMPTY = { questions: 1, iterations: 1, providers: 1, competitors: 0 };

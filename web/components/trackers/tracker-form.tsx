@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useId, type FormEvent, type ReactNode } from
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
 import { MAX_TRACKER_COMPETITORS, MAX_TRACKER_QUERIES } from "#src/contract/trackers.ts";
-import { TrackerEstimate } from "#web/components/trackers/tracker-estimate.tsx";
+import { TrackerDetectability, TrackerEstimate } from "#web/components/trackers/tracker-estimate.tsx";
 import { Textarea } from "#web/components/ui/textarea.tsx";
 import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
 import { emptyRow, placeIssue, queryLines, TrackerForm as TrackerFormSchema, type CompetitorRow, type TrackerDraft } from "#web/lib/tracker-form.ts";
@@ -30,7 +30,8 @@ type TrackerFormProps = {
 /**
  * The tracker form (new and edit): name, questions, brand and competitors, providers, iterations,
  * where it asks from, the schedule (a preset or cron, in a time zone), an optional monthly budget,
- * and what a run and a month should cost, before saving. Checked by the contract's CreateTracker.
+ * and, before saving, what a run and a month should cost and what change it can tell. Checked by
+ * the contract's CreateTracker.
  */
 export function TrackerForm({ initial, status, saved, submitLabel, onSave, localTimeZone, children }: TrackerFormProps) {
   const form = useSchemaForm(TrackerFormSchema, initial, placeIssue);
@@ -252,7 +253,7 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
         <Field
           id={`${id}-alert-window`}
           label="Runs compared by an alert"
-          hint="1 compares each run with the one before; more compare the latest runs with as many before them, which sees smaller changes later."
+          hint="With 1, the latest run and the latest two are tested against up to 28 runs before them; more test larger windows of the latest runs, which see smaller changes, later."
           error={errors.alertWindow}
         >
           <Input
@@ -270,7 +271,11 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
         </Field>
       </Section>
 
-      <TrackerEstimate draft={values} status={status} saved={saved} />
+      {/* Before saving: what a run costs, and what change it can tell. */}
+      <div className="grid gap-4 md:grid-cols-2">
+        <TrackerEstimate draft={values} status={status} saved={saved} />
+        <TrackerDetectability draft={values} />
+      </div>
 
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" disabled={form.busy}>

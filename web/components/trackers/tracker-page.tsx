@@ -187,14 +187,20 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
         <Fact label="Each run">{`${tracker.queries.length} question${tracker.queries.length === 1 ? "" : "s"} × ${tracker.iterations} iteration${tracker.iterations === 1 ? "" : "s"}`}</Fact>
         <Fact label="Estimated cost">{`${formatEstimate(tracker.estimate.perRunUsd, tracker.estimate.simulated)} per run, ${formatEstimate(tracker.estimate.perMonthUsd, tracker.estimate.simulated)} per month`}</Fact>
         {tracker.competitors.length > 0 ? <Fact label="Competitors">{tracker.competitors.map((c) => c.name).join(", ")}</Fact> : null}
+        {/* The owner's page has it (issue 33); a share link's may not. */}
+        {tracker.detectability ? (
+          <Fact label="What it can see" wide testId="tracker-detectability">
+            {tracker.detectability.sentence}
+          </Fact>
+        ) : null}
       </dl>
     </header>
   );
 }
 
-function Fact({ label, children }: { label: string; children: string }) {
+function Fact({ label, children, wide = false, testId }: { label: string; children: string; wide?: boolean; testId?: string }) {
   return (
-    <div className="min-w-0">
+    <div className={wide ? "min-w-0 sm:col-span-2" : "min-w-0"} data-testid={testId}>
       <dt className="text-muted-foreground">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>

@@ -12,7 +12,22 @@ import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
-import { formatPoint, metricAxis, metricLabels, providerTrends, queryTrends, runCount, trendExportFilename, type ProviderTrend } from "#web/lib/trend.ts";
+import {
+  bandsCaption,
+  brandLegend,
+  chartLabel,
+  countHeader,
+  countText,
+  figureHeader,
+  formatPoint,
+  metricAxis,
+  metricLabels,
+  providerTrends,
+  queryTrends,
+  runCount,
+  trendExportFilename,
+  type ProviderTrend,
+} from "#web/lib/trend.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
@@ -20,9 +35,13 @@ import { Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 /** The runs read for the trend's "questions edited" markers (the API's largest page). */
 const SEGMENT_RUNS = 100;
 
+/** The providers' names as the page writes them. */
+const providerNames = Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>;
+
 /**
- * The tracker's trend (issue 26): per provider, the brand's line with its interval band and the
- * competitors', for the metric chosen; each chart with a table of the same figures.
+ * The tracker's trend (issue 26): per provider, the brand's line with its band and the
+ * competitors', for the metric chosen; each chart with a table of the same figures. Under them, in
+ * words, what a band covers: the tracker's figure, widened by how much each provider's runs vary (ADR 050).
  */
 export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
   const source = useTrackerSource();
@@ -67,6 +86,9 @@ export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
               {trends.map((providerTrend) => (
                 <ProviderChart key={providerTrend.provider} trend={providerTrend} metric={data.metric} />
               ))}
+              <p className="text-xs text-muted-foreground" data-testid="trend-bands">
+                {bandsCaption(data.metric, data.dispersion, providerIds, providerNames)}
+              </p>
               {tracker.queries.length > 1 ? <PerQuestion tracker={tracker} metric={data.metric} /> : null}
             </div>
           )
@@ -105,7 +127,7 @@ function TrendDownloads({ trend, trackerName }: { trend: Trend; trackerName: str
 function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendMetric }) {
   const provider = providerCatalogue[trend.provider].name;
   const brand = trend.subjects.find((subject) => subject.isBrand)?.name;
-  const label = `${metricLabels[metric]} on ${provider} per run${brand ? `: ${brand} with its 95% interval` : ""}${trend.subjects.length > 1 ? ", and its competitors" : ""}`;
+  const label = chartLabel(metric, provider, brand, trend.subjects.length > 1);
   return (
     <ChartCard
       title={provider}
@@ -117,7 +139,7 @@ function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendM
       legend={trend.subjects.map((subject, index) => ({
         key: subject.name,
         colorVar: seriesColorVar(subject, index),
-        text: subject.isBrand ? `${subject.name} (your brand, shaded: 95% interval)` : subject.name,
+        text: subject.isBrand ? brandLegend(subject.name, metric) : subject.name,
       }))}
     >
       {trend.markers.length > 0 ? (
@@ -137,8 +159,8 @@ function ProviderChart({ trend, metric }: { trend: ProviderTrend; metric: TrendM
 /** Small multiples: per question, the brand's figure on each provider, a line per provider. */
 function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: TrendMetric }) {
   const perQuery = useQuery(trackerQueries.trendPerQuery(useTrackerSource(), metric));
-  const names = useMemo(() => Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>, []);
-  const charts = useMemo(() => queryTrends(perQuery.data?.points ?? [], tracker.queries, providerIds, names), [perQuery.data, tracker.queries, names]);
+  const names = providerNames;
+  const charts = useMemo(() => queryTrends(perQuery.data?.points ?? [], tracker.queries, providerIds, names), [perQuery.data, tracker.queries]);
   const brand = tracker.brand.name;
   return (
     <section aria-labelledby="per-question-heading" className="space-y-3">
@@ -167,8 +189,8 @@ function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: Tren
                         <TableRow>
                           <TableHead>Date</TableHead>
                           <TableHead>Provider</TableHead>
-                          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
-                          <TableHead className="text-right">n</TableHead>
+                          <TableHead>{figureHeader(metric)}</TableHead>
+                          <TableHead className="text-right">{countHeader(metric)}</TableHead>
                         </TableRow>
                       </TableHeader>
                       <TableBody>
@@ -177,7 +199,7 @@ function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: Tren
                             <TableCell>{formatDate(point.at)}</TableCell>
                             <TableCell>{names[point.provider]}</TableCell>
                             <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
-                            <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+                            <TableCell className="text-right tabular-nums">{countText(point, metric)}</TableCell>
                           </TableRow>
                         ))}
                       </TableBody>
@@ -201,8 +223,8 @@ function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: Tr
         <TableRow>
           <TableHead>Date</TableHead>
           <TableHead>Subject</TableHead>
-          <TableHead>{metric === "position" ? "Mean position (95% interval)" : "Rate (95% interval)"}</TableHead>
-          <TableHead className="text-right">n</TableHead>
+          <TableHead>{figureHeader(metric)}</TableHead>
+          <TableHead className="text-right">{countHeader(metric)}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -214,7 +236,7 @@ function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: Tr
                 <TableCell>{formatDate(run.at)}</TableCell>
                 <TableCell>{subject.name}</TableCell>
                 <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
-                <TableCell className="text-right tabular-nums">{point.n}</TableCell>
+                <TableCell className="text-right tabular-nums">{countText(point, metric)}</TableCell>
               </TableRow>
             ) : null;
           }),

@@ -3,10 +3,12 @@ import type uPlot from "uplot";
 import { runLabels, type ChartSeries } from "#web/lib/trend.ts";
 
 /*
- * One provider's trend drawn with uPlot (ADR 046): the brand's line with its 95% interval band,
- * the competitors' lines, and a vertical rule where the model changed (solid) or the questions
- * were edited (dashed); the sources by type are drawn by the same chart, a line per type. uPlot draws on a canvas in the browser only, so it is imported here, in an
- * effect: its own chunk, fetched by the tracker page alone, never part of the first load of `/`.
+ * One provider's trend drawn with uPlot (ADR 046): the brand's line with its 95% band (for the
+ * tracker's rate, widened by how much the provider's runs vary: ADR 050), the competitors' lines,
+ * and a vertical rule where the model changed (solid) or what the tracker asks or counts was
+ * edited (dashed); the sources by type are drawn by the same chart, a line per type. uPlot draws
+ * on a canvas in the browser only, so it is imported here, in an effect: its own chunk, fetched by
+ * the tracker page alone, never part of the first load of `/`.
  */
 
 const HEIGHT = 240;

@@ -35,7 +35,8 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
             eq(trackerRuns.trackerId, tracker.id),
             eq(trackerRuns.segment, run.segment),
             or(eq(trackerRuns.id, runId), inArray(trackerRuns.status, ["completed", "partial"])),
-            lte(trackerRuns.createdAt, run.createdAt),
+            // Compared in the database: a timestamp read into JavaScript loses its microseconds, and would leave the run itself out.
+            lte(trackerRuns.createdAt, db.select({ at: trackerRuns.createdAt }).from(trackerRuns).where(eq(trackerRuns.id, runId))),
           ),
         )
         .orderBy(desc(trackerRuns.createdAt))

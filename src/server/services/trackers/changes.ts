@@ -3,16 +3,19 @@ import type { Db } from "#db/client.ts";
 import { trackerRunQueries, trackerRuns } from "#db/schema.ts";
 import type { TrackerChanges } from "#src/contract/changes.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { RunRecord } from "#src/contract/search-result.ts";
 import { providerChanges } from "#src/core/changes.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
 import type { SearchStore } from "../search/store.ts";
 import { scheduledBy } from "./runs.ts";
 
+/** The runs before the latest window that "what changed" compares it with: a week of daily runs. */
+const BASELINE_RUNS = 7;
+
 /**
- * What changed between a tracker's last two windows of runs (issue 26): the latest `alertWindow`
- * runs that answered in the current series segment against the ones before them, as the alerts
- * compare them, as of `asOf` when given (a frozen link). Read from those runs' saved searches only (at most 2 × alertWindow runs), since the
+ * What changed between a tracker's latest window of runs and the runs before it (issue 26, issue
+ * 33): the latest `alertWindow` runs that answered in the current series segment against up to
+ * BASELINE_RUNS before them, as of `asOf` when given (a frozen link); only what moved beyond the
+ * run-to-run noise is listed (src/core/changes.ts). Read from those runs' saved searches, since the
  * rollups keep no products or companies.
  */
 export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
@@ -45,10 +48,10 @@ export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
           ),
         )
         .orderBy(desc(trackerRuns.createdAt))
-        .limit(2 * window);
+        .limit(BASELINE_RUNS + window);
       if (runs.length < 2 * window) return { ready: false, window, providers: {} };
       const runIds = runs.map((run) => run.id).reverse();
-      const windows = { before: runIds.slice(0, window), after: runIds.slice(window) };
+      const windows = { before: runIds.slice(0, -window), after: runIds.slice(-window) };
 
       const items = await db
         .select({ runId: trackerRunQueries.runId, searchId: trackerRunQueries.searchId })
@@ -58,16 +61,18 @@ export function createChanges({ db, store }: { db: Db; store: SearchStore }) {
       const results = await Promise.all(
         items.map(async (item) => ({ runId: item.runId, result: item.searchId ? await store.get(owner, item.searchId) : null })),
       );
-      const answers = (window: string[], provider: ProviderId): RunRecord[] =>
-        results.flatMap(({ runId, result }) => (result && window.includes(runId) ? (keptRuns(result, provider) ?? displayedRuns(result, provider)) : []));
+      const runsOf = (window: string[], provider: ProviderId) =>
+        window.map((runId) => ({
+          runId,
+          answers: results.flatMap((item) =>
+            item.result && item.runId === runId ? (keptRuns(item.result, provider) ?? displayedRuns(item.result, provider)) : [],
+          ),
+        }));
 
       const providers: TrackerChanges["providers"] = {};
       for (const provider of providerIds) {
         if (!tracker.providers.includes(provider) || (filters.provider && filters.provider !== provider)) continue;
-        providers[provider] = providerChanges(
-          { runIds: windows.before, answers: answers(windows.before, provider) },
-          { runIds: windows.after, answers: answers(windows.after, provider) },
-        );
+        providers[provider] = providerChanges(runsOf(windows.before, provider), runsOf(windows.after, provider));
       }
       return { ready: true, window, providers };
     },

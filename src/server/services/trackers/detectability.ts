@@ -1,12 +1,12 @@
 import type { Detectability } from "#src/contract/trackers.ts";
-import { detectabilitySentence, detectabilitySteps, type TrackerShape } from "#src/core/alert-simulation.ts";
+import { detectabilitySentence, detectabilitySteps, type TrackerShape } from "#src/core/detectability.ts";
 
 /** Shapes remembered: each is a few hundred milliseconds to seconds of simulation, and forms ask the same few again and again. */
 const KEPT = 2_000;
 
 /**
  * What change a tracker of a shape can tell (issue 33, ADR 050): the alert harness's simulation of
- * the rule (src/core/alert-simulation.ts), run a simulated tracker at a time so that other
+ * the rule (src/core/detectability.ts), run a simulated tracker at a time so that other
  * requests go on meanwhile, and remembered by shape.
  */
 export function createDetectability() {

@@ -1,12 +1,12 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { trackerRollups, trackers, users } from "#db/schema.ts";
-import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
+import { trackers, users } from "#db/schema.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
-import { metricOf } from "#src/core/trend.ts";
 import type { JobQueue } from "../job-queue.ts";
 import type { Mailer, MailMessage } from "../mail/index.ts";
 import type { Alerts } from "./alerts.ts";
+import type { Rollups } from "./rollups.ts";
 import { describeSchedule } from "./schedule.ts";
 import { alertInWords } from "./words.ts";
 
@@ -19,20 +19,22 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * Trackers' e-mails (issue 26), for the users who asked for them: each alert as it comes, and a
- * weekly digest (Mondays, 08:00 UTC) of every tracker's brand mentions per provider, the latest run
- * against the first of the week, with the week's alerts. Sent through SMTP_URL; none without it.
+ * weekly digest (Mondays, 08:00 UTC) of every tracker's brand mentions per provider in its latest
+ * run, whether the week told a change of it, and the week's alerts. Sent through SMTP_URL; none without it.
  */
 export function createTrackerEmails({
   db,
   queue,
   mailer,
   alerts,
+  rollups,
   clock = () => new Date(),
 }: {
   db: Db;
   queue: JobQueue;
   mailer: Mailer;
   alerts: Pick<Alerts, "list">;
+  rollups: Pick<Rollups, "trend">;
   clock?: () => Date;
 }) {
   queue.work<MailMessage>(SEND, { concurrency: 2 }, (message) => mailer.send(message));
@@ -86,28 +88,28 @@ export function createTrackerEmails({
     }
   }
 
-  /** A tracker's week: per provider, the brand's mention rate in the latest run against the first of the week; then its alerts. */
+  /**
+   * A tracker's week: per provider, the brand's mention rate in the latest run with its band for
+   * the tracker's rate (ADR 050), and whether the week told a rise or a fall of it (the alerts'
+   * test: a run-to-run difference alone is not a change); then the week's alerts.
+   */
   async function section(tracker: typeof trackers.$inferSelect, since: Date): Promise<string> {
     const lines = [`${tracker.name} — ${describeSchedule({ cron: tracker.cron, timezone: tracker.timezone })}`];
-    const rows = await db
-      .select()
-      .from(trackerRollups)
-      .where(and(eq(trackerRollups.trackerId, tracker.id), eq(trackerRollups.query, ""), eq(trackerRollups.isBrand, true), gte(trackerRollups.at, since)))
-      .orderBy(asc(trackerRollups.at));
-    const providers = [...new Set(rows.map((row) => row.provider as ProviderId))];
+    const { points } = await rollups.trend(tracker.id, { metric: "mention", from: since.toISOString() });
+    const week = (await alerts.list(tracker.id)).filter((alert) => new Date(alert.at) >= since);
+    const brand = points.filter((point) => point.isBrand);
+    const providers = providerIds.filter((id) => brand.some((point) => point.provider === id));
     if (providers.length === 0) lines.push("  No run this week.");
     for (const provider of providers) {
-      const runs = rows.filter((row) => row.provider === provider);
-      const first = runs[0]!;
-      const last = runs.at(-1)!;
-      const rate = (row: typeof first) => {
-        const { rate: value, low, high, n } = metricOf("mention", row);
-        return value === null ? "no answers" : `${value}% (${low}–${high}%, n=${n})`;
-      };
-      const change = runs.length > 1 ? `, from ${rate(first)} in the week's first run` : "";
-      lines.push(`  ${providerCatalogue[provider].name}: ${last.subject} named in ${rate(last)} of answers in the latest run${change}.`);
+      const last = brand.filter((point) => point.provider === provider).at(-1)!;
+      const rate = last.rate === null ? "no answers" : `${last.rate}% (${last.low}–${last.high}%, n=${last.n})`;
+      const told = week.filter(
+        (alert) => alert.provider === provider && alert.metric === "mention" && !alert.query && alert.subject?.toLowerCase() === last.subject.toLowerCase(),
+      );
+      const change =
+        told.length > 0 ? told.map((alert) => `${alert.kind} (${alert.before?.rate}% → ${alert.after?.rate}%)`).join(", then ") : "no clear change";
+      lines.push(`  ${providerCatalogue[provider].name}: ${last.subject} named in ${rate} of answers in the latest run; this week: ${change}.`);
     }
-    const week = (await alerts.list(tracker.id)).filter((alert) => new Date(alert.at) >= since);
     lines.push(week.length === 0 ? "  No alert this week." : `  Alerts this week (${week.length}):`);
     for (const alert of week) lines.push(`    ${alertInWords(tracker.name, alert)}`);
     return lines.join("\n");

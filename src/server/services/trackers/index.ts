@@ -7,7 +7,7 @@ import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { CreateTracker, Detectability, RunDefinition, Tracker, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
-import type { TrackerShape } from "#src/core/alert-simulation.ts";
+import type { TrackerShape } from "#src/core/detectability.ts";
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
@@ -279,7 +279,10 @@ export function createTrackers({
     async run(userId: string, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
       const row = await own(userId, id);
       const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
-      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens, asOf) : null;
+      const dispersion = UUID.test(runId)
+        ? (await rollups.trend(row.id, { metric: "mention", perQuery: true, ...(asOf ? { to: asOf.toISOString() } : {}) })).dispersion
+        : [];
+      const run = UUID.test(runId) ? await runViews.one(row.id, runId, lens, asOf, new Map(dispersion.map((d) => [d.provider, d]))) : null;
       if (!run) throw new DomainError("NOT_FOUND", "Run not found");
       return run;
     },

@@ -7,6 +7,7 @@ import { Location } from "#src/contract/location.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { RunDefinition, type TrackerRun, type TrackerRunQuery } from "#src/contract/trackers.ts";
+import { clusteredInterval, DISPERSION_PRIOR, effectiveDispersion, type Dispersion } from "#src/core/dispersion.ts";
 import { brandLens, type LensSettings } from "#src/core/lens.ts";
 
 type RunRow = typeof trackerRuns.$inferSelect;
@@ -100,7 +101,7 @@ export function createRunViews(db: Db) {
    * Per query, how often each provider's answers named the brand, read from its saved search as the
    * brand lens reads any search (ADR 014). One run's searches only: a list of runs leaves it out.
    */
-  async function withMentions(run: TrackerRun, lens: LensSettings): Promise<TrackerRun> {
+  async function withMentions(run: TrackerRun, lens: LensSettings, dispersion: ReadonlyMap<string, Dispersion>): Promise<TrackerRun> {
     const ids = run.queries.flatMap((query) => (query.searchId ? [query.searchId] : []));
     if (ids.length === 0) return run;
     const rows = await db.select({ id: searches.id, result: searches.result }).from(searches).where(inArray(searches.id, ids));
@@ -114,7 +115,10 @@ export function createRunViews(db: Db) {
         const brandMentions: NonNullable<TrackerRunQuery["brandMentions"]> = {};
         for (const id of providerIds) {
           const rate = report.providers[id]?.mentionRate;
-          if (rate && rate.n > 0) brandMentions[id] = rate;
+          if (!rate || rate.n === 0) continue;
+          // The band is for the tracker's rate on this question, widened by how much its runs vary there (ADR 050).
+          const { low, high } = clusteredInterval(rate.count, rate.n, effectiveDispersion(dispersion.get(id) ?? DISPERSION_PRIOR, 0.05));
+          brandMentions[id] = { ...rate, low: Math.round(low * 10) / 10, high: Math.round(high * 10) / 10 };
         }
         return { ...query, brandMentions };
       }),
@@ -122,8 +126,18 @@ export function createRunViews(db: Db) {
   }
 
   return {
-    /** One run; with the tracker's brand, each query's brand mentions per provider. `asOf`: none scheduled after it (a frozen link). */
-    async one(trackerId: string, runId: string, lens?: LensSettings, asOf?: Date): Promise<TrackerRun | null> {
+    /**
+     * One run; with the tracker's brand, each query's brand mentions per provider, their bands
+     * widened by `dispersion` (each provider's, per question; the prior without). `asOf`: none
+     * scheduled after it (a frozen link).
+     */
+    async one(
+      trackerId: string,
+      runId: string,
+      lens?: LensSettings,
+      asOf?: Date,
+      dispersion: ReadonlyMap<string, Dispersion> = new Map(),
+    ): Promise<TrackerRun | null> {
       const rows = await db
         .select()
         .from(trackerRuns)
@@ -131,7 +145,7 @@ export function createRunViews(db: Db) {
         .limit(1);
       const [run] = await views(rows);
       if (!run) return null;
-      return lens ? withMentions(run, lens) : run;
+      return lens ? withMentions(run, lens, dispersion) : run;
     },
 
     /** Newest first; `before` is a run id of the previous page; `asOf`: none scheduled after it. */

@@ -13,7 +13,11 @@ export function alertInWords(trackerName: string, alert: TrackerAlert): string {
   const what = alert.metric === "citation" ? `Citations of ${alert.subject}'s site` : `Mentions of ${alert.subject}`;
   const where = alert.query ? ` for "${alert.query}"` : "";
   const side = (s: AlertSide) => `${s.rate}% (${s.low}–${s.high}%, n=${s.n})`;
-  return `${trackerName}: ${what} ${alert.kind} on ${provider}${where}: ${side(alert.before!)} → ${side(alert.after!)}; p = ${alert.p?.toPrecision(2)}, q = ${alert.q?.toPrecision(2)}`;
+  const test =
+    alert.rule === 1
+      ? `p = ${alert.p?.toPrecision(2)}, q = ${alert.q?.toPrecision(2)} by the earlier rule, which took a run's answers as independent`
+      : `p = ${alert.p?.toPrecision(2)}, q = ${alert.q?.toPrecision(2)}, beyond how much this tracker's runs vary${alert.dispersion ? ` (×${alert.dispersion.phi})` : ""}`;
+  return `${trackerName}: ${what} ${alert.kind} on ${provider}${where}: ${side(alert.before!)} → ${side(alert.after!)}; ${test}`;
 }
 
 /** "CRM: run completed, 30 of 30 answers, cost $0.00 (simulated)", or why it failed. */
