@@ -63,6 +63,9 @@ export const DEFAULT_ALERT_RULES: AlertRules = { window: 1, q: 0.01, minBaseline
  */
 const WINDOW_WEIGHTS = [0.1, 0.9];
 
+/** The share of the level given to the questions tested one by one (the rest is their whole's). */
+export const QUESTION_SHARE = 0.2;
+
 /** One side of an alert: `k` of `n` answers, the rate in percent with its 95% interval (clustered by run). */
 export type Side = { k: number; n: number; rate: number; low: number; high: number };
 
@@ -197,7 +200,21 @@ export function decideAlerts(
     return { ...candidate, used, best: best.test, p };
   });
 
-  const q = benjaminiHochberg(tested.map((test) => test.p));
+  // Two families, the level split between them: the questions together, and each question alone.
+  // A tracker of 50 questions has 50 times as many of the latter, which would otherwise make the
+  // bar of the former 51 times stricter than a tracker of one question's.
+  const q = new Array<number>(tested.length).fill(1);
+  for (const [perQuestion, share] of [
+    [false, 1 - QUESTION_SHARE],
+    [true, QUESTION_SHARE],
+  ] as const) {
+    const members = tested.flatMap((test, i) => ((test.key.query !== "") === perQuestion ? [i] : []));
+    // Where a family is the only one tested, it has the whole level.
+    const level = members.length === tested.length ? 1 : share;
+    benjaminiHochberg(members.map((i) => tested[i]!.p)).forEach((value, j) => {
+      q[members[j]!] = Math.min(1, value / level);
+    });
+  }
   tested.forEach((test, i) => {
     if (q[i]! > rules.q) return;
     const { before, after } = test.best;

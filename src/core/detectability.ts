@@ -1,5 +1,15 @@
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { decideAlerts, DEFAULT_ALERT_RULES, seriesId, type AlertDecision, type AlertRules, type LastAlert, type RunCounts, type RunRow } from "./alerts.ts";
+import {
+  decideAlerts,
+  DEFAULT_ALERT_RULES,
+  QUESTION_SHARE,
+  seriesId,
+  type AlertDecision,
+  type AlertRules,
+  type LastAlert,
+  type RunCounts,
+  type RunRow,
+} from "./alerts.ts";
 
 /*
  * Trackers simulated under run-to-run variance (issue 33, ADR 050): the answers of a run share a
@@ -190,11 +200,13 @@ export function* detectabilitySteps(shape: TrackerShape, options: DetectabilityO
     answers: shape.iterations,
   };
   const cited = new Set(["brand", "rival"]);
-  // The tracker's whole family of tests, and the simulated one's: the bar is q / family for a lone discovery.
+  // The tracker's family of tests over all questions, and the simulated one's: the bar is q / family for a lone discovery
+  // (a share of q when its questions are also tested one by one, as decideAlerts splits it).
   const perQuestion = shape.questions > 1 && shape.iterations * (rules.window + 1) >= rules.minQueryAnswers;
-  const family = providers.length * (1 + shape.competitors) * 2 * (perQuestion ? 1 + shape.questions : 1);
+  const family = providers.length * (1 + shape.competitors) * 2;
   const simulated = providers.length * 2 * 2;
-  const scaled: AlertRules = { ...rules, q: (rules.q * simulated) / family, minQueryAnswers: Number.POSITIVE_INFINITY };
+  const share = perQuestion ? 1 - QUESTION_SHARE : 1;
+  const scaled: AlertRules = { ...rules, q: (rules.q * share * simulated) / family, minQueryAnswers: Number.POSITIVE_INFINITY };
   const baselineRuns = 7;
   function* powerOf(to: number): Generator<void, number> {
     const next = seededRandom(options.seed ?? 33);
