@@ -77,7 +77,7 @@ const MonthlyBudget = v.pipe(
 );
 
 export const MAX_ALERT_WINDOW = 10;
-/** Runs an alert compares at a time: the latest `alertWindow` runs against the ones before them (issue 26). */
+/** The shortest after window an alert tests: the latest `alertWindow` runs, and one more, against a baseline of the runs before them (issue 26, ADR 050). */
 const AlertWindow = v.pipe(
   v.number(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
   v.integer(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
@@ -255,7 +255,7 @@ export type DetectabilityQuery = v.InferInput<typeof DetectabilityQuery>;
 /**
  * What change a tracker of this shape can tell (issue 33, ADR 050), from the alert harness's
  * simulation of its rule under realistic run-to-run variance: the brand's mention rate on one
- * provider falling from `from`% on every question to `to`% (the largest fall, in steps of 5
+ * provider falling from `from`% on every question to `to`% (the smallest fall, in steps of 5
  * points, told within `withinRuns` runs in at least `power` of `trials` simulated trackers, after
  * `baselineRuns` steady runs); `to` null when not even a fall to 5% is. `sentence` says it in words.
  */
@@ -288,7 +288,7 @@ export const Tracker = v.object({
   /** The schedule in words ("Every Monday at 09:00 (Europe/Berlin)"). */
   scheduleText: v.string(),
   monthlyBudgetUsd: v.optional(v.number()),
-  /** Runs per alert window (1: the latest run against the one before). */
+  /** The shortest after window an alert tests, in runs (1: the latest run, and the latest two, against the runs before them; ADR 050). */
   alertWindow: v.number(),
   /** Its webhook; `secret` only in the answer that made it (creation, or a rotation): keep it then. */
   webhook: v.optional(v.object({ url: v.string(), format: v.picklist(webhookFormats), secret: v.optional(v.string()) })),

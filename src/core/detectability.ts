@@ -164,7 +164,7 @@ export function simulateDecisions(
 export type Detectability = { from: number; to: number | null; power: number; withinRuns: number; baselineRuns: number; trials: number };
 
 /**
- * The largest fall of the brand's mention rate on one provider, from `from` (every question), that
+ * The smallest fall of the brand's mention rate on one provider, from `from` (every question), that
  * this tracker's rule tells within 2 runs in at least 80% of simulated trackers under the realistic
  * variance, after a baseline of 7 steady runs; `to` null when not even a fall to 5% is. The rule is
  * decideAlerts itself, on the brand and one competitor (both with domains) of every provider asked;

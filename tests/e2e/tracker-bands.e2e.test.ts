@@ -174,7 +174,6 @@ describe("what a tracker's figures mean, in Chromium", () => {
       await page.keyboard.press("Escape");
 
       // Position: the mean when ranked, with how many answers ranked it, and the caption says so.
-      await openai.getByRole("button", { name: "Show chart" }).click();
       await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
       const position = page.getByRole("region", { name: "Position on ChatGPT / OpenAI" });
       await position.getByText(metricAxis.position, { exact: true }).waitFor();

@@ -295,10 +295,10 @@ describe("aisc track", () => {
     const quiet = await user.browser.api.createTracker(trackerInput());
     expect(await runCli(["track", "alerts", quiet.id], asUser)).toMatchObject({
       code: EXIT.ok,
-      stdout: "No alerts: nothing has risen or fallen beyond chance, and no provider's model has changed.\n",
+      stdout: "No alerts: no rate has moved beyond how much this tracker's runs vary from run to run, and no provider's model or search tool has changed.\n",
     });
 
-    const { tracker, second, fall } = await trackerWithAFall(server, user);
+    const { tracker, second, after, fall } = await trackerWithAFall(server, user);
     const listed = await user.browser.api.listTrackerAlerts(tracker.id);
     const shown = await runCli(["track", "alerts", tracker.id], asUser);
     expect(shown.code).toBe(EXIT.ok);
@@ -311,11 +311,11 @@ describe("aisc track", () => {
     expect(block).toBe(
       [
         `Citations of HubSpot's own domains fell on ChatGPT (simulated), over all queries: ${side(fall.before)} → ${side(fall.after)}; ` +
-          `p ${probability(fall.p)}, q ${probability(fall.q)} · ${second.scheduledFor.slice(0, 16).replace("T", " ")} UTC`,
+          `p ${probability(fall.p)}, q ${probability(fall.q)}, counted with its runs' spread ×${fall.dispersion!.phi.toFixed(1)} against ${fall.baselineRuns!.length} runs · ${second.scheduledFor.slice(0, 16).replace("T", " ")} UTC`,
         `  Answers: ${fall.searchIds.map((id) => `${server.baseUrl}/search/${id}`).join(" ")}`,
       ].join("\n"),
     );
-    expect(fall.searchIds.toSorted()).toEqual(second.queries.map((query) => query.searchId ?? "none").toSorted());
+    expect(fall.searchIds.toSorted()).toEqual(after.flatMap((run) => run.queries.map((query) => query.searchId ?? "none")).toSorted());
     expect(fall.before?.rate).toBeGreaterThan(fall.after?.rate ?? 100);
     // A block per alert, in the API's order (newest first), after the simulated line.
     expect(blocks).toHaveLength(1 + listed.alerts.length);

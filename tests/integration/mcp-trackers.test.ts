@@ -168,10 +168,12 @@ test("tracker_alerts: none said so; a real fall in words with both windows, p, q
   });
   const none = await client.callTool({ name: "tracker_alerts", arguments: { id: quiet.id } });
   expect(none.isError).toBeFalsy();
-  expect(texts(none)[0]).toBe("No alerts: nothing has risen or fallen beyond chance, and no provider's model has changed.");
+  expect(texts(none)[0]).toBe(
+    "No alerts: no rate has moved beyond how much this tracker's runs vary from run to run, and no provider's model or search tool has changed.",
+  );
   expect(JSON.parse(texts(none)[1] ?? "")).toEqual({ alerts: [], simulated: {} });
 
-  const { tracker, second, fall } = await trackerWithAFall(server, user);
+  const { tracker, second, after, fall } = await trackerWithAFall(server, user);
   const answer = await client.callTool({ name: "tracker_alerts", arguments: { id: tracker.id } });
   expect(answer.isError).toBeFalsy();
   const [summary, json] = texts(answer);
@@ -191,9 +193,9 @@ test("tracker_alerts: none said so; a real fall in words with both windows, p, q
   expect(lines.slice(2)).toHaveLength(listed.alerts.length);
   expect(lines[2 + listed.alerts.findIndex((alert) => alert.id === fall.id)]).toBe(
     `- Citations of HubSpot's own domains fell on ChatGPT (simulated), over all queries: ${side(fall.before)} → ${side(fall.after)}; ` +
-      `p ${probability(fall.p)}, q ${probability(fall.q)} · ${second.scheduledFor.slice(0, 16).replace("T", " ")} UTC (searches ${fall.searchIds.join(", ")})`,
+      `p ${probability(fall.p)}, q ${probability(fall.q)}, counted with its runs' spread ×${fall.dispersion!.phi.toFixed(1)} against ${fall.baselineRuns!.length} runs · ${second.scheduledFor.slice(0, 16).replace("T", " ")} UTC (searches ${fall.searchIds.join(", ")})`,
   );
-  expect(fall.searchIds.toSorted()).toEqual(second.queries.map((query) => query.searchId ?? "none").toSorted());
+  expect(fall.searchIds.toSorted()).toEqual(after.flatMap((run) => run.queries.map((query) => query.searchId ?? "none")).toSorted());
 }, 120_000);
 
 test("the same refusals as the API: Pro required for a free user, another user's tracker not found, an empty id refused", async () => {

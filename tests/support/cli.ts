@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import type { Database } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
+import type { TrackerRun } from "#src/contract/trackers.ts";
 import { hostOf } from "#src/core/urls.ts";
 import type { App } from "#src/server/app.ts";
 import type { ProviderStatus } from "#src/server/services/providers/status.ts";
@@ -82,7 +83,7 @@ export async function savedSearchWithLens(server: CliServer) {
  * A Pro user's tracker with one real alert (issue 26), made as tests/integration/tracker-alerts.test.ts
  * makes it: runs of 10 iterations over two CRM questions, ChatGPT no longer searching the web
  * after a baseline of them, so that its citation rate of hubspot.com falls. Returns the tracker,
- * the run after the baseline, and that fall as the API lists it.
+ * the run that told the fall, the runs of its after window, and the fall as the API lists it.
  */
 export async function trackerWithAFall(server: CliServer, user: Awaited<ReturnType<typeof createUser>>) {
   const api = user.browser.api;
@@ -105,14 +106,18 @@ export async function trackerWithAFall(server: CliServer, user: Awaited<ReturnTy
     );
   };
   try {
-    // A baseline first (ADR 050): one provider and one brand give its dispersion little to pool, so five runs rather than the three a larger tracker needs.
-    for (let i = 0; i < 5; i++) await run();
+    // A baseline first (ADR 050), then two runs without the web: a fall of one provider's one brand
+    // is told at its first run only when unmistakable, and confirmed at the second.
+    const baseline: TrackerRun[] = [];
+    for (let i = 0; i < 3; i++) baseline.push(await run());
     server.simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
-    const second = await run();
+    const fallen = [await run(), await run()];
     const { alerts } = await api.listTrackerAlerts(tracker.id);
     const fall = alerts.find((alert) => alert.kind === "fell" && alert.metric === "citation" && alert.subject === "HubSpot" && !alert.query);
     if (!fall) throw new Error("trackerWithAFall: no fall of ChatGPT's citations of hubspot.com was told");
-    return { tracker, second, fall };
+    const second = fallen.find((r) => r.id === fall.runId)!;
+    const after = [...baseline, ...fallen].filter((r) => fall.searchIds.some((id) => r.queries.some((query) => query.searchId === id)));
+    return { tracker, second, after, fall };
   } finally {
     server.simulator.clearFaults();
   }

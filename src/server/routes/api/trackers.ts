@@ -114,7 +114,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
           tags: ["trackers"],
           summary: "What change a tracker of this shape can tell",
           description:
-            `${PRO} Before a tracker is saved: with \`questions\` × \`iterations\` on \`providers\` (default 3) and \`competitors\` (default 0), the largest fall of the brand's mention rate ` +
+            `${PRO} Before a tracker is saved: with \`questions\` × \`iterations\` on \`providers\` (default 3) and \`competitors\` (default 0), the smallest fall of the brand's mention rate ` +
             "on one provider, from 50% on every question, that its alert rule tells within 2 runs in at least 80% of simulated trackers (steps of 5 points; `to` null when not even a fall to 5% is), " +
             "under run-to-run variance like real assistants' (ADR 050), and `sentence` saying it. A saved tracker's own is its `detectability`.",
         }),
