@@ -13,7 +13,6 @@ import {
   figureHeader,
   formatPoint,
   metricAxis,
-  PRIOR_DF,
   providerTrends,
   runLabels,
 } from "#web/lib/trend.ts";
@@ -116,7 +115,6 @@ test("under the charts, what the bands cover: the tracker's figure, widened by e
     "Bands cover the tracker's mean position when ranked, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary (Claude / Anthropic ×2.5).",
   );
   // A spread its runs have barely shown yet is said to be (mostly) the starting assumption.
-  expect(PRIOR_DF).toBe(DISPERSION_PRIOR.df);
   expect(
     bandsCaption(
       "mention",

@@ -1,6 +1,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerAlert, TrendDispersion, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { querySlug } from "#src/core/export.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
@@ -81,8 +82,8 @@ export function spreadText(phi: number): string {
   return `×${phi.toFixed(1)}`;
 }
 
-/** The degrees of freedom a provider's dispersion starts with before its runs show their own (DISPERSION_PRIOR in src/core/dispersion.ts). */
-export const PRIOR_DF = 4;
+/** The degrees of freedom a provider's dispersion starts with before its runs show their own. */
+const PRIOR_DF = DISPERSION_PRIOR.df;
 
 /** How much of φ is the starting assumption: all of it (no runs to read yet), most of it (fewer runs' worth than the prior's), or little. */
 export function spreadSource(df: number): "assumed" | "mostly assumed" | "measured" {

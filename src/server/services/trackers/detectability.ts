@@ -11,17 +11,34 @@ const KEPT = 2_000;
  */
 export function createDetectability() {
   const known = new Map<string, Promise<Detectability>>();
-  return {
-    of(shape: TrackerShape): Promise<Detectability> {
-      const key = `${shape.questions}/${shape.iterations}/${shape.providers}/${shape.competitors}`;
-      let found = known.get(key);
-      if (!found) {
-        if (known.size >= KEPT) known.delete(known.keys().next().value!);
-        found = simulate(shape);
-        known.set(key, found);
-        found.catch(() => known.delete(key));
+  const settled = new Map<string, Detectability>();
+  const keyOf = (shape: TrackerShape) => `${shape.questions}/${shape.iterations}/${shape.providers}/${shape.competitors}`;
+  const of = (shape: TrackerShape): Promise<Detectability> => {
+    const key = keyOf(shape);
+    let found = known.get(key);
+    if (!found) {
+      if (known.size >= KEPT) {
+        const oldest = known.keys().next().value!;
+        known.delete(oldest);
+        settled.delete(oldest);
       }
-      return found;
+      found = simulate(shape);
+      known.set(key, found);
+      found.then(
+        (value) => known.has(key) && settled.set(key, value),
+        () => known.delete(key),
+      );
+    }
+    return found;
+  };
+  return {
+    /** The shape's figure, once simulated (the first time a few hundred milliseconds to seconds). */
+    of,
+    /** The shape's figure if it is known already; else undefined, and it is worked out for next time (a page never waits for it). */
+    known(shape: TrackerShape): Detectability | undefined {
+      const value = settled.get(keyOf(shape));
+      if (!value) void of(shape).catch(() => undefined);
+      return value;
     },
   };
 }

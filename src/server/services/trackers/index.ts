@@ -98,12 +98,16 @@ export function createTrackers({
     return given;
   }
 
-  /** What change a tracker of this shape can tell (ADR 050). */
-  function detectabilityOf(row: TrackerRow) {
-    return detectability.of({ questions: row.queries.length, iterations: row.iterations, providers: row.providers.length, competitors: competitorsOf(row) });
+  /** A tracker's shape, for what change it can tell (ADR 050). */
+  function shapeOf(row: TrackerRow): TrackerShape {
+    return { questions: row.queries.length, iterations: row.iterations, providers: row.providers.length, competitors: competitorsOf(row) };
   }
 
-  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing = false } = {}): Promise<Tracker> {
+  /**
+   * `seeing`: with what change it can tell — "wait" works it out (the answer to saving it), "known"
+   * gives it when already worked out (a page's read never waits for a simulation).
+   */
+  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing }: { seeing?: "wait" | "known" } = {}): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
@@ -129,7 +133,7 @@ export function createTrackers({
       nextRunAt: next?.toISOString() ?? null,
       lastRun: lastRun === undefined ? await latestRun(row.id) : lastRun,
       estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()), simulated },
-      ...(seeing ? { detectability: await detectabilityOf(row) } : {}),
+      ...withDetectability(seeing === "wait" ? await detectability.of(shapeOf(row)) : seeing === "known" ? detectability.known(shapeOf(row)) : undefined),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -146,7 +150,7 @@ export function createTrackers({
       return { trackers: await Promise.all(rows.map((row) => view(row))) };
     },
 
-    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: true }),
+    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
 
     /** What change a tracker of this shape could tell, before it is saved (ADR 050). */
     estimate: (shape: TrackerShape): Promise<Detectability> => detectability.of(shape),
@@ -176,7 +180,7 @@ export function createTrackers({
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
       await emails.ensureDigest();
-      return withSecret(await view(row, null, { seeing: true }), row, Boolean(input.webhook));
+      return withSecret(await view(row, null, { seeing: "wait" }), row, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
@@ -226,7 +230,7 @@ export function createTrackers({
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
       await engine.schedule(updated);
-      return withSecret(await view(updated, undefined, { seeing: true }), updated, freshSecret);
+      return withSecret(await view(updated, undefined, { seeing: "wait" }), updated, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */
@@ -287,6 +291,10 @@ export function createTrackers({
       return run;
     },
   };
+}
+
+function withDetectability(found: Detectability | undefined): { detectability?: Detectability } {
+  return found ? { detectability: found } : {};
 }
 
 function competitorsOf(row: TrackerRow): number {
