@@ -1,4 +1,5 @@
 import type { ProviderId } from "#src/contract/providers.ts";
+import { newModelAt, versionSet } from "./model-identity.ts";
 import {
   clusteredInterval,
   dispersedTest,
@@ -92,26 +93,6 @@ export function seriesId({ metric, provider, subject, query }: SeriesKey): strin
   return JSON.stringify([metric, provider, subject.toLowerCase(), query]);
 }
 
-/** A provider's model versions in a run, sorted and without repeats ("m-1, m-2" and "m-2, m-1" are one set). */
-export function versionSet(versions: readonly string[]): string[] {
-  return [...new Set(versions.flatMap((version) => version.split(", ")).filter(Boolean))].sort();
-}
-
-/** A provider's identity in a run: the model version that answered and the web-search tool it was asked with ("claude-haiku-5-5 (web_search_20260318)"). */
-export function modelIdentity(modelVersion: string, searchTool: string | undefined): string {
-  return searchTool ? `${modelVersion} (${searchTool})` : modelVersion;
-}
-
-/**
- * Whether `identity` was seen among `seen`: the same model and tool, or the same model where one
- * side was kept before tools were (a rollup written before them is not a change of model).
- */
-function seenBefore(identity: string, seen: ReadonlySet<string>): boolean {
-  if (seen.has(identity)) return true;
-  const model = identity.replace(/ \([^()]*\)$/, "");
-  return seen.has(model) || (model === identity && [...seen].some((other) => other.replace(/ \([^()]*\)$/, "") === model));
-}
-
 /**
  * The decisions of the newest run in `runs` (the segment's runs that answered, oldest first; the
  * last maxBaseline + window + 1 are enough). `last` holds each series' latest rise or fall;
@@ -130,13 +111,8 @@ export function decideAlerts(
   const modelStart = new Map<ProviderId, number>();
   for (const provider of providers) {
     const sets = runs.map((run) => indexOf(run).versions.get(provider) ?? []);
-    const seen = new Set<string>();
-    let start = 0;
-    sets.forEach((set, index) => {
-      if (seen.size > 0 && set.some((version) => !seenBefore(version, seen))) start = index;
-      for (const version of set) seen.add(version);
-    });
-    modelStart.set(provider, start);
+    const start = newModelAt(sets).lastIndexOf(true);
+    modelStart.set(provider, Math.max(0, start));
     if (start === runs.length - 1 && start > 0) {
       const previous = sets.slice(0, -1).findLast((set) => set.length > 0) ?? [];
       decisions.push({ kind: "model-changed", provider, before: previous.join(", "), after: sets.at(-1)!.join(", ") });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { benjaminiHochberg, decideAlerts, seriesId, versionSet, type AlertDecision, type LastAlert, type RunCounts, type RunRow } from "#src/core/alerts.ts";
+import { benjaminiHochberg, decideAlerts, seriesId, type AlertDecision, type LastAlert, type RunCounts, type RunRow } from "#src/core/alerts.ts";
+import { versionSet } from "#src/core/model-identity.ts";
 
 /*
  * Issue 33 (ADR 050): the parts of the alert rule, each on counts made by hand. What the rule does

@@ -62,6 +62,15 @@ test("a provider's chart: the brand first, oldest run first, a rule where its mo
   ]);
 });
 
+test("a rollout that comes and goes is marked once, where the new version first answered; the same versions in another order are no change", () => {
+  const versions = ["m-1", "m-1, m-2", "m-1", "m-2, m-1", "m-2"];
+  const points = versions.map((version, i) => point(`r${i}`, `2026-11-0${i + 1}T09:00:00.000Z`, "HubSpot", version));
+  const [trend] = providerTrends(points, ["openai"], new Map());
+  expect(trend!.markers).toEqual([
+    { at: "2026-11-02T09:00:00.000Z", kind: "model", text: "Model changed before the run of Nov 2, 2026, 09:00 UTC: m-1 → m-1, m-2" },
+  ]);
+});
+
 test("figures in words: a rate with its interval, a mean position, a run's label, an alert", () => {
   expect(formatPoint({ rate: 60, low: 31.3, high: 83.2 }, "mention")).toBe("60% (31–83%)");
   expect(formatPoint({ rate: 2.25, low: 1.9, high: 2.71 }, "position")).toBe("2.3 (1.9–2.7)");

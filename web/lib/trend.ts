@@ -2,6 +2,7 @@ import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerAlert, TrendDispersion, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
+import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
@@ -175,6 +176,9 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
     subjects.sort((a, b) => Number(b.isBrand) - Number(a.isBrand));
     const ordered = [...runs.values()].sort((a, b) => a.at.localeCompare(b.at));
     const markers: TrendMarker[] = [];
+    // A model marked where the provider first answers with a version it had not used: a rollout that comes and goes is marked once.
+    const version = (r: TrendRun) => versionSet([[...r.bySubject.values()][0]?.modelVersion ?? ""]).join(", ");
+    const fresh = newModelAt(ordered.map((r) => versionSet([[...r.bySubject.values()][0]?.modelVersion ?? ""])));
     ordered.forEach((run, index) => {
       const previous = ordered[index - 1];
       if (!previous) return;
@@ -182,8 +186,7 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
       const after = segments.get(run.runId);
       if (before !== undefined && after !== undefined && before !== after)
         markers.push({ at: run.at, kind: "queries", text: `What the tracker asks or counts was edited before the run of ${formatDate(run.at)}` });
-      const version = (r: TrendRun) => [...r.bySubject.values()][0]?.modelVersion ?? "";
-      if (version(previous) && version(run) && version(previous) !== version(run))
+      if (fresh[index])
         markers.push({ at: run.at, kind: "model", text: `Model changed before the run of ${formatDate(run.at)}: ${version(previous)} → ${version(run)}` });
     });
     trends.push({ provider, subjects, runs: ordered, markers });

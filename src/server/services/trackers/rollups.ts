@@ -9,7 +9,7 @@ import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { sourceTypes, type SourcesReport, type SourceType, type TrendDispersion, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
 import { sourceCounts, sourceType } from "#src/core/sources.ts";
-import { modelIdentity, versionSet } from "#src/core/alerts.ts";
+import { modelIdentity, versionSet } from "#src/core/model-identity.ts";
 import { addCounts, metricOf, subjectCounts, trendDispersions, type SubjectCounts, type TrendSeries } from "#src/core/trend.ts";
 import type { SearchStore } from "../search/store.ts";
 
