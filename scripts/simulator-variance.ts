@@ -28,7 +28,7 @@ const option = (name: string, fallback: number): number => {
 const seed = option("seed", 7);
 const runs = option("runs", 30);
 const iterations = option("iterations", 10);
-const setting = { daySd: option("day-effect-sd", DEMO_RUN_EFFECTS.daySd), runSd: option("run-effect-sd", DEMO_RUN_EFFECTS.runSd) };
+const setting = { dayEffectSd: option("day-effect-sd", DEMO_RUN_EFFECTS.dayEffectSd), runEffectSd: option("run-effect-sd", DEMO_RUN_EFFECTS.runEffectSd) };
 const QUESTIONS = ["best crm for startups", "best running shoes", "best project management software", "best password manager"];
 const DAY_MS = 86_400_000;
 const GAP_MS = 60_000;
@@ -127,7 +127,7 @@ function figures(days: readonly { run: Named[]; later: Named }[]): Omit<Figures,
 
 async function measure(runEffects: RunEffects | undefined): Promise<Map<string, Figures>> {
   let now = 0;
-  const simulator = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed, ...(runEffects ? { runEffects: { ...runEffects, clock: () => now } } : {}) });
+  const simulator = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed, ...(runEffects ? { ...runEffects, clock: () => now } : {}) });
   const setClock = (ms: number) => {
     now = ms;
   };
@@ -182,4 +182,4 @@ console.log(
   `Simulator seed ${seed}: ${runs} days × ${iterations} answers a run (and one answer of a second run each day), every provider, brands = companies named.`,
 );
 print("Run effects off", await measure(undefined));
-print(`Run effects daySd ${setting.daySd}, runSd ${setting.runSd}`, await measure(setting));
+print(`Run effects dayEffectSd ${setting.dayEffectSd}, runEffectSd ${setting.runEffectSd}`, await measure(setting));

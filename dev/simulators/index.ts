@@ -11,7 +11,7 @@
  * a tool-less structured call named "extraction") is answered as a small model would, with its
  * mistakes at the `extractorErrors` rate (extractor-errors.ts lists them).
  *
- * With `runEffects` (ADR 051), search answers move together as a real assistant's do: those of
+ * With run effects (`dayEffectSd`, `runEffectSd`; ADR 051), search answers move together as a real assistant's do: those of
  * one run (a burst of a question's requests, none more than `runGapMs` after the one before) lean
  * the same way, and each UTC day leans every question its own way, so a tracker's iterations agree
  * more with each other than with the next day's. Off by default (each answer drawn on its own);
@@ -44,7 +44,7 @@ export const simulators: { [P in ProviderId]: () => ProviderHandler<P> } = {
 
 export type Latency = { kind: "fixed"; ms: number } | { kind: "lognormal"; medianMs: number; p95Ms: number };
 
-export interface SimulatorOptions {
+export interface SimulatorOptions extends RunEffects {
   /** 0 (default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -70,13 +70,6 @@ export interface SimulatorOptions {
    * a company as a product: extractor-errors.ts). Default 0: exactly the names the answer recommends.
    */
   extractorErrors?: number;
-  /**
-   * Answers that move together within a run (a burst of identical requests) and from day to day,
-   * as a real model build and search index make them (run-effects.ts, ADR 051): each product's and
-   * page's weight in a search answer scaled by exp(day effect + run effect), normal draws with
-   * these standard deviations, fixed by the seed. Absent (default): every answer drawn on its own.
-   */
-  runEffects?: RunEffects;
 }
 
 export interface RequestLogEntry {
@@ -145,7 +138,7 @@ export const DEMO_EXTRACTOR_ERRORS = 0.2;
  * much as independent answers' would) while the brands of one day's answer and the next's still
  * share about half (scripts/simulator-variance.ts measures it; ADR 051 has the figures).
  */
-export const DEMO_RUN_EFFECTS: Readonly<RunEffects> = { daySd: 0.25, runSd: 0.25 };
+export const DEMO_RUN_EFFECTS = { dayEffectSd: 0.25, runEffectSd: 0.25 } as const satisfies RunEffects;
 
 const ASKED_KEPT = 100_000;
 
@@ -170,7 +163,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     const stream = hashString(`${seed}:${n}:${key}`);
     return { rng: createRng(stream), extractorErrors: { rate: extractorErrorRate, rng: createRng(stream ^ 0x85ebca6b) } };
   };
-  const runEffect = createRunEffects(seed, options.runEffects);
+  const runEffect = createRunEffects(seed, options);
   /** setLean's offsets, by provider ("" for every one) and item. */
   const leans = new Map<string, number>();
   const withLeans = (provider: ProviderId, effect: Effect | undefined): Effect | undefined => {
@@ -404,11 +397,9 @@ if (import.meta.main) {
     noise: number("--noise") ?? DEMO_NOISE,
     extractorErrors: number("--extractor-errors") ?? DEMO_EXTRACTOR_ERRORS,
     latency: latencyMs === undefined ? DEFAULT_LATENCY : { kind: "fixed", ms: latencyMs },
-    runEffects: {
-      daySd: number("--day-effect-sd") ?? DEMO_RUN_EFFECTS.daySd,
-      runSd: number("--run-effect-sd") ?? DEMO_RUN_EFFECTS.runSd,
-      runGapMs: number("--run-gap-ms") ?? DEMO_RUN_EFFECTS.runGapMs,
-    },
+    dayEffectSd: number("--day-effect-sd") ?? DEMO_RUN_EFFECTS.dayEffectSd,
+    runEffectSd: number("--run-effect-sd") ?? DEMO_RUN_EFFECTS.runEffectSd,
+    runGapMs: number("--run-gap-ms"),
   });
   console.log(`AI provider simulators listening on ${sim.origin}`);
   for (const id of providerIds) console.log(`  ${providerConfig[id].env.baseUrl}=${sim.baseUrls[id]}`);

@@ -11,10 +11,10 @@ import type { ProviderId } from "#src/contract/providers.ts";
 import { createRng, hashString } from "./random.ts";
 
 export interface RunEffects {
-  /** Standard deviation of an item's log-weight offset per provider × UTC day. */
-  daySd: number;
-  /** Standard deviation of an item's log-weight offset per provider × question × run. */
-  runSd: number;
+  /** Standard deviation of an item's log-weight offset per provider × UTC day (0, the default: none). */
+  dayEffectSd?: number;
+  /** Standard deviation of an item's log-weight offset per provider × question × run (0, the default: none). */
+  runEffectSd?: number;
   /** A new run of a question starts when more than this has passed since its previous search request. Default 60 000. */
   runGapMs?: number;
   /** Epoch ms, for the day and the gaps between runs. Default Date.now. */
@@ -34,18 +34,18 @@ const DAY_MS = 86_400_000;
 /** Questions whose last request is remembered; forgotten all at once past this, as a long demo would otherwise hold every one. */
 const RUNS_KEPT = 100_000;
 
-export function createRunEffects(seed: number, options: RunEffects | undefined): RunEffectsFor {
-  if (!options) return () => undefined;
-  const { daySd, runSd } = options;
+export function createRunEffects(seed: number, options: RunEffects = {}): RunEffectsFor {
+  const dayEffectSd = options.dayEffectSd ?? 0;
+  const runEffectSd = options.runEffectSd ?? 0;
   const gapMs = options.runGapMs ?? DEFAULT_RUN_GAP_MS;
   for (const [name, value] of [
-    ["daySd", daySd],
-    ["runSd", runSd],
+    ["dayEffectSd", dayEffectSd],
+    ["runEffectSd", runEffectSd],
     ["runGapMs", gapMs],
   ] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new Error(`runEffects.${name} must be a number ≥ 0, got ${value}`);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, got ${value}`);
   }
-  if (daySd === 0 && runSd === 0) return () => undefined;
+  if (dayEffectSd === 0 && runEffectSd === 0) return () => undefined;
   const clock = options.clock ?? Date.now;
   /** Per provider and question: its current run (numbered from 0), the day that run began on, and its last request. */
   const runs = new Map<string, { run: number; day: number; lastMs: number }>();
@@ -71,7 +71,7 @@ export function createRunEffects(seed: number, options: RunEffects | undefined):
     return (item) => {
       let effect = drawn.get(item);
       if (effect === undefined) {
-        effect = (daySd === 0 ? 0 : daySd * normalOf(`${dayKey}|${item}`)) + (runSd === 0 ? 0 : runSd * normalOf(`${runKey}|${item}`));
+        effect = (dayEffectSd === 0 ? 0 : dayEffectSd * normalOf(`${dayKey}|${item}`)) + (runEffectSd === 0 ? 0 : runEffectSd * normalOf(`${runKey}|${item}`));
         drawn.set(item, effect);
       }
       return effect;

@@ -161,7 +161,7 @@ async function build(options: AssembleOptions, context: StartupContext, opened: 
   let simulator = options.simulator;
   if (!simulator && Object.values(providerModes(env)).includes("simulated")) {
     const { startSimulator, DEMO_NOISE, DEMO_EXTRACTOR_ERRORS, DEMO_RUN_EFFECTS } = await import("#dev/simulators/index.ts");
-    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE, extractorErrors: DEMO_EXTRACTOR_ERRORS, runEffects: DEMO_RUN_EFFECTS });
+    const started = startSimulator(options.simulate ?? { noise: DEMO_NOISE, extractorErrors: DEMO_EXTRACTOR_ERRORS, ...DEMO_RUN_EFFECTS });
     opened.push(() => started.stop());
     simulator = started;
   }

@@ -1084,7 +1084,7 @@ describe("run effects (ADR 051)", () => {
   /** A product's per-run mention count over `iterations` answers a run, one run a day: its variance over binomial, averaged over the products named in 20–80 % of answers. */
   async function dispersion(runEffects: RunEffects | undefined, query: string, runs = 30, iterations = 10): Promise<{ phi: number; products: number }> {
     let now = start;
-    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 51, ...(runEffects ? { runEffects: { ...runEffects, clock: () => now } } : {}) });
+    const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 51, ...(runEffects ? { ...runEffects, clock: () => now } : {}) });
     try {
       const phis: number[] = [];
       for (const id of providerIds) {
@@ -1124,8 +1124,8 @@ describe("run effects (ADR 051)", () => {
   test("with effects on, a seed still gives the same answers whatever order concurrent calls arrive in, and they differ from the answers without", async () => {
     const clock = () => start;
     const [one, two, off] = [
-      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, runEffects: { ...DEMO_RUN_EFFECTS, clock } }),
-      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, runEffects: { ...DEMO_RUN_EFFECTS, clock } }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, ...DEMO_RUN_EFFECTS, clock }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42, ...DEMO_RUN_EFFECTS, clock }),
       startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 42 }),
     ];
     try {
@@ -1146,7 +1146,7 @@ describe("run effects (ADR 051)", () => {
   test("off (absent, or both standard deviations 0) leaves a seed's answers exactly as they were", async () => {
     const sims = [
       startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 8 }),
-      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 8, runEffects: { daySd: 0, runSd: 0, clock: () => start } }),
+      startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 8, dayEffectSd: 0, runEffectSd: 0, clock: () => start }),
     ];
     try {
       const texts = async (on: Simulator) => {
@@ -1163,7 +1163,7 @@ describe("run effects (ADR 051)", () => {
 
   test("a run is a burst: requests no more than runGapMs apart share a lean; a later one starts a new run; a day's lean is every question's; the bookkeeping stays bounded", () => {
     let now = start;
-    const effects = createRunEffects(3, { daySd: 0, runSd: 1, runGapMs: 1000, clock: () => now });
+    const effects = createRunEffects(3, { dayEffectSd: 0, runEffectSd: 1, runGapMs: 1000, clock: () => now });
     const lean = (question: string) => effects("openai", question)?.("Bitwarden");
     const first = lean("best password manager");
     now += 900;
@@ -1180,7 +1180,7 @@ describe("run effects (ADR 051)", () => {
     expect(third).not.toBe(first);
     expect(third).not.toBe(second);
 
-    const daily = createRunEffects(3, { daySd: 1, runSd: 0, clock: () => now });
+    const daily = createRunEffects(3, { dayEffectSd: 1, runEffectSd: 0, clock: () => now });
     const today = daily("openai", "best password manager")?.("Bitwarden");
     expect(daily("openai", "password manager for families")?.("Bitwarden")).toBe(today);
     expect(daily("anthropic", "best password manager")?.("Bitwarden")).not.toBe(today);
@@ -1188,7 +1188,7 @@ describe("run effects (ADR 051)", () => {
     expect(daily("openai", "best password manager")?.("Bitwarden")).not.toBe(today);
 
     expect(createRunEffects(3, undefined)("openai", "best password manager")).toBeUndefined();
-    expect(createRunEffects(3, { daySd: 0, runSd: 0 })("openai", "best password manager")).toBeUndefined();
-    expect(() => createRunEffects(3, { daySd: -1, runSd: 0 })).toThrow();
+    expect(createRunEffects(3, { dayEffectSd: 0, runEffectSd: 0 })("openai", "best password manager")).toBeUndefined();
+    expect(() => createRunEffects(3, { dayEffectSd: -1, runEffectSd: 0 })).toThrow();
   });
 });

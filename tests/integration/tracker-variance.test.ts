@@ -22,7 +22,7 @@ const STEADY_RUNS = 8;
 let simulator: Simulator;
 let now = Date.UTC(2026, 10, 2, 9);
 beforeAll(() => {
-  simulator = startSimulator({ seed: 33, latency: { kind: "fixed", ms: 1 }, runEffects: { ...DEMO_RUN_EFFECTS, clock: () => now } });
+  simulator = startSimulator({ seed: 33, latency: { kind: "fixed", ms: 1 }, ...DEMO_RUN_EFFECTS, clock: () => now });
 });
 afterAll(async () => {
   await simulator.stop();
