@@ -76,7 +76,7 @@ describe("what a tracker's figures mean, in Chromium", () => {
       expect(await seeing.getAttribute("aria-busy")).toBe("false");
       expect(await seriousAxeViolations(page)).toEqual([]);
       await seeing.scrollIntoViewIfNeeded();
-      await screenshot(page, "trackers-form-detectability.png", { published: false });
+      await screenshot(page, "trackers-form-detectability.png");
 
       // Saved with 2 answers per question (a quick run); its page says what this tracker can see.
       await page.getByLabel("Iterations per question").fill("2");
@@ -125,7 +125,7 @@ describe("what a tracker's figures mean, in Chromium", () => {
       const alertsSection = page.getByRole("region", { name: "Alerts" });
       await alertsSection.getByText(NO_TRACKER_ALERTS).waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
-      await screenshot(page, "trackers-bands.png", { fullPage: true, published: false });
+      await screenshot(page, "trackers-bands.png", { fullPage: true });
 
       // Three steady runs tell nothing yet; two records as the alerts table keeps them: one of the
       // earlier rule (kept from before rule 2), one of rule 2 with what its test counted with.
