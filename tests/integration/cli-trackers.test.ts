@@ -62,6 +62,8 @@ describe("aisc track", () => {
     );
     expect(daily).toMatchObject({ code: EXIT.ok, stderr: expect.stringContaining("aisc track run") });
     expect(daily.stdout).toContain("Every day at 09:30 (Europe/Berlin)");
+    // What it can see, as the API says it: one question cannot tell a run's swing from a fall.
+    expect(daily.stdout).toContain("What it can see: With 1 question × 5 answers on 3 providers, not even a fall of your brand from 50% to 5%");
 
     const weekly = await runCli(
       [
@@ -119,7 +121,18 @@ describe("aisc track", () => {
       schedule: { cron: "0 9 * * 1", timezone: "America/New_York" },
       monthlyBudgetUsd: 25,
       paused: false,
+      detectability: { questions: 3, iterations: 3, providers: 2, competitors: 2, from: 50, withinRuns: 2 },
     });
+
+    // Before creating one: the same figure for a shape, in words and as the API's answer; a bad flag named.
+    const estimated = await runCli(["track", "estimate", "--questions", "3", "--iterations", "3", "--providers", "2", "--competitors", "2", "--json"], asUser);
+    expect(estimated.code).toBe(EXIT.ok);
+    expect(JSON.parse(estimated.stdout)).toEqual(created.detectability);
+    const words = await runCli(["track", "estimate", "--questions", "3", "--iterations", "3", "--providers", "2", "--competitors", "2"], asUser);
+    expect(words).toMatchObject({ code: EXIT.ok, stdout: `${created.detectability!.sentence}\n` });
+    const bad = await runCli(["track", "estimate", "--questions", "51", "--iterations", "3"], asUser);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.stderr).toContain("--questions: questions must be a whole number from 1 to 50");
 
     const cron = await runCli(
       ["track", "create", "--name", "Weekdays", "--query", "best crm", "--brand", "HubSpot", "--cron", "15 6 * * 1-5", "--timezone", "UTC", "--json"],

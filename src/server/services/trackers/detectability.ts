@@ -1,15 +1,18 @@
 import type { Detectability } from "#src/contract/trackers.ts";
 import { detectabilitySentence, detectabilitySteps, type TrackerShape } from "#src/core/detectability.ts";
+import { createLimiter } from "../search/limit.ts";
 
 /** Shapes remembered: each is a few hundred milliseconds to seconds of simulation, and forms ask the same few again and again. */
 const KEPT = 2_000;
 
 /**
  * What change a tracker of a shape can tell (issue 33, ADR 050): the alert harness's simulation of
- * the rule (src/core/detectability.ts), run a simulated tracker at a time so that other
- * requests go on meanwhile, and remembered by shape.
+ * the rule (src/core/detectability.ts), one shape at a time and a few simulated trackers at a
+ * time, so that other requests go on meanwhile, and remembered by shape.
  */
 export function createDetectability() {
+  // One simulation at a time on an instance: many shapes asked at once queue, and never take more than a core.
+  const limit = createLimiter(1);
   const known = new Map<string, Promise<Detectability>>();
   const settled = new Map<string, Detectability>();
   const keyOf = (shape: TrackerShape) => `${shape.questions}/${shape.iterations}/${shape.providers}/${shape.competitors}`;
@@ -22,7 +25,7 @@ export function createDetectability() {
         known.delete(oldest);
         settled.delete(oldest);
       }
-      found = simulate(shape);
+      found = limit(() => simulate(shape));
       known.set(key, found);
       found.then(
         (value) => known.has(key) && settled.set(key, value),
