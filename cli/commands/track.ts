@@ -90,7 +90,7 @@ const estimate = defineCommand(
 )
   .requiredOption("--questions <n>", "how many questions it would ask (1–50)")
   .requiredOption("-n, --iterations <n>", "times each provider would be asked each question per run (1–100)")
-  .option("--providers <n>", "how many providers it would ask (1–3, default 3)")
+  .option("--providers <n>", "how many providers it would ask (default: every one connected to the server)")
   .option("--competitors <n>", "how many competitors it would count (0–10, default 0)")
   .action(
     action(EstimateOptions, async ({ context, options }) => {

@@ -3,6 +3,7 @@ import { MAX_ITERATIONS } from "./constants.ts";
 import { BrandEntry } from "./lens.ts";
 import { isTimeZone, Location } from "./location.ts";
 import { ProviderId } from "./provider-schemas.ts";
+import { providerIds } from "./providers.ts";
 import { SearchQuery } from "./search-request.ts";
 
 /*
@@ -215,40 +216,18 @@ export const RunDefinition = v.object({
 });
 export type RunDefinition = v.InferOutput<typeof RunDefinition>;
 
+/** A whole number read from a query string's text, from `min` to `max`, named in its message. */
+function WholeNumberParam(name: string, min: number, max: number) {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return v.pipe(v.string(), v.transform(Number), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
+}
+
 /** GET /api/trackers/estimate: the shape of a tracker, before it is saved. */
 export const DetectabilityQuery = v.object({
-  questions: v.pipe(
-    v.string(),
-    v.transform(Number),
-    v.integer("questions must be a whole number from 1 to 50"),
-    v.minValue(1, "questions must be a whole number from 1 to 50"),
-    v.maxValue(MAX_TRACKER_QUERIES, "questions must be a whole number from 1 to 50"),
-  ),
-  iterations: v.pipe(
-    v.string(),
-    v.transform(Number),
-    v.integer("iterations must be a whole number from 1 to 100"),
-    v.minValue(1, "iterations must be a whole number from 1 to 100"),
-    v.maxValue(MAX_ITERATIONS, "iterations must be a whole number from 1 to 100"),
-  ),
-  providers: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform(Number),
-      v.integer("providers must be a whole number from 1 to 3"),
-      v.minValue(1, "providers must be a whole number from 1 to 3"),
-      v.maxValue(3, "providers must be a whole number from 1 to 3"),
-    ),
-  ),
-  competitors: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform(Number),
-      v.integer(`competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
-      v.minValue(0, `competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
-      v.maxValue(MAX_TRACKER_COMPETITORS, `competitors must be a whole number from 0 to ${MAX_TRACKER_COMPETITORS}`),
-    ),
-  ),
+  questions: WholeNumberParam("questions", 1, MAX_TRACKER_QUERIES),
+  iterations: WholeNumberParam("iterations", 1, MAX_ITERATIONS),
+  providers: v.optional(WholeNumberParam("providers", 1, providerIds.length)),
+  competitors: v.optional(WholeNumberParam("competitors", 0, MAX_TRACKER_COMPETITORS)),
 });
 export type DetectabilityQuery = v.InferInput<typeof DetectabilityQuery>;
 

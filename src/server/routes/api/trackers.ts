@@ -101,25 +101,20 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         }),
       },
     )
-    .get(
-      "/api/trackers/estimate",
-      ({ query }) =>
-        trackers.estimate({ questions: query.questions, iterations: query.iterations, providers: query.providers ?? 3, competitors: query.competitors ?? 0 }),
-      {
-        pro: true,
-        transform: lastValues,
-        query: DetectabilityQuery,
-        response: Detectability,
-        detail: forTokens("trackers", {
-          tags: ["trackers"],
-          summary: "What change a tracker of this shape can tell",
-          description:
-            `${PRO} Before a tracker is saved: with \`questions\` × \`iterations\` on \`providers\` (default 3) and \`competitors\` (default 0), the smallest fall of the brand's mention rate ` +
-            "on one provider, from 50% on every question, that its alert rule tells within 2 runs in at least 80% of simulated trackers (steps of 5 points; `to` null when not even a fall to 5% is), " +
-            "under run-to-run variance like real assistants' (ADR 050), and `sentence` saying it. A saved tracker's own is its `detectability`.",
-        }),
-      },
-    )
+    .get("/api/trackers/estimate", ({ query }) => trackers.estimate(query), {
+      pro: true,
+      transform: lastValues,
+      query: DetectabilityQuery,
+      response: Detectability,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "What change a tracker of this shape can tell",
+        description:
+          `${PRO} Before a tracker is saved: with \`questions\` × \`iterations\` on \`providers\` (default: every provider connected here) and \`competitors\` (default 0), the smallest fall of the brand's mention rate ` +
+          "on one provider, from 50% on every question, that its alert rule tells within 2 runs in at least 80% of simulated trackers (steps of 5 points; `to` null when not even a fall to 5% is), " +
+          "under run-to-run variance like real assistants' (ADR 050), and `sentence` saying it. A saved tracker's own is its `detectability`.",
+      }),
+    })
     .get("/api/trackers/:id", ({ userId, params }) => trackers.get(userId, params.id), {
       pro: true,
       params: TrackerId,

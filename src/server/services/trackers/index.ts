@@ -152,8 +152,14 @@ export function createTrackers({
 
     get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
 
-    /** What change a tracker of this shape could tell, before it is saved (ADR 050). */
-    estimate: (shape: TrackerShape): Promise<Detectability> => detectability.of(shape),
+    /** What change a tracker of this shape could tell, before it is saved (ADR 050); by default on every provider connected here, without competitors. */
+    estimate: (shape: Pick<TrackerShape, "questions" | "iterations"> & Partial<TrackerShape>): Promise<Detectability> =>
+      detectability.of({
+        questions: shape.questions,
+        iterations: shape.iterations,
+        providers: shape.providers ?? Math.max(1, connected().length),
+        competitors: shape.competitors ?? 0,
+      }),
 
     async create(userId: string, input: CreateTracker): Promise<Tracker> {
       checkSchedule(input.schedule, minIntervalMinutes);
