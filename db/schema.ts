@@ -38,6 +38,12 @@ export const users = pgTable(
     /** E-mails they asked for (issue 26): the weekly digest of their trackers, and each alert as it comes. Off until turned on: the address is not proved (ADR 026). */
     digestEmails: boolean("digest_emails").notNull().default(false),
     alertEmails: boolean("alert_emails").notNull().default(false),
+    /**
+     * The address its owner proved by following the confirmation link sent to it, and when; e-mail
+     * is sent only while it is still the account's address (a changed address is proved again).
+     */
+    emailVerified: text("email_verified"),
+    emailVerifiedAt: tstz("email_verified_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -119,9 +125,53 @@ export const spend = pgTable(
     searchId: uuid("search_id"),
     /** USD, from the answer's usage and the price table at the time. */
     usd: doublePrecision("usd").notNull(),
+    /** What spent it: an interactive search (a person, the CLI) or a tracker's run; trackers get a share of the deployment's day. */
+    source: text("source").$type<"search" | "tracker">().notNull().default("search"),
     at: tstz("at").notNull().defaultNow(),
   },
   (t) => [index("spend_user_at_idx").on(t.userId, t.at), index("spend_at_idx").on(t.at)],
+);
+
+/**
+ * What an admitted search or tracker run may still spend: its estimate, held when it is admitted
+ * (so that searches admitted together cannot all pass a limit) and given back as it ends; a hold
+ * left by a process that died lapses at `expiresAt`.
+ */
+export const spendHolds = pgTable(
+  "spend_holds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    source: text("source").$type<"search" | "tracker">().notNull(),
+    usd: doublePrecision("usd").notNull(),
+    at: tstz("at").notNull().defaultNow(),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("spend_holds_expires_idx").on(t.expiresAt)],
+);
+
+/** E-mails sent to an account per UTC day: the daily cap on what one account can be sent. */
+export const mailSends = pgTable(
+  "mail_sends",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "mail_sends_pkey", columns: [t.userId, t.day] })],
+);
+
+/** Counters of fixed windows shared by every instance (the share links' read limits): a key, the window's start, the count in it. */
+export const rateCounters = pgTable(
+  "rate_counters",
+  {
+    key: text("key").notNull(),
+    windowStart: tstz("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "rate_counters_pkey", columns: [t.key, t.windowStart] }), index("rate_counters_window_idx").on(t.windowStart)],
 );
 
 // ---------------------------------------------------------------------------
