@@ -1,5 +1,5 @@
 /**
- * History at scale (issue 25): one user with 100,000 saved searches (scripts/seed.ts), one in five
+ * History at scale: one user with 100,000 saved searches (scripts/seed.ts), one in five
  * of them made by a tracker's runs (a daily 50-query tracker adds 18,000 a year), then through the
  * app, in this process: the first page of their history (GET /api/user/searches), the same with
  * tracker runs hidden (?trackers=hide), and one saved search (GET /api/search/{id}); p50 of each over

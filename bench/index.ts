@@ -1,5 +1,5 @@
 /**
- * Every performance budget (issue 14) in one run: builds the client and the single binary
+ * Every performance budget in one run: builds the client and the single binary
  * (`bun run build`), runs each bench in its own process (so one's memory never counts in
  * another's), then prints the table of figures against their goals. Ratios are taken against a
  * baseline measured in the same process run. `--quick` is a short smoke for CI: it prints the same

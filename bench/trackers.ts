@@ -1,5 +1,5 @@
 /**
- * Trackers at scale (issue 25, ADR 043), providers on the simulator in its own process answering in 200 ms:
+ * Trackers at scale (ADR 043), providers on the simulator in its own process answering in 200 ms:
  * - one run of 50 queries × 3 providers × 10 iterations under PROVIDER_CONCURRENCY_TOTAL, on the
  *   single binary (NODE_ENV=production, PGlite in a data folder), as a server runs it: its wall
  *   time ÷ the ideal (each provider's calls back to back at the cap, then one reading), and the

@@ -1,5 +1,5 @@
 /**
- * A tracker's trend at a year of data (issue 26): a daily tracker of 50 queries × 3 providers × 10
+ * A tracker's trend at a year of data: a daily tracker of 50 queries × 3 providers × 10
  * iterations seeded for 365 days (scripts/seed.ts: one real run on the simulator, the other days
  * copied by SQL; about 550,000 answers), then through the app, in this process: p50 of
  * GET /api/trackers/{id}/trend over all queries (mention), for one query, and as share of voice;

@@ -8,6 +8,7 @@ import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
 import { lockFolder } from "./lock.ts";
 import * as schema from "./schema.ts";
 
@@ -15,6 +16,12 @@ export type Schema = typeof schema;
 
 /** One drizzle type for both drivers (relational queries available via db.query.*). */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** The rows of a plain-SQL statement, whichever driver ran it: postgres.js answers an array, PGlite an object holding `rows`. */
+export async function selectRows<T>(db: Pick<Db, "execute">, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
 
 export type DatabaseKind = "pglite" | "postgres";
 

@@ -35,7 +35,7 @@ export const users = pgTable(
     stripeCustomerId: text("stripe_customer_id").unique("users_stripe_customer_id_key"),
     /** The brand lens: their brand and competitors (contract BrandLensSettings), or null. */
     brandLens: jsonb("brand_lens").$type<unknown>(),
-    /** E-mails they asked for (issue 26): the weekly digest of their trackers, and each alert as it comes. Off until turned on: the address is not proved (ADR 026). */
+    /** E-mails they asked for: the weekly digest of their trackers, and a run's alerts. Off until turned on, and sent only once the address is proved (ADR 053). */
     digestEmails: boolean("digest_emails").notNull().default(false),
     alertEmails: boolean("alert_emails").notNull().default(false),
     /**
@@ -97,7 +97,7 @@ export const searches = pgTable(
     slot: text("slot"),
     /** While running, what the free quota was charged (null for Pro, and once the search has ended). */
     charge: jsonb("charge").$type<UsageCharge>(),
-    /** The tracker whose run asked it (issue 25), and that run; null for a search someone ran. */
+    /** The tracker whose run asked it, and that run; null for a search someone ran. */
     trackerId: uuid("tracker_id"),
     runId: uuid("run_id"),
     createdAt: createdAt(),
@@ -319,7 +319,7 @@ export const variantSets = pgTable(
 );
 
 // ---------------------------------------------------------------------------
-// trackers (issue 25: questions asked on a schedule, run on pg-boss; ADR 043)
+// trackers (questions asked on a schedule, run on pg-boss; ADR 043)
 // ---------------------------------------------------------------------------
 
 export const trackers = pgTable(
@@ -347,9 +347,9 @@ export const trackers = pgTable(
     pausedReason: text("paused_reason"),
     /** Grows when the queries or providers change: a new series segment. */
     segment: integer("segment").notNull().default(1),
-    /** Runs per alert window (issue 26). */
+    /** Runs per alert window. */
     alertWindow: integer("alert_window").notNull().default(1),
-    /** Where its events are posted, how, and the secret that signs them (issue 26); null: none. */
+    /** Where its events are posted, how, and the secret that signs them; null: none. */
     webhookUrl: text("webhook_url"),
     webhookFormat: text("webhook_format").$type<"json" | "slack">(),
     webhookSecret: text("webhook_secret"),
@@ -441,7 +441,7 @@ export const trackerCalls = pgTable(
 );
 
 /**
- * A run's counts per provider, query and subject (issue 26), written when the run ends: the trend
+ * A run's counts per provider, query and subject, written when the run ends: the trend
  * reads these, never the answers. `query` is the query's text, or '' for the run over all its queries.
  */
 export const trackerRollups = pgTable(
@@ -479,7 +479,7 @@ export const trackerRollups = pgTable(
   ],
 );
 
-/** A run's cited domains per provider (issue 26): the sources by type and the citation gap read these. */
+/** A run's cited domains per provider: the sources by type and the citation gap read these. */
 export const trackerSourceRollups = pgTable(
   "tracker_source_rollups",
   {
@@ -506,7 +506,7 @@ export const trackerSourceRollups = pgTable(
 export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
 
 /**
- * What a run's end found worth a person's attention (issue 26, ADR 045): a rise or a fall that
+ * What a run's end found worth a person's attention (ADR 045): a rise or a fall that
  * passed the test, with both windows' counts, or a provider's model version that changed.
  */
 export const trackerAlerts = pgTable(
@@ -590,7 +590,7 @@ export const apiTokens = pgTable(
 );
 
 // ---------------------------------------------------------------------------
-// share links (issue 27, ADR 048)
+// share links (ADR 048)
 // ---------------------------------------------------------------------------
 
 export const shareKinds = ["search", "compare", "tracker"] as const;

@@ -5,7 +5,7 @@
 // a table whose size moved by a tenth since its last ANALYZE is analyzed again (ADR 044).
 // PostgreSQL's own autovacuum does this there, so the pass runs on PGlite only.
 import { sql } from "drizzle-orm";
-import type { Database } from "./client.ts";
+import { type Database, selectRows } from "./client.ts";
 
 /** How often the server looks (cheap: one catalogue query; an ANALYZE only where a table moved). */
 export const STATISTICS_INTERVAL_MS = 10 * 60_000;
@@ -14,12 +14,14 @@ type TableSize = { name: string; relpages: number; reltuples: number; pages: num
 
 /** Analyzes the app's and the job queue's tables that were never analyzed or whose size moved by a tenth since; returns their names. */
 export async function refreshStatistics(database: Database): Promise<string[]> {
-  const result = (await database.db.execute(sql`
+  const tables = await selectRows<TableSize>(
+    database.db,
+    sql`
     select c.oid::regclass::text as name, c.relpages, c.reltuples,
            pg_relation_size(c.oid) / current_setting('block_size')::int as pages
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where c.relkind = 'r' and n.nspname in ('public', 'pgboss')`)) as unknown as TableSize[] | { rows: TableSize[] };
-  const tables = Array.isArray(result) ? result : result.rows;
+    where c.relkind = 'r' and n.nspname in ('public', 'pgboss')`,
+  );
   const stale = tables.filter((table) => moved(Number(table.relpages), Number(table.reltuples), Number(table.pages))).map((table) => table.name);
   // One statement per table: the names come from the catalogue, quoted by regclass's own output.
   for (const name of stale) await database.db.execute(sql.raw(`analyze ${name}`));

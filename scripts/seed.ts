@@ -7,7 +7,7 @@
  *
  *   bun run seed --searches 10000 [--user seed] [--password seed-password]
  *
- * With --tracker-days it seeds a tracker's history instead (issue 26): the user's tracker of
+ * With --tracker-days it seeds a tracker's history instead: the user's tracker of
  * --tracker-queries questions (default 50) × 3 providers × --iterations (default 10), run once for
  * real, then copied by SQL into one run a day going back (seedTracker below):
  *

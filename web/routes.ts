@@ -21,6 +21,8 @@ export const pageModules = {
   plans: () => import("./pages/plans.tsx"),
   trackers: () => import("./pages/trackers.tsx"),
   shared: () => import("./pages/shared.tsx"),
+  "email-confirm": () => import("./pages/email-confirm.tsx"),
+  unsubscribe: () => import("./pages/unsubscribe.tsx"),
   "not-found": () => import("./pages/not-found.tsx"),
 } satisfies Record<string, () => Promise<PageModule>>;
 
@@ -43,8 +45,11 @@ const routes: [path: string, page: PageId][] = [
   // The list, a tracker (or "new", the form), and a tracker's form: web/pages/trackers.tsx tells them apart.
   ["/trackers/:id?", "trackers"],
   ["/trackers/:id/edit", "trackers"],
-  // A share link (issue 27): its path is SHARE_PATH in src/contract/shares.ts.
+  // A share link: its path is SHARE_PATH in src/contract/shares.ts.
   ["/shared/:token", "shared"],
+  // E-mail links (ADR 053): their paths are EMAIL_CONFIRM_PATH and EMAIL_UNSUBSCRIBE_PATH in src/contract/notifications.ts.
+  ["/email/confirm/:token", "email-confirm"],
+  ["/email/unsubscribe/:token", "unsubscribe"],
 ];
 
 const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));

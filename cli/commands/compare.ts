@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { CompareReport } from "#src/contract/compare.ts";
 import { SearchQuery } from "#src/contract/search-request.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { action, defineCommand, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
@@ -21,29 +22,29 @@ export const compare = defineCommand("compare", "compare a query's saved search 
       const report = await api.compare({ query, variants });
       if (context.json) return printJson(report);
       print(compareText(report));
-      if (report.missing.length) note(context.quiet, `No saved search for: ${report.missing.map((q) => `"${q}"`).join(", ")}`);
+      if (report.missing.length) note(context.quiet, `No saved search for: ${report.missing.map((q) => `"${visibleText(q)}"`).join(", ")}`);
     }),
   );
 
 /** The searches compared, the top items and the significant differences. */
 function compareText(report: CompareReport): string {
-  const queryOf = new Map(report.searches.map((s) => [s.id, s.query]));
+  const queryOf = new Map(report.searches.map((s) => [s.id, visibleText(s.query)]));
   const { summary } = report;
-  const top = (items: Array<{ name: string; searches: number }>, name = (item: { name: string }) => item.name) =>
+  const top = (items: Array<{ name: string; searches: number }>, name = (item: { name: string }) => visibleText(item.name)) =>
     items.map((item) => `${name(item)} (${item.searches})`).join("\n") || "—";
   const differences = [...report.products, ...report.companies].flatMap((item) =>
     Object.entries(item.difference)
       .filter(([, d]) => d.significant)
-      .map(([id, d]) => [item.name, queryOf.get(id) ?? id, d.pValue.toPrecision(2)]),
+      .map(([id, d]) => [visibleText(item.name), queryOf.get(id) ?? id, d.pValue.toPrecision(2)]),
   );
   return [
     table(
       ["Role", "Query", "Iterations", "Date (UTC)", "ID"],
-      report.searches.map((s) => [s.role, s.query, String(s.iterationCount), s.createdAt.slice(0, 16).replace("T", " "), s.id]),
+      report.searches.map((s) => [s.role, visibleText(s.query), String(s.iterationCount), s.createdAt.slice(0, 16).replace("T", " "), s.id]),
     ),
     table(
       [`Products (${summary.uniqueProducts})`, `Companies (${summary.uniqueCompanies})`, `Sources (${summary.uniqueSources})`],
-      [[top(summary.topProducts), top(summary.topCompanies), top(summary.topSources, (item) => sourceLabel({ url: item.name }))]],
+      [[top(summary.topProducts), top(summary.topCompanies), top(summary.topSources, (item) => visibleText(sourceLabel({ url: item.name })))]],
     ),
     differences.length
       ? table(["Significant difference", "Variant", "p"], differences)

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { RenameSearch, SavedSearchListFields } from "#src/contract/history.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { fitTable, type FitColumn } from "#cli/lib/fit-table.ts";
@@ -26,7 +27,7 @@ const remove = defineCommand("delete", "delete a saved search for good (asks fir
   .action(
     action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
       const api = signedIn(context);
-      const question = async () => `Delete the search "${(await api.getSearch(id)).query}" (${id})?`;
+      const question = async () => `Delete the search "${visibleText((await api.getSearch(id)).query)}" (${id})?`;
       if (!(await confirmDeletion(options.yes, "a search", question))) return note(context.quiet, "Nothing deleted.");
       const deleted = await api.deleteSearch(id);
       if (context.json) return printJson(deleted);
@@ -42,7 +43,7 @@ const rename = defineCommand("rename", 'name a saved search: the history shows t
       const { title } = parseOptions(RenameSearch, { title: text });
       const renamed = await signedIn(context).renameSearch(id, title || null);
       if (context.json) return printJson(renamed);
-      print(renamed.title ? `Renamed ${id}: "${renamed.title}"` : `${id} shows its query again.`);
+      print(renamed.title ? `Renamed ${id}: "${visibleText(renamed.title)}"` : `${id} shows its query again.`);
     }),
   );
 
@@ -71,7 +72,7 @@ export const history = defineCommand("history", "list your saved searches, newes
       const rows = list.searches.map((s) => [
         s.id,
         s.timestamp.slice(0, 16).replace("T", " "),
-        s.title ? `${s.title}\n(${s.query})` : s.query,
+        s.title ? `${visibleText(s.title)}\n(${visibleText(s.query)})` : visibleText(s.query),
         String(s.iterationCount),
         String(s.totalProducts),
         String(s.totalCompanies),

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import * as v from "valibot";
 import type { User } from "#src/contract/auth.ts";
 import { TOKEN_PREFIX } from "#src/contract/tokens.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { saveConfig, type SavedLogin } from "#cli/lib/config.ts";
 import { clientFor, type Context } from "#cli/lib/context.ts";
@@ -39,7 +40,7 @@ export const login = withPasswordOptions(defineCommand("login", "sign in and sav
       const { saved, user } = token ? await checkToken(context, token) : await signIn(context, options);
       const path = saveConfig(saved);
       if (context.json) printJson({ user, server: saved.server, config: path });
-      else print(`Signed in to ${saved.server} as ${user.username}. Token saved in ${path}`);
+      else print(`Signed in to ${saved.server} as ${visibleText(user.username)}. Token saved in ${path}`);
       if (context.tokenSource === "env") note(context.quiet, "note: AISC_TOKEN is set and is used instead of the saved token");
     }),
   );

@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { CreateShare, ShareKind, type Share } from "#src/contract/shares.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
 import { when } from "#cli/lib/trackers.ts";
 
 /*
- * `aisc share` (issue 27): read-only links to a saved search, a comparison or a tracker, for
+ * `aisc share`: read-only links to a saved search, a comparison or a tracker, for
  * someone without an account. Each subcommand is one call of the API client; `--json` prints its answer.
  */
 
@@ -28,7 +29,7 @@ const list = defineCommand("list", "list your share links: what each shows, its 
         answer.shares.map((share) => [
           share.id,
           kindText(share),
-          share.title,
+          visibleText(share.title),
           share.url,
           share.createdAt.slice(0, 10),
           share.expired ? "expired" : (share.expiresAt?.slice(0, 10) ?? "never"),
@@ -81,6 +82,8 @@ export const share = defineCommand(
         context.quiet,
         `Anyone with this link can read it${created.expiresAt ? ` until ${created.expiresAt.slice(0, 10)}` : ""}; revoke it with aisc share revoke ${created.id}`,
       );
+      // Made with a token: the link outlives it (revoking the token leaves the link), as the answer says.
+      if (created.note) note(context.quiet, created.note);
     }),
   );
 

@@ -4,6 +4,7 @@ import { QuotaStatus } from "#src/contract/quota.ts";
 import { ApiStatus } from "#src/contract/status.ts";
 import { action, defineCommand, NoOptions } from "#cli/lib/command.ts";
 import { print, printJson } from "#cli/lib/output.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { providerStatusText, quotaText } from "#cli/lib/render.ts";
 
 /** `aisc status --json`: the server's status, and who is signed in with what allowance (null when nobody). */
@@ -25,7 +26,7 @@ export const status = defineCommand(
     print(`Billing: ${apiStatus.billing}${apiStatus.billing === "simulated" ? " (test mode: no card is charged)" : ""}`);
     print(
       user && quota
-        ? `Signed in as ${user.username} · ${quotaText(quota)}`
+        ? `Signed in as ${visibleText(user.username)} · ${quotaText(quota)}`
         : context.token
           ? "Signed in: no (the token is invalid or revoked)"
           : "Signed in: no (aisc login)",

@@ -1,4 +1,5 @@
 import { CreateToken } from "#src/contract/tokens.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, NoOptions, parseOptions } from "#cli/lib/command.ts";
 import { signedIn, type Context } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
@@ -12,7 +13,14 @@ const list = defineCommand("list", "list your personal API tokens (never the tok
     print(
       table(
         ["ID", "Name", "Starts with", "Scopes", "Created", "Last used"],
-        tokens.tokens.map((t) => [t.id, t.name, `${t.prefix}…`, t.scopes.join(" "), t.createdAt.slice(0, 10), t.lastUsedAt?.slice(0, 10) ?? "never"]),
+        tokens.tokens.map((t) => [
+          t.id,
+          visibleText(t.name),
+          `${t.prefix}…`,
+          t.scopes.join(" "),
+          t.createdAt.slice(0, 10),
+          t.lastUsedAt?.slice(0, 10) ?? "never",
+        ]),
       ),
     );
   }),
@@ -29,7 +37,7 @@ const create = withPasswordOptions(
       const created = await session.createToken(parseOptions(CreateToken, { name }).name);
       if (context.json) return printJson(created);
       print(created.token);
-      note(context.quiet, `Token "${created.name}" (${created.id}): shown this once; revoke it with aisc tokens revoke ${created.id}`);
+      note(context.quiet, `Token "${visibleText(created.name)}" (${created.id}): shown this once; revoke it with aisc tokens revoke ${created.id}`);
     }),
   );
 

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
 import { CreateTracker, DetectabilityQuery } from "#src/contract/trackers.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
@@ -18,7 +19,7 @@ import { noPointsText, simulatedFlags, simulatedFlagsOf, trendTables } from "#cl
 import { alertProviders, alertsText, NO_ALERTS } from "#cli/lib/alerts.ts";
 
 /*
- * `aisc track`: trackers (issue 25, Pro), a set of questions asked on a schedule. Each
+ * `aisc track`: trackers (Pro), a set of questions asked on a schedule. Each
  * subcommand is one call of the API client; `--json` prints its answer.
  */
 
@@ -70,7 +71,9 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
       const request = parseOptions(CreateTracker, trackerRequest(options), flagOfField);
       const tracker = await signedIn(context).createTracker(request);
       if (context.json) return printJson(tracker);
-      print(`Created ${tracker.name} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`);
+      print(
+        `Created ${visibleText(tracker.name)} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`,
+      );
       if (tracker.detectability) print(`What it can see: ${tracker.detectability.sentence}`);
       note(context.quiet, `Run it now: aisc track run ${tracker.id} --wait`);
     }),
@@ -221,7 +224,7 @@ const pauseCommand = (paused: boolean) =>
         const tracker = await signedIn(context).updateTracker(id, { paused });
         if (context.json) return printJson(tracker);
         const next = !paused && tracker.nextRunAt ? `: next run ${when(tracker.nextRunAt)} UTC` : "";
-        print(`${paused ? "Paused" : "Resumed"} ${tracker.name} (${tracker.id})${next}.`);
+        print(`${paused ? "Paused" : "Resumed"} ${visibleText(tracker.name)} (${tracker.id})${next}.`);
       }),
     );
 
@@ -233,7 +236,7 @@ const remove = defineCommand("delete", "delete a tracker and its runs (asks firs
   .action(
     action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
       const api = signedIn(context);
-      const question = async () => `Delete the tracker "${(await api.getTracker(id)).name}" (${id}) and its runs?`;
+      const question = async () => `Delete the tracker "${visibleText((await api.getTracker(id)).name)}" (${id}) and its runs?`;
       if (!(await confirmDeletion(options.yes, "a tracker", question))) return note(context.quiet, "Nothing deleted.");
       const deleted = await api.deleteTracker(id);
       if (context.json) return printJson(deleted);

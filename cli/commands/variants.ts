@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { isFinished, type VariantBatch } from "#src/contract/variants.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
@@ -31,14 +32,14 @@ export const variants = defineCommand(
       });
       const by = generated.generatedBy;
       progress.succeed(
-        `${generated.variants.length} variants${by ? ` by ${by.model}${by.mode === "simulated" ? " (simulated)" : ""}` : ""}${generated.edited ? ", as you edited them" : ""}`,
+        `${generated.variants.length} variants${by ? ` by ${visibleText(by.model)}${by.mode === "simulated" ? " (simulated)" : ""}` : ""}${generated.edited ? ", as you edited them" : ""}`,
       );
       if (!options.run) {
         if (context.json) return printJson(generated);
         print(
           table(
             ["#", "Variant", "Why"],
-            generated.variants.map((variant, i) => [String(i + 1), variant.query, variant.reasoning]),
+            generated.variants.map((variant, i) => [String(i + 1), visibleText(variant.query), visibleText(variant.reasoning)]),
           ),
         );
         return note(context.quiet, `Search them all: aisc variants "${query}" --run`);
@@ -49,7 +50,12 @@ export const variants = defineCommand(
       print(
         table(
           ["#", "Variant", "Status", "Search"],
-          batch.items.map((item) => [String(item.position + 1), item.query, item.error ? `${item.status}: ${item.error}` : item.status, item.searchId ?? "—"]),
+          batch.items.map((item) => [
+            String(item.position + 1),
+            visibleText(item.query),
+            item.error ? `${item.status}: ${visibleText(item.error)}` : item.status,
+            item.searchId ?? "—",
+          ]),
         ),
       );
       note(context.quiet, `Compare them: aisc compare "${query}"`);

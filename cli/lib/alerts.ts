@@ -1,11 +1,12 @@
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { AlertSide, TrackerAlert } from "#src/contract/trend.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
 import type { SimulatedFlags } from "./trend.ts";
 
 /*
- * A tracker's alerts as people read them (issue 26; ADR 050's rule, ADR 045's before it): `aisc
+ * A tracker's alerts as people read them (ADR 050's rule, ADR 045's before it): `aisc
  * track alerts` prints a short block per alert (its sentence, then links to the answers behind
  * it), the MCP tool `tracker_alerts` a line per alert with the saved searches' ids. Every figure is
  * the API's. A rise or a fall says what its test counted with (the runs' spread φ and its
@@ -35,11 +36,11 @@ export function alertSentence(alert: TrackerAlert, simulated: SimulatedFlags): s
   const at = `${when(alert.at)} UTC`;
   const model = providerCatalogue[alert.provider].model;
   if (alert.kind === "model-changed") {
-    const versions = alert.modelVersions ? `: ${alert.modelVersions.before} → ${alert.modelVersions.after}` : "";
+    const versions = alert.modelVersions ? `: ${visibleText(alert.modelVersions.before)} → ${visibleText(alert.modelVersions.after)}` : "";
     return `${model}'s model changed${versions} (no rise or fall is called across it) · ${at}`;
   }
-  const what = METRIC_TEXT[alert.metric ?? "mention"](alert.subject ?? "the brand");
-  const where = alert.query === undefined ? "over all queries" : `for "${alert.query}"`;
+  const what = METRIC_TEXT[alert.metric ?? "mention"](visibleText(alert.subject ?? "the brand"));
+  const where = alert.query === undefined ? "over all queries" : `for "${visibleText(alert.query)}"`;
   const provider = `${model}${simulated[alert.provider] ? " (simulated)" : ""}`;
   return `${what} ${alert.kind} on ${provider}, ${where}: ${sideText(alert.before)} → ${sideText(alert.after)}; p ${probabilityText(alert.p)}, q ${probabilityText(alert.q)}${countedText(alert)} · ${at}`;
 }

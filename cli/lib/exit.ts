@@ -1,6 +1,7 @@
 import { ValiError } from "valibot";
 import { ApiError } from "#src/client/errors.ts";
 import type { ErrorCode } from "#src/contract/errors.ts";
+import { visibleText } from "#src/core/display-text.ts";
 
 /** The exit codes, as `aisc --help` and the README list them. */
 export const EXIT = {
@@ -79,10 +80,13 @@ function reasonOfStatus(status: number): ExitReason {
   return "usage";
 }
 
-/** What to tell the person about anything a command threw, and how to exit. */
+/**
+ * What to tell the person about anything a command threw, and how to exit. The server's message
+ * may quote what was sent (a name, a query): it is shown through visibleText, on one line.
+ */
 export function describeError(error: unknown, server: string): { reason: ExitReason; message: string } {
   if (error instanceof CliError) return { reason: error.reason, message: error.message };
-  if (error instanceof ApiError) return { reason: reasonOf(error), message: error.serverMessage ?? error.message };
+  if (error instanceof ApiError) return { reason: reasonOf(error), message: visibleText(error.serverMessage ?? error.message) };
   if (error instanceof ValiError) return { reason: "server", message: `unexpected answer from ${server}: ${error.message}` };
   if (isNetworkError(error)) return { reason: "server", message: `could not reach ${server}` };
   if (isFileError(error)) return { reason: "usage", message: error.message };

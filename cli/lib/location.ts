@@ -1,4 +1,4 @@
-import { Location } from "#src/contract/location.ts";
+import { LocationInput, type Location } from "#src/contract/location.ts";
 import { parseOptions } from "./command.ts";
 import { CliError } from "./exit.ts";
 
@@ -14,5 +14,5 @@ export function locationOf({ country, region, city, timezone }: LocationFlags, p
     if (region !== undefined || city !== undefined || timezone !== undefined) throw new CliError("usage", `${placeFlags} need --country`);
     return undefined;
   }
-  return parseOptions(Location, { country, region, city, timezone });
+  return parseOptions(LocationInput, { country, region, city, timezone });
 }

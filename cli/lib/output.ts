@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import Table from "cli-table3";
 import * as v from "valibot";
+import { visibleJson } from "#src/core/display-text.ts";
 
 /** Colour only on a terminal, and never with NO_COLOR set (https://no-color.org). */
 export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
@@ -37,9 +38,9 @@ export function print(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
-/** The one JSON document of `--json`. */
+/** The one JSON document of `--json`: an invisible character in its text escaped ("\u202e"), the same value to a script. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${visibleJson(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** A note for the person on stderr (not with --quiet). */

@@ -8,12 +8,15 @@ import { byRank, returnedCounts } from "#src/core/aggregate.ts";
 import { locationLabel } from "#src/core/location.ts";
 import { formatCost } from "#src/core/cost.ts";
 import { dedupeSources } from "#src/core/urls.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
 import { dim, screenWidth, table } from "./output.ts";
 
 /*
  * Results as people read them: a table per search on a terminal, and short summaries (also the
  * MCP tools' text). Everything is read from the result; what is counted, as the web counts it (src/core).
+ * Text that comes from a person or a provider (a query, a name, a model, an error) is shown through
+ * visibleText: on one line, an invisible character named, never acting on the terminal or the reader.
  */
 
 const TOP = 5;
@@ -27,10 +30,11 @@ function providersOf(result: SearchResult): Array<[ProviderId, ModelResult]> {
 /** A provider's top products: by frequency over several iterations, else in the answer's order. */
 export function topProducts(result: SearchResult, id: ProviderId, count = TOP): Top[] {
   const stats = result.stats[id];
-  if (result.iterationCount > 1 && stats) return stats.productFrequencies.slice(0, count).map(({ name, percentage }) => ({ name, percentage }));
+  if (result.iterationCount > 1 && stats)
+    return stats.productFrequencies.slice(0, count).map(({ name, percentage }) => ({ name: visibleText(name), percentage }));
   return byRank(result.models[id]?.products ?? [])
     .slice(0, count)
-    .map(({ name }) => ({ name }));
+    .map(({ name }) => ({ name: visibleText(name) }));
 }
 
 /**
@@ -48,9 +52,9 @@ const topLine = (top: Top, index: number) => (top.percentage === undefined ? `${
 /** One line about the search: its query, iterations, time, totals and cost. */
 export function resultHeadline(result: SearchResult): string {
   const iterations = result.iterationCount === 1 ? "1 iteration" : `${result.iterationCount} iterations`;
-  const from = result.options?.location ? ` · asked from ${locationLabel(result.options.location)}` : "";
+  const from = result.options?.location ? ` · asked from ${visibleText(locationLabel(result.options.location))}` : "";
   const cost = result.cost ? ` · cost ${formatCost(result.cost.total)}` : "";
-  return `"${result.query}"${from} · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links${cost}`;
+  return `"${visibleText(result.query)}"${from} · ${iterations} · ${(result.executionTimeMs / 1000).toFixed(1)} s · ${result.totalProducts} products, ${result.totalCompanies} companies, ${result.totalLinks} links${cost}`;
 }
 
 /** A provider's cost over every iteration, as the web's card says it. */
@@ -66,7 +70,7 @@ export function resultTable(result: SearchResult): string {
   const column = Math.max(16, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
   const cells = (cell: (id: ProviderId, model: ModelResult) => string) => providers.map(([id, model]) => cell(id, model));
   const rows = [
-    ["Model", ...cells((_, m) => `${m.modelName || "—"}${m.simulated ? "\n(simulated)" : ""}`)],
+    ["Model", ...cells((_, m) => `${visibleText(m.modelName) || "—"}${m.simulated ? "\n(simulated)" : ""}`)],
     ["Status", ...cells((id, m) => statusText(result, id, m))],
     ["Top products", ...cells((id) => topProducts(result, id).map(topLine).join("\n") || "—")],
     ["Companies", ...cells((id, m) => String(counts(result, id, m).companies))],
@@ -78,7 +82,7 @@ export function resultTable(result: SearchResult): string {
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
   if (result.spendLimit) lines.push(result.spendLimit);
-  const common = result.commonProducts.slice(0, TOP).map((item) => `${item.name} (${item.models.length})`);
+  const common = result.commonProducts.slice(0, TOP).map((item) => `${visibleText(item.name)} (${item.models.length})`);
   if (common.length) lines.push(`In common: ${common.join(", ")}`);
   return lines.join("\n");
 }
@@ -90,7 +94,7 @@ export function resultSummary(result: SearchResult): string {
   for (const [id, model] of providersOf(result)) {
     const name = `${providerCatalogue[id].model}${model.simulated ? " (simulated)" : ""}`;
     if (model.status !== "ok") {
-      lines.push(`- ${name}: ${model.status}${model.error ? ` (${model.error})` : ""}`);
+      lines.push(`- ${name}: ${model.status}${model.error ? ` (${visibleText(model.error)})` : ""}`);
       continue;
     }
     const top = topProducts(result, id).map((t) => (t.percentage === undefined ? t.name : `${t.name} ${t.percentage}%`));
@@ -105,7 +109,7 @@ export function resultSummary(result: SearchResult): string {
     lines.push(
       `Named by several: ${result.commonProducts
         .slice(0, TOP)
-        .map((item) => item.name)
+        .map((item) => visibleText(item.name))
         .join(", ")}`,
     );
   return lines.join("\n");
@@ -119,11 +123,11 @@ export function resultSummary(result: SearchResult): string {
 export function providerStatusText(status: ApiStatus): string {
   const rows = providerIds.map((id) => {
     const { label, model } = status.providers[id];
-    return [providerCatalogue[id].name, status.modes[id], label, model];
+    return [providerCatalogue[id].name, status.modes[id], label, visibleText(model)];
   });
   const reasons = providerIds.flatMap((id) => {
     const { failure, message } = status.providers[id];
-    return failure ? [`${providerCatalogue[id].model}: ${message}`] : [];
+    return failure ? [`${providerCatalogue[id].model}: ${visibleText(message)}`] : [];
   });
   return [table(["Provider", "Mode", "Status", "Model"], rows), ...reasons].join("\n");
 }
@@ -147,20 +151,20 @@ export function lensTable(lens: LensReport): string {
     { head: "Own domain\ncited" },
   ];
   return [
-    `Brand lens: ${lens.brand.name} · ${against(lens)}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`,
+    `Brand lens: ${visibleText(lens.brand.name)} · ${against(lens)}${lens.basis === "displayed" ? dim(" (displayed answers only)") : ""}`,
     fitTable(columns, rows),
   ].join("\n");
 }
 
 /** Who the share of voice is measured against, as the web's lens says it. */
 function against(lens: LensReport): string {
-  return lens.competitors.length ? `against ${lens.competitors.map((entry) => entry.name).join(", ")}` : "no competitors named";
+  return lens.competitors.length ? `against ${lens.competitors.map((entry) => visibleText(entry.name)).join(", ")}` : "no competitors named";
 }
 
 /** The lens in a few lines; a provider whose answers were simulated says so (its figures are invented). */
 export function lensSummary(lens: LensReport): string {
   return [
-    `Brand lens for ${lens.brand.name} (${against(lens)}):`,
+    `Brand lens for ${visibleText(lens.brand.name)} (${against(lens)}):`,
     ...lensRows(lens).map(
       ({ id, view }) =>
         `- ${providerCatalogue[id].model}${view.simulated ? " (simulated)" : ""}: mentioned in ${rateText(view.mentionRate)}, share of voice ${view.shareOfVoice.find((e) => e.isBrand)?.share ?? 0}%, own domain cited in ${rateText(view.domainCited)}`,
@@ -184,7 +188,7 @@ function statusText(result: SearchResult, id: ProviderId, model: ModelResult): s
   if (model.status !== "ok") {
     // A card the search's time limit or a stopping server cut off says so, as the web's does.
     const status = model.stopped === "deadline" ? "timed out" : (model.stopped ?? model.status);
-    return model.error ? `${status}: ${model.error}` : status;
+    return model.error ? `${status}: ${visibleText(model.error)}` : status;
   }
   const stats = result.stats[id];
   if (result.iterationCount <= 1 || !stats) return "ok";

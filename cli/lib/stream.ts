@@ -3,6 +3,7 @@ import { ApiError } from "#src/client/errors.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { cancelledNote } from "#src/core/progress.ts";
 import { CliError } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
@@ -54,7 +55,7 @@ export async function streamSearch(api: ApiClient, request: SearchRequest, progr
     }
     throw new CliError("server", "The search ended without a result");
   } catch (error) {
-    if (error instanceof ApiError) progress.fail(error.serverMessage ?? error.message);
+    if (error instanceof ApiError) progress.fail(visibleText(error.serverMessage ?? error.message));
     throw error;
   } finally {
     answered();

@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { Tracker, TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
 import { formatEstimate, formatListedCost, formatUsd } from "#src/core/cost.ts";
 import { locationLabel } from "#src/core/location.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import type { ExitReason } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
@@ -10,8 +11,9 @@ import type { Progress } from "./progress.ts";
 import { rateText, simulatedLine } from "./render.ts";
 
 /*
- * Trackers as people read them (issue 25): `aisc track` prints these tables, the MCP tools
- * these summaries. Every figure is the server's (the run's counts, cost and mention rates).
+ * Trackers as people read them: `aisc track` prints these tables, the MCP tools
+ * these summaries. Every figure is the server's (the run's counts, cost and mention rates). Names
+ * and queries are shown through visibleText (./render.ts says why).
  */
 
 const POLL_MS = 1000;
@@ -59,7 +61,7 @@ export async function followRun(api: ApiClient, run: TrackerRun, progress: Progr
 export function runLine(run: TrackerRun): string {
   const { expected, done, failed } = run.answers;
   const parts = [`Run ${run.id}`, run.status, `${done}/${expected} answers${failed ? ` (${failed} failed)` : ""}`, runCost(run)];
-  return `${parts.join(" · ")}${run.reason ? `: ${run.reason}` : ""}`;
+  return `${parts.join(" · ")}${run.reason ? `: ${visibleText(run.reason)}` : ""}`;
 }
 
 /** A run's cost so far, as the history lists a search's. */
@@ -82,7 +84,11 @@ export function trackersTable(trackers: readonly Tracker[]): string {
     [{ head: "ID" }, { head: "Tracker", flexible: true }, { head: "Runs (UTC)" }],
     trackers.map((tracker) => [
       tracker.id,
-      [tracker.name, tracker.scheduleText, ...(tracker.paused ? [`paused${tracker.pausedReason ? `: ${tracker.pausedReason}` : ""}`] : [])].join("\n"),
+      [
+        visibleText(tracker.name),
+        tracker.scheduleText,
+        ...(tracker.paused ? [`paused${tracker.pausedReason ? `: ${visibleText(tracker.pausedReason)}` : ""}`] : []),
+      ].join("\n"),
       [
         ...(tracker.lastRun ? [`last ${when(tracker.lastRun.scheduledFor)}`, tracker.lastRun.status] : ["never run"]),
         tracker.paused ? "paused" : `next ${when(tracker.nextRunAt)}`,
@@ -91,19 +97,19 @@ export function trackersTable(trackers: readonly Tracker[]): string {
   );
 }
 
-/** `aisc track show`: what the tracker asks, of whom, when, what it should cost, and what change it can tell (issue 33). */
+/** `aisc track show`: what the tracker asks, of whom, when, what it should cost, and what change it can tell. */
 export function trackerText(tracker: Tracker): string {
-  const brands = (entries: Tracker["competitors"]) => entries.map((entry) => entry.name).join(", ") || "none";
+  const brands = (entries: Tracker["competitors"]) => entries.map((entry) => visibleText(entry.name)).join(", ") || "none";
   const { brand, estimate } = tracker;
-  const own = [...brand.aliases.map((alias) => `also "${alias}"`), ...brand.domains];
+  const own = [...brand.aliases.map((alias) => `also "${visibleText(alias)}"`), ...brand.domains];
   return [
-    `${tracker.name} (${tracker.id})${tracker.paused ? ` · paused${tracker.pausedReason ? `: ${tracker.pausedReason}` : ""}` : ""}`,
+    `${visibleText(tracker.name)} (${tracker.id})${tracker.paused ? ` · paused${tracker.pausedReason ? `: ${visibleText(tracker.pausedReason)}` : ""}` : ""}`,
     `Schedule: ${tracker.scheduleText}${tracker.paused ? "" : ` · next run ${when(tracker.nextRunAt)} UTC`}`,
-    `Brand: ${brand.name}${own.length ? ` (${own.join(", ")})` : ""} · competitors: ${brands(tracker.competitors)}`,
-    `Asks ${providersText(tracker.providers)}, ${tracker.iterations} ${tracker.iterations === 1 ? "time" : "times"} per query${tracker.location ? `, from ${locationLabel(tracker.location)}` : ""}`,
+    `Brand: ${visibleText(brand.name)}${own.length ? ` (${own.join(", ")})` : ""} · competitors: ${brands(tracker.competitors)}`,
+    `Asks ${providersText(tracker.providers)}, ${tracker.iterations} ${tracker.iterations === 1 ? "time" : "times"} per query${tracker.location ? `, from ${visibleText(locationLabel(tracker.location))}` : ""}`,
     `Estimate: ${formatEstimate(estimate.perRunUsd, estimate.simulated)} per run, ${formatEstimate(estimate.perMonthUsd, estimate.simulated)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,
     `Queries (${tracker.queries.length}):`,
-    ...tracker.queries.map((query, i) => `  ${i + 1}. ${query}`),
+    ...tracker.queries.map((query, i) => `  ${i + 1}. ${visibleText(query)}`),
     ...(tracker.detectability ? [`What it can see: ${tracker.detectability.sentence}`] : []),
   ].join("\n");
 }
@@ -126,7 +132,7 @@ export function runsTable(runs: readonly TrackerRun[]): string {
     ],
     runs.map((run) => [
       run.id,
-      run.reason ? `${run.status}: ${run.reason}` : run.status,
+      run.reason ? `${run.status}: ${visibleText(run.reason)}` : run.status,
       `${run.answers.done}/${run.answers.expected}${run.answers.failed ? ` (${run.answers.failed} failed)` : ""}`,
       runCost(run),
       when(run.scheduledFor),
@@ -154,12 +160,12 @@ export function runResultsTable(run: TrackerRun, brand: string): string {
   const providers = runProviders(run);
   const columns: FitColumn[] = [
     { head: "Query", flexible: true },
-    ...providers.map((id) => ({ head: `${providerCatalogue[id].model}\nnames ${brand}` })),
+    ...providers.map((id) => ({ head: `${providerCatalogue[id].model}\nnames ${visibleText(brand)}` })),
     // Dropped on a narrow screen: the --json has it, and `aisc history` lists the searches.
     { head: "Saved search", droppable: true },
   ];
   const rows = run.queries.map((query) => [
-    query.query,
+    visibleText(query.query),
     ...providers.map((id) => {
       const rate = query.brandMentions?.[id];
       return rate ? `${rateText(rate)}\n95% band ${rate.low}–${rate.high}%` : "—";
@@ -176,18 +182,18 @@ export function runResultsTable(run: TrackerRun, brand: string): string {
 export function runSummary(run: TrackerRun, tracker: Pick<Tracker, "name" | "brand">, simulated: Partial<Record<ProviderId, boolean>>): string {
   const providers = runProviders(run);
   const name = (id: ProviderId) => `${providerCatalogue[id].model}${simulated[id] ? " (simulated)" : ""}`;
-  const lines = [`${tracker.name}: ${runLine(run)} · scheduled for ${when(run.scheduledFor)} UTC (${run.trigger})`];
+  const lines = [`${visibleText(tracker.name)}: ${runLine(run)} · scheduled for ${when(run.scheduledFor)} UTC (${run.trigger})`];
   const line = simulatedLine(providers.filter((id) => simulated[id]));
   if (line) lines.push(line);
   lines.push(
-    `How often the answers named ${tracker.brand.name} (mention rate, with a 95% band for the tracker's rate on the query, widened by how much its runs vary), per query:`,
+    `How often the answers named ${visibleText(tracker.brand.name)} (mention rate, with a 95% band for the tracker's rate on the query, widened by how much its runs vary), per query:`,
   );
   for (const query of run.queries) {
     const rates = providers.flatMap((id) => {
       const rate = query.brandMentions?.[id];
       return rate ? [`${name(id)} ${rateText(rate)} [${rate.low}–${rate.high}%]`] : [];
     });
-    lines.push(`- "${query.query}": ${rates.join(", ") || "no answers"}${query.searchId ? ` (search ${query.searchId})` : ""}`);
+    lines.push(`- "${visibleText(query.query)}": ${rates.join(", ") || "no answers"}${query.searchId ? ` (search ${query.searchId})` : ""}`);
   }
   return lines.join("\n");
 }

@@ -1,13 +1,14 @@
 import type { ApiClient } from "#src/client/api.ts";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { Trend, TrendDispersion, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
 
 /*
- * A tracker's trend as people read it (issue 26): `aisc track trend` prints a table per provider
+ * A tracker's trend as people read it: `aisc track trend` prints a table per provider
  * (a row per run, a column per subject) and a sparkline; the MCP tool `tracker_trend` a few lines
  * per provider. Every figure is the API's point, only formatted. A band covers the tracker's
  * figure, not only one run's answers: each provider's spread says how much its runs vary (ADR 050).
@@ -49,7 +50,7 @@ export function trendTables(trend: Trend, simulated: SimulatedFlags): string {
   const sections = trendProviders(trend.points).map((id) => {
     const { runs, subjects } = grouped(trend.points.filter((point) => point.provider === id));
     const table = fitTable(
-      [{ head: "Run (UTC)" }, ...subjects.map((subject) => ({ head: subject, flexible: true }))],
+      [{ head: "Run (UTC)" }, ...subjects.map((subject) => ({ head: visibleText(subject), flexible: true }))],
       runs.map(({ at, points }) => [when(at), ...subjects.map((subject) => figureText(trend.metric, points.get(subject)))]),
     );
     return [`${providerName(id, simulated)}:`, table, sparklineLine(trend.metric, runs, subjects), ...spreadLine(trend.dispersion, id)].join("\n");
@@ -64,7 +65,7 @@ export function trendSummary(trend: Trend, simulated: SimulatedFlags): string {
     const { runs, subjects } = grouped(trend.points.filter((point) => point.provider === id));
     lines.push(`${providerName(id, simulated)}:`);
     for (const { at, points } of runs)
-      lines.push(`- ${when(at)}: ${subjects.map((subject) => `${subject} ${figureText(trend.metric, points.get(subject))}`).join("; ")}`);
+      lines.push(`- ${when(at)}: ${subjects.map((subject) => `${visibleText(subject)} ${figureText(trend.metric, points.get(subject))}`).join("; ")}`);
     lines.push(sparklineLine(trend.metric, runs, subjects), ...spreadLine(trend.dispersion, id));
   }
   return lines.join("\n");
@@ -124,7 +125,7 @@ function grouped(points: readonly TrendPoint[]): { runs: RunPoints[]; subjects: 
 function sparklineLine(metric: TrendMetric, runs: readonly RunPoints[], subjects: readonly string[]): string {
   const subject = subjects[0] ?? "";
   const scale = metric === "position" ? "taller = nearer the top" : "0–100%";
-  return `${subject} over the runs (${scale}): ${sparkline(
+  return `${visibleText(subject)} over the runs (${scale}): ${sparkline(
     metric,
     runs.map((run) => run.points.get(subject)?.rate ?? null),
   )}`;

@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
-import { LensQuery } from "#src/contract/lens.ts";
+import { LensQuery, NameInput } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { Location } from "#src/contract/location.ts";
+import { LocationInput } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { CreateShare, type Share } from "#src/contract/shares.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
+import { visibleJson, visibleText } from "#src/core/display-text.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { lensOf } from "#cli/lib/results.ts";
@@ -17,7 +18,9 @@ import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
  * messages as the API), and a call through the typed client answering a short summary for the
- * model to read plus the JSON the CLI's --json prints.
+ * model to read plus the JSON the CLI's --json prints. What a person or a provider wrote (a query, a
+ * name, a title) reaches the model's context through visibleText in the summary and visibleJson in
+ * the JSON: an invisible character named or escaped, never read as something else.
  */
 
 export type ToolAnswer = { summary: string; json: string };
@@ -46,7 +49,7 @@ function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: 
 
 const said = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description<v.InferOutput<S>, string>(text));
 const BrandName = LensQuery.entries.brand.wrapped;
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = (value: unknown) => `${visibleJson(JSON.stringify(value, null, 2))}\n`;
 const Id = (what: string) => said(v.pipe(v.string(), v.trim(), v.minLength(1, "An id is required")), what);
 // The runs tracker_latest_run looks through for the newest one with results.
 const RUNS_READ = 20;
@@ -55,7 +58,7 @@ const TrendFields = TrendQuery.pipe[0].entries;
 const ShareFields = CreateShare.entries;
 /** A share link in one line, for the model to read. */
 const shareLine = (share: Share) =>
-  `- ${share.id} · ${share.kind}${share.kind === "tracker" ? (share.frozen ? " (frozen)" : " (living)") : ""} · ${share.title} · ${share.url} · ` +
+  `- ${share.id} · ${share.kind}${share.kind === "tracker" ? (share.frozen ? " (frozen)" : " (living)") : ""} · ${visibleText(share.title)} · ${share.url} · ` +
   `${share.expired ? "expired" : share.expiresAt ? `expires ${when(share.expiresAt)} UTC` : "no expiry"} · last opened ${share.lastOpenedAt ? `${when(share.lastOpenedAt)} UTC` : "never"}`;
 
 export const tools: Tool[] = [
@@ -81,7 +84,7 @@ export const tools: Tool[] = [
       brand: v.optional(said(BrandName, "A brand to look for in the answers (Pro)")),
       location: v.optional(
         said(
-          Location,
+          LocationInput,
           "Ask from this place: { country (ISO 3166-1 code, e.g. DE), and optionally region, city, timezone (IANA) }. ChatGPT's and Claude's web search search as from there; Gemini's takes no location",
         ),
       ),
@@ -120,7 +123,7 @@ export const tools: Tool[] = [
       const list = await api.listSearches(input);
       const lines = list.searches.map(
         (s) =>
-          `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${s.query}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products${s.simulated ? " · simulated" : ""}`,
+          `- ${s.id} · ${s.timestamp.slice(0, 10)} · "${visibleText(s.query)}" · ${s.iterationCount} iteration(s) · ${s.totalProducts} products${s.simulated ? " · simulated" : ""}`,
       );
       return { summary: lines.length ? `${lines.length} saved searches:\n${lines.join("\n")}` : "No saved searches.", json: json(list) };
     },
@@ -136,7 +139,7 @@ export const tools: Tool[] = [
       return {
         summary: [
           `${generated.variants.length} variants of "${query}"${written}:`,
-          ...generated.variants.map((variant) => `- ${variant.query}: ${variant.reasoning}`),
+          ...generated.variants.map((variant) => `- ${visibleText(variant.query)}: ${visibleText(variant.reasoning)}`),
         ].join("\n"),
         json: json(generated),
       };
@@ -153,9 +156,10 @@ export const tools: Tool[] = [
     async run(api, { query, variants }) {
       const asked = variants ?? (await api.latestBatch(query)).batch?.items.map((item) => item.query) ?? [];
       const report = await api.compare({ query, variants: asked });
-      const top = (items: Array<{ name: string; searches: number }>) => items.map((item) => `${item.name} (${item.searches})`).join(", ") || "none";
+      const top = (items: Array<{ name: string; searches: number }>) =>
+        items.map((item) => `${visibleText(item.name)} (${item.searches})`).join(", ") || "none";
       const summary = [
-        `${report.searches.length} searches compared${report.missing.length ? `; no saved search for ${report.missing.map((q) => `"${q}"`).join(", ")}` : ""}.`,
+        `${report.searches.length} searches compared${report.missing.length ? `; no saved search for ${report.missing.map((q) => `"${visibleText(q)}"`).join(", ")}` : ""}.`,
         `Top products: ${top(report.summary.topProducts)}`,
         `Top companies: ${top(report.summary.topCompanies)}`,
         simulatedLine(providerIds.filter((id) => report.searches.some((search) => search.simulated[id]))),
@@ -173,8 +177,8 @@ export const tools: Tool[] = [
     input: v.object({
       id: Id("The saved search's id"),
       brand: v.optional(said(BrandName, "The brand (default: the user's saved brand)")),
-      aliases: v.optional(said(v.array(BrandName), "Other names of the brand")),
-      competitors: v.optional(said(v.array(BrandName), "Competitors to measure share of voice against (default: the user's saved ones)")),
+      aliases: v.optional(said(v.array(NameInput("aliases")), "Other names of the brand")),
+      competitors: v.optional(said(v.array(NameInput("competitors")), "Competitors to measure share of voice against (default: the user's saved ones)")),
     }),
     async run(api, { id, brand, aliases, competitors }) {
       const { lens } = await api.searchLens(id, brand ? { name: brand, aliases, competitors } : undefined);
@@ -191,7 +195,7 @@ export const tools: Tool[] = [
       const list = await api.listTrackers();
       const lines = list.trackers.map(
         (t) =>
-          `- ${t.id} · ${t.name} · ${t.scheduleText} · brand ${t.brand.name} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${t.pausedReason}` : ""}` : `next run ${when(t.nextRunAt)} UTC`}`,
+          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`}`,
       );
       return { summary: lines.length ? `${lines.length} trackers:\n${lines.join("\n")}` : "No trackers.", json: json(list) };
     },
@@ -209,7 +213,7 @@ export const tools: Tool[] = [
       const newest = runs[0];
       const simulated = results ? await simulatedInRun(api, results) : {};
       const summary = [
-        results ? runSummary(results, tracker, simulated) : `${tracker.name}: no run with results yet.`,
+        results ? runSummary(results, tracker, simulated) : `${visibleText(tracker.name)}: no run with results yet.`,
         ...(newest && newest.id !== results?.id ? [`Newest run: ${runLine(newest)}`] : []),
       ].join("\n");
       return { summary, json: json({ tracker, run: results ?? null, simulated }) };
@@ -258,7 +262,8 @@ export const tools: Tool[] = [
     name: "share_create",
     description:
       "Make a read-only link to a saved search, a comparison of a query with its variants (Pro) or a tracker (Pro), which anyone can open without an account; " +
-      "it shows no identity or other data of the user's. Answers the link.",
+      "it shows no identity or other data of the user's. Needs the scope that reads what it shares (history, compare or trackers). " +
+      "Answers the link, which keeps working after this token is revoked, until the link is revoked (share_revoke) or expires.",
     input: v.object({
       kind: said(ShareFields.kind, "search, compare or tracker"),
       id: said(
@@ -271,7 +276,12 @@ export const tools: Tool[] = [
     }),
     async run(api, input) {
       const created = await api.createShare(input);
-      return { summary: `Share link (${created.kind}, ${created.title}): ${created.url}\nRevoke it with share_revoke ${created.id}.`, json: json(created) };
+      // The tool acts with a token: the answer's note says the link outlives it.
+      const note = created.note ? `\n${created.note}` : "";
+      return {
+        summary: `Share link (${created.kind}, ${visibleText(created.title)}): ${created.url}\nRevoke it with share_revoke ${created.id}.${note}`,
+        json: json(created),
+      };
     },
   }),
   defineTool({

@@ -5,7 +5,7 @@ import { EXTRACTOR_ERROR_KINDS, type AnswerFixture, type ExtractorErrorKind } fr
 import type { ReplayLog } from "./replay.ts";
 
 /**
- * The bar `bun run eval` holds the pipeline to (issue 23: natural answers read by an extractor
+ * The bar `bun run eval` holds the pipeline to (natural answers read by an extractor
  * that makes mistakes); below it the run fails. No name the answer never gives may be kept.
  */
 export const GOAL = { productsF1: 0.95, companiesF1: 0.95, rowF1: 0.8, citedRecall: 1, inventedKept: 0 } as const;
@@ -61,7 +61,7 @@ export function scoreRow(fixture: AnswerFixture, result: Scored, log: ReplayLog)
   const known = new Set([...truth.cited, ...truth.retrieved].map(normalizeUrl));
   const problems = [...log.unexpected];
   if (result.status !== "ok") problems.push(`status ${result.status}: ${result.error ?? ""}`);
-  // The person's question goes to the provider exactly as typed (issue 23): nothing added to it.
+  // The person's question goes to the provider exactly as typed: nothing added to it.
   const notAsTyped = log.searchPrompts.filter((prompt) => prompt !== fixture.query);
   if (notAsTyped.length > 0) problems.push(`the search call was not sent the query as typed: ${JSON.stringify(notAsTyped[0]?.slice(0, 120))}`);
   if (log.extractions > 0 && !log.extractionPrompts.some((prompt) => prompt.includes(result.rawResponse?.slice(0, 200) ?? "\u0000"))) {

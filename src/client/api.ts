@@ -29,7 +29,7 @@ import { readEventStream } from "#src/client/sse.ts";
 import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
-import { NotificationSettings, type UpdateNotifications } from "#src/contract/notifications.ts";
+import { EmailConfirmation, NotificationSettings, Unsubscribed, UpdatedNotifications, type UpdateNotifications } from "#src/contract/notifications.ts";
 import { CreatedShare, RevokedShare, SharedView, ShareList, type CreateShare } from "#src/contract/shares.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
@@ -75,7 +75,7 @@ export function createApiClient(options: HttpOptions = {}) {
   const doFetch = options.fetch ?? fetch;
   /**
    * A tracker's reads under `base`: the owner's /api/trackers/{id}, or a share link's
-   * /api/shared/{token}, which answers the same (issue 27).
+   * /api/shared/{token}, which answers the same.
    */
   const trackerReads = (base: string) => ({
     runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${queryString(page)}`, TrackerRunList),
@@ -188,12 +188,12 @@ export function createApiClient(options: HttpOptions = {}) {
       return http("GET", `/api/search/${encodeURIComponent(id)}/lens${params.size ? `?${params}` : ""}`, v.object({ lens: v.nullable(LensReport) }));
     },
 
-    // Trackers (issue 25): Pro.
+    // Trackers: Pro.
     listTrackers: () => http("GET", "/api/trackers", TrackerList),
     createTracker: (input: v.InferInput<typeof CreateTracker>) => http("POST", "/api/trackers", Tracker, input),
     getTracker: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}`, Tracker),
     /**
-     * Issue 33: what change a tracker of this shape could tell, before it is saved (a saved one's
+     * What change a tracker of this shape could tell, before it is saved (a saved one's
      * is its `detectability`). The server simulates it: a large shape takes a few seconds the first time.
      */
     estimateTracker: (shape: { questions: number; iterations: number; providers?: number; competitors?: number }) =>
@@ -204,23 +204,32 @@ export function createApiClient(options: HttpOptions = {}) {
     runTracker: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/runs`, StartedRun),
     listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => ofTracker(id).runs(page),
     getTrackerRun: (id: string, runId: string) => ofTracker(id).run(runId),
-    /** Issue 26: the cited domains by type per run and provider, and the citation gap. */
+    /** The cited domains by type per run and provider, and the citation gap. */
     getTrackerSources: (id: string, query: SourcesQuery = {}) => ofTracker(id).sources(query),
-    /** Issue 26: what moved, newest first. */
+    /** What moved, newest first. */
     listTrackerAlerts: (id: string) => ofTracker(id).alerts(),
-    /** Issues 26, 33: per provider, what entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
+    /** Per provider, what entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
     getTrackerChanges: (id: string, query: ChangesQuery = {}) => ofTracker(id).changes(query),
-    /** Issue 26, the header's bell: the newest alerts across the caller's trackers, and how many are unread. */
+    /** The header's bell: the newest alerts across the caller's trackers, and how many are unread. */
     listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),
     /** Marks `ids` read, or without them all of the caller's alerts; answers how many are still unread. */
     markAlertsRead: (ids?: string[]) => http("POST", "/api/user/alerts/read", MarkedAlertsRead, { ids }),
-    /** Issue 26: the trackers' e-mails the caller asked for, and whether this server can send e-mail. */
+    /** The trackers' e-mails the caller asked for, and whether this server can send e-mail. */
     getNotifications: () => http("GET", "/api/user/notifications", NotificationSettings),
-    updateNotifications: (change: UpdateNotifications) => http("PUT", "/api/user/notifications", NotificationSettings, change),
-    /** Issue 26: per run and provider, for the brand and each competitor; `metric` defaults to mention. */
+    /** Turning one on while the address is not proved sends a confirmation link to it (`confirmation`, ADR 053). */
+    updateNotifications: (change: UpdateNotifications) => http("PUT", "/api/user/notifications", UpdatedNotifications, change),
+    /** The confirmation link again: 429 (RATE_LIMITED) within 5 minutes of the last, or past the day's cap. */
+    resendConfirmation: () => http("POST", "/api/user/notifications/confirmation", UpdatedNotifications),
+    /** What a confirmation link is for (no session needed); 404 (NOT_FOUND) for a link that is not valid. */
+    getEmailConfirmation: (token: string) => http("GET", `/api/email/confirm/${encodeURIComponent(token)}`, EmailConfirmation),
+    /** Follows a confirmation link: the address is proved. */
+    confirmEmail: (token: string) => http("POST", `/api/email/confirm/${encodeURIComponent(token)}`, EmailConfirmation),
+    /** Follows an unsubscribe link: that kind of e-mail is off (no session needed). */
+    unsubscribeEmail: (token: string) => http("POST", `/api/email/unsubscribe/${encodeURIComponent(token)}`, Unsubscribed),
+    /** Per run and provider, for the brand and each competitor; `metric` defaults to mention. */
     getTrackerTrend: (id: string, query: TrendParams = {}) => ofTracker(id).trend(query),
 
-    // Share links (issue 27): made, listed and revoked by their owner; read by anyone holding one.
+    // Share links: made, listed and revoked by their owner; read by anyone holding one.
     createShare: (input: v.InferInput<typeof CreateShare>) => http("POST", "/api/shares", CreatedShare, input),
     listShares: () => http("GET", "/api/shares", ShareList),
     revokeShare: (id: string) => http("DELETE", `/api/shares/${encodeURIComponent(id)}`, RevokedShare),

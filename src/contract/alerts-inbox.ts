@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { TrackerAlert } from "./trend.ts";
 
 /*
- * The header's bell (issue 26): the caller's newest alerts across their trackers, and which of
+ * The header's bell: the caller's newest alerts across their trackers, and which of
  * them they have not read yet.
  */
 
@@ -17,17 +17,26 @@ export type InboxAlert = v.InferOutput<typeof InboxAlert>;
 export const AlertsInbox = v.object({ unread: v.number(), alerts: v.array(InboxAlert) });
 export type AlertsInbox = v.InferOutput<typeof AlertsInbox>;
 
-/** POST /api/user/alerts/read: these alerts (of the caller's trackers), or without `ids` all of them. */
-export const MarkAlertsRead = v.object(
-  {
-    ids: v.optional(
-      v.pipe(
-        v.array(v.pipe(v.string("ids must be alert ids"), v.uuid("ids must be alert ids")), "ids must be a list of alert ids"),
-        v.maxLength(200, "ids must list at most 200 alerts"),
+const MARK_READ_BODY = "The body must be a JSON object, with ids or without";
+
+/**
+ * POST /api/user/alerts/read: these alerts (of the caller's trackers), or without `ids` all of them.
+ * Only an object: valibot's `object` would take an array (`[]`) as one without `ids`, and mark all read.
+ */
+export const MarkAlertsRead = v.pipe(
+  v.unknown(),
+  v.check((body) => typeof body === "object" && body !== null && !Array.isArray(body), MARK_READ_BODY),
+  v.object(
+    {
+      ids: v.optional(
+        v.pipe(
+          v.array(v.pipe(v.string("ids must be alert ids"), v.uuid("ids must be alert ids")), "ids must be a list of alert ids"),
+          v.maxLength(200, "ids must list at most 200 alerts"),
+        ),
       ),
-    ),
-  },
-  "The body must be a JSON object, with ids or without",
+    },
+    MARK_READ_BODY,
+  ),
 );
 export type MarkAlertsRead = v.InferOutput<typeof MarkAlertsRead>;
 

@@ -2,8 +2,7 @@ import * as v from "valibot";
 import { ProviderId } from "./provider-schemas.ts";
 
 /*
- * What changed on a tracker between its latest window of runs and the runs before it (issue 26,
- * issue 33): per provider, the products, companies and cited domains that entered or left the top
+ * What changed on a tracker between its latest window of runs and the runs before it: per provider, the products, companies and cited domains that entered or left the top
  * 10 (by how many answers named each) beyond the run-to-run noise, with their counts in both windows.
  */
 

@@ -40,7 +40,7 @@ export const ERROR_CODES = [
   "SPEND_LIMIT",
   /** Too many login or registration attempts: wait (Retry-After) and try again. */
   "TOO_MANY_ATTEMPTS",
-  /** A share link was read more often than its per-minute limit allows: wait (Retry-After) and try again. */
+  /** A share link was read more often than its per-minute limit allows, or a confirmation e-mail was asked for too soon: wait (Retry-After) and try again. */
   "RATE_LIMITED",
   /** The card was declined, or the payment could not be taken (Stripe's message). */
   "PAYMENT_FAILED",

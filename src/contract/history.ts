@@ -5,6 +5,7 @@ import { QUERY_MAX_LENGTH } from "./constants.ts";
 import { providerIds } from "./providers.ts";
 import { Iterations } from "./search-request.ts";
 import { SearchStatus } from "./search-result.ts";
+import { visibleOnly } from "./visible-input.ts";
 
 export const SavedSearchListItem = v.object({
   id: v.string(),
@@ -21,7 +22,7 @@ export const SavedSearchListItem = v.object({
   simulated: v.boolean(),
   /** What it cost in USD (ADR 041); null when unknown (a model without a price, or saved before costs were kept). */
   costUsd: v.nullable(v.number()),
-  /** The tracker whose run asked it (issue 25); absent for a search someone ran, or once its tracker is deleted. */
+  /** The tracker whose run asked it; absent for a search someone ran, or once its tracker is deleted. */
   tracker: v.optional(v.object({ id: v.string(), name: v.string() })),
 });
 export type SavedSearchListItem = v.InferOutput<typeof SavedSearchListItem>;
@@ -91,7 +92,7 @@ export const SavedSearchListFields = v.object({
   from: v.optional(HistoryDate("from")),
   /** Searches made up to this day (its end, UTC) or moment. */
   to: v.optional(HistoryDate("to")),
-  /** The searches trackers' runs made (issue 25): listed (`show`, the default) or left out (`hide`). */
+  /** The searches trackers' runs made: listed (`show`, the default) or left out (`hide`). */
   trackers: v.optional(v.picklist(["show", "hide"], "trackers must be show or hide")),
 });
 
@@ -125,7 +126,7 @@ export function historyRange({ from, to }: { from?: string | undefined; to?: str
 /** PATCH /api/search/{id}: a name for a saved search, shown instead of its query; empty or null gives the query back. */
 export const RenameSearch = v.object(
   {
-    title: v.nullable(v.pipe(v.string("title must be text or null"), v.trim(), v.maxLength(200, "title must be at most 200 characters"))),
+    title: v.nullable(v.pipe(v.string("title must be text or null"), v.trim(), v.maxLength(200, "title must be at most 200 characters"), visibleOnly("title"))),
   },
   "The body must be a JSON object with a title",
 );

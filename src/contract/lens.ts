@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { perProvider } from "./providers.ts";
 import { ProviderId } from "./provider-schemas.ts";
 import { modelOf, type SearchResult } from "./search-result.ts";
+import { visibleOnly } from "./visible-input.ts";
 
 /*
  * The brand lens: how one brand (and its competitors) fares in the models' answers. The person
@@ -24,6 +25,22 @@ export const BrandEntry = v.object({
 });
 export type BrandEntry = v.InferOutput<typeof BrandEntry>;
 
+/**
+ * A brand as a request writes it (the lens's PUT, a tracker's brand and competitors, the lens's
+ * query string): as BrandEntry, and its names without an invisible character, the message naming
+ * the field (`field`.name, `field`.aliases). What is read back keeps BrandEntry: a name stored
+ * before the rule is shown visibly (src/core/display-text.ts), never refused.
+ */
+function brandInput(field: "brand" | "competitors") {
+  return v.object({
+    name: v.pipe(Name, visibleOnly(`${field}.name`)),
+    aliases: v.optional(v.pipe(v.array(v.pipe(Name, visibleOnly(`${field}.aliases`))), v.maxLength(10, "At most 10 aliases")), []),
+    domains: BrandEntry.entries.domains,
+  });
+}
+export const BrandInput = brandInput("brand");
+export const CompetitorInput = brandInput("competitors");
+
 /** GET/PUT /api/user/brand-lens: the person's brand and competitors. */
 export const BrandLensSettings = v.object(
   {
@@ -33,6 +50,15 @@ export const BrandLensSettings = v.object(
   "The body must be a JSON object with a brand and competitors",
 );
 export type BrandLensSettings = v.InferOutput<typeof BrandLensSettings>;
+
+/** PUT /api/user/brand-lens: BrandLensSettings as written, its names checked (BrandInput). */
+export const SaveBrandLens = v.object(
+  {
+    brand: v.nullable(BrandInput),
+    competitors: v.optional(v.pipe(v.array(CompetitorInput), v.maxLength(20, "At most 20 competitors")), []),
+  },
+  BrandLensSettings.message,
+);
 
 /** A share with its 95% Wilson interval (percent, 0..100) and the count behind it. */
 export const Rate = v.object({ count: v.number(), n: v.number(), percentage: v.number(), low: v.number(), high: v.number() });
@@ -76,10 +102,13 @@ export const LensReport = v.object({
 });
 export type LensReport = v.InferOutput<typeof LensReport>;
 
+/** A brand's name as a request gives it alone (the lens's query string, MCP's brand_lens), its message naming `field`. */
+export const NameInput = (field: string) => v.pipe(Name, visibleOnly(field));
+
 /** The lens of GET /api/search/{id}/lens: the profile's brand, or one given in the query string (`brand`, `alias`, `competitor`, `domain`). */
 export const LensQuery = v.object({
-  brand: v.optional(Name),
-  alias: v.optional(v.union([Name, v.array(Name)])),
+  brand: v.optional(NameInput("brand")),
+  alias: v.optional(v.union([NameInput("alias"), v.array(NameInput("alias"))])),
   domain: v.optional(v.union([Domain, v.array(Domain)])),
-  competitor: v.optional(v.union([Name, v.array(Name)])),
+  competitor: v.optional(v.union([NameInput("competitor"), v.array(NameInput("competitor"))])),
 });

@@ -6,6 +6,7 @@ import * as v from "valibot";
 
 import { COUNTRY_CODES, PLACE_MAX_LENGTH } from "./countries.ts";
 import type { ProviderId } from "./providers.ts";
+import { visibleOnly } from "./visible-input.ts";
 
 const COUNTRY_HINT = "location.country must be a two-letter ISO 3166-1 country code, such as DE";
 
@@ -48,6 +49,20 @@ export const Location = v.object(
   'location.country is required: location must be an object such as { "country": "DE", "city": "Berlin" }',
 );
 export type Location = v.InferOutput<typeof Location>;
+
+/**
+ * A location as a request writes it (a search's options, a tracker): as Location, and its region
+ * and city without an invisible character (src/contract/visible-text.ts). One read back keeps
+ * Location: a place stored before the rule is shown visibly, never dropped.
+ */
+export const LocationInput = v.object(
+  {
+    ...Location.entries,
+    region: v.optional(v.pipe(place("region"), visibleOnly("location.region"))),
+    city: v.optional(v.pipe(place("city"), visibleOnly("location.city"))),
+  },
+  Location.message,
+);
 
 /**
  * Whether each provider's web search takes the location (ADR 042). OpenAI's `web_search` and

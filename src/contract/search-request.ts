@@ -2,14 +2,16 @@
 import * as v from "valibot";
 
 import { FREE_ITERATIONS, MAX_ITERATIONS, QUERY_MAX_LENGTH } from "./constants.ts";
-import { Location } from "./location.ts";
+import { Location, LocationInput } from "./location.ts";
+import { visibleOnly } from "./visible-input.ts";
 
-/** Spec §5: the search query is required. */
+/** Spec §5: the search query is required. Without an invisible character (a search's, a tracker's, a variant's). */
 export const SearchQuery = v.pipe(
   v.string("Search query is required"),
   v.trim(),
   v.minLength(1, "Search query is required"),
   v.maxLength(QUERY_MAX_LENGTH, `Search query must be at most ${QUERY_MAX_LENGTH} characters`),
+  visibleOnly("Search query"),
 );
 
 /** Spec §5: coerced to a whole number from 1 to 100. */
@@ -55,6 +57,9 @@ export const SearchOptions = v.object({
 });
 export type SearchOptions = v.InferOutput<typeof SearchOptions>;
 
+/** SearchOptions as a request writes them: the location's place names checked (LocationInput); a saved search's are read back as SearchOptions. */
+const SearchOptionsInput = v.object({ ...SearchOptions.entries, location: v.optional(LocationInput) });
+
 /** What a search asks the providers' web search for when the options say nothing. */
 export const DEFAULT_OPENAI_CONTEXT_SIZE = "medium";
 export const DEFAULT_ANTHROPIC_MAX_USES = 5;
@@ -75,7 +80,7 @@ export const SearchRequest = v.object(
   {
     query: SearchQuery,
     iterations: v.optional(Iterations),
-    options: v.optional(SearchOptions, {}),
+    options: v.optional(SearchOptionsInput, {}),
   },
   "The body must be a JSON object with a query",
 );

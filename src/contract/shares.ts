@@ -1,10 +1,11 @@
 import * as v from "valibot";
 import { CompareReport } from "./compare.ts";
 import { SavedSearchResponse } from "./search-wire.ts";
+import type { TokenScope } from "./tokens.ts";
 import { Tracker } from "./trackers.ts";
 
 /*
- * Share links (issue 27): a read-only link to a saved search, a comparison or a tracker that
+ * Share links: a read-only link to a saved search, a comparison or a tracker that
  * anyone holding it may open without an account. These names are the contract the web, the CLI,
  * MCP and the tests share.
  */
@@ -12,6 +13,19 @@ import { Tracker } from "./trackers.ts";
 export const shareKinds = ["search", "compare", "tracker"] as const;
 export const ShareKind = v.picklist(shareKinds, `kind must be one of ${shareKinds.join(", ")}`);
 export type ShareKind = v.InferOutput<typeof ShareKind>;
+
+/**
+ * The scope that reads what a link of each kind shows: an API token makes such a link only with it,
+ * besides `shares` (a link must not show what the token could not read itself).
+ */
+export const SHARE_READ_SCOPE = { search: "history", compare: "compare", tracker: "trackers" } as const satisfies Record<ShareKind, TokenScope>;
+
+/**
+ * Said when a link is made with an API token: the link is the account's, not the token's, so
+ * revoking the token (a laptop's, a script's) does not break a report already sent.
+ */
+export const LINK_OUTLIVES_TOKEN =
+  "Made with an API token: this link keeps working after the token is revoked, until it expires or is revoked itself (DELETE /api/shares/{id}, aisc share revoke <id>, or your profile).";
 
 /** The longest a link may be given to live; without `expiresInDays` it lives until revoked. */
 export const MAX_SHARE_DAYS = 365;
@@ -71,14 +85,18 @@ export const Share = v.object({
 });
 export type Share = v.InferOutput<typeof Share>;
 
-/** The answer to POST /api/shares (201). */
-export const CreatedShare = Share;
+/** The answer to POST /api/shares (201); `note` when an API token made it (LINK_OUTLIVES_TOKEN). */
+export const CreatedShare = v.object({ ...Share.entries, note: v.optional(v.string()) });
+export type CreatedShare = v.InferOutput<typeof CreatedShare>;
 export const ShareList = v.object({ shares: v.array(Share) });
 export type ShareList = v.InferOutput<typeof ShareList>;
 export const RevokedShare = v.object({ success: v.literal(true) });
 
-/** A tracker as a link shows it: its definition without what only the owner sees (the webhook, the budget, why it is paused). */
-export const SharedTracker = v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason"]);
+/**
+ * A tracker as a link shows it: its definition without what only the owner sees (the webhook, the
+ * budget, the cost estimate, why it is paused: "paused" is all a link tells).
+ */
+export const SharedTracker = v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate"]);
 export type SharedTracker = v.InferOutput<typeof SharedTracker>;
 
 const SharedCommon = {

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { visibleOnly } from "./visible-input.ts";
 
 /** Personal API tokens: `aisc_` and 43 random characters; the CLI and MCP clients send one as `Authorization: Bearer`. */
 export const TOKEN_PREFIX = "aisc_";
@@ -35,6 +36,7 @@ export const CreateToken = v.object(
       v.trim(),
       v.minLength(1, "A token name is required"),
       v.maxLength(60, "A token name must be at most 60 characters"),
+      visibleOnly("A token name"),
     ),
   },
   "The body must be a JSON object with a name",

@@ -1,13 +1,15 @@
 import * as v from "valibot";
 import { MAX_ITERATIONS } from "./constants.ts";
-import { BrandEntry } from "./lens.ts";
-import { isTimeZone, Location } from "./location.ts";
+import { cronMessage, readCron } from "./cron.ts";
+import { BrandEntry, BrandInput, CompetitorInput } from "./lens.ts";
+import { isTimeZone, Location, LocationInput } from "./location.ts";
 import { ProviderId } from "./provider-schemas.ts";
 import { providerIds } from "./providers.ts";
 import { SearchQuery } from "./search-request.ts";
+import { visibleOnly } from "./visible-input.ts";
 
 /*
- * Trackers (issue 25): a set of questions asked on a schedule, run durably on pg-boss by whichever
+ * Trackers: a set of questions asked on a schedule, run durably on pg-boss by whichever
  * instances are up. These names are the contract the server, the web, the CLI and MCP share.
  */
 
@@ -21,17 +23,23 @@ const TrackerName = v.pipe(
   v.trim(),
   v.minLength(1, "name is required"),
   v.maxLength(TRACKER_NAME_MAX_LENGTH, `name must be at most ${TRACKER_NAME_MAX_LENGTH} characters`),
+  visibleOnly("name"),
 );
 
 /**
- * Five cron fields (minute hour day-of-month month day-of-week), as pg-boss schedules them. The
- * shape is checked here; whether it parses and how often it fires (TRACKER_MIN_INTERVAL_MINUTES)
- * the server checks, with the same parser pg-boss uses.
+ * Five fixed cron fields (minute hour day-of-month month day-of-week), as pg-boss schedules them,
+ * kept with single spaces between them (./cron.ts: no H, L, W, # or ?, no tab or other blank).
+ * Whether it parses and how often it fires (TRACKER_MIN_INTERVAL_MINUTES) the server checks, with
+ * the same parser pg-boss uses.
  */
 export const Cron = v.pipe(
   v.string("schedule.cron must be text"),
-  v.trim(),
-  v.regex(/^\S+(\s+\S+){4}$/, "schedule.cron must have five fields: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1"),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const read = readCron(dataset.value);
+    if ("cron" in read) return read.cron;
+    addIssue({ message: cronMessage(dataset.value, read) });
+    return NEVER;
+  }),
 );
 
 /** An IANA time zone ("Europe/Berlin"), kept in its canonical spelling. */
@@ -46,6 +54,12 @@ const ScheduleTimeZone = v.pipe(
 export const Schedule = v.object({ cron: Cron, timezone: ScheduleTimeZone }, "schedule must be an object with cron and timezone");
 export type Schedule = v.InferOutput<typeof Schedule>;
 
+/**
+ * A schedule as a tracker keeps it, read back as it is: one kept by an earlier version may hold what
+ * the rules in force refuse (its tracker is then paused saying why), and must still be readable.
+ */
+const KeptSchedule = v.object({ cron: v.string(), timezone: v.string() });
+
 const Queries = v.pipe(
   v.array(SearchQuery, "queries must be a list of questions"),
   v.minLength(1, "queries must hold at least one question"),
@@ -54,7 +68,7 @@ const Queries = v.pipe(
 );
 
 const Competitors = v.pipe(
-  v.array(BrandEntry, "competitors must be a list of brands"),
+  v.array(CompetitorInput, "competitors must be a list of brands"),
   v.maxLength(MAX_TRACKER_COMPETITORS, `competitors may hold at most ${MAX_TRACKER_COMPETITORS} brands`),
 );
 
@@ -78,7 +92,7 @@ const MonthlyBudget = v.pipe(
 );
 
 export const MAX_ALERT_WINDOW = 10;
-/** The shortest after window an alert tests: the latest `alertWindow` runs, and one more, against a baseline of the runs before them (issue 26, ADR 050). */
+/** The shortest after window an alert tests: the latest `alertWindow` runs, and one more, against a baseline of the runs before them (ADR 050). */
 const AlertWindow = v.pipe(
   v.number(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
   v.integer(`alertWindow must be a whole number of runs from 1 to ${MAX_ALERT_WINDOW}`),
@@ -88,7 +102,7 @@ const AlertWindow = v.pipe(
 
 export const webhookFormats = ["json", "slack"] as const;
 /**
- * Where a tracker's events are posted (issue 26): `alert`, `run.completed`, `run.failed`, signed
+ * Where a tracker's events are posted: `alert`, `run.completed`, `run.failed`, signed
  * with the tracker's webhook secret. `json` is our own body; `slack` is `{ text }`, which Slack's
  * incoming webhooks and Discord's Slack-compatible ones (…/slack) both take.
  */
@@ -112,11 +126,11 @@ export const CreateTracker = v.object(
   {
     name: TrackerName,
     queries: Queries,
-    brand: BrandEntry,
+    brand: BrandInput,
     competitors: v.optional(Competitors, []),
     providers: v.optional(Providers),
     iterations: v.optional(TrackerIterations, DEFAULT_TRACKER_ITERATIONS),
-    location: v.optional(Location),
+    location: v.optional(LocationInput),
     schedule: Schedule,
     /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
     monthlyBudgetUsd: v.optional(MonthlyBudget),
@@ -136,11 +150,11 @@ export const UpdateTracker = v.object(
   {
     name: v.optional(TrackerName),
     queries: v.optional(Queries),
-    brand: v.optional(BrandEntry),
+    brand: v.optional(BrandInput),
     competitors: v.optional(Competitors),
     providers: v.optional(Providers),
     iterations: v.optional(TrackerIterations),
-    location: v.optional(v.nullable(Location)),
+    location: v.optional(v.nullable(LocationInput)),
     schedule: v.optional(Schedule),
     monthlyBudgetUsd: v.optional(v.nullable(MonthlyBudget)),
     alertWindow: v.optional(AlertWindow),
@@ -232,7 +246,7 @@ export const DetectabilityQuery = v.object({
 export type DetectabilityQuery = v.InferInput<typeof DetectabilityQuery>;
 
 /**
- * What change a tracker of this shape can tell (issue 33, ADR 050), from the alert harness's
+ * What change a tracker of this shape can tell (ADR 050), from the alert harness's
  * simulation of its rule under realistic run-to-run variance: the brand's mention rate on one
  * provider falling from `from`% on every question to `to`% (the smallest fall, in steps of 5
  * points, told within `withinRuns` runs in at least `power` of `trials` simulated trackers, after
@@ -263,7 +277,7 @@ export const Tracker = v.object({
   providers: v.array(ProviderId),
   iterations: v.number(),
   location: v.optional(Location),
-  schedule: Schedule,
+  schedule: KeptSchedule,
   /** The schedule in words ("Every Monday at 09:00 (Europe/Berlin)"). */
   scheduleText: v.string(),
   monthlyBudgetUsd: v.optional(v.number()),

@@ -3,7 +3,7 @@ import { FROM_AFTER_TO, HistoryDate, inOrder } from "./history.ts";
 import { ProviderId } from "./provider-schemas.ts";
 
 /*
- * A tracker's trend (issue 26): per run, per provider, for the brand and each competitor, read
+ * A tracker's trend: per run, per provider, for the brand and each competitor, read
  * from the counts written when the run ended. These names are the contract the web, the CLI, MCP
  * and the exports share.
  */
@@ -95,7 +95,7 @@ export type AlertSide = v.InferOutput<typeof AlertSide>;
 export const trackerAlertKinds = ["rose", "fell", "model-changed"] as const;
 
 /**
- * What moved (issue 26, ADR 045). A rise or a fall: the metric, provider, subject and query
+ * What moved (ADR 045). A rise or a fall: the metric, provider, subject and query
  * (absent: over all the tracker's queries), both windows, Fisher's p and its Benjamini–Hochberg q.
  * A model change: the provider and its versions before and after, in place of a rise or a fall.
  */

@@ -3,6 +3,7 @@ import { BATCH_ITEM_STATUSES } from "./batch-status.ts";
 import { MAX_VARIANTS, QUERY_MAX_LENGTH } from "./constants.ts";
 import { ProviderId, ProviderMode } from "./provider-schemas.ts";
 import { SearchQuery, Iterations } from "./search-request.ts";
+import { visibleOnly } from "./visible-input.ts";
 
 export { MAX_VARIANTS } from "./constants.ts";
 export { isActive, isFinished, isRunnable } from "./batch-status.ts";
@@ -73,7 +74,11 @@ export const MAX_VARIANT_REASONING = 500;
 
 /** A variant as the person is editing it: its query may be blank or repeat another until the set runs. */
 const DraftVariant = v.object({
-  query: v.pipe(v.string("Each variant needs a query"), v.maxLength(QUERY_MAX_LENGTH, `A variant must be at most ${QUERY_MAX_LENGTH} characters`)),
+  query: v.pipe(
+    v.string("Each variant needs a query"),
+    v.maxLength(QUERY_MAX_LENGTH, `A variant must be at most ${QUERY_MAX_LENGTH} characters`),
+    visibleOnly("A variant"),
+  ),
   reasoning: v.optional(v.pipe(v.string(), v.maxLength(MAX_VARIANT_REASONING, `A reasoning must be at most ${MAX_VARIANT_REASONING} characters`)), ""),
   own: v.optional(v.boolean()),
 });

@@ -12,7 +12,7 @@ import {
 } from "./dispersion.ts";
 
 /*
- * When a tracker's figures moved beyond the noise of its runs (issue 33, ADR 050; the rule of
+ * When a tracker's figures moved beyond the noise of its runs (ADR 050; the rule of
  * ADR 045 before it). After each run, every provider × subject is tested on its mention rate, and
  * on its citation rate when it has own domains, over all the tracker's questions (and per question
  * where a question alone has answers enough): the latest run, and the latest two, against a

@@ -18,7 +18,7 @@ export const MIN_CHANGE_COUNT = 3;
 export type WindowRuns = ReadonlyArray<{ runId: string; answers: readonly RunRecord[] }>;
 
 /**
- * What changed for one provider between a baseline of runs and the latest window (issue 26, issue
+ * What changed for one provider between a baseline of runs and the latest window (issue
  * 33): each kind's items counted as the product counts a search's (frequencies: an answer counts an
  * item once), then the items entering and leaving the top list — only those whose change is beyond
  * the run-to-run noise (ADR 050): the test of the alerts, counted with the dispersion the

@@ -41,10 +41,14 @@ export function searchesUsd(usage: Usage, row: PriceRow): number {
  * and the call that read it (at the reading model's). A simulated answer costs $0 and says so; a
  * call that used nothing costs nothing whatever its model; a model without a price is unknown.
  */
-export function answerCost(
-  run: Pick<ModelResult, "simulated" | "status" | "modelVersion" | "usage" | "extractor" | "extractionUsage">,
-  table: PriceTable,
-): Cost {
+export function answerCost(run: AnswerUsage, table: PriceTable): Cost {
+  return costWith(run, table);
+}
+
+type AnswerUsage = Pick<ModelResult, "simulated" | "status" | "modelVersion" | "usage" | "extractor" | "extractionUsage">;
+
+/** An answer's cost; a model without a row is priced at `fallback` when given (and still named unpriced), else unknown. */
+function costWith(run: AnswerUsage, table: PriceTable, fallback?: PriceRow): Cost {
   if (run.simulated) return SIMULATED_COST;
   if (run.status === "off") return ZERO_COST;
   const unpriced: string[] = [];
@@ -53,12 +57,43 @@ export function answerCost(
     const row = priceOf(table, model);
     if (row) return part(usage, row);
     if (!unpriced.includes(model)) unpriced.push(model);
-    return null;
+    return fallback ? part(usage, fallback) : null;
   };
   const searchTokens = priced(run.modelVersion, run.usage, tokensUsd);
   const searches = priced(run.modelVersion, run.usage, searchesUsd);
   const reading = priced(run.extractor?.model ?? run.modelVersion, run.extractionUsage, tokensUsd);
   return costOf(searchTokens, searches, reading, false, unpriced);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What counts against the spend limits (ADR 052): a model without a price fails closed
+
+/**
+ * What a model without a price is charged at: the highest rate of any row of the table for each
+ * kind of usage (input, cached input, output, web searches), across the whole table (a row does
+ * not say which provider it is), and every web search billed on its own. A ceiling, never a
+ * price: it is charged against the spend limits and budgets, while the answer's cost stays unknown.
+ */
+export function ceilingPrice(table: PriceTable): PriceRow {
+  const most = (pick: (row: PriceRow) => number) => table.reduce((max, row) => Math.max(max, pick(row)), 0);
+  return {
+    model: "(no price: the table's highest rates)",
+    inputPerMTok: most((row) => row.inputPerMTok),
+    cachedInputPerMTok: most((row) => row.cachedInputPerMTok),
+    outputPerMTok: most((row) => row.outputPerMTok),
+    searchesPerK: most((row) => row.searchesPerK),
+    searchUnit: "search",
+    source: "the price table's highest rate of each kind",
+    read: table.reduce((latest, row) => (row.read > latest ? row.read : latest), "1970-01-01"),
+  };
+}
+
+/**
+ * What an answer is charged against the spend limits: its cost, or, for a model without a price,
+ * its usage at the ceiling (ceilingPrice). Simulated answers and calls that used nothing charge $0.
+ */
+export function answerCharge(run: AnswerUsage, table: PriceTable): number {
+  return costWith(run, table, ceilingPrice(table)).usd ?? 0;
 }
 
 /** Costs added up: unknown if any part is unknown; simulated only if every part was. */
@@ -178,20 +213,33 @@ export type EstimatedProvider = { id: ProviderId; model: string; extractionModel
 
 /** What a search of `iterations` should cost on these providers (ESTIMATE_METHOD). */
 export function estimateCost(iterations: number, providers: readonly EstimatedProvider[], table: PriceTable): Cost {
-  const perAnswer = providers.map((provider) =>
-    answerCost(
-      {
-        simulated: provider.simulated,
-        status: "ok",
-        modelVersion: provider.model,
-        usage: TYPICAL_USAGE[provider.id].search,
-        extractor: { provider: provider.id, model: provider.extractionModel },
-        extractionUsage: TYPICAL_USAGE[provider.id].reading,
-      },
-      table,
-    ),
-  );
+  const perAnswer = providers.map((provider) => answerCost(typicalAnswer(provider), table));
   return sumCosts(perAnswer.flatMap((cost) => Array.from({ length: iterations }, () => cost)));
+}
+
+/** One typical answer of the provider (TYPICAL_USAGE), as the estimate prices it. */
+function typicalAnswer(provider: EstimatedProvider): AnswerUsage {
+  return {
+    simulated: provider.simulated,
+    status: "ok",
+    modelVersion: provider.model,
+    usage: TYPICAL_USAGE[provider.id].search,
+    extractor: { provider: provider.id, model: provider.extractionModel },
+    extractionUsage: TYPICAL_USAGE[provider.id].reading,
+  };
+}
+
+/**
+ * What a search of `iterations` is held and charged at when it is admitted (ADR 052): the estimate,
+ * with models without a price at the ceiling (ceilingPrice). `unpriced` names those models.
+ */
+export function estimateCharge(iterations: number, providers: readonly EstimatedProvider[], table: PriceTable): { usd: number; unpriced: string[] } {
+  const ceiling = ceilingPrice(table);
+  const perAnswer = providers.map((provider) => costWith(typicalAnswer(provider), table, ceiling));
+  return {
+    usd: perAnswer.reduce((sum, cost) => sum + (cost.usd ?? 0), 0) * iterations,
+    unpriced: [...new Set(perAnswer.flatMap((cost) => cost.unpriced ?? []))],
+  };
 }
 
 /** "about $3.10 for 50 iterations"; "$0.00 (simulated)"; "unknown (no price for …)". */

@@ -12,7 +12,7 @@ import {
 } from "./alerts.ts";
 
 /*
- * Trackers simulated under run-to-run variance (issue 33, ADR 050): the answers of a run share a
+ * Trackers simulated under run-to-run variance (ADR 050): the answers of a run share a
  * provider's day (its model, its search index: one logit-normal effect per provider × subject ×
  * metric and run) and each question's run (one per question besides), or are beta-binomial within
  * a question's run. The alert harness (tests/unit/alert-harness.test.ts) measures the rule under

@@ -5,6 +5,7 @@ import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
 import { locationLabel } from "./location.ts";
 import { usdField } from "./cost.ts";
+import { visibleJson, visibleText } from "./display-text.ts";
 
 /**
  * Spec §7 "Client-side exports": the result as JSON or CSV, and the download file name. Pure
@@ -16,11 +17,12 @@ export type ExportExtras = { lens?: LensReport };
 
 /**
  * The whole result in the API's (spec §3) JSON, pretty-printed (2 spaces), with a final newline;
- * with a lens, under a last `lens` key.
+ * with a lens, under a last `lens` key. An invisible character in its text is written as its
+ * escape (visibleJson): the same value when read, seen when printed.
  */
 export function resultToJson(result: SearchResult, extras: ExportExtras = {}): string {
   const wire = toWireResult(result);
-  return `${JSON.stringify(extras.lens ? { ...wire, lens: extras.lens } : wire, null, 2)}\n`;
+  return `${visibleJson(JSON.stringify(extras.lens ? { ...wire, lens: extras.lens } : wire, null, 2))}\n`;
 }
 
 /** Excel reads a CSV as UTF-8 only when it starts with a byte-order mark. */
@@ -42,7 +44,8 @@ export type Cell = string | number | boolean | null | undefined;
  * its answer's, or over several iterations every one it returned, most often first, as the
  * result lists them: ADR 028), Companies (the same), Common Sources (Yes/No per provider), Frequency Analysis (one row per
  * provider, type and name), and with a lens Brand Lens (see lensCsvRows). A simulated provider is marked Yes in every section's Simulated
- * column. Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+ * column. Text cells are shown as visibleText shows them (one line, an invisible character named),
+ * and those a spreadsheet would run as a formula are prefixed with an apostrophe (csvField).
  */
 export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): string {
   const rows: Cell[][] = [];
@@ -182,16 +185,32 @@ export function lensCsvRows(lens: LensReport): Cell[][] {
 }
 
 /**
- * One CSV field. Numbers and booleans as written; text that starts like a formula (=, +, -, @,
- * tab, CR) gets a leading apostrophe so spreadsheets show it instead of running it; then RFC
- * 4180 quoting for a comma, quote, CR or LF.
+ * One CSV field (ADR 004). Numbers and booleans as written; text as visibleText shows it (on one
+ * line, an invisible character named: "⟨U+202E⟩"), with a leading apostrophe when a spreadsheet
+ * would run it as a formula (startsLikeFormula), so that it shows it instead; then RFC 4180
+ * quoting for a comma, quote, CR or LF.
  */
 export function csvField(value: Cell): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return yesNo(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const shown = visibleText(value);
+  const text = startsLikeFormula(shown) ? `'${shown}` : shown;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Whether a spreadsheet would read a cell as a formula: it starts with a tab or CR, or its first
+ * character after any blanks is =, +, - or @ in any form that folds to one of them (NFKC): the
+ * full-width ＝ ＋ － ＠, which Excel takes as typed with an East Asian input method and Apple
+ * Numbers folds on import, the small ﹦ ﹢ ﹣ ﹫, the super- and subscript ⁺ ⁼ ₊ ₌. OWASP's list
+ * (= + - @, tab, CR) is the ASCII part; the folded forms are csv-stringify's `escape_formulas`
+ * set and its kin; the blanks, because LibreOffice and Sheets may trim them before they read.
+ */
+function startsLikeFormula(text: string): boolean {
+  if (/^[\t\r]/.test(text)) return true;
+  const first = String.fromCodePoint(text.trimStart().codePointAt(0) ?? 0x20);
+  return /^[=+\-@]/.test(first.normalize("NFKC"));
 }
 
 /**

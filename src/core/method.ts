@@ -48,7 +48,7 @@ export function askedTimes(iterations: number): string {
 }
 
 /**
- * A report's method in one sentence (issue 27's printed and shared reports): which assistants were
+ * A report's method in one sentence (the printed and shared reports): which assistants were
  * asked, how, and how many times each. "ChatGPT and Claude were asked the query exactly as typed,
  * with web search on, 3 times each."
  */

@@ -1,5 +1,5 @@
 /*
- * A provider's identity in a tracker's runs (issue 33, ADR 050): the model versions that answered,
+ * A provider's identity in a tracker's runs (ADR 050): the model versions that answered,
  * each with the web-search tool it was asked with, as a sorted set. The alerts restart a
  * provider's series, and the trend marks its chart, where a version it had not used appears.
  */

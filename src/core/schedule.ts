@@ -1,5 +1,5 @@
 /*
- * A tracker's schedule as people set and read it (issue 25): the presets the web's form and the
+ * A tracker's schedule as people set and read it: the presets the web's form and the
  * CLI offer ("daily at 09:00", "weekly on Monday at 09:00") are written as 5-field cron, which is
  * what the API keeps, and read back from it for a form that edits them. (The schedule in words is
  * the server's: each tracker carries its `scheduleText`.) Pure: no clock, no time-zone database.

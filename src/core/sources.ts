@@ -6,7 +6,7 @@ import { answerText, brandMatcher } from "./mentions.ts";
 import { hostOf } from "./urls.ts";
 
 /*
- * What kind of site an assistant cited (issue 26): the brand's own, a competitor's, or by the
+ * What kind of site an assistant cited: the brand's own, a competitor's, or by the
  * site's nature. A documented list of well-known hosts first (each with its subdomains), then
  * rules on the host's words; what neither places is "other". The list is short on purpose: it
  * names the sites assistants cite most for product questions, and a wrong guess is worse than

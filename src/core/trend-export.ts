@@ -2,7 +2,7 @@ import type { Trend } from "#src/contract/trend.ts";
 import { csvText, type Cell } from "./export.ts";
 
 /**
- * A tracker's trend (issue 26) as CSV, for a spreadsheet or a script: one row per point of the
+ * A tracker's trend as CSV, for a spreadsheet or a script: one row per point of the
  * API's answer, in its order (oldest run first), quoted as the search export is (ADR 004). Pure:
  * the CLI prints it, the web may download it.
  */

@@ -18,7 +18,7 @@ import { answerText, brandMatcher } from "./mentions.ts";
 import { hostOf } from "./urls.ts";
 
 /*
- * A tracker's trend (issue 26) is read from counts written when each run ends (its rollups): per
+ * A tracker's trend is read from counts written when each run ends (its rollups): per
  * provider, query and subject (the brand or a competitor), how many answers there were and in how
  * many the subject was named, cited from its own domains, and ranked among the products. The
  * rates and their intervals are computed from those counts when read, so the rollups stay sums

@@ -1,4 +1,5 @@
 import { MAX_VARIANT_REASONING } from "#src/contract/variants.ts";
+import { withoutInvisible } from "./display-text.ts";
 import { nameKey } from "./names.ts";
 import type { JsonObjectSchema, StructuredRequest } from "./structured.ts";
 
@@ -63,9 +64,10 @@ export function parseVariants(value: unknown, original: string): Array<{ query: 
     const query = typeof item === "string" ? item : item && typeof item === "object" && "query" in item && typeof item.query === "string" ? item.query : "";
     const reasoning =
       item && typeof item === "object" && "reasoning" in item && typeof item.reasoning === "string"
-        ? item.reasoning.trim().slice(0, MAX_VARIANT_REASONING)
+        ? withoutInvisible(item.reasoning).trim().slice(0, MAX_VARIANT_REASONING)
         : "";
-    const text = query.replace(/\s+/g, " ").trim().slice(0, 500);
+    // As a person's query must be (src/contract/visible-text.ts): the page runs and saves it as one.
+    const text = withoutInvisible(query).replace(/\s+/g, " ").trim().slice(0, 500);
     if (!text || seen.has(nameKey(text))) continue;
     seen.add(nameKey(text));
     variants.push({ query: text, reasoning });

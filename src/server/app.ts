@@ -22,6 +22,7 @@ import { spendRoutes } from "#src/server/routes/api/spend.ts";
 import { statusRoutes } from "#src/server/routes/api/status.ts";
 import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { trackerRoutes } from "#src/server/routes/api/trackers.ts";
+import { emailRoutes } from "#src/server/routes/api/email.ts";
 import { shareRoutes } from "#src/server/routes/api/shares.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
@@ -78,15 +79,29 @@ export async function createApp(deps: AppDeps) {
     variantsProvider: deps.env.VARIANTS_PROVIDER,
     clock,
     prices: deps.env.prices,
-    spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD },
+    spendLimits: { account: deps.env.ACCOUNT_DAILY_SPEND_USD, deployment: deps.env.DAILY_SPEND_USD, trackerShare: deps.env.TRACKER_SPEND_SHARE },
+    unpriced: deps.env.UNPRICED_MODELS,
     trackers: {
       minIntervalMinutes: deps.env.TRACKER_MIN_INTERVAL_MINUTES,
       concurrencyTotal: deps.env.PROVIDER_CONCURRENCY_TOTAL,
       webhooks: { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE, httpsOnly: deps.env.NODE_ENV === "production" },
-      mail: { smtpUrl: deps.env.SMTP_URL, from: deps.env.MAIL_FROM },
+      mail: {
+        smtpUrl: deps.env.SMTP_URL,
+        from: deps.env.MAIL_FROM,
+        publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
+        dailyCap: deps.env.MAIL_DAILY_CAP,
+      },
+      caps: {
+        maxTrackers: deps.env.MAX_TRACKERS_PER_ACCOUNT,
+        maxRunAnswers: deps.env.MAX_TRACKER_RUN_ANSWERS,
+        manualRunsPerDay: deps.env.TRACKER_MANUAL_RUNS_PER_DAY,
+      },
     },
     shareReadsPerMinute: deps.env.SHARE_READS_PER_MINUTE,
+    shareReadsPerClientPerMinute: deps.env.SHARE_READS_PER_CLIENT_PER_MINUTE,
   });
+  // Before serving: trackers whose schedule the rules in force now refuse are paused (services/trackers/schedules-check.ts).
+  await services.startup();
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
   // The `signedIn` and `pro` declarations routes make (http/guards.ts).
@@ -115,6 +130,7 @@ export async function createApp(deps: AppDeps) {
     .use(workbenchRoutes(services, guarded))
     .use(tokenRoutes(services.tokens, guarded))
     .use(trackerRoutes(services, guarded))
+    .use(emailRoutes(services.notifications, guarded))
     .use(shareRoutes(services.shares, guarded, { trustProxy }))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))

@@ -42,6 +42,12 @@ const dollars = (fallback: number) => {
   return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.maxValue(1_000_000, expected)), String(fallback));
 };
 
+/** A share, from 0 to 1. */
+const fraction = (fallback: number) => {
+  const expected = `a share from 0 to 1, such as ${fallback} or 0.25`;
+  return v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, expected), v.transform(Number), v.maxValue(1, expected)), String(fallback));
+};
+
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "production", "test"], "development, production or test"), "development"),
   PORT: count(3000, 65535),
@@ -86,12 +92,26 @@ const EnvSchema = v.object({
    * trackers' runs (ADR 043): leases in PostgreSQL, freed when an instance dies.
    */
   PROVIDER_CONCURRENCY_TOTAL: count(16, 10_000, 1),
-  /** Where e-mail is sent from (issue 26: trackers' digests and alerts): smtp://user:pass@host:587 or smtps://…; without it the product says e-mail is not configured. */
+  /** Where e-mail is sent from (trackers' digests and alerts): smtp://user:pass@host:587 or smtps://…; without it the product says e-mail is not configured. */
   SMTP_URL: v.optional(
     v.pipe(v.string(), v.trim(), v.regex(/^smtps?:\/\/\S+$/, "an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587")),
   ),
   /** The From of those e-mails. */
   MAIL_FROM: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3)), "AI Search Comparison <no-reply@localhost>"),
+  /** E-mails one account may be sent a UTC day, confirmation links included (ADR 053); past it, none until the next day. */
+  MAIL_DAILY_CAP: count(10, 1000, 1),
+  /**
+   * The address people open this service at, which e-mails link to (confirmation and unsubscribe
+   * links); required with SMTP_URL in production, https there. Elsewhere http://localhost:PORT by default.
+   */
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url("the address people open this service at, such as https://aisc.example.com"),
+      v.transform((url) => url.replace(/\/+$/, "")),
+    ),
+  ),
   /** Tracker webhooks may post to private, loopback and link-local addresses (self-hosting, tests); refused by default. */
   WEBHOOK_ALLOW_PRIVATE: v.optional(
     v.pipe(
@@ -102,8 +122,10 @@ const EnvSchema = v.object({
   ),
   /** The shortest interval a tracker's schedule may have, in minutes (ADR 043); tests set 1. */
   TRACKER_MIN_INTERVAL_MINUTES: count(60, 10_080, 1),
-  /** Reads of one share link a minute, per instance, before 429 (ADR 048); tests set it low. */
+  /** Reads of one share link a minute, whoever reads it, counted for every instance, before 429 (ADR 048); tests set it low. */
   SHARE_READS_PER_MINUTE: count(300, 1_000_000, 1),
+  /** Reads of share links a minute from one client's network, unknown links included, before 429 (ADR 048): below the link's, so one reader cannot use it all. */
+  SHARE_READS_PER_CLIENT_PER_MINUTE: count(120, 1_000_000, 1),
   /** How often each provider's key and model are checked again after the check at start (ADR 040); 0: only at start. */
   PROVIDER_CHECK_MINUTES: seconds(5, { zero: true, max: 1440, unit: "minutes" }),
   /** A search's time limit (ADR 018): for 1 iteration, and for 100; searches in between get one in proportion. */
@@ -137,6 +159,20 @@ const EnvSchema = v.object({
   ACCOUNT_DAILY_SPEND_USD: dollars(20),
   /** What every search of this deployment together may spend a day (UTC), in USD. */
   DAILY_SPEND_USD: dollars(200),
+  /** The share of DAILY_SPEND_USD that trackers' runs together may use: the rest is kept for searches people run (ADR 052). */
+  TRACKER_SPEND_SHARE: fraction(0.5),
+  /**
+   * A model without a price in the table: charged against the limits and budgets at the table's
+   * highest rates (`charge-ceiling`, its cost still shown as unknown), or searches and runs on it
+   * refused until it has one (`refuse`) (ADR 052).
+   */
+  UNPRICED_MODELS: v.optional(v.picklist(["charge-ceiling", "refuse"], "charge-ceiling or refuse"), "charge-ceiling"),
+  /** Trackers one account may have (ADR 052). */
+  MAX_TRACKERS_PER_ACCOUNT: count(20, 100_000),
+  /** Answers one tracker run may ask for: questions × providers × iterations (ADR 052). */
+  MAX_TRACKER_RUN_ANSWERS: count(1500, 15_000, 1),
+  /** Run now, per account per UTC day, across its trackers (ADR 052). */
+  TRACKER_MANUAL_RUNS_PER_DAY: count(30, 100_000),
   /** Free searches a day per network, shared by anonymous visitors and accounts on their first day (ADR 015). */
   FREE_NETWORK_DAILY_SEARCHES: count(defaultFreeTierPolicy.networkSearches, 1_000_000),
   /** Free searches a day per network, shared by free accounts older than a day. */
@@ -220,6 +256,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const raw = parseOrThrow(ProviderEnvSchema, cleaned);
   if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
     throw new EnvError("Invalid environment variable SESSION_SECRET: expected a secret of at least 32 characters (required when NODE_ENV=production)");
+  }
+  // Every e-mail carries links back here (confirm, unsubscribe): in production they must reach this service, over https.
+  if (env.NODE_ENV === "production" && env.SMTP_URL && !env.PUBLIC_URL?.startsWith("https://")) {
+    throw new EnvError(
+      `Invalid environment variable PUBLIC_URL: expected the https address people open this service at, such as https://aisc.example.com (required with SMTP_URL when NODE_ENV=production: every e-mail links back to it), got ${JSON.stringify(env.PUBLIC_URL ?? "")}`,
+    );
   }
   const providers = perProvider((id): ProviderEnv => {
     const names = providerConfig[id].env;

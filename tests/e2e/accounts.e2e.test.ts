@@ -227,7 +227,7 @@ describe("accounts in Chromium", () => {
       expect(await page.getByRole("link", { name: "Home", exact: true }).getAttribute("href")).toBe("/");
       expect({ path: "/user/profile", violations: await seriousAxeViolations(page) }).toEqual({ path: "/user/profile", violations: [] });
 
-      // Issue 12: a POST form (a link on any site could log people out), not a link to /api/logout.
+      // A POST form (a link on any site could log people out), not a link to /api/logout.
       expect(await page.locator('a[href="/api/logout"]').count()).toBe(0);
       const button = page.locator('form[method="post"][action="/api/logout"]').getByRole("button", { name: "Log Out", exact: true });
       expect(await button.getAttribute("type")).toBe("submit");

@@ -34,7 +34,7 @@ describe("billing in Chromium", () => {
       await page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Upgrade to Pro" }).click();
       await page.waitForURL((url) => url.pathname === "/checkout");
       await page.getByText("Test mode: no card is charged").first().waitFor();
-      await page.getByRole("button", { name: "Subscribe for $19.00/month" }).waitFor();
+      await page.getByRole("button", { name: "Subscribe for $19.00 USD/month" }).waitFor();
       await payWith(page, "4242 4242 4242 4242");
 
       await page.waitForURL((url) => url.pathname === "/");
@@ -52,7 +52,7 @@ describe("billing in Chromium", () => {
 
       await visit(page, "/user/subscription");
       await page.getByRole("heading", { name: "Pro Subscription" }).waitFor();
-      expect(await page.getByText("$19.00/month").count()).toBeGreaterThan(0);
+      expect(await page.getByText("$19.00 USD/month").count()).toBeGreaterThan(0);
       await page.getByRole("button", { name: "Cancel Subscription" }).click();
       await page.getByRole("button", { name: "Keep Subscription" }).waitFor();
       await page.getByRole("button", { name: "Yes, Cancel Subscription" }).click();

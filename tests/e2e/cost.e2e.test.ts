@@ -6,7 +6,7 @@ import { screenshot, useBrowser, visit } from "#tests/support/browser.ts";
 import { pricesFile, READER, testPrices } from "#tests/support/prices.ts";
 
 /*
- * Issue 24 (ADR 041) in Chromium: a Pro user sees what a multi-iteration search should cost
+ * ADR 041 in Chromium: a Pro user sees what a multi-iteration search should cost
  * before starting it, and a result says what it cost, with the breakdown on hover. The providers
  * are live ones to the app (a key, a base URL) on a loopback simulator reporting fixed usage, and
  * a known price table prices them.

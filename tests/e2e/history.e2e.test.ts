@@ -8,7 +8,7 @@ import { seriousAxeViolations, useBrowser, visit, waitForHydration } from "#test
 import { modelResult, savedResult } from "#tests/support/results.ts";
 
 /*
- * The profile's Search History managed in Chromium (issue 21): the search box, the filters,
+ * The profile's Search History managed in Chromium: the search box, the filters,
  * renaming an entry (its query stays visible) and deleting one after a confirmation.
  */
 const harness = useBrowser();

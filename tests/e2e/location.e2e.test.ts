@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { screenshot, seriousAxeViolations, useBrowser, waitForHydration } from "#tests/support/browser.ts";
 
 /*
- * Issue 24 part 5 (ADR 042) in Chromium: a country and a city set in the search form reach the
+ * ADR 042 in Chromium: a country and a city set in the search form reach the
  * providers whose web search takes a location, and the result's header says where it was asked
  * from; Gemini's card says its answer is not localised.
  */

@@ -1,51 +1,132 @@
-import { beforeAll, afterAll, describe, expect, test } from "bun:test";
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { NotificationSettings } from "#src/contract/notifications.ts";
-import { seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
+import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
+import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 26: the profile's E-mail card on a server with SMTP_URL (a real SMTP server on loopback,
- * smtp-server): two switches, saved as they are ticked, naming the address the e-mails go to.
+ * ADR 053: the profile's E-mail card on a server with SMTP_URL (a real SMTP server on
+ * loopback, smtp-server): two switches, saved as they are ticked, naming the address the e-mails
+ * go to; turning one on sends a confirmation link, whose page asks for the click that proves the
+ * address; every e-mail's unsubscribe link opens a page that turns it off and says so.
  * (Without SMTP_URL: tests/e2e/trackers-bell.e2e.test.ts.)
  */
 
 // Read by the harness when it starts the app, after this file's SMTP server is listening.
 const env: Record<string, string> = {};
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 beforeAll(async () => {
-  smtp = new SMTPServer({ authOptional: true, disabledCommands: ["STARTTLS"], onData: (stream, _session, done) => stream.on("end", () => done()).resume() });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpSink();
+  env.SMTP_URL = smtp.url;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
 const harness = useBrowser({ distinctAddresses: true, env });
 
+const TIMEOUT = 60_000;
+
+/** A link of an e-mail as a path of this server (the mail links to PUBLIC_URL, which the harness's random port is not). */
+const pathOf = (url: string) => new URL(url).pathname;
+
 describe("the profile's E-mail card with SMTP", () => {
-  test("two switches, off at first, saved as they are ticked and kept on reload, with the address they go to", async () => {
-    const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto("/");
-    const account = await harness().signInAsPro(page);
-    await visit(page, "/user/profile");
-    const card = page.getByRole("region", { name: "E-mail" });
-    const digest = card.getByRole("checkbox", { name: "Weekly digest of my trackers" });
-    const alerts = card.getByRole("checkbox", { name: "An e-mail for each alert" });
-    await digest.waitFor();
-    expect(await card.getByText("E-mail is not configured on this server.").count()).toBe(0);
-    expect(await card.textContent()).toContain(account.email);
-    expect([await digest.isChecked(), await alerts.isChecked()]).toEqual([false, false]);
+  test(
+    "switches saved as they are ticked; turning one on e-mails a confirmation link, whose page proves the address with a click",
+    async () => {
+      // Asking for the link again at once is refused (429), on purpose.
+      const page = await harness().newPage({ viewport: { width: 1280, height: 900 } }, { allowConsoleErrors: [/status of 429/] });
+      await page.goto("/");
+      const account = await harness().signInAsPro(page);
+      await visit(page, "/user/profile");
+      const card = page.getByRole("region", { name: "E-mail" });
+      const digest = card.getByRole("checkbox", { name: "Weekly digest of my trackers" });
+      const alerts = card.getByRole("checkbox", { name: "An e-mail when a run finds alerts" });
+      await digest.waitFor();
+      expect(await card.getByText("E-mail is not configured on this server.").count()).toBe(0);
+      expect(await card.textContent()).toContain(account.email);
+      await card.getByText("Address not confirmed: nothing is sent to it until you follow the link we e-mail to it when you turn an e-mail on.").waitFor();
+      expect([await digest.isChecked(), await alerts.isChecked()]).toEqual([false, false]);
 
-    await alerts.check();
-    await card.getByText("Saved.").waitFor();
-    expect(await alerts.isChecked()).toBe(true);
-    const response = await page.request.get("/api/user/notifications");
-    expect((await response.json()) as NotificationSettings).toMatchObject({ emailConfigured: true, email: account.email, digest: false, alerts: true });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+      await alerts.check();
+      await card.getByText(`Saved. We sent a confirmation link to ${account.email}: e-mails start once you follow it.`).waitFor();
+      expect(await alerts.isChecked()).toBe(true);
+      await card.getByText("Waiting for you to follow the confirmation link.").waitFor();
+      const response = await page.request.get("/api/user/notifications");
+      expect((await response.json()) as NotificationSettings).toMatchObject({
+        emailConfigured: true,
+        email: account.email,
+        confirmedAt: null,
+        digest: false,
+        alerts: true,
+      });
+      expect(await seriousAxeViolations(page)).toEqual([]);
 
-    await visit(page, "/user/profile");
-    await digest.waitFor();
-    expect([await digest.isChecked(), await alerts.isChecked()]).toEqual([false, true]);
-  });
+      // Asked again at once: refused in words, nothing sent.
+      await card.getByRole("button", { name: "Send the link again" }).click();
+      await card.getByText(/^A confirmation link was sent minutes ago: follow it, or ask again in (a minute|\d minutes)\.$/).waitFor();
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, "profile-email-waiting.png", { published: false });
+
+      // The e-mail's link, opened in another browser (no session): the page names the address and waits for the click.
+      const mail = await waitFor(() => smtp.inbox.find((received) => received.to.includes(account.email)), { what: "the confirmation e-mail" });
+      expect(smtp.inbox.filter((received) => received.to.includes(account.email))).toHaveLength(1);
+      const [link] = linksIn(mail.text, "/email/confirm/");
+      const elsewhere = await harness().newPage({ viewport: { width: 390, height: 844 } });
+      await visit(elsewhere, pathOf(link!));
+      await elsewhere.getByRole("heading", { name: "Confirm your e-mail address" }).waitFor();
+      expect(await elsewhere.locator("main").textContent()).toContain(account.email);
+      expect(await seriousAxeViolations(elsewhere)).toEqual([]);
+      await screenshot(elsewhere, "email-confirm.png", { published: false });
+      await elsewhere.getByRole("button", { name: "Confirm" }).click();
+      await elsewhere.getByRole("heading", { name: "Address confirmed" }).waitFor();
+      expect(await elsewhere.locator("main").textContent()).toContain(
+        `${account.email} is confirmed: the tracker e-mails turned on for it are sent from now on. Each one has a link to unsubscribe.`,
+      );
+      // Opened again: it says so (server-rendered).
+      await visit(elsewhere, pathOf(link!));
+      await elsewhere.getByRole("heading", { name: "Address confirmed" }).waitFor();
+
+      await visit(page, "/user/profile");
+      await digest.waitFor();
+      await card.getByText(/^Address confirmed on [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/).waitFor();
+      expect(await card.getByRole("button", { name: "Send the link again" }).count()).toBe(0);
+      expect([await digest.isChecked(), await alerts.isChecked()]).toEqual([false, true]);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, "profile-email-confirmed.png", { published: false });
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "an e-mail's unsubscribe link opens a page that turns its e-mails off and says so; a link that is not valid says that",
+    async () => {
+      const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto("/");
+      const account = await harness().signInAsPro(page);
+      await visit(page, "/user/profile");
+      const card = page.getByRole("region", { name: "E-mail" });
+      await card.getByRole("checkbox", { name: "Weekly digest of my trackers" }).check();
+      await card.getByText(`Saved. We sent a confirmation link to ${account.email}: e-mails start once you follow it.`).waitFor();
+      const mail = await waitFor(() => smtp.inbox.find((received) => received.to.includes(account.email)), { what: "the confirmation e-mail" });
+      const [unsubscribe] = linksIn(mail.text, "/email/unsubscribe/");
+
+      // Followed by whoever has the mail, signed in or not.
+      const stranger = await harness().newPage({ viewport: { width: 390, height: 844 } });
+      await visit(stranger, pathOf(unsubscribe!));
+      await stranger.getByRole("heading", { name: "Unsubscribed" }).waitFor();
+      expect(await stranger.locator("main").textContent()).toContain("This account's e-mails are off: nothing more is sent to this address for it.");
+      expect(await seriousAxeViolations(stranger)).toEqual([]);
+      await screenshot(stranger, "email-unsubscribed.png", { published: false });
+
+      await visit(page, "/user/profile");
+      await card.getByRole("checkbox", { name: "Weekly digest of my trackers" }).waitFor();
+      expect(await card.getByRole("checkbox", { name: "Weekly digest of my trackers" }).isChecked()).toBe(false);
+      expect(await card.getByText("Waiting for you to follow the confirmation link.").count()).toBe(0);
+
+      const answer = await stranger.goto(`${pathOf(unsubscribe!).slice(0, -3)}xyz`);
+      expect(answer?.status()).toBe(404);
+      await stranger.getByRole("heading", { name: "This unsubscribe link is not valid" }).waitFor();
+    },
+    TIMEOUT,
+  );
 });

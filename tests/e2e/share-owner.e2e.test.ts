@@ -11,7 +11,7 @@ import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
 import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
- * Issue 27, the owner's side of share links in Chromium: the Share control on a saved search, a
+ * The owner's side of share links in Chromium: the Share control on a saved search, a
  * comparison and a tracker (what the link shows, its lifetime, live or frozen, the link with
  * Copy), the profile's "Shared links" card (when it was last opened, Revoke), and who may share
  * what. The shared page itself is tested with it (tests/e2e/shared-*.e2e.test.ts); here a

@@ -16,7 +16,7 @@ import { expectedTrendRows, pageJson, runOnce, seedFetch, trendRows } from "#tes
 import { seedTracker } from "../../scripts/seed.ts";
 
 /*
- * Issue 27 in Chromium: an owner shares a saved search, a comparison and a tracker through the API;
+ * Share links in Chromium: an owner shares a saved search, a comparison and a tracker through the API;
  * a fresh browser, with no cookie at all, opens each link and reads the view, read-only, with no
  * trace of the owner (their e-mail, username, API token, other searches) in the page or in any
  * answer it fetched; a revoked and an expired link are a friendly 404; the pages are noindex and

@@ -4,7 +4,7 @@ import { newAccount } from "#tests/support/accounts.ts";
 import { seriousAxeViolations, useBrowser, visit, type ContextOptions, type PageOptions } from "#tests/support/browser.ts";
 
 /*
- * The profile's "CLI access" card (issue 11) in Chromium: a token is created, shown once, copied,
+ * The profile's "CLI access" card in Chromium: a token is created, shown once, copied,
  * works as `Authorization: Bearer` on the API, and stops working when revoked. Free and Pro, at
  * 1280 and 360 px, with the list's error state.
  */
@@ -87,7 +87,7 @@ describe("the CLI access card", () => {
       const row = tokens.getByRole("listitem").filter({ hasText: "Laptop" });
       await row.getByText(`${token.slice(0, 9)}…`, { exact: true }).waitFor();
       await row.getByText("Never used", { exact: true }).waitFor();
-      // What the token may do, quietly (issue 20: managing tokens and billing are not among them).
+      // What the token may do, quietly (managing tokens and billing are not among them).
       await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers, shares", { exact: true }).waitFor();
       expect(await row.textContent()).not.toContain(token);
 

@@ -22,7 +22,7 @@ import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/supp
 import { expectedTrendRows, pageJson, runOnce, trendRows } from "#tests/support/tracker-pages.ts";
 
 /*
- * Issue 33's words in Chromium, on the loopback simulator (fixed 5 ms) and the real job queue: the
+ * The words in Chromium, on the loopback simulator (fixed 5 ms) and the real job queue: the
  * new-tracker form says what change its shape can tell, worked out again as its questions and
  * iterations change; the saved tracker's page says its own; after three runs the trend's caption
  * names each provider's run-to-run spread as the API gives it, the legend and the tables say what

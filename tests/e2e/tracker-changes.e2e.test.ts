@@ -6,7 +6,7 @@ import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
- * Issue 26's "What changed" on the tracker page in Chromium, on the loopback simulator and the real
+ * The "What changed" on the tracker page in Chromium, on the loopback simulator and the real
  * job queue: after one run it says there are not enough runs yet; after a second, in which OpenAI no
  * longer searched the web, OpenAI's card lists the sites that left its top 10 with their counts, as
  * the API gives them.

@@ -12,7 +12,7 @@ import { cells, expectGap, pageJson, runOnce } from "#tests/support/tracker-page
 import { alertingTracker } from "#tests/support/trackers.ts";
 
 /*
- * Issue 26's sources on the tracker page in Chromium, on the loopback simulator and the real job
+ * The sources on the tracker page in Chromium, on the loopback simulator and the real job
  * queue: after two runs each provider's sources by type are a named chart whose table shows the
  * API's shares, the citation gap lists the API's domains (or says there are none), and the trend's
  * CSV and JSON downloads hold what the API answers (the CSV as the CLI writes it).

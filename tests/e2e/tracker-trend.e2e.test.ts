@@ -8,7 +8,7 @@ import { expectedTrendRows, pageJson, runOnce, trendRows } from "#tests/support/
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
- * Issue 26's tracker page in Chromium, on the loopback simulator and the real job queue: after one
+ * The tracker page in Chromium, on the loopback simulator and the real job queue: after one
  * run a sentence says the trend comes after the second; after three (OpenAI stops searching the web
  * after the first, the questions are edited before the third) each provider's chart is drawn with
  * its accessible name, its table shows the API's figures, the metric switch changes them, the rule

@@ -8,7 +8,7 @@ import { cells, expectedTrendRows, expectGap, pageJson, runOnce, seedFetch, tren
 import { seedTracker } from "../../scripts/seed.ts";
 
 /*
- * Issue 26's acceptance picture in Chromium: a Pro user's tracker with three weeks of daily runs
+ * The acceptance picture in Chromium: a Pro user's tracker with three weeks of daily runs
  * (made by the seed, `bun run seed --tracker-days 21`, on this server's database and app), then
  * one more real run after OpenAI stops searching the web, which raises an alert. The page draws
  * each provider's 22 runs, lists the alert, and shows the sources by type and the citation gap as

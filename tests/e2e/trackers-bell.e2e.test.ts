@@ -9,7 +9,7 @@ import { waitFor } from "#tests/support/wait.ts";
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
- * Issue 26's bell in Chromium, on the loopback simulator and the real job queue: after a fall
+ * The bell in Chromium, on the loopback simulator and the real job queue: after a fall
  * (OpenAI stops searching the web between two runs) the header's bell names the unread count, its
  * panel lists the alerts in the tracker page's words and links to the tracker, and "Mark all read"
  * clears the badge. The profile's E-mail card, on this server without SMTP_URL, says e-mail is not

@@ -4,7 +4,7 @@ import { newAccount } from "#tests/support/accounts.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
 /*
- * Issue 25's pages in Chromium against the loopback simulators and the real job queue: a tracker
+ * The pages in Chromium against the loopback simulators and the real job queue: a tracker
  * created through the form (prefilled from the brand lens, with its estimate before saving), seen
  * in the list, Run now with the run's live progress to Completed, its saved searches opened; the
  * edit form and delete; free and signed-out visitors meet the Pro gate; the phone layout.

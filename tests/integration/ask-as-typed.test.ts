@@ -11,7 +11,7 @@ import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
 /*
- * Issue 23 (ADR 039): each provider gets the query exactly as the person typed it; what the
+ * ADR 039: each provider gets the query exactly as the person typed it; what the
  * answer recommends is read afterwards by a small model's call, checked against the answer's text,
  * and read from the prose when that call fails.
  */

@@ -8,6 +8,7 @@ import { assemble, type AssembleOptions } from "#src/server/assemble.ts";
 import { get } from "#tests/support/app.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
 import { loadPageRenderer } from "#web/render.tsx";
+import { selectRows } from "#db/client.ts";
 
 /*
  * The one composition root (ADR 032): what assemble() opened, close() closes, newest first, and
@@ -75,7 +76,7 @@ test("a caller's database is the caller's: close() leaves it open", async () => 
     const assembly = await assemble({ ...options(), database });
     expect(assembly.migrations).toBe(0);
     await assembly.close();
-    const { rows } = (await database.db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> };
+    const rows = await selectRows<{ n: number }>(database.db, sql`select count(*)::int as n from users`);
     expect(rows[0]?.n).toBe(0);
   } finally {
     await database.close();

@@ -12,7 +12,7 @@ import { clientAs, createUser, runCli, spawnCli, trackerWithAFall, useCliServer,
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issues 25 and 26: `aisc track …` against the real server (trackers run on its pg-boss, providers
+ * `aisc track …` against the real server (trackers run on its pg-boss, providers
  * simulated): what each command prints, what it changed on the server, and its exit code.
  */
 

@@ -15,7 +15,7 @@ import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
 /*
- * Issue 24 (ADR 041): every answer's usage, read through the real SDKs from the simulators' wire
+ * ADR 041: every answer's usage, read through the real SDKs from the simulators' wire
  * formats (cached tokens included), turned into money by a known price table.
  */
 

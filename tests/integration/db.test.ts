@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, existsSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { createDatabase, DATA_IMAGE, writeDataImage, type Db } from "#db/client.ts";
+import { createDatabase, DATA_IMAGE, selectRows, writeDataImage, type Db } from "#db/client.ts";
 import { FolderInUseError, HOLDER_FILE } from "#db/lock.ts";
 import { DEFAULT_MIGRATIONS_FOLDER, migrate, MigrationError } from "#db/migrate.ts";
 import { searches, users, type NewSearch, type NewUser } from "#db/schema.ts";
@@ -13,12 +13,6 @@ const journal = JSON.parse(readFileSync(join(DEFAULT_MIGRATIONS_FOLDER, "meta", 
   entries: unknown[];
 };
 const MIGRATION_COUNT = journal.entries.length;
-
-/** Rows of a db.execute() result, whichever driver produced it. */
-function rowsOf(result: unknown): Array<Record<string, unknown>> {
-  if (Array.isArray(result)) return result as Array<Record<string, unknown>>;
-  return (result as { rows: Array<Record<string, unknown>> }).rows;
-}
 
 /** SQLSTATE of a (possibly drizzle-wrapped) driver error. */
 function sqlState(error: unknown): string | undefined {
@@ -58,8 +52,11 @@ async function insertUser(db: Db, overrides: Partial<NewUser> = {}) {
 }
 
 async function tableNames(db: Db): Promise<string[]> {
-  const result = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
-  return rowsOf(result).map((r) => String(r.table_name));
+  const rows = await selectRows<Record<string, unknown>>(
+    db,
+    sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+  );
+  return rows.map((r) => String(r.table_name));
 }
 
 describeEachDatabase(
@@ -98,7 +95,7 @@ describeEachDatabase(
     test("a second start applies nothing", async () => {
       const database = getDb();
       expect(await migrate(database)).toEqual({ applied: 0 });
-      const rows = rowsOf(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+      const rows = await selectRows<Record<string, unknown>>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
       expect(rows[0]?.n).toBe(MIGRATION_COUNT);
     });
   },
@@ -171,11 +168,10 @@ describeEachDatabase("schema", (getDb, kind) => {
     expect(row?.completedAt).toBeNull();
 
     // Stored as a real jsonb object, not a double-encoded JSON string.
-    const raw = rowsOf(
-      await db.execute(
-        sql`select jsonb_typeof(${searches.result}) as t, ${searches.result} -> 'models' -> 'openai' -> 'products' -> 0 ->> 'name' as name
-            from ${searches} where ${searches.id} = ${inserted!.id}`,
-      ),
+    const raw = await selectRows(
+      db,
+      sql`select jsonb_typeof(${searches.result}) as t, ${searches.result} -> 'models' -> 'openai' -> 'products' -> 0 ->> 'name' as name
+          from ${searches} where ${searches.id} = ${inserted!.id}`,
     );
     expect(raw).toEqual([{ t: "object", name: "Gaggia Classic" }]);
     expect(kind).toMatch(/pglite|postgres/);
@@ -217,7 +213,7 @@ describeEachDatabase("schema", (getDb, kind) => {
     // The planner can read the history straight off (user_id, created_at desc): no sort step.
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      return rowsOf(await tx.execute(sql`explain select * from searches where user_id = ${me.id} order by created_at desc limit 20`))
+      return (await selectRows<Record<string, unknown>>(tx, sql`explain select * from searches where user_id = ${me.id} order by created_at desc limit 20`))
         .map((r) => String(r["QUERY PLAN"]))
         .join("\n");
     });
@@ -247,10 +243,10 @@ describe("migrate() on PostgreSQL", () => {
         expect(applied.filter((n) => n !== 0)).toEqual([MIGRATION_COUNT]);
 
         const { db } = instances[0]!;
-        const migrationRows = rowsOf(await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+        const migrationRows = await selectRows<Record<string, unknown>>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
         expect(migrationRows[0]?.n).toBe(MIGRATION_COUNT);
         // Every instance released the advisory lock.
-        const locks = rowsOf(await db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory'`));
+        const locks = await selectRows<Record<string, unknown>>(db, sql`select count(*)::int as n from pg_locks where locktype = 'advisory'`);
         expect(locks[0]?.n).toBe(0);
       } finally {
         await Promise.all(instances.map((instance) => instance.close()));

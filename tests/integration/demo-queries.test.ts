@@ -1,4 +1,4 @@
-// The keyless demo answers the question asked (issue 13): each query of tests/support/demo-queries.ts
+// The keyless demo answers the question asked: each query of tests/support/demo-queries.ts
 // runs through the real search path (createApp + app.handle, the SDK adapters, the simulators on
 // loopback) and every provider's every iteration holds the kind of items the query asks for.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Database } from "#db/client.ts";
+import { type Database, selectRows } from "#db/client.ts";
 import { pgBossDb } from "#src/server/jobs/adapter.ts";
 import { MIN_POLLING_INTERVAL_SECONDS, startJobs, type Jobs } from "#src/server/jobs/index.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -19,8 +19,7 @@ function deferred<T = void>() {
 
 /** Rows of a drizzle execute() result, whichever driver produced it. */
 async function query(database: Database, statement: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
-  const result: unknown = await database.db.execute(statement);
-  return Array.isArray(result) ? result : (result as { rows: Array<Record<string, unknown>> }).rows;
+  return selectRows(database.db, statement);
 }
 
 async function jobState(database: Database, id: string): Promise<unknown> {

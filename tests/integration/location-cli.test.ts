@@ -8,7 +8,7 @@ import { EXIT } from "#cli/lib/exit.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, runCli, useCliServer } from "#tests/support/cli.ts";
 
 /*
- * Issue 24 part 5 (ADR 042): `aisc search --country DE --city Berlin` and the MCP search tool's
+ * ADR 042: `aisc search --country DE --city Berlin` and the MCP search tool's
  * `location` ask from a place, checked as the API checks it.
  */
 

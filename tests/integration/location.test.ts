@@ -12,7 +12,7 @@ import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 
 /*
- * Issue 24 part 5 (ADR 042): a search asked from somewhere gives each provider's web search tool
+ * ADR 042: a search asked from somewhere gives each provider's web search tool
  * the approximate user location, through the real SDKs; a provider whose search takes none says so
  * on its card; the location is saved with the result, read back, and exported.
  */

@@ -9,7 +9,7 @@ import { TrackerAlertList, Trend } from "#src/contract/trend.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, trackerWithAFall, useCliServer, type CliServer } from "#tests/support/cli.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
-/* Issues 25 and 26: the MCP tools list_trackers, tracker_latest_run, tracker_trend and tracker_alerts, through `aisc mcp` as an MCP client runs it. */
+/* The MCP tools list_trackers, tracker_latest_run, tracker_trend and tracker_alerts, through `aisc mcp` as an MCP client runs it. */
 
 const getServer = useCliServer();
 const clients: Client[] = [];

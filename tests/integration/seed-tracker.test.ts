@@ -10,7 +10,7 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 import { seedTracker } from "../../scripts/seed.ts";
 
 /*
- * Issue 26: `bun run seed --tracker-days N` runs a tracker once for real and copies that run into
+ * `bun run seed --tracker-days N` runs a tracker once for real and copies that run into
  * one a day going back, rollups (subjects' and cited sources') included. The copies must read as real runs: a copied day's
  * rollups are what the run's end writes from that day's saved searches.
  */

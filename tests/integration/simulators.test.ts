@@ -819,7 +819,7 @@ async function ask(id: ProviderId, input: string, on: Simulator = sim): Promise<
 const headNames = (text: string) =>
   [...text.matchAll(/\*\*([^*\n]+)\*\*|^#{1,6} (?:\d+\. )?(.+)$|^\| \d+ \| ([^|]+?) \|/gm)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim());
 
-describe("the query as typed (issue 23)", () => {
+describe("the query as typed", () => {
   test("a plain question gets natural prose with cited, bold-named picks and no JSON block, from every provider; the log holds exactly the query", async () => {
     const local = startSimulator({ latency: { kind: "fixed", ms: 0 }, seed: 23 });
     try {
@@ -914,7 +914,7 @@ describe("the query as typed (issue 23)", () => {
   });
 });
 
-describe("the extraction call answered as a small model (issue 23)", () => {
+describe("the extraction call answered as a small model", () => {
   type Extracted = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
   const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-2.5-flash-lite" } satisfies Record<ProviderId, string>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Database } from "#db/client.ts";
+import { type Database, selectRows } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import { refreshStatistics, startStatistics } from "#db/statistics.ts";
 import { openTestDatabase } from "#tests/support/databases.ts";
@@ -20,11 +20,14 @@ afterAll(async () => {
 
 /** The plan PostgreSQL picks for the history's first page (its WHERE and ORDER BY). */
 async function historyPlan(userId: string): Promise<string> {
-  const result = (await database.db.execute(sql`
+  const rows = await selectRows<Record<string, string>>(
+    database.db,
+    sql`
     explain select id from searches
     where user_id = ${userId} and status in ('completed', 'interrupted')
-    order by created_at desc limit 21`)) as unknown as Array<Record<string, string>> | { rows: Array<Record<string, string>> };
-  return (Array.isArray(result) ? result : result.rows).map((row) => row["QUERY PLAN"]).join("\n");
+    order by created_at desc limit 21`,
+  );
+  return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
 
 test("a table that grew is analyzed, after which the history's first page reads the index in order; a table that did not is left alone", async () => {

@@ -9,7 +9,7 @@ import { waitFor } from "#tests/support/wait.ts";
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
- * The header's bell (issue 26): GET /api/user/alerts lists the caller's newest alerts across their
+ * The header's bell: GET /api/user/alerts lists the caller's newest alerts across their
  * trackers with the unread count, POST /api/user/alerts/read marks some or all of them read, and
  * another user's alerts are never listed nor marked. Alerts are made the product's way: a baseline
  * of runs on the simulator, then OpenAI no longer searching the web (its citations fall).

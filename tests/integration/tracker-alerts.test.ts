@@ -9,7 +9,7 @@ import { waitFor } from "#tests/support/wait.ts";
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
 
 /*
- * Issues 26 and 33 (ADR 050) through the product's own path: runs on the simulator, their end
+ * ADR 050 through the product's own path: runs on the simulator, their end
  * deciding the alerts. After a baseline of runs, a provider that stops searching the web stops
  * citing the brand's site: its citation rate falls, and that is told once; a provider whose model
  * changed gets a notice, never a rise or a fall.

@@ -11,7 +11,7 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 import { alertingTracker, BASELINE_RUNS, runTimes, runToEnd } from "#tests/support/trackers.ts";
 
 /*
- * Issues 26 and 33: what changed between a tracker's latest run and the runs before it, beyond the
+ * What changed between a tracker's latest run and the runs before it, beyond the
  * runs' noise. A provider that stops searching the web cites nothing in the latest run: its most
  * cited domains leave, with their counts, and every count agrees with the runs' saved searches as
  * GET /api/search/{id} gives them; the providers that kept searching list no domain leaving.

@@ -1,59 +1,33 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
+import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { BASELINE_RUNS } from "#tests/support/trackers.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 26: trackers' e-mails, sent through SMTP to a real SMTP server on loopback (smtp-server):
- * an alert as it comes, for a user who asked for them, and the weekly digest. Without SMTP_URL the
+ * Trackers' e-mails, sent through SMTP to a real SMTP server on loopback (smtp-server):
+ * a run's alerts as it ends, for a user who asked for them and proved their address (ADR 053:
+ * tests/integration/email-confirmation.test.ts), and the weekly digest. Without SMTP_URL the
  * product says e-mail is not configured.
  */
 
-type Mail = { to: string[]; subject: string; text: string };
-
 let simulator: Simulator;
-let smtp: SMTPServer;
-let smtpUrl = "";
-const inbox: Mail[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+const inbox = () => smtp.inbox;
 
 beforeAll(async () => {
   simulator = startSimulator({ seed: 26, latency: { kind: "fixed", ms: 2 } });
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, done) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), ...parse(raw) });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpSink();
 });
 afterAll(async () => {
   await simulator.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
-
-/** The subject and the plain text of a message as it came over SMTP (quoted-printable undone). */
-function parse(raw: string): { subject: string; text: string } {
-  const [head = "", ...rest] = raw.split(/\r?\n\r?\n/);
-  const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(head)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
-  const body = rest.join("\n\n");
-  const text = /quoted-printable/i.test(head)
-    ? body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
-    : body;
-  return { subject, text: Buffer.from(text, "latin1").toString("utf8") };
-}
 
 const definition = {
   name: "CRM visibility",
@@ -71,8 +45,11 @@ describeEachDatabase("trackers: e-mail", (getDb) => {
       expect((await agent.request("GET", "/api/user/notifications")).json).toEqual({
         emailConfigured: false,
         email: account.email,
+        confirmedAt: null,
         digest: false,
         alerts: false,
+        sentToday: 0,
+        dailyCap: 10,
       });
       const refused = await agent.request("PUT", "/api/user/notifications", { digest: true });
       expect(refused.status).toBe(400);
@@ -82,17 +59,22 @@ describeEachDatabase("trackers: e-mail", (getDb) => {
     }
   });
 
-  test("a user who asked gets each alert by e-mail as it comes, and the weekly digest with their tracker's lines and the week's alerts", async () => {
+  test("a user who asked and proved their address gets a run's alerts in one e-mail as it ends, and the weekly digest with their tracker's lines and the week's alerts", async () => {
     simulator.clearFaults();
-    inbox.length = 0;
-    const { app, queue } = await createTestApp(getDb(), { simulator, env: { SMTP_URL: smtpUrl, MAIL_FROM: "Trackers <trackers@example.com>" } });
+    inbox().length = 0;
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { SMTP_URL: smtp.url, MAIL_FROM: "Trackers <trackers@example.com>" } });
     try {
       const { agent, account } = await createProAgent(app, getDb());
       expect((await agent.request("PUT", "/api/user/notifications", { digest: true, alerts: true })).json).toMatchObject({
         emailConfigured: true,
         digest: true,
         alerts: true,
+        confirmation: "sent",
       });
+      // The confirmation link, followed.
+      const confirmation = await waitFor(() => inbox().find((mail) => mail.to.includes(account.email)), { what: "the confirmation link" });
+      const [link] = linksIn(confirmation.text, "/email/confirm/");
+      expect((await createAgent(app).request("POST", `/api${new URL(link!).pathname}`)).json).toEqual({ state: "confirmed", email: account.email });
       const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
       const run = async () => {
         const { run: started } = await agent.api.runTracker(tracker.id);
@@ -102,13 +84,16 @@ describeEachDatabase("trackers: e-mail", (getDb) => {
       for (let i = 0; i < BASELINE_RUNS; i++) await run();
       simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
       await run();
-      const alertMail = await waitFor(() => inbox.find((mail) => mail.subject.includes("HubSpot fell")), { what: "the alert's e-mail" });
+      const alertMail = await waitFor(() => inbox().find((mail) => /^Your tracker has (1 new alert|\d+ new alerts)$/.test(mail.subject)), {
+        what: "the alerts' e-mail",
+      });
       expect(alertMail.to).toEqual([account.email]);
-      expect(alertMail.text).toContain("CRM visibility: Citations of HubSpot's site fell on ChatGPT / OpenAI");
+      expect(alertMail.text).toStartWith("CRM visibility: ");
+      expect(alertMail.text).toContain("- CRM visibility: Citations of HubSpot's site fell on ChatGPT / OpenAI");
 
       // The digest, as the Monday schedule sends it.
       await queue.send("tracker-digest", {});
-      const digest = await waitFor(() => inbox.find((mail) => mail.subject === "Your trackers this week (1)"), { what: "the digest" });
+      const digest = await waitFor(() => inbox().find((mail) => mail.subject === "Your trackers this week (1)"), { what: "the digest" });
       expect(digest.to).toEqual([account.email]);
       expect(digest.text).toContain("CRM visibility — Every Monday at 09:00 (UTC)");
       expect(digest.text).toMatch(

@@ -14,7 +14,7 @@ import { browserAt, startServer, type Server } from "#tests/support/server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 25's scale test: three server processes on one throwaway PostgreSQL run a tracker on a
+ * The scale test: three server processes on one throwaway PostgreSQL run a tracker on a
  * one-minute schedule; one is killed (SIGKILL) with calls in flight. Prints what it measured.
  */
 

@@ -8,6 +8,7 @@ import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp, liveProviderEnv } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { selectRows } from "#db/client.ts";
 
 const definition = {
   name: "CRM visibility",
@@ -335,10 +336,7 @@ describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
 
   /** The tick jobs pg-boss sent for a tracker. */
   async function tickJobs(trackerId: string): Promise<Array<{ state: string }>> {
-    const result = (await getDb().db.execute(sql`select state from pgboss.job where name = 'tracker-tick' and data->>'trackerId' = ${trackerId}`)) as unknown as
-      | Array<{ state: string }>
-      | { rows: Array<{ state: string }> };
-    return Array.isArray(result) ? result : result.rows;
+    return selectRows(getDb().db, sql`select state from pgboss.job where name = 'tracker-tick' and data->>'trackerId' = ${trackerId}`);
   }
 });
 

@@ -9,7 +9,7 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 26: a tracker's trend, per run and provider for the brand and each competitor, read from
+ * A tracker's trend, per run and provider for the brand and each competitor, read from
  * the counts written when each run ended; the figures agree with what the run's own page shows.
  */
 

@@ -8,7 +8,7 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 import { runToEnd } from "#tests/support/trackers.ts";
 
 /*
- * Issue 33 (ADR 050) through the product's own path, on simulators whose answers vary from run to
+ * ADR 050 through the product's own path, on simulators whose answers vary from run to
  * run as real assistants' do (ADR 051: a day's lean and a run's, at the keyless demo's size, a day
  * apart each run): a steady tracker raises no rise or fall over its runs, its trend's bands are
  * widened by the spread its runs show, and when the brand — named in about half the answers —

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { trackers } from "#db/schema.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
+import type { JobQueue } from "#src/server/services/job-queue.ts";
+import { createWebhooks } from "#src/server/services/trackers/webhooks.ts";
 import { checkWebhookUrl, isInternalAddress } from "#src/server/services/trackers/webhook-url.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -9,13 +13,13 @@ import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
- * Issue 26: a tracker's events posted to its webhook, signed with a secret shown once, retried
+ * A tracker's events posted to its webhook, signed with a secret shown once, retried
  * when the receiver fails, refused for internal addresses unless the operator allows them.
  */
 
 type Received = { headers: Headers; body: string };
 
-/** A loopback receiver: answers `failures` 500s, then 200s; keeps every request. */
+/** A loopback receiver (on 127.0.0.1 only): answers `failures` 500s, then 200s; keeps every request. */
 function receiver(failures = 0) {
   const received: Received[] = [];
   let left = failures;
@@ -31,7 +35,25 @@ function receiver(failures = 0) {
       return new Response("ok");
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/hook`, received, stop: () => server.stop(true) };
+  return { url: `http://127.0.0.1:${server.port}/hook`, port: server.port, received, stop: () => server.stop(true) };
+}
+
+/** A queue that runs each job as it is sent, once: a delivery's outcome is known when `send` returns. */
+function inlineQueue(): JobQueue {
+  let handler: ((data: object, job: { signal: AbortSignal; retryCount: number }) => Promise<void>) | undefined;
+  return {
+    work: (_queue, _options, work) => {
+      handler = work as typeof handler;
+    },
+    send: async (_queue, data) => {
+      await handler?.(data, { signal: new AbortController().signal, retryCount: 0 });
+      return "job";
+    },
+    schedule: async () => {},
+    unschedule: async () => {},
+    start: async () => {},
+    stop: async () => {},
+  };
 }
 
 /** How a receiver checks a delivery, as the README shows. */
@@ -76,6 +98,7 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
       await waitFor(() => hook.received.length >= 2, { what: "the delivery and its retry", timeoutMs: 30_000 });
       const [first, second] = hook.received;
       expect(first!.headers.get("x-aisc-event")).toBe("run.completed");
+      expect(first!.headers.get("host")).toBe(`127.0.0.1:${hook.port}`);
       expect(second!.headers.get("x-aisc-delivery")).toBe(first!.headers.get("x-aisc-delivery"));
       expect(verified(secret, second!)).toBe(true);
       expect(verified("whsec_someone-else", second!)).toBe(false);
@@ -111,6 +134,52 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
     }
   }, 60_000);
 
+  test("a delivery goes to the address its host resolves to at that moment, once checked, with the name as Host; slack text shows names as written", async () => {
+    const hook = receiver();
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      // `localhost` resolves to ::1 and 127.0.0.1: the receiver is on the second, reached when the first refuses.
+      const created = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: `http://localhost:${hook.port}/hook` } })).json as Tracker;
+      const { run } = await agent.api.runTracker(created.id);
+      await waitFor(() => hook.received.length >= 1, { what: "the run's delivery" });
+      expect(hook.received[0]!.headers.get("host")).toBe(`localhost:${hook.port}`);
+
+      // `.invalid` never resolves: only the address the resolver answered, and that was checked, can be reached.
+      await agent.api.updateTracker(created.id, { webhook: { url: `http://hooks.invalid:${hook.port}/hook`, format: "slack" } });
+      // A name stored before names were checked for unseen characters, with Slack markup in it.
+      await getDb().db.update(trackers).set({ name: "<!channel> CRM & <https://evil.example|co>\n\u202e" }).where(eq(trackers.id, created.id));
+      const allowing = createWebhooks({
+        db: getDb().db,
+        queue: inlineQueue(),
+        policy: { allowPrivate: true, httpsOnly: false },
+        resolve: async () => ["127.0.0.1"],
+      });
+      await allowing.runEnded(run.id, created.id, [], { ended: true });
+      expect(hook.received).toHaveLength(2);
+      const pinned = hook.received[1]!;
+      expect(pinned.headers.get("host")).toBe(`hooks.invalid:${hook.port}`);
+      expect(JSON.parse(pinned.body)).toEqual({
+        text: "&lt;!channel&gt; CRM &amp; &lt;https://evil.example|co&gt; ⟨U+202E⟩: run completed, 6 of 6 answers, cost $0.00 (simulated)",
+      });
+
+      // Internal addresses refused: the name was public when set, and answers loopback now. Nothing is sent.
+      const publicFirst = async () => ["93.184.216.34"];
+      await expect(checkWebhookUrl(`http://hooks.invalid:${hook.port}/hook`, { allowPrivate: false, httpsOnly: false }, publicFirst)).resolves.toBeUndefined();
+      const strict = createWebhooks({
+        db: getDb().db,
+        queue: inlineQueue(),
+        policy: { allowPrivate: false, httpsOnly: false },
+        resolve: async () => ["127.0.0.1"],
+      });
+      await strict.runEnded(run.id, created.id, [], { ended: true });
+      expect(hook.received).toHaveLength(2);
+    } finally {
+      await queue.stop();
+      hook.stop();
+    }
+  }, 60_000);
+
   test("an internal address is refused unless the operator allows it, naming webhook.url", async () => {
     const { app, queue } = await createTestApp(getDb(), { simulator });
     try {
@@ -121,6 +190,10 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         "http://[::1]/hook",
         "http://10.1.2.3/hook",
         "http://localhost/hook",
+        "http://[::ffff:127.0.0.1]:9/hook",
+        "http://[::ffff:a9fe:a9fe]/latest/meta-data",
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[2002:a00:1::]/hook",
       ]) {
         const refused = await agent.request("POST", "/api/trackers", { ...definition, webhook: { url } });
         expect(refused.status).toBe(400);
@@ -150,6 +223,9 @@ describe("webhook addresses", () => {
       "fd00::1",
       "fe80::1",
       "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:a9fe:a9fe",
+      "64:ff9b::a00:1",
       "224.0.0.1",
     ])
       expect(isInternalAddress(address)).toBe(true);

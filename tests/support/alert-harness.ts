@@ -14,7 +14,7 @@ import type { AlertDecision, RunCounts } from "#src/core/alerts.ts";
 import { metricOf, trendDispersions, type SubjectCounts } from "#src/core/trend.ts";
 
 /*
- * The alert rule and the trend's bands measured under run-to-run variance (issue 33, ADR 050), one
+ * The alert rule and the trend's bands measured under run-to-run variance (ADR 050), one
  * variance model at a time, with the product's own functions: decideAlerts as the server calls it
  * after each run (simulateDecisions), and the trend's intervals as the trend reads them
  * (trendDispersions, metricOf). Seeded: every figure is the same on every machine.

@@ -80,7 +80,7 @@ export async function savedSearchWithLens(server: CliServer) {
 }
 
 /**
- * A Pro user's tracker with one real alert (issue 26), made as tests/integration/tracker-alerts.test.ts
+ * A Pro user's tracker with one real alert, made as tests/integration/tracker-alerts.test.ts
  * makes it: runs of 10 iterations over two CRM questions, ChatGPT no longer searching the web
  * after a baseline of them, so that its citation rate of hubspot.com falls. Returns the tracker,
  * the run that told the fall, the runs of its after window, and the fall as the API lists it.

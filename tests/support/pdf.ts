@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { Page } from "playwright-core";
 import { extractText, getDocumentProxy } from "unpdf";
 
-/* Printed reports (issue 27): what Chromium's "Save as PDF" gives, read back as a reader would. */
+/* Printed reports: what Chromium's "Save as PDF" gives, read back as a reader would. */
 
 /** `page` printed to PDF as Chromium's print dialog does on A4, with its print stylesheet. */
 export async function printToPdf(page: Page): Promise<Uint8Array> {

@@ -9,7 +9,7 @@ import { countText, formatPoint } from "#web/lib/trend.ts";
 import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
 
-/* A tracker page's Chromium tests (issue 26) drive the API through the signed-in page's own session. */
+/* A tracker page's Chromium tests drive the API through the signed-in page's own session. */
 
 /** The seed's requests (scripts/seed.ts), sent to the server at `baseUrl` from one client address (as `bun run seed` sends them to its app). */
 export function seedFetch(baseUrl: string): typeof fetch {

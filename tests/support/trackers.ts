@@ -4,7 +4,7 @@ import { DEFAULT_ALERT_RULES } from "#src/core/alerts.ts";
 import { waitFor } from "./wait.ts";
 
 /**
- * A tracker whose alerts the simulator can make (issue 26): two CRM questions at 10 answers each per
+ * A tracker whose alerts the simulator can make: two CRM questions at 10 answers each per
  * provider, HubSpot and a competitor with their own domains, so that a provider that stops
  * searching the web (simulator fault `no_search`) visibly stops citing hubspot.com.
  */

@@ -3,7 +3,7 @@ import { VARIANCE_MODELS } from "#src/core/detectability.ts";
 import { HARNESS_SIZE, HARNESS_TRACKER, type HarnessRow } from "#tests/support/alert-harness.ts";
 
 /*
- * Issue 33 (ADR 050): the alert rule and the trend's bands, measured under run-to-run variance with
+ * ADR 050: the alert rule and the trend's bands, measured under run-to-run variance with
  * the product's own functions, on a fixed seed, for every variance model (tests/support/alert-harness.ts).
  * The table it prints is the README's. Goals, under every model: false rises or falls in at most
  * 2% of runs and at most 1 false alert per tracker-month of daily runs; a change told once; the

@@ -4,7 +4,7 @@ import { benjaminiHochberg, decideAlerts, seriesId, type AlertDecision, type Las
 import { versionSet } from "#src/core/model-identity.ts";
 
 /*
- * Issue 33 (ADR 050): the parts of the alert rule, each on counts made by hand. What the rule does
+ * ADR 050: the parts of the alert rule, each on counts made by hand. What the rule does
  * under run-to-run variance, across thousands of simulated runs, is the harness's
  * (tests/unit/alert-harness.test.ts).
  */

@@ -6,7 +6,7 @@ import AnswerAsRead, { AnswerMarkdown } from "#web/components/results/answer-mar
 
 const render = (text: string) => renderToStaticMarkup(createElement(AnswerMarkdown, { text }));
 
-// Issue 21 defect 7: the answer as the person would have read it, and nothing in it can run.
+// The answer as the person would have read it, and nothing in it can run.
 describe("AnswerMarkdown: an answer's markdown, rendered safely", () => {
   test("bold, lists, headings, tables and citations become markup, without their marks", () => {
     const html = render(

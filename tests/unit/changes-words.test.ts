@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { changesIntro, changesNotReady, windowsText, withinNoiseText } from "#web/lib/changes.ts";
 
-/* Issue 33: "What changed" says what it compares, and how many moves it leaves out as run-to-run noise (web/lib/changes.ts). */
+/* "What changed" says what it compares, and how many moves it leaves out as run-to-run noise (web/lib/changes.ts). */
 
 test("the intro: the latest window against up to 7 runs before it, only moves beyond the noise listed", () => {
   expect(changesIntro(1)).toBe(

@@ -8,7 +8,7 @@ import { DEMO_RUN_EFFECTS } from "#dev/simulators/index.ts";
 import { createRng } from "#dev/simulators/random.ts";
 import { createRunEffects } from "#dev/simulators/run-effects.ts";
 
-/* Issue 26: what entered and left a tracker's top lists between two windows of answers. */
+/* What entered and left a tracker's top lists between two windows of answers. */
 
 const answer = (products: string[], sources: string[] = [], companies: string[] = []): RunRecord => ({
   status: "ok",

@@ -3,8 +3,8 @@ import type { TrackerAlert } from "#src/contract/trend.ts";
 import { alertSentence, alertsSummary, alertsText, EARLIER_RULE, NO_ALERTS } from "#cli/lib/alerts.ts";
 
 /*
- * Issue 26: `aisc track alerts`'s sentences on the kinds the live tests do not make (a rise for one
- * query, a model change); issue 33: what a rule-2 test counted with, and a rule-1 alert flagged.
+ * `aisc track alerts`'s sentences on the kinds the live tests do not make (a rise for one
+ * query, a model change); what a rule-2 test counted with, and a rule-1 alert flagged.
  */
 
 const fell: TrackerAlert = {

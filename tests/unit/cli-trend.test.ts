@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { BANDS_TEXT, figureText, sparkline, spreadLine, trendSummary } from "#cli/lib/trend.ts";
 import { trendPoint } from "#tests/support/trend.ts";
 
-/* Issue 26: `aisc track trend`'s sparkline and figures, on the edges the live tests do not reach. */
+/* `aisc track trend`'s sparkline and figures, on the edges the live tests do not reach. */
 
 test("a sparkline has one character per run: rates on a fixed 0–100% scale, a run without a rate a dot", () => {
   expect(sparkline("mention", [0, 50, 100, null, 12.5])).toBe("▁▅█·▂");

@@ -92,12 +92,12 @@ function section(rows: string[][], title: string): { header: string[]; body: str
 }
 
 describe("csvField", () => {
-  test("leaves plain text bare and quotes commas, quotes, CR and LF (quotes doubled)", () => {
+  test("leaves plain text bare and quotes commas and quotes (quotes doubled); a line break is a space, a cell one line", () => {
     expect(csvField("plain text")).toBe("plain text");
     expect(csvField("Acme, Inc.")).toBe('"Acme, Inc."');
     expect(csvField('the "best" one')).toBe('"the ""best"" one"');
-    expect(csvField("line one\nline two")).toBe('"line one\nline two"');
-    expect(csvField("a\r\nb")).toBe('"a\r\nb"');
+    expect(csvField("line one\nline two")).toBe("line one line two");
+    expect(csvField("a\r\nb, c")).toBe('"a b, c"');
     expect(csvField("")).toBe("");
     expect(csvField(undefined)).toBe("");
     expect(csvField(42.5)).toBe("42.5");
@@ -122,11 +122,11 @@ describe("resultToCsv", () => {
     expect(outsideQuotes).not.toMatch(/(?<!\r)\n/);
   });
 
-  test("keeps commas, quotes and newlines intact instead of replacing them", () => {
+  test("keeps commas and quotes intact instead of replacing them; a line break reads as a space (one line a cell)", () => {
     expect(csv).toContain('"best ""quiet"" keyboards, 2026"');
     expect(section(rows, "Search").body).toContainEqual(["Query", 'best "quiet" keyboards, 2026']);
     const products = section(rows, "Products").body;
-    expect(products).toContainEqual(["OpenAI", "No", "1", "1", "Keychron Q1", 'Gasket mount, "thocky"\nhot-swap']);
+    expect(products).toContainEqual(["OpenAI", "No", "1", "1", "Keychron Q1", 'Gasket mount, "thocky" hot-swap']);
     expect(products).toContainEqual(["OpenAI", "No", "2", "", "Logitech MX Keys, S", "Low profile"]);
   });
 

@@ -262,7 +262,7 @@ describe("cleanExtraction: noise rules", () => {
       ],
       companies: [],
     });
-    // Reviews are one fact about Quuxly Pro, not Quuxly Pro itself (issue 13, class 2).
+    // Reviews are one fact about Quuxly Pro, not Quuxly Pro itself.
     expect(names(cleaned.products)).toEqual(["Quuxly Pro", "Sony WH-1000XM5"]);
   });
 

@@ -17,7 +17,7 @@ describe("the history's filters", () => {
     expect(historyFilters({ ...EMPTY_HISTORY_FORM, from: "not a day" })).toEqual({});
   });
 
-  test("'Hide tracker runs' asks the API to leave out the searches trackers made (issue 25), and counts as a filter", () => {
+  test("'Hide tracker runs' asks the API to leave out the searches trackers made, and counts as a filter", () => {
     expect(historyFilters({ ...EMPTY_HISTORY_FORM, hideTrackers: true })).toEqual({ trackers: "hide" });
     expect(isFiltered({ ...EMPTY_HISTORY_FORM, hideTrackers: true })).toBe(true);
   });

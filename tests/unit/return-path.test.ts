@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { safeReturnPath, signInFrom } from "#web/lib/return-path.ts";
 
-// Issue 21 defect 8: signing in returns to the page that asked for it, and never leaves the site.
+// Signing in returns to the page that asked for it, and never leaves the site.
 describe("safeReturnPath", () => {
   test("a path of this site comes back whole", () => {
     expect(safeReturnPath("/user/subscription")).toBe("/user/subscription");

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { Cron } from "#src/contract/trackers.ts";
 import { parseTimeOfDay, parseWeekday, presetCron, presetOf, WEEKDAYS } from "#src/core/schedule.ts";
-import { occurrenceAt } from "#src/server/services/trackers/schedule.ts";
+import { checkSchedule, occurrenceAt, scheduleRefusal } from "#src/server/services/trackers/schedule.ts";
 
-/* Issue 25: a tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
+/* A tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
 
 describe("a preset as cron", () => {
   test("daily at a time is that minute and hour of every day", () => {
@@ -70,5 +70,30 @@ describe("the occurrence a tick stands for", () => {
   test("follows the schedule's time zone across a change of daylight saving time", () => {
     // Paris moves to summer time on 29 March 2026: 09:00 there is then 07:00 UTC.
     expect(occurrenceAt(daily, new Date("2026-03-30T07:30:00.000Z")).toISOString()).toBe("2026-03-30T07:00:00.000Z");
+  });
+});
+
+describe("the schedule kept", () => {
+  const utc = (cron: string) => ({ cron, timezone: "UTC" });
+
+  test("the shortest interval counts the night between two days, one night a week too, not only a day's runs", () => {
+    // 23:00 and 00:00 the next day: an hour apart, though every day's two runs are 23 hours apart.
+    expect(scheduleRefusal(utc("0 0,23 * * *"), 120)).toMatchObject({ kind: "interval", everyMinutes: 60 });
+    // Saturday 23:00 and Sunday 00:00: an hour apart one night a week.
+    expect(scheduleRefusal(utc("0 0,23 * * 0,6"), 120)).toMatchObject({ kind: "interval", everyMinutes: 60 });
+    expect(scheduleRefusal(utc("0 0,12 * * *"), 720)).toBeNull();
+  });
+
+  test("a cron kept by an earlier version is read by the same rule: H, L, # and blanks are refused, spaces are made single", () => {
+    expect(scheduleRefusal(utc("H * * * *"), 60)).toMatchObject({ kind: "cron", refused: { what: '"H"' } });
+    expect(scheduleRefusal(utc("0 9 L * *"), 60)).toMatchObject({ kind: "cron", refused: { what: '"L"' } });
+    expect(scheduleRefusal(utc("0 9 * * 1#1"), 60)).toMatchObject({ kind: "cron", refused: { what: '"#"' } });
+    expect(scheduleRefusal(utc("0\t9 * * 1"), 60)).toMatchObject({ kind: "cron", refused: { what: "a tab (U+0009)" } });
+    expect(checkSchedule(utc(" 0   9 * * 1 "), 60)).toEqual(utc("0 9 * * 1"));
+  });
+
+  test("under a one-minute minimum, every cron that parses and fires is kept", () => {
+    expect(scheduleRefusal(utc("* * * * *"), 1)).toBeNull();
+    expect(scheduleRefusal(utc("0 0 30 2 *"), 1)).toMatchObject({ kind: "cron" });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { EXPIRY_CHOICES, expiryChoiceLabel, expiryText, shareKindLabel } from "#web/lib/shares.ts";
 
-// Issue 27: how the profile's list and the Share dialog word a link's lifetime and kind.
+// How the profile's list and the Share dialog word a link's lifetime and kind.
 describe("a share link in words", () => {
   const now = new Date("2026-11-26T12:00:00.000Z");
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { sourceLabel } from "#src/core/urls.ts";
 
-// Issue 21 defect 6: two pages of one site must not read the same ("notion.com" twice).
+// Two pages of one site must not read the same ("notion.com" twice).
 describe("sourceLabel: what a source is called in every list", () => {
   test("two pages of one host are told apart by their path", () => {
     const pricing = sourceLabel({ url: "https://www.notion.com/pricing" });

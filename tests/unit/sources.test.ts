@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { RunRecord } from "#src/contract/search-result.ts";
 import { sourceCounts, sourceType } from "#src/core/sources.ts";
 
-/* Issue 26: what kind of site an assistant cited, and which sites cite competitors but never the brand. */
+/* What kind of site an assistant cited, and which sites cite competitors but never the brand. */
 
 const brand = { name: "Acme", aliases: [], domains: ["acme.com"] };
 const globex = { name: "Globex", aliases: [], domains: ["globex.io"] };

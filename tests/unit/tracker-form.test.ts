@@ -5,7 +5,7 @@ import { changesOf, draftOf, draftShape, newDraft, placeIssue, shapeKey, Tracker
 import { choiceOf, cronOf, runsPerMonth } from "#web/lib/trackers.ts";
 
 /*
- * The tracker form's pure parts (issue 25): the presets written as cron and read back, the
+ * The tracker form's pure parts: the presets written as cron and read back, the
  * fields becoming the contract's CreateTracker (and its issues shown on the right field), and
  * an edit sending only what changed (a change of queries or providers starts a new series).
  */
@@ -94,7 +94,7 @@ describe("the form on the contract", () => {
   });
 });
 
-describe("what it can see (issue 33)", () => {
+describe("what it can see", () => {
   test("the draft's shape: its questions, iterations, providers and named competitors; none while one is missing or out of range", () => {
     const rows = draft().competitors;
     const shape = draftShape(draft({ competitors: [...rows.slice(0, 2), { ...rows[2]!, name: "  " }] }));

@@ -3,7 +3,7 @@ import type { Trend } from "#src/contract/trend.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
 import { trendPoint } from "#tests/support/trend.ts";
 
-/* Issue 26: a tracker's trend as CSV (`aisc track trend --csv`), one row per point, quoted as the search export is. */
+/* A tracker's trend as CSV (`aisc track trend --csv`), one row per point, quoted as the search export is. */
 
 const point = trendPoint();
 

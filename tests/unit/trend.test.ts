@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { RunRecord } from "#src/contract/search-result.ts";
 import { addCounts, metricOf, subjectCounts } from "#src/core/trend.ts";
 
-/* Issue 26: what a tracker's trend counts in each answer, and the figures read from the counts. */
+/* What a tracker's trend counts in each answer, and the figures read from the counts. */
 
 const answer = (text: string, products: string[] = [], sources: string[] = []): RunRecord => ({
   status: "ok",

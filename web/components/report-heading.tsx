@@ -1,4 +1,5 @@
 import { cn } from "#web/lib/utils.ts";
+import { visibleText } from "#src/core/display-text.ts";
 
 type ReportHeadingProps = {
   /** What kind of report: "Search report", "Comparison", "Tracker report". */
@@ -11,7 +12,7 @@ type ReportHeadingProps = {
   printOnly?: boolean;
 };
 
-/** A report's heading (issue 27): the product, what the report is, its query or tracker, its date and its method. */
+/** A report's heading: the product, what the report is, its query or tracker (on one line, as visibleText shows it), its date and its method. */
 export function ReportHeading({ kind, subject, details, printOnly = false }: ReportHeadingProps) {
   // The page's heading where it is shown; on paper only, the page has its own.
   const Title = printOnly ? "p" : "h1";
@@ -22,7 +23,7 @@ export function ReportHeading({ kind, subject, details, printOnly = false }: Rep
         <span className={printOnly ? undefined : "hidden print:inline"}>AI Search Comparison · </span>
         {kind}
       </p>
-      <Title className="text-2xl font-bold tracking-tight break-words">{subject}</Title>
+      <Title className="text-2xl font-bold tracking-tight break-words">{visibleText(subject)}</Title>
       {details.map((line) => (
         <p key={line} className="text-sm text-muted-foreground">
           {line}

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Tracker } from "#src/contract/trackers.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { api, ApiError, toast } from "#web/shared-chunk.ts";
@@ -14,11 +15,11 @@ export function useTrackerActions(tracker: Pick<Tracker, "id" | "name" | "paused
 
   const runNow = useMutation({
     mutationFn: () => api.runTracker(tracker.id),
-    onSuccess: () => toast({ title: "Run started", description: `${tracker.name} is being asked now.` }),
+    onSuccess: () => toast({ title: "Run started", description: `${visibleText(tracker.name)} is being asked now.` }),
     onError: (error) =>
       toast(
         error instanceof ApiError && error.code === "CONFLICT"
-          ? { title: "Already running", description: `A run of ${tracker.name} is queued or running: it shows its progress here.` }
+          ? { title: "Already running", description: `A run of ${visibleText(tracker.name)} is queued or running: it shows its progress here.` }
           : { variant: "destructive", title: "Could not start a run", description: errorText(error) },
       ),
     onSettled: refresh,

@@ -16,7 +16,7 @@ export const SAVE_DELAY_MS = 500;
 /**
  * The saved set of a query as the person edits it: the list shows each change at once, and is
  * saved to the server (PUT /api/variants) a moment after typing stops, so a reload, Back or a
- * second tab shows the same set with its edits (issue 21). The query cache gets the saved set,
+ * second tab shows the same set with its edits. The query cache gets the saved set,
  * so a page shown again from it has the edits too.
  */
 export function useVariantDrafts(query: string, set: VariantSet | null) {

@@ -1,7 +1,7 @@
 import type { ProviderChanges } from "#src/contract/changes.ts";
 
 /*
- * "What changed" in words (issue 26, issue 33): what the tracker page's section compares, and what
+ * "What changed" in words: what the tracker page's section compares, and what
  * it leaves out. No React: the section and the tests read the same words.
  */
 

@@ -32,9 +32,10 @@ const LOCALE = "en-US";
 const ZERO_DECIMAL = new Set(["bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"]);
 
 /**
- * Every price the web shows (spec §2 subscription: amount, currency, slash interval): Stripe's
- * amount in the currency's smallest unit, written as the locale writes money — "$19.00/month",
- * "€9.50/year", "¥1,900/month". A currency code Intl does not know keeps the plain form
+ * Every price the web shows (spec §2 subscription: the amount, the currency upper-cased and a
+ * slash interval): Stripe's amount in the currency's smallest unit, written as the locale writes
+ * money, then its currency code — "$19.00 USD/month", "€9.50 EUR/year", "¥1,900 JPY/month" (a
+ * "$" alone does not say which dollar). A currency code Intl does not know is written once
  * ("19.00 XYZ/month").
  */
 export function formatPrice(amount: number | null, currency: string | null, interval?: string | null): string {
@@ -43,9 +44,10 @@ export function formatPrice(amount: number | null, currency: string | null, inte
   return `${money(units, currency.toUpperCase())}${interval ? `/${interval}` : ""}`;
 }
 
+/** "$19.00 USD"; "19.00 XYZ" for a code Intl does not know. */
 function money(units: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(LOCALE, { style: "currency", currency }).format(units);
+    return `${new Intl.NumberFormat(LOCALE, { style: "currency", currency }).format(units)} ${currency}`;
   } catch {
     return `${ZERO_DECIMAL.has(currency.toLowerCase()) ? String(units) : units.toFixed(2)} ${currency}`;
   }

@@ -8,7 +8,7 @@ import type { HistoryFilters } from "#web/lib/queries.ts";
 
 /**
  * The form's fields as typed: "" is "any". Dates are the browser's `YYYY-MM-DD`, in the person's
- * own time zone. `hideTrackers` leaves out the searches trackers' runs made (issue 25).
+ * own time zone. `hideTrackers` leaves out the searches trackers' runs made.
  */
 export type HistoryForm = { q: string; provider: ProviderId | ""; iterations: string; from: string; to: string; hideTrackers: boolean };
 

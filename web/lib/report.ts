@@ -6,7 +6,7 @@ import { formatDate } from "#src/core/dates.ts";
 import { askedTimes } from "#src/core/method.ts";
 
 /*
- * The words of a report's heading (issue 27): a printed page, or a share link's page, says what it
+ * The words of a report's heading: a printed page, or a share link's page, says what it
  * shows, as of when, and how the figures were made.
  */
 

@@ -4,7 +4,7 @@ import { ApiError } from "#src/client/errors.ts";
 import { SHARE_TOKEN_PATTERN } from "#src/contract/shares.ts";
 
 /**
- * A share link's queries (issue 27): what the link shows, and under the same key a shared
+ * A share link's queries: what the link shows, and under the same key a shared
  * tracker's reads (web/lib/tracker-source.ts). Keyed by the link, not by who reads it: the same
  * for every visitor, and kept across a sign-in.
  */

@@ -4,7 +4,7 @@ import type { Share, ShareKind } from "#src/contract/shares.ts";
 import { formatDate } from "#src/core/dates.ts";
 
 /**
- * The signed-in person's share links (issue 27; the profile's "Shared links" card), for the
+ * The signed-in person's share links (the profile's "Shared links" card), for the
  * server's prefetch and the browser alike. One person's data: dropped on sign-in and sign-out
  * (personalQueryKeys).
  */

@@ -4,7 +4,7 @@ import { formatDate } from "#src/core/dates.ts";
 import type { ChartSeries } from "#web/lib/trend.ts";
 
 /*
- * Pure helpers of the tracker page's sources (issue 26): the types in plain words, a provider's
+ * Pure helpers of the tracker page's sources: the types in plain words, a provider's
  * shares per run as a chart's series, and the rows its table shows. The page and its tests read
  * the same words.
  */

@@ -70,7 +70,7 @@ export function shapeKey(shape: TrackerShape | null): string {
   return shape ? `${shape.questions}/${shape.iterations}/${shape.providers}/${shape.competitors}` : "";
 }
 
-/** The words of the form's "What it can see" (issue 33): while the server works it out, without a shape, and why more questions help. */
+/** The words of the form's "What it can see": while the server works it out, without a shape, and why more questions help. */
 export const detectabilityWords = {
   loading: "Working out what it can see…",
   missing: "Add questions, iterations and a provider to see what change it can tell.",

@@ -16,9 +16,9 @@ export const RUNS_PAGE = 10;
 export const INBOX_REFRESH_MS = 5 * 60_000;
 
 /**
- * The trackers' queries (issue 25), for the server's prefetch and the browser alike. A Pro tool's
+ * The trackers' queries, for the server's prefetch and the browser alike. A Pro tool's
  * keys, under "workbench": one person's data, dropped on sign-in and sign-out (personalQueryKeys).
- * A tracker's report reads from its source (issue 27): the owner's tracker, or a share link's,
+ * A tracker's report reads from its source: the owner's tracker, or a share link's,
  * under the source's own keys.
  * Runs finish in the background, on whichever instance: the list and the runs are read again
  * whenever they are shown; the list while a last run is live, and a live run, every RUN_POLL_MS.
@@ -32,7 +32,7 @@ export const trackerQueries = {
       refetchInterval: (query) => (query.state.data?.some((tracker) => isLive(tracker.lastRun)) ? RUN_POLL_MS : false),
     }),
   one: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "one", id], queryFn: () => api.getTracker(id), staleTime: 0 }),
-  /** What change a tracker of this shape could tell (issue 33): the server's simulation, the same for a shape until it is redeployed. */
+  /** What change a tracker of this shape could tell: the server's simulation, the same for a shape until it is redeployed. */
   detectability: (api: ApiClient, shape: TrackerShape) =>
     queryOptions({
       queryKey: [...TRACKERS_KEY, "detectability", shape.questions, shape.iterations, shape.providers, shape.competitors],
@@ -54,7 +54,7 @@ export const trackerQueries = {
       queryFn: () => source.reads.run(runId),
       refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
     }),
-  /** A tracker's trend for one metric (issue 26): every run's rollups, oldest first. */
+  /** A tracker's trend for one metric: every run's rollups, oldest first. */
   trend: (source: TrackerSource, metric: TrendMetric) =>
     queryOptions({
       queryKey: [...source.key, "trend", metric],
@@ -72,7 +72,7 @@ export const trackerQueries = {
     }),
   /** What entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
   changes: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "changes"], queryFn: () => source.reads.changes(), staleTime: 0 }),
-  /** A tracker's cited sources by type per run and provider, and its citation gap (issue 26). */
+  /** A tracker's cited sources by type per run and provider, and its citation gap. */
   sources: (source: TrackerSource) => queryOptions({ queryKey: [...source.key, "sources"], queryFn: () => source.reads.sources(), staleTime: 0 }),
   /** A tracker's alerts, newest first. */
   alerts: (source: TrackerSource) =>

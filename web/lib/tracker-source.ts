@@ -5,7 +5,7 @@ import { sharedKey } from "#web/lib/shared-queries.ts";
 export type TrackerReads = ReturnType<ApiClient["shared"]>;
 
 /**
- * Where a tracker's report (its trend, sources, alerts, changes and runs) reads from (issue 27):
+ * Where a tracker's report (its trend, sources, alerts, changes and runs) reads from:
  * the owner's own tracker, or a share link's. The same components draw both; only this differs.
  */
 export type TrackerSource = {

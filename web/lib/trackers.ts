@@ -2,7 +2,7 @@ import type { TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
 import { presetCron, presetOf, WEEKDAYS as PRESET_DAYS } from "#src/core/schedule.ts";
 
 /*
- * Pure helpers of the trackers' pages (issue 25): the schedule presets written as cron and read
+ * Pure helpers of the trackers' pages: the schedule presets written as cron and read
  * back, a run's status and progress in words. No React, no I/O.
  */
 

@@ -1,6 +1,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerAlert, TrendDispersion, TrendMetric, TrendPoint } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
@@ -8,7 +9,7 @@ import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
 /*
- * Pure helpers of the tracker page's trend and alerts (issue 26): the series a provider's chart
+ * Pure helpers of the tracker page's trend and alerts: the series a provider's chart
  * draws, its markers, and the figures as text. No React, no I/O: the chart, its table and the
  * tests read the same words.
  */
@@ -200,11 +201,11 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
  */
 export function alertText(alert: TrackerAlert, providerName: string): string {
   if (alert.kind === "model-changed")
-    return `${providerName}'s model changed: ${alert.modelVersions?.before ?? "unknown"} → ${alert.modelVersions?.after ?? "unknown"}`;
+    return `${providerName}'s model changed: ${visibleText(alert.modelVersions?.before ?? "unknown")} → ${visibleText(alert.modelVersions?.after ?? "unknown")}`;
   const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${Math.round(s.low)}–${Math.round(s.high)}%, n=${s.n})` : "—");
   const what = metricLabels[alert.metric ?? "mention"];
-  const scope = alert.query ? ` for “${alert.query}”` : "";
-  return `${what} of ${alert.subject ?? "the brand"} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;
+  const scope = alert.query ? ` for “${visibleText(alert.query)}”` : "";
+  return `${what} of ${visibleText(alert.subject ?? "the brand")} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { compareMethod, comparedOnText } from "#web/lib/report.ts";
 import { useProGate } from "#web/hooks/use-pro-gate.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, workbenchMessages } from "#web/lib/workbench.ts";
@@ -99,13 +100,13 @@ function Comparison({ query, variants }: { query: string | undefined; variants: 
 
 /**
  * A comparison under its report heading: the owner's (the heading prints only) or a share link's
- * (issue 27, web/pages/shared.tsx: read-only, no links to the owner's saved searches).
+ * (web/pages/shared.tsx: read-only, no links to the owner's saved searches).
  */
 export function ComparisonReport({ report, owner = false }: { report: CompareReport; owner?: boolean }) {
   const original = report.searches.find((search) => search.role === "original") ?? report.searches[0];
   return (
     <>
-      {owner ? null : <title>{`${original?.query ?? "Comparison"} · Shared report · AI Search Comparison`}</title>}
+      {owner ? null : <title>{`${visibleText(original?.query ?? "Comparison")} · Shared report · AI Search Comparison`}</title>}
       <ReportHeading printOnly={owner} kind="Comparison" subject={original?.query ?? ""} details={[comparedOnText(report), compareMethod(report)]} />
       <CompareView report={report} readOnly={!owner} />
     </>

@@ -61,7 +61,7 @@ export default function ProfilePage() {
                 Home
               </Link>
             </Button>
-            {/* POST only (issue 12); without JavaScript the server answers 303 to `/`. */}
+            {/* POST only; without JavaScript the server answers 303 to `/`. */}
             <LogoutForm>
               <Button type="submit" variant="outline">
                 <LogOut aria-hidden="true" />

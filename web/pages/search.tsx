@@ -6,6 +6,7 @@ import { SearchResults } from "#web/components/results/search-results.tsx";
 import { SearchForm } from "#web/components/search/search-form.tsx";
 import { ReportHeading } from "#web/components/report-heading.tsx";
 import { formatDate } from "#src/core/dates.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { methodNote } from "#src/core/method.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
@@ -16,11 +17,11 @@ export async function prefetch({ queryClient, api: serverApi, params }: Prefetch
   if (params.id) await queryClient.prefetchQuery(queries.search(serverApi, params.id));
 }
 
-/** A share link's saved search (issue 27, web/pages/shared.tsx): every tab, read-only, under its report heading; nothing of its owner's. */
+/** A share link's saved search (web/pages/shared.tsx): every tab, read-only, under its report heading; nothing of its owner's. */
 export function SearchReport({ search }: { search: SavedSearchResult }) {
   return (
     <>
-      <title>{`${search.query} · Shared report · AI Search Comparison`}</title>
+      <title>{`${visibleText(search.query)} · Shared report · AI Search Comparison`}</title>
       <ReportHeading kind="Search report" subject={search.query} details={[`Searched ${formatDate(search.createdAt)}`, methodNote(search)]} />
       <SearchResults result={search} isPro={false} readOnly forLink />
     </>
@@ -50,7 +51,7 @@ export default function SavedSearchPage({ params }: PageProps) {
 
   return (
     <main className="container mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-8">
-      <title>{result ? `${result.query} · AI Search Comparison` : "Saved Search · AI Search Comparison"}</title>
+      <title>{result ? `${visibleText(result.query)} · AI Search Comparison` : "Saved Search · AI Search Comparison"}</title>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <Button asChild variant="ghost" size="sm">
           <Link href="/">

@@ -9,7 +9,7 @@ import { SHARE_READS_WINDOW_S } from "#src/contract/shares.ts";
 import { Alert, AlertDescription, AlertTitle, api, ApiError, loadOnce, Skeleton } from "#web/shared-chunk.ts";
 
 /*
- * /shared/{token} (issue 27): what a share link shows to anyone holding it, signed in or not: a
+ * /shared/{token}: what a share link shows to anyone holding it, signed in or not: a
  * saved search with every tab, a comparison, or a tracker's report, read-only. No product header
  * (the visitor may not use the product), no owner, nothing that acts; never indexed.
  */

@@ -3,12 +3,12 @@ import { prefetchForm, TrackerFormPage } from "#web/components/trackers/tracker-
 import { prefetchList, TrackerListPage } from "#web/components/trackers/tracker-list-page.tsx";
 import { prefetchTracker, TrackerPage } from "#web/components/trackers/tracker-page.tsx";
 
-// A share link's tracker (issue 27) is drawn by this chunk too: web/pages/shared.tsx loads it for a tracker's link.
+// A share link's tracker is drawn by this chunk too: web/pages/shared.tsx loads it for a tracker's link.
 export { prefetchSharedTracker, SharedTrackerReport } from "#web/components/trackers/tracker-page.tsx";
 import type { PageProps, PrefetchContext, RouteParams } from "#web/page.ts";
 
 /*
- * The trackers' screens (issue 25), one page module and so one chunk: /trackers (the list),
+ * The trackers' screens, one page module and so one chunk: /trackers (the list),
  * /trackers/new and /trackers/{id}/edit (the form), /trackers/{id} (a tracker and its runs).
  */
 

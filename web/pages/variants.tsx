@@ -63,7 +63,7 @@ export default function VariantsPage() {
 
 /**
  * The variants of one query: the caller's saved set (written by the model on the first visit,
- * spec §4, and kept with the person's edits until they regenerate it, issue 21). Until it runs
+ * spec §4, and kept with the person's edits until they regenerate it). Until it runs
  * the set can be edited, added to and trimmed, each change saved a moment later; running saves it
  * as a batch on the server, whose items the page then polls every 1.5 s while any is queued or running.
  */

@@ -83,7 +83,7 @@ export function isFragment(name: string): boolean {
  */
 export function isCategory(name: string, brandWords: ReadonlySet<string> = new Set()): boolean {
   if (brandWords.has(nameKey(name))) return false;
-  const words = name.split(" ").map((word) => word.replace(/^[("'“‘]+|[)"'”’,.!]+$/g, ""));
+  const words = joinedCompounds(name.split(" ").map((word) => word.replace(/^[("'“‘]+|[)"'”’,.!]+$/g, "")));
   if (!isCategoryNoun(words.at(-1) ?? "")) return false;
   const sentenceCase = words.length >= 2 && /^\p{Lu}\p{Ll}*(?:-\p{Ll}+)*$/u.test(words[0] ?? "") && !words.slice(1).some((word) => /\p{Lu}/u.test(word));
   return words.every((word, index) => word === "" || isGenericWord(index === 0 && sentenceCase ? word.toLowerCase() : word, brandWords));
@@ -104,29 +104,42 @@ export function isCategory(name: string, brandWords: ReadonlySet<string> = new S
  * own: a heading ending in a plural the answer uses as a common noun is a category whatever its
  * kind ("## City Strollers" where it says "jogging strollers"). A title word capitalised in the
  * middle ("For", "With") is read as the lower-case word it is ("Mattresses For Side Sleepers").
+ * A compound word is the same word however it is written ("E-Reader", "eReader", "E Reader"): one
+ * the lists know is read as they spell it; one they do not is a kind of thing when the answer
+ * writes it as a common noun, in any of those spellings ("E-Scooters" where it says "e-scooter").
  */
 export function isTitleCaseCategory(
   name: string,
   brandWords: ReadonlySet<string> = new Set(),
   answer: { commonNoun(word: string): boolean; heading(name: string): boolean } = { commonNoun: () => false, heading: () => false },
 ): boolean {
-  const all = name.split(" ");
+  const all = joinedCompounds(name.split(" "));
   if (brandWords.has(nameKey(name))) return false;
   // "Mattresses For Side Sleepers": the title's head is the noun before "For"/"With", what
   // follows says who it is for, in title words too.
   const audienceAt = all.findIndex((word, index) => index > 0 && AUDIENCE_WORDS.has(word.toLowerCase()));
   const words = (audienceAt > 0 ? all.slice(0, audienceAt) : all).filter((word) => !GLUE_WORDS.has(word.toLowerCase()));
   const audience = audienceAt > 0 ? all.slice(audienceAt + 1).filter((word) => !GLUE_WORDS.has(word.toLowerCase())) : [];
+  const last = words.at(-1) ?? "";
+  if (
+    audience.length === 0 &&
+    !brandWords.has(last.toLowerCase()) &&
+    isSpokenCompound(last, answer) &&
+    words.slice(0, -1).every((word) => isGenericWord(word, brandWords))
+  )
+    return true;
   if (words.length + audience.length < 2) return false;
-  const head = words.at(-1)?.toLowerCase() ?? "";
+  const head = listedSpelling(last);
   // A heading of the answer's whose plural the answer also writes as a common noun ("## City
   // Strollers" over "jogging strollers") is a category, and the words before it may be rarer
   // English ("Home Espresso Machines"); a product in the prose ("**Apple Notes** is free", in an
   // answer about notes) is not a heading.
   const spoken = /s$/.test(head) && !HEAD_NOUNS.includes(head) && isCategoryNoun(head) && answer.commonNoun(head) && answer.heading(name);
   if (!(spoken || MASS_HEADS.has(head) || (CATEGORY_HEADS.has(head) && !HEAD_NOUNS.includes(head)) || isRarePlural(head))) return false;
-  const titled = (word: string) => /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$/u.test(word) && !brandWords.has(word.toLowerCase());
-  const describes = (word: string) => titled(word) && word.split("-").every((part) => isTitleWord(part) || (spoken && isEnglishWord(part)));
+  const titled = (word: string) =>
+    (/^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$/u.test(word) || (/^\p{Lu}/u.test(word) && COMPOUNDS.has(letters(word)))) && !brandWords.has(word.toLowerCase());
+  const describes = (word: string) =>
+    titled(word) && (isTitleWord(word) || word.split("-").every((part) => isTitleWord(part) || (spoken && isEnglishWord(part))));
   return titled(words.at(-1) ?? "") && [...words.slice(0, -1), ...audience].every(describes);
 }
 
@@ -145,20 +158,21 @@ export function brandWordsOf(names: string[]): Set<string> {
 // ---------------------------------------------------------------------------------------------
 
 function isGenericWord(word: string, brandWords: ReadonlySet<string>): boolean {
-  const lower = word.toLowerCase();
-  // Category nouns and acronyms in any case and number: "CRM", "TVs", "Headphones".
+  const lower = listedSpelling(word);
+  // Category nouns and acronyms in any case and number: "CRM", "TVs", "Headphones", "E-Readers".
   if (GLUE_WORDS.has(lower) || GENERIC_ACRONYMS.has(lower) || GENERIC_ACRONYMS.has(lower.replace(/s$/, "")) || CATEGORY_HEADS.has(lower)) return true;
-  if (brandWords.has(lower)) return false;
+  if (brandWords.has(word.toLowerCase())) return false;
   if (/[.+@]/.test(word)) return false;
   if (/\d/.test(word)) return /^(?:19|20)\d\d$/.test(word) || GENERIC_SPECS.has(lower);
-  if (/^.+\p{Lu}/u.test(word)) return false; // HubSpot, iPhone, ASICS
+  // HubSpot, iPhone, ASICS; but a listed compound in any spelling ("Wi-Fi", "WiFi", "Open-Source").
+  if (/^.+\p{Lu}/u.test(word)) return COMPOUNDS.has(letters(word)) && GENERIC_WORDS.has(lower);
   if (/^\p{Lu}/u.test(word)) return GENERIC_WORDS.has(lower);
   return true;
 }
 
 // A listed noun, or the plural of an English word: "parkas", "grinders", "purifiers".
 function isCategoryNoun(word: string): boolean {
-  const lower = word.toLowerCase();
+  const lower = listedSpelling(word);
   if (CATEGORY_HEADS.has(lower)) return true;
   if (!/^\p{Ll}+s$/u.test(lower) || /(?:ss|us|is)$/.test(lower)) return false;
   return isEnglishWord(singularOf(lower));
@@ -169,8 +183,47 @@ function singularOf(plural: string): string {
 }
 
 function isTitleWord(word: string): boolean {
-  const lower = word.toLowerCase();
+  const lower = listedSpelling(word);
   return isOrdinaryWord(lower) || GENERIC_WORDS.has(lower) || CATEGORY_HEADS.has(lower);
+}
+
+/** A word by its letters alone, for telling its spellings apart from none: "E-Reader", "eReader", "ereader" are "ereader". */
+function letters(word: string): string {
+  return word.toLowerCase().replace(/-/g, "");
+}
+
+/** A word as the lists spell it: a listed compound however it is written ("E-Reader", "eReader" → "e-reader"; "WiFi" → "wi-fi"), any other in lower case. */
+function listedSpelling(word: string): string {
+  return COMPOUNDS.get(letters(word)) ?? word.toLowerCase();
+}
+
+/** The words with a listed compound written apart joined as it is listed: "E Reader" → "E-Reader", "Wi Fi Routers" → "Wi-Fi Routers". */
+function joinedCompounds(words: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? "";
+    const next = words[i + 1];
+    if (next !== undefined && COMPOUNDS.has(letters(word + next)) && /^[\p{L}-]+$/u.test(word + next)) {
+      joined.push(`${word}-${next}`);
+      i++;
+    } else joined.push(word);
+  }
+  return joined;
+}
+
+/**
+ * A compound word ("E-Scooter", "e-bikes"; its parts letters) whose last part is an English word
+ * and which the answer writes as a common noun, in lower case, in any spelling and either number
+ * ("e-scooter", "e scooters", "escooter"): a kind of thing.
+ */
+function isSpokenCompound(word: string, answer: { commonNoun(word: string): boolean }): boolean {
+  const parts = word.toLowerCase().split("-");
+  const last = parts.at(-1) ?? "";
+  if (parts.length < 2 || !parts.every((part) => /^\p{Ll}+$/u.test(part))) return false;
+  const singular = /s$/.test(last) && isEnglishWord(singularOf(last)) ? singularOf(last) : last;
+  if (!isEnglishWord(singular)) return false;
+  const lasts = [singular, ...withPlurals([singular])].filter((form, index, all) => all.indexOf(form) === index);
+  return lasts.some((end) => ["-", " ", ""].some((glue) => answer.commonNoun([...parts.slice(0, -1), end].join(glue))));
 }
 
 // "Purifiers", "Humidifiers": the plural of a rarer English word, which names a kind of thing
@@ -354,6 +407,10 @@ const HEAD_NOUNS = [
   "vpn",
   "cms",
   "lms",
+  "e-reader",
+  "e-book",
+  "e-bike",
+  "e-scooter",
 ];
 /** HEAD_NOUNS and their plurals. */
 const CATEGORY_HEADS = withPlurals(HEAD_NOUNS);
@@ -467,6 +524,7 @@ const GENERIC_WORDS = new Set([
   "ai-powered",
   "recommended",
   "alternative",
+  "wi-fi",
 ]);
 
 /** Acronyms that name a category (an all-caps "ASICS" or "HP" is a brand). */
@@ -508,6 +566,13 @@ const GENERIC_ACRONYMS = new Set([
 ]);
 const GENERIC_SPECS = new Set(["4k", "8k", "5g", "4g", "1080p", "1440p", "2-in-1", "3d", "2d", "360", "24/7"]);
 const GLUE_WORDS = new Set(["and", "&", "or", "for", "with", "of", "to", "in", "on", "the", "a", "an", "-", "/"]);
+/**
+ * The listed words written with a hyphen (and their plurals), by their letters alone: a compound
+ * is one word whether it is written "e-reader", "e reader", "ereader" or "eReader".
+ */
+const COMPOUNDS: ReadonlyMap<string, string> = new Map(
+  [...CATEGORY_HEADS, ...GENERIC_WORDS].filter((word) => /^\p{L}+(?:-\p{L}+)+$/u.test(word)).map((word) => [letters(word), word]),
+);
 
 /** One-word labels an answer puts before a name ("Winner: X"). */
 const LABELS = new Set(["winner", "runner-up", "alternative", "verdict", "pick", "bonus", "also", "upgrade", "splurge", "budget", "overall", "recommendation"]);

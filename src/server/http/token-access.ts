@@ -1,6 +1,7 @@
 import { Elysia, type DocumentDecoration } from "elysia";
 import type { TokenScope } from "#src/contract/tokens.ts";
 import { DomainError } from "#src/server/services/errors.ts";
+import type { AuthenticatedToken } from "#src/server/services/tokens/index.ts";
 import type { identity } from "./identity.ts";
 
 /**
@@ -63,6 +64,18 @@ export function tokenAccessGuard(identityPlugin: ReturnType<typeof identity>, ro
     if (!token.scopes.includes(access))
       throw new DomainError("SESSION_REQUIRED", `This token lacks the "${access}" scope that ${call} needs: sign in on the web, or use a token that has it`);
   });
+}
+
+/**
+ * For a call whose need depends on what it asks (a share link needs the scope that reads what it
+ * shows): a token without `scope` is refused as the guard above refuses one; a session passes.
+ */
+export function requireScope(token: Pick<AuthenticatedToken, "scopes"> | undefined, scope: TokenScope, what: string, because?: string): void {
+  if (token && !token.scopes.includes(scope))
+    throw new DomainError(
+      "SESSION_REQUIRED",
+      `This token lacks the "${scope}" scope that ${what} needs${because ? ` (${because})` : ""}: sign in on the web, or use a token that has it`,
+    );
 }
 
 function documented(access: TokenAccess): string {

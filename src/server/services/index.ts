@@ -9,7 +9,7 @@ import { createLens } from "./lens/index.ts";
 import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
 import { createTrackerEngine } from "./trackers/engine.ts";
-import { createTrackers } from "./trackers/index.ts";
+import { createTrackers, DEFAULT_TRACKER_CAPS, type TrackerCaps } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
 import { createDetectability } from "./trackers/detectability.ts";
@@ -18,19 +18,22 @@ import { createWebhooks } from "./trackers/webhooks.ts";
 import type { WebhookPolicy } from "./trackers/webhook-url.ts";
 import { createTrackerEmails } from "./trackers/emails.ts";
 import { createMailer } from "./mail/index.ts";
+import { createMailLinks } from "./mail/links.ts";
+import { createOutbox } from "./mail/outbox.ts";
 import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
 import { createShares } from "./shares/index.ts";
+import { createSchedulesCheck } from "./trackers/schedules-check.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
-import { createSpend, type SpendLimits } from "./spend/index.ts";
+import { createSpend, describeCharge, type SpendLimits } from "./spend/index.ts";
 import { createEvents } from "./events.ts";
 import type { RetryPolicy } from "./providers/retry.ts";
 import { createQuotaService } from "./quota/index.ts";
 import { createRegistrationGate } from "./quota/registrations.ts";
 import { defaultFreeTierPolicy, REGISTRATION_ATTEMPT_WINDOW_MS, type FreeTierPolicy } from "./quota/subjects.ts";
 import type { DeadlinePolicy } from "./search/deadline.ts";
-import { createSearchService } from "./search/index.ts";
+import { createSearchService, type UnpricedPolicy } from "./search/index.ts";
 import type { InstancePort } from "./search/instances.ts";
 import type { Providers } from "./search/run.ts";
 import { createSearchStore } from "./search/store.ts";
@@ -60,12 +63,26 @@ export type ServicesDeps = {
   clock?: () => Date;
   /** What answers cost (ADR 041). */
   prices: PriceTable;
-  /** The daily spend limits, in USD. */
+  /** The daily spend limits, in USD, and trackers' share of the deployment's (ADR 052). */
   spendLimits: SpendLimits;
-  /** Trackers' settings (ADR 043): TRACKER_MIN_INTERVAL_MINUTES and PROVIDER_CONCURRENCY_TOTAL. */
-  trackers?: { minIntervalMinutes: number; concurrencyTotal: number; webhooks: WebhookPolicy; mail: { smtpUrl: string | undefined; from: string } };
-  /** Reads of one share link a minute, per instance (SHARE_READS_PER_MINUTE, ADR 048). */
+  /** UNPRICED_MODELS: a model without a price is charged at the table's highest rates (the default), or refused. */
+  unpriced?: UnpricedPolicy;
+  /**
+   * Trackers' settings (ADR 043, ADR 052): TRACKER_MIN_INTERVAL_MINUTES, PROVIDER_CONCURRENCY_TOTAL,
+   * and the caps (MAX_TRACKERS_PER_ACCOUNT, MAX_TRACKER_RUN_ANSWERS, TRACKER_MANUAL_RUNS_PER_DAY).
+   */
+  trackers?: {
+    minIntervalMinutes: number;
+    concurrencyTotal: number;
+    webhooks: WebhookPolicy;
+    /** SMTP_URL, MAIL_FROM; PUBLIC_URL, which e-mails link to, and MAIL_DAILY_CAP (ADR 053). */
+    mail: { smtpUrl: string | undefined; from: string; publicUrl?: string; dailyCap?: number };
+    caps?: TrackerCaps;
+  };
+  /** Reads of one share link a minute (SHARE_READS_PER_MINUTE, ADR 048), counted for every instance. */
   shareReadsPerMinute?: number;
+  /** Reads of share links a minute from one client's network, unknown links included (SHARE_READS_PER_CLIENT_PER_MINUTE). */
+  shareReadsPerClientPerMinute?: number;
 };
 
 /**
@@ -87,6 +104,7 @@ export function createServices({
   clock,
   prices,
   spendLimits,
+  unpriced,
   trackers: trackerSettings = {
     minIntervalMinutes: 60,
     concurrencyTotal: 16,
@@ -94,6 +112,7 @@ export function createServices({
     mail: { smtpUrl: undefined, from: "AI Search Comparison <no-reply@localhost>" },
   },
   shareReadsPerMinute = 300,
+  shareReadsPerClientPerMinute = 120,
 }: ServicesDeps) {
   const events = createEvents();
   const billing = createBilling({ db, config: billingConfig, stripe: createStripeClient(billingConfig), clock });
@@ -103,7 +122,7 @@ export function createServices({
   const accounts = createAccounts({ db, events, registrations, registrationAttempts, loginGuard: createLoginGuard({ clock }) });
   const spend = createSpend({ db, limits: spendLimits, clock });
   const store = createSearchStore(db);
-  const search = createSearchService({ store, quota, instance, providers, concurrency, retry, deadline, prices, spend });
+  const search = createSearchService({ store, quota, instance, providers, concurrency, retry, deadline, prices, spend, unpriced });
   events.on("signedIn", search.adopt);
   events.on("signedIn", quota.adopt);
   const variants = createVariants({ db, providers, billing, search, queue, generator: variantsProvider, retry });
@@ -114,12 +133,21 @@ export function createServices({
     const { usd, simulated } = search.estimate(row.iterations, row.providers as ProviderId[]);
     return { usd: usd === null ? null : usd * row.queries.length, simulated };
   };
+  /** What a run of this definition is held at, models without a price at the price table's highest rates (ADR 052). */
+  const charge = (definition: { iterations: number; providers: string[]; queries: string[] }) => {
+    const one = search.charge(definition.iterations, definition.providers as ProviderId[], "this run");
+    const usd = one.usd * definition.queries.length;
+    return { usd, unpriced: one.unpriced, describe: describeCharge("this run", usd, one.unpriced) };
+  };
+  const caps = trackerSettings.caps ?? DEFAULT_TRACKER_CAPS;
   const rollups = createRollups({ db, store });
   const alerts = createAlerts({ db, clock });
   const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
   const mailer = createMailer(trackerSettings.mail);
-  const emails = createTrackerEmails({ db, queue, mailer, alerts, rollups, clock });
-  const notifications = createNotifications({ db, mailer });
+  const mailLinks = createMailLinks({ secret, publicUrl: trackerSettings.mail.publicUrl ?? "http://localhost:3000", clock });
+  const outbox = createOutbox({ db, queue, mailer, links: mailLinks, dailyCap: trackerSettings.mail.dailyCap ?? 10, clock });
+  const emails = createTrackerEmails({ db, queue, outbox, alerts, rollups, clock });
+  const notifications = createNotifications({ db, outbox, links: mailLinks, clock });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -129,7 +157,8 @@ export function createServices({
     store,
     instance,
     prices,
-    estimate,
+    charge,
+    maxRunAnswers: caps.maxRunAnswers,
     rollups,
     alerts,
     webhooks,
@@ -152,10 +181,39 @@ export function createServices({
     emails,
     webhookPolicy: trackerSettings.webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
+    caps,
     clock,
   });
-  const shares = createShares({ db, search, compare, trackers, variants, billing, clock: clock ?? (() => new Date()), readsPerMinute: shareReadsPerMinute });
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares };
+  const shares = createShares({
+    db,
+    secret,
+    search,
+    compare,
+    trackers,
+    variants,
+    billing,
+    clock: clock ?? (() => new Date()),
+    reads: { perLink: shareReadsPerMinute, perClient: shareReadsPerClientPerMinute },
+  });
+  const checkSchedules = createSchedulesCheck({ db, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
+  /**
+   * What is done once as the app starts, before it serves: every tracker's schedule checked against
+   * the rules in force now (./trackers/schedules-check.ts). A failure is told, not fatal: the next start checks again.
+   */
+  async function startup(): Promise<void> {
+    try {
+      const { paused } = await checkSchedules();
+      if (paused.length)
+        console.log(
+          `${paused.length} tracker${paused.length === 1 ? "" : "s"} paused at start: their schedule runs more often than TRACKER_MIN_INTERVAL_MINUTES=${trackerSettings.minIntervalMinutes} allows, or holds a cron token no longer accepted`,
+        );
+    } catch (error) {
+      console.error(
+        `The check of trackers' schedules at start failed (it runs again at the next start): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, startup };
 }
 
 export type Services = ReturnType<typeof createServices>;

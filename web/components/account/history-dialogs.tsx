@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import type { SavedSearchListItem } from "#src/contract/history.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { useHistoryCache } from "#web/hooks/use-history-cache.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { searchName } from "#web/lib/history.ts";
@@ -40,7 +41,7 @@ export function RenameDialog({ search, open, onOpenChange }: DialogProps) {
         <form onSubmit={submit} className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Rename search</DialogTitle>
-            <DialogDescription className="break-words">{`The history shows this name instead of the query “${search.query}”, which stays visible below it. Leave it empty to show the query again.`}</DialogDescription>
+            <DialogDescription className="break-words">{`The history shows this name instead of the query “${visibleText(search.query)}”, which stays visible below it. Leave it empty to show the query again.`}</DialogDescription>
           </DialogHeader>
           <div className="space-y-1">
             <label htmlFor={inputId} className="text-sm font-medium">
@@ -80,7 +81,7 @@ export function DeleteDialog({ search, open, onOpenChange }: DialogProps) {
       update((item) => (item.id === search.id ? null : item));
       queryClient.removeQueries({ queryKey: ["search", search.id] });
       onOpenChange(false);
-      toast({ title: "Search deleted", description: `“${searchName(search)}” is no longer in your history.` });
+      toast({ title: "Search deleted", description: `“${visibleText(searchName(search))}” is no longer in your history.` });
     },
   });
 
@@ -95,7 +96,7 @@ export function DeleteDialog({ search, open, onOpenChange }: DialogProps) {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Delete this search?</DialogTitle>
-          <DialogDescription className="break-words">{`“${searchName(search)}” and its results leave your history for good. This cannot be undone.`}</DialogDescription>
+          <DialogDescription className="break-words">{`“${visibleText(searchName(search))}” and its results leave your history for good. This cannot be undone.`}</DialogDescription>
         </DialogHeader>
         {remove.isError ? (
           <Alert variant="destructive">

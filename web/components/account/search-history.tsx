@@ -4,6 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { SavedSearchListItem } from "#src/contract/history.ts";
 import { formatListedCost } from "#src/core/cost.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { DeleteDialog, RenameDialog } from "#web/components/account/history-dialogs.tsx";
 import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
@@ -94,8 +95,10 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
         className="group flex min-w-0 flex-1 items-center gap-3 px-4 py-3 outline-none transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset sm:px-5 sm:py-4"
       >
         <div className="min-w-0 flex-1 space-y-1.5">
-          <p className="font-medium break-words">{name}</p>
-          {search.title ? <p className="text-sm break-words text-muted-foreground" data-testid="history-query">{`Query: ${search.query}`}</p> : null}
+          <p className="font-medium break-words">{visibleText(name)}</p>
+          {search.title ? (
+            <p className="text-sm break-words text-muted-foreground" data-testid="history-query">{`Query: ${visibleText(search.query)}`}</p>
+          ) : null}
           <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <Fact icon={Clock}>
               <RelativeTime value={search.timestamp} />
@@ -105,7 +108,7 @@ function HistoryEntry({ search }: { search: SavedSearchListItem }) {
             <Fact icon={Link2}>{count(search.totalLinks, "link")}</Fact>
             <Fact icon={CircleDollarSign}>{`Cost ${formatListedCost(search)}`}</Fact>
             {search.status === "completed" ? null : <Badge variant="outline">{STOPPED_LABEL[search.status]}</Badge>}
-            {search.tracker ? <Badge variant="outline">{`Tracker: ${search.tracker.name}`}</Badge> : null}
+            {search.tracker ? <Badge variant="outline">{`Tracker: ${visibleText(search.tracker.name)}`}</Badge> : null}
             {search.iterationCount > 1 ? (
               <Badge variant="secondary">
                 <Repeat aria-hidden="true" />

@@ -16,7 +16,7 @@ import {
 } from "#web/components/ui/dropdown-menu.tsx";
 import { api, queries } from "#web/shared-chunk.ts";
 
-// Issue 26's bell, beside the menu: only Pro users have trackers, so only they download it. Loaded
+// The bell, beside the menu: only Pro users have trackers, so only they download it. Loaded
 // from this chunk rather than the header, so that `/`'s first load does not grow (ADR 006).
 const AlertsBell = lazy(() => import("#web/components/trackers/alerts-bell.tsx").then((m) => ({ default: m.AlertsBell })));
 
@@ -26,7 +26,7 @@ const AlertsBell = lazy(() => import("#web/components/trackers/alerts-bell.tsx")
  */
 const TRIGGER_ID = "user-menu-trigger";
 
-/** Spec §2: the account links, in order (and issue 25's Trackers). */
+/** Spec §2: the account links, in order (and Trackers). */
 const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
   { href: "/user/profile", icon: UserIcon, label: "Profile" },
   { href: "/user/history", icon: History, label: "Search History" },

@@ -2,7 +2,7 @@ import { useRef, type ReactNode } from "react";
 import { useLogout } from "#web/hooks/use-session.ts";
 
 /**
- * "Log out" as a POST form (issue 12: a GET link on any site could sign people out). Without
+ * "Log out" as a POST form (a GET link on any site could sign people out). Without
  * JavaScript, or before the page has hydrated, the browser posts it and the server answers 303 to
  * `/`; with it, the submit goes through the client's logout and the app goes home without a page
  * load. `children` is the submit button.

@@ -19,6 +19,7 @@ import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import { type Truncation, type TruncationKind } from "#src/contract/provider-config.ts";
 import type { Mention, ModelResult } from "#src/contract/search-result.ts";
 import { byRank } from "#src/core/aggregate.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { locationNote } from "#src/core/location.ts";
 import { askedNote, rateLimitNote, readNote } from "#src/core/method.ts";
 import { dedupeSources, sourceLabel } from "#src/core/urls.ts";
@@ -206,8 +207,8 @@ function Answer({ model }: { model: ModelResult }) {
           <ul className="flex flex-wrap gap-1.5">
             {model.companies.slice(0, CARD_COMPANIES).map((company, index) => (
               <li key={`${company.name}-${index}`} className="max-w-full">
-                <Badge variant="outline" className="max-w-full truncate" title={company.name}>
-                  {company.name}
+                <Badge variant="outline" className="max-w-full truncate" title={visibleText(company.name)}>
+                  {visibleText(company.name)}
                 </Badge>
               </li>
             ))}

@@ -5,6 +5,7 @@ import { listModels, providerIds, type ProviderId } from "#src/contract/provider
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
 import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { cancelledNote } from "#src/core/progress.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
@@ -168,7 +169,7 @@ function ResultsHeader({
         <div className="min-w-0 space-y-1">
           <p className={cn("text-sm text-muted-foreground", title)}>Results for</p>
           <h2 id={headingId} className={cn("text-xl font-semibold tracking-tight break-words sm:text-2xl", title)}>
-            {result.query}
+            {visibleText(result.query)}
           </h2>
           <div className="flex flex-wrap items-center gap-2 pt-1">
             {result.iterationCount > 1 ? (

@@ -3,6 +3,7 @@ import { Link2, Share2 } from "lucide-react";
 import { useId, useState } from "react";
 import { Link } from "wouter";
 import type { Share } from "#src/contract/shares.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { CopyField } from "#web/components/copy-field.tsx";
 import { EXPIRY_CHOICES, expiryChoiceLabel, expiryText, type ExpiryChoice, shareQueries, type ShareTarget } from "#web/lib/shares.ts";
@@ -10,7 +11,7 @@ import { errorText } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, NativeSelect, NativeSelectOption } from "#web/shared-chunk.ts";
 
 /**
- * The "Share" control of a saved search, a comparison and a tracker (issue 27); not printed.
+ * The "Share" control of a saved search, a comparison and a tracker; not printed.
  * The dialog is not loaded lazily: the pages that show it load Radix's dialog already (a result's
  * answer, the tracker's forms), and a chunk of its own would weigh on every first load (ADR 006).
  */
@@ -30,7 +31,7 @@ export function ShareButton({ target }: { target: ShareTarget }) {
 type ShareDialogProps = { target: ShareTarget; open: boolean; onOpenChange: (open: boolean) => void };
 
 /**
- * "Share …" (issue 27): says what the link shows and that anyone holding it can open it without
+ * "Share …": says what the link shows and that anyone holding it can open it without
  * signing in, takes its lifetime (and, for a tracker, live or frozen), creates it (POST
  * /api/shares) and shows it with Copy. The API's refusal (Pro, a search gone) is shown in its words.
  */
@@ -67,7 +68,7 @@ function ShareDialog({ target, open, onOpenChange }: ShareDialogProps) {
     >
       <DialogContent>
         <DialogHeader>
-          <DialogTitle className="break-words">{`Share “${target.title}”`}</DialogTitle>
+          <DialogTitle className="break-words">{`Share “${visibleText(target.title)}”`}</DialogTitle>
           <DialogDescription>{whatItShows(target, frozen)}</DialogDescription>
         </DialogHeader>
         <p className="text-sm">

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
 import type { ReactNode } from "react";
 import type { Share } from "#src/contract/shares.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
 import { RevocableList } from "#web/components/account/revocable-list.tsx";
 import { SettingsCard } from "#web/components/account/settings-card.tsx";
@@ -10,7 +11,7 @@ import { expiryText, shareKindLabel, shareQueries } from "#web/lib/shares.ts";
 import { api, Badge, Button } from "#web/shared-chunk.ts";
 
 /**
- * Issue 27: the profile's "Shared links" card. Every link the person made (GET /api/shares):
+ * The profile's "Shared links" card. Every link the person made (GET /api/shares):
  * what it shows, when it was made, when it expires, when it was last opened, the link with Copy
  * and Open, and Revoke after a confirmation.
  */
@@ -33,15 +34,15 @@ export function SharedLinksCard() {
           </p>
         }
         row={(share, revokeButton) => <ShareRow share={share} revokeButton={revokeButton} />}
-        revokeLabel={(share) => `the link to ${share.title}`}
+        revokeLabel={(share) => `the link to ${visibleText(share.title)}`}
         revoke={(share) => api.revokeShare(share.id)}
         words={(share) => ({
-          title: `Revoke the link to “${share.title}”?`,
+          title: `Revoke the link to “${visibleText(share.title)}”?`,
           description: "Whoever has it can no longer open it: it answers “not found” at once. This cannot be undone: to share it again, create a new link.",
           keep: "Keep link",
           confirm: "Revoke link",
           failed: "Could not revoke the link",
-          done: { title: "Link revoked", description: `The link to “${share.title}” no longer opens.` },
+          done: { title: "Link revoked", description: `The link to “${visibleText(share.title)}” no longer opens.` },
         })}
       />
     </SettingsCard>
@@ -57,7 +58,7 @@ function ShareRow({ share, revokeButton }: { share: Share; revokeButton: ReactNo
         <div className="min-w-0 flex-1 space-y-1">
           <p className="flex flex-wrap items-center gap-2">
             <Badge variant="secondary">{shareKindLabel(share)}</Badge>
-            <span className="font-medium break-words">{share.title}</span>
+            <span className="font-medium break-words">{visibleText(share.title)}</span>
           </p>
           <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <span>
@@ -82,14 +83,14 @@ function ShareRow({ share, revokeButton }: { share: Share; revokeButton: ReactNo
               <a href={share.url} target="_blank" rel="noopener noreferrer">
                 <ExternalLink aria-hidden="true" />
                 Open
-                <span className="sr-only">{` the link to ${share.title}`}</span>
+                <span className="sr-only">{` the link to ${visibleText(share.title)}`}</span>
               </a>
             </Button>
           )}
           {revokeButton}
         </div>
       </div>
-      {expired ? null : <LinkField url={share.url} label={`Link to ${share.title}`} hideLabel />}
+      {expired ? null : <LinkField url={share.url} label={`Link to ${visibleText(share.title)}`} hideLabel />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import type { ApiToken, CreatedToken } from "#src/contract/tokens.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
 import { RevocableList } from "#web/components/account/revocable-list.tsx";
 import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx";
@@ -9,7 +10,7 @@ import { tokenQueries } from "#web/lib/token-queries.ts";
 import { api, FREE_DAILY_SEARCHES } from "#web/shared-chunk.ts";
 
 /**
- * Issue 11: the profile's "CLI access" card. Personal API tokens for the `aisc` CLI and MCP
+ * The profile's "CLI access" card. Personal API tokens for the `aisc` CLI and MCP
  * clients: listed (never the token, only its first characters), created (the token shown once),
  * revoked after a confirmation. Anyone signed in may have them; a token has its owner's limits.
  */
@@ -49,16 +50,16 @@ function TokenList({ onRevoked }: { onRevoked: (id: string) => void }) {
       listKey={tokenQueries.list(api).queryKey}
       empty={<p className="text-sm text-muted-foreground">No tokens yet. Create one to sign the aisc command-line tool or an MCP client in as you.</p>}
       row={(token, revokeButton) => <TokenRow token={token} revokeButton={revokeButton} />}
-      revokeLabel={(token) => `token ${token.name}`}
+      revokeLabel={(token) => `token ${visibleText(token.name)}`}
       revoke={(token) => api.revokeToken(token.id)}
       words={(token) => ({
-        title: `Revoke “${token.name}”?`,
+        title: `Revoke “${visibleText(token.name)}”?`,
         description:
           "Whatever uses it (the aisc CLI, a script, an MCP client) is signed out at once. This cannot be undone: to sign in again, create a new token.",
         keep: "Keep token",
         confirm: "Revoke token",
         failed: "Could not revoke the token",
-        done: { title: "Token revoked", description: `“${token.name}” no longer works: whatever used it is signed out.` },
+        done: { title: "Token revoked", description: `“${visibleText(token.name)}” no longer works: whatever used it is signed out.` },
       })}
       onRevoked={onRevoked}
     />
@@ -69,7 +70,7 @@ function TokenRow({ token, revokeButton }: { token: ApiToken; revokeButton: Reac
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
       <div className="min-w-0 flex-1 space-y-1">
-        <p className="font-medium break-words">{token.name}</p>
+        <p className="font-medium break-words">{visibleText(token.name)}</p>
         <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
           <span>
             <span className="sr-only">Starts with </span>

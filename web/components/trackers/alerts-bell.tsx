@@ -3,6 +3,7 @@ import { Bell, CheckCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { alertRuleNote, alertText, EARLIER_RULE_SHORT, NO_INBOX_ALERTS } from "#web/lib/trend.ts";
 import {
@@ -25,7 +26,7 @@ export function bellLabel(unread: number | undefined): string {
 }
 
 /**
- * The header's bell (issue 26): the unread alerts of a Pro user's trackers as a badge, opening
+ * The header's bell: the unread alerts of a Pro user's trackers as a badge, opening
  * the newest in words (the tracker page's wording), each linking to its tracker, and "Mark all
  * read". Its own chunk: only signed-in Pro visitors download it.
  */
@@ -75,7 +76,7 @@ export function AlertsBell() {
                 <Link href={`/trackers/${alert.trackerId}`} className="flex flex-col items-start gap-0.5" data-testid="inbox-alert">
                   <span className="flex w-full items-center gap-2 text-xs text-muted-foreground">
                     {alert.read ? null : <span className="size-2 shrink-0 rounded-full bg-destructive" aria-hidden="true" />}
-                    <span className="min-w-0 truncate font-medium text-foreground">{alert.trackerName}</span>
+                    <span className="min-w-0 truncate font-medium text-foreground">{visibleText(alert.trackerName)}</span>
                     <span className="ml-auto shrink-0">{formatDate(alert.at)}</span>
                   </span>
                   <span className="text-sm break-words whitespace-normal">

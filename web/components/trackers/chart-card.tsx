@@ -16,7 +16,7 @@ type ChartCardProps = {
   children?: ReactNode;
 };
 
-/** One chart of the tracker page (issue 26) in its card: a heading, the chart or its table at a button's press, and the legend. */
+/** One chart of the tracker page in its card: a heading, the chart or its table at a button's press, and the legend. */
 export function ChartCard({ title, regionLabel, testId, axis, chart, table, legend, children }: ChartCardProps) {
   const [asTable, setAsTable] = useState(false);
   return (

@@ -1,5 +1,6 @@
 import { CirclePlay, LoaderCircle, Pause, RotateCw } from "lucide-react";
 import type { Tracker } from "#src/contract/trackers.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { useTrackerActions } from "#web/hooks/use-tracker-actions.ts";
 import { isLive } from "#web/lib/trackers.ts";
 import { Button } from "#web/shared-chunk.ts";
@@ -13,12 +14,12 @@ export function TrackerActions({ tracker }: { tracker: Tracker }) {
       <Button type="button" size="sm" disabled={busy || live} onClick={() => runNow.mutate()}>
         {runNow.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <RotateCw aria-hidden="true" />}
         Run now
-        <span className="sr-only">{`: ${tracker.name}`}</span>
+        <span className="sr-only">{`: ${visibleText(tracker.name)}`}</span>
       </Button>
       <Button type="button" size="sm" variant="outline" disabled={busy} onClick={() => setPaused.mutate(!tracker.paused)}>
         {tracker.paused ? <CirclePlay aria-hidden="true" /> : <Pause aria-hidden="true" />}
         {tracker.paused ? "Resume" : "Pause"}
-        <span className="sr-only">{`: ${tracker.name}`}</span>
+        <span className="sr-only">{`: ${visibleText(tracker.name)}`}</span>
       </Button>
     </>
   );

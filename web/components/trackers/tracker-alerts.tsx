@@ -10,7 +10,7 @@ import { Badge, Card, CardContent, providerCatalogue } from "#web/shared-chunk.t
 const kindLabels = { rose: "Rose", fell: "Fell", "model-changed": "Model changed" } as const;
 
 /**
- * The tracker's alerts (issue 26; ADR 050's rule, ADR 045's before it), newest first: what moved,
+ * The tracker's alerts (ADR 050's rule, ADR 045's before it), newest first: what moved,
  * both windows, the test (p, q, and the runs' spread it counted with), and the answers behind it.
  * One decided by the earlier rule keeps its record, and says it may be noise.
  */

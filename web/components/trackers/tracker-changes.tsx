@@ -11,7 +11,7 @@ const kindLabels = { products: "Products", companies: "Companies", domains: "Sou
 
 /**
  * What entered and left each provider's top 10s between the tracker's latest window of runs and up
- * to 7 runs before it (issues 26, 33): only moves beyond the run-to-run noise are listed; how many
+ * to 7 runs before it: only moves beyond the run-to-run noise are listed; how many
  * others were within it is said.
  */
 export function TrackerChanges() {

@@ -61,7 +61,7 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
 const DEBOUNCE_MS = 400;
 
 /**
- * What change a tracker of the draft's shape can tell (issue 33): the server's sentence for its
+ * What change a tracker of the draft's shape can tell: the server's sentence for its
  * questions, iterations, providers and competitors, asked once the fields hold still (a shape not
  * seen before takes the server a moment to simulate). A sentence is shown only for the shape on
  * the form: while another is worked out, a quiet line says so.

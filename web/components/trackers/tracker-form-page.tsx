@@ -3,6 +3,7 @@ import { ArrowLeft, CalendarX } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { TrackerForm } from "#web/components/trackers/tracker-form.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
@@ -24,7 +25,7 @@ export async function prefetchForm({ queryClient, api: serverApi, params }: Pref
   ]);
 }
 
-/** /trackers/new and /trackers/{id}/edit (issue 25): a tracker's form, Pro only. */
+/** /trackers/new and /trackers/{id}/edit: a tracker's form, Pro only. */
 export function TrackerFormPage({ id }: { id: string | undefined }) {
   const title = id ? "Edit tracker" : "New tracker";
   return (
@@ -58,7 +59,7 @@ function NewTracker() {
       const tracker = await api.createTracker(input);
       queryClient.setQueryData(trackerQueries.one(api, tracker.id).queryKey, tracker);
       await queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
-      toast({ title: "Tracker created", description: `${tracker.name}: ${tracker.scheduleText}.` });
+      toast({ title: "Tracker created", description: `${visibleText(tracker.name)}: ${tracker.scheduleText}.` });
       navigate(`/trackers/${tracker.id}`);
     } catch (error) {
       toast({ variant: "destructive", title: "Could not create the tracker", description: errorText(error) });
@@ -115,7 +116,7 @@ function DeleteTracker({ tracker, onDeleted }: { tracker: Tracker; onDeleted: ()
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: trackerQueries.one(api, tracker.id).queryKey });
       void queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
-      toast({ title: "Tracker deleted", description: `${tracker.name} and its runs are gone.` });
+      toast({ title: "Tracker deleted", description: `${visibleText(tracker.name)} and its runs are gone.` });
       setOpen(false);
       onDeleted();
     },
@@ -130,7 +131,7 @@ function DeleteTracker({ tracker, onDeleted }: { tracker: Tracker; onDeleted: ()
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle className="break-words">{`Delete “${tracker.name}”?`}</DialogTitle>
+            <DialogTitle className="break-words">{`Delete “${visibleText(tracker.name)}”?`}</DialogTitle>
             <DialogDescription>The tracker and all its runs are deleted, and no more runs start. This cannot be undone.</DialogDescription>
           </DialogHeader>
           <DialogFooter>

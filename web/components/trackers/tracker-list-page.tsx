@@ -3,6 +3,7 @@ import { CalendarPlus, CalendarRange } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { RunStatus } from "#web/components/trackers/run-status.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
@@ -30,7 +31,7 @@ export async function prefetchList({ queryClient, api: serverApi }: PrefetchCont
   if (pro.isPro) await queryClient.prefetchQuery(trackerQueries.list(serverApi));
 }
 
-/** /trackers (issue 25): the person's trackers, each with its schedule, last and next run, Run now and Pause. */
+/** /trackers: the person's trackers, each with its schedule, last and next run, Run now and Pause. */
 export function TrackerListPage() {
   const { data: pro } = useQuery(queries.proStatus(api));
   return (
@@ -76,12 +77,12 @@ function TrackerList() {
 function TrackerRow({ tracker }: { tracker: Tracker }) {
   const run = tracker.lastRun;
   return (
-    <Card className="gap-3 py-4" role="region" aria-label={tracker.name} data-testid="tracker-row">
+    <Card className="gap-3 py-4" role="region" aria-label={visibleText(tracker.name)} data-testid="tracker-row">
       <CardContent className="flex flex-col gap-3 px-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
             <Link href={`/trackers/${tracker.id}`} className="font-semibold break-words underline-offset-4 hover:underline">
-              {tracker.name}
+              {visibleText(tracker.name)}
             </Link>
             {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
           </div>

@@ -3,8 +3,10 @@ import { useMemo, useState, type ReactNode } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
 import { Link } from "wouter";
 import type { SharedTracker } from "#src/contract/shares.ts";
+import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { visibleText } from "#src/core/display-text.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
@@ -49,7 +51,7 @@ export async function prefetchTrackerReport(queryClient: QueryClient, source: Tr
   ]);
 }
 
-/** A share link's tracker (issue 27, web/pages/shared.tsx): its first figures arrive with the page. */
+/** A share link's tracker (web/pages/shared.tsx): its first figures arrive with the page. */
 export async function prefetchSharedTracker(queryClient: QueryClient, api: ApiClient, token: string) {
   await prefetchTrackerReport(queryClient, sharedTrackerSource(api, token));
 }
@@ -65,7 +67,7 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
     : "Live report";
   return (
     <TrackerSourceContext value={source}>
-      <title>{`${tracker.name} · Shared report · AI Search Comparison`}</title>
+      <title>{`${visibleText(tracker.name)} · Shared report · AI Search Comparison`}</title>
       <ReportHeading printOnly kind="Tracker report" subject={tracker.name} details={[when, asOfText(tracker.lastRun), trackerMethod(tracker)]} />
       <TrackerReport
         tracker={tracker}
@@ -82,7 +84,7 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
   );
 }
 
-/** /trackers/{id} (issues 25, 26): a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
+/** /trackers/{id}: a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
 export function TrackerPage({ id }: { id: string }) {
   return (
     <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
@@ -106,7 +108,7 @@ function TrackerView({ id }: { id: string }) {
   if (error) return <TrackerMissing error={error} />;
   return (
     <TrackerSourceContext value={source}>
-      <title>{`${tracker.name} · Trackers · AI Search Comparison`}</title>
+      <title>{`${visibleText(tracker.name)} · Trackers · AI Search Comparison`}</title>
       <ReportHeading
         printOnly
         kind="Tracker report"
@@ -135,7 +137,8 @@ function TrackerView({ id }: { id: string }) {
 }
 
 type TrackerReportProps = {
-  tracker: SharedTracker;
+  /** The owner's tracker, or a link's (which has no cost estimate: the owner's planned spend is theirs). */
+  tracker: SharedTracker & Partial<Pick<Tracker, "estimate">>;
   /** Beside the name: the owner's buttons; a share link's "Live report" or "Snapshot as of …". */
   actions: ReactNode;
   /** Said under the schedule (why the tracker is paused). */
@@ -170,7 +173,7 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
             {/* On paper the report's heading above already names the tracker. */}
-            <h1 className="text-2xl font-bold tracking-tight break-words print:hidden">{tracker.name}</h1>
+            <h1 className="text-2xl font-bold tracking-tight break-words print:hidden">{visibleText(tracker.name)}</h1>
             {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
           </div>
           <p className="text-muted-foreground" data-testid="tracker-schedule">
@@ -185,9 +188,11 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
         <Fact label="Brand">{[tracker.brand.name, ...tracker.brand.aliases].join(", ")}</Fact>
         <Fact label="Providers">{tracker.providers.map((id) => providerCatalogue[id].name).join(", ")}</Fact>
         <Fact label="Each run">{`${tracker.queries.length} question${tracker.queries.length === 1 ? "" : "s"} × ${tracker.iterations} iteration${tracker.iterations === 1 ? "" : "s"}`}</Fact>
-        <Fact label="Estimated cost">{`${formatEstimate(tracker.estimate.perRunUsd, tracker.estimate.simulated)} per run, ${formatEstimate(tracker.estimate.perMonthUsd, tracker.estimate.simulated)} per month`}</Fact>
+        {tracker.estimate ? (
+          <Fact label="Estimated cost">{`${formatEstimate(tracker.estimate.perRunUsd, tracker.estimate.simulated)} per run, ${formatEstimate(tracker.estimate.perMonthUsd, tracker.estimate.simulated)} per month`}</Fact>
+        ) : null}
         {tracker.competitors.length > 0 ? <Fact label="Competitors">{tracker.competitors.map((c) => c.name).join(", ")}</Fact> : null}
-        {/* The owner's page has it (issue 33); a share link's may not. */}
+        {/* The owner's page has it; a share link's may not. */}
         {tracker.detectability ? (
           <Fact label="What it can see" wide testId="tracker-detectability">
             {tracker.detectability.sentence}

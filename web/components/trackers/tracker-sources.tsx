@@ -14,7 +14,7 @@ import { Card, CardContent, providerCatalogue, providerIds } from "#web/shared-c
 export const GAP_ROWS = 20;
 
 /**
- * Where the assistants' answers come from (issue 26): per provider, the share of each type of
+ * Where the assistants' answers come from: per provider, the share of each type of
  * cited site per run (a chart with its table), and the citation gap, the sites that cite a
  * competitor but never the brand.
  */

@@ -39,7 +39,7 @@ const SEGMENT_RUNS = 100;
 const providerNames = Object.fromEntries(providerIds.map((id) => [id, providerCatalogue[id].name])) as Record<ProviderId, string>;
 
 /**
- * The tracker's trend (issue 26): per provider, the brand's line with its band and the
+ * The tracker's trend: per provider, the brand's line with its band and the
  * competitors', for the metric chosen; each chart with a table of the same figures. Under them, in
  * words, what a band covers: the tracker's figure, widened by how much each provider's runs vary (ADR 050).
  */

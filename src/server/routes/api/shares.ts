@@ -1,13 +1,23 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
-import { CreatedShare, CreateShare, MAX_LIVE_SHARES, MAX_SHARE_DAYS, RevokedShare, SharedView, ShareList } from "#src/contract/shares.ts";
+import {
+  CreatedShare,
+  CreateShare,
+  LINK_OUTLIVES_TOKEN,
+  MAX_LIVE_SHARES,
+  MAX_SHARE_DAYS,
+  RevokedShare,
+  SHARE_READ_SCOPE,
+  SharedView,
+  ShareList,
+} from "#src/contract/shares.ts";
 import { TrackerRun, TrackerRunList, TrackerRunsQuery } from "#src/contract/trackers.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { requestOrigin } from "#src/server/http/forwarded.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
-import { forTokens } from "#src/server/http/token-access.ts";
+import { forTokens, requireScope } from "#src/server/http/token-access.ts";
 import type { Shares } from "#src/server/services/shares/index.ts";
 
 const ShareId = v.object({ id: v.string() });
@@ -16,12 +26,15 @@ const RunOfLink = v.object({ token: v.string(), runId: v.string() });
 
 const PUBLIC =
   "No session needed: the token in the path is the link. A revoked, expired or unknown link is 404 `NOT_FOUND` (one message for all three); " +
-  "each link answers at most SHARE_READS_PER_MINUTE reads a minute per instance, then 429 `RATE_LIMITED` with Retry-After.";
+  "each link answers at most SHARE_READS_PER_MINUTE reads a minute, and each client's network at most SHARE_READS_PER_CLIENT_PER_MINUTE reads of links, " +
+  "unknown ones included (counted for every instance), then 429 `RATE_LIMITED` with Retry-After.";
+/** What a link to each kind shows, in words, for the refusal of a token without the scope that reads it. */
+const SHOWS = { search: "a saved search's share link", compare: "a comparison's share link", tracker: "a tracker's share link" } as const;
 const TRACKER_READ =
-  "As the owner's /api/trackers/{id}/… answers, with the owner's saved searches left out (`searchId` null, `searchIds` empty); a frozen link's as of its `frozenAt`.";
+  "As the owner's /api/trackers/{id}/… answers, with the owner's saved searches left out (`searchId` null, `searchIds` empty) and no `reason` on a skipped run; a frozen link's as of its `frozenAt`.";
 
 /**
- * Share links (issue 27, ADR 048): the owner makes, lists and revokes them (signed in, or a token
+ * Share links (ADR 048): the owner makes, lists and revokes them (signed in, or a token
  * with the `shares` scope); anyone holding one reads what it shows under /api/shared/{token}.
  */
 export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { trustProxy: number }) {
@@ -31,9 +44,12 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
       .use(guards)
       .post(
         "/api/shares",
-        async ({ userId, body, set, request }) => {
+        async ({ userId, body, set, request, token }) => {
+          // A link shows what it links to to anyone: a token makes one only if it may read that itself.
+          requireScope(token, SHARE_READ_SCOPE[body.kind], `making ${SHOWS[body.kind]}`, "the link shows anyone what that scope reads");
+          const created = await shares.create(userId, body, requestOrigin(request, trustProxy));
           set.status = 201;
-          return shares.create(userId, body, requestOrigin(request, trustProxy));
+          return token ? { ...created, note: LINK_OUTLIVES_TOKEN } : created;
         },
         {
           signedIn: true,
@@ -47,7 +63,10 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
               "`kind` `search` (a saved search of the caller's), `compare` (`id`: the original query's saved search; compared with `variants`, else the query's saved variants, " +
               "each pinned as its latest saved search now) or `tracker` (`frozen`: a snapshot as of its newest finished run, else the living report). Comparisons and trackers are Pro (403 `PRO_REQUIRED`). " +
               `Another user's id is 404. \`expiresInDays\` 1–${MAX_SHARE_DAYS}; without it the link lives until revoked. 409 at ${MAX_LIVE_SHARES} live links. ` +
-              "The `url` holds the link's token (256 bits) and points at the origin the call reached.",
+              "The `url` holds the link's token (256 bits) and points at the origin the call reached. " +
+              `An API token needs, besides \`shares\`, the scope that reads what the link shows: \`${SHARE_READ_SCOPE.search}\` for a search, ` +
+              `\`${SHARE_READ_SCOPE.compare}\` for a comparison, \`${SHARE_READ_SCOPE.tracker}\` for a tracker (403 \`SESSION_REQUIRED\` otherwise). ` +
+              "A link made with a token is the account's: it keeps working after the token is revoked, and the answer says so in `note`.",
           }),
         },
       )
@@ -77,47 +96,47 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
           }),
         },
       )
-      .get("/api/shared/:token", ({ params }) => shares.open(params.token), {
+      .get("/api/shared/:token", ({ params, caller }) => shares.open(params.token, caller.ip), {
         params: Token,
         response: SharedView,
         detail: forTokens("public", {
           tags: ["shares"],
           summary: "What a link shows",
-          description: `${PUBLIC} A search in the spec's JSON (as GET /api/search/{id}), a comparison's report, or a tracker's definition (without its webhook, budget or pause reason). No identity of the owner.`,
+          description: `${PUBLIC} A search in the spec's JSON (as GET /api/search/{id}), a comparison's report, or a tracker's definition (without its webhook, budget, cost estimate or pause reason). No identity of the owner.`,
         }),
       })
-      .get("/api/shared/:token/runs", ({ params, query }) => shares.runs(params.token, query), {
+      .get("/api/shared/:token/runs", ({ params, query, caller }) => shares.runs(params.token, query, caller.ip), {
         params: Token,
         transform: lastValues,
         query: TrackerRunsQuery,
         response: TrackerRunList,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's runs", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
-      .get("/api/shared/:token/runs/:runId", ({ params }) => shares.run(params.token, params.runId), {
+      .get("/api/shared/:token/runs/:runId", ({ params, caller }) => shares.run(params.token, params.runId, caller.ip), {
         params: RunOfLink,
         response: TrackerRun,
         detail: forTokens("public", { tags: ["shares"], summary: "One run of a shared tracker", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
-      .get("/api/shared/:token/trend", ({ params, query }) => shares.trend(params.token, query), {
+      .get("/api/shared/:token/trend", ({ params, query, caller }) => shares.trend(params.token, query, caller.ip), {
         params: Token,
         transform: lastValues,
         query: TrendQuery,
         response: Trend,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's trend", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
-      .get("/api/shared/:token/sources", ({ params, query }) => shares.sources(params.token, query), {
+      .get("/api/shared/:token/sources", ({ params, query, caller }) => shares.sources(params.token, query, caller.ip), {
         params: Token,
         transform: lastValues,
         query: SourcesQuery,
         response: SourcesReport,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's sources and citation gap", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
-      .get("/api/shared/:token/alerts", ({ params }) => shares.alerts(params.token), {
+      .get("/api/shared/:token/alerts", ({ params, caller }) => shares.alerts(params.token, caller.ip), {
         params: Token,
         response: TrackerAlertList,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's alerts", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
-      .get("/api/shared/:token/changes", ({ params, query }) => shares.changes(params.token, query), {
+      .get("/api/shared/:token/changes", ({ params, query, caller }) => shares.changes(params.token, query, caller.ip), {
         params: Token,
         transform: lastValues,
         query: ChangesQuery,

@@ -21,7 +21,7 @@ import type { Notifications } from "#src/server/services/notifications/index.ts"
 import type { Trackers } from "#src/server/services/trackers/index.ts";
 import type { Alerts } from "#src/server/services/trackers/alerts.ts";
 import { AlertsInbox, INBOX_LIMIT, MarkAlertsRead, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
-import { NotificationSettings, UpdateNotifications } from "#src/contract/notifications.ts";
+import { NotificationSettings, UpdatedNotifications, UpdateNotifications } from "#src/contract/notifications.ts";
 
 const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
@@ -31,8 +31,8 @@ const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404."
 type TrackerRouteDeps = { trackers: Trackers; notifications: Notifications; alerts: Pick<Alerts, "inbox" | "markRead"> };
 
 /**
- * Trackers (issue 25, ADR 043): questions asked on a schedule, and their runs. Pro. The alerts inbox
- * (issue 26) is for any signed-in user: the header asks for it, and one without trackers has none.
+ * Trackers (ADR 043): questions asked on a schedule, and their runs. Pro. The alerts inbox
+ * is for any signed-in user: the header asks for it, and one without trackers has none.
  */
 export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteDeps, guards: Guards) {
   return new Elysia()
@@ -64,18 +64,23 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       detail: forTokens("trackers", {
         tags: ["trackers"],
         summary: "The e-mails the caller asked for",
-        description: "Trackers' weekly digest and alert e-mails, to the account's address; `emailConfigured` is false when the server has no SMTP_URL.",
+        description:
+          "Trackers' weekly digest and alert e-mails, to the account's address once it is proved (`confirmedAt`); `sentToday` of `dailyCap` (MAIL_DAILY_CAP) e-mails went to it today (UTC). " +
+          "`emailConfigured` is false when the server has no SMTP_URL.",
       }),
     })
     .put("/api/user/notifications", ({ userId, body }) => notifications.update(userId, body), {
       signedIn: true,
       body: UpdateNotifications,
       parse: "json",
-      response: NotificationSettings,
+      response: UpdatedNotifications,
       detail: forTokens("trackers", {
         tags: ["trackers"],
         summary: "Turn trackers' e-mails on or off",
-        description: "`digest` (weekly, Mondays 08:00 UTC) and `alerts` (each alert as it comes); turning one on is 400 while e-mail is not configured.",
+        description:
+          "`digest` (weekly, Mondays 08:00 UTC) and `alerts` (one e-mail per run that finds alerts); turning one on is 400 while e-mail is not configured. " +
+          "Turning one on while the address is not proved sends a confirmation link to it, and nothing else goes until it is followed: `confirmation` says `sent`, " +
+          "`wait` (one went out less than 5 minutes ago) or `capped` (today's e-mails are used up); null when none was needed.",
       }),
     })
     .get("/api/trackers", ({ userId }) => trackers.list(userId), {
@@ -97,7 +102,9 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         detail: forTokens("trackers", {
           tags: ["trackers"],
           summary: "Create a tracker",
-          description: `${PRO} \`providers\` defaults to every connected provider. The schedule's cron is read in its time zone; one firing more often than TRACKER_MIN_INTERVAL_MINUTES is a 400.`,
+          description:
+            `${PRO} \`providers\` defaults to every connected provider. The schedule's cron (five fixed fields: no H, L, W, # or ?) is read in its time zone; one firing more often than ` +
+            "TRACKER_MIN_INTERVAL_MINUTES is a 400. An account keeps at most MAX_TRACKERS_PER_ACCOUNT trackers (409), and a run asks at most MAX_TRACKER_RUN_ANSWERS answers (questions × providers × iterations; 400).",
         }),
       },
     )
@@ -164,7 +171,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         detail: forTokens("trackers", {
           tags: ["trackers"],
           summary: "Run a tracker now",
-          description: `${PRO} 202 with the run queued; 409 \`CONFLICT\` naming the run already queued or running.`,
+          description: `${PRO} 202 with the run queued; 409 \`CONFLICT\` naming the run already queued or running; 429 \`RATE_LIMITED\` past TRACKER_MANUAL_RUNS_PER_DAY Run nows today across the account's trackers.`,
         }),
       },
     )

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import * as v from "valibot";
 import { CompareQuery, CompareReport } from "#src/contract/compare.ts";
-import { BrandLensSettings, LensQuery, LensReport } from "#src/contract/lens.ts";
+import { BrandLensSettings, LensQuery, LensReport, SaveBrandLens } from "#src/contract/lens.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { allValues } from "#src/server/http/query-string.ts";
 import type { Compare } from "#src/server/services/compare/index.ts";
@@ -37,7 +37,7 @@ export function workbenchRoutes({ compare, lens }: { compare: Compare; lens: Len
     })
     .put("/api/user/brand-lens", ({ userId, body }) => lens.save(userId, body), {
       signedIn: true,
-      body: BrandLensSettings,
+      body: SaveBrandLens,
       parse: "json",
       response: BrandLensSettings,
       detail: forTokens("lens", {

@@ -6,13 +6,13 @@ import type { CostEstimate } from "#src/contract/spend.ts";
 import type { ProviderMode } from "#src/contract/provider-schemas.ts";
 import { requestedIterations, type ParsedSearchRequest } from "#src/contract/search-request.ts";
 import { SearchResult, type SavedSearchResult } from "#src/contract/search-result.ts";
-import { ESTIMATE_METHOD, estimateCost, resultCost, withCost } from "#src/core/cost.ts";
+import { ESTIMATE_METHOD, estimateCharge, estimateCost, resultCost, withCost } from "#src/core/cost.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import { DomainError } from "../errors.ts";
 import type { DomainEvents } from "../events.ts";
 import { ownerKey, type Caller, type Owner, type Standing } from "../owner.ts";
 import type { Admission, QuotaService } from "../quota/index.ts";
-import type { SpendService } from "../spend/index.ts";
+import { describeCharge, type SpendHold, type SpendService } from "../spend/index.ts";
 import { INTERRUPTED_MESSAGE } from "./abandoned.ts";
 import { createCancelRegistry, SearchCancelledError } from "./cancel.ts";
 import { createCheckpoint } from "./checkpoint.ts";
@@ -41,7 +41,15 @@ export type SearchServiceDeps = {
   prices: PriceTable;
   /** The daily spend limits: a search that would cross one is refused, a running one stops at it. */
   spend: SpendService;
+  /** UNPRICED_MODELS: a model without a price is charged at the table's highest rates, or refused (ADR 052). */
+  unpriced?: UnpricedPolicy;
 };
+
+/** What a model without a price does to a search or run (UNPRICED_MODELS, ADR 052). */
+export type UnpricedPolicy = "charge-ceiling" | "refuse";
+
+/** How long after its deadline an interactive search's hold lapses, if its process died before releasing it. */
+export const SEARCH_HOLD_MARGIN_MS = 2 * 60_000;
 
 export type RunOptions = {
   /** The caller went away (a closed connection): the search is cancelled. */
@@ -72,24 +80,55 @@ export type SearchTicket = {
  * The metered search: admit (tier and daily quota) → run → refund, for every way in (the web's
  * two routes, and later the CLI, variant batches, schedules). Callers pass plain values.
  */
-export function createSearchService({ store, quota, instance, providers, concurrency, retry, deadline, prices, spend }: SearchServiceDeps) {
+export function createSearchService({
+  store,
+  quota,
+  instance,
+  providers,
+  concurrency,
+  retry,
+  deadline,
+  prices,
+  spend,
+  unpriced: unpricedPolicy = "charge-ceiling",
+}: SearchServiceDeps) {
   const registry = createCancelRegistry();
   instance.onCancel((slot) => registry.cancel(slot));
   const tracker = createRunTracker();
   instance.onDrain((graceMs) => tracker.drain(graceMs));
   const pacing = createCollectorPacing();
 
+  /** The connected providers (or those of `only`) as the estimate sees them. */
+  function estimated(only?: readonly ProviderId[]) {
+    return providerIdsOf(providers)
+      .filter((adapter) => !only || only.includes(adapter.id))
+      .map((adapter) => ({
+        id: adapter.id,
+        model: adapter.model,
+        extractionModel: (adapter.extractor ?? adapter).model,
+        simulated: adapter.mode === "simulated",
+      }));
+  }
+
   /** What a search of N iterations should cost on the connected providers (or those of `only`), and how that is worked out. */
   function estimate(iterations: number, only?: readonly ProviderId[]): CostEstimate {
-    const chosen = providerIdsOf(providers).filter((adapter) => !only || only.includes(adapter.id));
-    const connected = chosen.map((adapter) => ({
-      id: adapter.id,
-      model: adapter.model,
-      extractionModel: (adapter.extractor ?? adapter).model,
-      simulated: adapter.mode === "simulated",
-    }));
-    const cost = estimateCost(iterations, connected, prices);
+    const cost = estimateCost(iterations, estimated(only), prices);
     return { iterations, usd: cost.usd, simulated: cost.simulated, ...(cost.unpriced ? { unpriced: cost.unpriced } : {}), method: ESTIMATE_METHOD };
+  }
+
+  /**
+   * What a search of N iterations is held at when admitted (ADR 052): the estimate, with a model
+   * without a price at the table's highest rates; `unpriced` names those models. Under
+   * UNPRICED_MODELS=refuse, a search on one is refused (SPEND_LIMIT) until it has a price.
+   */
+  function charge(iterations: number, only?: readonly ProviderId[], what = "this search"): { usd: number; unpriced: string[]; describe: string } {
+    const found = estimateCharge(iterations, estimated(only), prices);
+    if (found.unpriced.length && unpricedPolicy === "refuse")
+      throw new DomainError(
+        "SPEND_LIMIT",
+        `No price for ${found.unpriced.join(", ")}, and this service refuses searches on a model without a price (UNPRICED_MODELS=refuse): its operator can add the model to the price table (PRICES_FILE)`,
+      );
+    return { ...found, describe: describeCharge(what, found.usd, found.unpriced) };
   }
 
   /**
@@ -97,15 +136,35 @@ export function createSearchService({ store, quota, instance, providers, concurr
    * spend limits say no. The spend limits are asked first: a refused search takes nothing and calls nothing.
    */
   async function admit(caller: Caller, request: ParsedSearchRequest): Promise<SearchTicket> {
-    await spend.admit(caller.owner.userId, estimate(requestedIterations(request)).usd);
-    const admission = await quota.admit(caller, { iterations: requestedIterations(request), options: request.options });
+    const iterations = requestedIterations(request);
+    const held = charge(iterations);
+    // Held until the search ends; if its process dies first, the hold lapses after its deadline and a margin.
+    const hold = await spend.admit({
+      userId: caller.owner.userId,
+      source: "search",
+      usd: held.usd,
+      holdForMs: deadlineFor(iterations, deadline).ms + SEARCH_HOLD_MARGIN_MS,
+      describe: held.describe,
+    });
+    let admission: Admission;
+    try {
+      admission = await quota.admit(caller, { iterations, options: request.options });
+    } catch (error) {
+      await spend.release(hold);
+      throw error;
+    }
     let used = false;
     return {
       quota: admission.quota,
       async run(options = {}) {
         if (used) throw new Error("a search ticket runs once");
         used = true;
-        return execute(caller, request, admission, options);
+        try {
+          return await execute(caller, request, admission, hold, options);
+        } finally {
+          // Completed, failed, cancelled or interrupted: what it did not spend is given back (or, the database away, lapses at its expiry).
+          await spend.release(hold).catch(() => undefined);
+        }
       },
     };
   }
@@ -120,6 +179,7 @@ export function createSearchService({ store, quota, instance, providers, concurr
     caller: Caller,
     request: ParsedSearchRequest,
     admission: Admission,
+    hold: SpendHold,
     { signal, onEvent, slot }: RunOptions,
   ): Promise<{ result: SavedSearchResult; quota: Standing }> {
     if (tracker.stopping)
@@ -165,7 +225,7 @@ export function createSearchService({ store, quota, instance, providers, concurr
         retry,
         deadline: deadlineFor(iterations, deadline),
         prices,
-        budget: await spend.budget(caller.owner.userId, () => recorded),
+        budget: await spend.budget({ userId: caller.owner.userId, source: "search", hold, searchId: () => recorded }),
       });
       await checkpoint.close();
       id = await recorded;
@@ -231,6 +291,7 @@ export function createSearchService({ store, quota, instance, providers, concurr
     search: async (caller: Caller, request: ParsedSearchRequest, options?: RunOptions) => (await admit(caller, request)).run(options),
     cancel,
     estimate,
+    charge,
     /** A saved search, its cost worked out from its usage when it was saved before costs were kept. */
     get: async (owner: Owner, id: string) => {
       const result = await store.get(owner, id);

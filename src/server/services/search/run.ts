@@ -6,7 +6,7 @@ import { offModelResult, type ModelResult, type SearchResult } from "#src/contra
 import type { PriceTable } from "#src/contract/prices.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { noKeyFailure } from "#src/server/services/providers/failure.ts";
-import { answerCost } from "#src/core/cost.ts";
+import { answerCharge, answerCost } from "#src/core/cost.ts";
 import type { RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { SpendBudget } from "../spend/index.ts";
@@ -94,8 +94,9 @@ export async function runSearch(run: SearchRun): Promise<SearchResult> {
               shown = result;
               emit({ type: "result", provider: id, result });
             }
-            // Counted once it is shown: the spend is recorded while the next iterations run.
-            await run.budget?.spend(result.cost.usd);
+            // Counted once it is shown: the spend is recorded while the next iterations run. A model
+            // without a price is charged at the table's highest rates (ADR 052); its cost still reads unknown.
+            await run.budget?.spend(answerCharge(read, run.prices));
           })(),
         ),
       );

@@ -25,7 +25,7 @@ export type LinksDeps = {
 export const SHARE_LIMIT = `You already have ${MAX_LIVE_SHARES} live share links, the most an account can have: revoke one you no longer need (your profile, or aisc share revoke <id>) to make another`;
 
 /**
- * The owner's side of share links (issue 27, ADR 048): made for what is the caller's own, listed
+ * The owner's side of share links (ADR 048): made for what is the caller's own, listed
  * with when each was last opened, revoked. A link is its token; `origin` is where the caller
  * reached us, for the link to open there too.
  */

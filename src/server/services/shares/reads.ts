@@ -8,10 +8,10 @@ import { toSavedWire } from "#src/contract/search-wire.ts";
 import type { TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { compareSearches } from "#src/core/compare.ts";
-import { tryAgainIn, type Throttle } from "../auth/throttle.ts";
 import { DomainError } from "../errors.ts";
 import type { SearchService } from "../search/index.ts";
 import { TRACKER_NOT_FOUND, type Trackers } from "../trackers/index.ts";
+import type { ShareReadLimiter } from "./limits.ts";
 import { asOfOf, readerOf, type ShareRow } from "./row.ts";
 import { sharedAlerts, sharedRun, sharedRuns, sharedTracker } from "./strip.ts";
 
@@ -25,34 +25,35 @@ export type ReadsDeps = {
   db: Db;
   search: Pick<SearchService, "get">;
   trackers: Pick<Trackers, "get" | "runs" | "run" | "trend" | "sources" | "alerts" | "changes">;
-  /** Reads per link per window (SHARE_READS_PER_MINUTE), in this instance's memory. */
-  throttle: Throttle;
+  /** Reads per client and per link (SHARE_READS_PER_CLIENT_PER_MINUTE, SHARE_READS_PER_MINUTE), counted for every instance (./limits.ts). */
+  limits: ShareReadLimiter;
   clock: () => Date;
 };
 
 /**
- * The visitor's side of share links (issue 27, ADR 048): anyone holding the token reads what it
+ * The visitor's side of share links (ADR 048): anyone holding the token reads what it
  * shows, with no session, as its owner would, minus what is the owner's alone (./strip.ts). A
  * tracker's reads are the trackers service's own, as of the link's clock (a frozen link's stops).
  */
-export function createSharedReads({ db, search, trackers, throttle, clock }: ReadsDeps) {
-  /** The live link of a token, counted against its rate limit; LINK_GONE for anything else. */
-  async function linkOf(token: string): Promise<ShareRow> {
-    // Checked before any query: a made-up token costs no database read.
+export function createSharedReads({ db, search, trackers, limits, clock }: ReadsDeps) {
+  /**
+   * The live link of a token read by a client (its address), counted against both rate limits;
+   * LINK_GONE for anything else. The client is counted before the look-up: made-up and revoked
+   * tokens cost a look-up each, and are limited with the rest of what the client reads.
+   */
+  async function linkOf(token: string, ip: string): Promise<ShareRow> {
+    // Checked before any query: a malformed token costs no database read.
     if (!SHARE_TOKEN_PATTERN.test(token)) throw gone();
+    await limits.client(ip);
     const [row] = await db.select().from(shares).where(eq(shares.token, token)).limit(1);
     if (!row || (row.expiresAt && row.expiresAt <= clock())) throw gone();
-    const verdict = throttle.attempt([row.id]);
-    if (!verdict.allowed)
-      throw new DomainError("RATE_LIMITED", `This link has been read too often in the last minute. ${tryAgainIn(verdict.retryAfterS)}`, {
-        retryAfterS: verdict.retryAfterS,
-      });
+    await limits.link(row.id);
     return row;
   }
 
   /** A tracker's link: who owns it, which tracker, and its clock. */
-  async function trackerLink(token: string) {
-    const row = await linkOf(token);
+  async function trackerLink(token: string, ip: string) {
+    const row = await linkOf(token, ip);
     if (row.kind !== "tracker") throw gone();
     return { userId: row.userId, id: row.targetId, at: { asOf: asOfOf(row) } };
   }
@@ -78,14 +79,16 @@ export function createSharedReads({ db, search, trackers, throttle, clock }: Rea
     }
     // Read for a frozen link too: the tracker deleted since ends it; and a field trackers gained since it was frozen is today's.
     const living = sharedTracker(await orGone(trackers.get(row.userId, row.targetId)));
-    const tracker = row.frozen ? v.parse(SharedTracker, { ...living, ...(row.frozenTracker as object) }) : living;
+    // A frozen definition kept before a field was stripped is stripped now: its estimate (dropped by the schema) and its last run's skip reason.
+    const frozen = row.frozen ? v.parse(SharedTracker, { ...living, ...(row.frozenTracker as object) }) : undefined;
+    const tracker = frozen ? { ...frozen, lastRun: frozen.lastRun && sharedRun(frozen.lastRun) } : living;
     return { kind: "tracker", ...common, frozen: row.frozen, ...(row.frozenAt ? { frozenAt: row.frozenAt.toISOString() } : {}), tracker };
   }
 
   return {
-    /** What the link shows; notes that it was opened. */
-    async open(token: string): Promise<SharedView> {
-      const row = await linkOf(token);
+    /** What the link shows; notes that it was opened. `ip`: the reader's address, for the limits. */
+    async open(token: string, ip: string): Promise<SharedView> {
+      const row = await linkOf(token, ip);
       const shown = await view(row);
       const now = clock();
       await db
@@ -95,33 +98,33 @@ export function createSharedReads({ db, search, trackers, throttle, clock }: Rea
       return shown;
     },
 
-    async runs(token: string, page: { before?: string; limit: number }): Promise<TrackerRunList> {
-      const link = await trackerLink(token);
+    async runs(token: string, page: { before?: string; limit: number }, ip: string): Promise<TrackerRunList> {
+      const link = await trackerLink(token, ip);
       return sharedRuns(await orGone(trackers.runs(link.userId, link.id, page, link.at)));
     },
 
-    async run(token: string, runId: string): Promise<TrackerRun> {
-      const link = await trackerLink(token);
+    async run(token: string, runId: string, ip: string): Promise<TrackerRun> {
+      const link = await trackerLink(token, ip);
       return sharedRun(await orGone(trackers.run(link.userId, link.id, runId, link.at)));
     },
 
-    async trend(token: string, query: v.InferOutput<typeof TrendQuery>): Promise<Trend> {
-      const link = await trackerLink(token);
+    async trend(token: string, query: v.InferOutput<typeof TrendQuery>, ip: string): Promise<Trend> {
+      const link = await trackerLink(token, ip);
       return orGone(trackers.trend(link.userId, link.id, query, link.at));
     },
 
-    async sources(token: string, query: v.InferOutput<typeof SourcesQuery>): Promise<SourcesReport> {
-      const link = await trackerLink(token);
+    async sources(token: string, query: v.InferOutput<typeof SourcesQuery>, ip: string): Promise<SourcesReport> {
+      const link = await trackerLink(token, ip);
       return orGone(trackers.sources(link.userId, link.id, query, link.at));
     },
 
-    async alerts(token: string): Promise<TrackerAlertList> {
-      const link = await trackerLink(token);
+    async alerts(token: string, ip: string): Promise<TrackerAlertList> {
+      const link = await trackerLink(token, ip);
       return sharedAlerts(await orGone(trackers.alerts(link.userId, link.id, link.at)));
     },
 
-    async changes(token: string, query: v.InferOutput<typeof ChangesQuery>): Promise<TrackerChanges> {
-      const link = await trackerLink(token);
+    async changes(token: string, query: v.InferOutput<typeof ChangesQuery>, ip: string): Promise<TrackerChanges> {
+      const link = await trackerLink(token, ip);
       return orGone(trackers.changes(link.userId, link.id, query, link.at));
     },
   };

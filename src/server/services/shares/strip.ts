@@ -3,17 +3,25 @@ import type { Tracker, TrackerRun, TrackerRunList } from "#src/contract/trackers
 import type { TrackerAlertList } from "#src/contract/trend.ts";
 
 /*
- * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget and why it is
- * paused, and the owner's saved searches its runs and alerts point to (/search/{id} opens for the
- * owner only, and the ids are theirs). The same answers as the owner's otherwise.
+ * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget, cost estimate and
+ * why it is paused ("paused" is all a link tells, not a lapsed subscription nor a limit), why a run
+ * was skipped (the same words: a lapse, the budget, the owner's spend), and the owner's saved
+ * searches its runs and alerts point to (/search/{id} opens for the owner only, and the ids are
+ * theirs). The same answers as the owner's otherwise.
  */
 
-export function sharedTracker({ webhook: _webhook, monthlyBudgetUsd: _budget, pausedReason: _reason, ...tracker }: Tracker): SharedTracker {
+export function sharedTracker({
+  webhook: _webhook,
+  monthlyBudgetUsd: _budget,
+  pausedReason: _reason,
+  estimate: _estimate,
+  ...tracker
+}: Tracker): SharedTracker {
   return { ...tracker, lastRun: tracker.lastRun && sharedRun(tracker.lastRun) };
 }
 
-export function sharedRun(run: TrackerRun): TrackerRun {
-  return { ...run, queries: run.queries.map((query) => ({ ...query, searchId: null })) };
+export function sharedRun({ reason, ...run }: TrackerRun): TrackerRun {
+  return { ...run, ...(reason && run.status !== "skipped" ? { reason } : {}), queries: run.queries.map((query) => ({ ...query, searchId: null })) };
 }
 
 export function sharedRuns(list: TrackerRunList): TrackerRunList {

@@ -1,87 +1,216 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, gt, gte, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { spend } from "#db/schema.ts";
+import { searches, spend, spendHolds } from "#db/schema.ts";
 import type { SpendSummary } from "#src/contract/spend.ts";
 import { formatUsd } from "#src/core/cost.ts";
 import { DomainError } from "../errors.ts";
 
-/** The daily spend limits, in USD (ACCOUNT_DAILY_SPEND_USD, DAILY_SPEND_USD). */
-export type SpendLimits = { account: number; deployment: number };
+/**
+ * The daily spend limits, in USD (ACCOUNT_DAILY_SPEND_USD, DAILY_SPEND_USD), and the share of the
+ * deployment's that trackers together may use (TRACKER_SPEND_SHARE, 0 to 1).
+ */
+export type SpendLimits = { account: number; deployment: number; trackerShare: number };
 
-/** A running search's allowance: calls start only while it lasts; each answer's cost is recorded as it lands. */
+/** What spent it: an interactive search (a person, the CLI, MCP) or a tracker's run. */
+export type SpendSource = "search" | "tracker";
+
+/** What an admitted search or run holds of the limits until it ends (ADR 052); `id` is the spend_holds row's. */
+export type SpendHold = { id: string };
+
+/** A running search's allowance: calls start only while it lasts; each answer's charge is recorded as it lands. */
 export type SpendBudget = {
-  /** Why no further call may start (a limit reached), or null while the budget lasts. */
+  /** Why no further call may start (a limit or the tracker's monthly budget reached), or null while the budget lasts. */
   exhausted(): string | null;
-  /** Records an answer's cost (USD; null = unknown, recorded as nothing) and checks the limits again. */
-  spend(usd: number | null): Promise<void>;
+  /** Records an answer's charge (USD: its cost, or the ceiling for a model without a price), draws the hold down by it and checks the limits again. */
+  spend(usd: number): Promise<void>;
 };
 
+export type AdmitRequest = {
+  userId: string | undefined;
+  source: SpendSource;
+  /** What it is held at: its estimate, models without a price at the ceiling. */
+  usd: number;
+  /** How long the hold lasts if nobody releases it (a process that died): the search's deadline and a margin, a run's worst case. */
+  holdForMs: number;
+  /** The hold's id (a tracker run's id: admitting the same run again replaces its hold, never adds one); a new one by default. */
+  holdId?: string;
+  /** How the refusal names it: "this search, about $0.46". */
+  describe: string;
+  /** Its last words: what to do instead. */
+  advice?: string;
+};
+
+export type BudgetOptions = {
+  userId: string | undefined;
+  source: SpendSource;
+  /** Its hold: drawn down as answers land, and left out of the others' totals. */
+  hold: SpendHold;
+  /** The saved search its answers belong to (written once the search has its row). */
+  searchId: () => Promise<string>;
+  /** A tracker's run: its monthly budget is checked before each call too. */
+  tracker?: { id: string; monthlyBudgetUsd: number | null };
+};
+
+/** Every admission takes this transaction-scoped advisory lock first, so admissions run one at a time (MIGRATION_LOCK_KEY's neighbour). */
+export const SPEND_ADMISSION_LOCK_KEY = 727_411_900_002;
+
+type Totals = { account: number; deployment: number; trackers: number };
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Reader = Db | Tx;
+
+const ZERO: Totals = { account: 0, deployment: 0, trackers: 0 };
+
 /**
- * What provider calls cost, recorded as each answer lands (ADR 041): a search whose estimate would
- * take the account's or the deployment's spend today (UTC) past its limit is refused before any
- * call, and a running one starts no call once a limit is reached.
+ * What provider calls cost against the daily limits (ADR 041, ADR 052). A search or a tracker's run
+ * is admitted by holding its estimate (`spend_holds`) in the same transaction as the check, under
+ * one advisory lock: the totals a limit is checked against are the spend recorded today and the
+ * holds not yet lapsed, so runs admitted together cannot all pass a limit. As answers land their
+ * charge is recorded and the hold shrinks by as much; the hold is released when the search or run
+ * ends, and one left by a process that died lapses at its `expires_at`.
  */
 export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; limits: SpendLimits; clock?: () => Date }) {
-  /** Spent since `from`: by the account, and by the deployment. */
-  async function spentSince(from: Date, userId: string | undefined): Promise<{ account: number; deployment: number }> {
-    const [row] = await db
+  const trackerLimit = () => limits.deployment * limits.trackerShare;
+
+  /** Recorded today (UTC): by the account, by the deployment, and by trackers. */
+  async function spentToday(q: Reader, userId: string | undefined): Promise<Totals> {
+    const [row] = await q
       .select({
         deployment: sql<number>`coalesce(sum(${spend.usd}), 0)`,
         account: userId ? sql<number>`coalesce(sum(${spend.usd}) filter (where ${spend.userId} = ${userId}), 0)` : sql<number>`0`,
+        trackers: sql<number>`coalesce(sum(${spend.usd}) filter (where ${spend.source} = 'tracker'), 0)`,
       })
       .from(spend)
-      .where(gte(spend.at, from));
-    return { account: Number(row?.account ?? 0), deployment: Number(row?.deployment ?? 0) };
+      .where(gte(spend.at, startOfDay(clock())));
+    return totalsOf(row);
+  }
+
+  /** Held now by admitted searches and runs (holds not lapsed), but for `except`. */
+  async function heldNow(q: Reader, userId: string | undefined, except?: string): Promise<Totals> {
+    const [row] = await q
+      .select({
+        deployment: sql<number>`coalesce(sum(${spendHolds.usd}), 0)`,
+        account: userId ? sql<number>`coalesce(sum(${spendHolds.usd}) filter (where ${spendHolds.userId} = ${userId}), 0)` : sql<number>`0`,
+        trackers: sql<number>`coalesce(sum(${spendHolds.usd}) filter (where ${spendHolds.source} = 'tracker'), 0)`,
+      })
+      .from(spendHolds)
+      .where(and(gt(spendHolds.expiresAt, clock()), except ? ne(spendHolds.id, except) : undefined));
+    return totalsOf(row);
+  }
+
+  /** What a tracker's saved searches have been charged this calendar month (UTC), its monthly budget's measure. */
+  async function trackerMonth(q: Reader, userId: string | undefined, trackerId: string): Promise<number> {
+    const now = clock();
+    const [row] = await q
+      .select({ usd: sql<number>`coalesce(sum(${spend.usd}), 0)` })
+      .from(spend)
+      .innerJoin(searches, eq(searches.id, spend.searchId))
+      .where(
+        and(
+          userId ? eq(spend.userId, userId) : undefined,
+          gte(spend.at, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))),
+          eq(searches.trackerId, trackerId),
+        ),
+      );
+    return Number(row?.usd ?? 0);
   }
 
   /**
-   * The words of a refusal or a stop, or null: which limit `spent + adding` goes past (a search
-   * about to start), or, adding nothing, meets (a running one: its next answer would go past it).
+   * The words of a refusal or a stop, or null: which limit `spent + held + adding` goes past (about
+   * to start), or, adding nothing, meets (running: its next answer would go past it).
    */
-  function limitReached(userId: string | undefined, spent: { account: number; deployment: number }, adding: number): string | null {
+  function limitReached(userId: string | undefined, source: SpendSource, spent: Totals, held: Totals, adding: number): string | null {
     const past = (total: number, limit: number) => (adding > 0 ? total + adding > limit : total >= limit);
-    if (userId && past(spent.account, limits.account))
-      return `Your searches have spent ${formatUsd(spent.account)} of today's $${limits.account.toFixed(2)} limit per account (ACCOUNT_DAILY_SPEND_USD)`;
-    if (past(spent.deployment, limits.deployment))
-      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's $${limits.deployment.toFixed(2)} limit (DAILY_SPEND_USD)`;
+    const heldWords = (usd: number, by: string) => (usd > 0 ? `, with ${formatUsd(usd)} more held by ${by} still running` : "");
+    if (userId && past(spent.account + held.account, limits.account))
+      return `Your searches have spent ${formatUsd(spent.account)} of today's $${limits.account.toFixed(2)} limit per account (ACCOUNT_DAILY_SPEND_USD)${heldWords(held.account, "your searches")}`;
+    if (past(spent.deployment + held.deployment, limits.deployment))
+      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's $${limits.deployment.toFixed(2)} limit (DAILY_SPEND_USD)${heldWords(held.deployment, "searches")}`;
+    if (source === "tracker" && past(spent.trackers + held.trackers, trackerLimit()))
+      return `Trackers on this service have spent ${formatUsd(spent.trackers)} of today's $${trackerLimit().toFixed(2)} for trackers (TRACKER_SPEND_SHARE, ${limits.trackerShare} of DAILY_SPEND_USD; the rest is kept for searches)${heldWords(held.trackers, "trackers' runs")}`;
     return null;
   }
 
+  async function release(hold: SpendHold | string): Promise<void> {
+    await db.delete(spendHolds).where(eq(spendHolds.id, typeof hold === "string" ? hold : hold.id));
+  }
+
   return {
-    /** Refuses (SPEND_LIMIT) a search whose estimate would cross a limit today; an unknown estimate is checked as $0 more. */
-    async admit(userId: string | undefined, estimateUsd: number | null): Promise<void> {
-      const spent = await spentSince(startOfDay(clock()), userId);
-      const reached = limitReached(userId, spent, estimateUsd ?? 0);
-      if (reached)
-        throw new DomainError(
-          "SPEND_LIMIT",
-          `${reached}: this search, about ${formatUsd(estimateUsd)}, would go past it. Try fewer iterations, or tomorrow (UTC).`,
-        );
+    /**
+     * Admits a search or run: under the admission lock, checks today's spend and the live holds
+     * plus `usd` against the limits, and holds `usd` until it ends. Refuses with SPEND_LIMIT in
+     * the limit's words. Nothing to hold ($0: simulated) checks only that no limit is reached.
+     */
+    async admit({ userId, source, usd, holdForMs, holdId, describe, advice = "Try fewer iterations, or tomorrow (UTC)." }: AdmitRequest): Promise<SpendHold> {
+      const id = holdId ?? randomUUID();
+      const refuse = (reached: string) => new DomainError("SPEND_LIMIT", `${reached}: ${describe}, would go past it. ${advice}`);
+      if (usd <= 0) {
+        const reached = limitReached(userId, source, await spentToday(db, userId), await heldNow(db, userId, id), 0);
+        if (reached) throw refuse(reached);
+        return { id };
+      }
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(SPEND_ADMISSION_LOCK_KEY))})`);
+        await tx.delete(spendHolds).where(lte(spendHolds.expiresAt, clock()));
+        const reached = limitReached(userId, source, await spentToday(tx, userId), await heldNow(tx, userId, id), usd);
+        if (reached) throw refuse(reached);
+        await tx
+          .insert(spendHolds)
+          .values({ id, userId: userId ?? null, source, usd, at: clock(), expiresAt: new Date(clock().getTime() + holdForMs) })
+          .onConflictDoUpdate({ target: spendHolds.id, set: { usd, at: clock(), expiresAt: new Date(clock().getTime() + holdForMs) } });
+      });
+      return { id };
     },
 
+    /** Gives back what is left of a hold: its search or run has ended (whatever its end). */
+    release,
+
     /**
-     * The allowance of a search starting now. Its own answers count at once (synchronously, so an
-     * iteration about to start sees the one just read); the others' spend is read again after each
-     * of its answers is recorded.
+     * The allowance of a search or run starting now. Its own answers count at once (synchronously,
+     * so an iteration about to start sees the one just read); the others' spend and holds are read
+     * again after each of its answers is recorded. Its own hold is not counted: what it spends is.
      */
-    async budget(userId: string | undefined, searchId: () => Promise<string>): Promise<SpendBudget> {
-      let others = await spentSince(startOfDay(clock()), userId);
+    async budget({ userId, source, hold, searchId, tracker }: BudgetOptions): Promise<SpendBudget> {
+      const monthly = tracker?.monthlyBudgetUsd ?? null;
+      const read = async (recorded: number) => {
+        const [spent, held, month] = await Promise.all([
+          spentToday(db, userId),
+          heldNow(db, userId, hold.id),
+          tracker && monthly !== null ? trackerMonth(db, userId, tracker.id) : Promise.resolve(0),
+        ]);
+        const mine = { account: recorded, deployment: recorded, trackers: source === "tracker" ? recorded : 0 };
+        return { spent: minus(spent, mine), held, month: month - recorded };
+      };
+      let others = await read(0);
       let own = 0;
       let recorded = 0;
-      const totals = () => ({ account: others.account + own, deployment: others.deployment + own });
       return {
-        exhausted: () => limitReached(userId, totals(), 0),
+        exhausted() {
+          const mine = { account: own, deployment: own, trackers: source === "tracker" ? own : 0 };
+          const reached = limitReached(userId, source, plus(others.spent, mine), others.held, 0);
+          if (reached) return reached;
+          if (monthly !== null && others.month + own >= monthly)
+            return `The tracker's monthly budget of ${formatUsd(monthly)} is reached: ${formatUsd(others.month + own)} charged this month`;
+          return null;
+        },
         async spend(usd) {
-          // An answer that cost nothing (simulated, or unknown) records nothing and changes no total.
-          if (usd === null || usd <= 0) return;
+          // An answer that cost nothing (simulated, or no usage) records nothing and changes no total.
+          if (!(usd > 0)) return;
           own += usd;
-          await db.insert(spend).values({ userId: userId ?? null, searchId: await searchId(), usd, at: clock() });
+          // Recorded, then the hold drawn down: a check in between counts the answer twice, never not at all.
+          await db.insert(spend).values({ userId: userId ?? null, searchId: await searchId(), usd, source, at: clock() });
+          await db
+            .update(spendHolds)
+            .set({ usd: sql`greatest(${spendHolds.usd} - ${usd}, 0)` })
+            .where(eq(spendHolds.id, hold.id));
           recorded += usd;
-          const now = await spentSince(startOfDay(clock()), userId);
-          others = { account: now.account - recorded, deployment: now.deployment - recorded };
+          others = await read(recorded);
         },
       };
     },
+
+    /** What a tracker has been charged this month (UTC): models without a price at the ceiling. */
+    trackerMonth: (userId: string, trackerId: string) => trackerMonth(db, userId, trackerId),
 
     /** What an account has spent today and this month (UTC), for its profile. */
     async summary(userId: string): Promise<SpendSummary> {
@@ -100,6 +229,25 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
 }
 
 export type SpendService = ReturnType<typeof createSpend>;
+
+/** "this search, about $0.46"; "this run, $1.20 at the price table's highest rates (no price for gemini-9)". */
+export function describeCharge(what: string, usd: number, unpriced: readonly string[]): string {
+  return unpriced.length
+    ? `${what}, ${formatUsd(usd)} at the price table's highest rates (no price for ${unpriced.join(", ")})`
+    : `${what}, about ${formatUsd(usd)}`;
+}
+
+function totalsOf(row: { account: number; deployment: number; trackers: number } | undefined): Totals {
+  return row ? { account: Number(row.account), deployment: Number(row.deployment), trackers: Number(row.trackers) } : ZERO;
+}
+
+function plus(a: Totals, b: Totals): Totals {
+  return { account: a.account + b.account, deployment: a.deployment + b.deployment, trackers: a.trackers + b.trackers };
+}
+
+function minus(a: Totals, b: Totals): Totals {
+  return { account: a.account - b.account, deployment: a.deployment - b.deployment, trackers: a.trackers - b.trackers };
+}
 
 function startOfDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

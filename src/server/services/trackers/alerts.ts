@@ -14,7 +14,7 @@ const LIST_LIMIT = 200;
 type AlertRow = typeof trackerAlerts.$inferSelect;
 
 /**
- * A tracker's alerts (issue 26; ADR 050, after ADR 045): decided when a run ends, from the
+ * A tracker's alerts (ADR 050, after ADR 045): decided when a run ends, from the
  * rollups of the latest runs of its series segment (src/core/alerts.ts), and kept, so that each
  * is told once.
  */

@@ -12,7 +12,7 @@ import { scheduledBy } from "./runs.ts";
 const BASELINE_RUNS = 7;
 
 /**
- * What changed between a tracker's latest window of runs and the runs before it (issue 26, issue
+ * What changed between a tracker's latest window of runs and the runs before it (issue
  * 33): the latest `alertWindow` runs that answered in the current series segment against up to
  * BASELINE_RUNS before them, as of `asOf` when given (a frozen link); only what moved beyond the
  * run-to-run noise is listed (src/core/changes.ts). Read from those runs' saved searches, since the

@@ -6,7 +6,7 @@ import { createLimiter } from "../search/limit.ts";
 const KEPT = 2_000;
 
 /**
- * What change a tracker of a shape can tell (issue 33, ADR 050): the alert harness's simulation of
+ * What change a tracker of a shape can tell (ADR 050): the alert harness's simulation of
  * the rule (src/core/detectability.ts), one shape at a time and a few simulated trackers at a
  * time, so that other requests go on meanwhile, and remembered by shape.
  */

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { instances, trackerCalls, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
@@ -10,7 +10,7 @@ import type { SearchOptions } from "#src/contract/search-request.ts";
 import { ModelResult, offModelResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
-import { answerCost, formatUsd } from "#src/core/cost.ts";
+import { answerCharge, answerCost, formatUsd } from "#src/core/cost.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { JobQueue } from "../job-queue.ts";
@@ -23,7 +23,7 @@ import { createLimiter } from "../search/limit.ts";
 import { askProvider, failedCard, readAnswer, type Asked, type ProviderRun } from "../search/run-provider.ts";
 import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
-import type { SpendService } from "../spend/index.ts";
+import type { SpendBudget, SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
@@ -35,6 +35,17 @@ import { createProviderSlots } from "./slots.ts";
 const TICK = "tracker-tick";
 /** A run's start: the limits are checked, then one job per query is sent. */
 const START = "tracker-run";
+/** While a tracker is paused by a lapsed subscription, this looks for renewals and schedules it again (ADR 052). */
+const RENEWALS = "tracker-renewals";
+/** How often the renewals are looked for, while any tracker is paused by a lapse. */
+export const RENEWALS_CRON = "*/5 * * * *";
+const RENEWALS_KEY = "renewals";
+/** A run's query jobs ask the owner's subscription again at most this often (before each call): a lapse stops the run's calls. */
+const SUBSCRIPTION_RECHECK_MS = 1_000;
+/** How long a run's spend hold may last at most, if the run never ends (every instance gone): a day. */
+const RUN_HOLD_MAX_MS = 24 * 3600_000;
+/** Added to a run's worst case for its hold: retries, 429 waits, a queue that is behind. */
+const RUN_HOLD_MARGIN_MS = 3600_000;
 /** One query of a run: its search, call by call, on the ledger. */
 const QUERY = "tracker-query";
 
@@ -68,15 +79,21 @@ export type TrackerEngineDeps = {
   store: SearchStore;
   instance: InstancePort;
   prices: PriceTable;
-  /** What one run costs at today's prices (null: unknown). */
-  estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
-  /** Where a run's counts are written when it ends (issue 26). */
+  /**
+   * What a run of this definition is held at (its estimate, a model without a price at the price
+   * table's highest rates), with the words a refusal names it by; throws SPEND_LIMIT under
+   * UNPRICED_MODELS=refuse when a model has no price.
+   */
+  charge: (definition: Pick<RunDefinition, "queries" | "providers" | "iterations">) => { usd: number; unpriced: string[]; describe: string };
+  /** MAX_TRACKER_RUN_ANSWERS: a run asking more (a tracker saved before the cap, or under a higher one) is skipped. */
+  maxRunAnswers: number;
+  /** Where a run's counts are written when it ends. */
   rollups: Pick<Rollups, "write">;
-  /** Where a run's end decides what moved (issue 26). */
+  /** Where a run's end decides what moved. */
   alerts: Pick<Alerts, "evaluate">;
-  /** Where a run's end and its alerts are posted (issue 26). */
+  /** Where a run's end and its alerts are posted. */
   webhooks: Pick<Webhooks, "runEnded">;
-  /** Who is e-mailed its alerts (issue 26). */
+  /** Who is e-mailed its alerts. */
   emails: Pick<TrackerEmails, "alerted">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
@@ -111,11 +128,12 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   // so twice the cap's worth of lanes keep every slot busy; one job more starts while another reads its last answers.
   const queryConcurrency = Math.ceil((2 * deps.concurrencyTotal) / deps.concurrency) + 1;
   queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
+  queue.work<Record<string, never>>(RENEWALS, { concurrency: 1, quick: true }, () => renewals());
 
   const engine = {
-    /** The tracker's pg-boss schedule, as it now stands: none while its owner has it paused. */
-    async schedule(row: TrackerRow): Promise<void> {
-      if (row.paused) await queue.unschedule(TICK, row.id);
+    /** The tracker's pg-boss schedule, as it now stands: none while it is paused, by its owner or by a lapsed subscription. */
+    async schedule(row: Pick<TrackerRow, "id" | "paused" | "pausedReason" | "cron" | "timezone">): Promise<void> {
+      if (row.paused || row.pausedReason) await queue.unschedule(TICK, row.id);
       else await queue.schedule(TICK, row.cron, { trackerId: row.id }, { timezone: row.timezone, key: row.id });
     },
 
@@ -164,9 +182,16 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   return engine;
 
   async function tick({ trackerId, scheduledFor }: TickJob): Promise<void> {
-    const [row] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
-    if (!row) return void (await queue.unschedule(TICK, trackerId));
-    if (row.paused) return;
+    const [found] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
+    if (!found) return void (await queue.unschedule(TICK, trackerId));
+    if (found.paused) return;
+    let row = found;
+    if (row.pausedReason === SUBSCRIPTION_LAPSED) {
+      // Paused by a lapse (a schedule left from before it was removed, or a tick sent by hand): still
+      // lapsed, no run and no skipped row, and the schedule goes; renewed, the pause is lifted here.
+      if (!(await billing.isPro(row.userId))) return lapse(row.id);
+      row = await renewed(row);
+    }
     const occurrence = scheduledFor ? new Date(scheduledFor) : occurrenceAt({ cron: row.cron, timezone: row.timezone }, clock());
     try {
       await engine.start(row, "schedule", occurrence);
@@ -188,43 +213,65 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     }
   }
 
-  /** Checks the subscription and the limits, then sends the run's query jobs; or marks it skipped with why. */
+  /**
+   * Checks the subscription and the limits (holding the run's estimate, ADR 052), then sends the
+   * run's query jobs; or marks it skipped with why.
+   */
   async function startRun(runId: string): Promise<void> {
     const found = await runWithTracker(db, runId);
     if (!found || found.run.status !== "queued") return;
     const { tracker, run } = found;
-    const reason = await refusal(tracker);
+    const definition = definitionOf(run, tracker);
+    const reason = await refusal(tracker, definition, runId);
     if (reason) {
       await db.update(trackerRuns).set({ status: "skipped", reason, finishedAt: clock() }).where(eq(trackerRuns.id, runId));
       return;
     }
     const queries = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId));
-    const { providers: asked, iterations } = definitionOf(run, tracker);
-    const expected = queries.length * asked.length * iterations;
-    await db
+    const expected = queries.length * definition.providers.length * definition.iterations;
+    const [started] = await db
       .update(trackerRuns)
       .set({ status: "running", startedAt: clock(), expected })
-      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "queued")));
+      .where(and(eq(trackerRuns.id, runId), eq(trackerRuns.status, "queued")))
+      .returning({ id: trackerRuns.id });
+    // Another start got there first (its hold is this run's too: one row, by the run's id).
+    if (!started) return;
     for (const { position } of queries)
       await queue.send<QueryJob>(QUERY, { runId, position }, { singletonKey: `${runId}/${position}`, retryLimit: QUERY_RETRIES, retryDelaySeconds: 2 });
   }
 
-  /** Why the run may not start, or null: a lapsed subscription (which pauses the tracker), its monthly budget, the spend limits. */
-  async function refusal(tracker: TrackerRow): Promise<string | null> {
+  /**
+   * Why the run may not start, or null: a lapsed subscription (which pauses and unschedules the
+   * tracker), a run over MAX_TRACKER_RUN_ANSWERS, a model without a price under
+   * UNPRICED_MODELS=refuse, its monthly budget, the spend limits. Admitted, the run's estimate is
+   * held (by the run's id) until it ends.
+   */
+  async function refusal(tracker: TrackerRow, definition: RunDefinition, runId: string): Promise<string | null> {
     if (!(await billing.isPro(tracker.userId))) {
-      await db.update(trackers).set({ pausedReason: SUBSCRIPTION_LAPSED }).where(eq(trackers.id, tracker.id));
+      await lapse(tracker.id);
       return `${SUBSCRIPTION_LAPSED}: the tracker runs again once the subscription is renewed`;
     }
     // Renewed: the pause the lapse made is lifted by the first run after it.
-    if (tracker.pausedReason) await db.update(trackers).set({ pausedReason: null }).where(eq(trackers.id, tracker.id));
-    const estimate = deps.estimate(tracker).usd;
-    if (tracker.monthlyBudgetUsd !== null) {
-      const spent = await spentThisMonth(tracker.id);
-      if (spent + (estimate ?? 0) > tracker.monthlyBudgetUsd)
-        return `The tracker's monthly budget of ${formatUsd(tracker.monthlyBudgetUsd)} would be passed: ${formatUsd(spent)} spent this month, and this run costs about ${formatUsd(estimate)}`;
-    }
+    if (tracker.pausedReason === SUBSCRIPTION_LAPSED) await renewed(tracker);
+    const answers = definition.queries.length * definition.providers.length * definition.iterations;
+    if (answers > deps.maxRunAnswers)
+      return `This run would ask for ${answers} answers, more than the ${deps.maxRunAnswers} a run may ask for here (MAX_TRACKER_RUN_ANSWERS): ask fewer questions, providers or iterations`;
     try {
-      await spend.admit(tracker.userId, estimate);
+      const charge = deps.charge(definition);
+      if (tracker.monthlyBudgetUsd !== null) {
+        const spent = await spend.trackerMonth(tracker.userId, tracker.id);
+        if (spent + charge.usd > tracker.monthlyBudgetUsd)
+          return `The tracker's monthly budget of ${formatUsd(tracker.monthlyBudgetUsd)} would be passed: ${formatUsd(spent)} charged this month, and ${charge.describe.replace(/^this run, /, "this run costs ")}`;
+      }
+      await spend.admit({
+        userId: tracker.userId,
+        source: "tracker",
+        usd: charge.usd,
+        holdForMs: runWorstCaseMs(definition),
+        holdId: runId,
+        describe: charge.describe,
+        advice: "The next run tries again.",
+      });
     } catch (error) {
       if (error instanceof DomainError && error.code === "SPEND_LIMIT") return error.message;
       throw error;
@@ -232,14 +279,83 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     return null;
   }
 
-  async function spentThisMonth(trackerId: string): Promise<number> {
-    const now = clock();
-    const [row] = await db
-      .select({ usd: sql<number>`coalesce(sum(${trackerCalls.costUsd}), 0)` })
-      .from(trackerCalls)
-      .innerJoin(trackerRuns, eq(trackerRuns.id, trackerCalls.runId))
-      .where(and(eq(trackerRuns.trackerId, trackerId), gte(trackerRuns.createdAt, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)))));
-    return Number(row?.usd ?? 0);
+  /**
+   * How long a run can last, for when its hold lapses if it never ends: its queries' calls one
+   * batch after another (SEARCH_CONCURRENCY a batch, query jobs side by side), each a search and
+   * its reading at the call's time limit, plus an hour for retries and queues; a day at most.
+   */
+  function runWorstCaseMs(definition: RunDefinition): number {
+    const callMs = deadlineFor(1, deadline).ms;
+    const rounds = Math.ceil(definition.queries.length / queryConcurrency) * Math.ceil(definition.iterations / deps.concurrency);
+    return Math.min(rounds * 2 * callMs + RUN_HOLD_MARGIN_MS, RUN_HOLD_MAX_MS);
+  }
+
+  /** The owner's subscription lapsed: the tracker is paused saying so (unless paused for another reason already), and unscheduled until the renewal is seen. */
+  async function lapse(trackerId: string): Promise<void> {
+    await db
+      .update(trackers)
+      .set({ pausedReason: SUBSCRIPTION_LAPSED })
+      .where(and(eq(trackers.id, trackerId), isNull(trackers.pausedReason)));
+    await queue.unschedule(TICK, trackerId);
+    // After the reason is written: a sweep that found no lapse and removes itself looks again (renewals).
+    await queue.schedule(RENEWALS, RENEWALS_CRON, {}, { timezone: "UTC", key: RENEWALS_KEY });
+  }
+
+  /** The subscription is Pro again: the pause the lapse made is lifted and the schedule put back (unless its owner paused it too). */
+  async function renewed(row: TrackerRow): Promise<TrackerRow> {
+    const [lifted] = await db
+      .update(trackers)
+      .set({ pausedReason: null })
+      .where(and(eq(trackers.id, row.id), eq(trackers.pausedReason, SUBSCRIPTION_LAPSED)))
+      .returning();
+    if (lifted) await engine.schedule(lifted);
+    return lifted ?? { ...row, pausedReason: null };
+  }
+
+  /**
+   * The renewals sweep (every 5 minutes while any tracker is paused by a lapse): each tracker paused
+   * by a lapse whose owner is Pro again is resumed and scheduled. Resuming it by hand does the same
+   * at once, and so does a tick sent while it was paused. With no lapse left, the sweep removes its
+   * own schedule, then looks once more: a lapse written meanwhile has scheduled it again, or is seen here.
+   */
+  async function renewals(): Promise<void> {
+    const lapsed = () => db.select().from(trackers).where(eq(trackers.pausedReason, SUBSCRIPTION_LAPSED));
+    const rows = await lapsed();
+    const pro = new Map<string, boolean>();
+    for (const row of rows) {
+      if (!pro.has(row.userId)) pro.set(row.userId, await billing.isPro(row.userId));
+      if (pro.get(row.userId)) await renewed(row);
+    }
+    if (rows.length > 0) return;
+    await queue.unschedule(RENEWALS, RENEWALS_KEY);
+    if ((await lapsed()).length > 0) await queue.schedule(RENEWALS, RENEWALS_CRON, {}, { timezone: "UTC", key: RENEWALS_KEY });
+  }
+
+  /**
+   * Whether the owner's subscription has lapsed, asked again at most once a second while a query
+   * job runs (before each call): a lapse pauses the tracker and stops the run's calls.
+   */
+  function subscriptionWatch(tracker: TrackerRow): () => Promise<boolean> {
+    let checkedAt = Number.NEGATIVE_INFINITY;
+    let lapsed = false;
+    let pending: Promise<boolean> | undefined;
+    return async () => {
+      if (lapsed || performance.now() - checkedAt < SUBSCRIPTION_RECHECK_MS) return lapsed;
+      pending ??= (async () => {
+        try {
+          const pro = await billing.isPro(tracker.userId);
+          checkedAt = performance.now();
+          if (!pro && !lapsed) {
+            lapsed = true;
+            await lapse(tracker.id);
+          }
+          return lapsed;
+        } finally {
+          pending = undefined;
+        }
+      })();
+      return pending;
+    };
   }
 
   /** One query of a run: its saved search, filled call by call; on a retry, only what is missing. */
@@ -290,7 +406,15 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const started = performance.now();
     const checkpoint = createCheckpoint((partial) => store.checkpoint(id, instance.id, partial), { query, iterations });
     for (const row of ledger) if (row.status !== "started" && row.result) checkpoint.add(row.provider as ProviderId, parseResult(row.result));
-    const budget = await spend.budget(tracker.userId, async () => id);
+    // The run's hold is its id (refusal); its monthly budget is checked before each call, as the daily limits are.
+    const budget = await spend.budget({
+      userId: tracker.userId,
+      source: "tracker",
+      hold: { id: runId },
+      searchId: async () => id,
+      tracker: { id: tracker.id, monthlyBudgetUsd: tracker.monthlyBudgetUsd },
+    });
+    const lapsed = subscriptionWatch(tracker);
     const call: ProviderRun = { query, options, signal, retry, deadline: deadlineFor(1, deadline) };
     const asked = definition.providers;
     try {
@@ -304,9 +428,10 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
           await Promise.all(
             missing.map((iteration) =>
               limit(async () => {
-                const result = await askOnce(provider, iteration, { runId, position, call, budget });
+                const result = await askOnce(provider, iteration, { runId, position, call, budget, lapsed });
                 checkpoint.add(provider, result);
-                await budget.spend(result.cost?.usd ?? null);
+                // A model without a price is charged at the table's highest rates (ADR 052); its cost still reads unknown.
+                await budget.spend(answerCharge(result, prices));
               }),
             ),
           );
@@ -338,7 +463,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   async function askOnce(
     provider: ProviderId,
     iteration: number,
-    { runId, position, call, budget }: { runId: string; position: number; call: ProviderRun; budget: Awaited<ReturnType<SpendService["budget"]>> },
+    { runId, position, call, budget, lapsed }: { runId: string; position: number; call: ProviderRun; budget: SpendBudget; lapsed: () => Promise<boolean> },
   ): Promise<ModelResult> {
     // A stopped job starts nothing more: what it had queued is the retry's.
     call.signal.throwIfAborted();
@@ -347,6 +472,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     if (!adapter) return record(key, "failed", { ...offModelResult(provider), modelName: "not connected", modelVersion: "not connected", ...noKey(provider) });
     const reached = budget.exhausted();
     if (reached) return record(key, "failed", { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}.` });
+    if (await lapsed())
+      return record(key, "failed", { ...failedCard(adapter, performance.now()), error: `Stopped: ${SUBSCRIPTION_LAPSED}, so no more is asked.` });
     const ledgerKey = `${runId}/${position}/${provider}/${iteration}`;
     inFlight.add(ledgerKey);
     try {
@@ -487,6 +614,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       .where(and(eq(trackerRunQueries.runId, runId), isNull(trackerRunQueries.finishedAt)))
       .limit(1);
     if (open) return;
+    // Every query has finished, whichever way: nothing more is asked, and what the run did not spend of its hold is given back.
+    await spend.release(runId);
     const [tally] = await db
       .select({
         done: sql<number>`count(*) filter (where ${trackerCalls.status} = 'done')`,

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { trackers } from "#db/schema.ts";
+import { rateCounters, trackers } from "#db/schema.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
@@ -22,10 +22,18 @@ import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews, currentDefinition } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
+import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
 
 export const TRACKER_NOT_FOUND = "Tracker not found";
+
+/** What one account may have and do (ADR 052): MAX_TRACKERS_PER_ACCOUNT, MAX_TRACKER_RUN_ANSWERS, TRACKER_MANUAL_RUNS_PER_DAY. */
+export type TrackerCaps = { maxTrackers: number; maxRunAnswers: number; manualRunsPerDay: number };
+export const DEFAULT_TRACKER_CAPS: TrackerCaps = { maxTrackers: 20, maxRunAnswers: 1500, manualRunsPerDay: 30 };
+
+/** Creating a tracker takes this advisory lock (with the account's hash) while it counts the account's trackers. */
+const TRACKER_COUNT_LOCK_KEY = 727_411_903;
 
 /**
  * How the reads below are seen: as of now (the owner, a living share link), or with the clock
@@ -49,11 +57,13 @@ export type TrackersDeps = {
   emails: Pick<TrackerEmails, "ensureDigest">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
+  /** The caps on trackers, a run's size and Run now (ADR 052); the defaults when not given. */
+  caps?: TrackerCaps;
   clock?: () => Date;
 };
 
 /**
- * Trackers (issue 25): a Pro user's questions asked on a schedule. This is their definition and
+ * Trackers: a Pro user's questions asked on a schedule. This is their definition and
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
  * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
  */
@@ -69,6 +79,7 @@ export function createTrackers({
   emails,
   webhookPolicy,
   minIntervalMinutes,
+  caps = DEFAULT_TRACKER_CAPS,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
@@ -96,6 +107,50 @@ export function createTrackers({
     const off = given.filter((id) => providers[id] === null);
     if (off.length) throw new DomainError("INVALID_INPUT", `providers: ${off.join(", ")} ${off.length === 1 ? "is" : "are"} not connected here`);
     return given;
+  }
+
+  /** Refuses (INVALID_INPUT) a tracker whose run would ask for more answers than MAX_TRACKER_RUN_ANSWERS. */
+  function checkRunSize(queries: number, asked: number, iterations: number): void {
+    const answers = queries * asked * iterations;
+    if (answers > caps.maxRunAnswers)
+      throw new DomainError(
+        "INVALID_INPUT",
+        `A run of this tracker would ask for ${answers} answers (${queries} questions × ${asked} providers × ${iterations} iterations), more than the ${caps.maxRunAnswers} a run may ask for here (MAX_TRACKER_RUN_ANSWERS): ask fewer questions, providers or iterations`,
+      );
+  }
+
+  /**
+   * Counts a Run now against the account's TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, across its
+   * trackers, in the shared counters so that every instance and a deleted tracker count); RATE_LIMITED past it.
+   */
+  async function takeManualRun(userId: string): Promise<() => Promise<void>> {
+    const now = clock();
+    const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const key = `tracker-run-now:${userId}`;
+    const [counted] = await db
+      .insert(rateCounters)
+      .values({ key, windowStart: day, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateCounters.key, rateCounters.windowStart],
+        set: { count: sql`${rateCounters.count} + 1` },
+        setWhere: sql`${rateCounters.count} < ${caps.manualRunsPerDay}`,
+      })
+      .returning({ count: rateCounters.count });
+    if (!counted || counted.count > caps.manualRunsPerDay) {
+      const retryAfterS = Math.max(1, Math.ceil((day.getTime() + 86_400_000 - now.getTime()) / 1000));
+      throw new DomainError(
+        "RATE_LIMITED",
+        `Your trackers have been run by hand ${caps.manualRunsPerDay} times today, the most an account may here (TRACKER_MANUAL_RUNS_PER_DAY): their schedules go on, and Run now works again tomorrow (UTC)`,
+        { retryAfterS },
+      );
+    }
+    // A Run now that did not queue a run (one already queued or running) is given back.
+    return async () => {
+      await db
+        .update(rateCounters)
+        .set({ count: sql`${rateCounters.count} - 1` })
+        .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, day), sql`${rateCounters.count} > 0`));
+    };
   }
 
   /** A tracker's shape, for what change it can tell (ADR 050). */
@@ -139,6 +194,15 @@ export function createTrackers({
     };
   }
 
+  function checkResumed(schedule: { cron: string; timezone: string }): void {
+    try {
+      checkSchedule(schedule, minIntervalMinutes);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      throw new DomainError("INVALID_INPUT", `To resume this tracker, give it a schedule allowed here: ${error.message}`);
+    }
+  }
+
   async function latestRun(trackerId: string): Promise<TrackerRun | null> {
     const [run] = await runViews.page(trackerId, { limit: 1 });
     return run ?? null;
@@ -162,27 +226,41 @@ export function createTrackers({
       }),
 
     async create(userId: string, input: CreateTracker): Promise<Tracker> {
-      checkSchedule(input.schedule, minIntervalMinutes);
+      const schedule = checkSchedule(input.schedule, minIntervalMinutes);
+      const asked = chooseProviders(input.providers);
+      checkRunSize(input.queries.length, asked.length, input.iterations);
       if (input.webhook) await checkWebhookUrl(input.webhook.url, webhookPolicy);
       const webhook = input.webhook ? { webhookUrl: input.webhook.url, webhookFormat: input.webhook.format, webhookSecret: newWebhookSecret() } : {};
-      const [row] = await db
-        .insert(trackers)
-        .values({
-          userId,
-          name: input.name,
-          queries: input.queries,
-          brand: input.brand,
-          competitors: input.competitors,
-          providers: chooseProviders(input.providers),
-          iterations: input.iterations,
-          location: input.location ?? null,
-          cron: input.schedule.cron,
-          timezone: input.schedule.timezone,
-          monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
-          alertWindow: input.alertWindow,
-          ...webhook,
-        })
-        .returning();
+      // Counted and saved under the account's lock: two creates at once cannot both take the last place.
+      const row = await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(TRACKER_COUNT_LOCK_KEY))}, hashtext(${userId}))`);
+        const [counted] = await tx.select({ n: sql<number>`count(*)` }).from(trackers).where(eq(trackers.userId, userId));
+        const have = Number(counted?.n ?? 0);
+        if (have >= caps.maxTrackers)
+          throw new DomainError(
+            "CONFLICT",
+            `You have ${have} trackers, the most an account may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`,
+          );
+        const [saved] = await tx
+          .insert(trackers)
+          .values({
+            userId,
+            name: input.name,
+            queries: input.queries,
+            brand: input.brand,
+            competitors: input.competitors,
+            providers: asked,
+            iterations: input.iterations,
+            location: input.location ?? null,
+            cron: schedule.cron,
+            timezone: schedule.timezone,
+            monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+            alertWindow: input.alertWindow,
+            ...webhook,
+          })
+          .returning();
+        return saved;
+      });
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
       await emails.ensureDigest();
@@ -191,7 +269,9 @@ export function createTrackers({
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
       const row = await own(userId, id);
-      if (change.schedule) checkSchedule(change.schedule, minIntervalMinutes);
+      const schedule = change.schedule && checkSchedule(change.schedule, minIntervalMinutes);
+      // Resuming takes a schedule allowed now: one kept before the rules tightened (paused at start, ./schedules-check.ts) is refused until changed.
+      if (!schedule && change.paused === false) checkResumed({ cron: row.cron, timezone: row.timezone });
       const providersNow = change.providers ? chooseProviders(change.providers) : undefined;
       // A change of what is asked or counted starts a new series segment: the trend shows where, and alerts compare within it (ADR 050).
       const before = currentDefinition(row);
@@ -204,6 +284,7 @@ export function createTrackers({
         competitors: change.competitors ?? before.competitors,
       };
       const newSegment = !sameDefinition(before, after);
+      if (change.queries || providersNow || change.iterations) checkRunSize(after.queries.length, after.providers.length, after.iterations);
       if (change.webhook) await checkWebhookUrl(change.webhook.url, webhookPolicy);
       // A webhook keeps its secret when only its address or format changes; a first one, or a rotation, gets a new one.
       const freshSecret = Boolean(change.webhook && (change.webhook.rotateSecret || !row.webhookSecret));
@@ -223,7 +304,9 @@ export function createTrackers({
           ...(providersNow === undefined ? {} : { providers: providersNow }),
           ...(change.iterations === undefined ? {} : { iterations: change.iterations }),
           ...(change.location === undefined ? {} : { location: change.location }),
-          ...(change.schedule === undefined ? {} : { cron: change.schedule.cron, timezone: change.schedule.timezone }),
+          ...(schedule ? { cron: schedule.cron, timezone: schedule.timezone } : {}),
+          // The schedule the check at start paused it for is gone, and the reason with it (resuming is still the owner's).
+          ...(schedule && row.pausedReason?.startsWith(SCHEDULE_PAUSE) ? { pausedReason: null } : {}),
           ...(change.monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd: change.monthlyBudgetUsd }),
           ...(change.alertWindow === undefined ? {} : { alertWindow: change.alertWindow }),
           ...webhook,
@@ -249,7 +332,14 @@ export function createTrackers({
     /** Run now: 202 with the run queued, or CONFLICT naming the run already queued or running. */
     async runNow(userId: string, id: string): Promise<{ run: TrackerRun }> {
       const row = await own(userId, id);
-      const runId = await engine.start(row, "manual");
+      const giveBack = await takeManualRun(userId);
+      let runId: string;
+      try {
+        runId = await engine.start(row, "manual");
+      } catch (error) {
+        await giveBack();
+        throw error;
+      }
       const run = await runViews.one(row.id, runId);
       if (!run) throw new Error("the run just queued is missing");
       return { run };
@@ -262,26 +352,26 @@ export function createTrackers({
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
     },
 
-    /** The tracker's trend (issue 26): per run and provider, for the brand and each competitor, from the runs' rollups. */
+    /** The tracker's trend: per run and provider, for the brand and each competitor, from the runs' rollups. */
     async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
       const row = await own(userId, id);
       return { metric: query.metric, ...(await rollups.trend(row.id, { ...query, to: clampTo(query.to, asOf) })) };
     },
 
-    /** The cited domains by type and the citation gap (issue 26). */
+    /** The cited domains by type and the citation gap. */
     async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
       const row = await own(userId, id);
       const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
       return rollups.sources(tracker, { ...query, to: clampTo(query.to, asOf) });
     },
 
-    /** What moved, newest first (issue 26). */
+    /** What moved, newest first. */
     async alerts(userId: string, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
       const row = await own(userId, id);
       return { alerts: await alerts.list(row.id, asOf) };
     },
 
-    /** What entered and left the top lists between the last two windows of runs (issue 26). */
+    /** What entered and left the top lists between the last two windows of runs. */
     async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
       return changes.latest(await own(userId, id), query, asOf);
     },

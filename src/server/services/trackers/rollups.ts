@@ -40,7 +40,7 @@ type RollupTuple = [
 ];
 
 /**
- * A tracker's rollups (issue 26): when a run ends, each of its queries' saved searches is counted
+ * A tracker's rollups: when a run ends, each of its queries' saved searches is counted
  * per provider and subject (src/core/trend.ts), and the run over all its queries as their sum. The
  * trend is read from these rows alone.
  */

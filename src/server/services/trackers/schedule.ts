@@ -1,27 +1,79 @@
-import { CronExpressionParser } from "cron-parser";
+import { CronExpressionParser, type CronExpression } from "cron-parser";
+import { cronMessage, readCron, type CronRefusal } from "#src/contract/cron.ts";
 import type { Schedule } from "#src/contract/trackers.ts";
 import { DomainError } from "../errors.ts";
 
 /*
  * A tracker's schedule read with cron-parser, the parser pg-boss's own cron pass uses: what is
- * accepted here is what pg-boss will fire.
+ * accepted here is what pg-boss will fire. Only fixed fields are kept (src/contract/cron.ts): an
+ * expression that reads differently each time it is parsed (H) could not be checked at all.
  */
 
-/** Occurrences looked at to find the shortest interval: enough to see a step in any field. */
+/** Occurrences are walked for at least this long after the first, to find the shortest interval: every weekday's pattern, and the night between two days. */
+const WALK_MS = 7 * 24 * 3600 * 1000;
+/** The most occurrences walked: a minutely schedule's week (a schedule refused stops at its first short interval). */
+const WALK_MAX = 7 * 1440 + 1;
+/** Occurrences counted for a month's runs before extrapolating. */
 const SAMPLE = 200;
 const MONTH_MS = 30 * 24 * 3600 * 1000;
 
-/** Throws INVALID_INPUT naming the field when the cron does not parse, or fires more often than `minMinutes`. */
-export function checkSchedule(schedule: Schedule, minMinutes: number): void {
-  const times = occurrences(schedule, new Date(), SAMPLE);
-  let shortest = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, (times[i]! - times[i - 1]!) / 60_000);
-  if (times.length === 0) throw new DomainError("INVALID_INPUT", `schedule.cron ${JSON.stringify(schedule.cron)} never fires`);
-  if (shortest < minMinutes)
-    throw new DomainError(
-      "INVALID_INPUT",
-      `schedule.cron ${JSON.stringify(schedule.cron)} runs every ${formatMinutes(shortest)}: trackers may run at most every ${formatMinutes(minMinutes)} here (TRACKER_MIN_INTERVAL_MINUTES)`,
-    );
+/** Why a schedule is not kept: its cron is refused (or does not parse), or it fires more often than the minimum. */
+export type ScheduleRefusal = { kind: "cron"; message: string; refused?: CronRefusal } | { kind: "interval"; message: string; everyMinutes: number };
+
+/**
+ * The schedule as it is kept (its cron with single spaces), or INVALID_INPUT naming schedule.cron:
+ * a token or character refused, a cron that does not parse or never fires, or one firing more often than `minMinutes`.
+ */
+export function checkSchedule(schedule: Schedule, minMinutes: number): Schedule {
+  const refusal = scheduleRefusal(schedule, minMinutes);
+  if (refusal) throw new DomainError("INVALID_INPUT", refusal.message);
+  return { ...schedule, cron: normalCron(schedule.cron) };
+}
+
+/** What checkSchedule refuses, or null; for a schedule already kept too (the check at start, ./schedules-check.ts). */
+export function scheduleRefusal(schedule: Schedule, minMinutes: number): ScheduleRefusal | null {
+  const read = readCron(schedule.cron);
+  if (!("cron" in read)) return { kind: "cron", message: cronMessage(schedule.cron, read), ...("refused" in read ? { refused: read.refused } : {}) };
+  const kept = { ...schedule, cron: read.cron };
+  let expression: CronExpression;
+  try {
+    expression = parse(kept, new Date());
+  } catch (error) {
+    return { kind: "cron", message: notValid(schedule.cron, error) };
+  }
+  if (!expression.hasNext()) return { kind: "cron", message: `schedule.cron ${JSON.stringify(schedule.cron)} never fires` };
+  // A five-field cron never fires twice in a minute: under a one-minute minimum every schedule that fires is kept.
+  if (minMinutes <= 1) return null;
+  const shortest = shortestInterval(expression, minMinutes);
+  if (shortest === null || shortest >= minMinutes) return null;
+  return {
+    kind: "interval",
+    everyMinutes: shortest,
+    message: `schedule.cron ${JSON.stringify(schedule.cron)} runs every ${formatMinutes(shortest)}: trackers may run at most every ${formatMinutes(minMinutes)} here (TRACKER_MIN_INTERVAL_MINUTES)`,
+  };
+}
+
+/** The cron with single spaces between its fields (what is kept; a cron already kept is unchanged). */
+export function normalCron(cron: string): string {
+  return cron.trim().split(/\s+/).join(" ");
+}
+
+/**
+ * The shortest interval in minutes between occurrences over a week from the first (null: it fires
+ * once), walked with the expression itself; stops at the first interval under `stopUnder`.
+ */
+function shortestInterval(expression: CronExpression, stopUnder: number): number | null {
+  let previous = expression.next().getTime();
+  const first = previous;
+  let shortest: number | null = null;
+  for (let walked = 1; walked < WALK_MAX && expression.hasNext(); walked++) {
+    const next = expression.next().getTime();
+    const minutes = (next - previous) / 60_000;
+    shortest = shortest === null ? minutes : Math.min(shortest, minutes);
+    if (shortest < stopUnder || next - first >= WALK_MS) break;
+    previous = next;
+  }
+  return shortest;
 }
 
 /** The next tick after `from`, or null for a schedule that never fires again. */
@@ -68,15 +120,12 @@ export function describeSchedule({ cron, timezone }: Schedule): string {
   return `On the schedule "${cron}" ${zone}`;
 }
 
-function occurrences({ cron, timezone }: Schedule, from: Date, count: number, until?: number): number[] {
-  let expression: ReturnType<typeof CronExpressionParser.parse>;
+function occurrences(schedule: Schedule, from: Date, count: number, until?: number): number[] {
+  let expression: CronExpression;
   try {
-    expression = CronExpressionParser.parse(cron, { tz: timezone, currentDate: from, strict: false });
+    expression = parse(schedule, from);
   } catch (error) {
-    throw new DomainError(
-      "INVALID_INPUT",
-      `schedule.cron ${JSON.stringify(cron)} is not a valid cron expression: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new DomainError("INVALID_INPUT", notValid(schedule.cron, error));
   }
   const times: number[] = [];
   while (times.length < count && expression.hasNext()) {
@@ -87,7 +136,16 @@ function occurrences({ cron, timezone }: Schedule, from: Date, count: number, un
   return times;
 }
 
-function formatMinutes(minutes: number): string {
+function parse({ cron, timezone }: Schedule, from: Date): CronExpression {
+  return CronExpressionParser.parse(cron, { tz: timezone, currentDate: from, strict: false });
+}
+
+function notValid(cron: string, error: unknown): string {
+  return `schedule.cron ${JSON.stringify(cron)} is not a valid cron expression: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** A number of minutes in words: "minute", "15 minutes", "hour", "2 days". */
+export function formatMinutes(minutes: number): string {
   if (minutes % 1440 === 0) return minutes === 1440 ? "day" : `${minutes / 1440} days`;
   if (minutes % 60 === 0) return minutes === 60 ? "hour" : `${minutes / 60} hours`;
   return minutes === 1 ? "minute" : `${minutes} minutes`;

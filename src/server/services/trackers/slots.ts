@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "#db/client.ts";
+import { type Db, selectRows } from "#db/client.ts";
 import { instances, providerSlots } from "#db/schema.ts";
 import { perProvider, type ProviderId } from "#src/contract/providers.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
@@ -25,7 +25,9 @@ export function createProviderSlots(db: Db, { instanceId, leaseMs, total }: { in
   async function tryTake(provider: ProviderId): Promise<number | null> {
     const live = sql`exists (select 1 from ${instances} where ${instances.id} = ${providerSlots.instanceId} and ${instances.heartbeatAt} > ${expiry(leaseMs)})`;
     const stale = sql`${providerSlots.takenAt} < ${expiry(leaseMs)} and not ${live}`;
-    const rows = (await db.execute(sql`
+    const [taken] = await selectRows<{ slot: number }>(
+      db,
+      sql`
       insert into ${providerSlots} (provider, slot, instance_id)
       select ${provider}, candidate, ${instanceId}::uuid from generate_series(0, ${total - 1}::int) as candidate
       where not exists (
@@ -33,8 +35,8 @@ export function createProviderSlots(db: Db, { instanceId, leaseMs, total }: { in
       )
       order by random() limit 1
       on conflict (provider, slot) do update set instance_id = excluded.instance_id, taken_at = now() where ${stale}
-      returning slot`)) as unknown as Array<{ slot: number }> | { rows: Array<{ slot: number }> };
-    const [taken] = Array.isArray(rows) ? rows : rows.rows;
+      returning slot`,
+    );
     return taken ? Number(taken.slot) : null;
   }
 

@@ -4,9 +4,11 @@ import type { Db } from "#db/client.ts";
 import { trackers } from "#db/schema.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
+import { visibleText } from "#src/core/display-text.ts";
+import { DomainError } from "../errors.ts";
 import type { JobQueue } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
-import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
+import { postPinned, type Resolve, type Send, type WebhookPolicy, type WebhookTarget, webhookTarget } from "./webhook-url.ts";
 import { alertInWords, runInWords } from "./words.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
@@ -37,12 +39,28 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 }
 
 /**
- * A tracker's events, posted to its webhook (issue 26): a run's end (`run.completed`, for a
+ * A tracker's events, posted to its webhook: a run's end (`run.completed`, for a
  * partial run too, or `run.failed`) and each alert. Each delivery is a pg-boss job: a webhook that
  * does not answer 2xx is asked again with backoff; one removed or changed to a refused address
  * since is not.
  */
-export function createWebhooks({ db, queue, policy, clock = () => new Date() }: { db: Db; queue: JobQueue; policy: WebhookPolicy; clock?: () => Date }) {
+export function createWebhooks({
+  db,
+  queue,
+  policy,
+  clock = () => new Date(),
+  resolve,
+  transport,
+}: {
+  db: Db;
+  queue: JobQueue;
+  policy: WebhookPolicy;
+  clock?: () => Date;
+  /** How a webhook's host is resolved (`node:dns` by default; a test answers its own). */
+  resolve?: Resolve;
+  /** How the request goes out (`fetch` by default). */
+  transport?: Send;
+}) {
   const runViews = createRunViews(db);
   queue.work<Delivery>(QUEUE, { concurrency: 4 }, deliver);
 
@@ -76,34 +94,46 @@ export function createWebhooks({ db, queue, policy, clock = () => new Date() }: 
       .where(eq(trackers.id, trackerId))
       .limit(1);
     if (!hook?.url || !hook.secret) return;
+    let target: WebhookTarget;
     try {
-      await checkWebhookUrl(hook.url, policy);
+      target = await webhookTarget(hook.url, policy, resolve);
     } catch (error) {
-      console.warn(`webhook of tracker ${trackerId} not sent: ${error instanceof Error ? error.message : String(error)}`);
+      // Refused (the URL or an address it resolves to): not sent, not retried. Unresolved: retried.
+      if (!(error instanceof DomainError)) throw error;
+      console.warn(`webhook of tracker ${trackerId} not sent: ${error.message}`);
       return;
     }
-    const body = JSON.stringify(hook.format === "slack" ? { text: textOf(event, payload) } : { id, event, ...payload });
+    const body = JSON.stringify(hook.format === "slack" ? { text: slackText(textOf(event, payload)) } : { id, event, ...payload });
     const timestamp = Math.floor(clock().getTime() / 1000);
-    const response = await fetch(hook.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "ai-search-comparison-webhooks",
-        "x-aisc-event": event,
-        "x-aisc-delivery": id,
-        [SIGNATURE_HEADER]: signWebhook(hook.secret, timestamp, body),
-      },
-      body,
-      // A redirect could lead anywhere, past the address check: it counts as a failure.
-      redirect: "manual",
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "ai-search-comparison-webhooks",
+      "x-aisc-event": event,
+      "x-aisc-delivery": id,
+      [SIGNATURE_HEADER]: signWebhook(hook.secret, timestamp, body),
+    };
+    // To an address just checked, not to the name resolved again; a redirect counts as a failure.
+    const response = await postPinned(target, { headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) }, transport);
     await response.body?.cancel();
     if (response.status < 200 || response.status >= 300) throw new Error(`the webhook answered ${response.status}`);
   }
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;
+
+/**
+ * Text for Slack's mrkdwn (and Discord's Slack-compatible webhooks): what users wrote stays as
+ * written and does nothing. One line, unseen characters named (visibleText); `&`, `<` and `>`
+ * escaped, Slack's rule, so `<!channel>` or `<https://…|text>` is shown, not acted on; and
+ * `@everyone` / `@here`, which Discord would act on, broken by a zero-width space.
+ */
+export function slackText(text: string): string {
+  return visibleText(text)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/@(everyone|here)\b/gi, "@\u200b$1");
+}
 
 /** The event in one line, for Slack and Discord. */
 function textOf(event: WebhookEvent, { tracker, run, alert }: Payload): string {

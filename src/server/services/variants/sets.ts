@@ -11,7 +11,7 @@ type Written = { variants: SavedVariant[]; generatedBy: GeneratedBy | null };
 /**
  * A user's current variants of each query (any letter case): written once, kept with the
  * person's edits until they ask for new ones, so a reload, Back or a second tab shows the same
- * set (issue 21). Running the set as a batch links it to the batch, whose queries are fixed.
+ * set. Running the set as a batch links it to the batch, whose queries are fixed.
  */
 export function createVariantSets(db: Db) {
   const ofQuery = (userId: string, query: string) => and(eq(variantSets.userId, userId), eq(sql`lower(${variantSets.query})`, query.trim().toLowerCase()));

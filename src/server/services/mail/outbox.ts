@@ -1,0 +1,191 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { mailSends, rateCounters, users } from "#db/schema.ts";
+import type { MailKind } from "#src/contract/notifications.ts";
+import type { JobQueue } from "../job-queue.ts";
+import type { Mailer, MailMessage } from "./index.ts";
+import type { MailLinks, UnsubscribeKind } from "./links.ts";
+
+/** One e-mail, retried with backoff while the SMTP server refuses it (the queue's name since issue 26). */
+const SEND = "tracker-email";
+/** A confirmation link at most this often per account, whatever asks for it. */
+export const CONFIRMATION_EVERY_MS = 5 * 60 * 1000;
+const PRODUCT = "AI Search Comparison";
+
+/** A message as queued: whose it is and of what kind, so that it is checked again as it goes. */
+type Queued = MailMessage & { userId: string; kind: MailKind | "confirm" };
+
+export type Delivery = "queued" | "capped" | "unwanted";
+
+/**
+ * Everything the product e-mails goes through here (ADR 053), so that none of it can be aimed at
+ * an address nobody proved, or sent without end:
+ * - a tracker's e-mail only to the account's address as proved (`email_verified` equal to the
+ *   account's address now: a changed address is proved again), and only while it is wanted;
+ * - at most `dailyCap` e-mails an account a UTC day (`mail_sends`), confirmation links included;
+ * - a confirmation link at most every 5 minutes an account (`rate_counters`, one window each);
+ * - every mail with its unsubscribe link in the text and as List-Unsubscribe (RFC 8058).
+ * The gate is checked when a message is queued and again when it goes (a retry may come later).
+ */
+export function createOutbox({
+  db,
+  queue,
+  mailer,
+  links,
+  dailyCap,
+  clock = () => new Date(),
+}: {
+  db: Db;
+  queue: JobQueue;
+  mailer: Mailer;
+  links: MailLinks;
+  dailyCap: number;
+  clock?: () => Date;
+}) {
+  queue.work<Queued>(SEND, { concurrency: 2 }, async (message) => {
+    // Queued by an earlier version, without its account or unsubscribe link: not sent.
+    if (!message.userId || !message.unsubscribe) return;
+    const [row] = await db.select(recipient).from(users).where(eq(users.id, message.userId)).limit(1);
+    if (!row || row.email !== message.to) return;
+    if (message.kind !== "confirm" && !allowed(row, message.kind)) return;
+    await mailer.send({ to: message.to, subject: message.subject, text: message.text, unsubscribe: message.unsubscribe });
+  });
+
+  return {
+    configured: mailer.configured,
+    dailyCap,
+    /** Where the product is, for links in the text (PUBLIC_URL). */
+    publicUrl: links.publicUrl,
+
+    /**
+     * A tracker's e-mail of `kind` to `userId`, if the account wants it, its address is proved and
+     * today's cap allows: `compose` writes its subject and text, the unsubscribe lines are added here.
+     */
+    async deliver(userId: string, kind: MailKind, compose: () => { subject: string; text: string }): Promise<Delivery> {
+      if (!mailer.configured) return "unwanted";
+      const [row] = await db.select(recipient).from(users).where(eq(users.id, userId)).limit(1);
+      if (!row || !allowed(row, kind)) return "unwanted";
+      if (!(await takeToday(userId))) return "capped";
+      const { subject, text } = compose();
+      const unsubscribe = links.unsubscribePageUrl(userId, kind);
+      const footer = [
+        "--",
+        `You get this e-mail because you turned on ${KIND_WORDS[kind]} in your profile: ${links.publicUrl}/user/profile#email`,
+        `Unsubscribe (turns ${KIND_WORDS[kind]} off at once): ${unsubscribe}`,
+      ].join("\n");
+      await enqueue({ userId, kind, to: row.email, subject, text: `${text.trimEnd()}\n\n${footer}\n`, unsubscribe: links.unsubscribeApiUrl(userId, kind) });
+      return "queued";
+    },
+
+    /**
+     * The confirmation link to the account's address now: `sent`, `wait` (one went out less than 5
+     * minutes ago) or `capped` (today's e-mails are used up). It carries no text of the account's.
+     */
+    async confirmation(userId: string): Promise<{ outcome: "sent" | "wait" | "capped"; retryAfterS: number }> {
+      const [row] = await db.select(recipient).from(users).where(eq(users.id, userId)).limit(1);
+      if (!row) return { outcome: "capped", retryAfterS: untilTomorrowS() };
+      const wait = await takeConfirmationWindow(userId);
+      if (wait > 0) return { outcome: "wait", retryAfterS: wait };
+      if (!(await takeToday(userId))) return { outcome: "capped", retryAfterS: untilTomorrowS() };
+      const all = links.unsubscribePageUrl(userId, "all");
+      const text = [
+        `Someone signed in to ${PRODUCT} (${links.publicUrl}) asked for their trackers' e-mails to be sent to this address, ${row.email}.`,
+        "",
+        "If that was you, open this link within an hour and press Confirm:",
+        links.confirmUrl(userId, row.email),
+        "",
+        "If it was not you, ignore this e-mail: no tracker e-mail is sent to this address unless the link is followed.",
+        "",
+        "--",
+        `Unsubscribe (turns all of this account's e-mails off): ${all}`,
+      ].join("\n");
+      await enqueue({
+        userId,
+        kind: "confirm",
+        to: row.email,
+        subject: `Confirm your address for ${PRODUCT}`,
+        text: `${text}\n`,
+        unsubscribe: links.unsubscribeApiUrl(userId, "all"),
+      });
+      return { outcome: "sent", retryAfterS: 0 };
+    },
+
+    /** E-mails sent to the account today (UTC), confirmation links included. */
+    async sentToday(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ count: mailSends.count })
+        .from(mailSends)
+        .where(and(eq(mailSends.userId, userId), eq(mailSends.day, utcDay(clock()))));
+      return row?.count ?? 0;
+    },
+  };
+
+  async function enqueue(message: Queued): Promise<void> {
+    await queue.send(SEND, message, { retryLimit: 6, retryDelaySeconds: 30, retryBackoff: true });
+  }
+
+  /** One more of today's e-mails for the account, unless the cap is reached (one statement: two at once cannot both take the last). */
+  async function takeToday(userId: string): Promise<boolean> {
+    const day = utcDay(clock());
+    // Only today's row is read: earlier days' go as the account is next sent something.
+    await db.delete(mailSends).where(and(eq(mailSends.userId, userId), lt(mailSends.day, day)));
+    const taken = await db
+      .insert(mailSends)
+      .values({ userId, day, count: 1 })
+      .onConflictDoUpdate({
+        target: [mailSends.userId, mailSends.day],
+        set: { count: sql`${mailSends.count} + 1` },
+        setWhere: sql`${mailSends.count} < ${dailyCap}`,
+      })
+      .returning({ count: mailSends.count });
+    return taken.length > 0;
+  }
+
+  /**
+   * The account's confirmation window (5 minutes, fixed, one row of `rate_counters`): the first to
+   * take it sends (0); anyone else is told the seconds until the next window.
+   */
+  async function takeConfirmationWindow(userId: string): Promise<number> {
+    const now = clock().getTime();
+    const windowStart = new Date(now - (now % CONFIRMATION_EVERY_MS));
+    const key = `mail-confirmation:${userId}`;
+    await db.delete(rateCounters).where(and(eq(rateCounters.key, key), lt(rateCounters.windowStart, windowStart)));
+    const [row] = await db
+      .insert(rateCounters)
+      .values({ key, windowStart, count: 1 })
+      .onConflictDoUpdate({ target: [rateCounters.key, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
+      .returning({ count: rateCounters.count });
+    return row?.count === 1 ? 0 : Math.ceil((windowStart.getTime() + CONFIRMATION_EVERY_MS - now) / 1000);
+  }
+
+  /** Seconds until 00:00 UTC, when the cap starts again. */
+  function untilTomorrowS(): number {
+    const now = clock();
+    return Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
+  }
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+const recipient = {
+  email: users.email,
+  emailVerified: users.emailVerified,
+  digest: users.digestEmails,
+  alerts: users.alertEmails,
+};
+
+const KIND_WORDS: Record<UnsubscribeKind, string> = {
+  digest: "the weekly digest of your trackers",
+  alerts: "e-mails of your trackers' alerts",
+  all: "all of this account's e-mails",
+};
+
+/** Whether the account wants `kind` and its address now is the one it proved. */
+function allowed(row: { email: string; emailVerified: string | null; digest: boolean; alerts: boolean }, kind: MailKind): boolean {
+  return row.emailVerified !== null && row.emailVerified === row.email && row[kind];
+}
+
+/** "2026-12-07": the UTC day the cap counts by. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
