@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { Cron } from "#src/contract/trackers.ts";
 import { parseTimeOfDay, parseWeekday, presetCron, presetOf, WEEKDAYS } from "#src/core/schedule.ts";
-import { checkSchedule, occurrenceAt, scheduleRefusal } from "#src/server/services/trackers/schedule.ts";
+import { checkSchedule, describeSchedule, occurrenceAt, scheduleRefusal } from "#src/server/services/trackers/schedule.ts";
 
 /* A tracker's presets written as the cron the API keeps, and read back, as the web and the CLI share them. */
 
@@ -95,5 +95,21 @@ describe("the schedule kept", () => {
   test("under a one-minute minimum, every cron that parses and fires is kept", () => {
     expect(scheduleRefusal(utc("* * * * *"), 1)).toBeNull();
     expect(scheduleRefusal(utc("0 0 30 2 *"), 1)).toMatchObject({ kind: "cron" });
+  });
+});
+
+describe("the schedule in words", () => {
+  const words = (cron: string) => describeSchedule({ cron, timezone: "Europe/Paris" });
+
+  test("weekdays written by name read as the days they are, in any case", () => {
+    expect(words("0 9 * * MON")).toBe("Every Monday at 09:00 (Europe/Paris)");
+    expect(words("30 7 * * sun")).toBe("Every Sunday at 07:30 (Europe/Paris)");
+    expect(words("0 9 * * Mon-Fri")).toBe("Every weekday at 09:00 (Europe/Paris)");
+    expect(words("0 9 * * 1-5")).toBe("Every weekday at 09:00 (Europe/Paris)");
+  });
+
+  test("a cron with no sentence of its own is quoted as written", () => {
+    expect(words("0 9 * JAN MON")).toBe('On the schedule "0 9 * JAN MON" (Europe/Paris)');
+    expect(words("0 9 * * MON,WED")).toBe('On the schedule "0 9 * * MON,WED" (Europe/Paris)');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, gt, gte, lte, ne, sql } from "drizzle-orm";
+import { and, eq, gt, gte, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches, spend, spendHolds } from "#db/schema.ts";
 import type { SpendSummary } from "#src/contract/spend.ts";
@@ -73,30 +73,11 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
   const trackerLimit = () => limits.deployment * limits.trackerShare;
 
   /** Recorded today (UTC): by the account, by the deployment, and by trackers. */
-  async function spentToday(q: Reader, userId: string | undefined): Promise<Totals> {
-    const [row] = await q
-      .select({
-        deployment: sql<number>`coalesce(sum(${spend.usd}), 0)`,
-        account: userId ? sql<number>`coalesce(sum(${spend.usd}) filter (where ${spend.userId} = ${userId}), 0)` : sql<number>`0`,
-        trackers: sql<number>`coalesce(sum(${spend.usd}) filter (where ${spend.source} = 'tracker'), 0)`,
-      })
-      .from(spend)
-      .where(gte(spend.at, startOfDay(clock())));
-    return totalsOf(row);
-  }
+  const spentToday = (q: Reader, userId: string | undefined) => sums(q, spend, userId, gte(spend.at, startOfDay(clock())));
 
   /** Held now by admitted searches and runs (holds not lapsed), but for `except`. */
-  async function heldNow(q: Reader, userId: string | undefined, except?: string): Promise<Totals> {
-    const [row] = await q
-      .select({
-        deployment: sql<number>`coalesce(sum(${spendHolds.usd}), 0)`,
-        account: userId ? sql<number>`coalesce(sum(${spendHolds.usd}) filter (where ${spendHolds.userId} = ${userId}), 0)` : sql<number>`0`,
-        trackers: sql<number>`coalesce(sum(${spendHolds.usd}) filter (where ${spendHolds.source} = 'tracker'), 0)`,
-      })
-      .from(spendHolds)
-      .where(and(gt(spendHolds.expiresAt, clock()), except ? ne(spendHolds.id, except) : undefined));
-    return totalsOf(row);
-  }
+  const heldNow = (q: Reader, userId: string | undefined, except?: string) =>
+    sums(q, spendHolds, userId, and(gt(spendHolds.expiresAt, clock()), except ? ne(spendHolds.id, except) : undefined));
 
   /** What a tracker's saved searches have been charged this calendar month (UTC), its monthly budget's measure. */
   async function trackerMonth(q: Reader, userId: string | undefined, trackerId: string): Promise<number> {
@@ -235,6 +216,19 @@ export function describeCharge(what: string, usd: number, unpriced: readonly str
   return unpriced.length
     ? `${what}, ${formatUsd(usd)} at the price table's highest rates (no price for ${unpriced.join(", ")})`
     : `${what}, about ${formatUsd(usd)}`;
+}
+
+/** The USD in `table`'s rows matching `where`: all of them, the account's, and trackers'. */
+async function sums(q: Reader, table: typeof spend | typeof spendHolds, userId: string | undefined, where: SQL | undefined): Promise<Totals> {
+  const [row] = await q
+    .select({
+      deployment: sql<number>`coalesce(sum(${table.usd}), 0)`,
+      account: userId ? sql<number>`coalesce(sum(${table.usd}) filter (where ${table.userId} = ${userId}), 0)` : sql<number>`0`,
+      trackers: sql<number>`coalesce(sum(${table.usd}) filter (where ${table.source} = 'tracker'), 0)`,
+    })
+    .from(table as typeof spend)
+    .where(where);
+  return totalsOf(row);
 }
 
 function totalsOf(row: { account: number; deployment: number; trackers: number } | undefined): Totals {

@@ -104,7 +104,9 @@ const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", 
 
 /** The schedule in words: the web's presets read as such, anything else as its cron. */
 export function describeSchedule({ cron, timezone }: Schedule): string {
-  const [minute, hour, dayOfMonth, month, dayOfWeek] = cron.split(/\s+/) as [string, string, string, string, string];
+  const [minute, hour, dayOfMonth, month, written] = cron.split(/\s+/) as [string, string, string, string, string];
+  // A weekday may be written by name (MON, fri): read as its number, so "0 9 * * MON" is "Every Monday".
+  const dayOfWeek = written.replace(/[a-z]{3}/gi, (name) => String(DAYS.findIndex((day) => day.slice(0, 3).toLowerCase() === name.toLowerCase())));
   const at = /^\d+$/.test(minute) && /^\d+$/.test(hour) ? `${hour.padStart(2, "0")}:${minute.padStart(2, "0")}` : null;
   const zone = `(${timezone})`;
   if (at && dayOfMonth === "*" && month === "*") {
