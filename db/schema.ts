@@ -551,6 +551,35 @@ export const trackerAlerts = pgTable(
 );
 
 /**
+ * Runs that were due and did not happen (a tick skipped, refused, or never sent): one row per
+ * tracker and occurrence, whichever instance reports it and however often, so its owner is told
+ * once (the bell, an e-mail, the `run.missed` webhook). Read in the bell until marked read.
+ */
+export const trackerMissedRuns = pgTable(
+  "tracker_missed_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    dueAt: tstz("due_at").notNull(),
+    reason: text("reason").notNull(),
+    readAt: tstz("read_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("tracker_missed_runs_once_key").on(t.trackerId, t.dueAt)],
+);
+
+/**
+ * A provider that answered 429 past its retries is left alone until `until` by every instance
+ * (each re-reads this every few seconds), not only by the one that met it.
+ */
+export const providerPauses = pgTable("provider_pauses", {
+  provider: text("provider").primaryKey(),
+  until: tstz("until").notNull(),
+});
+
+/**
  * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per call,
  * taken before it and deleted after; a dead instance's rows are ignored and swept (ADR 043).
  */

@@ -13,14 +13,30 @@ export const INBOX_LIMIT = 20;
 export const InboxAlert = v.object({ ...TrackerAlert.entries, trackerId: v.string(), trackerName: v.string(), read: v.boolean() });
 export type InboxAlert = v.InferOutput<typeof InboxAlert>;
 
-/** GET /api/user/alerts: `unread` counts every unread alert of the caller's trackers, not only the ones listed. */
-export const AlertsInbox = v.object({ unread: v.number(), alerts: v.array(InboxAlert) });
+/** A tracker's due run that did not happen (ADR 057): when it was due, and why no run was made for it. */
+export const InboxMissedRun = v.object({
+  id: v.string(),
+  trackerId: v.string(),
+  trackerName: v.string(),
+  /** The tracker's time zone, which `dueAt` is written in. */
+  timezone: v.string(),
+  dueAt: v.string(),
+  reason: v.string(),
+  read: v.boolean(),
+});
+export type InboxMissedRun = v.InferOutput<typeof InboxMissedRun>;
+
+/**
+ * GET /api/user/alerts: `unread` counts every unread alert and missed run of the caller's trackers,
+ * not only the ones listed; `missed` lists the newest missed runs (INBOX_LIMIT at most).
+ */
+export const AlertsInbox = v.object({ unread: v.number(), alerts: v.array(InboxAlert), missed: v.array(InboxMissedRun) });
 export type AlertsInbox = v.InferOutput<typeof AlertsInbox>;
 
 const MARK_READ_BODY = "The body must be a JSON object, with ids or without";
 
 /**
- * POST /api/user/alerts/read: these alerts (of the caller's trackers), or without `ids` all of them.
+ * POST /api/user/alerts/read: these alerts and missed runs (of the caller's trackers), or without `ids` all of them.
  * Only an object: valibot's `object` would take an array (`[]`) as one without `ids`, and mark all read.
  */
 export const MarkAlertsRead = v.pipe(

@@ -267,6 +267,18 @@ export const Detectability = v.object({
 });
 export type Detectability = v.InferOutput<typeof Detectability>;
 
+/**
+ * Why a tracker's schedule looks stalled (ADR 057): a due run that did not happen (`missed`, more than
+ * 15 minutes after it was due, or the last run skipped as missed), or a run `queued` for more than
+ * 15 minutes or `running` for longer than a run of it can take. None while it is paused.
+ */
+export const TrackerStall = v.variant("kind", [
+  v.object({ kind: v.literal("missed"), dueAt: v.string() }),
+  v.object({ kind: v.literal("queued"), since: v.string() }),
+  v.object({ kind: v.literal("running"), since: v.string() }),
+]);
+export type TrackerStall = v.InferOutput<typeof TrackerStall>;
+
 /** A tracker as its owner reads it. */
 export const Tracker = v.object({
   id: v.string(),
@@ -289,8 +301,12 @@ export const Tracker = v.object({
   /** Why it is paused when the owner did not pause it (a lapsed subscription). */
   pausedReason: v.optional(v.string()),
   segment: v.number(),
+  /** The schedule's next occurrence from now; null while paused, or for a schedule that never fires again. */
   nextRunAt: v.nullable(v.string()),
+  /** The newest run, with how it ended (`finishedAt`, `status`, `reason`) or that it has not. */
   lastRun: v.nullable(TrackerRun),
+  /** Whether its schedule looks stalled, and how; null when it does not. */
+  stall: v.nullable(TrackerStall),
   /**
    * The cost of one run at today's prices, and of a month of runs on this schedule ("unknown" as
    * null); `simulated` when a provider it asks is simulated here, which costs nothing.

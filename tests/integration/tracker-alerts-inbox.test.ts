@@ -48,7 +48,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       const second = await create(alice, "CRM two");
       const bobs = await create(bob, "Bob's CRM");
       // Before any alert: an empty inbox.
-      expect(await alice.api.listUserAlerts()).toEqual({ unread: 0, alerts: [] });
+      expect(await alice.api.listUserAlerts()).toEqual({ unread: 0, alerts: [], missed: [] });
 
       // Each a baseline of steady runs (ADR 050), then OpenAI stops searching.
       for (let i = 0; i < BASELINE_RUNS; i++) {
@@ -112,7 +112,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       const agent = createAgent(app);
       expect((await agent.request("GET", "/api/user/alerts")).status).toBe(401);
       await signUp(agent, getDb());
-      expect(await agent.api.listUserAlerts()).toEqual({ unread: 0, alerts: [] });
+      expect(await agent.api.listUserAlerts()).toEqual({ unread: 0, alerts: [], missed: [] });
       expect(await agent.api.markAlertsRead()).toEqual({ unread: 0 });
       const bad = await agent.request("POST", "/api/user/alerts/read", { ids: ["nope"] });
       expect(bad.status).toBe(400);

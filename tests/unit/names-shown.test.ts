@@ -58,6 +58,7 @@ const tracker: Tracker = {
   segment: 1,
   nextRunAt: null,
   lastRun: null,
+  stall: null,
   estimate: { perRunUsd: 0.1, perMonthUsd: 0.4, simulated: false },
   createdAt: "2026-11-26T09:00:00.000Z",
   updatedAt: "2026-11-26T09:00:00.000Z",

@@ -82,6 +82,7 @@ describe("the form on the contract", () => {
       segment: 1,
       nextRunAt: null,
       lastRun: null,
+      stall: null,
       estimate: { perRunUsd: 0, perMonthUsd: 0, simulated: true },
       createdAt: "2026-11-26T10:00:00.000Z",
       updatedAt: "2026-11-26T10:00:00.000Z",

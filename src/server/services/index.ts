@@ -1,4 +1,5 @@
 import type { Db } from "#db/client.ts";
+import { trackers as trackerRows } from "#db/schema.ts";
 import { createAccounts } from "./auth/accounts.ts";
 import { createLoginGuard } from "./auth/login-guard.ts";
 import { createThrottle } from "./auth/throttle.ts";
@@ -24,6 +25,7 @@ import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
 import { createShares } from "./shares/index.ts";
 import { createSchedulesCheck } from "./trackers/schedules-check.ts";
+import { createMissedRuns } from "./trackers/missed.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { createSpend, describeCharge, type SpendLimits } from "./spend/index.ts";
@@ -148,6 +150,7 @@ export function createServices({
   const outbox = createOutbox({ db, queue, mailer, links: mailLinks, dailyCap: trackerSettings.mail.dailyCap ?? 10, clock });
   const emails = createTrackerEmails({ db, queue, outbox, alerts, rollups, clock });
   const notifications = createNotifications({ db, outbox, links: mailLinks, clock });
+  const missed = createMissedRuns({ db, queue, emails, webhooks, clock });
   const engine = createTrackerEngine({
     db,
     queue,
@@ -163,6 +166,7 @@ export function createServices({
     alerts,
     webhooks,
     emails,
+    missed,
     concurrency,
     concurrencyTotal: trackerSettings.concurrencyTotal,
     retry,
@@ -179,6 +183,7 @@ export function createServices({
     changes: createChanges({ db, store }),
     detectability: createDetectability(),
     emails,
+    missed,
     webhookPolicy: trackerSettings.webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     caps,
@@ -195,12 +200,21 @@ export function createServices({
     clock: clock ?? (() => new Date()),
     reads: { perLink: shareReadsPerMinute, perClient: shareReadsPerClientPerMinute },
   });
+  const anyTracker = async () => (await db.select({ id: trackerRows.id }).from(trackerRows).limit(1)).length > 0;
   const checkSchedules = createSchedulesCheck({ db, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
   /**
    * What is done once as the app starts, before it serves: every tracker's schedule checked against
    * the rules in force now (./trackers/schedules-check.ts). A failure is told, not fatal: the next start checks again.
    */
   async function startup(): Promise<void> {
+    try {
+      // Put in place by every instance that has trackers to look at (the same key replaces it): one check a tick whichever are up.
+      if (await anyTracker()) await missed.schedule();
+    } catch (error) {
+      console.error(
+        `The look for missed tracker runs could not be scheduled (the next start tries again): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
     try {
       const { paused } = await checkSchedules();
       if (paused.length)
@@ -213,7 +227,7 @@ export function createServices({
       );
     }
   }
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, startup };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, missed, startup };
 }
 
 export type Services = ReturnType<typeof createServices>;

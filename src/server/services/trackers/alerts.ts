@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { trackerAlerts, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
+import { trackerAlerts, trackerMissedRuns, trackerRollups, trackerRunQueries, trackerRuns, trackers } from "#db/schema.ts";
 import { definitionOf, runWithTracker } from "./runs.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { AlertSide, type TrackerAlert } from "#src/contract/trend.ts";
@@ -84,7 +84,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
 
     /** The header's bell: the user's newest alerts across their trackers, and how many are unread. */
     async inbox(userId: string): Promise<AlertsInbox> {
-      const [rows, unread] = await Promise.all([
+      const [rows, unread, missedRows] = await Promise.all([
         db
           .select({ alert: trackerAlerts, trackerName: trackers.name })
           .from(trackerAlerts)
@@ -93,14 +93,31 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
           .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
           .limit(INBOX_LIMIT),
         unreadOf(userId),
+        db
+          .select({ missed: trackerMissedRuns, trackerName: trackers.name, timezone: trackers.timezone })
+          .from(trackerMissedRuns)
+          .innerJoin(trackers, eq(trackers.id, trackerMissedRuns.trackerId))
+          .where(eq(trackers.userId, userId))
+          .orderBy(desc(trackerMissedRuns.dueAt))
+          .limit(INBOX_LIMIT),
       ]);
-      if (rows.length === 0) return { unread, alerts: [] };
+      const missed = missedRows.map(({ missed: row, trackerName, timezone }) => ({
+        id: row.id,
+        trackerId: row.trackerId,
+        trackerName,
+        timezone,
+        dueAt: row.dueAt.toISOString(),
+        reason: row.reason,
+        read: row.readAt !== null,
+      }));
+      if (rows.length === 0) return { unread, alerts: [], missed };
       const windows = new Map<string, (row: AlertRow) => string[]>();
       for (const trackerId of new Set(rows.map(({ alert }) => alert.trackerId))) windows.set(trackerId, await windowOf(trackerId));
       const alerts = rows.map(({ alert }) => alert);
       const listed = await views(alerts, (row) => windows.get(row.trackerId)!(row));
       return {
         unread,
+        missed,
         alerts: listed.map((alert, index) => ({
           ...alert,
           trackerId: alerts[index]!.trackerId,
@@ -113,11 +130,17 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
     /** Marks `ids` (all, without) of the user's alerts read; another user's are left alone. Returns what is still unread. */
     async markRead(userId: string, ids?: string[]): Promise<{ unread: number }> {
       const unread = unreadWhere(userId);
-      if (ids === undefined || ids.length > 0)
+      const unreadMissed = unreadMissedWhere(userId);
+      if (ids === undefined || ids.length > 0) {
         await db
           .update(trackerAlerts)
           .set({ readAt: clock() })
           .where(ids === undefined ? unread : and(unread, inArray(trackerAlerts.id, ids)));
+        await db
+          .update(trackerMissedRuns)
+          .set({ readAt: clock() })
+          .where(ids === undefined ? unreadMissed : and(unreadMissed, inArray(trackerMissedRuns.id, ids)));
+      }
       return { unread: await unreadOf(userId) };
     },
   };
@@ -128,9 +151,18 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
     return and(inArray(trackerAlerts.trackerId, mine), isNull(trackerAlerts.readAt));
   }
 
+  /** The user's unread missed runs (./missed.ts): the bell counts them with the alerts. */
+  function unreadMissedWhere(userId: string) {
+    const mine = db.select({ id: trackers.id }).from(trackers).where(eq(trackers.userId, userId));
+    return and(inArray(trackerMissedRuns.trackerId, mine), isNull(trackerMissedRuns.readAt));
+  }
+
   async function unreadOf(userId: string): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(trackerAlerts).where(unreadWhere(userId));
-    return row?.n ?? 0;
+    const [[alerts], [missed]] = await Promise.all([
+      db.select({ n: count() }).from(trackerAlerts).where(unreadWhere(userId)),
+      db.select({ n: count() }).from(trackerMissedRuns).where(unreadMissedWhere(userId)),
+    ]);
+    return (alerts?.n ?? 0) + (missed?.n ?? 0);
   }
 
   /** The window after each of a tracker's changes: the alert's run and the runs of its window before it. */

@@ -30,6 +30,8 @@ import type { Rollups } from "./rollups.ts";
 import type { Webhooks } from "./webhooks.ts";
 import type { TrackerEmails } from "./emails.ts";
 import { createProviderSlots } from "./slots.ts";
+import { createRateLimitPauses } from "./rate-limit-pauses.ts";
+import type { MissedRuns } from "./missed.ts";
 
 /** A schedule's tick: makes the tracker's run. */
 const TICK = "tracker-tick";
@@ -95,6 +97,8 @@ export type TrackerEngineDeps = {
   webhooks: Pick<Webhooks, "runEnded">;
   /** Who is e-mailed its alerts. */
   emails: Pick<TrackerEmails, "alerted">;
+  /** Where a scheduled run that does not happen is told (./missed.ts). */
+  missed?: Pick<MissedRuns, "report">;
   /** SEARCH_CONCURRENCY: calls in flight per provider in one query job. */
   concurrency: number;
   /** PROVIDER_CONCURRENCY_TOTAL. */
@@ -117,8 +121,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   const slots = createProviderSlots(db, { instanceId: instance.id, leaseMs: instance.leaseMs, total: deps.concurrencyTotal });
   /** Calls this process has in flight, by ledger key: a `started` row not here is not in flight here. */
   const inFlight = new Set<string>();
-  /** Until when a provider that keeps answering 429 is left alone by this instance's calls. */
-  const pausedUntil = new Map<ProviderId, number>();
+  /** Until when a provider that keeps answering 429 is left alone by every instance's calls. */
+  const pauses = createRateLimitPauses(db);
 
   // Ticks and starts take milliseconds, and come in bursts: every tracker due at 09:00 ticks at once.
   queue.work<TickJob>(TICK, { concurrency: 8, quick: true }, tick);
@@ -131,6 +135,9 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   queue.work<Record<string, never>>(RENEWALS, { concurrency: 1, quick: true }, () => renewals());
 
   const engine = {
+    /** How long a run of this definition can last at most (what its spend hold is kept for). */
+    longestRunMs: runWorstCaseMs,
+
     /** The tracker's pg-boss schedule, as it now stands: none while it is paused, by its owner or by a lapsed subscription. */
     async schedule(row: Pick<TrackerRow, "id" | "paused" | "pausedReason" | "cron" | "timezone">): Promise<void> {
       if (row.paused || row.pausedReason) await queue.unschedule(TICK, row.id);
@@ -210,6 +217,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
           finishedAt: clock(),
         })
         .onConflictDoNothing();
+      await deps.missed?.report(trackerId, occurrence, "the previous run was still going");
     }
   }
 
@@ -225,6 +233,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     const reason = await refusal(tracker, definition, runId);
     if (reason) {
       await db.update(trackerRuns).set({ status: "skipped", reason, finishedAt: clock() }).where(eq(trackerRuns.id, runId));
+      // A scheduled run a limit refused is a hole in the trend (ADR 057); a lapse pauses the tracker, which its page says.
+      if (run.trigger === "schedule" && !reason.startsWith(SUBSCRIPTION_LAPSED)) await deps.missed?.report(tracker.id, run.scheduledFor, reason);
       return;
     }
     const queries = await db.select().from(trackerRunQueries).where(eq(trackerRunQueries.runId, runId));
@@ -284,7 +294,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
    * batch after another (SEARCH_CONCURRENCY a batch, query jobs side by side), each a search and
    * its reading at the call's time limit, plus an hour for retries and queues; a day at most.
    */
-  function runWorstCaseMs(definition: RunDefinition): number {
+  function runWorstCaseMs(definition: Pick<RunDefinition, "queries" | "iterations">): number {
     const callMs = deadlineFor(1, deadline).ms;
     const rounds = Math.ceil(definition.queries.length / queryConcurrency) * Math.ceil(definition.iterations / deps.concurrency);
     return Math.min(rounds * 2 * callMs + RUN_HOLD_MARGIN_MS, RUN_HOLD_MAX_MS);
@@ -497,7 +507,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
         }
         if (!("failed" in asked) || asked.failed.failure !== "rate_limited" || waits >= RATE_LIMIT_WAITS) break;
         // Refused with a 429, not bought: the call waits with the provider's other calls here, and asks again.
-        pausedUntil.set(provider, Date.now() + (retry ?? defaultRetryPolicy).maxDelayMs);
+        await pauses.pause(provider, Date.now() + (retry ?? defaultRetryPolicy).maxDelayMs);
       }
       const read = "failed" in asked ? asked.failed : await readAnswer(adapter, asked, call);
       return await record(key, read.status === "ok" ? "done" : "failed", read);
@@ -507,7 +517,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   }
 
   async function waitWhilePaused(provider: ProviderId, signal: AbortSignal): Promise<void> {
-    const until = pausedUntil.get(provider) ?? 0;
+    const until = await pauses.until(provider);
     if (until > Date.now() && !(await abortableSleep(until - Date.now(), signal))) throw signal.reason;
   }
 

@@ -23,6 +23,8 @@ import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery }
 import { createRunViews, currentDefinition } from "./runs.ts";
 import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
+import type { MissedRuns } from "./missed.ts";
+import { lastScheduled, stallOf } from "./overdue.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
 
@@ -55,6 +57,8 @@ export type TrackersDeps = {
   changes: Pick<Changes, "latest">;
   detectability: DetectabilityService;
   emails: Pick<TrackerEmails, "ensureDigest">;
+  /** The look for due runs that did not happen (./missed.ts), put in place once a tracker is saved. */
+  missed: Pick<MissedRuns, "schedule">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   /** The caps on trackers, a run's size and Run now (ADR 052); the defaults when not given. */
@@ -77,12 +81,20 @@ export function createTrackers({
   changes,
   detectability,
   emails,
+  missed,
   webhookPolicy,
   minIntervalMinutes,
   caps = DEFAULT_TRACKER_CAPS,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
+  let missedCheckScheduled = false;
+  /** The missed-run check's schedule, once per process (the same key replaces it). */
+  async function ensureMissedCheck(): Promise<void> {
+    if (missedCheckScheduled) return;
+    await missed.schedule();
+    missedCheckScheduled = true;
+  }
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
   async function own(userId: string, id: string): Promise<TrackerRow> {
@@ -162,11 +174,20 @@ export function createTrackers({
    * `seeing`: with what change it can tell — "wait" works it out (the answer to saving it), "known"
    * gives it when already worked out (a page's read never waits for a simulation).
    */
-  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing }: { seeing?: "wait" | "known" } = {}): Promise<Tracker> {
+  async function view(
+    row: TrackerRow,
+    lastRun?: TrackerRun | null,
+    { seeing, lastScheduledFor }: { seeing?: "wait" | "known"; lastScheduledFor?: Date | null } = {},
+  ): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
-    const next = paused ? null : nextRun(schedule, clock());
+    const now = clock();
+    const next = paused ? null : nextRun(schedule, now);
+    const last = lastRun === undefined ? await latestRun(row.id) : lastRun;
+    const scheduledFor = lastScheduledFor === undefined ? ((await lastScheduled(db, [row.id])).get(row.id) ?? null) : lastScheduledFor;
+    const longestRunMs = engine.longestRunMs({ queries: last?.queries.map((item) => item.query) ?? row.queries, iterations: row.iterations });
+    const stall = stallOf({ ...row, paused }, last, scheduledFor, { now, longestRunMs });
     const location = v.safeParse(Location, row.location);
     return {
       id: row.id,
@@ -186,7 +207,8 @@ export function createTrackers({
       ...(row.pausedReason ? { pausedReason: row.pausedReason } : {}),
       segment: row.segment,
       nextRunAt: next?.toISOString() ?? null,
-      lastRun: lastRun === undefined ? await latestRun(row.id) : lastRun,
+      lastRun: last,
+      stall,
       estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()), simulated },
       ...withDetectability(seeing === "wait" ? await detectability.of(shapeOf(row)) : seeing === "known" ? detectability.known(shapeOf(row)) : undefined),
       createdAt: row.createdAt.toISOString(),
@@ -211,7 +233,11 @@ export function createTrackers({
   return {
     async list(userId: string): Promise<{ trackers: Tracker[] }> {
       const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
-      return { trackers: await Promise.all(rows.map((row) => view(row))) };
+      const scheduled = await lastScheduled(
+        db,
+        rows.map((row) => row.id),
+      );
+      return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { lastScheduledFor: scheduled.get(row.id) ?? null }))) };
     },
 
     get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
@@ -264,6 +290,7 @@ export function createTrackers({
       if (!row) throw new Error("could not save the tracker");
       await engine.schedule(row);
       await emails.ensureDigest();
+      await ensureMissedCheck();
       return withSecret(await view(row, null, { seeing: "wait" }), row, Boolean(input.webhook));
     },
 
@@ -319,6 +346,7 @@ export function createTrackers({
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
       await engine.schedule(updated);
+      await ensureMissedCheck();
       return withSecret(await view(updated, undefined, { seeing: "wait" }), updated, freshSecret);
     },
 

@@ -9,7 +9,7 @@ import { DomainError } from "../errors.ts";
 import type { JobQueue } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
 import { postPinned, type Resolve, type Send, type WebhookPolicy, type WebhookTarget, webhookTarget } from "./webhook-url.ts";
-import { alertInWords, runInWords } from "./words.ts";
+import { alertInWords, missedInWords, runInWords } from "./words.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
 const QUEUE = "tracker-webhook";
@@ -17,9 +17,11 @@ const QUEUE = "tracker-webhook";
 const RETRIES = 7;
 const TIMEOUT_MS = 10_000;
 
-export type WebhookEvent = "alert" | "run.completed" | "run.failed";
+export type WebhookEvent = "alert" | "run.completed" | "run.failed" | "run.missed";
 type Payload = {
-  tracker: { id: string; name: string };
+  tracker: { id: string; name: string; timezone?: string };
+  /** `run.missed`: the occurrence that was due, and why no run was made for it. */
+  missed?: { dueAt: string; reason: string };
   run?: Pick<TrackerRun, "id" | "status" | "reason" | "scheduledFor" | "finishedAt" | "answers" | "cost">;
   alert?: TrackerAlert;
 };
@@ -40,7 +42,7 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 
 /**
  * A tracker's events, posted to its webhook: a run's end (`run.completed`, for a
- * partial run too, or `run.failed`) and each alert. Each delivery is a pg-boss job: a webhook that
+ * partial run too, or `run.failed`), each alert, and a due run that did not happen (`run.missed`). Each delivery is a pg-boss job: a webhook that
  * does not answer 2xx is asked again with backoff; one removed or changed to a refused address
  * since is not.
  */
@@ -80,6 +82,17 @@ export function createWebhooks({
       const run = { id, status, ...(reason ? { reason } : {}), scheduledFor, finishedAt, answers, cost };
       if (ended) await send(trackerId, status === "failed" ? "run.failed" : "run.completed", { ...base, run });
       for (const alert of alerts) await send(trackerId, "alert", { ...base, alert });
+    },
+
+    /** A due run that did not happen (./missed.ts, which tells each once), to the tracker's webhook if it has one. */
+    async missed(trackerId: string, missed: { dueAt: string; reason: string }): Promise<void> {
+      const [tracker] = await db
+        .select({ id: trackers.id, name: trackers.name, timezone: trackers.timezone, url: trackers.webhookUrl })
+        .from(trackers)
+        .where(eq(trackers.id, trackerId))
+        .limit(1);
+      if (!tracker?.url) return;
+      await send(trackerId, "run.missed", { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone }, missed });
     },
   };
 
@@ -136,7 +149,8 @@ export function slackText(text: string): string {
 }
 
 /** The event in one line, for Slack and Discord. */
-function textOf(event: WebhookEvent, { tracker, run, alert }: Payload): string {
+function textOf(event: WebhookEvent, { tracker, run, alert, missed }: Payload): string {
   if (alert) return alertInWords(tracker.name, alert);
+  if (missed) return missedInWords(tracker.name, missed, tracker.timezone ?? "UTC");
   return run ? runInWords(tracker.name, event, run) : `${tracker.name}: ${event}`;
 }

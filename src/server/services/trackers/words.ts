@@ -2,6 +2,7 @@ import { providerCatalogue } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { AlertSide, TrackerAlert } from "#src/contract/trend.ts";
 import { formatListedCost } from "#src/core/cost.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 
 /* A tracker's events in words, one line each: the webhooks' Slack text and the e-mails say them alike. */
 
@@ -24,4 +25,9 @@ export function alertInWords(trackerName: string, alert: TrackerAlert): string {
 export function runInWords(trackerName: string, event: string, run: Pick<TrackerRun, "status" | "reason" | "answers" | "cost">): string {
   if (event === "run.failed") return `${trackerName}: the run failed${run.reason ? `: ${run.reason}` : ""}`;
   return `${trackerName}: run ${run.status}, ${run.answers.done} of ${run.answers.expected} answers, cost ${formatListedCost({ costUsd: run.cost.usd, simulated: run.cost.simulated })}`;
+}
+
+/** "CRM: the run due Dec 7, 2026, 09:00 (Europe/Berlin) did not happen: the previous run was still going". */
+export function missedInWords(trackerName: string, missed: { dueAt: string; reason: string }, timeZone: string): string {
+  return `${trackerName}: the run due ${formatInZone(missed.dueAt, timeZone)} did not happen: ${missed.reason}`;
 }

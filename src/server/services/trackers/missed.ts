@@ -1,0 +1,103 @@
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { trackerMissedRuns, trackerRuns, trackers } from "#db/schema.ts";
+import type { JobQueue } from "../job-queue.ts";
+import type { TrackerEmails } from "./emails.ts";
+import { activeTrackers, dueOccurrence, lastScheduled, MISSED_GRACE_MS } from "./overdue.ts";
+import type { Webhooks } from "./webhooks.ts";
+
+/** The periodic look for due runs that did not happen: one pg-boss schedule for the deployment. */
+const CHECK = "tracker-missed-check";
+export const MISSED_CHECK_CRON = "*/5 * * * *";
+const CHECK_KEY = "missed";
+
+/**
+ * Runs that were due and did not happen (ADR 057), told to the tracker's owner once per tracker and
+ * occurrence: a bell item, an e-mail (to a proved address, through the outbox's cap) and the
+ * webhook's `run.missed`. Whoever finds one reports it here: a tick skipped because the previous run
+ * was still going, a scheduled run refused by a spend limit or budget, the scheduler, and the check
+ * below. The unique key on (tracker, occurrence) makes a report sent twice, or by two instances at
+ * once, tell nothing more.
+ */
+export function createMissedRuns({
+  db,
+  queue,
+  emails,
+  webhooks,
+  clock = () => new Date(),
+}: {
+  db: Db;
+  queue: JobQueue;
+  emails: Pick<TrackerEmails, "missed">;
+  webhooks: Pick<Webhooks, "missed">;
+  clock?: () => Date;
+}) {
+  queue.work<Record<string, never>>(CHECK, { concurrency: 1, quick: true }, async () => {
+    await check();
+  });
+
+  /**
+   * Records that the tracker's run due at `dueAt` did not happen, and why; tells its owner if this
+   * call is the one that recorded it. Returns whether it did.
+   */
+  async function report(trackerId: string, dueAt: Date, reason: string): Promise<boolean> {
+    const [tracker] = await db.select({ id: trackers.id }).from(trackers).where(eq(trackers.id, trackerId)).limit(1);
+    if (!tracker) return false;
+    const [recorded] = await db
+      .insert(trackerMissedRuns)
+      .values({ trackerId, dueAt, reason: reason.slice(0, 1000) })
+      .onConflictDoNothing()
+      .returning({ id: trackerMissedRuns.id });
+    // Recorded already: by an earlier report, or by another instance at the same moment.
+    if (!recorded) return false;
+    await webhooks.missed(trackerId, { dueAt: dueAt.toISOString(), reason });
+    // One e-mail a stall: not when an earlier miss of this tracker was told since its last run that started.
+    if (!(await toldSinceLastRun(trackerId, dueAt))) await emails.missed(trackerId, { dueAt, reason });
+    return true;
+  }
+
+  /** Whether an earlier miss of the tracker was recorded after its latest run that started (the same stall). */
+  async function toldSinceLastRun(trackerId: string, dueAt: Date): Promise<boolean> {
+    const [lastStarted] = await db
+      .select({ at: sql<Date | string | null>`max(${trackerRuns.scheduledFor})` })
+      .from(trackerRuns)
+      .where(and(eq(trackerRuns.trackerId, trackerId), sql`${trackerRuns.startedAt} is not null`));
+    const since = lastStarted?.at ? new Date(lastStarted.at) : new Date(0);
+    const [earlier] = await db
+      .select({ id: trackerMissedRuns.id })
+      .from(trackerMissedRuns)
+      .where(and(eq(trackerMissedRuns.trackerId, trackerId), lt(trackerMissedRuns.dueAt, dueAt), gt(trackerMissedRuns.dueAt, since)))
+      .limit(1);
+    return Boolean(earlier);
+  }
+
+  /**
+   * Every tracker not paused whose due run is more than MISSED_GRACE_MS late, with no run made for
+   * it, is reported. Returns how many were newly recorded.
+   */
+  async function check(): Promise<number> {
+    const now = clock();
+    const rows = await activeTrackers(db);
+    const last = await lastScheduled(
+      db,
+      rows.map((row) => row.id),
+    );
+    let told = 0;
+    for (const row of rows) {
+      const due = dueOccurrence(row, last.get(row.id) ?? null);
+      if (!due || now.getTime() - due.getTime() <= MISSED_GRACE_MS) continue;
+      const late = Math.round((now.getTime() - due.getTime()) / 60_000);
+      if (await report(row.id, due, `no run was made for it (${late} minutes late when checked): the schedule did not tick`)) told++;
+    }
+    return told;
+  }
+
+  return {
+    report,
+    check,
+    /** The check's schedule, every 5 minutes, one job a tick whichever instances are up (idempotent). */
+    schedule: () => queue.schedule(CHECK, MISSED_CHECK_CRON, {}, { timezone: "UTC", key: CHECK_KEY }),
+  };
+}
+
+export type MissedRuns = ReturnType<typeof createMissedRuns>;
