@@ -4,6 +4,7 @@ import type { Tracker, TrackerRun, TrackerRunStatus } from "#src/contract/tracke
 import { formatEstimate, formatListedCost, formatUsd } from "#src/core/cost.ts";
 import { locationLabel } from "#src/core/location.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { lastRunText, nextRunText, stallText } from "#src/core/tracker-timing.ts";
 import type { ExitReason } from "./exit.ts";
 import { onInterrupt } from "./interrupt.ts";
 import { fitTable, type FitColumn } from "./fit-table.ts";
@@ -88,13 +89,19 @@ export function trackersTable(trackers: readonly Tracker[]): string {
         visibleText(tracker.name),
         tracker.scheduleText,
         ...(tracker.paused ? [`paused${tracker.pausedReason ? `: ${visibleText(tracker.pausedReason)}` : ""}`] : []),
+        ...(tracker.stall ? [`! ${stallText(tracker.stall, tracker.schedule.timezone)}`] : []),
       ].join("\n"),
-      [
-        ...(tracker.lastRun ? [`last ${when(tracker.lastRun.scheduledFor)}`, tracker.lastRun.status] : ["never run"]),
-        tracker.paused ? "paused" : `next ${when(tracker.nextRunAt)}`,
-      ].join("\n"),
+      [...lastRunCells(tracker.lastRun), tracker.paused ? "paused" : `next ${when(tracker.nextRunAt)}`].join("\n"),
     ]),
   );
+}
+
+/** The list's last run: "last completed" and when it ended, "running since" and when it started; "never run". */
+function lastRunCells(run: TrackerRun | null): string[] {
+  if (!run) return ["never run"];
+  if (run.status === "queued") return ["queued since", when(run.scheduledFor)];
+  if (run.status === "running") return ["running since", when(run.startedAt ?? run.scheduledFor)];
+  return [`last ${run.status}`, when(run.finishedAt ?? run.startedAt ?? run.scheduledFor)];
 }
 
 /** `aisc track show`: what the tracker asks, of whom, when, what it should cost, and what change it can tell. */
@@ -104,7 +111,10 @@ export function trackerText(tracker: Tracker): string {
   const own = [...brand.aliases.map((alias) => `also "${visibleText(alias)}"`), ...brand.domains];
   return [
     `${visibleText(tracker.name)} (${tracker.id})${tracker.paused ? ` · paused${tracker.pausedReason ? `: ${visibleText(tracker.pausedReason)}` : ""}` : ""}`,
-    `Schedule: ${tracker.scheduleText}${tracker.paused ? "" : ` · next run ${when(tracker.nextRunAt)} UTC`}`,
+    `Schedule: ${tracker.scheduleText}`,
+    `Next run: ${nextRunText({ ...tracker, pausedReason: undefined })}`,
+    `Last run: ${visibleText(lastRunText(tracker.lastRun, tracker.schedule.timezone))}`,
+    ...(tracker.stall ? [`Warning: ${stallText(tracker.stall, tracker.schedule.timezone)}`] : []),
     `Brand: ${visibleText(brand.name)}${own.length ? ` (${own.join(", ")})` : ""} · competitors: ${brands(tracker.competitors)}`,
     `Asks ${providersText(tracker.providers)}, ${tracker.iterations} ${tracker.iterations === 1 ? "time" : "times"} per query${tracker.location ? `, from ${visibleText(locationLabel(tracker.location))}` : ""}`,
     `Estimate: ${formatEstimate(estimate.perRunUsd, estimate.simulated)} per run, ${formatEstimate(estimate.perMonthUsd, estimate.simulated)} per month${tracker.monthlyBudgetUsd === undefined ? "" : ` · budget ${formatUsd(tracker.monthlyBudgetUsd)} a month`}`,

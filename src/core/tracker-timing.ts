@@ -85,32 +85,35 @@ export function nextRunText(tracker: Pick<Tracker, "nextRunAt" | "paused" | "sch
   return `${formatInZone(tracker.nextRunAt, tracker.schedule.timezone)} · ${fromNow(tracker.nextRunAt, now)}`;
 }
 
-const ENDED: Record<Exclude<TrackerRun["status"], "queued" | "running">, string> = {
+const STATUS_WORD: Record<TrackerRun["status"], string> = {
+  queued: "Queued",
+  running: "Running",
   completed: "Completed",
   partial: "Partial",
   failed: "Failed",
   skipped: "Skipped",
 };
 
+type LastRun = Pick<TrackerRun, "status" | "scheduledFor" | "startedAt" | "finishedAt" | "reason">;
+
 /**
- * How the last run ended, or that it has not: "Completed Dec 7, 2026, 09:04 (UTC) · 2 hours ago",
- * "Skipped …: the reason" (the reason only when given: a share link's runs have none),
- * "Running since …", "Queued since …"; "Not run yet".
+ * When the last run ended and why it did not complete, or since when it has not ended, after its
+ * status: "Dec 7, 2026, 09:04 (UTC) · 2 hours ago", "…: the reason" for a skipped or failed run (the
+ * reason only when given: a share link's skipped runs have none), "since Dec 7, 2026, 09:00 (UTC) · 3 hours ago".
  */
-export function lastRunText(
-  run: Pick<TrackerRun, "status" | "scheduledFor" | "startedAt" | "finishedAt" | "reason"> | null,
-  timeZone: string,
-  now: DateInput = new Date(),
-): string {
-  if (!run) return "Not run yet";
-  if (run.status === "queued") return `Queued since ${formatInZone(run.scheduledFor, timeZone)} · ${relativeTime(run.scheduledFor, now)}`;
-  if (run.status === "running") {
-    const since = run.startedAt ?? run.scheduledFor;
-    return `Running since ${formatInZone(since, timeZone)} · ${relativeTime(since, now)}`;
+export function lastRunDetail(run: LastRun, timeZone: string, now: DateInput = new Date()): string {
+  if (run.status === "queued" || run.status === "running") {
+    const since = run.status === "running" ? (run.startedAt ?? run.scheduledFor) : run.scheduledFor;
+    return `since ${formatInZone(since, timeZone)} · ${relativeTime(since, now)}`;
   }
   const ended = run.finishedAt ?? run.startedAt ?? run.scheduledFor;
   const why = run.reason && (run.status === "skipped" || run.status === "failed") ? `: ${run.reason}` : "";
-  return `${ENDED[run.status]} ${formatInZone(ended, timeZone)} · ${relativeTime(ended, now)}${why}`;
+  return `${formatInZone(ended, timeZone)} · ${relativeTime(ended, now)}${why}`;
+}
+
+/** "Completed Dec 7, 2026, 09:04 (UTC) · 2 hours ago", "Skipped …: why", "Running since …", "Queued since …"; "Not run yet". */
+export function lastRunText(run: LastRun | null, timeZone: string, now: DateInput = new Date()): string {
+  return run ? `${STATUS_WORD[run.status]} ${lastRunDetail(run, timeZone, now)}` : "Not run yet";
 }
 
 /** The stall in one plain sentence: "The run due at 09:00 did not happen", "This run has been going for 3 hours". */

@@ -139,13 +139,20 @@ describe("trackers in Chromium", () => {
       const row = page.getByRole("region", { name: "CRM questions" });
       expect(await row.getByTestId("tracker-schedule").textContent()).toBe("Every day at 07:30 (Europe/Berlin)");
       expect(await row.getByTestId("tracker-last-run").getByTestId("run-status").textContent()).toBe("Completed");
-      expect(await row.getByTestId("tracker-next-run").textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/);
+      // How and when it ended, and when it runs next, in the tracker's time zone and from now.
+      expect(await row.getByTestId("tracker-last-run").textContent()).toMatch(
+        /^Completed[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d \(Europe\/Berlin\) · (just now|\d+ minutes? ago)$/,
+      );
+      expect(await row.getByTestId("tracker-next-run").textContent()).toMatch(
+        /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 07:30 \(Europe\/Berlin\) · (in \d+ (minutes?|hours?)|due now)$/,
+      );
+      expect(await row.getByTestId("tracker-stall").count()).toBe(0);
       await screenshot(page, "trackers-list.png", { fullPage: true });
 
       // Pause: the list says so and no next run is shown; Resume brings it back.
       await row.getByRole("button", { name: /^Pause/ }).click();
       await row.getByText("Paused", { exact: true }).first().waitFor();
-      expect(await row.getByTestId("tracker-next-run").textContent()).toBe("Paused");
+      expect(await row.getByTestId("tracker-next-run").textContent()).toBe("None while paused");
       await row.getByRole("button", { name: /^Resume/ }).click();
       await row.getByRole("button", { name: /^Pause/ }).waitFor();
       await page.goto(trackerPath);

@@ -179,8 +179,9 @@ describe("aisc track", () => {
     const narrow = await runCli(["track", "list"], { server, env: { AISC_TOKEN: user.token } });
     expect(narrow.stdout.split("\n").every((line) => Bun.stringWidth(line) <= 80)).toBe(true);
     const row = rowOf(narrow.stdout, weekly.id);
-    expect(row).toContain(`last ${run.scheduledFor.slice(0, 16).replace("T", " ")}`);
-    expect(row).toContain("completed");
+    const ended = await user.browser.api.getTrackerRun(weekly.id, run.id);
+    expect(row).toContain("last completed");
+    expect(row).toContain(ended.finishedAt!.slice(0, 16).replace("T", " "));
 
     const json = v.parse(TrackerList, JSON.parse((await runCli(["track", "list", "--json"], asUser)).stdout));
     expect(json.trackers.map((tracker) => tracker.id).sort()).toEqual([weekly.id, daily.id].sort());

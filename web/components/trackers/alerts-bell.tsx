@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Bell, CheckCheck } from "lucide-react";
+import { Bell, CheckCheck, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { alertRuleNote, alertText, EARLIER_RULE_SHORT, NO_INBOX_ALERTS } from "#web/lib/trend.ts";
 import {
@@ -26,8 +27,8 @@ export function bellLabel(unread: number | undefined): string {
 }
 
 /**
- * The header's bell: the unread alerts of a Pro user's trackers as a badge, opening
- * the newest in words (the tracker page's wording), each linking to its tracker, and "Mark all
+ * The header's bell: the unread alerts and missed runs of a Pro user's trackers as a badge, opening
+ * the missed runs, then the newest alerts, in words (the tracker page's wording), each linking to its tracker, and "Mark all
  * read". Its own chunk: only signed-in Pro visitors download it.
  */
 export function AlertsBell() {
@@ -42,6 +43,7 @@ export function AlertsBell() {
   useEffect(() => setReady(true), []);
   const unread = inbox.data?.unread;
   const alerts = inbox.data?.alerts ?? [];
+  const missed = inbox.data?.missed ?? [];
   // Not modal: a modal menu hides the rest of the page from assistive technology (axe: aria-hidden-focus).
   return (
     <DropdownMenu modal={false} onOpenChange={(open) => open && void inbox.refetch()}>
@@ -67,10 +69,29 @@ export function AlertsBell() {
         <DropdownMenuSeparator />
         {inbox.isError && !inbox.data ? (
           <p className="px-2 py-3 text-sm text-muted-foreground">The alerts could not be loaded.</p>
-        ) : alerts.length === 0 ? (
+        ) : alerts.length === 0 && missed.length === 0 ? (
           <p className="px-2 py-3 text-sm text-muted-foreground">{inbox.isPending ? "Loading…" : NO_INBOX_ALERTS}</p>
         ) : (
           <div className="max-h-[min(28rem,70vh)] overflow-y-auto">
+            {/* A run that did not happen comes first: the schedule may have stopped. */}
+            {missed.map((item) => (
+              <DropdownMenuItem key={item.id} asChild>
+                <Link href={`/trackers/${item.trackerId}`} className="flex flex-col items-start gap-0.5" data-testid="inbox-missed-run">
+                  <span className="flex w-full items-center gap-2 text-xs text-muted-foreground">
+                    {item.read ? null : <span className="size-2 shrink-0 rounded-full bg-destructive" aria-hidden="true" />}
+                    <span className="min-w-0 truncate font-medium text-foreground">{visibleText(item.trackerName)}</span>
+                    <span className="ml-auto shrink-0">{formatDate(item.dueAt)}</span>
+                  </span>
+                  <span className="flex items-start gap-1.5 text-sm break-words whitespace-normal">
+                    <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
+                    <span>
+                      {item.read ? null : <span className="sr-only">Unread: </span>}
+                      {`The run due ${formatInZone(item.dueAt, item.timezone)} did not happen: ${visibleText(item.reason)}`}
+                    </span>
+                  </span>
+                </Link>
+              </DropdownMenuItem>
+            ))}
             {alerts.map((alert) => (
               <DropdownMenuItem key={alert.id} asChild>
                 <Link href={`/trackers/${alert.trackerId}`} className="flex flex-col items-start gap-0.5" data-testid="inbox-alert">

@@ -2,9 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarPlus, CalendarRange } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
-import { RunStatus } from "#web/components/trackers/run-status.tsx";
+import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
@@ -31,7 +30,7 @@ export async function prefetchList({ queryClient, api: serverApi }: PrefetchCont
   if (pro.isPro) await queryClient.prefetchQuery(trackerQueries.list(serverApi));
 }
 
-/** /trackers: the person's trackers, each with its schedule, last and next run, Run now and Pause. */
+/** /trackers: the person's trackers, each with its schedule, how its last run ended, its next run, a warning when its schedule has stalled, Run now and Pause. */
 export function TrackerListPage() {
   const { data: pro } = useQuery(queries.proStatus(api));
   return (
@@ -75,7 +74,6 @@ function TrackerList() {
 }
 
 function TrackerRow({ tracker }: { tracker: Tracker }) {
-  const run = tracker.lastRun;
   return (
     <Card className="gap-3 py-4" role="region" aria-label={visibleText(tracker.name)} data-testid="tracker-row">
       <CardContent className="flex flex-col gap-3 px-4 sm:flex-row sm:items-center sm:justify-between">
@@ -92,19 +90,15 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
               {tracker.scheduleText}
             </dd>
             <dt className="sr-only sm:not-sr-only">Last run</dt>
-            <dd className="flex flex-wrap items-center gap-2" data-testid="tracker-last-run">
-              {run ? (
-                <>
-                  <RunStatus status={run.status} />
-                  <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
-                </>
-              ) : (
-                "Not run yet"
-              )}
+            <dd data-testid="tracker-last-run">
+              <LastRun tracker={tracker} />
             </dd>
             <dt className="sr-only sm:not-sr-only">Next run</dt>
-            <dd data-testid="tracker-next-run">{tracker.paused ? (tracker.pausedReason ?? "Paused") : formatDate(tracker.nextRunAt)}</dd>
+            <dd data-testid="tracker-next-run">
+              <NextRun tracker={tracker} />
+            </dd>
           </dl>
+          <StallWarning tracker={tracker} />
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">
           <TrackerActions tracker={tracker} />

@@ -9,6 +9,7 @@ import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { RunCard } from "#web/components/trackers/run-card.tsx";
+import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
 import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
@@ -180,11 +181,20 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
             {tracker.scheduleText}
           </p>
           {notice ? <p className="text-sm text-amber-700">{notice}</p> : null}
+          {/* A frozen link's tracker runs no more: nothing is late. */}
+          {frozen ? null : <StallWarning tracker={tracker} />}
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        {frozen ? null : <Fact label="Next run">{tracker.paused ? "None while paused" : formatDate(tracker.nextRunAt)}</Fact>}
+        {frozen ? null : (
+          <Fact label="Next run" testId="tracker-next-run">
+            <NextRun tracker={{ ...tracker, pausedReason: undefined }} />
+          </Fact>
+        )}
+        <Fact label="Last run" testId="tracker-last-run">
+          <LastRun tracker={tracker} />
+        </Fact>
         <Fact label="Brand">{[tracker.brand.name, ...tracker.brand.aliases].join(", ")}</Fact>
         <Fact label="Providers">{tracker.providers.map((id) => providerCatalogue[id].name).join(", ")}</Fact>
         <Fact label="Each run">{`${tracker.queries.length} question${tracker.queries.length === 1 ? "" : "s"} × ${tracker.iterations} iteration${tracker.iterations === 1 ? "" : "s"}`}</Fact>
@@ -203,7 +213,7 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
   );
 }
 
-function Fact({ label, children, wide = false, testId }: { label: string; children: string; wide?: boolean; testId?: string }) {
+function Fact({ label, children, wide = false, testId }: { label: string; children: ReactNode; wide?: boolean; testId?: string }) {
   return (
     <div className={wide ? "min-w-0 sm:col-span-2" : "min-w-0"} data-testid={testId}>
       <dt className="text-muted-foreground">{label}</dt>

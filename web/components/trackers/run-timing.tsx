@@ -1,0 +1,45 @@
+import { TriangleAlert } from "lucide-react";
+import type { SharedTracker } from "#src/contract/shares.ts";
+import { lastRunDetail, nextRunText, stallText } from "#src/core/tracker-timing.ts";
+import { RunStatus } from "#web/components/trackers/run-status.tsx";
+
+/*
+ * A tracker's timing, as the list and the page show it: the next run (in the tracker's time zone,
+ * and how soon), how the last run ended or since when it has not, and a warning line when the
+ * schedule looks stalled. "In 3 hours" is written against the reader's clock: the server's render
+ * and the browser's may differ by a minute, so those texts do not warn on hydration.
+ */
+
+type Timed = Pick<SharedTracker, "nextRunAt" | "paused" | "schedule" | "lastRun" | "stall"> & { pausedReason?: string };
+
+export function NextRun({ tracker }: { tracker: Timed }) {
+  return <span suppressHydrationWarning>{nextRunText(tracker, new Date())}</span>;
+}
+
+export function LastRun({ tracker }: { tracker: Timed }) {
+  const run = tracker.lastRun;
+  if (!run) return <span>Not run yet</span>;
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <RunStatus status={run.status} />
+      <span suppressHydrationWarning>{lastRunDetail(run, tracker.schedule.timezone, new Date())}</span>
+    </span>
+  );
+}
+
+/** The stall in a plain sentence, with what to do; nothing when the schedule is on time. */
+export function StallWarning({ tracker, className }: { tracker: Timed; className?: string }) {
+  if (!tracker.stall) return null;
+  const advice =
+    tracker.stall.kind === "missed"
+      ? "Its trend has a gap there. Run now fills it; if the next run does not happen either, the schedule has stopped."
+      : "Nothing else runs until it ends.";
+  return (
+    <p role="status" data-testid="tracker-stall" className={`flex items-start gap-2 text-sm font-medium text-amber-800 dark:text-amber-300 ${className ?? ""}`}>
+      <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <span suppressHydrationWarning>
+        {stallText(tracker.stall, tracker.schedule.timezone, new Date())} {advice}
+      </span>
+    </p>
+  );
+}
