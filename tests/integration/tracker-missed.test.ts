@@ -7,7 +7,7 @@ import { stallText } from "#src/core/tracker-timing.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
-import { createTestApp, testRetry } from "#tests/support/app.ts";
+import { createTestApp, liveProviderEnv, testRetry } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { runToEnd } from "#tests/support/trackers.ts";
@@ -218,11 +218,28 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
         expect.objectContaining({ trackerId: tracker.id, dueAt: scheduledFor, reason: "the previous run was still going" }),
       ]);
       // The run before it was posted as it ended; the tick it blocked, once.
-      expect(hook.received.map((delivery) => delivery.event)).toEqual(["run.completed", "run.missed"]);
+      expect(hook.received.map((delivery) => delivery.event).sort()).toEqual(["run.completed", "run.missed"]);
       await getDb().db.update(trackerRuns).set({ status: "completed", finishedAt: new Date() }).where(eq(trackerRuns.id, run.id));
     } finally {
       await queue.stop();
       hook.stop();
+    }
+  }, 120_000);
+
+  test("a scheduled run the tracker's budget refuses is told as a missed run; the same refusal of a Run now is not (its owner is looking)", async () => {
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: liveProviderEnv(simulator) });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, monthlyBudgetUsd: 0.01 })).json as Tracker;
+      const manual = await runToEnd(agent.api, tracker.id);
+      expect(manual).toMatchObject({ status: "skipped", reason: expect.stringContaining("monthly budget") });
+      const scheduledFor = "2026-12-02T08:00:00.000Z";
+      await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor });
+      await settled(["tracker-tick"]);
+      const missed = (await agent.api.listUserAlerts()).missed;
+      expect(missed).toEqual([expect.objectContaining({ trackerId: tracker.id, dueAt: scheduledFor, reason: expect.stringContaining("monthly budget") })]);
+    } finally {
+      await queue.stop();
     }
   }, 120_000);
 
