@@ -82,10 +82,19 @@ export function createMissedRuns({
       db,
       rows.map((row) => row.id),
     );
+    // Each tracker's latest miss already recorded: a stall found at the last check is not reported again.
+    const recorded = new Map(
+      (
+        await db
+          .select({ trackerId: trackerMissedRuns.trackerId, at: sql<Date | string>`max(${trackerMissedRuns.dueAt})` })
+          .from(trackerMissedRuns)
+          .groupBy(trackerMissedRuns.trackerId)
+      ).map((row) => [row.trackerId, new Date(row.at).getTime()]),
+    );
     let told = 0;
     for (const row of rows) {
       const due = dueOccurrence(row, last.get(row.id) ?? null);
-      if (!due || now.getTime() - due.getTime() <= MISSED_GRACE_MS) continue;
+      if (!due || now.getTime() - due.getTime() <= MISSED_GRACE_MS || recorded.get(row.id) === due.getTime()) continue;
       const late = Math.round((now.getTime() - due.getTime()) / 60_000);
       if (await report(row.id, due, `no run was made for it (${late} minutes late when checked): the schedule did not tick`)) told++;
     }
