@@ -1,0 +1,1 @@
+CREATE INDEX "tracker_runs_created_idx" ON "tracker_runs" USING btree ("created_at");
