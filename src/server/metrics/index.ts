@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "#db/client.ts";
+import { driverMessage } from "#src/server/http/errors.ts";
 import type { SpendService } from "#src/server/services/spend/index.ts";
 import { type GaugeReading, scrapeFamilies, type ScrapeFamily } from "./scrape.ts";
 
@@ -86,8 +87,8 @@ export function createMetrics({ db, spend }: { db: Db; spend: Pick<SpendService,
       gauges = await family.read();
     } catch (error) {
       scrapeErrors.inc({ family: family.name });
-      // The cause alone: a driver's message, never the request (which carries the token).
-      console.error(`Metrics: ${family.name} left out of this scrape: ${error instanceof Error ? error.message : String(error)}`);
+      // The driver's words alone: neither the query nor the request (which carries the token).
+      console.error(`Metrics: ${family.name} left out of this scrape: ${driverMessage(error)}`);
       return;
     }
     for (const { name, help, labelNames, samples } of gauges) {
