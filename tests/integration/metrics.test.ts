@@ -171,6 +171,34 @@ describeEachDatabase("metrics for operators", (getDb) => {
     }
   });
 
+  test("a provider call's outcome is told apart: rate-limited, timed out, a provider error, then answered, each timed", async () => {
+    simulator.clearLog();
+    const retry = { retries: 2, baseDelayMs: 5, maxDelayMs: 50, callTimeoutMs: 400 };
+    const { app, queue } = await createTestApp(getDb(), { simulator, retry, env: { METRICS_TOKEN: TOKEN } });
+    try {
+      simulator.setFaults("openai", [{ kind: "rate_limit", retryAfterSeconds: 0 }, { kind: "timeout" }], { kinds: ["search"] });
+      simulator.setFaults("anthropic", [{ kind: "server_error" }], { kinds: ["search"] });
+      const visitor = createAgent(app);
+      await visitor.api.search({ query: "best crm" });
+      const { samples } = parseExposition((await visitor.request("GET", "/metrics", undefined, { authorization: `Bearer ${TOKEN}` })).text);
+      const calls = (provider: string, outcome: string) => sampleOf(samples, "aisc_provider_calls_total", { provider, call: "search", outcome });
+      expect({ rateLimited: calls("openai", "rate_limited"), timeout: calls("openai", "timeout"), ok: calls("openai", "ok") }).toEqual({
+        rateLimited: 1,
+        timeout: 1,
+        ok: 1,
+      });
+      expect({ error: calls("anthropic", "provider_error"), ok: calls("anthropic", "ok") }).toEqual({ error: 1, ok: 1 });
+      // The timed-out call waited its whole limit.
+      expect(sampleOf(samples, "aisc_provider_call_duration_seconds_sum", { provider: "openai", call: "search", outcome: "timeout" })).toBeGreaterThanOrEqual(
+        0.39,
+      );
+    } finally {
+      simulator.setFaults("openai", []);
+      simulator.setFaults("anthropic", []);
+      await queue.stop();
+    }
+  });
+
   test("a family whose read fails is left out and counted; the scrape still answers", async () => {
     const { app, queue } = await createTestApp(getDb(), { simulator, env: { METRICS_TOKEN: TOKEN } });
     const scrape = async () => parseExposition((await createAgent(app).request("GET", "/metrics", undefined, { authorization: `Bearer ${TOKEN}` })).text);
