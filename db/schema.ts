@@ -387,6 +387,8 @@ export const trackerRuns = pgTable(
   },
   (t) => [
     index("tracker_runs_tracker_created_idx").on(t.trackerId, t.createdAt.desc()),
+    // The deployment's runs of the last day, by status, for /metrics: a range, not a scan of every run ever made.
+    index("tracker_runs_created_idx").on(t.createdAt),
     // One run queued or running per tracker: Run now while one is answers 409, a tick is skipped.
     uniqueIndex("tracker_runs_one_active_key").on(t.trackerId).where(sql`${t.status} in ('queued', 'running')`),
     // One row per schedule occurrence: a tick sent twice, or retried after its row was written, adds none.

@@ -16,6 +16,8 @@ import { authRoutes } from "#src/server/routes/api/auth.ts";
 import { billingRoutes } from "#src/server/routes/api/billing.ts";
 import { apiDocs } from "#src/server/routes/api/docs.ts";
 import { healthRoutes } from "#src/server/routes/api/health.ts";
+import { metricsRoutes } from "#src/server/routes/metrics.ts";
+import { createMetrics, instrumentProviders } from "#src/server/metrics/index.ts";
 import { quotaRoutes } from "#src/server/routes/api/quota.ts";
 import { searchRoutes } from "#src/server/routes/api/search.ts";
 import { spendRoutes } from "#src/server/routes/api/spend.ts";
@@ -64,12 +66,15 @@ export async function createApp(deps: AppDeps) {
   const trustProxy = deps.env.TRUST_PROXY;
   const clock = deps.clock ?? (() => new Date());
   const instance = deps.instance ?? createInstance(deps.database);
+  const metricsToken = deps.env.METRICS_TOKEN;
+  // Only with METRICS_TOKEN: a registry per app (tests build many). Spend is read at scrape time, from the service below.
+  const metrics = metricsToken ? createMetrics({ db: deps.database.db, spend: { today: () => services.spend.today() } }) : undefined;
   const deadline = { oneIterationMs: deps.env.SEARCH_DEADLINE_SECONDS * 1000, hundredIterationsMs: deps.env.SEARCH_DEADLINE_SECONDS_AT_100 * 1000 };
   const services = createServices({
     db: deps.database.db,
     secret,
     instance,
-    providers: deps.providers,
+    providers: metrics ? instrumentProviders(deps.providers, metrics.providerCall) : deps.providers,
     concurrency: deps.env.SEARCH_CONCURRENCY,
     retry: deps.retry,
     deadline,
@@ -91,6 +96,7 @@ export async function createApp(deps: AppDeps) {
         publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
         dailyCap: deps.env.MAIL_DAILY_CAP,
       },
+      metrics,
       caps: {
         maxTrackers: deps.env.MAX_TRACKERS_PER_ACCOUNT,
         maxRunAnswers: deps.env.MAX_TRACKER_RUN_ANSWERS,
@@ -118,6 +124,7 @@ export async function createApp(deps: AppDeps) {
     .use(assetRoutes(deps.assetsDir))
     .use(apiDocs())
     .use(healthRoutes({ db: deps.database.kind, write: () => instance.beat() }))
+    .use(metrics && metricsToken ? metricsRoutes(metrics, metricsToken) : new Elysia())
     // Before every route that reads the caller: what a token may do is checked here, once.
     .use(tokenAccessGuard(identityPlugin, routeTable))
     .use(authRoutes({ accounts: services.accounts, sessions, trustProxy }, guarded))

@@ -10,6 +10,9 @@ import { loadOrCreateSecret, SESSION_SECRET_MIN_LENGTH } from "#src/server/sessi
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 
 export const DEFAULT_DATA_DIR = "./data";
+export const METRICS_TOKEN_MIN_LENGTH = 32;
+/** Variables whose value an error never repeats: a start-up message ends up in logs. */
+const SECRETS = new Set(["METRICS_TOKEN"]);
 
 // Empty strings count as unset, so `FOO=` in a .env file behaves like no FOO at all.
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
@@ -153,6 +156,11 @@ const EnvSchema = v.object({
     ),
     GOOGLE_REDIRECT_ORIGINS.join(","),
   ),
+  /**
+   * Turns on GET /metrics (Prometheus text format), read with `Authorization: Bearer <token>`; without
+   * it /metrics does not exist. At least 32 characters: it is the only thing between the metrics and anyone.
+   */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(METRICS_TOKEN_MIN_LENGTH, `a secret of at least ${METRICS_TOKEN_MIN_LENGTH} characters`))),
   /** A JSON price table replacing the built-in one (src/contract/prices.ts, ADR 041). */
   PRICES_FILE: optionalText,
   /** What one account's searches may spend a day (UTC), in USD, before a search is refused or stopped (ADR 041). */
@@ -292,5 +300,6 @@ function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   if (result.success) return result.output;
   const issue = result.issues[0];
   const name = issue.path?.map((p) => String(p.key)).join(".") ?? "environment";
-  throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${JSON.stringify(issue.input)}`);
+  const got = SECRETS.has(name) ? `${String(issue.input).length} characters` : JSON.stringify(issue.input);
+  throw new EnvError(`Invalid environment variable ${name}: expected ${issue.message}, got ${got}`);
 }

@@ -9,7 +9,7 @@ import { createCompare } from "./compare/index.ts";
 import { createLens } from "./lens/index.ts";
 import type { JobQueue } from "./job-queue.ts";
 import { createTokens } from "./tokens/index.ts";
-import { createTrackerEngine } from "./trackers/engine.ts";
+import { createTrackerEngine, type TrackerEngineDeps } from "./trackers/engine.ts";
 import { createTrackers, DEFAULT_TRACKER_CAPS, type TrackerCaps } from "./trackers/index.ts";
 import { createRollups } from "./trackers/rollups.ts";
 import { createAlerts } from "./trackers/alerts.ts";
@@ -80,6 +80,8 @@ export type ServicesDeps = {
     /** SMTP_URL, MAIL_FROM; PUBLIC_URL, which e-mails link to, and MAIL_DAILY_CAP (ADR 053). */
     mail: { smtpUrl: string | undefined; from: string; publicUrl?: string; dailyCap?: number };
     caps?: TrackerCaps;
+    /** Where each scheduled run's lateness is observed (src/server/metrics), when metrics are on. */
+    metrics?: TrackerEngineDeps["metrics"];
   };
   /** Reads of one share link a minute (SHARE_READS_PER_MINUTE, ADR 048), counted for every instance. */
   shareReadsPerMinute?: number;
@@ -172,6 +174,7 @@ export function createServices({
     retry,
     deadline,
     clock,
+    metrics: trackerSettings.metrics,
   });
   const trackers = createTrackers({
     db,

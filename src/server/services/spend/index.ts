@@ -190,6 +190,16 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
       };
     },
 
+    /**
+     * The deployment's spend today (UTC) by source, recorded and held now: the totals the limits are
+     * checked against, for operators (src/server/metrics).
+     */
+    async today(): Promise<Record<"recorded" | "held", Record<SpendSource, number>>> {
+      const bySource = ({ deployment, trackers }: Totals) => ({ search: deployment - trackers, tracker: trackers });
+      const [spent, held] = await Promise.all([spentToday(db, undefined), heldNow(db, undefined)]);
+      return { recorded: bySource(spent), held: bySource(held) };
+    },
+
     /** What a tracker has been charged this month (UTC): models without a price at the ceiling. */
     trackerMonth: (userId: string, trackerId: string) => trackerMonth(db, userId, trackerId),
 

@@ -106,6 +106,8 @@ export type TrackerEngineDeps = {
   retry?: RetryPolicy;
   deadline: DeadlinePolicy;
   clock?: () => Date;
+  /** Observes how late each scheduled run is made (src/server/metrics), when metrics are on. */
+  metrics?: { tickLateness(seconds: number): void };
 };
 
 /**
@@ -157,6 +159,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
         .values({ trackerId: row.id, trigger, segment: row.segment, scheduledFor: occurrence ?? clock(), definition: currentDefinition(row) })
         .onConflictDoNothing()
         .returning({ id: trackerRuns.id });
+      if (run && occurrence) deps.metrics?.tickLateness((clock().getTime() - occurrence.getTime()) / 1000);
       let runId = run?.id;
       if (!runId && occurrence) {
         const [made] = await db
