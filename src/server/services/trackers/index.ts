@@ -21,7 +21,7 @@ import { newWebhookSecret } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews, currentDefinition } from "./runs.ts";
-import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
+import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
@@ -166,7 +166,8 @@ export function createTrackers({
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
-    const next = paused ? null : nextRun(schedule, clock());
+    // The run the dispatcher will make: what the table holds is the schedule (ADR 055).
+    const next = paused ? null : row.nextRunAt;
     const location = v.safeParse(Location, row.location);
     return {
       id: row.id,
@@ -262,9 +263,9 @@ export function createTrackers({
         return saved;
       });
       if (!row) throw new Error("could not save the tracker");
-      await engine.schedule(row);
+      const scheduled = { ...row, nextRunAt: await engine.schedule(row) };
       await emails.ensureDigest();
-      return withSecret(await view(row, null, { seeing: "wait" }), row, Boolean(input.webhook));
+      return withSecret(await view(scheduled, null, { seeing: "wait" }), scheduled, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
@@ -318,8 +319,8 @@ export function createTrackers({
         .where(eq(trackers.id, row.id))
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
-      await engine.schedule(updated);
-      return withSecret(await view(updated, undefined, { seeing: "wait" }), updated, freshSecret);
+      const scheduled = { ...updated, nextRunAt: await engine.schedule(updated) };
+      return withSecret(await view(scheduled, undefined, { seeing: "wait" }), scheduled, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */

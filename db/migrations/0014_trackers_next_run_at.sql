@@ -1,0 +1,2 @@
+ALTER TABLE "trackers" ADD COLUMN "next_run_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "trackers_due_idx" ON "trackers" USING btree ("next_run_at") WHERE "trackers"."next_run_at" is not null;
