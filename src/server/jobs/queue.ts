@@ -19,7 +19,8 @@ export function createJobQueue(database: Database, options: StartJobsOptions = {
   // After the queue has started (the tasks send and schedule through it): a failure is told, and the next start tries again.
   const afterStart = () =>
     jobs().then(() => {
-      for (const task of startTasks) task().catch((error) => console.error(`jobs: a task at start failed: ${error instanceof Error ? error.message : String(error)}`));
+      for (const task of startTasks)
+        task().catch((error) => console.error(`jobs: a task at start failed: ${error instanceof Error ? error.message : String(error)}`));
     });
   let startedTasks: Promise<void> | undefined;
   const running = async () => {

@@ -59,7 +59,9 @@ export function createDispatcher({ db, queue, clock, tickQueue }: DispatcherDeps
       const next = nextFor(row, clock());
       const [written] = await db
         .update(trackers)
-        .set({ nextRunAt: sql`case when ${trackers.paused} or ${trackers.pausedReason} is not null then null else ${next?.toISOString() ?? null}::timestamptz end` })
+        .set({
+          nextRunAt: sql`case when ${trackers.paused} or ${trackers.pausedReason} is not null then null else ${next?.toISOString() ?? null}::timestamptz end`,
+        })
         .where(and(eq(trackers.id, row.id), eq(trackers.cron, row.cron), eq(trackers.timezone, row.timezone)))
         .returning({ nextRunAt: trackers.nextRunAt });
       // The queue runs the dispatcher: started here as the first schedule is kept (a server starts it anyway).
@@ -179,7 +181,8 @@ export function createDispatcher({ db, queue, clock, tickQueue }: DispatcherDeps
         .onConflictDoNothing();
     }
     const runFor = onTime ? new Date(latest) : now;
-    const tick = () => queue.send<TickJob>(tickQueue, { trackerId: row.id, scheduledFor: runFor.toISOString() }, { singletonKey: `${row.id}/${runFor.getTime()}` });
+    const tick = () =>
+      queue.send<TickJob>(tickQueue, { trackerId: row.id, scheduledFor: runFor.toISOString() }, { singletonKey: `${row.id}/${runFor.getTime()}` });
     // An on-time tick is sent before the move (sent twice at worst, one run). A catch-up stands for
     // no occurrence, so it is sent only by the dispatch whose move won: once, or lost with a crash
     // in between (the missed row stands, and the next occurrence runs).
