@@ -186,9 +186,14 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
 
     async unscheduleAll(queue) {
       await ensureQueue(queue);
-      const schedules = await boss.getSchedules(queue);
-      for (const { key } of schedules) await boss.unschedule(queue, key);
-      return schedules.length;
+      // A page at a time (pg-boss answers 1,000 by default): each page is removed before the next is read.
+      let removed = 0;
+      for (;;) {
+        const page = await boss.getSchedules(queue, undefined, { limit: 1000 });
+        if (page.length === 0) return removed;
+        for (const { key } of page) await boss.unschedule(queue, key);
+        removed += page.length;
+      }
     },
 
     async work<T extends object>(queue: string, { concurrency, quick = false, ...settings }: WorkOptions, handler: JobHandler<T>) {
