@@ -20,6 +20,7 @@ const benches: Array<{ file: string; env?: Record<string, string>; full?: boolea
   { file: "peak.ts" },
   { file: "cancel.ts", full: true },
   { file: "trackers.ts", full: true },
+  { file: "schedule-cost.ts", full: true },
 ];
 
 const build = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });

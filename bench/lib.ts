@@ -48,7 +48,7 @@ export const median = (values: number[]) => percentile(values, 50);
 
 /** The real app, in this process, on a fresh in-memory PGlite (or `database`), providers on the simulator at `baseUrls`. */
 export async function benchApp(options: { baseUrls: Record<ProviderId, string>; database?: Database; env?: Record<string, string> }) {
-  const { app, database, providers, close } = await assemble({
+  const { app, database, providers, queue, close } = await assemble({
     env: {
       NODE_ENV: "test",
       DATA_DIR: mkdtempSync(join(tmpdir(), "bench-")),
@@ -69,6 +69,8 @@ export async function benchApp(options: { baseUrls: Record<ProviderId, string>; 
     /** The app's provider adapters, for timing their SDK calls alone. */
     providers,
     handle,
+    /** Its job queue, started at the first job sent (or by `start()`). */
+    queue,
     close,
   };
 }

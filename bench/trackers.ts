@@ -5,25 +5,35 @@
  *   time ÷ the ideal (each provider's calls back to back at the cap, then one reading), and the
  *   server's peak RSS during the run;
  * - the scheduler with 1,000 trackers defined, in this process on a fresh PGlite: how long their
- *   creation (and pg-boss schedules) takes, and how long one tick takes to make their 1,000 runs
+ *   creation (and their next runs) takes, and how long one tick takes to make their 1,000 runs
  *   (first run row to last).
  *
- *   bun bench/trackers.ts [--cap 16] [--quick]   (after `bun run build`: the run needs the binary)
+ * - the dispatcher at scale (not with --quick): 10,000 trackers on one throwaway PostgreSQL with
+ *   three app instances (three assembled apps on one DATABASE_URL in this process), each tracker
+ *   due once in a window of a few minutes, its runs 1 query × 1 provider × 1 iteration on a
+ *   simulator answering at once: every due occurrence makes its run, the p99 of a run's lateness
+ *   (its row's created_at − scheduled_for), the CPU of this process and of PostgreSQL over the
+ *   window, and pg-boss's job rows.
+ *
+ *   bun bench/trackers.ts [--cap 16] [--quick] [--scale-only] [--trackers 10000] [--window 10]
+ *   (after `bun run build`: the run needs the binary)
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { and, eq, isNotNull } from "drizzle-orm";
-import { createDatabase } from "#db/client.ts";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { createDatabase, selectRows } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
-import { subscriptions, trackerRuns, users } from "#db/schema.ts";
+import { subscriptions, trackerRuns, trackers, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { seedSearches } from "../scripts/seed.ts";
-import { BINARY, benchApp, flag, memoryOf, quick, report, spawnSimulator, startServer } from "./lib.ts";
+import { nextOccurrence } from "#src/server/services/trackers/schedule.ts";
+import { startPostgres } from "#tests/support/databases.ts";
+import { BINARY, benchApp, flag, memoryOf, percentile, quick, report, spawnSimulator, startServer } from "./lib.ts";
 
 const LATENCY_MS = 200;
 const cap = Number(flag("--cap") ?? 16);
@@ -33,9 +43,10 @@ const trackerCount = quick ? 100 : 1000;
 const PASSWORD = "bench-password";
 
 const simulator = await spawnSimulator(LATENCY_MS);
+const scaleOnly = process.argv.includes("--scale-only");
 
 // One big run, on the binary. Its Pro user is written before the server opens the folder (one process owns a PGlite folder).
-{
+if (!scaleOnly) {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-trackers-"));
   const database = await createDatabase({ dataDir });
   await migrate(database);
@@ -94,51 +105,178 @@ const simulator = await spawnSimulator(LATENCY_MS);
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
 }
 
-await buildAssets({ quiet: true });
-const bench = await benchApp({ baseUrls: simulator.baseUrls, env: { TRACKER_MIN_INTERVAL_MINUTES: "1" } });
-const { userId, cookie } = await seedSearches(bench.database, bench.handle, { searches: 0 });
-const api = createApiClient({ baseUrl: "http://localhost", fetch: bench.handle, headers: { cookie } });
-
-// The scheduler: 1,000 trackers due at the same minute, whose owner's subscription then lapses, so
-// that the tick's runs are queued and skipped at once, without provider calls: what is left is the
-// cost of the tick itself. They are defined through the API with a schedule nowhere near, then
-// moved (PATCH) to a minute far enough ahead that every one is moved before it.
-const parked = { cron: "0 3 1 1 *", timezone: "UTC" };
-const defineStarted = performance.now();
-const ids: string[] = [];
-for (let i = 0; i < trackerCount; i++)
-  ids.push((await api.createTracker({ name: `T${i}`, queries: ["best crm"], brand: { name: "Acme" }, iterations: 1, schedule: parked })).id);
-const defineS = (performance.now() - defineStarted) / 1000;
-// Moving them takes about as long as defining them: the minute after that, with a minute to spare.
-const at = new Date(Date.now() + defineS * 1000 * 1.5 + 90_000);
-const daily = { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, timezone: "UTC" };
-for (const id of ids) await api.updateTracker(id, { schedule: daily });
-await bench.database.db.update(subscriptions).set({ status: "canceled" }).where(eq(subscriptions.userId, userId));
-const db = bench.database.db;
-const occurrence = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours(), at.getUTCMinutes()));
-// Their tick: one run row each for that occurrence (skipped: the subscription lapsed).
-let tickS = 0;
-let lastS = 0;
-for (;;) {
-  const runs = await db
-    .select({ at: trackerRuns.createdAt, finishedAt: trackerRuns.finishedAt })
-    .from(trackerRuns)
-    .where(and(eq(trackerRuns.trigger, "schedule"), eq(trackerRuns.scheduledFor, occurrence), isNotNull(trackerRuns.finishedAt)))
-    .orderBy(trackerRuns.createdAt);
-  if (runs.length >= trackerCount) {
-    tickS = ((runs.at(-1)?.at.getTime() ?? 0) - (runs[0]?.at.getTime() ?? 0)) / 1000;
-    lastS = (Math.max(...runs.map((run) => run.finishedAt?.getTime() ?? 0)) - occurrence.getTime()) / 1000;
-    break;
-  }
-  await Bun.sleep(500);
-}
-console.log(
-  `${trackerCount} trackers defined in ${defineS.toFixed(1)} s (with their pg-boss schedules); one tick made their ${trackerCount} runs in ${tickS.toFixed(2)} s ` +
-    `(first run row to last), the last one ended (skipped) ${lastS.toFixed(1)} s after the occurrence (pg-boss's cron pass runs every 30 s)`,
-);
-// Goal: a tick's runs are all made within the minute, before the next tick of the shortest schedule an operator may allow.
-report({ figure: `scheduler: one tick's runs for ${trackerCount} trackers`, value: tickS, unit: "s", goal: 60, better: "lower" });
-
-await bench.close();
+if (!scaleOnly) await pgBossTick();
+if (!quick) await dispatcherAtScale();
 simulator.stop();
 process.exit(0);
+
+async function pgBossTick() {
+  await buildAssets({ quiet: true });
+  const bench = await benchApp({ baseUrls: simulator.baseUrls, env: { TRACKER_MIN_INTERVAL_MINUTES: "1" } });
+  const { userId, cookie } = await seedSearches(bench.database, bench.handle, { searches: 0 });
+  const api = createApiClient({ baseUrl: "http://localhost", fetch: bench.handle, headers: { cookie } });
+
+  // The scheduler: 1,000 trackers due at the same minute, whose owner's subscription then lapses, so
+  // that the tick's runs are queued and skipped at once, without provider calls: what is left is the
+  // cost of the tick itself. They are defined through the API with a schedule nowhere near, then
+  // moved (PATCH) to a minute far enough ahead that every one is moved before it.
+  const parked = { cron: "0 3 1 1 *", timezone: "UTC" };
+  const defineStarted = performance.now();
+  const ids: string[] = [];
+  for (let i = 0; i < trackerCount; i++)
+    ids.push((await api.createTracker({ name: `T${i}`, queries: ["best crm"], brand: { name: "Acme" }, iterations: 1, schedule: parked })).id);
+  const defineS = (performance.now() - defineStarted) / 1000;
+  // Moving them takes about as long as defining them: the minute after that, with a minute to spare.
+  const at = new Date(Date.now() + defineS * 1000 * 1.5 + 90_000);
+  const daily = { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, timezone: "UTC" };
+  for (const id of ids) await api.updateTracker(id, { schedule: daily });
+  await bench.database.db.update(subscriptions).set({ status: "canceled" }).where(eq(subscriptions.userId, userId));
+  const db = bench.database.db;
+  const occurrence = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours(), at.getUTCMinutes()));
+  // Their tick: one run row each for that occurrence (skipped: the subscription lapsed).
+  let tickS = 0;
+  let lastS = 0;
+  for (;;) {
+    const runs = await db
+      .select({ at: trackerRuns.createdAt, finishedAt: trackerRuns.finishedAt })
+      .from(trackerRuns)
+      .where(and(eq(trackerRuns.trigger, "schedule"), eq(trackerRuns.scheduledFor, occurrence), isNotNull(trackerRuns.finishedAt)))
+      .orderBy(trackerRuns.createdAt);
+    if (runs.length >= trackerCount) {
+      tickS = ((runs.at(-1)?.at.getTime() ?? 0) - (runs[0]?.at.getTime() ?? 0)) / 1000;
+      lastS = (Math.max(...runs.map((run) => run.finishedAt?.getTime() ?? 0)) - occurrence.getTime()) / 1000;
+      break;
+    }
+    await Bun.sleep(500);
+  }
+  console.log(
+    `${trackerCount} trackers defined in ${defineS.toFixed(1)} s (with their next runs); one tick made their ${trackerCount} runs in ${tickS.toFixed(2)} s ` +
+      `(first run row to last), the last one ended (skipped) ${lastS.toFixed(1)} s after the occurrence (the dispatcher looks every 15 s)`,
+  );
+  // Goal: a tick's runs are all made within the minute, before the next tick of the shortest schedule an operator may allow.
+  report({ figure: `scheduler: one tick's runs for ${trackerCount} trackers`, value: tickS, unit: "s", goal: 60, better: "lower" });
+
+  await bench.close();
+}
+
+/** The dispatcher at scale (ADR 055): see the top of this file. */
+async function dispatcherAtScale(): Promise<void> {
+  const count = Number(flag("--trackers") ?? 10_000);
+  const windowMinutes = Number(flag("--window") ?? 10);
+  const cluster = await startPostgres();
+  if (!cluster) return console.log("no PostgreSQL binaries here: the dispatcher at scale is not measured");
+  const simulatorFast = await spawnSimulator(1);
+  const env = {
+    DATABASE_URL: cluster.url,
+    TRACKER_MIN_INTERVAL_MINUTES: "1",
+    ACCOUNT_DAILY_SPEND_USD: "1000000",
+    DAILY_SPEND_USD: "1000000",
+    TRACKER_SPEND_SHARE: "1",
+  };
+  const instances = [];
+  // One after the other: the first migrates and installs pg-boss's schema.
+  for (let i = 0; i < 3; i++) {
+    const app = await benchApp({ baseUrls: simulatorFast.baseUrls, env });
+    await app.queue.start();
+    instances.push(app);
+  }
+  const db = instances[0]!.database.db;
+  const [user] = await db
+    .insert(users)
+    .values({ username: "scale", email: "scale@example.com", passwordHash: "x", firstName: "", lastName: "" })
+    .returning({ id: users.id });
+  await db.insert(subscriptions).values({ id: `sub_${user!.id}`, userId: user!.id, stripeCustomerId: `cus_${user!.id}`, status: "active" });
+  // Each tracker hourly at one minute of the window, which starts two minutes from now.
+  const start = Math.ceil(Date.now() / 60_000) * 60_000 + 120_000;
+  const seeded = performance.now();
+  for (let i = 0; i < count; i += 500)
+    await db.insert(trackers).values(
+      Array.from({ length: Math.min(500, count - i) }, (_, j) => {
+        const minute = new Date(start + ((i + j) % windowMinutes) * 60_000).getUTCMinutes();
+        const schedule = { cron: `${minute} * * * *`, timezone: "UTC" };
+        const next = nextOccurrence(schedule, start - 1);
+        return {
+          userId: user!.id,
+          name: `S${i + j}`,
+          queries: ["best crm"],
+          brand: { name: "Acme" },
+          providers: ["openai"],
+          iterations: 1,
+          ...schedule,
+          nextRunAt: new Date(next!),
+        };
+      }),
+    );
+  console.log(
+    `${count} trackers written in ${((performance.now() - seeded) / 1000).toFixed(1)} s; due from ${new Date(start).toISOString()} over ${windowMinutes} minutes`,
+  );
+  await Bun.sleep(Math.max(0, start - Date.now()));
+  const [dataDir] = await selectRows<{ setting: string }>(db, sql`select setting from pg_settings where name = 'data_directory'`);
+  const postgresCpu = () => postgresCpuMs(dataDir!.setting);
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = postgresCpu();
+  const end = start + windowMinutes * 60_000;
+  let peakJobs = 0;
+  let runs: Array<{ lateMs: number; status: string }> = [];
+  // Until every occurrence has its run, or two minutes past the window.
+  while (Date.now() < end + 120_000) {
+    await Bun.sleep(5_000);
+    const [jobs] = await selectRows<{ n: number }>(db, sql`select count(*)::int as n from pgboss.job`);
+    peakJobs = Math.max(peakJobs, jobs?.n ?? 0);
+    runs = await selectRows<{ lateMs: number; status: string }>(
+      db,
+      sql`select extract(epoch from (created_at - scheduled_for)) * 1000 as "lateMs", status from tracker_runs where trigger = 'schedule'`,
+    );
+    if (Date.now() > end && runs.length >= count) break;
+  }
+  const windowS = (Date.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const appCpuS = (cpu.user + cpu.system) / 1e6;
+  const pgCpuS = (postgresCpu() - pgBefore) / 1000;
+  await Bun.sleep(10_000);
+  const statuses = new Map<string, number>();
+  for (const run of await selectRows<{ status: string }>(db, sql`select status from tracker_runs where trigger = 'schedule'`))
+    statuses.set(run.status, (statuses.get(run.status) ?? 0) + 1);
+  const [jobRows] = await selectRows<{ n: number; ticks: number; queries: number }>(
+    db,
+    sql`select count(*)::int as n, count(*) filter (where name = 'tracker-tick')::int as ticks, count(*) filter (where name = 'tracker-query')::int as queries from pgboss.job`,
+  );
+  const late = runs.map((run) => Number(run.lateMs) / 1000);
+  const p50 = percentile(late, 50);
+  const p99 = percentile(late, 99);
+  const max = Math.max(...late);
+  for (const instance of instances) await instance.queue.stop({ graceful: false });
+  for (const instance of instances.reverse()) await instance.close();
+  simulatorFast.stop();
+  await cluster.stop();
+  // Steady state: each tracker runs hourly, and each run leaves a tick and a query job for
+  // JOB_RETENTION_SECONDS (6 h), plus four dispatches a minute.
+  const perHour = count;
+  console.log(
+    `dispatcher at scale: ${count} trackers due over ${windowMinutes} min on 3 instances (one process) and one PostgreSQL: ` +
+      `${runs.length} scheduled runs (${[...statuses].map(([status, n]) => `${n} ${status}`).join(", ")}); lateness p50 ${p50.toFixed(1)} s, p99 ${p99.toFixed(1)} s, max ${max.toFixed(1)} s; ` +
+      `CPU over ${windowS.toFixed(0)} s: the app process ${appCpuS.toFixed(0)} s (${((100 * appCpuS) / windowS).toFixed(0)} % of a core, runs included), PostgreSQL ${pgCpuS.toFixed(0)} s; ` +
+      `pg-boss job rows: ${jobRows?.n} at the end (${jobRows?.ticks} ticks, ${jobRows?.queries} queries), peak ${peakJobs}; ` +
+      `steady state (${perHour} hourly trackers, a 6-hour retention): about ${Math.round(perHour * 6 * 2 + 6 * 240).toLocaleString("en-US")} rows`,
+  );
+  report({ figure: `dispatcher: ${count} trackers, 3 instances: runs made ÷ due`, value: runs.length / count, unit: "×", goal: 1, better: "higher" });
+  report({ figure: "dispatcher: p99 lateness of a run", value: p99, unit: "s", goal: 60, better: "lower" });
+  report({ figure: "dispatcher: pg-boss job rows at the end", value: jobRows?.n ?? 0, unit: "rows", goal: 1_000_000, better: "lower" });
+}
+
+/** CPU (user + system, ms) of the PostgreSQL server of data directory `dataDir` and its live backends. */
+function postgresCpuMs(dataDir: string): number {
+  const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  const tick = 100;
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const ppid = Number(fields[1]);
+      if (Number(entry) !== pid && ppid !== pid) continue;
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
+    } catch {}
+  }
+  return total;
+}

@@ -353,10 +353,19 @@ export const trackers = pgTable(
     webhookUrl: text("webhook_url"),
     webhookFormat: text("webhook_format").$type<"json" | "slack">(),
     webhookSecret: text("webhook_secret"),
+    /**
+     * Its schedule's next occurrence, which the dispatcher runs once due (ADR 055); null while it is
+     * paused. The table is the schedule: there is no other copy to fall out of step with it.
+     */
+    nextRunAt: tstz("next_run_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("trackers_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("trackers_user_idx").on(t.userId, t.createdAt),
+    // The dispatcher's due scan: only scheduled trackers are in it.
+    index("trackers_due_idx").on(t.nextRunAt).where(sql`${t.nextRunAt} is not null`),
+  ],
 );
 
 export const trackerRunStatuses = ["queued", "running", "completed", "partial", "failed", "skipped"] as const;

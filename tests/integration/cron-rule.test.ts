@@ -161,11 +161,11 @@ describeEachDatabase("trackers: the cron rule", (getDb) => {
       const ownerPaused = await read("owner-paused");
       expect(ownerPaused.paused).toBe(true);
       expect(ownerPaused.pausedReason).toBeUndefined();
-      // The owner's list says why too; and pg-boss no longer fires the paused ones.
+      // The owner's list says why too; and the paused ones have no next run.
       const listed = (await agent.api.listTrackers()).trackers.find((t) => t.id === made.minutely!.id);
       expect(listed?.pausedReason).toContain("TRACKER_MIN_INTERVAL_MINUTES");
       expect(await scheduled()).toEqual(new Set([made.weekly!.id, made.tabbed!.id]));
-      expect((await rowsOf(sql`select cron from pgboss.schedule where key = ${made.tabbed!.id}`))[0]?.cron).toBe("0 9 * * 3");
+      expect((await rowsOf(sql`select cron from trackers where id = ${made.tabbed!.id}`))[0]?.cron).toBe("0 9 * * 3");
 
       // Resuming with the schedule it has is refused, saying what to do; so is resuming the owner's own pause.
       for (const name of ["minutely", "hashed", "owner-paused"]) {
@@ -198,12 +198,10 @@ describeEachDatabase("trackers: the cron rule", (getDb) => {
       await third.queue.stop();
     }
 
-    /** The trackers of this test pg-boss has a schedule for. */
+    /** The trackers of this test with a next run (the dispatcher's schedule: next_run_at). */
     async function scheduled(): Promise<Set<string>> {
       const ours = new Set(Object.values(made).map((t) => t.id));
-      return new Set(
-        (await rowsOf(sql`select key from pgboss.schedule where name = 'tracker-tick'`)).map((row) => String(row.key)).filter((id) => ours.has(id)),
-      );
+      return new Set((await rowsOf(sql`select id from trackers where next_run_at is not null`)).map((row) => String(row.id)).filter((id) => ours.has(id)));
     }
   });
 

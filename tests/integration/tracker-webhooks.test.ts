@@ -51,6 +51,8 @@ function inlineQueue(): JobQueue {
     },
     schedule: async () => {},
     unschedule: async () => {},
+    unscheduleAll: async () => 0,
+    onStart: () => {},
     start: async () => {},
     stop: async () => {},
   };

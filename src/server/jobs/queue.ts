@@ -9,21 +9,38 @@ import { startJobs, type Jobs, type StartJobsOptions } from "./index.ts";
  */
 export function createJobQueue(database: Database, options: StartJobsOptions = {}): JobQueue {
   const handlers: Array<(jobs: Jobs) => Promise<void>> = [];
+  const startTasks: Array<() => Promise<void>> = [];
   let started: Promise<Jobs> | undefined;
   const jobs = () =>
     (started ??= startJobs(database, options).then(async (running) => {
       for (const attach of handlers) await attach(running);
       return running;
     }));
+  // After the queue has started (the tasks send and schedule through it): a failure is told, and the next start tries again.
+  const afterStart = () =>
+    jobs().then(() => {
+      for (const task of startTasks)
+        task().catch((error) => console.error(`jobs: a task at start failed: ${error instanceof Error ? error.message : String(error)}`));
+    });
+  let startedTasks: Promise<void> | undefined;
+  const running = async () => {
+    const ready = await jobs();
+    startedTasks ??= afterStart();
+    return ready;
+  };
   return {
-    send: async (queue, data, sendOptions) => (await jobs()).send(queue, data, sendOptions),
+    send: async (queue, data, sendOptions) => (await running()).send(queue, data, sendOptions),
     work(queue, workOptions, handler) {
       handlers.push((running) => running.work(queue, workOptions, (data, job) => handler(data as never, job)));
     },
-    schedule: async (queue, cron, data, scheduleOptions) => (await jobs()).schedule(queue, cron, data, scheduleOptions),
-    unschedule: async (queue, key) => (await jobs()).unschedule(queue, key),
+    onStart(task) {
+      startTasks.push(task);
+    },
+    schedule: async (queue, cron, data, scheduleOptions) => (await running()).schedule(queue, cron, data, scheduleOptions),
+    unschedule: async (queue, key) => (await running()).unschedule(queue, key),
+    unscheduleAll: async (queue) => (await running()).unscheduleAll(queue),
     start: async () => {
-      await jobs();
+      await running();
     },
     async stop({ graceful = true } = {}) {
       if (started) await (await started).stop({ graceful, timeoutSeconds: 8 });

@@ -22,6 +22,13 @@ export type JobQueue = {
   /** A cron schedule sending `data` to `queue` at each tick, once whichever instances are up; the same key replaces it. */
   schedule<T extends object>(queue: string, cron: string, data: T, options: { timezone: string; key: string }): Promise<void>;
   unschedule(queue: string, key: string): Promise<void>;
+  /** Removes every schedule of a queue; how many there were. */
+  unscheduleAll(queue: string): Promise<number>;
+  /**
+   * Work done each time the queue starts in this process (at server start, or at the first job
+   * sent), in the background: what must be in place whenever jobs run, put back if it went.
+   */
+  onStart(task: () => Promise<void>): void;
   start(): Promise<void>;
   /**
    * Stops taking jobs. Graceful (the default) waits a while for running handlers; `graceful: false`

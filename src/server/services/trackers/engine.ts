@@ -25,6 +25,7 @@ import type { Providers } from "../search/run.ts";
 import type { SearchStore } from "../search/store.ts";
 import type { SpendBudget, SpendService } from "../spend/index.ts";
 import { occurrenceAt } from "./schedule.ts";
+import { createDispatcher, type TickJob } from "./dispatcher.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Rollups } from "./rollups.ts";
 import type { Webhooks } from "./webhooks.ts";
@@ -66,11 +67,6 @@ export const SUBSCRIPTION_LAPSED = "subscription lapsed";
 type TrackerRow = typeof trackers.$inferSelect;
 type CallRow = typeof trackerCalls.$inferSelect;
 type QueryJob = { runId: string; position: number };
-/**
- * What a tracker's pg-boss schedule sends at each tick. `scheduledFor` names the occurrence outright
- * (a test sending ticks by hand); without it the tick stands for the schedule's latest occurrence.
- */
-type TickJob = { trackerId: string; scheduledFor?: string };
 
 export type TrackerEngineDeps = {
   db: Db;
@@ -136,17 +132,18 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
   queue.work<Record<string, never>>(RENEWALS, { concurrency: 1, quick: true }, () => renewals());
 
+  // Schedules: the trackers table's next_run_at, run by one dispatcher (./dispatcher.ts, ADR 055).
+  const dispatcher = createDispatcher({ db, queue, clock, tickQueue: TICK, missed: deps.missed });
+
   const engine = {
     /** How long a run of this definition can last at most (what its spend hold is kept for). */
     longestRunMs: runWorstCaseMs,
 
-    /** The tracker's pg-boss schedule, as it now stands: none while it is paused, by its owner or by a lapsed subscription. */
-    async schedule(row: Pick<TrackerRow, "id" | "paused" | "pausedReason" | "cron" | "timezone">): Promise<void> {
-      if (row.paused || row.pausedReason) await queue.unschedule(TICK, row.id);
-      else await queue.schedule(TICK, row.cron, { trackerId: row.id }, { timezone: row.timezone, key: row.id });
-    },
-
-    unschedule: (trackerId: string) => queue.unschedule(TICK, trackerId),
+    /** The tracker's next run as its row now stands (none while it is paused, by its owner or by a lapsed subscription): kept, and given back. */
+    schedule: dispatcher.schedule,
+    unschedule: dispatcher.unschedule,
+    /** Whether the row's next run needs `schedule` (the check at start). */
+    needsSchedule: dispatcher.needsRepair,
 
     /**
      * Queues a run of the tracker's current queries, now or for a schedule's occurrence; CONFLICT
@@ -191,9 +188,9 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   };
   return engine;
 
-  async function tick({ trackerId, scheduledFor }: TickJob): Promise<void> {
+  async function tick({ trackerId, scheduledFor }: Partial<TickJob> & Pick<TickJob, "trackerId">): Promise<void> {
     const [found] = await db.select().from(trackers).where(eq(trackers.id, trackerId)).limit(1);
-    if (!found) return void (await queue.unschedule(TICK, trackerId));
+    if (!found) return;
     if (found.paused) return;
     let row = found;
     if (row.pausedReason === SUBSCRIPTION_LAPSED) {
@@ -202,6 +199,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       if (!(await billing.isPro(row.userId))) return lapse(row.id);
       row = await renewed(row);
     }
+    // The dispatcher names the occurrence; a tick without one (sent by hand) stands for the schedule's latest.
     const occurrence = scheduledFor ? new Date(scheduledFor) : occurrenceAt({ cron: row.cron, timezone: row.timezone }, clock());
     try {
       await engine.start(row, "schedule", occurrence);
@@ -309,7 +307,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       .update(trackers)
       .set({ pausedReason: SUBSCRIPTION_LAPSED })
       .where(and(eq(trackers.id, trackerId), isNull(trackers.pausedReason)));
-    await queue.unschedule(TICK, trackerId);
+    await engine.unschedule(trackerId);
     // After the reason is written: a sweep that found no lapse and removes itself looks again (renewals).
     await queue.schedule(RENEWALS, RENEWALS_CRON, {}, { timezone: "UTC", key: RENEWALS_KEY });
   }

@@ -21,10 +21,10 @@ import { newWebhookSecret } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { createRunViews, currentDefinition } from "./runs.ts";
-import { checkSchedule, describeSchedule, nextRun, runsPerMonth } from "./schedule.ts";
+import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 import type { MissedRuns } from "./missed.ts";
-import { lastScheduled, stallOf } from "./overdue.ts";
+import { stallOf } from "./overdue.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
 
@@ -174,20 +174,16 @@ export function createTrackers({
    * `seeing`: with what change it can tell — "wait" works it out (the answer to saving it), "known"
    * gives it when already worked out (a page's read never waits for a simulation).
    */
-  async function view(
-    row: TrackerRow,
-    lastRun?: TrackerRun | null,
-    { seeing, lastScheduledFor }: { seeing?: "wait" | "known"; lastScheduledFor?: Date | null } = {},
-  ): Promise<Tracker> {
+  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing }: { seeing?: "wait" | "known" } = {}): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
     const now = clock();
-    const next = paused ? null : nextRun(schedule, now);
+    // The run the dispatcher will make: what the table holds is the schedule (ADR 055).
+    const next = paused ? null : row.nextRunAt;
     const last = lastRun === undefined ? await latestRun(row.id) : lastRun;
-    const scheduledFor = lastScheduledFor === undefined ? ((await lastScheduled(db, [row.id])).get(row.id) ?? null) : lastScheduledFor;
     const longestRunMs = engine.longestRunMs({ queries: last?.queries.map((item) => item.query) ?? row.queries, iterations: row.iterations });
-    const stall = stallOf({ ...row, paused }, last, scheduledFor, { now, longestRunMs });
+    const stall = stallOf({ paused, nextRunAt: next }, last, { now, longestRunMs });
     const location = v.safeParse(Location, row.location);
     return {
       id: row.id,
@@ -233,11 +229,7 @@ export function createTrackers({
   return {
     async list(userId: string): Promise<{ trackers: Tracker[] }> {
       const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
-      const scheduled = await lastScheduled(
-        db,
-        rows.map((row) => row.id),
-      );
-      return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { lastScheduledFor: scheduled.get(row.id) ?? null }))) };
+      return { trackers: await Promise.all(rows.map((row) => view(row))) };
     },
 
     get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
@@ -288,10 +280,10 @@ export function createTrackers({
         return saved;
       });
       if (!row) throw new Error("could not save the tracker");
-      await engine.schedule(row);
+      const scheduled = { ...row, nextRunAt: await engine.schedule(row) };
       await emails.ensureDigest();
       await ensureMissedCheck();
-      return withSecret(await view(row, null, { seeing: "wait" }), row, Boolean(input.webhook));
+      return withSecret(await view(scheduled, null, { seeing: "wait" }), scheduled, Boolean(input.webhook));
     },
 
     async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
@@ -345,9 +337,9 @@ export function createTrackers({
         .where(eq(trackers.id, row.id))
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
-      await engine.schedule(updated);
+      const scheduled = { ...updated, nextRunAt: await engine.schedule(updated) };
       await ensureMissedCheck();
-      return withSecret(await view(updated, undefined, { seeing: "wait" }), updated, freshSecret);
+      return withSecret(await view(scheduled, undefined, { seeing: "wait" }), scheduled, freshSecret);
     },
 
     /** Deletes the tracker with its runs (their saved searches stay in the history). */

@@ -3,7 +3,7 @@ import type { Db } from "#db/client.ts";
 import { trackerMissedRuns, trackerRuns, trackers } from "#db/schema.ts";
 import type { JobQueue } from "../job-queue.ts";
 import type { TrackerEmails } from "./emails.ts";
-import { activeTrackers, dueOccurrence, lastScheduled, MISSED_GRACE_MS } from "./overdue.ts";
+import { overdueTrackers } from "./overdue.ts";
 import type { Webhooks } from "./webhooks.ts";
 
 /** The periodic look for due runs that did not happen: one pg-boss schedule for the deployment. */
@@ -72,31 +72,15 @@ export function createMissedRuns({
   }
 
   /**
-   * Every tracker not paused whose due run is more than MISSED_GRACE_MS late, with no run made for
-   * it, is reported. Returns how many were newly recorded.
+   * Every tracker not paused whose next run is more than MISSED_GRACE_MS past, which the dispatcher
+   * has not moved on (it tells the misses it finds itself), is reported. Returns how many were newly recorded.
    */
   async function check(): Promise<number> {
     const now = clock();
-    const rows = await activeTrackers(db);
-    const last = await lastScheduled(
-      db,
-      rows.map((row) => row.id),
-    );
-    // Each tracker's latest miss already recorded: a stall found at the last check is not reported again.
-    const recorded = new Map(
-      (
-        await db
-          .select({ trackerId: trackerMissedRuns.trackerId, at: sql<Date | string>`max(${trackerMissedRuns.dueAt})` })
-          .from(trackerMissedRuns)
-          .groupBy(trackerMissedRuns.trackerId)
-      ).map((row) => [row.trackerId, new Date(row.at).getTime()]),
-    );
     let told = 0;
-    for (const row of rows) {
-      const due = dueOccurrence(row, last.get(row.id) ?? null);
-      if (!due || now.getTime() - due.getTime() <= MISSED_GRACE_MS || recorded.get(row.id) === due.getTime()) continue;
-      const late = Math.round((now.getTime() - due.getTime()) / 60_000);
-      if (await report(row.id, due, `no run was made for it (${late} minutes late when checked): the schedule did not tick`)) told++;
+    for (const row of await overdueTrackers(db, now)) {
+      const late = Math.round((now.getTime() - row.nextRunAt.getTime()) / 60_000);
+      if (await report(row.id, row.nextRunAt, `no run was made for it (${late} minutes late when checked): the schedule did not tick`)) told++;
     }
     return told;
   }

@@ -78,8 +78,77 @@ function shortestInterval(expression: CronExpression, stopUnder: number): number
 
 /** The next tick after `from`, or null for a schedule that never fires again. */
 export function nextRun(schedule: Schedule, from: Date): Date | null {
-  const [next] = occurrences(schedule, from, 1);
-  return next === undefined ? null : new Date(next);
+  const next = nextOccurrence(schedule, from.getTime());
+  return next === null ? null : new Date(next);
+}
+
+/** A nonexistent wall-clock time is moved forward by its gap: DST gaps are at most an hour (Lord Howe's half hour), so two cover them. */
+const GAP_MARGIN_MS = 2 * 3600_000;
+/** UTC offsets lie within ±14 h: the offsets in force around a wall-clock time are found within this of it. */
+const OFFSET_SPAN_MS = 14 * 3600_000;
+/** The most wall-clock occurrences walked to find the next instant (a minutely schedule's two-hour margin, twice). */
+const NEXT_WALK_MAX = 500;
+
+/**
+ * The first occurrence after `after` (ms), or null. Occurrences are wall-clock times in the
+ * schedule's zone (the cron read on the local calendar and clock), each made an instant: a time
+ * that occurs twice (autumn) counts once, at the first; a time that does not exist (spring) moves
+ * forward by the gap, as clocks do (02:30 → 03:30), and counts once if another occurrence is
+ * already there. So a daily schedule runs exactly once each local day.
+ */
+export function nextOccurrence({ cron, timezone }: Schedule, after: number): number | null {
+  const localAfter = after + offsetAt(timezone, after);
+  // A wall-clock time a little before `after` may be moved past it by a gap.
+  const walk = CronExpressionParser.parse(cron, { tz: "UTC", currentDate: new Date(localAfter - GAP_MARGIN_MS), strict: false });
+  let best: { at: number; local: number } | null = null;
+  for (let walked = 0; walked < NEXT_WALK_MAX && walk.hasNext(); walked++) {
+    const local = walk.next().getTime();
+    if (best && local > best.local + GAP_MARGIN_MS) break;
+    const { at, steady } = instantOf(timezone, local);
+    if (at <= after || (best && at >= best.at)) continue;
+    best = { at, local };
+    // No offset change within a day of it: no later wall-clock time can land earlier.
+    if (steady) break;
+  }
+  return best?.at ?? null;
+}
+
+/** Whether `at` is one of the schedule's occurrences (the instant its next occurrence from just before is). */
+export function isOccurrence(schedule: Schedule, at: number): boolean {
+  return nextOccurrence(schedule, at - 1) === at;
+}
+
+/** The instant a wall-clock time (as UTC ms) stands for in `timezone`: the first of two, or moved past a gap; `steady` when no offset changes near it. */
+function instantOf(timezone: string, local: number): { at: number; steady: boolean } {
+  const offsets = [...new Set([offsetAt(timezone, local - OFFSET_SPAN_MS), offsetAt(timezone, local), offsetAt(timezone, local + OFFSET_SPAN_MS)])];
+  if (offsets.length === 1) return { at: local - offsets[0]!, steady: true };
+  const valid = offsets.map((offset) => local - offset).filter((at) => offsetAt(timezone, at) === local - at);
+  // In a gap the clock jumps forward: read with the offset before the jump (the smaller), the time lands past it by the gap.
+  return { at: valid.length ? Math.min(...valid) : local - Math.min(...offsets), steady: false };
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's UTC offset at an instant, in ms (wall clock minus UTC). */
+function offsetAt(timezone: string, at: number): number {
+  let format = zoneFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    zoneFormats.set(timezone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(at)) if (part.type !== "literal") parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - Math.floor(at / 1000) * 1000;
 }
 
 /**

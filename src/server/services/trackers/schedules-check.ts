@@ -9,14 +9,14 @@ export const SCHEDULE_PAUSE = "Paused when the server started:";
 
 export type SchedulesCheckDeps = {
   db: Db;
-  engine: Pick<TrackerEngine, "schedule" | "unschedule">;
+  engine: Pick<TrackerEngine, "schedule" | "unschedule" | "needsSchedule">;
   /** TRACKER_MIN_INTERVAL_MINUTES. */
   minIntervalMinutes: number;
   clock?: () => Date;
 };
 
-/** What a check at start did: trackers paused (their schedule refused now), and crons kept again with single spaces. */
-export type SchedulesChecked = { paused: string[]; respaced: string[] };
+/** What a check at start did: trackers paused (their schedule refused now), crons kept again with single spaces, next runs repaired. */
+export type SchedulesChecked = { paused: string[]; respaced: string[]; repaired: string[] };
 
 /**
  * Every tracker's schedule checked again at start, by whichever instance starts, against the rules
@@ -25,12 +25,25 @@ export type SchedulesChecked = { paused: string[]; respaced: string[] };
  * its owner sees, and its pg-boss schedule removed; resuming it takes a schedule that passes. A
  * tracker already paused by its owner is left so: resuming it is refused the same way. A cron kept
  * with tabs or newlines between its fields (accepted before) is kept again with single spaces.
+ * A tracker's next run (`next_run_at`, the schedule itself: ADR 055) missing, left while paused,
+ * or not an occurrence of its schedule (edited by hand) is computed again.
  * Running it twice, or on two instances at once, changes nothing more.
  */
 export function createSchedulesCheck({ db, engine, minIntervalMinutes, clock = () => new Date() }: SchedulesCheckDeps) {
   return async function checkSchedules(): Promise<SchedulesChecked> {
-    const rows = await db.select({ id: trackers.id, cron: trackers.cron, timezone: trackers.timezone, paused: trackers.paused }).from(trackers);
-    const checked: SchedulesChecked = { paused: [], respaced: [] };
+    const rows = await db
+      .select({
+        id: trackers.id,
+        cron: trackers.cron,
+        timezone: trackers.timezone,
+        paused: trackers.paused,
+        pausedReason: trackers.pausedReason,
+        nextRunAt: trackers.nextRunAt,
+      })
+      .from(trackers);
+    const checked: SchedulesChecked = { paused: [], respaced: [], repaired: [] };
+    // Trackers on one schedule mostly share their next run: each is checked once.
+    const repairs = new Map<string, boolean>();
     // Most trackers share a few schedules (the web's presets): each is walked once.
     const refusals = new Map<string, ScheduleRefusal | null>();
     for (const row of rows) {
@@ -58,6 +71,12 @@ export function createSchedulesCheck({ db, engine, minIntervalMinutes, clock = (
         if (!respaced) continue;
         await engine.schedule(respaced);
         checked.respaced.push(row.id);
+      } else {
+        const key = `${row.timezone} ${row.cron} ${row.paused} ${row.pausedReason !== null} ${row.nextRunAt?.getTime()}`;
+        if (!repairs.has(key)) repairs.set(key, engine.needsSchedule(row));
+        if (!repairs.get(key)) continue;
+        await engine.schedule({ ...row, nextRunAt: null });
+        checked.repaired.push(row.id);
       }
     }
     return checked;
