@@ -4,15 +4,14 @@ import { driverMessage } from "#src/server/http/errors.ts";
 import type { SpendService } from "#src/server/services/spend/index.ts";
 import { type GaugeReading, scrapeFamilies, type ScrapeFamily } from "./scrape.ts";
 
+import type { CallOutcome } from "./providers.ts";
+
 export { instrumentProviders } from "./providers.ts";
 
 /** Seconds: from a tenth of a second to an hour, for provider calls (a 100-iteration search's call may wait minutes for 429s). */
 const CALL_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600];
 /** Seconds: a tick handled within a second is on time; pg-boss's own schedule check runs every 30 s. */
 const LATENESS_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600];
-
-/** How a provider call ended: answered, a ProviderFailure kind (providers/failure.ts), or cut short. */
-export type CallOutcome = string;
 
 export type Metrics = ReturnType<typeof createMetrics>;
 

@@ -2,9 +2,11 @@ import { perProvider } from "#src/contract/providers.ts";
 import { failureKind } from "#src/server/services/providers/failure.ts";
 import type { ProviderAdapter } from "#src/server/services/providers/types.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
-import type { CallOutcome } from "./index.ts";
 
 type CallObserver = (provider: string, call: "search" | "structured", outcome: CallOutcome, seconds: number) => void;
+
+/** How a provider call ended: answered, a ProviderFailure kind (providers/failure.ts), or cut short. */
+export type CallOutcome = string;
 
 /**
  * The providers every service of the app calls (searches, trackers' runs, variants), each call
