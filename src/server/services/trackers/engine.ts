@@ -551,6 +551,8 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
         if (ledger.claimable.length === 0 && !(await abortableSleep(PENDING_LOOK_MS, signal))) throw signal.reason;
       }
     } catch (error) {
+      // A call's answer refused by the ledger (its run deleted with its tracker) says so before the watch does.
+      if (!stop.signal.aborted && (await runExists(runId).catch(() => true)) === false) stop.abort(new RunStop("gone"));
       if (stop.signal.reason instanceof RunStop && stop.signal.reason.why === "gone")
         await store.fail(id, instance.id, "cancelled", "Its tracker was deleted while this search ran: no more was asked").catch(() => false);
       throw error;
@@ -711,9 +713,13 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     return async () => {
       if (stop.signal.aborted || performance.now() - checkedAt < SUBSCRIPTION_RECHECK_MS) return;
       checkedAt = performance.now();
-      const [row] = await db.select({ id: trackerRuns.id }).from(trackerRuns).where(eq(trackerRuns.id, runId));
-      if (!row) stop.abort(new RunStop("gone"));
+      if (!(await runExists(runId))) stop.abort(new RunStop("gone"));
     };
+  }
+
+  async function runExists(runId: string): Promise<boolean> {
+    const [row] = await db.select({ id: trackerRuns.id }).from(trackerRuns).where(eq(trackerRuns.id, runId));
+    return row !== undefined;
   }
 
   async function waitWhilePaused(provider: ProviderId, signal: AbortSignal): Promise<void> {
