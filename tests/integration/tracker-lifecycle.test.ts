@@ -268,7 +268,18 @@ describeEachDatabase("trackers: every run ends", (getDb) => {
         const [run] = await runsOf(tracker.id);
         const second = await queue.send("tracker-query", { runId: run!.id, position: 0 }, { singletonKey: "second-attempt" });
         expect(await runEnded(run!.id)).toMatchObject({ status: "completed" });
-        await waitFor(async () => (await jobState(second)) === "completed", { what: "the second attempt to end" });
+        expect(second).not.toBeNull();
+      // Both attempts over: the query's two jobs have ended.
+      await waitFor(
+        async () => {
+          const jobs = await selectRows<{ state: string }>(
+            getDb().db,
+            sql`select state from pgboss.job where name = 'tracker-query' and data->>'runId' = ${run!.id}`,
+          );
+          return jobs.length === 2 && jobs.every((job) => job.state === "completed");
+        },
+        { what: "both attempts to end" },
+      );
         const ledger = await getDb().db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id));
         expect(ledger.map((call) => [call.status, call.attempts])).toEqual(Array.from({ length: PROVIDERS * 4 }, () => ["done", 1]));
         expect(slow.searchPrompts()).toHaveLength(PROVIDERS * 4);
