@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { selectRows } from "#db/client.ts";
+import { createDatabase, MEMORY_DATA_DIR, selectRows, type Database } from "#db/client.ts";
+import { migrate } from "#db/migrate.ts";
 import { searches, trackerCalls, trackerRuns } from "#db/schema.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
-import { describeEachDatabase } from "#tests/support/databases.ts";
+import { describeEachDatabase, postgresAvailable, startPostgres, type PostgresCluster } from "#tests/support/databases.ts";
 import { startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
@@ -269,20 +270,149 @@ describeEachDatabase("trackers: every run ends", (getDb) => {
         const second = await queue.send("tracker-query", { runId: run!.id, position: 0 }, { singletonKey: "second-attempt" });
         expect(await runEnded(run!.id)).toMatchObject({ status: "completed" });
         expect(second).not.toBeNull();
-      // Both attempts over: the query's two jobs have ended.
-      await waitFor(
-        async () => {
-          const jobs = await selectRows<{ state: string }>(
-            getDb().db,
-            sql`select state from pgboss.job where name = 'tracker-query' and data->>'runId' = ${run!.id}`,
-          );
-          return jobs.length === 2 && jobs.every((job) => job.state === "completed");
-        },
-        { what: "both attempts to end" },
-      );
+        // Both attempts over: the query's two jobs have ended.
+        await waitFor(
+          async () => {
+            const jobs = await selectRows<{ state: string }>(
+              getDb().db,
+              sql`select state from pgboss.job where name = 'tracker-query' and data->>'runId' = ${run!.id}`,
+            );
+            return jobs.length === 2 && jobs.every((job) => job.state === "completed");
+          },
+          { what: "both attempts to end" },
+        );
         const ledger = await getDb().db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id));
         expect(ledger.map((call) => [call.status, call.attempts])).toEqual(Array.from({ length: PROVIDERS * 4 }, () => ["done", 1]));
         expect(slow.searchPrompts()).toHaveLength(PROVIDERS * 4);
+      } finally {
+        await queue.stop();
+        await slow.stop();
+      }
+    },
+    LONG,
+  );
+});
+
+describeEachDatabase("trackers: a run survives every instance", (getDb) => {
+  test(
+    "every instance killed twice mid-run, then one started again: the run completes, asking again at most the calls in flight, and the schedule ticks again",
+    async () => {
+      const slow = startSimulator({ latency: { kind: "fixed", ms: 300 } });
+      const env = { SEARCH_CONCURRENCY: "2" };
+      const up = async () => {
+        const made = await createTestApp(getDb(), { simulator: slow, env });
+        await made.queue.start();
+        return made;
+      };
+      const apps = [await up(), await up()];
+      const queries = ["best crm for startups", "crm with a free plan"];
+      const iterations = 8;
+      const expected = queries.length * PROVIDERS * iterations;
+      try {
+        const { agent } = await createProAgent(apps[0]!.app, getDb());
+        const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries, iterations })).json as Tracker;
+        await apps[0]!.queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: MONDAY });
+        const [run] = await waitFor(async () => {
+          const rows = await getDb().db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, tracker.id));
+          return rows.length > 0 && rows;
+        });
+        const ledger = () => getDb().db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id));
+        let inFlight = 0;
+        for (const [kill, doneBefore] of [
+          [1, expected / 6],
+          [2, expected / 2],
+        ] as const) {
+          await waitFor(async () => (await ledger()).filter((call) => call.status === "done").length >= doneBefore, {
+            what: `answers before kill ${kill}`,
+            timeoutMs: 120_000,
+          });
+          // Every instance stops without grace: handlers cut off mid-call, their jobs handed back.
+          for (const { queue } of apps.splice(0)) await queue.stop({ graceful: false });
+          // The calls cut off: left `started`, bought or not.
+          inFlight += (await ledger()).filter((call) => call.status === "started").length;
+          apps.push(await up(), await up());
+        }
+        const ended = await waitFor(
+          async () => {
+            const [row] = await getDb().db.select().from(trackerRuns).where(eq(trackerRuns.id, run!.id));
+            return row && row.status !== "running" && row;
+          },
+          { what: "the run to end", timeoutMs: 120_000 },
+        );
+        expect(ended.status).toBe("completed");
+        const calls = await ledger();
+        expect(calls.filter((call) => call.status === "done")).toHaveLength(expected);
+        const made = calls.reduce((sum, call) => sum + call.attempts, 0);
+        expect(made - expected).toBeLessThanOrEqual(inFlight);
+        const searched = slow.searchPrompts().length;
+        expect(searched).toBeLessThanOrEqual(made);
+
+        await apps[0]!.queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: NEXT_MONDAY });
+        await waitFor(
+          async () => {
+            const rows = await getDb().db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, tracker.id));
+            return rows.find((row) => row.scheduledFor.toISOString() === NEXT_MONDAY)?.status === "completed";
+          },
+          { what: "the next tick's run", timeoutMs: 120_000 },
+        );
+        console.log(
+          `tracker-lifecycle: two kills of every instance, ${expected} answers, ${made} calls recorded (${inFlight} in flight at the kills), ${searched} searches made`,
+        );
+      } finally {
+        for (const { queue } of apps) await queue.stop();
+        await slow.stop();
+      }
+    },
+    LONG,
+  );
+});
+
+describeEachDatabase("trackers: a database away mid-run", (_getDb, kind) => {
+  let cluster: PostgresCluster | null = null;
+  let database: Database | undefined;
+  afterAll(async () => {
+    await database?.close();
+    await cluster?.stop();
+  });
+
+  test.skipIf(kind !== "postgres" || !postgresAvailable)(
+    "PostgreSQL stopped for a few seconds mid-run: the instance lives, the run ends, and the next tick makes its run",
+    async () => {
+      cluster = await startPostgres();
+      if (!cluster) return;
+      database = await createDatabase({ databaseUrl: cluster.url, dataDir: MEMORY_DATA_DIR });
+      await migrate(database);
+      const db = database.db;
+      const slow = startSimulator({ latency: { kind: "fixed", ms: 300 } });
+      const { app, queue } = await createTestApp(database, { simulator: slow, env: { SEARCH_CONCURRENCY: "1" } });
+      try {
+        const { agent } = await createProAgent(app, database);
+        const tracker = (await agent.request("POST", "/api/trackers", { ...definition, iterations: 8 })).json as Tracker;
+        await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: MONDAY });
+        const [run] = await waitFor(async () => {
+          const rows = await db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, tracker.id));
+          return rows.length > 0 && rows;
+        });
+        await waitFor(async () => (await db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id))).some((call) => call.status === "done"), {
+          what: "some answers",
+        });
+        await cluster.outage(4_000);
+        const ended = await waitFor(
+          async () => {
+            const [row] = await db.select().from(trackerRuns).where(eq(trackerRuns.id, run!.id));
+            return row && row.status !== "running" && row;
+          },
+          { what: "the run to end", timeoutMs: 120_000 },
+        );
+        expect(ended.status).toBe("completed");
+        expect((await agent.request("GET", `/api/trackers/${tracker.id}`)).status).toBe(200);
+        await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: NEXT_MONDAY });
+        await waitFor(
+          async () =>
+            (await db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, tracker.id))).find((row) => row.scheduledFor.toISOString() === NEXT_MONDAY)
+              ?.status === "completed",
+          { what: "the next tick's run", timeoutMs: 120_000 },
+        );
       } finally {
         await queue.stop();
         await slow.stop();
