@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { createDatabase, MEMORY_DATA_DIR, selectRows, type Database } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
-import { searches, trackerCalls, trackerRuns } from "#db/schema.ts";
+import { searches, trackerCalls, trackerRollups, trackerRuns } from "#db/schema.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -245,6 +245,30 @@ describeEachDatabase("trackers: every run ends", (getDb) => {
         // At most the calls in flight when it was deleted (two queries × three providers, one call at a time each) were still made.
         expect(slow.searchPrompts().length).toBeLessThanOrEqual(asked + 2 * PROVIDERS);
         expect(slow.searchPrompts().length).toBeLessThan(2 * PROVIDERS * 6);
+      } finally {
+        await queue.stop();
+        await slow.stop();
+      }
+    },
+    LONG,
+  );
+
+  test(
+    "a tracker edited mid-run: the run asks and counts what it started with",
+    async () => {
+      const slow = startSimulator({ latency: { kind: "fixed", ms: 300 } });
+      const { agent, queue } = await appWithFaults({ simulator: slow });
+      try {
+        const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+        await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor: MONDAY });
+        const [run] = await waitFor(() => runsOf(tracker.id).then((rows) => rows[0]?.status === "running" && rows));
+        const edited = await agent.request("PATCH", `/api/trackers/${tracker.id}`, { iterations: 5, providers: ["openai"], brand: { name: "Salesforce" } });
+        expect(edited.status).toBe(200);
+        expect(await runEnded(run!.id)).toMatchObject({ status: "completed", expected: PROVIDERS * definition.iterations });
+        expect(slow.searchPrompts()).toHaveLength(PROVIDERS * definition.iterations);
+        const rollups = await getDb().db.select().from(trackerRollups).where(eq(trackerRollups.runId, run!.id));
+        expect(new Set(rollups.filter((row) => row.isBrand).map((row) => row.subject))).toEqual(new Set(["HubSpot"]));
+        expect(new Set(rollups.map((row) => row.provider))).toEqual(new Set(["openai", "anthropic", "gemini"]));
       } finally {
         await queue.stop();
         await slow.stop();
