@@ -64,6 +64,12 @@ const RUN_DEADLINE_MAX_MS = RUN_HOLD_MAX_MS - RUN_HOLD_MARGIN_MS;
 const CALL_AGE_MARGIN_MS = 60_000;
 /** The holder of a `started` call whose attempt stopped before its answer came: no instance, so any retry may take it at once. */
 const NO_HOLDER = "00000000-0000-0000-0000-000000000000";
+/**
+ * How often one call may be started: a call cut off (its instance killed, its attempt aborted) may
+ * have been bought, and is asked again; cut off this often, it is given up as `lost`. Three: every
+ * instance can die twice during a run and the run still completes.
+ */
+const MAX_CALL_STARTS = 3;
 /** How often an attempt looks again at calls of its query that another attempt is making. */
 const PENDING_LOOK_MS = 1_000;
 
@@ -126,9 +132,11 @@ export type TrackerEngineDeps = {
  * Trackers' runs on pg-boss (ADR 043). A schedule tick (or Run now) queues a run; its start checks
  * the subscription and the spend limits, then sends one job per query. A query job asks each
  * provider its iterations through the search's own steps (askProvider, readAnswer, costs), on a
- * ledger: each call is written `started` before it is made and `done` with its answer after, and
- * the saved search is checkpointed as answers land. A retried job asks only for what is not done;
- * a call left `started` by a dead instance is asked again once, then given up as `lost`.
+ * ledger: each call is claimed `started` before it is made and written `done` with its answer after,
+ * and the saved search is checkpointed as answers land. A retried job asks only for what is not done;
+ * a call left `started` by an attempt that is over is asked again (at most MAX_CALL_STARTS in all),
+ * then given up as `lost`. A run has a deadline, and a sweep ends or resumes runs whose jobs are
+ * gone (ADR 054).
  */
 export function createTrackerEngine(deps: TrackerEngineDeps) {
   const { db, queue, providers, billing, spend, store, instance, prices, retry, deadline, clock = () => new Date() } = deps;
@@ -746,7 +754,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
    * never asked, or left `started` by an attempt that is over); and how many another attempt is
    * making (`pending`). A `started` call is being made while its holder is this process with it in
    * flight, or a live instance whose row is younger than a call can last; otherwise it may have
-   * been bought and its answer lost: it is asked again once, and one lost a second time is given up as `lost`.
+   * been bought and its answer lost: it is asked again, up to MAX_CALL_STARTS in all, then given up as `lost`.
    */
   async function reconcile(
     runId: string,
@@ -779,7 +787,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
         }
         const ours = call.instanceId === instance.id;
         if (ours ? inFlight.has(`${runId}/${position}/${provider}/${iteration}`) : live && !old) pending++;
-        else if (call.attempts < 2) claimable.push({ provider, iteration, seen: call.attempts });
+        else if (call.attempts < MAX_CALL_STARTS) claimable.push({ provider, iteration, seen: call.attempts });
         else {
           const lost = { ...offModelResult(provider), status: "error" as const, error: LOST_MESSAGE };
           kept.push(await recordLost(call, lost));
@@ -960,7 +968,7 @@ class RunStop extends Error {
 
 export type TrackerEngine = ReturnType<typeof createTrackerEngine>;
 
-export const LOST_MESSAGE = "Lost twice with the instance asking it: not asked a third time, so as not to pay for it again";
+export const LOST_MESSAGE = `Lost ${MAX_CALL_STARTS} times with the instance asking it: not asked again, so as not to pay for it again`;
 
 function parseResult(value: unknown): ModelResult {
   return v.parse(ModelResult, value);
