@@ -160,6 +160,8 @@ export type PostgresCluster = {
   createDatabase(name?: string): Promise<string>;
   /** pg_ctl stop -m immediate, then remove the temp dir. Idempotent. */
   stop(): Promise<void>;
+  /** The server stopped as a crash would (pg_ctl stop -m immediate) for `ms`, then started again on its port, its data kept. */
+  outage(ms: number): Promise<void>;
   /** Same as stop(), synchronous (for process exit handlers). */
   stopSync(): void;
 };
@@ -201,9 +203,10 @@ export async function startPostgres(): Promise<PostgresCluster | null> {
     await run(runAs, dir, "initdb", ["-D", dataDir, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"]);
 
     let port = 0;
+    let serverOptions = "";
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      const serverOptions = [
+      serverOptions = [
         `-p ${port}`,
         "-c listen_addresses=127.0.0.1",
         `-c unix_socket_directories=${dir}`,
@@ -246,6 +249,11 @@ export async function startPostgres(): Promise<PostgresCluster | null> {
       createDatabase,
       stop: async () => stopSync(),
       stopSync,
+      async outage(ms) {
+        await run(runAs, dir, "pg_ctl", ["stop", "-D", dataDir, "-m", "immediate", "-w", "-t", "10"]);
+        await Bun.sleep(ms);
+        await run(runAs, dir, "pg_ctl", ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", serverOptions]);
+      },
     };
   } catch (error) {
     stopSync();

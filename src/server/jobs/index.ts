@@ -32,6 +32,11 @@ export type SendOptions = {
   retryBackoff?: boolean;
   /** Don't run before this many seconds from now (a provider's Retry-After). */
   startAfterSeconds?: number;
+  /**
+   * How long one attempt may run before pg-boss fails it (and aborts its signal). Default 900 (pg-boss's
+   * 15 minutes): a job that can legitimately run longer says how long.
+   */
+  expireInSeconds?: number;
 };
 
 /** A queue's own settings, fixed when it is first created. */
@@ -70,8 +75,8 @@ export type Jobs = {
   /**
    * Handles a queue with at most `concurrency` jobs at once in this process (other instances add
    * their own). A handler that throws fails the attempt; the job is retried up to its retryLimit.
-   * An attempt may run 15 minutes (pg-boss's default expireInSeconds); then it counts as failed and
-   * its signal is aborted. A job whose process died is picked up again once that time has passed.
+   * An attempt may run 15 minutes (pg-boss's default, or the job's own expireInSeconds); then it counts
+   * as failed and its signal is aborted. A job whose process died is picked up again once that time has passed.
    */
   work<T extends object>(queue: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
   /**
@@ -159,7 +164,7 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
       await ensureQueue(queue);
       const id = randomUUID();
       // pg-boss validates a key that is present, so unset options are left out rather than undefined.
-      const { singletonKey = id, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds } = sendOptions;
+      const { singletonKey = id, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds, expireInSeconds } = sendOptions;
       return boss.send(queue, data, {
         id,
         singletonKey,
@@ -167,6 +172,7 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
         ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
         ...(retryBackoff === undefined ? {} : { retryBackoff }),
         ...(startAfterSeconds === undefined ? {} : { startAfter: startAfterSeconds }),
+        ...(expireInSeconds === undefined ? {} : { expireInSeconds }),
       });
     },
 

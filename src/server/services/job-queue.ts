@@ -7,7 +7,15 @@ export type JobQueue = {
   send<T extends object>(
     queue: string,
     data: T,
-    options?: { singletonKey?: string; retryLimit?: number; retryDelaySeconds?: number; retryBackoff?: boolean; startAfterSeconds?: number },
+    options?: {
+      singletonKey?: string;
+      retryLimit?: number;
+      retryDelaySeconds?: number;
+      retryBackoff?: boolean;
+      startAfterSeconds?: number;
+      /** How long one attempt may run before it is failed (and its signal aborted); 15 minutes unless given. */
+      expireInSeconds?: number;
+    },
   ): Promise<string | null>;
   /**
    * A handler for a queue: at most `concurrency` of its jobs at once in this process. With

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, trackers, type UsageCharge } from "#db/schema.ts";
+import { searches, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
@@ -120,6 +120,24 @@ export function createSearchStore(db: Db) {
         .where(and(ownRun(id, instanceId), eq(searches.status, "running")))
         .returning({ id: searches.id });
       return rows.length > 0;
+    },
+
+    /**
+     * Ends the trackers' searches still running for a run that no longer exists (its tracker was
+     * deleted mid-run), whichever instance had them: nothing will finish them. Kept as cancelled
+     * with what they had (shown when they had an answer, ADR 030).
+     */
+    async endOrphanedTrackerSearches(error: string): Promise<void> {
+      await db
+        .update(searches)
+        .set({ status: "cancelled", error, charge: null, completedAt: new Date() })
+        .where(
+          and(
+            eq(searches.status, "running"),
+            sql`${searches.runId} is not null`,
+            sql`not exists (select 1 from ${trackerRuns} where ${trackerRuns.id} = ${searches.runId})`,
+          ),
+        );
     },
 
     /** Whether another live instance runs a search in `slot` (what a cancel sent there would stop). */

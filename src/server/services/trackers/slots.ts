@@ -5,6 +5,7 @@ import { perProvider, type ProviderId } from "#src/contract/providers.ts";
 import { abortableSleep } from "#src/core/backoff.ts";
 import { expiry } from "../search/instances.ts";
 import { createLimiter, type Limiter } from "../search/limit.ts";
+import { persist } from "./persist.ts";
 
 /** How often a call waiting for a slot looks again (a freed slot is also taken at once here). */
 const WAIT_MS = 100;
@@ -14,9 +15,14 @@ const WAIT_MS = 100;
  * instance sharing the database. A call takes one of the provider's `total` numbered rows in
  * `provider_slots` and deletes it after. A row whose instance died (its lease lapsed) is taken
  * over, so a dead instance's share comes back within a lease; a row younger than a lease is
- * respected even without one (an instance that serves without a lease, as tests run it).
+ * respected even without one (an instance that serves without a lease, as tests run it). A row
+ * older than `staleAfterMs` (the call's time limit and a margin: no call holds a slot that long) is
+ * taken over whoever holds it, so a slot a live instance failed to give back comes back too.
  */
-export function createProviderSlots(db: Db, { instanceId, leaseMs, total }: { instanceId: string; leaseMs: number; total: number }) {
+export function createProviderSlots(
+  db: Db,
+  { instanceId, leaseMs, total, staleAfterMs }: { instanceId: string; leaseMs: number; total: number; staleAfterMs: number },
+) {
   const free = new Set<() => void>();
   // This instance never holds more than the cap itself: its own extra calls wait here, without asking the database.
   const local = perProvider(() => createLimiter(total));
@@ -24,7 +30,7 @@ export function createProviderSlots(db: Db, { instanceId, leaseMs, total }: { in
   /** One statement: a random free or stale slot of the provider's, taken; null when all are held (or another instance took it first). */
   async function tryTake(provider: ProviderId): Promise<number | null> {
     const live = sql`exists (select 1 from ${instances} where ${instances.id} = ${providerSlots.instanceId} and ${instances.heartbeatAt} > ${expiry(leaseMs)})`;
-    const stale = sql`${providerSlots.takenAt} < ${expiry(leaseMs)} and not ${live}`;
+    const stale = sql`(${providerSlots.takenAt} < ${expiry(staleAfterMs)} or (${providerSlots.takenAt} < ${expiry(leaseMs)} and not ${live}))`;
     const [taken] = await selectRows<{ slot: number }>(
       db,
       sql`
@@ -48,9 +54,10 @@ export function createProviderSlots(db: Db, { instanceId, leaseMs, total }: { in
         const slot = await takeInDatabase(provider, signal);
         return async () => {
           try {
-            await db
-              .delete(providerSlots)
-              .where(and(eq(providerSlots.provider, provider), eq(providerSlots.slot, slot), eq(providerSlots.instanceId, instanceId)));
+            // Given back even across a database blip; failing that, the slot comes back by its age.
+            await persist(() =>
+              db.delete(providerSlots).where(and(eq(providerSlots.provider, provider), eq(providerSlots.slot, slot), eq(providerSlots.instanceId, instanceId))),
+            ).catch(() => {});
           } finally {
             leave();
             for (const wake of free) wake();
