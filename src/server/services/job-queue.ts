@@ -3,20 +3,10 @@
  * only this: they register handlers when they are built, and send jobs. The queue itself starts
  * at the first job sent, or when the server starts (so jobs left by a restart resume).
  */
+import type { SendOptions } from "#src/server/jobs/index.ts";
+
 export type JobQueue = {
-  send<T extends object>(
-    queue: string,
-    data: T,
-    options?: {
-      singletonKey?: string;
-      retryLimit?: number;
-      retryDelaySeconds?: number;
-      retryBackoff?: boolean;
-      startAfterSeconds?: number;
-      /** How long one attempt may run before it is failed (and its signal aborted); 15 minutes unless given. */
-      expireInSeconds?: number;
-    },
-  ): Promise<string | null>;
+  send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
   /**
    * A handler for a queue: at most `concurrency` of its jobs at once in this process. With
    * `heartbeatSeconds`, a job whose instance died is retried elsewhere after that long (ADR 043).
