@@ -113,3 +113,14 @@ describe("the schedule in words", () => {
     expect(words("0 9 * * MON,WED")).toBe('On the schedule "0 9 * * MON,WED" (Europe/Paris)');
   });
 });
+
+describe("an interval under the minimum", () => {
+  test("is named as the shortest the schedule has, whatever minute it is read at", () => {
+    for (const at of ["2026-12-07T12:00:30Z", "2026-12-07T12:30:00Z", "2026-12-07T23:59:30Z"]) {
+      const refused = scheduleRefusal({ cron: "0,1 * * * *", timezone: "UTC" }, 60, new Date(at));
+      expect({ at, everyMinutes: refused?.kind === "interval" ? refused.everyMinutes : null }).toEqual({ at, everyMinutes: 1 });
+    }
+    const twice = scheduleRefusal({ cron: "0 9,10 * * 1", timezone: "UTC" }, 120, new Date("2026-12-08T12:00:00Z"));
+    expect(twice?.message).toContain("runs every hour");
+  });
+});

@@ -10,7 +10,8 @@ import { DomainError } from "../errors.ts";
  */
 
 /** Occurrences are walked for at least this long after the first, to find the shortest interval: every weekday's pattern, and the night between two days. */
-const WALK_MS = 7 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+const WALK_MS = 7 * DAY_MS;
 /** The most occurrences walked: a minutely schedule's week (a schedule refused stops at its first short interval). */
 const WALK_MAX = 7 * 1440 + 1;
 /** Occurrences counted for a month's runs before extrapolating. */
@@ -31,13 +32,13 @@ export function checkSchedule(schedule: Schedule, minMinutes: number): Schedule 
 }
 
 /** What checkSchedule refuses, or null; for a schedule already kept too (the check at start, ./schedules-check.ts). */
-export function scheduleRefusal(schedule: Schedule, minMinutes: number): ScheduleRefusal | null {
+export function scheduleRefusal(schedule: Schedule, minMinutes: number, from: Date = new Date()): ScheduleRefusal | null {
   const read = readCron(schedule.cron);
   if (!("cron" in read)) return { kind: "cron", message: cronMessage(schedule.cron, read), ...("refused" in read ? { refused: read.refused } : {}) };
   const kept = { ...schedule, cron: read.cron };
   let expression: CronExpression;
   try {
-    expression = parse(kept, new Date());
+    expression = parse(kept, from);
   } catch (error) {
     return { kind: "cron", message: notValid(schedule.cron, error) };
   }
@@ -60,17 +61,21 @@ export function normalCron(cron: string): string {
 
 /**
  * The shortest interval in minutes between occurrences over a week from the first (null: it fires
- * once), walked with the expression itself; stops at the first interval under `stopUnder`.
+ * once), walked with the expression itself. Once one is under `stopUnder` the schedule is refused,
+ * so the walk goes on a day at most, to name the shortest whatever minute it started from ("0,1 * * * *"
+ * runs every minute, read at 12:00 or at 12:30).
  */
 function shortestInterval(expression: CronExpression, stopUnder: number): number | null {
   let previous = expression.next().getTime();
   const first = previous;
   let shortest: number | null = null;
+  let underSince: number | null = null;
   for (let walked = 1; walked < WALK_MAX && expression.hasNext(); walked++) {
     const next = expression.next().getTime();
     const minutes = (next - previous) / 60_000;
     shortest = shortest === null ? minutes : Math.min(shortest, minutes);
-    if (shortest < stopUnder || next - first >= WALK_MS) break;
+    if (shortest < stopUnder) underSince ??= next;
+    if (shortest <= 1 || next - first >= WALK_MS || (underSince !== null && next - underSince >= DAY_MS)) break;
     previous = next;
   }
   return shortest;
