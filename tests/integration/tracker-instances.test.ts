@@ -86,7 +86,10 @@ test.skipIf(!postgresAvailable)(
       const victim = counts.indexOf(Math.max(...counts));
       running[victim]!.process.kill("SIGKILL");
       await running[victim]!.process.exited;
-      const killedInFlight = inFlight.filter((call) => call.instanceId === leases[victim]!.id);
+      // Read once it is dead: it may have started calls between the choice and the kill (nobody takes them over for seconds).
+      const killedInFlight = (await db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id))).filter(
+        (call) => call.status === "started" && call.instanceId === leases[victim]!.id,
+      );
       const doneBeforeKill = (await db.select().from(trackerCalls).where(eq(trackerCalls.runId, run!.id))).filter((call) => call.status === "done");
 
       // The others notice (the job's heartbeat lapses) and finish it.

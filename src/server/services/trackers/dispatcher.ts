@@ -178,7 +178,8 @@ export function createDispatcher({ db, queue, clock, tickQueue, missed }: Dispat
         .values({ trackerId: row.id, trigger: "schedule", segment: row.segment, scheduledFor: new Date(missedAt), status: "skipped", reason, finishedAt: now })
         .onConflictDoNothing()
         .returning({ id: trackerRuns.id });
-      if (recorded) await missed?.report(row.id, new Date(missedAt), reason);
+      // Told as the first occurrence missed: the one the tracker's page shows (its next run) and the missed-run check reports, so either finder tells it once.
+      if (recorded) await missed?.report(row.id, new Date(first), reason);
     }
     const runFor = onTime ? new Date(latest) : now;
     const tick = () =>
