@@ -85,7 +85,8 @@ export function nextRunText(tracker: Pick<Tracker, "nextRunAt" | "paused" | "sch
   return `${formatInZone(tracker.nextRunAt, tracker.schedule.timezone)} · ${fromNow(tracker.nextRunAt, now)}`;
 }
 
-const STATUS_WORD: Record<TrackerRun["status"], string> = {
+/** A run's status as one word, wherever it is shown (web, CLI). */
+export const STATUS_WORD: Record<TrackerRun["status"], string> = {
   queued: "Queued",
   running: "Running",
   completed: "Completed",

@@ -1,5 +1,6 @@
 import type { TrackerRun, TrackerRunStatus } from "#src/contract/trackers.ts";
 import { presetCron, presetOf, WEEKDAYS as PRESET_DAYS } from "#src/core/schedule.ts";
+import { STATUS_WORD } from "#src/core/tracker-timing.ts";
 
 /*
  * Pure helpers of the trackers' pages: the schedule presets written as cron and read
@@ -52,17 +53,8 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-const STATUS_TEXT: Record<TrackerRunStatus, string> = {
-  queued: "Queued",
-  running: "Running",
-  completed: "Completed",
-  partial: "Partial",
-  failed: "Failed",
-  skipped: "Skipped",
-};
-
 export function statusText(status: TrackerRunStatus): string {
-  return STATUS_TEXT[status];
+  return STATUS_WORD[status];
 }
 
 /** A run still to finish: the page polls it. */

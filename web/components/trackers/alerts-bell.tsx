@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, CheckCheck, TriangleAlert } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
@@ -75,38 +75,24 @@ export function AlertsBell() {
           <div className="max-h-[min(28rem,70vh)] overflow-y-auto">
             {/* A run that did not happen comes first: the schedule may have stopped. */}
             {missed.map((item) => (
-              <DropdownMenuItem key={item.id} asChild>
-                <Link href={`/trackers/${item.trackerId}`} className="flex flex-col items-start gap-0.5" data-testid="inbox-missed-run">
-                  <span className="flex w-full items-center gap-2 text-xs text-muted-foreground">
-                    {item.read ? null : <span className="size-2 shrink-0 rounded-full bg-destructive" aria-hidden="true" />}
-                    <span className="min-w-0 truncate font-medium text-foreground">{visibleText(item.trackerName)}</span>
-                    <span className="ml-auto shrink-0">{formatDate(item.dueAt)}</span>
+              <InboxItem key={item.id} trackerId={item.trackerId} trackerName={item.trackerName} at={item.dueAt} read={item.read} testId="inbox-missed-run">
+                <span className="flex items-start gap-1.5 text-sm break-words whitespace-normal">
+                  <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
+                  <span>
+                    {item.read ? null : <span className="sr-only">Unread: </span>}
+                    {`The run due ${formatInZone(item.dueAt, item.timezone)} did not happen: ${visibleText(item.reason)}`}
                   </span>
-                  <span className="flex items-start gap-1.5 text-sm break-words whitespace-normal">
-                    <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
-                    <span>
-                      {item.read ? null : <span className="sr-only">Unread: </span>}
-                      {`The run due ${formatInZone(item.dueAt, item.timezone)} did not happen: ${visibleText(item.reason)}`}
-                    </span>
-                  </span>
-                </Link>
-              </DropdownMenuItem>
+                </span>
+              </InboxItem>
             ))}
             {alerts.map((alert) => (
-              <DropdownMenuItem key={alert.id} asChild>
-                <Link href={`/trackers/${alert.trackerId}`} className="flex flex-col items-start gap-0.5" data-testid="inbox-alert">
-                  <span className="flex w-full items-center gap-2 text-xs text-muted-foreground">
-                    {alert.read ? null : <span className="size-2 shrink-0 rounded-full bg-destructive" aria-hidden="true" />}
-                    <span className="min-w-0 truncate font-medium text-foreground">{visibleText(alert.trackerName)}</span>
-                    <span className="ml-auto shrink-0">{formatDate(alert.at)}</span>
-                  </span>
-                  <span className="text-sm break-words whitespace-normal">
-                    {alert.read ? null : <span className="sr-only">Unread: </span>}
-                    {alertText(alert, providerCatalogue[alert.provider].name)}
-                  </span>
-                  {alertRuleNote(alert) ? <span className="text-xs text-muted-foreground">{EARLIER_RULE_SHORT}</span> : null}
-                </Link>
-              </DropdownMenuItem>
+              <InboxItem key={alert.id} trackerId={alert.trackerId} trackerName={alert.trackerName} at={alert.at} read={alert.read} testId="inbox-alert">
+                <span className="text-sm break-words whitespace-normal">
+                  {alert.read ? null : <span className="sr-only">Unread: </span>}
+                  {alertText(alert, providerCatalogue[alert.provider].name)}
+                </span>
+                {alertRuleNote(alert) ? <span className="text-xs text-muted-foreground">{EARLIER_RULE_SHORT}</span> : null}
+              </InboxItem>
             ))}
           </div>
         )}
@@ -124,5 +110,35 @@ export function AlertsBell() {
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+}
+
+/** One line of the bell: its tracker's name, when, unread or not, and what happened; it opens the tracker. */
+function InboxItem({
+  trackerId,
+  trackerName,
+  at,
+  read,
+  testId,
+  children,
+}: {
+  trackerId: string;
+  trackerName: string;
+  at: string;
+  read: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <DropdownMenuItem asChild>
+      <Link href={`/trackers/${trackerId}`} className="flex flex-col items-start gap-0.5" data-testid={testId}>
+        <span className="flex w-full items-center gap-2 text-xs text-muted-foreground">
+          {read ? null : <span className="size-2 shrink-0 rounded-full bg-destructive" aria-hidden="true" />}
+          <span className="min-w-0 truncate font-medium text-foreground">{visibleText(trackerName)}</span>
+          <span className="ml-auto shrink-0">{formatDate(at)}</span>
+        </span>
+        {children}
+      </Link>
+    </DropdownMenuItem>
   );
 }

@@ -6,7 +6,7 @@ import type { JobQueue } from "../job-queue.ts";
 import type { Mailer, MailMessage } from "./index.ts";
 import type { MailLinks, UnsubscribeKind } from "./links.ts";
 
-/** One e-mail, retried with backoff while the SMTP server refuses it (the queue's name since issue 26). */
+/** One e-mail, retried with backoff while the SMTP server refuses it (the queue keeps its first name, `tracker-email`, so jobs queued by an earlier version still run). */
 const SEND = "tracker-email";
 /** A confirmation link at most this often per account, whatever asks for it. */
 export const CONFIRMATION_EVERY_MS = 5 * 60 * 1000;
