@@ -15,7 +15,7 @@
  *   (its row's created_at − scheduled_for), the CPU of this process and of PostgreSQL over the
  *   window, and pg-boss's job rows.
  *
- *   bun bench/trackers.ts [--cap 16] [--quick] [--scale-only] [--trackers 10000] [--window 10]
+ *   bun bench/trackers.ts [--cap 16] [--quick] [--scale-only | --run-only] [--trackers 10000] [--window 10]
  *   (after `bun run build`: the run needs the binary)
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,6 +44,7 @@ const PASSWORD = "bench-password";
 
 const simulator = await spawnSimulator(LATENCY_MS);
 const scaleOnly = process.argv.includes("--scale-only");
+const runOnly = process.argv.includes("--run-only");
 
 // One big run, on the binary. Its Pro user is written before the server opens the folder (one process owns a PGlite folder).
 if (!scaleOnly) {
@@ -105,8 +106,8 @@ if (!scaleOnly) {
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
 }
 
-if (!scaleOnly) await pgBossTick();
-if (!quick) await dispatcherAtScale();
+if (!scaleOnly && !runOnly) await pgBossTick();
+if (!quick && !runOnly) await dispatcherAtScale();
 simulator.stop();
 process.exit(0);
 
