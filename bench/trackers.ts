@@ -15,7 +15,7 @@
  *   (its row's created_at − scheduled_for), the CPU of this process and of PostgreSQL over the
  *   window, and pg-boss's job rows.
  *
- *   bun bench/trackers.ts [--cap 16] [--quick] [--scale-only | --run-only] [--trackers 10000] [--window 10]
+ *   bun bench/trackers.ts [--cap 16] [--quick] [--scale-only | --run-only [--source]] [--trackers 10000] [--window 10]
  *   (after `bun run build`: the run needs the binary)
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -65,7 +65,9 @@ if (!scaleOnly) {
   );
   // At list prices the run costs about $46: over the default daily limits, which are not what this measures.
   const limits = { ACCOUNT_DAILY_SPEND_USD: "1000", DAILY_SPEND_USD: "1000" };
-  const server = await startServer([BINARY], { ...keys, ...limits, DATA_DIR: dataDir, PROVIDER_CONCURRENCY_TOTAL: String(cap) });
+  // --source: the server from source (bun web/entry.server.tsx), for trying a change without a build.
+  const command = process.argv.includes("--source") ? ["bun", "web/entry.server.tsx"] : [BINARY];
+  const server = await startServer(command, { ...keys, ...limits, DATA_DIR: dataDir, PROVIDER_CONCURRENCY_TOTAL: String(cap) });
   const login = await fetch(`${server.url}/api/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -86,21 +88,23 @@ if (!scaleOnly) {
   });
   writeFileSync(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM: the peak from here on is the run's
   const before = memoryOf(server.pid).rss;
+  const cpuBefore = cpuOf(server.pid);
   const started = performance.now();
   const { run } = await api.runTracker(tracker.id);
   let finished: TrackerRun = run;
   while (finished.status === "queued" || finished.status === "running") {
-    await Bun.sleep(100);
+    await Bun.sleep(250);
     finished = await api.getTrackerRun(tracker.id, run.id);
   }
   const wallS = (performance.now() - started) / 1000;
+  const serverCpuS = (cpuOf(server.pid) - cpuBefore) / 1000;
   const peak = memoryOf(server.pid).peak;
   await server.stop();
   if (finished.status !== "completed") throw new Error(`the bench's run ended ${finished.status}${finished.reason ? `: ${finished.reason}` : ""}`);
   const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
   console.log(
     `run of ${queries} queries × ${providerIds.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
-      `in ${wallS.toFixed(1)} s; ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
+      `in ${wallS.toFixed(1)} s (the server's CPU ${serverCpuS.toFixed(1)} s); ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
   );
   report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.5, better: "lower" });
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
@@ -263,6 +267,12 @@ async function dispatcherAtScale(): Promise<void> {
   report({ figure: `dispatcher: ${count} trackers, 3 instances: runs made ÷ due`, value: runs.length / count, unit: "×", goal: 1, better: "higher" });
   report({ figure: "dispatcher: p99 lateness of a run", value: p99, unit: "s", goal: 60, better: "lower" });
   report({ figure: "dispatcher: pg-boss job rows at the end", value: jobRows?.n ?? 0, unit: "rows", goal: 1_000_000, better: "lower" });
+}
+
+/** CPU (user + system, ms) a process has used, from /proc (clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** CPU (user + system, ms) of the PostgreSQL server of data directory `dataDir` and its live backends. */

@@ -591,8 +591,9 @@ export const providerPauses = pgTable("provider_pauses", {
 });
 
 /**
- * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per call,
- * taken before it and deleted after; a dead instance's rows are ignored and swept (ADR 043).
+ * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per slot an
+ * instance holds, handed from one of its calls to the next and deleted when none wants it; a dead
+ * instance's rows are taken over (ADR 043, ADR 058).
  */
 export const providerSlots = pgTable(
   "provider_slots",
@@ -603,6 +604,20 @@ export const providerSlots = pgTable(
     takenAt: tstz("taken_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "provider_slots_pkey", columns: [t.provider, t.slot] })],
+);
+
+/**
+ * Instances whose calls wait for a provider's slot (ADR 058), renewed every half second while they
+ * wait: while others wait, a holder keeps only its share of the cap. An old row claims nothing.
+ */
+export const providerSlotWaits = pgTable(
+  "provider_slot_waits",
+  {
+    provider: text("provider").notNull(),
+    instanceId: uuid("instance_id").notNull(),
+    at: tstz("at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "provider_slot_waits_pkey", columns: [t.provider, t.instanceId] })],
 );
 
 // ---------------------------------------------------------------------------

@@ -40,11 +40,12 @@ afterAll(async () => {
   await simulator.stop();
 });
 
-/** pg-boss's insert of a job for `queue` (its rows travel as one JSON parameter). */
+/** pg-boss's insert of jobs for `queue`: one (its row, with the queue's name, one JSON parameter) or several (the name written into the statement). */
 const sendsJob =
   (queue: string) =>
   ({ text, params }: Statement) =>
-    /insert into pgboss\.job/i.test(text) && params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`));
+    /insert into pgboss\.job/i.test(text) &&
+    (text.includes(`'${queue}'`) || params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`)));
 
 /** The ledger's write of an answer (not its `started` claim). */
 const recordsAnswer = (statement: Statement) => startsWith('insert into "tracker_calls"')(statement) && statement.params[4] === "done";

@@ -343,7 +343,7 @@ describeEachDatabase("trackers: schedules on pg-boss", (getDb) => {
 describeEachDatabase("trackers: the provider cap across instances", (getDb) => {
   test("PROVIDER_CONCURRENCY_TOTAL holds for two instances working on one run together", async () => {
     const slow = startSimulator({ latency: { kind: "fixed", ms: 60 } });
-    // Each instance alone would have up to 2 query jobs × 4 calls per provider in flight; together they share 2.
+    // Each instance alone would have up to 5 query jobs (twice the cap and one) × 4 calls per provider in flight; together they share 2.
     const options = { simulator: slow, env: { SEARCH_CONCURRENCY: "4", PROVIDER_CONCURRENCY_TOTAL: "2" } };
     const first = await createTestApp(getDb(), options);
     const second = await createTestApp(getDb(), options);
@@ -351,11 +351,12 @@ describeEachDatabase("trackers: the provider cap across instances", (getDb) => {
       await first.queue.start();
       await second.queue.start();
       const { agent } = await createProAgent(first.app, getDb());
-      const queries = ["best crm for startups", "crm with a free plan", "best vpn for travel", "best note taking app"];
-      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries, iterations: 4 })).json as Tracker;
+      // More queries than one instance takes at once, so that the other takes some.
+      const queries = Array.from({ length: 10 }, (_, i) => `best crm number ${i + 1} for startups`);
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, queries, iterations: 2 })).json as Tracker;
       const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
       const finished = await runFinished(agent, tracker.id, run.id);
-      expect(finished).toMatchObject({ status: "completed", answers: { expected: 48, done: 48 } });
+      expect(finished).toMatchObject({ status: "completed", answers: { expected: 60, done: 60 } });
       // Both instances ran its queries, and each provider never had more than 2 searches in flight.
       const instances = await getDb().db.selectDistinct({ instanceId: trackerCalls.instanceId }).from(trackerCalls).where(eq(trackerCalls.runId, run.id));
       expect(instances).toHaveLength(2);

@@ -49,6 +49,9 @@ function inlineQueue(): JobQueue {
       await handler?.(data, { signal: new AbortController().signal, retryCount: 0 });
       return "job";
     },
+    sendMany: async (_queue, many) => {
+      for (const { data } of many) await handler?.(data, { signal: new AbortController().signal, retryCount: 0 });
+    },
     schedule: async () => {},
     unschedule: async () => {},
     unscheduleAll: async () => 0,

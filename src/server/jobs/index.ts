@@ -72,6 +72,8 @@ export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
 export type Jobs = {
   /** Enqueues; returns the job id, or null when a job with the same singletonKey is already queued or running. */
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Enqueues several in one statement (one notification); a job whose singletonKey is queued or running already is left out. */
+  sendMany<T extends object>(queue: string, jobs: Array<{ data: T; options?: SendOptions }>): Promise<void>;
   /**
    * Handles a queue with at most `concurrency` jobs at once in this process (other instances add
    * their own). A handler that throws fails the attempt; the job is retried up to its retryLimit.
@@ -162,18 +164,16 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
   return {
     async send(queue, data, sendOptions = {}) {
       await ensureQueue(queue);
-      const id = randomUUID();
-      // pg-boss validates a key that is present, so unset options are left out rather than undefined.
-      const { singletonKey = id, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds, expireInSeconds } = sendOptions;
-      return boss.send(queue, data, {
-        id,
-        singletonKey,
-        ...(retryLimit === undefined ? {} : { retryLimit }),
-        ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
-        ...(retryBackoff === undefined ? {} : { retryBackoff }),
-        ...(startAfterSeconds === undefined ? {} : { startAfter: startAfterSeconds }),
-        ...(expireInSeconds === undefined ? {} : { expireInSeconds }),
-      });
+      return boss.send(queue, data, jobOptions(sendOptions));
+    },
+
+    async sendMany(queue, many) {
+      if (many.length === 0) return;
+      await ensureQueue(queue);
+      await boss.insert(
+        queue,
+        many.map(({ data, options }) => ({ data, ...jobOptions(options) })),
+      );
     },
 
     async schedule(queue, cron, data, { timezone, key }) {
@@ -233,5 +233,20 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
     async stop({ graceful = true, timeoutSeconds = 30 } = {}) {
       await boss.stop({ graceful, timeout: timeoutSeconds * 1000 });
     },
+  };
+}
+
+/** pg-boss's options for a job, with an id of its own; unset options are left out (pg-boss validates a key that is present, even undefined). */
+function jobOptions({ singletonKey, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds, expireInSeconds }: SendOptions = {}) {
+  const id = randomUUID();
+  return {
+    id,
+    // Without a key of its own a job would share the null key with every other under the `exclusive` policy.
+    singletonKey: singletonKey ?? id,
+    ...(retryLimit === undefined ? {} : { retryLimit }),
+    ...(retryDelaySeconds === undefined ? {} : { retryDelay: retryDelaySeconds }),
+    ...(retryBackoff === undefined ? {} : { retryBackoff }),
+    ...(startAfterSeconds === undefined ? {} : { startAfter: startAfterSeconds }),
+    ...(expireInSeconds === undefined ? {} : { expireInSeconds }),
   };
 }

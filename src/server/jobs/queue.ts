@@ -30,6 +30,7 @@ export function createJobQueue(database: Database, options: StartJobsOptions = {
   };
   return {
     send: async (queue, data, sendOptions) => (await running()).send(queue, data, sendOptions),
+    sendMany: async (queue, many) => (await running()).sendMany(queue, many),
     work(queue, workOptions, handler) {
       handlers.push((running) => running.work(queue, workOptions, (data, job) => handler(data as never, job)));
     },

@@ -7,6 +7,8 @@ import type { SendOptions } from "#src/server/jobs/index.ts";
 
 export type JobQueue = {
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Several jobs in one statement, which wakes the queue's workers once (each `send` wakes every idle one). */
+  sendMany<T extends object>(queue: string, jobs: Array<{ data: T; options?: SendOptions }>): Promise<void>;
   /**
    * A handler for a queue: at most `concurrency` of its jobs at once in this process. With
    * `heartbeatSeconds`, a job whose instance died is retried elsewhere after that long (ADR 043).

@@ -5,7 +5,7 @@ import { instances, trackerCalls, trackerRunQueries, trackerRuns, trackers } fro
 import { currentDefinition, definitionOf, runWithTracker } from "./runs.ts";
 import type { RunDefinition } from "#src/contract/trackers.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
-import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { perProvider, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
 import { ModelResult, offModelResult } from "#src/contract/search-result.ts";
 import { buildSearchResult } from "#src/core/aggregate.ts";
@@ -19,6 +19,7 @@ import { defaultRetryPolicy, type RetryPolicy } from "../providers/retry.ts";
 import { createCheckpoint } from "../search/checkpoint.ts";
 import { deadlineFor, type DeadlinePolicy } from "../search/deadline.ts";
 import { expiry, type InstancePort } from "../search/instances.ts";
+import type { ProviderAdapter } from "../providers/types.ts";
 import { createLimiter } from "../search/limit.ts";
 import { askProvider, failedCard, readAnswer, type Asked, type ProviderRun } from "../search/run-provider.ts";
 import type { Providers } from "../search/run.ts";
@@ -34,6 +35,7 @@ import { createProviderSlots } from "./slots.ts";
 import { createRateLimitPauses } from "./rate-limit-pauses.ts";
 import type { MissedRuns } from "./missed.ts";
 import { persist } from "./persist.ts";
+import { groupWrites } from "#src/core/group-writes.ts";
 
 /** A schedule's tick: makes the tracker's run. */
 const TICK = "tracker-tick";
@@ -52,6 +54,11 @@ const RUN_HOLD_MAX_MS = 24 * 3600_000;
 const RUN_HOLD_MARGIN_MS = 3600_000;
 /** One query of a run: its search, call by call, on the ledger. */
 const QUERY = "tracker-query";
+/** Query jobs an instance runs at once at most, however large PROVIDER_CONCURRENCY_TOTAL is. */
+const MAX_QUERY_JOBS = 64;
+/** Ledger rows written in one statement at most; how long an answer waits for others to be written with. */
+const GROUP_MAX = 64;
+const ANSWER_WRITE_WAIT_MS = 20;
 /**
  * Every minute, on whichever instance takes it: runs whose jobs are gone are resumed, runs past
  * their deadline are ended, runs whose end failed are ended again.
@@ -150,6 +157,41 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     total: deps.concurrencyTotal,
     staleAfterMs: callMs + CALL_AGE_MARGIN_MS,
   });
+  // Every query job's claims and answers here, a group to a statement (ledger writes are most of a run's statements).
+  const claimNew = groupWrites<CallKey, boolean>(
+    async (keys) => {
+      const taken = await db
+        .insert(trackerCalls)
+        .values(keys.map((key) => ({ ...key, status: "started" as const, instanceId: instance.id })))
+        .onConflictDoNothing()
+        .returning({ runId: trackerCalls.runId, position: trackerCalls.position, provider: trackerCalls.provider, iteration: trackerCalls.iteration });
+      const won = new Set(taken.map((row) => ledgerKeyOf({ ...row, provider: row.provider as ProviderId })));
+      return keys.map((key) => won.has(ledgerKeyOf(key)));
+    },
+    { max: GROUP_MAX },
+  );
+  const writeAnswer = groupWrites<typeof trackerCalls.$inferInsert, void>(
+    async (rows) => {
+      await db
+        .insert(trackerCalls)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
+          set: {
+            status: sql`excluded.status`,
+            instanceId: sql`excluded.instance_id`,
+            result: sql`excluded.result`,
+            costUsd: sql`excluded.cost_usd`,
+            simulated: sql`excluded.simulated`,
+            updatedAt: new Date(),
+          },
+          setWhere: ne(trackerCalls.status, "done"),
+        });
+      return rows.map(() => undefined);
+    },
+    // Written after the call's slot is given back: waiting a moment costs the run nothing.
+    { max: GROUP_MAX, waitMs: ANSWER_WRITE_WAIT_MS },
+  );
   /** A `started` call older than this is no longer being made, whoever holds it: its search and its reading are each cut at callMs. */
   const callStaleMs = 2 * callMs + CALL_AGE_MARGIN_MS;
   /** Calls this process has in flight, by ledger key: a `started` row not here is not in flight here. */
@@ -160,10 +202,12 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   // Ticks and starts take milliseconds, and come in bursts: every tracker due at 09:00 ticks at once.
   queue.work<TickJob>(TICK, { concurrency: 8, quick: true }, tick);
   queue.work<{ runId: string }>(START, { concurrency: 8, quick: true }, ({ runId }) => startRun(runId));
-  // Query jobs in flight per instance: enough for their calls to fill the cross-instance cap. A call
-  // holds its provider's slot for the search only, then reads the answer (a second call as long),
-  // so twice the cap's worth of lanes keep every slot busy; one job more starts while another reads its last answers.
-  const queryConcurrency = Math.ceil((2 * deps.concurrencyTotal) / deps.concurrency) + 1;
+  // Query jobs in flight per instance: enough for their calls to keep the cross-instance cap full
+  // whatever a run's iterations. A call holds its provider's slot for the search only, then reads
+  // the answer (a second call as long), so a query of one iteration keeps a slot busy half the time:
+  // twice the cap in jobs, and one more that starts while another reads its last answers. Calls
+  // beyond what the cap serves wait in its queue, and are checked (spend, subscription) when their turn comes.
+  const queryConcurrency = Math.min(2 * deps.concurrencyTotal + 1, MAX_QUERY_JOBS);
   queue.work<QueryJob>(QUERY, { concurrency: queryConcurrency, heartbeatSeconds: QUERY_HEARTBEAT_SECONDS }, runQuery);
   queue.work<Record<string, never>>(RENEWALS, { concurrency: 1, quick: true }, () => renewals());
   queue.work<Record<string, never>>(SWEEP, { concurrency: 1 }, () => sweep());
@@ -324,12 +368,13 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     // An attempt lasts no longer than what is left of the run's deadline (and never pg-boss's 15 minutes when the run may take longer).
     const left = deadlineOf(run, definition).getTime() - clock().getTime();
     const expireInSeconds = Math.min(Math.max(Math.ceil(left / 1000) + 60, 60), RUN_DEADLINE_MAX_MS / 1000);
-    for (const { position } of open)
-      await queue.send<QueryJob>(
-        QUERY,
-        { runId: run.id, position },
-        { singletonKey: `${run.id}/${position}`, retryLimit: QUERY_RETRIES, retryDelaySeconds: 2, expireInSeconds },
-      );
+    await queue.sendMany<QueryJob>(
+      QUERY,
+      open.map(({ position }) => ({
+        data: { runId: run.id, position },
+        options: { singletonKey: `${run.id}/${position}`, retryLimit: QUERY_RETRIES, retryDelaySeconds: 2, expireInSeconds },
+      })),
+    );
     if (open.length === 0) await finishIfDone(run.id);
   }
 
@@ -378,15 +423,17 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   }
 
   /**
-   * A run's deadline, from when it starts: its calls one batch after another, each a search and
-   * its reading at the call's time limit (SEARCH_CONCURRENCY calls a batch per provider, this
-   * instance's query jobs side by side), twice over (calls waiting for the shared provider cap,
-   * 429 waits, retries), plus four calls' time and two heartbeat lapses for instances that die
-   * mid-run; a day less the hold's margin at most.
+   * A run's deadline, from when it starts: each provider's calls back to back at the shared cap
+   * (PROVIDER_CONCURRENCY_TOTAL) or in this instance's query jobs (SEARCH_CONCURRENCY calls each),
+   * whichever is slower, two rounds at least, each at the call's time limit, then the last
+   * reading; twice over (calls waiting behind other runs' at the cap, 429 waits, retries), plus four
+   * calls' time and two heartbeat lapses for instances that die mid-run; a day less the hold's margin at most.
    */
   function runDeadlineMs(definition: Pick<RunDefinition, "queries" | "iterations">): number {
-    const rounds = Math.ceil(definition.queries.length / queryConcurrency) * Math.ceil(definition.iterations / deps.concurrency);
-    const work = rounds * 2 * callMs;
+    const atTheCap = Math.ceil((definition.queries.length * definition.iterations) / deps.concurrencyTotal);
+    const byJobs = Math.ceil(definition.queries.length / queryConcurrency) * Math.ceil(definition.iterations / deps.concurrency);
+    const rounds = Math.max(2, atTheCap, byJobs);
+    const work = (rounds + 1) * callMs;
     return Math.min(2 * work + 4 * callMs + 2 * QUERY_HEARTBEAT_SECONDS * 1000, RUN_DEADLINE_MAX_MS);
   }
 
@@ -545,24 +592,20 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     try {
       for (;;) {
         const claimable = ledger.claimable;
+        // SEARCH_CONCURRENCY calls of the query per provider at once, each waiting for its provider's
+        // slot in turn (first come, first served on this instance, ADR 058).
+        const limits = perProvider(() => createLimiter(deps.concurrency));
         await Promise.all(
-          definition.providers.map(async (provider) => {
-            const limit = createLimiter(deps.concurrency);
-            await Promise.all(
-              claimable
-                .filter((free) => free.provider === provider)
-                .map(({ iteration, seen }) =>
-                  limit(async () => {
-                    const result = await askOnce(provider, iteration, seen, { runId, position, call, budget, lapsed, gone });
-                    // Another attempt of this query took the call first: its answer is that attempt's to record.
-                    if (!result) return;
-                    checkpoint.add(provider, result);
-                    // A model without a price is charged at the table's highest rates (ADR 052); its cost still reads unknown.
-                    await budget.spend(answerCharge(result, prices));
-                  }),
-                ),
-            );
-          }),
+          claimable.map(({ provider, iteration, seen }) =>
+            limits[provider](async () => {
+              const result = await askOnce(provider, iteration, seen, { runId, position, call, budget, lapsed, gone });
+              // Another attempt of this query took the call first: its answer is that attempt's to record.
+              if (!result) return;
+              checkpoint.add(provider, result);
+              // A model without a price is charged at the table's highest rates (ADR 052); its cost still reads unknown.
+              await budget.spend(answerCharge(result, prices));
+            }),
+          ),
         );
         // Done when no call is left to make here nor being made elsewhere (another attempt of this query, still alive).
         ledger = await reconcile(runId, position, definition);
@@ -630,17 +673,10 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       gone,
     }: { runId: string; position: number; call: ProviderRun; budget: SpendBudget; lapsed: () => Promise<boolean>; gone: () => Promise<void> },
   ): Promise<ModelResult | null> {
-    // A stopped job starts nothing more: what it had queued is the retry's. A deleted tracker's run asks nothing more.
-    await gone();
-    call.signal.throwIfAborted();
     const adapter = providers[provider];
     const key = { runId, position, provider, iteration };
     if (!adapter) return record(key, "failed", { ...offModelResult(provider), modelName: "not connected", modelVersion: "not connected", ...noKey(provider) });
-    const reached = budget.exhausted();
-    if (reached) return record(key, "failed", { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}.` });
-    if (await lapsed())
-      return record(key, "failed", { ...failedCard(adapter, performance.now()), error: `Stopped: ${SUBSCRIPTION_LAPSED}, so no more is asked.` });
-    const ledgerKey = `${runId}/${position}/${provider}/${iteration}`;
+    const ledgerKey = ledgerKeyOf(key);
     // In flight here before it is claimed: this instance's other attempts of the query wait for it rather than take it.
     inFlight.add(ledgerKey);
     let claimed = false;
@@ -649,16 +685,27 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       for (let waits = 0; ; waits++) {
         await waitWhilePaused(provider, call.signal);
         const release = await slots.take(provider, call.signal);
+        let attempt: { refused: ModelResult } | { asked: Asked };
         try {
-          // Claimed once it holds its slot, right before the call: a `started` row is a call made or about to be.
+          let refused: ModelResult | null = null;
           if (waits === 0) {
-            if (!(await claim(key, seen))) return null;
-            claimed = true;
+            // Checked once it holds its slot, right before the call, however long it waited for it. A
+            // stopped job starts nothing more: what it had queued is the retry's. A deleted tracker's run asks nothing more.
+            await gone();
+            call.signal.throwIfAborted();
+            refused = await callRefused(adapter, budget, lapsed);
+            // Claimed right before the call: a `started` row is a call made or about to be.
+            if (!refused) {
+              if (!(await claim(key, seen))) return null;
+              claimed = true;
+            }
           } else await touch(key);
-          asked = await askProvider(adapter, { ...call, deadline: deadlineFor(1, deadline) });
+          attempt = refused ? { refused } : { asked: await askProvider(adapter, { ...call, deadline: deadlineFor(1, deadline) }) };
         } finally {
           await release();
         }
+        if ("refused" in attempt) return record(key, "failed", attempt.refused);
+        asked = attempt.asked;
         if (!("failed" in asked) || asked.failed.failure !== "rate_limited" || waits >= RATE_LIMIT_WAITS) break;
         // Refused with a 429, not bought: the call waits with the provider's other calls here, and asks again.
         await pauses.pause(provider, Date.now() + (retry ?? defaultRetryPolicy).maxDelayMs);
@@ -676,7 +723,19 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     }
   }
 
+  /** Why a call is not made: the spend limits or the tracker's budget reached, or its owner's subscription lapsed. */
+  async function callRefused(adapter: ProviderAdapter, budget: SpendBudget, lapsed: () => Promise<boolean>): Promise<ModelResult | null> {
+    const reached = budget.exhausted();
+    if (reached) return { ...failedCard(adapter, performance.now()), stopped: "spend-limit", error: `Stopped: ${reached}.` };
+    if (await lapsed()) return { ...failedCard(adapter, performance.now()), error: `Stopped: ${SUBSCRIPTION_LAPSED}, so no more is asked.` };
+    return null;
+  }
+
   type CallKey = { runId: string; position: number; provider: ProviderId; iteration: number };
+
+  function ledgerKeyOf({ runId, position, provider, iteration }: CallKey): string {
+    return `${runId}/${position}/${provider}/${iteration}`;
+  }
 
   function callIs(key: CallKey) {
     return and(
@@ -693,18 +752,12 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
    * answered is never taken again.
    */
   async function claim(key: CallKey, seen: number | null): Promise<boolean> {
-    const taken =
-      seen === null
-        ? await db
-            .insert(trackerCalls)
-            .values({ ...key, status: "started", instanceId: instance.id })
-            .onConflictDoNothing()
-            .returning({ attempts: trackerCalls.attempts })
-        : await db
-            .update(trackerCalls)
-            .set({ status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() })
-            .where(and(callIs(key), eq(trackerCalls.status, "started"), eq(trackerCalls.attempts, seen)))
-            .returning({ attempts: trackerCalls.attempts });
+    if (seen === null) return claimNew(key);
+    const taken = await db
+      .update(trackerCalls)
+      .set({ status: "started", instanceId: instance.id, attempts: sql`${trackerCalls.attempts} + 1`, updatedAt: new Date() })
+      .where(and(callIs(key), eq(trackerCalls.status, "started"), eq(trackerCalls.attempts, seen)))
+      .returning({ attempts: trackerCalls.attempts });
     return taken.length > 0;
   }
 
@@ -749,14 +802,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
   /** The answer, over a `started` (or given-up `lost`) row, never over a `done` one. */
   async function record(key: CallKey, status: "done" | "failed", read: ModelResult): Promise<ModelResult> {
     const result = { ...read, cost: answerCost(read, prices) };
-    await db
-      .insert(trackerCalls)
-      .values({ ...key, status, instanceId: instance.id, result, costUsd: result.cost.usd, simulated: result.simulated })
-      .onConflictDoUpdate({
-        target: [trackerCalls.runId, trackerCalls.position, trackerCalls.provider, trackerCalls.iteration],
-        set: { status, instanceId: instance.id, result, costUsd: result.cost.usd, simulated: result.simulated, updatedAt: new Date() },
-        setWhere: ne(trackerCalls.status, "done"),
-      });
+    await writeAnswer({ ...key, status, instanceId: instance.id, result, costUsd: result.cost.usd, simulated: result.simulated });
     return result;
   }
 
@@ -797,7 +843,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
           continue;
         }
         const ours = call.instanceId === instance.id;
-        if (ours ? inFlight.has(`${runId}/${position}/${provider}/${iteration}`) : live && !old) pending++;
+        if (ours ? inFlight.has(ledgerKeyOf({ runId, position, provider, iteration })) : live && !old) pending++;
         else if (call.attempts < MAX_CALL_STARTS) claimable.push({ provider, iteration, seen: call.attempts });
         else {
           const lost = { ...offModelResult(provider), status: "error" as const, error: LOST_MESSAGE };
