@@ -8,7 +8,7 @@ import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase, postgresAvailable, startPostgres, type PostgresCluster } from "#tests/support/databases.ts";
-import { startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
+import { sendsJob, startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -39,12 +39,6 @@ beforeAll(() => {
 afterAll(async () => {
   await simulator.stop();
 });
-
-/** pg-boss's insert of a job for `queue` (its rows travel as one JSON parameter). */
-const sendsJob =
-  (queue: string) =>
-  ({ text, params }: Statement) =>
-    /insert into pgboss\.job/i.test(text) && params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`));
 
 /** The ledger's write of an answer (not its `started` claim). */
 const recordsAnswer = (statement: Statement) => startsWith('insert into "tracker_calls"')(statement) && statement.params[4] === "done";

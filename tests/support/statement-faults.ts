@@ -75,3 +75,9 @@ export function startsWith(prefix: string): (statement: Statement) => boolean {
   const wanted = prefix.toLowerCase().replace(/\s+/g, " ");
   return ({ text }) => text.toLowerCase().replace(/\s+/g, " ").trimStart().startsWith(wanted);
 }
+
+/** pg-boss's insert of a job for `queue` (its rows travel as one JSON parameter). */
+export function sendsJob(queue: string): (statement: Statement) => boolean {
+  return ({ text, params }) =>
+    /insert into pgboss\.job/i.test(text) && params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`));
+}

@@ -5,6 +5,8 @@
  */
 import type { SendOptions } from "#src/server/jobs/index.ts";
 
+export type { SendOptions };
+
 export type JobQueue = {
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
   /**
