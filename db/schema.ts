@@ -564,7 +564,7 @@ export const trackerAlerts = pgTable(
 /**
  * Runs that were due and did not happen (a tick skipped, refused, or never sent): one row per
  * tracker and occurrence, whichever instance reports it and however often, so its owner is told
- * once (the bell, an e-mail, the `run.missed` webhook). Read in the bell until marked read.
+ * once (the bell, an e-mail, the `run.missed` webhook). Read in the bell until marked read; kept 90 days.
  */
 export const trackerMissedRuns = pgTable(
   "tracker_missed_runs",
@@ -576,9 +576,15 @@ export const trackerMissedRuns = pgTable(
     dueAt: tstz("due_at").notNull(),
     reason: text("reason").notNull(),
     readAt: tstz("read_at"),
+    /** When its webhook and e-mail were handed to their queues (null until then: the missed-run check sends it again). */
+    toldAt: tstz("told_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("tracker_missed_runs_once_key").on(t.trackerId, t.dueAt)],
+  (t) => [
+    uniqueIndex("tracker_missed_runs_once_key").on(t.trackerId, t.dueAt),
+    // The check's two reads by age: the last hour's rows not yet told, and the rows old enough to delete.
+    index("tracker_missed_runs_created_idx").on(t.createdAt),
+  ],
 );
 
 /**

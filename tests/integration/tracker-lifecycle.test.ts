@@ -8,7 +8,7 @@ import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase, postgresAvailable, startPostgres, type PostgresCluster } from "#tests/support/databases.ts";
-import { startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
+import { sendsJob, startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -39,13 +39,6 @@ beforeAll(() => {
 afterAll(async () => {
   await simulator.stop();
 });
-
-/** pg-boss's insert of jobs for `queue`: one (its row, with the queue's name, one JSON parameter) or several (the name written into the statement). */
-const sendsJob =
-  (queue: string) =>
-  ({ text, params }: Statement) =>
-    /insert into pgboss\.job/i.test(text) &&
-    (text.includes(`'${queue}'`) || params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`)));
 
 /** The ledger's write of an answer (not its `started` claim). */
 const recordsAnswer = (statement: Statement) => startsWith('insert into "tracker_calls"')(statement) && statement.params[4] === "done";

@@ -11,7 +11,9 @@ import { createTestApp, liveProviderEnv, testRetry } from "#tests/support/app.ts
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { runToEnd } from "#tests/support/trackers.ts";
+import { sendsJob, startsWith, withStatementFaults, type Statement } from "#tests/support/statement-faults.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import type { App } from "#src/server/app.ts";
 import { nextOccurrence } from "#src/server/services/trackers/schedule.ts";
 
 /*
@@ -40,15 +42,17 @@ const definition = {
   schedule: { cron: "0 9 * * *", timezone: "Europe/Berlin" },
 };
 
-/** A loopback webhook receiver: keeps every request, answers 200. */
-function receiver() {
-  const received: { event: string; body: string }[] = [];
+/** A loopback webhook receiver: keeps every request and what it answered, 503 to the first of event `refuseFirst`, 200 to the rest. */
+function receiver({ refuseFirst }: { refuseFirst?: string } = {}) {
+  const received: { event: string; delivery: string; body: string; status: number }[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
-      received.push({ event: request.headers.get("x-aisc-event") ?? "", body: await request.text() });
-      return new Response("ok");
+      const event = request.headers.get("x-aisc-event") ?? "";
+      const status = event === refuseFirst && !received.some((earlier) => earlier.event === event) ? 503 : 200;
+      received.push({ event, delivery: request.headers.get("x-aisc-delivery") ?? "", body: await request.text(), status });
+      return new Response(status === 200 ? "ok" : "unavailable", { status });
     },
   });
   return { url: `http://127.0.0.1:${server.port}/hook`, received, stop: () => server.stop(true) };
@@ -65,6 +69,17 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
       .db.update(trackers)
       .set({ updatedAt: saved, nextRunAt: next === null ? null : new Date(next) })
       .where(eq(trackers.id, trackerId));
+  }
+
+  /** A Pro account with alert e-mails on and its address proved (ADR 053); the SMTP sink emptied after. */
+  async function provedAccount(app: App) {
+    const made = await createProAgent(app, getDb());
+    await made.agent.request("PUT", "/api/user/notifications", { alerts: true });
+    const confirmation = await waitFor(() => smtp.inbox.find((mail) => mail.to.includes(made.account.email)), { what: "the confirmation link" });
+    const [link] = linksIn(confirmation.text, "/email/confirm/");
+    expect((await createAgent(app).request("POST", `/api${new URL(link!).pathname}`)).json).toMatchObject({ state: "confirmed" });
+    smtp.inbox.length = 0;
+    return made;
   }
 
   /** Until no job of these queues waits or runs. */
@@ -142,13 +157,7 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
     const second = await createTestApp(getDb(), { simulator, env });
     let trackerId: string | undefined;
     try {
-      const { agent, account } = await createProAgent(first.app, getDb());
-      // Alert e-mails on, and the address proved (ADR 053).
-      await agent.request("PUT", "/api/user/notifications", { alerts: true });
-      const confirmation = await waitFor(() => smtp.inbox.find((mail) => mail.to.includes(account.email)), { what: "the confirmation link" });
-      const [link] = linksIn(confirmation.text, "/email/confirm/");
-      expect((await createAgent(first.app).request("POST", `/api${new URL(link!).pathname}`)).json).toMatchObject({ state: "confirmed" });
-      smtp.inbox.length = 0;
+      const { agent, account } = await provedAccount(first.app);
 
       const tracker = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: hook.url } })).json as Tracker;
       trackerId = tracker.id;
@@ -165,7 +174,7 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
       ]);
       await settled(["tracker-missed-check"]);
       await first.queue.send("tracker-missed-check", {});
-      await settled(["tracker-missed-check", "tracker-webhook", "tracker-email"]);
+      await settled(["tracker-missed-check", "tracker-missed-tell", "tracker-webhook", "tracker-email"]);
 
       // One record, for the occurrence the tracker shows as missed.
       const recorded = await getDb().db.select().from(trackerMissedRuns).where(eq(trackerMissedRuns.trackerId, tracker.id));
@@ -215,6 +224,88 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
     }
   }, 120_000);
 
+  test("a missed run's e-mail and webhook are sent once each, however handing them on fails and the webhook answers 503", async () => {
+    const hook = receiver({ refuseFirst: "run.missed" });
+    const faults = withStatementFaults(getDb());
+    const env = { SMTP_URL: smtp.url, MAIL_FROM: "Trackers <trackers@example.com>", WEBHOOK_ALLOW_PRIVATE: "1" };
+    const { app, queue } = await createTestApp(faults.database, { simulator, env });
+    let trackerId: string | undefined;
+    try {
+      const { agent, account } = await provedAccount(app);
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: hook.url } })).json as Tracker;
+      trackerId = tracker.id;
+      // Handing the miss on fails once at each step, as a database blip would: sending its job (so
+      // nothing is handed on), then sending its webhook, then recording it told once the webhook
+      // and the e-mail are both handed on (so its retry hands both on again).
+      const steps = [
+        sendsJob("tracker-missed-tell"),
+        (statement: Statement) => sendsJob("tracker-webhook")(statement) && statement.params.some((param) => String(param).includes('"event":"run.missed"')),
+        startsWith('update "tracker_missed_runs" set "told_at"'),
+      ].map((matches) => faults.add(matches));
+      await savedDaysAgo(tracker.id, 2);
+      await queue.send("tracker-missed-check", {});
+      const [recorded] = await waitFor(
+        async () => {
+          const rows = await getDb().db.select().from(trackerMissedRuns).where(eq(trackerMissedRuns.trackerId, tracker.id));
+          return rows.length > 0 && rows;
+        },
+        { what: "the miss recorded" },
+      );
+      // Its job was lost with the first failure: a later check sends it.
+      await settled(["tracker-missed-check"]);
+      await queue.send("tracker-missed-check", {});
+      await waitFor(
+        () =>
+          smtp.inbox.some((mail) => mail.to.includes(account.email)) &&
+          hook.received.some((request) => request.event === "run.missed" && request.status === 200),
+        { what: "the e-mail and the webhook", timeoutMs: 120_000 },
+      );
+      await settled(["tracker-missed-check", "tracker-missed-tell", "tracker-webhook", "tracker-email"]);
+      expect(steps.map((step) => step.left())).toEqual([0, 0, 0]);
+      expect((await getDb().db.select().from(trackerMissedRuns).where(eq(trackerMissedRuns.id, recorded!.id)))[0]?.toldAt).toBeInstanceOf(Date);
+
+      const mails = smtp.inbox.filter((mail) => mail.to.includes(account.email));
+      expect(mails.map((mail) => mail.subject)).toEqual(["A scheduled run of your tracker did not happen"]);
+      // One delivery, the miss's, asked twice: refused with 503, then taken.
+      const missed = hook.received.filter((request) => request.event === "run.missed");
+      expect(missed.map((request) => [request.delivery, request.status])).toEqual([
+        [recorded!.id, 503],
+        [recorded!.id, 200],
+      ]);
+      expect(JSON.parse(missed[1]!.body)).toMatchObject({ id: recorded!.id, missed: { dueAt: recorded!.dueAt.toISOString() } });
+    } finally {
+      if (trackerId) await getDb().db.delete(trackers).where(eq(trackers.id, trackerId));
+      await queue.stop();
+      hook.stop();
+    }
+  });
+
+  test("the check deletes missed runs recorded more than 90 days ago, and keeps the rest", async () => {
+    const { app, queue } = await createTestApp(getDb(), { simulator });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+      const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
+      await getDb()
+        .db.insert(trackerMissedRuns)
+        .values(
+          [91, 89, 0].map((days) => ({
+            trackerId: tracker.id,
+            dueAt: daysAgo(days),
+            reason: `${days} days ago`,
+            toldAt: daysAgo(days),
+            createdAt: daysAgo(days),
+          })),
+        );
+      await queue.send("tracker-missed-check", {});
+      await settled(["tracker-missed-check"]);
+      const kept = await getDb().db.select({ reason: trackerMissedRuns.reason }).from(trackerMissedRuns).where(eq(trackerMissedRuns.trackerId, tracker.id));
+      expect(kept.map((row) => row.reason).sort()).toEqual(["0 days ago", "89 days ago"]);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   test("a tick skipped because the previous run was still going is told as a missed run, once however often it is sent", async () => {
     const hook = receiver();
     const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
@@ -226,7 +317,7 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
       await getDb().db.update(trackerRuns).set({ status: "running", finishedAt: null }).where(eq(trackerRuns.id, run.id));
       const scheduledFor = "2026-12-01T08:00:00.000Z";
       for (let i = 0; i < 2; i++) await queue.send("tracker-tick", { trackerId: tracker.id, scheduledFor });
-      await settled(["tracker-tick", "tracker-webhook"]);
+      await settled(["tracker-tick", "tracker-missed-tell", "tracker-webhook"]);
 
       const skipped = (await agent.api.listTrackerRuns(tracker.id)).runs.find((item: TrackerRun) => item.scheduledFor === scheduledFor);
       expect(skipped).toMatchObject({ status: "skipped", reason: "the previous run was still going" });

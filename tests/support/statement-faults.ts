@@ -75,3 +75,10 @@ export function startsWith(prefix: string): (statement: Statement) => boolean {
   const wanted = prefix.toLowerCase().replace(/\s+/g, " ");
   return ({ text }) => text.toLowerCase().replace(/\s+/g, " ").trimStart().startsWith(wanted);
 }
+
+/** pg-boss's insert of jobs for `queue`: one (its row, with the queue's name, one JSON parameter) or several (the name written into the statement). */
+export function sendsJob(queue: string): (statement: Statement) => boolean {
+  return ({ text, params }) =>
+    /insert into pgboss\.job/i.test(text) &&
+    (text.includes(`'${queue}'`) || params.some((param) => typeof param === "string" && param.includes(`"name":"${queue}"`)));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isOccurrence, nextOccurrence } from "#src/server/services/trackers/schedule.ts";
+import { isOccurrence, nextOccurrence, occurrenceAt } from "#src/server/services/trackers/schedule.ts";
 
 /*
  * The DST rule (README, Trackers; ADR 055): occurrences are wall-clock times in the tracker's zone.
@@ -18,6 +18,11 @@ function walk(cron: string, timezone: string, from: string, count: number): stri
     at = next;
   }
   return out;
+}
+
+/** A daily cron at a local time, "02:30" → "30 2 * * *". */
+function cronAt(time: string): string {
+  return `${Number(time.slice(3))} ${Number(time.slice(0, 2))} * * *`;
 }
 
 /** The local calendar day and time of an instant in a zone, "2026-03-08 03:30". */
@@ -59,8 +64,6 @@ const zones = [
 
 describe("a daily tracker across daylight saving time", () => {
   for (const zone of zones) {
-    const cronAt = (time: string) => `${Number(time.slice(3))} ${Number(time.slice(0, 2))} * * *`;
-
     test(`${zone.timezone}: a time that does not exist on the spring day runs once that day, an hour later (${zone.gap} → 03:30)`, () => {
       const runs = walk(cronAt(zone.gap), zone.timezone, zone.spring, 3).map((iso) => local(iso, zone.timezone));
       const day = (d: string, n: number) => new Date(Date.parse(`${d}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -99,6 +102,39 @@ describe("a daily tracker across daylight saving time", () => {
   });
 });
 
+describe("the occurrence a tick sent without one stands for, across daylight saving time", () => {
+  for (const zone of zones) {
+    test(`${zone.timezone}: the latest occurrence by the dispatcher's rule, at every 10 minutes around both changes`, () => {
+      for (const [from, time] of [
+        [zone.spring, zone.gap],
+        [zone.fall, zone.repeated],
+      ] as const) {
+        const schedule = { cron: cronAt(time), timezone: zone.timezone };
+        const runs = walk(schedule.cron, schedule.timezone, from, 4).map(Date.parse);
+        for (let at = runs[0]!; at < runs[3]!; at += 10 * 60_000) {
+          const latest = runs.filter((run) => run <= at).at(-1)!;
+          expect(occurrenceAt(schedule, new Date(at)).toISOString()).toBe(new Date(latest).toISOString());
+        }
+      }
+    });
+
+    test(`${zone.timezone}: just after the spring day's moved ${zone.gap} (03:30), it is that day's run, not the day before's`, () => {
+      const schedule = { cron: cronAt(zone.gap), timezone: zone.timezone };
+      const [moved] = walk(schedule.cron, schedule.timezone, zone.spring, 1);
+      const at = new Date(Date.parse(moved!) + 10 * 60_000);
+      expect(local(occurrenceAt(schedule, at).toISOString(), zone.timezone)).toBe(`${zone.springDay} 03:30`);
+    });
+
+    test(`${zone.timezone}: during the autumn day's second ${zone.repeated}, it is the first`, () => {
+      const schedule = { cron: cronAt(zone.repeated), timezone: zone.timezone };
+      const [first] = walk(schedule.cron, schedule.timezone, zone.fall, 1);
+      const second = Date.parse(first!) + 3_600_000;
+      expect(local(new Date(second).toISOString(), zone.timezone)).toBe(`${zone.fallDay} ${zone.repeated}`);
+      expect(occurrenceAt(schedule, new Date(second + 10 * 60_000)).toISOString()).toBe(first!);
+    });
+  }
+});
+
 describe("any cron across daylight saving time", () => {
   test("every half hour in New York: the repeated hour counts once, the missing hour's times fall on the next valid ones", () => {
     // Autumn: 01:00 and 01:30 EDT, then 02:00 EST (01:00 and 01:30 EST are repeats).
@@ -114,6 +150,16 @@ describe("any cron across daylight saving time", () => {
       "2026-03-08T07:00:00.000Z",
       "2026-03-08T07:30:00.000Z",
     ]);
+  });
+
+  test("a tick sent without its time, every half hour in New York, stands for the latest occurrence the walk gives, at every 5 minutes of both changes", () => {
+    const schedule = { cron: "*/30 * * * *", timezone: "America/New_York" };
+    for (const from of ["2026-03-08T05:00:00Z", "2026-11-01T04:00:00Z"]) {
+      const runs = walk(schedule.cron, schedule.timezone, from, 10).map(Date.parse);
+      for (let at = runs[0]!; at < runs[9]!; at += 5 * 60_000) {
+        expect(occurrenceAt(schedule, new Date(at)).getTime()).toBe(runs.filter((run) => run <= at).at(-1)!);
+      }
+    }
   });
 
   test("a missing time moved onto another occurrence counts once; one moved past a later one keeps the order", () => {

@@ -20,6 +20,12 @@ import { pgBossDb } from "./adapter.ts";
 
 export type SendOptions = {
   /**
+   * The job's id (a UUID; a new one for each send unless given). A send with an id the queue
+   * still holds (until JOB_RETENTION_SECONDS after that job ended) makes no second job and returns
+   * null: a retried step sends what it hands on under an id of its own, so a repeat adds nothing.
+   */
+  id?: string;
+  /**
    * At most one job per key is queued, retrying or running in a queue: a send while one is returns
    * null. Letters, digits and `_ . - /` only. Without a key every send is a new job.
    */
@@ -70,7 +76,7 @@ export type WorkOptions = { concurrency: number } & QueueSettings & {
 export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
 
 export type Jobs = {
-  /** Enqueues; returns the job id, or null when a job with the same singletonKey is already queued or running. */
+  /** Enqueues; returns the job id, or null when a job with the same singletonKey is already queued or running, or one with the same id is kept. */
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
   /** Enqueues several in one statement (one notification); a job whose singletonKey is queued or running already is left out. */
   sendMany<T extends object>(queue: string, jobs: Array<{ data: T; options?: SendOptions }>): Promise<void>;
@@ -237,8 +243,7 @@ export async function startJobs(database: Database, options: StartJobsOptions = 
 }
 
 /** pg-boss's options for a job, with an id of its own; unset options are left out (pg-boss validates a key that is present, even undefined). */
-function jobOptions({ singletonKey, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds, expireInSeconds }: SendOptions = {}) {
-  const id = randomUUID();
+function jobOptions({ id = randomUUID(), singletonKey, retryLimit, retryDelaySeconds, retryBackoff, startAfterSeconds, expireInSeconds }: SendOptions = {}) {
   return {
     id,
     // Without a key of its own a job would share the null key with every other under the `exclusive` policy.

@@ -5,6 +5,8 @@
  */
 import type { SendOptions } from "#src/server/jobs/index.ts";
 
+export type { SendOptions };
+
 export type JobQueue = {
   send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
   /** Several jobs in one statement, which wakes the queue's workers once (each `send` wakes every idle one). */

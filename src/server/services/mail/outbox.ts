@@ -60,8 +60,9 @@ export function createOutbox({
     /**
      * A tracker's e-mail of `kind` to `userId`, if the account wants it, its address is proved and
      * today's cap allows: `compose` writes its subject and text, the unsubscribe lines are added here.
+     * With `id`, delivered again under the same id it is not sent twice (a retried caller's).
      */
-    async deliver(userId: string, kind: MailKind, compose: () => { subject: string; text: string }): Promise<Delivery> {
+    async deliver(userId: string, kind: MailKind, compose: () => { subject: string; text: string }, { id }: { id?: string } = {}): Promise<Delivery> {
       if (!mailer.configured) return "unwanted";
       const [row] = await db.select(recipient).from(users).where(eq(users.id, userId)).limit(1);
       if (!row || !allowed(row, kind)) return "unwanted";
@@ -73,7 +74,7 @@ export function createOutbox({
         `You get this e-mail because you turned on ${KIND_WORDS[kind]} in your profile: ${links.publicUrl}/user/profile#email`,
         `Unsubscribe (turns ${KIND_WORDS[kind]} off at once): ${unsubscribe}`,
       ].join("\n");
-      await enqueue({ userId, kind, to: row.email, subject, text: `${text.trimEnd()}\n\n${footer}\n`, unsubscribe: links.unsubscribeApiUrl(userId, kind) });
+      await enqueue({ userId, kind, to: row.email, subject, text: `${text.trimEnd()}\n\n${footer}\n`, unsubscribe: links.unsubscribeApiUrl(userId, kind) }, id);
       return "queued";
     },
 
@@ -120,8 +121,8 @@ export function createOutbox({
     },
   };
 
-  async function enqueue(message: Queued): Promise<void> {
-    await queue.send(SEND, message, { retryLimit: 6, retryDelaySeconds: 30, retryBackoff: true });
+  async function enqueue(message: Queued, id?: string): Promise<void> {
+    await queue.send(SEND, message, { id, retryLimit: 6, retryDelaySeconds: 30, retryBackoff: true });
   }
 
   /** One more of today's e-mails for the account, unless the cap is reached (one statement: two at once cannot both take the last). */

@@ -78,8 +78,9 @@ export function createTrackerEmails({
     /**
      * A due run that did not happen (./missed.ts tells each once, and e-mails once a stall), to the
      * tracker's owner if they asked for alert e-mails. The Subject holds nothing a user wrote.
+     * `mailId` is the miss's own, so that its teller, retried, sends it once.
      */
-    async missed(trackerId: string, { dueAt, reason }: { dueAt: Date; reason: string }): Promise<void> {
+    async missed(trackerId: string, { dueAt, reason }: { dueAt: Date; reason: string }, mailId: string): Promise<void> {
       if (!outbox.configured) return;
       const [tracker] = await db
         .select({ userId: trackers.userId, name: trackers.name, timezone: trackers.timezone })
@@ -87,17 +88,22 @@ export function createTrackerEmails({
         .where(eq(trackers.id, trackerId))
         .limit(1);
       if (!tracker) return;
-      await outbox.deliver(tracker.userId, "alerts", () => ({
-        subject: "A scheduled run of your tracker did not happen",
-        text: [
-          visibleText(missedInWords(tracker.name, { dueAt: dueAt.toISOString(), reason }, tracker.timezone)),
-          "",
-          "Its trend has no point for that time. The next run is on schedule; Run now on the tracker's page fills the gap today.",
-          "Until a run happens again, a later miss of this tracker is shown in the bell and sent to its webhook, not e-mailed.",
-          "",
-          `The tracker: ${outbox.publicUrl}/trackers/${trackerId}`,
-        ].join("\n"),
-      }));
+      await outbox.deliver(
+        tracker.userId,
+        "alerts",
+        () => ({
+          subject: "A scheduled run of your tracker did not happen",
+          text: [
+            visibleText(missedInWords(tracker.name, { dueAt: dueAt.toISOString(), reason }, tracker.timezone)),
+            "",
+            "Its trend has no point for that time. The next run is on schedule; Run now on the tracker's page fills the gap today.",
+            "Until a run happens again, a later miss of this tracker is shown in the bell and sent to its webhook, not e-mailed.",
+            "",
+            `The tracker: ${outbox.publicUrl}/trackers/${trackerId}`,
+          ].join("\n"),
+        }),
+        { id: mailId },
+      );
     },
 
     /** Sends every digest now: what the schedule does each Monday. */

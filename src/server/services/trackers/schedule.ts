@@ -91,7 +91,7 @@ export function nextRun(schedule: Schedule, from: Date): Date | null {
 const GAP_MARGIN_MS = 2 * 3600_000;
 /** UTC offsets lie within ±14 h: the offsets in force around a wall-clock time are found within this of it. */
 const OFFSET_SPAN_MS = 14 * 3600_000;
-/** The most wall-clock occurrences walked to find the next instant (a minutely schedule's two-hour margin, twice). */
+/** The most wall-clock occurrences walked to find the nearest instant (a minutely schedule's two-hour margin, twice). */
 const NEXT_WALK_MAX = 500;
 
 /**
@@ -101,18 +101,30 @@ const NEXT_WALK_MAX = 500;
  * forward by the gap, as clocks do (02:30 → 03:30), and counts once if another occurrence is
  * already there. So a daily schedule runs exactly once each local day.
  */
-export function nextOccurrence({ cron, timezone }: Schedule, after: number): number | null {
-  const localAfter = after + offsetAt(timezone, after);
-  // A wall-clock time a little before `after` may be moved past it by a gap.
-  const walk = CronExpressionParser.parse(cron, { tz: "UTC", currentDate: new Date(localAfter - GAP_MARGIN_MS), strict: false });
+export function nextOccurrence(schedule: Schedule, after: number): number | null {
+  return nearestOccurrence(schedule, after, 1);
+}
+
+/**
+ * The occurrence nearest `from` on one side of it: the first after it (`direction` 1) or the
+ * latest not after it (-1). Wall-clock times are walked from a little on the other side of `from`,
+ * since a gap moves a time forward and a repeated hour takes its first instant: either can carry
+ * a wall-clock time across `from`.
+ */
+function nearestOccurrence({ cron, timezone }: Schedule, from: number, direction: 1 | -1): number | null {
+  const localFrom = from + offsetAt(timezone, from);
+  // prev() is strict: a millisecond on lets the walk back reach a time at the margin itself.
+  const start = direction === 1 ? localFrom - GAP_MARGIN_MS : localFrom + GAP_MARGIN_MS + 1;
+  const walk = CronExpressionParser.parse(cron, { tz: "UTC", currentDate: new Date(start), strict: false });
   let best: { at: number; local: number } | null = null;
-  for (let walked = 0; walked < NEXT_WALK_MAX && walk.hasNext(); walked++) {
-    const local = walk.next().getTime();
-    if (best && local > best.local + GAP_MARGIN_MS) break;
+  for (let walked = 0; walked < NEXT_WALK_MAX && (direction === 1 ? walk.hasNext() : walk.hasPrev()); walked++) {
+    const local = (direction === 1 ? walk.next() : walk.prev()).getTime();
+    if (best && direction * (local - best.local) > GAP_MARGIN_MS) break;
     const { at, steady } = instantOf(timezone, local);
-    if (at <= after || (best && at >= best.at)) continue;
+    const beyond = direction === 1 ? at > from : at <= from;
+    if (!beyond || (best && direction * (at - best.at) >= 0)) continue;
     best = { at, local };
-    // No offset change within a day of it: no later wall-clock time can land earlier.
+    // No offset change within a day of it: no wall-clock time further on can land nearer `from`.
     if (steady) break;
   }
   return best?.at ?? null;
@@ -157,13 +169,15 @@ function offsetAt(timezone: string, at: number): number {
 }
 
 /**
- * The schedule's occurrence a tick handled at `at` stands for: the latest one not after it. A tick
- * handled later than the next occurrence stands for that one (a late tick is merged with the next, never doubled).
+ * The schedule's occurrence a tick handled at `at` stands for: the latest one not after it, by the
+ * dispatcher's DST rule (nextOccurrence). A tick handled later than the next occurrence stands for
+ * that one (a late tick is merged with the next, never doubled).
  */
-export function occurrenceAt({ cron, timezone }: Schedule, at: Date): Date {
-  // prev() is strict, and occurrences fall on whole minutes: a millisecond on counts `at` itself.
-  const expression = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date(at.getTime() + 1), strict: false });
-  return expression.prev().toDate();
+export function occurrenceAt(schedule: Schedule, at: Date): Date {
+  const latest = nearestOccurrence(schedule, at.getTime(), -1);
+  // A kept schedule always has one (a cron that never fires is refused, and has no year field to run out of).
+  if (latest === null) throw new Error(`schedule.cron ${JSON.stringify(schedule.cron)} has no occurrence before ${at.toISOString()}`);
+  return new Date(latest);
 }
 
 /** Ticks in the 30 days after `from` (counted up to SAMPLE of them, then extrapolated: a minutely schedule is not walked 43,200 times). */

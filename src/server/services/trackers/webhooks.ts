@@ -6,15 +6,15 @@ import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { DomainError } from "../errors.ts";
-import type { JobQueue } from "../job-queue.ts";
+import type { JobQueue, SendOptions } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
 import { postPinned, type Resolve, type Send, type WebhookPolicy, type WebhookTarget, webhookTarget } from "./webhook-url.ts";
 import { alertInWords, missedInWords, runInWords } from "./words.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
 const QUEUE = "tracker-webhook";
-/** Attempts after the first: 2, 4, 8… seconds apart (pg-boss's backoff), about 4 minutes in all. */
-const RETRIES = 7;
+/** A delivery's retries: 7 after the first, 2, 4, 8… seconds apart (pg-boss's backoff), about 4 minutes in all. */
+export const DELIVERY_RETRIES = { retryLimit: 7, retryDelaySeconds: 2, retryBackoff: true } satisfies SendOptions;
 const TIMEOUT_MS = 10_000;
 
 export type WebhookEvent = "alert" | "run.completed" | "run.failed" | "run.missed";
@@ -84,20 +84,24 @@ export function createWebhooks({
       for (const alert of alerts) await send(trackerId, "alert", { ...base, alert });
     },
 
-    /** A due run that did not happen (./missed.ts, which tells each once), to the tracker's webhook if it has one. */
-    async missed(trackerId: string, missed: { dueAt: string; reason: string }): Promise<void> {
+    /**
+     * A due run that did not happen (./missed.ts, which tells each once), to the tracker's webhook if
+     * it has one; `deliveryId` is the miss's own, so that its teller, retried, sends it once.
+     */
+    async missed(trackerId: string, missed: { dueAt: string; reason: string }, deliveryId: string): Promise<void> {
       const [tracker] = await db
         .select({ id: trackers.id, name: trackers.name, timezone: trackers.timezone, url: trackers.webhookUrl })
         .from(trackers)
         .where(eq(trackers.id, trackerId))
         .limit(1);
       if (!tracker?.url) return;
-      await send(trackerId, "run.missed", { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone }, missed });
+      await send(trackerId, "run.missed", { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone }, missed }, deliveryId);
     },
   };
 
-  async function send(trackerId: string, event: WebhookEvent, payload: Payload): Promise<void> {
-    await queue.send<Delivery>(QUEUE, { id: randomUUID(), trackerId, event, payload }, { retryLimit: RETRIES, retryDelaySeconds: 2, retryBackoff: true });
+  /** A delivery is its job: sent again under the same id, it is not sent twice. */
+  async function send(trackerId: string, event: WebhookEvent, payload: Payload, id: string = randomUUID()): Promise<void> {
+    await queue.send<Delivery>(QUEUE, { id, trackerId, event, payload }, { id, ...DELIVERY_RETRIES });
   }
 
   async function deliver({ id, trackerId, event, payload }: Delivery): Promise<void> {
