@@ -96,6 +96,17 @@ console.log(
   `${finished.status} ${finished.answers.done}/${finished.answers.expected} in ${wallS.toFixed(1)} s, ideal ${idealS.toFixed(1)} s: ${(wallS / idealS).toFixed(2)}×`,
   sample(),
 );
+Bun.gc(true);
+const { heapStats } = await import("bun:jsc");
+const heap = heapStats();
+console.log("after the run and a full collection", sample(), "heap", mb(heap.heapSize), "objects", heap.objectCount);
+console.log(
+  Object.entries(heap.objectTypeCounts)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", "),
+);
 await bench.close();
 simulator.stop();
 process.exit(0);

@@ -43,6 +43,7 @@ const trackerCount = quick ? 100 : 1000;
 const PASSWORD = "bench-password";
 
 const simulator = await spawnSimulator(LATENCY_MS);
+const memoryTracedAt = { at: 0 };
 const scaleOnly = process.argv.includes("--scale-only");
 const runOnly = process.argv.includes("--run-only");
 
@@ -66,8 +67,17 @@ if (!scaleOnly) {
   // At list prices the run costs about $46: over the default daily limits, which are not what this measures.
   const limits = { ACCOUNT_DAILY_SPEND_USD: "1000", DAILY_SPEND_USD: "1000" };
   // --source: the server from source (bun web/entry.server.tsx), for trying a change without a build.
-  const command = process.argv.includes("--source") ? ["bun", "web/entry.server.tsx"] : [BINARY];
-  const server = await startServer(command, { ...keys, ...limits, DATA_DIR: dataDir, PROVIDER_CONCURRENCY_TOTAL: String(cap) });
+  const command = process.argv.includes("--source") ? ["bun", ...(process.argv.includes("--smol") ? ["--smol"] : []), "web/entry.server.tsx"] : [BINARY];
+  // --memory: the server's memory as /metrics reads it, every second of the run (RSS, the JavaScript heap, memory outside it).
+  const memoryTrace = process.argv.includes("--memory");
+  const METRICS_TOKEN = "bench-metrics-token-bench-metrics-token";
+  const server = await startServer(command, {
+    ...(memoryTrace ? { METRICS_TOKEN } : {}),
+    ...keys,
+    ...limits,
+    DATA_DIR: dataDir,
+    PROVIDER_CONCURRENCY_TOTAL: String(cap),
+  });
   const login = await fetch(`${server.url}/api/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -79,6 +89,9 @@ if (!scaleOnly) {
     .map((c) => c.split(";")[0])
     .join("; ");
   const api = createApiClient({ baseUrl: server.url, headers: { cookie } });
+  // Saving it works out what it can detect (a simulation of its alerts, seconds for this shape): its memory is measured too.
+  writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
+  const creating = performance.now();
   const tracker = await api.createTracker({
     name: "Bench",
     queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
@@ -86,19 +99,26 @@ if (!scaleOnly) {
     iterations,
     schedule: { cron: "0 9 * * 1", timezone: "UTC" },
   });
+  console.log(
+    `creating it took ${((performance.now() - creating) / 1000).toFixed(1)} s, the server's RSS peaking at ${memoryOf(server.pid).peak.toFixed(0)} MB`,
+  );
   writeFileSync(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM: the peak from here on is the run's
   const before = memoryOf(server.pid).rss;
   const cpuBefore = cpuOf(server.pid);
   const started = performance.now();
   const { run } = await api.runTracker(tracker.id);
-  let finished: TrackerRun = run;
-  while (finished.status === "queued" || finished.status === "running") {
-    await Bun.sleep(250);
-    finished = await api.getTrackerRun(tracker.id, run.id);
+  // Watched as a list of runs reads it, twice a second: one run's page reads every answer of the run,
+  // and asked as often would measure the page, not the run.
+  let watched: Pick<TrackerRun, "status" | "answers"> = run;
+  while (watched.status === "queued" || watched.status === "running") {
+    await Bun.sleep(500);
+    watched = (await api.listTrackerRuns(tracker.id, { limit: 1 })).runs.find((one) => one.id === run.id) ?? watched;
+    if (memoryTrace) await traceMemory(server.url, METRICS_TOKEN, started, watched.answers.done, server.pid);
   }
   const wallS = (performance.now() - started) / 1000;
   const serverCpuS = (cpuOf(server.pid) - cpuBefore) / 1000;
   const peak = memoryOf(server.pid).peak;
+  const finished: TrackerRun = await api.getTrackerRun(tracker.id, run.id);
   await server.stop();
   if (finished.status !== "completed") throw new Error(`the bench's run ended ${finished.status}${finished.reason ? `: ${finished.reason}` : ""}`);
   const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
@@ -267,6 +287,35 @@ async function dispatcherAtScale(): Promise<void> {
   report({ figure: `dispatcher: ${count} trackers, 3 instances: runs made ÷ due`, value: runs.length / count, unit: "×", goal: 1, better: "higher" });
   report({ figure: "dispatcher: p99 lateness of a run", value: p99, unit: "s", goal: 60, better: "lower" });
   report({ figure: "dispatcher: pg-boss job rows at the end", value: jobRows?.n ?? 0, unit: "rows", goal: 1_000_000, better: "lower" });
+}
+
+/** One line of the run's memory from /metrics, at most a second apart. */
+async function traceMemory(url: string, token: string, started: number, answers: number, pid: number): Promise<void> {
+  if (performance.now() - memoryTracedAt.at < 1000) return;
+  memoryTracedAt.at = performance.now();
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0) / 1048576);
+  console.log(
+    `${((performance.now() - started) / 1000).toFixed(1)} s, ${answers} answers: RSS ${mb("process_resident_memory_bytes")} MB, heap used ${mb("nodejs_heap_size_used_bytes")} of ${mb("nodejs_heap_size_total_bytes")} MB, external ${mb("nodejs_external_memory_bytes")} MB; largest resident mappings ${largestMappings(pid)}`,
+  );
+}
+
+/** The process's five mappings with the most resident memory (MB, and the mapping's size): where RSS is. */
+function largestMappings(pid: number): string {
+  const mappings: { rss: number; size: number; name: string }[] = [];
+  let current: { rss: number; size: number; name: string } | undefined;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      current = { rss: 0, size: (Number.parseInt(head[2]!, 16) - Number.parseInt(head[1]!, 16)) / 1048576, name: head[3] || "anon" };
+      mappings.push(current);
+    } else if (current && line.startsWith("Rss:")) current.rss = Number(/(\d+)/.exec(line)?.[1] ?? 0) / 1024;
+  }
+  return mappings
+    .sort((a, b) => b.rss - a.rss)
+    .slice(0, 5)
+    .map((m) => `${m.rss.toFixed(0)}/${m.size.toFixed(0)} ${m.name.split("/").pop()}`)
+    .join(", ");
 }
 
 /** CPU (user + system, ms) a process has used, from /proc (clock ticks of 10 ms). */
