@@ -68,6 +68,8 @@ raw.execProtocolRawSync = (message: Uint8Array) => {
   }
 };
 const cpu0 = process.cpuUsage();
+let peakRss = 0;
+const peakTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 const started = performance.now();
 const { run } = await api.runTracker(tracker.id);
 let finished: TrackerRun = run;
@@ -82,6 +84,8 @@ while (finished.status === "queued" || finished.status === "running") {
   }
 }
 const wallS = (performance.now() - started) / 1000;
+clearInterval(peakTimer);
+console.log(`peak RSS during the run: ${mb(peakRss)} MB (this process holds the database too)`);
 const cpu = process.cpuUsage(cpu0);
 const timed = [...execTime].sort((a, b) => b[1] - a[1]);
 console.log(`inside PGlite (CPU): ${(timed.reduce((n, [, ms]) => n + ms, 0) / 1000).toFixed(1)} s`);

@@ -105,6 +105,7 @@ if (!scaleOnly) {
   writeFileSync(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM: the peak from here on is the run's
   const before = memoryOf(server.pid).rss;
   const cpuBefore = cpuOf(server.pid);
+  const systemBefore = cpuPartsOf(server.pid).system;
   const started = performance.now();
   const { run } = await api.runTracker(tracker.id);
   // Watched as a list of runs reads it, twice a second: one run's page reads every answer of the run,
@@ -117,6 +118,7 @@ if (!scaleOnly) {
   }
   const wallS = (performance.now() - started) / 1000;
   const serverCpuS = (cpuOf(server.pid) - cpuBefore) / 1000;
+  const serverSystemS = (cpuPartsOf(server.pid).system - systemBefore) / 1000;
   const peak = memoryOf(server.pid).peak;
   const finished: TrackerRun = await api.getTrackerRun(tracker.id, run.id);
   await server.stop();
@@ -124,7 +126,7 @@ if (!scaleOnly) {
   const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
   console.log(
     `run of ${queries} queries × ${providerIds.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
-      `in ${wallS.toFixed(1)} s (the server's CPU ${serverCpuS.toFixed(1)} s); ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
+      `in ${wallS.toFixed(1)} s (the server's CPU ${serverCpuS.toFixed(1)} s, ${serverSystemS.toFixed(1)} s of it in the kernel); ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
   );
   report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.5, better: "lower" });
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
@@ -320,8 +322,13 @@ function largestMappings(pid: number): string {
 
 /** CPU (user + system, ms) a process has used, from /proc (clock ticks of 10 ms). */
 function cpuOf(pid: number): number {
+  const { user, system } = cpuPartsOf(pid);
+  return user + system;
+}
+
+function cpuPartsOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /** CPU (user + system, ms) of the PostgreSQL server of data directory `dataDir` and its live backends. */
