@@ -277,6 +277,15 @@ export function offModelResult(provider: ProviderId): ModelResult {
   };
 }
 
+/**
+ * The providers a result has a card for, in catalogue order: those it asked, and those off when it
+ * ran. A result saved before a provider joined the catalogue has none for it, and reads as it did.
+ */
+export function providersOf(result: Pick<SearchResult, "models">): ProviderId[] {
+  const listed = providerIds.filter((id) => result.models[id]);
+  return listed.length > 0 ? listed : providerIds;
+}
+
 /** The provider's answer, or an "off" card when it was not part of the search. */
 export function modelOf(result: Pick<SearchResult, "models">, provider: ProviderId): ModelResult {
   return result.models[provider] ?? offModelResult(provider);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { perProvider } from "#src/contract/providers.ts";
 import type { Frequency } from "#src/contract/search-result.ts";
 import { compareSearches } from "#src/core/compare.ts";
 import { modelResult, runRecord, savedResult } from "#tests/support/results.ts";
@@ -95,7 +96,7 @@ const report = compareSearches(original, [smallBusiness, free], {
 
 describe("compareSearches", () => {
   test("lists the searches with their roles and which providers were simulated in each, and the asked queries that have none (case-insensitively)", () => {
-    const live = { openai: false, anthropic: false, gemini: false };
+    const live = perProvider(() => false);
     expect(report.searches).toEqual([
       { query: "best crm for startups", role: "original", id: "o", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },
       { query: "CRM for small business", role: "variant", id: "v1", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },

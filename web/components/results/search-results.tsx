@@ -3,7 +3,7 @@ import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
-import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
+import { modelOf, providersOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { cancelledNote } from "#src/core/progress.ts";
@@ -117,13 +117,13 @@ function SideBySide({ result, simulated }: TabProps) {
         // ADR 028: the cards are answers; the result's lists are every iteration's.
         <p className="text-sm text-muted-foreground">{`Each card shows one answer, its model's first completed iteration of ${result.iterationCount}. The Products, Companies and All Links tabs list what every iteration returned, with how often.`}</p>
       ) : null}
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        {providerIds.map((id) => (
+      <div className="grid gap-4 md:grid-cols-2">
+        {providersOf(result).map((id) => (
           <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={costOf(result, id)} />
         ))}
       </div>
       <CrossModelComparison result={result} simulated={simulated} />
-      <ComparisonTable rows={rows} simulated={simulated} />
+      <ComparisonTable rows={rows} providers={providersOf(result)} simulated={simulated} />
       <CommonSourcesTable result={result} simulated={simulated} />
     </>
   );
