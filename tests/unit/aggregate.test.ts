@@ -118,7 +118,8 @@ describe("buildSearchResult", () => {
   // Asserted in the spec's JSON (one key per provider, per-provider flags), which the API sends.
   const wire = toWireResult;
   // The results here have the three providers the catalogue had first: the wire flags those it has (providersOf).
-  const returnedBy = (...ids: ProviderId[]) => Object.fromEntries((["openai", "anthropic", "gemini"] as const).map((id) => [id, ids.includes(id)])) as Record<ProviderId, boolean>;
+  const returnedBy = (...ids: ProviderId[]) =>
+    Object.fromEntries((["openai", "anthropic", "gemini"] as const).map((id) => [id, ids.includes(id)])) as Record<ProviderId, boolean>;
 
   test("keys each provider's answer, frequencies and overlaps by provider id", () => {
     const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [openai, openai], gemini: [gemini] } });
