@@ -286,6 +286,17 @@ export function providersOf(result: Pick<SearchResult, "models">): ProviderId[] 
   return listed.length > 0 ? listed : providerIds;
 }
 
+/**
+ * The providers a result asked, in catalogue order: its cards that are not "off". One saved before
+ * a provider joined the catalogue did not ask it, and neither did one that ran with it off.
+ */
+export function providersAsked(result: Pick<SearchResult, "models">): ProviderId[] {
+  return providerIds.filter((id) => {
+    const model = result.models[id];
+    return model !== undefined && model.status !== "off";
+  });
+}
+
 /** The provider's answer, or an "off" card when it was not part of the search. */
 export function modelOf(result: Pick<SearchResult, "models">, provider: ProviderId): ModelResult {
   return result.models[provider] ?? offModelResult(provider);

@@ -1,5 +1,5 @@
-import { listModels, providerIds } from "#src/contract/providers.ts";
-import { modelOf, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
+import { listModels } from "#src/contract/providers.ts";
+import { modelOf, providersAsked, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 
 /*
  * How an answer was obtained and read, in words: the full response and `aisc show` say it beside
@@ -53,7 +53,7 @@ export function askedTimes(iterations: number): string {
  * with web search on, 3 times each."
  */
 export function methodNote(result: Pick<SearchResult, "models" | "iterationCount">): string {
-  const asked = providerIds.filter((id) => modelOf(result, id).status !== "off");
+  const asked = providersAsked(result);
   if (asked.length === 0) return "No assistant was asked.";
   const times = askedTimes(result.iterationCount);
   const how = asked.every((id) => modelOf(result, id).asked === "as typed")
