@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Download, Locator, Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
+import { API_ANSWERS_NOTE } from "#src/core/method.ts";
 import { testRetry } from "#tests/support/app.ts";
 import { screenshot, seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -242,7 +243,7 @@ describe("search dashboard in Chromium", () => {
       expect(seen("perplexity")).toEqual(["0 / 1", "1 / 1"]);
       // Claude's "1 / 1" may be replaced by the results in the same frame: its answer ends the search.
       expect(seen("anthropic")[0]).toBe("0 / 1");
-      // The counters moved while the cards of the three fast providers were shown and Claude's was not.
+      // The counters moved while the cards of the fast providers were shown and Claude's was not.
       expect(
         snapshots.some(
           (s) =>
@@ -271,6 +272,9 @@ describe("search dashboard in Chromium", () => {
       // quiet marks where the same fact repeats (comparison pills, table headers).
       expect(await page.getByText("Simulated answers", { exact: true }).count()).toBe(1);
       expect(await page.getByText("Simulated answers", { exact: true }).isVisible()).toBe(true);
+      // Said once: these are the assistants' API answers, which can differ from their apps'.
+      expect(await page.getByText(API_ANSWERS_NOTE, { exact: true }).count()).toBe(1);
+      expect(await page.getByText(API_ANSWERS_NOTE, { exact: true }).isVisible()).toBe(true);
       const sideBySide = page.getByRole("tabpanel", { name: "Side by Side" });
       expect(await sideBySide.locator("[data-simulated=label]").count()).toBe(MODEL_TITLES.length);
       expect(await sideBySide.getByText("Simulated", { exact: true }).count()).toBe(MODEL_TITLES.length);
