@@ -599,7 +599,7 @@ export const providerPauses = pgTable("provider_pauses", {
 /**
  * Provider calls in flight across every instance (PROVIDER_CONCURRENCY_TOTAL): a row per slot an
  * instance holds, handed from one of its calls to the next and deleted when none wants it; a dead
- * instance's rows are taken over (ADR 043, ADR 058).
+ * instance's rows are taken over (ADR 043, ADR 060).
  */
 export const providerSlots = pgTable(
   "provider_slots",
@@ -613,7 +613,7 @@ export const providerSlots = pgTable(
 );
 
 /**
- * Instances whose calls wait for a provider's slot (ADR 058), renewed every half second while they
+ * Instances whose calls wait for a provider's slot (ADR 060), renewed every half second while they
  * wait: while others wait, a holder keeps only its share of the cap. An old row claims nothing.
  */
 export const providerSlotWaits = pgTable(

@@ -8,7 +8,7 @@
  *   bun run seed --searches 10000 [--user seed] [--password seed-password]
  *
  * With --tracker-days it seeds a tracker's history instead: the user's tracker of
- * --tracker-queries questions (default 50) × 3 providers × --iterations (default 10), run once for
+ * --tracker-queries questions (default 50) × every provider × --iterations (default 10), run once for
  * real, then copied by SQL into one run a day going back (seedTracker below):
  *
  *   bun run seed --tracker-days 365 [--tracker-queries 50] [--iterations 10] [--user seed]
@@ -190,6 +190,8 @@ export async function seedTracker(
     userId,
     cookie,
     trackerId: tracker.id,
+    /** The providers it asks: every one connected, as a new tracker's default. */
+    providers: tracker.providers,
     runId: run.id,
     counts: { ...counts, answers: real.answers.done * counts.runs },
     /** How long the real run took, and the copies, in seconds. */
@@ -233,7 +235,7 @@ if (import.meta.main) {
     };
     const seeded = await seedTracker(database, handle, { ...options, username, password });
     console.log(
-      `seeded tracker ${seeded.trackerId} for ${username} (password ${password}): ${options.days} daily runs of ${options.queries} queries × 3 providers × ${options.iterations} iterations ` +
+      `seeded tracker ${seeded.trackerId} for ${username} (password ${password}): ${options.days} daily runs of ${options.queries} queries × ${seeded.providers.length} providers × ${options.iterations} iterations ` +
         `(${seeded.counts.answers} answers in ${seeded.counts.searches} saved searches, ${seeded.counts.rollups} rollup rows) in ${seconds()} s ` +
         `(the real run ${seeded.seconds.run.toFixed(1)} s, the copies ${seeded.seconds.copies.toFixed(1)} s) · db ${where}`,
     );

@@ -16,6 +16,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
+import Perplexity from "@perplexity-ai/perplexity_ai";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { DEMO_RUN_EFFECTS, startSimulator, type RunEffects, type Simulator } from "#dev/simulators/index.ts";
 
@@ -80,6 +81,14 @@ async function ask(simulator: Simulator, id: ProviderId, query: string): Promise
             })
           ).text ?? ""
         );
+      case "perplexity":
+        return (
+          await new Perplexity({ apiKey: "pplx", baseURL: simulator.baseUrls.perplexity, maxRetries: 0 }).responses.create({
+            model: "perplexity/sonar",
+            input,
+            tools: [{ type: "web_search" }],
+          })
+        ).output_text;
     }
   })();
   const block = /```json\n([\s\S]*?)\n```/.exec(text)?.[1];

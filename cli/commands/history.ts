@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { RenameSearch, SavedSearchListFields } from "#src/contract/history.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { action, defineCommand, Flag, parseOptions } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
@@ -51,7 +52,7 @@ export const history = defineCommand("history", "list your saved searches, newes
   .option("--limit <n>", "how many (1–100, default 20)")
   .option("--query <text>", "only the searches of this query (any letter case)")
   .option("--search <text>", "only searches whose query or title contains this text (any letter case)")
-  .option("--provider <id>", "only searches this provider answered (openai, anthropic, gemini)")
+  .option("--provider <id>", `only searches this provider answered (${providerIds.join(", ")})`)
   .option("--iterations <n>", "only searches of this many iterations")
   .option("--from <date>", "only searches made from this day on (YYYY-MM-DD, UTC, or an ISO timestamp)")
   .option("--to <date>", "only searches made up to this day (YYYY-MM-DD, UTC, included, or an ISO timestamp)")

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import { CreateTracker, DetectabilityQuery } from "#src/contract/trackers.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
@@ -56,7 +57,7 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
   .option("--alias <name>", "another name of your brand (repeat it)", repeatable)
   .option("--domain <host>", "a domain of your brand's own, e.g. example.com (repeat it)", repeatable)
   .option("--competitor <name>", "a competitor to count too (repeat it; up to 10)", repeatable)
-  .option("--provider <id>", "a provider to ask: openai, anthropic, gemini (repeat it; default: every connected one)", repeatable)
+  .option("--provider <id>", `a provider to ask: ${providerIds.join(", ")} (repeat it; default: every connected one)`, repeatable)
   .option("-n, --iterations <n>", "times each provider is asked each question per run (1–100, default 5)")
   .option("--country <code>", "ask from this country (ISO 3166-1 code, e.g. DE)")
   .option("--region <name>", "with --country: the region, state or province")
@@ -153,7 +154,7 @@ const trend = defineCommand(
   .argument("<id>", "the tracker's id (aisc track list)")
   .option("--metric <name>", "mention (default), sov (share of voice), citation (own domains cited) or position (mean position among the products)")
   .option("--query <text>", "one of the tracker's queries (default: each run over all of them)")
-  .option("--provider <id>", "only this provider: openai, anthropic, gemini")
+  .option("--provider <id>", `only this provider: ${providerIds.join(", ")}`)
   .option("--subject <name>", "only your brand or this competitor")
   .option("--from <date>", "runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")
   .option("--to <date>", "runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")

@@ -66,10 +66,8 @@ function providerCost(result: SearchResult, id: ProviderId): string {
 /** The result as a table: a column per provider; its model, status, top products and counts. */
 export function resultTable(result: SearchResult): string {
   const providers = providersOf(result);
-  const label = 16;
-  const column = Math.max(16, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
   const cells = (cell: (id: ProviderId, model: ModelResult) => string) => providers.map(([id, model]) => cell(id, model));
-  const rows = [
+  const rows: string[][] = [
     ["Model", ...cells((_, m) => `${visibleText(m.modelName) || "—"}${m.simulated ? "\n(simulated)" : ""}`)],
     ["Status", ...cells((id, m) => statusText(result, id, m))],
     ["Top products", ...cells((id) => topProducts(result, id).map(topLine).join("\n") || "—")],
@@ -79,6 +77,10 @@ export function resultTable(result: SearchResult): string {
     ...(result.options?.location ? [["Location", ...cells((_, m) => (m.location === "not supported" ? "not localised" : (m.location ?? "—")))]] : []),
     ["Cost", ...cells((id) => providerCost(result, id))],
   ];
+  // The labels whole (and their padding); the providers share what is left of the screen, a border
+  // each and two more, so that four fit 80 columns; below 12 a column wraps its cells too often to read.
+  const label = Math.max(...rows.map(([name = ""]) => name.length)) + 2;
+  const column = Math.max(12, Math.floor((screenWidth() - label - providers.length - 2) / Math.max(providers.length, 1)));
   const head = ["", ...providers.map(([id]) => providerCatalogue[id].model)];
   const lines = [resultHeadline(result), table(head, rows, { colWidths: [label, ...providers.map(() => column)] })];
   if (result.spendLimit) lines.push(result.spendLimit);

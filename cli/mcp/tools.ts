@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { ApiClient } from "#src/client/api.ts";
 import { LensQuery, NameInput } from "#src/contract/lens.ts";
-import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { listModels, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { LocationInput } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { CreateShare, type Share } from "#src/contract/shares.ts";
@@ -65,7 +65,8 @@ export const tools: Tool[] = [
   defineTool({
     name: "provider_status",
     description:
-      "Whether each provider (ChatGPT, Claude, Gemini) can answer now, as the server last checked it (its model retrieved with its key, every few minutes): " +
+      `Whether each provider (${providerIds.map((id) => providerCatalogue[id].model).join(", ")}) can answer now, as the server last checked it ` +
+      "(its model retrieved with its key, or a few-token answer where its API has no models endpoint, every few minutes): " +
       "connected, simulated, or why not and what to do (no key, key refused, model retired, out of credit or quota, rate-limited, unreachable).",
     input: v.object({}),
     async run(api) {
@@ -76,7 +77,7 @@ export const tools: Tool[] = [
   defineTool({
     name: "search",
     description:
-      "Ask ChatGPT, Claude and Gemini the same question with their web search on, and get which products, companies and sources each returned (saved to the user's history). " +
+      `Ask ${listModels(providerIds)} the same question with their web search on, and get which products, companies and sources each returned (saved to the user's history). ` +
       "Several iterations (Pro) tell how often each item comes back; a brand adds its mention rate and share of voice (Pro).",
     input: v.object({
       query: said(SearchQuery, "The question, as a person would ask an AI assistant (e.g. 'best CRM for a small agency')"),
@@ -85,7 +86,7 @@ export const tools: Tool[] = [
       location: v.optional(
         said(
           LocationInput,
-          "Ask from this place: { country (ISO 3166-1 code, e.g. DE), and optionally region, city, timezone (IANA) }. ChatGPT's and Claude's web search search as from there; Gemini's takes no location",
+          "Ask from this place: { country (ISO 3166-1 code, e.g. DE), and optionally region, city, timezone (IANA) }. ChatGPT's, Claude's and Perplexity's web search search as from there; Gemini's takes no location",
         ),
       ),
     }),
@@ -188,7 +189,7 @@ export const tools: Tool[] = [
   defineTool({
     name: "list_trackers",
     description:
-      "The user's trackers (Pro): sets of questions asked of ChatGPT, Claude and Gemini on a schedule, each run counting how often the answers name the user's brand. " +
+      `The user's trackers (Pro): sets of questions asked of ${listModels(providerIds)} on a schedule, each run counting how often the answers name the user's brand. ` +
       "Per tracker its id, name, schedule, last run and its status, next run, and whether it is paused.",
     input: v.object({}),
     async run(api) {
@@ -229,7 +230,7 @@ export const tools: Tool[] = [
       id: Id("The tracker's id (from list_trackers)"),
       metric: v.optional(said(TrendFields.metric.wrapped, "mention (default), sov, citation or position")),
       query: v.optional(said(TrendFields.query.wrapped, "One of the tracker's queries, as written (default: each run over all of them)")),
-      provider: v.optional(said(TrendFields.provider.wrapped, "Only this provider: openai, anthropic or gemini")),
+      provider: v.optional(said(TrendFields.provider.wrapped, `Only this provider: ${providerIds.join(", ")}`)),
       subject: v.optional(said(TrendFields.subject.wrapped, "Only the brand or this competitor, by name")),
       from: v.optional(said(TrendFields.from.wrapped, "Runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")),
       to: v.optional(said(TrendFields.to.wrapped, "Runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")),

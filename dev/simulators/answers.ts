@@ -197,6 +197,18 @@ const HABITS: Record<ProviderId, readonly NoiseKind[]> = {
     "no_json",
     "inline_links",
   ],
+  perplexity: [
+    "table",
+    "table",
+    "category_heading",
+    "category_heading",
+    "fact_not_found",
+    "stray_citation",
+    "possessive",
+    "truncated",
+    "no_json",
+    "messy_json",
+  ],
 };
 
 /**

@@ -10,6 +10,7 @@ import {
   type ErrorOptions,
   type JsonObject,
   type ProviderContext,
+  type AnswerKind,
   type ProviderHandler,
   type SimulatedUsage,
 } from "./http.ts";
@@ -30,11 +31,11 @@ function displayName(model: string): string {
 }
 
 /** A handler with its own memory of paused turns (pause_turn fault → continuation). */
-export function createAnthropic(): ProviderHandler<"anthropic"> {
+export function createAnthropic(): ProviderHandler<"anthropic", AnswerKind> {
   /** Remaining content of a paused turn, by the id of the last server_tool_use it sent. */
   const paused = new Map<string, JsonObject[]>();
 
-  const handler: ProviderHandler<"anthropic"> = {
+  const handler: ProviderHandler<"anthropic", AnswerKind> = {
     id: "anthropic",
     basePath: "",
     paths: ["/v1/messages", "/v1/models/"],

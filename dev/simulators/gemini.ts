@@ -11,6 +11,7 @@ import {
   type ErrorOptions,
   type JsonObject,
   type ProviderContext,
+  type AnswerKind,
   type ProviderHandler,
 } from "./http.ts";
 import { invalidLatLng } from "./location.ts";
@@ -63,7 +64,7 @@ function accountFailure(kind: AccountFaultKind, model: string): Response {
   return jsonResponse({ error: body }, body.code);
 }
 
-export const gemini: ProviderHandler<"gemini"> = {
+export const gemini: ProviderHandler<"gemini", AnswerKind> = {
   id: "gemini",
   basePath: "",
   paths: ["/v1beta/", "/v1/models/"],

@@ -6,6 +6,9 @@ import type { Effect } from "./run-effects.ts";
 
 export type { RequestKind } from "./faults.ts";
 
+/** What a request to a provider whose models are retrieved can ask: a search or a structured call. */
+export type AnswerKind = Exclude<RequestKind, "model">;
+
 export type ErrorKind = "authentication" | "invalid_request" | "not_found" | "rate_limit" | "server_error" | "overloaded";
 
 /** The errors a fault can cause (rate_limit, server_error, overloaded). */
@@ -46,7 +49,11 @@ export function cachedPart(inputTokens: number): number {
   return Math.floor(inputTokens / 4);
 }
 
-export interface ProviderHandler<P extends ProviderId = ProviderId> {
+/**
+ * A provider's simulator. `K`: the kinds its requests classify as; "model" only for an API whose
+ * check is a small answer rather than retrieving a model (Perplexity's).
+ */
+export interface ProviderHandler<P extends ProviderId = ProviderId, K extends RequestKind = RequestKind> {
   id: P;
   /** What its SDK's base URL adds to the simulator's origin. */
   basePath: string;
@@ -67,7 +74,7 @@ export interface ProviderHandler<P extends ProviderId = ProviderId> {
   apiKey(request: Request, url: URL): string | undefined;
   /** The 401 message when no (or an empty) API key was sent. */
   missingKeyMessage: string;
-  classify(body: JsonObject): Exclude<RequestKind, "model">;
+  classify(body: JsonObject): K;
   /** The user's message text as received (every user turn's text, a blank line apart). */
   userText(body: JsonObject): string;
   /** A 400 for a request the real API would reject, else undefined. */

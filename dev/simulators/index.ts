@@ -27,6 +27,7 @@ import { FaultBook, type Fault, type FaultFor, type FaultKind, type SetFaultsOpt
 import { gemini, resolveGroundingToken } from "./gemini.ts";
 import { isObject, jsonResponse, type JsonObject, type ProviderHandler, type RequestKind, type SimulatedUsage } from "./http.ts";
 import { openai } from "./openai.ts";
+import { perplexity } from "./perplexity.ts";
 import { userQuery } from "./query.ts";
 import { createRng, hashString, randomSeed, type Rng } from "./random.ts";
 import { createRunEffects, type Effect, type RunEffects } from "./run-effects.ts";
@@ -40,6 +41,7 @@ export const simulators: { [P in ProviderId]: () => ProviderHandler<P> } = {
   openai: () => openai,
   anthropic: createAnthropic,
   gemini: () => gemini,
+  perplexity: () => perplexity,
 };
 
 export type Latency = { kind: "fixed"; ms: number } | { kind: "lognormal"; medianMs: number; p95Ms: number };

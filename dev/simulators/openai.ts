@@ -1,12 +1,22 @@
 /** OpenAI Responses API (`POST /v1/responses`) wire format. */
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
-import { cachedPart, contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import {
+  cachedPart,
+  contentText,
+  isObject,
+  jsonResponse,
+  type ErrorKind,
+  type JsonObject,
+  type ProviderContext,
+  type AnswerKind,
+  type ProviderHandler,
+} from "./http.ts";
 import { readUserLocation } from "./location.ts";
 import { HEX, randomToken } from "./random.ts";
 import { kindOfName, structuredAnswer } from "./structured.ts";
 
-export const openai: ProviderHandler<"openai"> = {
+export const openai: ProviderHandler<"openai", AnswerKind> = {
   id: "openai",
   // Its SDK appends only "/responses" to the base URL.
   basePath: "/v1",

@@ -62,7 +62,7 @@ export function startReplayServer(): ReplayServer {
 
   return {
     origin,
-    baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin },
+    baseUrls: { openai: `${origin}/v1`, anthropic: origin, gemini: origin, perplexity: `${origin}/perplexity` },
     play(next) {
       fixture = next;
       log = emptyLog();
@@ -80,18 +80,20 @@ export function emptyLog(): ReplayLog {
 function providerOf(method: string, pathname: string): ProviderId | undefined {
   if (method !== "POST") return undefined;
   if (pathname === "/v1/responses") return "openai";
+  if (pathname === "/perplexity/v1/responses") return "perplexity";
   if (pathname === "/v1/messages") return "anthropic";
   if (/^\/v1(?:beta)?\/models\/[^/]+:generateContent$/.test(pathname)) return "gemini";
   return undefined;
 }
 
-// The structured-output call: OpenAI's json_schema format, Anthropic's forced custom tool, Gemini's JSON mime type.
+// The structured-output call: OpenAI's json_schema format, Anthropic's forced custom tool, Gemini's JSON mime type, Perplexity's response_format.
 function isExtractionCall(provider: ProviderId, body: Record<string, unknown>): boolean {
   const text = body.text as { format?: { type?: string } } | undefined;
   const tools = Array.isArray(body.tools) ? (body.tools as Record<string, unknown>[]) : [];
   const config = body.generationConfig as { responseMimeType?: string } | undefined;
   if (provider === "openai") return text?.format?.type === "json_schema";
   if (provider === "anthropic") return tools.some((tool) => "input_schema" in tool);
+  if (provider === "perplexity") return (body.response_format as { type?: string } | undefined)?.type === "json_schema";
   return config?.responseMimeType === "application/json";
 }
 

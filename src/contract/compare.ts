@@ -15,6 +15,8 @@ export const ComparedSearch = v.object({
   id: v.string(),
   createdAt: v.string(),
   iterationCount: v.number(),
+  /** The providers it asked (providersAsked): one saved before a provider joined did not ask it. */
+  providers: v.array(ProviderId),
   /** Per provider, whether its answers in this search were simulated. */
   simulated: SimulatedProviders,
 });

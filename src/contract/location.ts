@@ -66,7 +66,8 @@ export const LocationInput = v.object(
 
 /**
  * Whether each provider's web search takes the location (ADR 042). OpenAI's `web_search` and
- * Anthropic's `web_search` tools take all of it as `user_location`; Gemini's Google Search
+ * Anthropic's `web_search` tools take all of it as `user_location`, Perplexity's `web_search` its
+ * country, region and city (ADR 059); Gemini's Google Search
  * grounding takes none of it (its only location, `toolConfig.retrievalConfig.latLng`, is
  * coordinates for Google Maps results). A provider that took only part of it would need a third
  * value on the card.
@@ -75,6 +76,7 @@ export const locationSupport: { readonly [P in ProviderId]: boolean } = {
   openai: true,
   anthropic: true,
   gemini: false,
+  perplexity: true,
 };
 
 /** What a card says about the search's location: sent to the provider's search, or not supported by it. */

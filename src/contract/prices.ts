@@ -35,6 +35,7 @@ export type PriceTable = readonly PriceRow[];
 const OPENAI = "https://developers.openai.com/api/docs/pricing";
 const ANTHROPIC = "https://platform.claude.com/docs/en/about-claude/pricing";
 const GEMINI = "https://ai.google.dev/gemini-api/docs/pricing";
+const PERPLEXITY = "https://docs.perplexity.ai/docs/agent-api/models";
 const READ = "2026-11-26";
 
 /** A row of the built-in table: USD per million input, cached input and output tokens, and how its web searches are billed. */
@@ -82,4 +83,8 @@ export const DEFAULT_PRICES: PriceTable = [
   gemini3("gemini-3.5-flash", 1.5, 0.15, 9),
   // $0.75 / $3.75 "through December 31, 2026"; $1.50 / $7.50 from January 1, 2027.
   gemini3("gemini-3.8-flash", 0.75, 0.075, 3.75),
+  // Sonar on the Agent API: $0.25 / $2.50, cache $0.0625; web_search $5 per 1,000 search calls
+  // (https://docs.perplexity.ai/docs/agentic-research/tools). Its answers carry what they cost
+  // (usage.cost), which is used instead; the row prices estimates and the spend held.
+  { ...priced(PERPLEXITY, 5, "search")("perplexity/sonar", 0.25, 0.0625, 2.5), read: "2026-12-07" },
 ];

@@ -69,6 +69,22 @@ export const providerConfig = {
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },
   },
+  perplexity: {
+    env: {
+      apiKey: "PERPLEXITY_API_KEY",
+      apiKeyAliases: [],
+      baseUrl: "PERPLEXITY_BASE_URL",
+      model: "PERPLEXITY_MODEL",
+      extractionModel: "PERPLEXITY_EXTRACTION_MODEL",
+    },
+    // ADR 059: Perplexity's own Sonar on the Agent API (POST /v1/responses), which replaced Sonar
+    // chat completions (unsupported since 2026-09-27); its models page names it perplexity/sonar.
+    defaultModel: "perplexity/sonar",
+    defaultExtractionModel: "perplexity/sonar",
+    searchTool: "web_search",
+    // incomplete_details.reason of a response (or message) that did not complete.
+    truncationSignals: { max_output_tokens: "length", content_filter: "filter" },
+  },
 } as const satisfies Record<ProviderId, ProviderConfig>;
 
 /** A cut answer as the result keeps it: what the provider's finish signal means, and the signal as sent. */

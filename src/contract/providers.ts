@@ -39,6 +39,12 @@ export const providerCatalogue = {
     company: "Google",
     column: "Gemini",
   },
+  perplexity: {
+    name: "Perplexity",
+    model: "Perplexity",
+    company: "Perplexity",
+    column: "Perplexity",
+  },
 } as const satisfies Record<string, ProviderInfo>;
 
 export type ProviderId = keyof typeof providerCatalogue;
@@ -55,7 +61,7 @@ export function perProvider<T>(value: (id: ProviderId) => T): Record<ProviderId,
   return Object.fromEntries(providerIds.map((id) => [id, value(id)])) as Record<ProviderId, T>;
 }
 
-/** "ChatGPT", "ChatGPT and Claude", "ChatGPT, Claude and Gemini". */
+/** "ChatGPT", "ChatGPT and Claude", "ChatGPT, Claude, Gemini and Perplexity". */
 export function listModels(ids: readonly ProviderId[]): string {
   const names = ids.map((id) => providerCatalogue[id].model);
   return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;

@@ -46,6 +46,11 @@ export const Usage = v.object({
   searches: v.number(),
   /** Of `inputTokens`, those read from the provider's cache (billed less); absent in results saved before it was kept. */
   cachedInputTokens: v.optional(v.number()),
+  /**
+   * What the provider itself says the call cost, in USD (Perplexity's `usage.cost`): its total and
+   * the part for web searches. Priced from this rather than the price table where present.
+   */
+  reportedUsd: v.optional(v.object({ total: v.number(), searches: v.number() })),
 });
 export type Usage = v.InferOutput<typeof Usage>;
 
@@ -73,7 +78,7 @@ export type SearchCost = v.InferOutput<typeof SearchCost>;
 /**
  * A cut answer: what the provider's finish signal means (its catalogue row's truncationSignals)
  * and the signal as sent. Results saved before the kind was kept hold the signal alone, a string:
- * it reads back through the same catalogue rows (the providers' signals do not overlap), so the
+ * it reads back through the same catalogue rows (a signal two providers send means the same to both), so the
  * meaning of a signal is written once and an old result shows the note it always did.
  */
 export const Truncation = v.union([v.object({ kind: v.picklist(truncationKinds), signal: v.string() }), v.pipe(v.string(), v.transform(savedSignal))]);
@@ -270,6 +275,26 @@ export function offModelResult(provider: ProviderId): ModelResult {
     extraction: "none",
     durationMs: 0,
   };
+}
+
+/**
+ * The providers a result has a card for, in catalogue order: those it asked, and those off when it
+ * ran. A result saved before a provider joined the catalogue has none for it, and reads as it did.
+ */
+export function providersOf(result: Pick<SearchResult, "models">): ProviderId[] {
+  const listed = providerIds.filter((id) => result.models[id]);
+  return listed.length > 0 ? listed : providerIds;
+}
+
+/**
+ * The providers a result asked, in catalogue order: its cards that are not "off". One saved before
+ * a provider joined the catalogue did not ask it, and neither did one that ran with it off.
+ */
+export function providersAsked(result: Pick<SearchResult, "models">): ProviderId[] {
+  return providerIds.filter((id) => {
+    const model = result.models[id];
+    return model !== undefined && model.status !== "off";
+  });
 }
 
 /** The provider's answer, or an "off" card when it was not part of the search. */

@@ -12,6 +12,7 @@ import {
   AggregatedStats,
   ModelResult,
   modelOf,
+  providersOf,
   resultSummary,
   SEARCH_RESULT_VERSION,
   SearchResult,
@@ -60,21 +61,25 @@ export const SearchResultWire = v.object({
 });
 export type SearchResultWire = v.InferOutput<typeof SearchResultWire>;
 
-/** The spec's JSON for a result: one key per provider (an "off" card where it has none). */
-export function toWireResult(result: SearchResult): SearchResultWire & Record<ProviderId, WireModelResult> {
+/**
+ * The spec's JSON for a result: one key per provider it has (providersOf; an "off" card where one
+ * of them has no answer), so a result saved before a provider joined reads as it did.
+ */
+export function toWireResult(result: SearchResult): SearchResultWire {
   const { schemaVersion: _, models, stats, runs: __, commonProducts, commonCompanies, commonSources, ...summary } = result;
-  const flags = (ids: ProviderId[]) => perProvider((id) => ids.includes(id));
+  const providers = providersOf(result);
+  const flags = (ids: ProviderId[]) => Object.fromEntries(providers.map((id) => [id, ids.includes(id)]));
   const wire: Record<string, unknown> = {
     ...summary,
     commonProducts: commonProducts.map(({ name, models: ids }) => ({ name, ...flags(ids) })),
     commonCompanies: commonCompanies.map(({ name, models: ids }) => ({ name, ...flags(ids) })),
     commonSources: commonSources.map(({ url, models: ids }) => ({ url, ...flags(ids) })),
   };
-  for (const id of providerIds) {
+  for (const id of providers) {
     wire[id] = toWireModel(modelOf(result, id));
     if (stats[id]) wire[statsKey(id)] = stats[id];
   }
-  return wire as SearchResultWire & Record<ProviderId, WireModelResult>;
+  return wire as SearchResultWire;
 }
 
 type Flags = Partial<Record<ProviderId, boolean>>;

@@ -73,7 +73,7 @@ const Competitors = v.pipe(
 );
 
 const Providers = v.pipe(
-  v.array(ProviderId, "providers must be a list of openai, anthropic, gemini"),
+  v.array(ProviderId, `providers must be a list of ${providerIds.join(", ")}`),
   v.minLength(1, "providers must name at least one provider"),
   v.check((ids) => new Set(ids).size === ids.length, "providers must not repeat a provider"),
 );

@@ -1,7 +1,7 @@
 import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/compare.ts";
 import { simulatedOf } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { Frequency, SavedSearchResult } from "#src/contract/search-result.ts";
+import { providersAsked, type Frequency, type SavedSearchResult } from "#src/contract/search-result.ts";
 import { listedCompanies, listedProducts, listedSources } from "./aggregate.ts";
 import { betterCasing, compareNames, nameKey } from "./names.ts";
 import { keptRuns } from "./runs.ts";
@@ -43,6 +43,7 @@ export function compareSearches(
       id: result.id,
       createdAt: result.createdAt ?? "",
       iterationCount: result.iterationCount,
+      providers: providersAsked(result),
       simulated: simulatedOf(result),
     })),
     missing,

@@ -59,9 +59,12 @@ function costWith(run: AnswerUsage, table: PriceTable, fallback?: PriceRow): Cos
     if (!unpriced.includes(model)) unpriced.push(model);
     return fallback ? part(usage, fallback) : null;
   };
-  const searchTokens = priced(run.modelVersion, run.usage, tokensUsd);
-  const searches = priced(run.modelVersion, run.usage, searchesUsd);
-  const reading = priced(run.extractor?.model ?? run.modelVersion, run.extractionUsage, tokensUsd);
+  // What the provider reported it billed, where it does, is the cost; the table prices the rest.
+  const reported = (usage: Usage | undefined, pick: (usd: NonNullable<Usage["reportedUsd"]>) => number) =>
+    usage?.reportedUsd ? pick(usage.reportedUsd) : undefined;
+  const searchTokens = reported(run.usage, (usd) => usd.total - usd.searches) ?? priced(run.modelVersion, run.usage, tokensUsd);
+  const searches = reported(run.usage, (usd) => usd.searches) ?? priced(run.modelVersion, run.usage, searchesUsd);
+  const reading = reported(run.extractionUsage, (usd) => usd.total) ?? priced(run.extractor?.model ?? run.modelVersion, run.extractionUsage, tokensUsd);
   return costOf(searchTokens, searches, reading, false, unpriced);
 }
 
@@ -203,6 +206,8 @@ export const TYPICAL_USAGE: Record<ProviderId, { search: Usage; reading: Usage }
   openai: { search: { inputTokens: 12_000, outputTokens: 1_500, searches: 2 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
   anthropic: { search: { inputTokens: 20_000, outputTokens: 1_000, searches: 3 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
   gemini: { search: { inputTokens: 500, outputTokens: 1_500, searches: 2 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
+  // The search results Sonar reads come back as input tokens, as at OpenAI.
+  perplexity: { search: { inputTokens: 8_000, outputTokens: 800, searches: 2 }, reading: { inputTokens: 2_500, outputTokens: 400, searches: 0 } },
 };
 
 export const ESTIMATE_METHOD =

@@ -1,6 +1,6 @@
 import type { LensReport, Rate } from "#src/contract/lens.ts";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
-import { modelOf, type Frequency, type SearchResult } from "#src/contract/search-result.ts";
+import { modelOf, providersOf, type Frequency, type SearchResult } from "#src/contract/search-result.ts";
 import { toWireResult } from "#src/contract/search-wire.ts";
 import { providerItems } from "./aggregate.ts";
 import { locationLabel } from "./location.ts";
@@ -48,6 +48,7 @@ export type Cell = string | number | boolean | null | undefined;
  * and those a spreadsheet would run as a formula are prefixed with an apostrophe (csvField).
  */
 export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): string {
+  const providers = providersOf(result);
   const rows: Cell[][] = [];
   const section = (title: string, header: string[], body: Cell[][]) => {
     if (rows.length > 0) rows.push([]);
@@ -74,7 +75,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
     "Providers",
     // Location, then the costs: whether the search's location reached this provider's search (ADR 042), what its answers cost (ADR 041).
     ["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location", ...COST_COLUMNS],
-    providerIds.map((id) => {
+    providers.map((id) => {
       const model = modelOf(result, id);
       const cost = result.cost?.providers[id];
       return [
@@ -97,7 +98,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
   section(
     "Products",
     ["Provider", "Simulated", "Position", "Rank", "Product", "Details"],
-    providerIds.flatMap((id) => {
+    providers.flatMap((id) => {
       const model = modelOf(result, id);
       return providerItems(result, id, "products").map((product, index) => [
         providerCatalogue[id].column,
@@ -113,7 +114,7 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
   section(
     "Companies",
     ["Provider", "Simulated", "Company", "Products"],
-    providerIds.flatMap((id) => {
+    providers.flatMap((id) => {
       const model = modelOf(result, id);
       return providerItems(result, id, "companies").map((company) => [
         providerCatalogue[id].column,
@@ -126,14 +127,14 @@ export function resultToCsv(result: SearchResult, extras: ExportExtras = {}): st
 
   section(
     "Common Sources",
-    ["URL", ...providerIds.map((id) => providerCatalogue[id].column)],
-    result.commonSources.map((source) => [source.url, ...providerIds.map((id) => yesNo(source.models.includes(id)))]),
+    ["URL", ...providers.map((id) => providerCatalogue[id].column)],
+    result.commonSources.map((source) => [source.url, ...providers.map((id) => yesNo(source.models.includes(id)))]),
   );
 
   section(
     "Frequency Analysis",
     ["Provider", "Type", "Name", "Count", "Percentage", "Low", "High", "Simulated"],
-    providerIds.flatMap((id) => {
+    providers.flatMap((id) => {
       const stats = result.stats[id];
       if (!stats) return [];
       const simulated = yesNo(modelOf(result, id).simulated);

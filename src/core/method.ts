@@ -1,10 +1,16 @@
-import { listModels, providerIds } from "#src/contract/providers.ts";
-import { modelOf, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
+import { listModels } from "#src/contract/providers.ts";
+import { modelOf, providersAsked, type ModelResult, type SearchResult } from "#src/contract/search-result.ts";
 
 /*
  * How an answer was obtained and read, in words: the full response and `aisc show` say it beside
  * the answer, so a reader can tell what the lists measure (ADR 039).
  */
+
+/**
+ * What the product asks, said once on every results page, shared page and printed report (and in
+ * the README): its answers are not what a person sees in an assistant's own app.
+ */
+export const API_ANSWERS_NOTE = "These are the assistants' API answers with web search, which can differ from what their consumer apps show the same question.";
 
 /** How the provider was asked. */
 export function askedNote(model: Pick<ModelResult, "asked">): string {
@@ -53,7 +59,7 @@ export function askedTimes(iterations: number): string {
  * with web search on, 3 times each."
  */
 export function methodNote(result: Pick<SearchResult, "models" | "iterationCount">): string {
-  const asked = providerIds.filter((id) => modelOf(result, id).status !== "off");
+  const asked = providersAsked(result);
   if (asked.length === 0) return "No assistant was asked.";
   const times = askedTimes(result.iterationCount);
   const how = asked.every((id) => modelOf(result, id).asked === "as typed")

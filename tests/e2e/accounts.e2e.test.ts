@@ -9,7 +9,7 @@ const harness = useBrowser();
 
 type Account = ReturnType<typeof newAccount>;
 
-/** A real browser against a real server: registration hashes passwords, a search runs three providers. */
+/** A real browser against a real server: registration hashes passwords, a search runs every provider. */
 const SLOW = 60_000;
 
 const BANNER = "Create an Account to Upgrade to Pro";

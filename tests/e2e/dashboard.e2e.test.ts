@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Download, Locator, Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
+import { API_ANSWERS_NOTE } from "#src/core/method.ts";
 import { testRetry } from "#tests/support/app.ts";
 import { screenshot, seriousAxeViolations, useBrowser, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -212,7 +213,7 @@ describe("search dashboard in Chromium", () => {
       const page = await openHome();
       await screenshot(page, "home.png");
 
-      // OpenAI and Gemini answer after 700 ms; Anthropic is rate limited first (retry-after 2 s) and answers 2 s later.
+      // OpenAI, Gemini and Perplexity answer after 700 ms; Anthropic is rate limited first (retry-after 2 s) and answers 2 s later.
       const query = "best running shoes, under $150";
       simulator.setLatency({ kind: "fixed", ms: 700 });
       simulator.setFaults("anthropic", [{ kind: "rate_limit", retryAfterSeconds: 2 }]);
@@ -225,7 +226,7 @@ describe("search dashboard in Chromium", () => {
         expect(await queryBox(page).isDisabled()).toBe(true);
         await page.waitForFunction(
           () =>
-            document.querySelectorAll("[role=region][aria-labelledby]").length === 2 &&
+            document.querySelectorAll("[role=region][aria-labelledby]").length === 3 &&
             document.querySelector("[data-testid=progress-anthropic]")?.textContent === "0 / 1",
         );
         await screenshot(page, "dashboard-progress.png", { fullPage: true });
@@ -239,16 +240,18 @@ describe("search dashboard in Chromium", () => {
       const seen = (id: string) => [...new Set(snapshots.map((s) => s.progress[id]).filter((text) => text !== null))];
       expect(seen("openai")).toEqual(["0 / 1", "1 / 1"]);
       expect(seen("gemini")).toEqual(["0 / 1", "1 / 1"]);
+      expect(seen("perplexity")).toEqual(["0 / 1", "1 / 1"]);
       // Claude's "1 / 1" may be replaced by the results in the same frame: its answer ends the search.
       expect(seen("anthropic")[0]).toBe("0 / 1");
-      // The counters moved while the cards of the two fast providers were shown and Claude's was not.
+      // The counters moved while the cards of the fast providers were shown and Claude's was not.
       expect(
         snapshots.some(
           (s) =>
             s.progress.openai === "1 / 1" &&
             s.progress.gemini === "1 / 1" &&
+            s.progress.perplexity === "1 / 1" &&
             s.progress.anthropic === "0 / 1" &&
-            s.cards.join() === "ChatGPT Results,Gemini Results",
+            s.cards.join() === "ChatGPT Results,Gemini Results,Perplexity Results",
         ),
       ).toBe(true);
       const firstCard = snapshots.findIndex((s) => s.cards.length > 0);
@@ -269,6 +272,9 @@ describe("search dashboard in Chromium", () => {
       // quiet marks where the same fact repeats (comparison pills, table headers).
       expect(await page.getByText("Simulated answers", { exact: true }).count()).toBe(1);
       expect(await page.getByText("Simulated answers", { exact: true }).isVisible()).toBe(true);
+      // Said once: these are the assistants' API answers, which can differ from their apps'.
+      expect(await page.getByText(API_ANSWERS_NOTE, { exact: true }).count()).toBe(1);
+      expect(await page.getByText(API_ANSWERS_NOTE, { exact: true }).isVisible()).toBe(true);
       const sideBySide = page.getByRole("tabpanel", { name: "Side by Side" });
       expect(await sideBySide.locator("[data-simulated=label]").count()).toBe(MODEL_TITLES.length);
       expect(await sideBySide.getByText("Simulated", { exact: true }).count()).toBe(MODEL_TITLES.length);
@@ -366,7 +372,7 @@ describe("search dashboard in Chromium", () => {
       for (const row of products.rows) expect(row).toHaveLength(products.header.length);
       expect(products.rows.some((row) => row[0] === "OpenAI" && row[1] === "Yes" && row[4] === topProduct)).toBe(true);
       const common = sections.get("Common Sources")!;
-      expect(common.header).toEqual(["URL", "OpenAI", "Anthropic", "Gemini"]);
+      expect(common.header).toEqual(["URL", "OpenAI", "Anthropic", "Gemini", "Perplexity"]);
       for (const row of common.rows) for (const mark of row.slice(1)) expect(["Yes", "No"]).toContain(mark);
       // One iteration: no frequency stats, but the section and its header are there.
       expect(sections.get("Frequency Analysis")).toEqual({ header: ["Provider", "Type", "Name", "Count", "Percentage", "Low", "High", "Simulated"], rows: [] });
@@ -524,8 +530,13 @@ describe("search dashboard in Chromium", () => {
 
       await showTab(page, "Frequency Analysis");
       const providers = page.getByRole("tablist", { name: "Provider" });
-      expect(await providers.getByRole("tab").allTextContents()).toEqual(["ChatGPT(simulated)", "Claude(simulated)", "Gemini(simulated)"]);
-      for (const model of ["ChatGPT", "Claude", "Gemini"]) {
+      expect(await providers.getByRole("tab").allTextContents()).toEqual([
+        "ChatGPT(simulated)",
+        "Claude(simulated)",
+        "Gemini(simulated)",
+        "Perplexity(simulated)",
+      ]);
+      for (const model of ["ChatGPT", "Claude", "Gemini", "Perplexity"]) {
         await providers.getByRole("tab", { name: new RegExp(`^${model}`) }).click();
         const panel = page.getByRole("tabpanel", { name: new RegExp(`^${model}`) });
         expect(await panel.getByText(new RegExp(`^${model}: top 3 products identical in [1-5] of 5 runs$`)).isVisible()).toBe(true);
@@ -569,7 +580,7 @@ describe("search dashboard in Chromium", () => {
       await showTab(page, "Frequency Analysis");
       const providers = page.getByRole("tablist", { name: "Provider" });
       const frequent: string[] = [];
-      for (const model of ["ChatGPT", "Claude", "Gemini"]) {
+      for (const model of ["ChatGPT", "Claude", "Gemini", "Perplexity"]) {
         await providers.getByRole("tab", { name: new RegExp(`^${model}`) }).click();
         const list = page.getByRole("tabpanel", { name: new RegExp(`^${model}`) }).getByRole("region", { name: `Product Frequency for ${model}` });
         frequent.push(...(await list.locator("li span.font-medium").evaluateAll((spans) => spans.map((span) => span.getAttribute("title") ?? ""))));
@@ -648,7 +659,7 @@ describe("search dashboard in Chromium", () => {
   );
 
   test(
-    "a provider that keeps failing shows its error in its card; the other two answer",
+    "a provider that keeps failing shows its error in its card; the others answer",
     async () => {
       const { simulator } = harness();
       simulator.setFaults("anthropic", [{ kind: "server_error" }], { persistent: true });
@@ -659,12 +670,12 @@ describe("search dashboard in Chromium", () => {
         expect(await claude.getByText("Search failed", { exact: true }).isVisible()).toBe(true);
         expect(await claude.getByRole("alert").textContent()).toMatch(/Internal server error|500/);
         expect(await claude.getByRole("heading", { name: "Top Products" }).count()).toBe(0);
-        for (const title of ["ChatGPT Results", "Gemini Results"]) {
+        for (const title of ["ChatGPT Results", "Gemini Results", "Perplexity Results"]) {
           expect(await modelCard(page, title).getByRole("heading", { name: "Top Products" }).isVisible()).toBe(true);
           expect(await modelCard(page, title).locator("ol > li").count()).toBeGreaterThan(0);
         }
         const statusRow = page.getByRole("region", { name: "Model comparison table" }).getByRole("row", { name: /^Status/ });
-        expect(await statusRow.getByRole("cell").allInnerTexts()).toEqual(["Answered", "Error", "Answered"]);
+        expect(await statusRow.getByRole("cell").allInnerTexts()).toEqual(["Answered", "Error", "Answered", "Answered"]);
       } finally {
         simulator.clearFaults();
       }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { searches, users } from "#db/schema.ts";
-import type { ProviderId } from "#src/contract/providers.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { newAccount } from "#tests/support/accounts.ts";
 import { seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 import { modelResult, savedResult } from "#tests/support/results.ts";
@@ -71,7 +71,8 @@ describe("search history in Chromium", () => {
         { query: "best crm for agencies" },
         { query: "best vpn", iterations: 5, answered: ["openai"] },
         { query: "cheap crm" },
-        { query: "standing desk", iterations: 5 },
+        // A search of now: every provider asked; the others were saved before Perplexity joined.
+        { query: "standing desk", iterations: 5, answered: [...providerIds] },
       ]);
       await visit(page, "/user/history");
       await page.getByRole("heading", { name: "Search History" }).waitFor();
@@ -84,6 +85,8 @@ describe("search history in Chromium", () => {
       await filters.getByLabel("Iterations").selectOption("5");
       await shows(page, ["standing desk", "best vpn"]);
       await filters.getByLabel("Provider").selectOption("gemini");
+      await shows(page, ["standing desk"]);
+      await filters.getByLabel("Provider").selectOption("perplexity");
       await shows(page, ["standing desk"]);
       await filters.getByLabel("From").fill("2000-01-01");
       await filters.getByLabel("To").fill("2000-01-02");

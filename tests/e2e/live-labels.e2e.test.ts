@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { providerIds } from "#src/contract/providers.ts";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { liveProviderEnv } from "#tests/support/app.ts";
 import { useBrowser, visit } from "#tests/support/browser.ts";
@@ -34,7 +34,7 @@ describe("live providers in Chromium", () => {
       const results = page.getByRole("region", { name: "best noise cancelling headphones" });
       await page.getByRole("tablist", { name: "Result views" }).waitFor();
       // The live providers really answered: each card lists products.
-      for (const title of ["ChatGPT Results", "Claude Results", "Gemini Results"]) {
+      for (const title of providerIds.map((id) => `${providerCatalogue[id].model} Results`)) {
         expect(await page.getByRole("region", { name: title, exact: true }).locator("ol > li").count()).toBeGreaterThan(0);
       }
       expect(upstream.requests.length).toBeGreaterThanOrEqual(providerIds.length);

@@ -9,6 +9,7 @@ import type { TrackerAlertList } from "#src/contract/trend.ts";
 import type { SearchResult } from "#src/contract/search-result.ts";
 import { formatCost } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { API_ANSWERS_NOTE } from "#src/core/method.ts";
 import { alertText } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 import { pdfText, printToPdf, showPdfPage } from "#tests/support/pdf.ts";
@@ -91,6 +92,17 @@ function expectPagesStartingWith(pages: string[], headings: string[]) {
   for (const heading of headings) expect({ heading, starts: pages.slice(1).some((page) => page.startsWith(heading)) }).toEqual({ heading, starts: true });
 }
 
+/** How many of `found` are laid out larger than a screen reader's 1 px box: seen, not only read out. */
+function seen(found: Locator): Promise<number> {
+  return found.evaluateAll((all) => all.filter((el) => (el as HTMLElement).offsetWidth > 1 && (el as HTMLElement).offsetHeight > 1).length);
+}
+
+/** That these are the assistants' API answers is said once: on the page, seen, and in its printed text. */
+async function expectApiNoteOnce(page: Page, printed: { text: string }) {
+  expect(await seen(page.getByText(API_ANSWERS_NOTE, { exact: true }))).toBe(1);
+  expect(printed.text.split(API_ANSWERS_NOTE).length - 1).toBe(1);
+}
+
 /** A printed report starts with its heading (no header of the app's before it) and has none of the product's navigation. */
 function expectNoChrome(text: string) {
   expect(text.trimStart()).toStartWith("AI Search Comparison · ");
@@ -131,8 +143,6 @@ describe("share links in Chromium", () => {
       expect(await main.getByText(/were asked the query exactly as typed, with web search on, 5 times each\./).isVisible()).toBe(true);
       // The report's heading names the query and its date; the results card under it does not say them again
       // (seen: laid out larger than a screen reader's 1 px box, which keeps the card's title).
-      const seen = (found: Locator) =>
-        found.evaluateAll((all) => all.filter((el) => (el as HTMLElement).offsetWidth > 1 && (el as HTMLElement).offsetHeight > 1).length);
       expect(await seen(main.getByRole("heading", { name: query, exact: true }))).toBe(1);
       // On screen the slim header names the product, the report's heading does not again (its line says it on paper).
       expect(await main.innerText()).not.toContain("AI Search Comparison");
@@ -191,8 +201,9 @@ describe("share links in Chromium", () => {
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
+      await expectApiNoteOnce(guest.page, printed);
       // Said once on the first sheet, by the report's heading.
-      for (const text of [query, `Searched ${formatDate(searched.createdAt)}`])
+      for (const text of [query, `Searched ${formatDate(searched.createdAt)}`, API_ANSWERS_NOTE])
         expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       // The first printed page as its reader sees it; and the frequencies' page, with its bars.
       const pdf = await printToPdf(guest.page);
@@ -223,6 +234,7 @@ describe("share links in Chromium", () => {
       expectPagesStartingWith(comparison.pages, ["Products (", "Companies (", "Sources ("]);
       expect(comparison.text).toContain("AI Search Comparison · Comparison");
       expectNoChrome(comparison.text);
+      await expectApiNoteOnce(guest.page, comparison);
 
       // A search run once: no frequencies, and no advice to the visitor on a plan of their own.
       await visit(guest.page, new URL((await share(page, { kind: "search", id: once.id })).url).pathname);
@@ -257,6 +269,7 @@ describe("share links in Chromium", () => {
       // The owner's own saved search prints the same way: its report heading, no navigation.
       await visit(page, `/search/${searched.id}`);
       const own = await pdfText(await printToPdf(page));
+      await expectApiNoteOnce(page, own);
       expectPagesStartingWith(own.pages, TAB_SHEETS);
       for (const text of ["AI Search Comparison · Search report", query, `Searched ${formatDate(searched.createdAt)}`, figure![1]!, `· ${figure![2]}`])
         expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });
@@ -340,6 +353,7 @@ describe("share links in Chromium", () => {
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
+      await expectApiNoteOnce(guest.page, printed);
       // The report's heading names the tracker and says it is live; the header card under it does not say either again.
       for (const text of ["Seeded CRM visibility", "Live report"])
         expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
@@ -364,6 +378,7 @@ describe("share links in Chromium", () => {
       const own = await pdfText(await printToPdf(page));
       for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", alert])
         expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });
+      await expectApiNoteOnce(page, own);
       expectNoChrome(own.text);
     },
     TIMEOUT,

@@ -59,18 +59,18 @@ describe("what a tracker's figures mean, in Chromium", () => {
       await page.getByLabel("Name", { exact: true }).fill("CRM, what it can see");
       await page.getByLabel("Questions").fill(QUESTIONS.join("\n"));
       await page.getByLabel("Iterations per question").fill("1");
-      // The server's sentence for this shape: 3 questions, 1 answer, 3 providers, 1 competitor (from the lens).
+      // The server's sentence for this shape: 3 questions, 1 answer, every provider (the form ticks each connected one), 1 competitor (from the lens).
       const asked = (iterations: number) =>
-        pageJson<Detectability>(page, "GET", `/api/trackers/estimate?questions=3&iterations=${iterations}&providers=3&competitors=1`);
+        pageJson<Detectability>(page, "GET", `/api/trackers/estimate?questions=3&iterations=${iterations}&providers=${providerIds.length}&competitors=1`);
       const one = await asked(1);
-      expect(one.sentence).toStartWith("With 3 questions × 1 answer on 3 providers, ");
+      expect(one.sentence).toStartWith(`With 3 questions × 1 answer on ${providerIds.length} providers, `);
       await seeing.getByText(one.sentence, { exact: true }).waitFor();
 
       // More answers per question: a quiet line while the server works it out, then the new shape's sentence.
       await page.getByLabel("Iterations per question").fill("20");
       await seeing.getByText(detectabilityWords.loading, { exact: true }).waitFor();
       const twenty = await asked(20);
-      expect(twenty.sentence).toStartWith("With 3 questions × 20 answers on 3 providers, ");
+      expect(twenty.sentence).toStartWith(`With 3 questions × 20 answers on ${providerIds.length} providers, `);
       expect(twenty.sentence).not.toBe(one.sentence);
       await seeing.getByText(twenty.sentence, { exact: true }).waitFor();
       expect(await seeing.getAttribute("aria-busy")).toBe("false");
@@ -84,7 +84,7 @@ describe("what a tracker's figures mean, in Chromium", () => {
       await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
       const path = new URL(page.url()).pathname;
       const tracker = await pageJson<Tracker>(page, "GET", `/api${path}`);
-      expect(tracker.detectability?.sentence).toStartWith("With 3 questions × 2 answers on 3 providers, ");
+      expect(tracker.detectability?.sentence).toStartWith(`With 3 questions × 2 answers on ${providerIds.length} providers, `);
       expect(await page.getByTestId("tracker-detectability").textContent()).toBe(`What it can see${tracker.detectability?.sentence}`);
 
       // Run now, then two more runs through the API.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { TrackerChanges } from "#src/contract/changes.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { pageJson, runOnce } from "#tests/support/tracker-pages.ts";
@@ -50,7 +51,7 @@ describe("what changed on a tracker's page in Chromium", () => {
     expect(shown).toEqual(left.map((item) => `${item.name} — 0 of ${item.after.n} answers, was ${item.before.count} of ${item.before.n}`));
     expect(await sources.getByRole("list", { name: "Entered the top 10" }).count()).toBe(0);
     // A card per provider, and the same lists for products and companies.
-    expect(await section.getByTestId("provider-changes").count()).toBe(3);
+    expect(await section.getByTestId("provider-changes").count()).toBe(providerIds.length);
     expect(await openai.getByRole("heading", { level: 4 }).allTextContents()).toEqual(["Products", "Companies", "Sources"]);
     expect(await section.getByText("Not enough runs yet", { exact: false }).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);

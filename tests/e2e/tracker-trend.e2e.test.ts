@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { Trend, TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
@@ -109,7 +110,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
         const expected = perQuery.filter((point) => point.isBrand && point.query === definition.queries[0]);
         expect(shown.map((row) => row[2])).toEqual(
           expected
-            .toSorted((a, b) => a.at.localeCompare(b.at) || "openai anthropic gemini".indexOf(a.provider) - "openai anthropic gemini".indexOf(b.provider))
+            .toSorted((a, b) => a.at.localeCompare(b.at) || providerIds.indexOf(a.provider) - providerIds.indexOf(b.provider))
             .map((point) => formatPoint(point, "citation")),
         );
         expect(await seriousAxeViolations(page)).toEqual([]);

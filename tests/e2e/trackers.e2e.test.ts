@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { newAccount } from "#tests/support/accounts.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -15,6 +16,10 @@ const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: t
 const TIMEOUT = 120_000;
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 360, height: 780 };
+
+/** The run of the form's tracker: 2 questions × 2 iterations, asked of every provider (all connected, simulated). */
+const PER_QUESTION = providerIds.length * 2;
+const PER_RUN = 2 * PER_QUESTION;
 
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 
@@ -59,7 +64,7 @@ describe("trackers in Chromium", () => {
       expect(await page.getByLabel("Other names").first().inputValue()).toBe("Acme Corp");
       expect(await page.getByLabel("Your domains").inputValue()).toBe("acme.example");
       expect(await page.getByLabel("Competitor 1").inputValue()).toBe("Globex");
-      for (const provider of ["ChatGPT / OpenAI", "Claude / Anthropic", "Gemini / Google"])
+      for (const provider of providerIds.map((id) => providerCatalogue[id].name))
         expect(await page.getByRole("checkbox", { name: provider }).isChecked()).toBe(true);
       expect(await page.getByLabel("Iterations per question").inputValue()).toBe("5");
       expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
@@ -97,7 +102,7 @@ describe("trackers in Chromium", () => {
       // Answers arrive while it runs: the count and the bar move (the page reads the run every few seconds).
       await run
         .getByTestId("run-answers")
-        .filter({ hasText: /^[1-9]\d* of 12 answers/ })
+        .filter({ hasText: new RegExp(`^[1-9]\\d* of ${PER_RUN} answers`) })
         .waitFor({ timeout: 30_000 });
       expect(await run.getByTestId("run-status").textContent()).toBe("Running");
       // While it runs, Run now waits.
@@ -106,14 +111,14 @@ describe("trackers in Chromium", () => {
       harness().simulator.setLatency({ kind: "fixed", ms: 5 });
 
       await run.getByTestId("run-status").filter({ hasText: "Completed" }).waitFor({ timeout: 60_000 });
-      expect(await run.getByTestId("run-answers").textContent()).toBe("12 of 12 answers");
+      expect(await run.getByTestId("run-answers").textContent()).toBe(`${PER_RUN} of ${PER_RUN} answers`);
       expect(await run.getByTestId("run-cost").textContent()).toBe("$0.00 (simulated)");
       expect(await run.getByTestId("run-progress").count()).toBe(0);
       const rows = run.getByTestId("run-query");
       expect(await rows.count()).toBe(2);
-      expect(await rows.nth(0).getByRole("cell").first().textContent()).toBe("6 of 6 answers");
+      expect(await rows.nth(0).getByRole("cell").first().textContent()).toBe(`${PER_QUESTION} of ${PER_QUESTION} answers`);
       // Per question and provider, how often the answers named the brand, with its 95% interval.
-      for (const provider of ["openai", "anthropic", "gemini"])
+      for (const provider of providerIds)
         for (const cell of await rows.getByTestId(`mentions-${provider}`).all()) expect(await cell.textContent()).toMatch(/^\d+(\.\d)?% \(\d+–\d+%\)$/);
       expect(await seriousAxeViolations(page)).toEqual([]);
 

@@ -63,7 +63,9 @@ describe("aisc track", () => {
     expect(daily).toMatchObject({ code: EXIT.ok, stderr: expect.stringContaining("aisc track run") });
     expect(daily.stdout).toContain("Every day at 09:30 (Europe/Berlin)");
     // What it can see, as the API says it: one question cannot tell a run's swing from a fall.
-    expect(daily.stdout).toContain("What it can see: With 1 question × 5 answers on 3 providers, not even a fall of your brand from 50% to 5%");
+    expect(daily.stdout).toContain(
+      `What it can see: With 1 question × 5 answers on ${providerIds.length} providers, not even a fall of your brand from 50% to 5%`,
+    );
 
     const weekly = await runCli(
       [

@@ -17,7 +17,7 @@ import { startSimulator } from "#dev/simulators/index.ts";
 import { StatusReport } from "#cli/commands/status.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { testRetry } from "#tests/support/app.ts";
-import { clientAs, createUser, runCli, savedSearchWithLens, spawnCli, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
+import { clientAs, createUser, runCli, savedSearchWithLens, spawnCli, tableRow, tempConfigHome, useCliServer } from "#tests/support/cli.ts";
 import { newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -60,7 +60,9 @@ describe("aisc against a running server", () => {
     expect(table.stdout).toContain("Top products");
     // The keyless server's answers are simulated: they cost $0, and say so.
     expect(table.stdout).toContain("cost $0.00 (simulated)");
-    expect(table.stdout).toMatch(/Cost\s.*\$0\.00 \(simulated\)/);
+    expect(tableRow(table.stdout, "Cost")).toEqual(["Cost", ...providerIds.map(() => "$0.00 (simulated)")]);
+    // A column per provider, the table within the 80 columns of a screen it does not know.
+    for (const line of table.stdout.split("\n").filter((line) => /^[┌│├└]/.test(line))) expect({ line, fits: line.length <= 80 }).toEqual({ line, fits: true });
     expect(table.stderr).toContain("free searches left today");
 
     const searched = await run(["search", "best crm", "--json"]);

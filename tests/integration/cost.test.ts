@@ -43,12 +43,20 @@ function fixUsage(simulator: Simulator, search = SEARCH_USAGE): void {
 
 // Per answer: search tokens (8,000 × $1 + 2,000 × $0.10 + 1,000 × $10) / 1M = $0.0182; reading
 // (3,000 × $0.50 + 500 × $2) / 1M = $0.0025; searches 2 × $10 / 1000 = $0.02, Gemini one grounded prompt $0.035.
+// Perplexity's answers say what they cost (usage.cost, its simulator at Sonar's rates), which the
+// table does not change: search tokens (8,000 × $0.25 + 2,000 × $0.0625 + 1,000 × $2.50) / 1M =
+// $0.004625, searches 2 × $0.005 = $0.01; reading (3,000 × $0.25 + 500 × $2.50) / 1M = $0.002.
 const EXPECTED: Record<ProviderId, { usd: number; searchTokensUsd: number; searchesUsd: number; readingUsd: number }> = {
   openai: { usd: 0.0407, searchTokensUsd: 0.0182, searchesUsd: 0.02, readingUsd: 0.0025 },
   anthropic: { usd: 0.0407, searchTokensUsd: 0.0182, searchesUsd: 0.02, readingUsd: 0.0025 },
   gemini: { usd: 0.0557, searchTokensUsd: 0.0182, searchesUsd: 0.035, readingUsd: 0.0025 },
+  perplexity: { usd: 0.016625, searchTokensUsd: 0.004625, searchesUsd: 0.01, readingUsd: 0.002 },
 };
-const PER_ITERATION = 0.0407 + 0.0407 + 0.0557;
+const PER_ITERATION = 0.0407 + 0.0407 + 0.0557 + 0.016625;
+/** What Perplexity reported each call cost, kept with its usage. */
+const REPORTED: Partial<Record<ProviderId, { search: { total: number; searches: number }; reading: { total: number; searches: number } }>> = {
+  perplexity: { search: { total: 0.014625, searches: 0.01 }, reading: { total: 0.002, searches: 0 } },
+};
 
 function expectCents(actual: number | null | undefined, expected: number): void {
   expect(actual).not.toBeNull();
@@ -78,8 +86,15 @@ describeEachDatabase("what each answer costs", (getDb) => {
       const model = result.models[id];
       expect(model?.status).toBe("ok");
       expect(model?.simulated).toBe(false);
-      expect(model?.usage).toEqual({ ...SEARCH_USAGE, searches: id === "gemini" ? (model?.usage.searches ?? 0) : 2 });
-      expect(model?.extractionUsage).toEqual({ ...READING_USAGE, searches: 0 });
+      const reported = REPORTED[id];
+      expect(model?.usage).toEqual({
+        ...SEARCH_USAGE,
+        searches: id === "gemini" ? (model?.usage.searches ?? 0) : 2,
+        ...(reported ? { reportedUsd: expect.objectContaining({ searches: reported.search.searches }) } : {}),
+      });
+      if (reported) expectCents(model?.usage.reportedUsd?.total, reported.search.total);
+      expect(model?.extractionUsage).toEqual({ ...READING_USAGE, searches: 0, ...(reported ? { reportedUsd: expect.any(Object) } : {}) });
+      if (reported) expectCents(model?.extractionUsage?.reportedUsd?.total, reported.reading.total);
       for (const cost of [model?.cost, result.cost?.providers[id]]) {
         expectCents(cost?.usd, EXPECTED[id].usd);
         expectCents(cost?.searchTokensUsd, EXPECTED[id].searchTokensUsd);
@@ -88,7 +103,7 @@ describeEachDatabase("what each answer costs", (getDb) => {
       }
     }
     expectCents(result.cost?.total.usd, PER_ITERATION);
-    expect(formatCost(result.cost!.total)).toBe("$0.137");
+    expect(formatCost(result.cost!.total)).toBe("$0.154");
 
     // Saved, read back and listed with the same figures.
     const saved = await agent.api.getSearch(result.id);
@@ -97,10 +112,12 @@ describeEachDatabase("what each answer costs", (getDb) => {
     expectCents(searches[0]?.costUsd, PER_ITERATION);
 
     // The CLI's and MCP's words: the search's cost in its headline, each provider's in its line.
-    expect(resultHeadline(saved)).toContain("cost $0.137");
+    expect(resultHeadline(saved)).toContain("cost $0.154");
     expect(resultSummary(saved)).toContain(`${providerCatalogue.gemini.model}: `);
     expect(resultSummary(saved)).toContain("cost $0.056");
     expect(resultSummary(saved)).toContain("cost $0.041");
+    expect(resultSummary(saved)).toContain(`${providerCatalogue.perplexity.model}: `);
+    expect(resultSummary(saved)).toContain("cost $0.017");
 
     // The exports: JSON has the costs, CSV keeps the spec's columns and adds the cost columns at the end.
     const json = JSON.parse(resultToJson(saved)) as { cost: { total: { usd: number } }; openai: { cost: { usd: number } } };
@@ -111,6 +128,8 @@ describeEachDatabase("what each answer costs", (getDb) => {
     expect(lines).toContain(["Provider", "Model", "Model Version", "Status", "Simulated", "Searched the Web", "Error", "Location", ...COST_COLUMNS].join(","));
     const geminiRow = lines.find((line) => line.startsWith(`${providerCatalogue.gemini.column},`));
     expect(geminiRow?.split(",").slice(-4)).toEqual(["0.0557", "0.0182", "0.035", "0.0025"]);
+    const perplexityRow = lines.find((line) => line.startsWith(`${providerCatalogue.perplexity.column},`));
+    expect(perplexityRow?.split(",").slice(-4)).toEqual(["0.016625", "0.004625", "0.01", "0.002"]);
   });
 
   test("five iterations cost five answers per provider, for a Pro user, and the account's spend today says so", async () => {
@@ -145,8 +164,9 @@ describeEachDatabase("what each answer costs", (getDb) => {
       }
       await getDb().db.update(searches).set({ result: old, costUsd: null }).where(eq(searches.id, id));
     }
-    // Without the cached part: (10,000 × $1 + 1,000 × $10) / 1M = $0.02 of search tokens per answer.
-    const expected = 0.0425 + 0.0425 + 0.0575;
+    // Without the cached part: (10,000 × $1 + 1,000 × $10) / 1M = $0.02 of search tokens per answer;
+    // Perplexity's kept the cost it reported.
+    const expected = 0.0425 + 0.0425 + 0.0575 + EXPECTED.perplexity.usd;
     expectCents((await agent.api.getSearch(single.id)).cost?.total.usd, expected);
     expect((await agent.api.getSearch(several.id)).cost?.total.usd).toBeNull();
     const listed = (await agent.api.listSearches()).searches;
@@ -218,19 +238,20 @@ describeEachDatabase("the daily spend limits", (getDb) => {
 
   test("a running search stops at the limit: iterations not started become cards saying so, and what finished is kept and counted", async () => {
     const simulator = ownSimulator();
-    // Answers far costlier than the estimate's typical ones: $0.1325, $0.1325 and $0.1475 an iteration.
+    // Answers far costlier than the estimate's typical ones: $0.1325, $0.1325, $0.1475 and (Perplexity's
+    // reported) $0.0395 an iteration.
     const heavy = { inputTokens: 100_000, cachedInputTokens: 0, outputTokens: 1_000, searches: 2 };
     fixUsage(simulator, heavy);
-    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { ACCOUNT_DAILY_SPEND_USD: "2", SEARCH_CONCURRENCY: "1" }) });
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { ACCOUNT_DAILY_SPEND_USD: "2.5", SEARCH_CONCURRENCY: "1" }) });
     const { agent } = await createProAgent(app, getDb());
-    expect((await agent.api.estimate(10)).usd).toBeLessThan(2);
+    expect((await agent.api.estimate(10)).usd).toBeLessThan(2.5);
     const { result } = await agent.api.search({ query: "best standing desk", iterations: 10 });
 
     const total = result.cost?.total.usd ?? Number.NaN;
-    expect(total).toBeGreaterThanOrEqual(2);
-    expect(total).toBeLessThan(10 * 0.4125);
+    expect(total).toBeGreaterThanOrEqual(2.5);
+    expect(total).toBeLessThan(10 * 0.452);
     const searched = simulator.searchPrompts().length;
-    expect(searched).toBeLessThan(30);
+    expect(searched).toBeLessThan(10 * providerIds.length);
     for (const id of providerIds) {
       // Some iterations answered (kept, counted in the frequencies), the rest never started.
       const stats = result.stats[id];
@@ -240,7 +261,7 @@ describeEachDatabase("the daily spend limits", (getDb) => {
     }
     // The result says why it has fewer iterations, in the words of the limit.
     expect(result.spendLimit).toMatch(
-      /^Stopped: Your searches have spent \$\d+\.\d+ of today's \$2\.00 limit per account \(ACCOUNT_DAILY_SPEND_USD\)\. What had finished is kept\.$/,
+      /^Stopped: Your searches have spent \$\d+\.\d+ of today's \$2\.50 limit per account \(ACCOUNT_DAILY_SPEND_USD\)\. What had finished is kept\.$/,
     );
     expect((await agent.api.getSearch(result.id)).spendLimit).toBe(result.spendLimit);
     expect(resultSummary(result)).toContain(result.spendLimit ?? "no spend limit");

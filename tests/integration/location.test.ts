@@ -43,7 +43,7 @@ describeEachDatabase("where the person is", (getDb) => {
     return simulator;
   };
 
-  test("the location reaches OpenAI's and Anthropic's web search as the approximate user location; Gemini gets none and its card says its answer is not localised", async () => {
+  test("the location reaches OpenAI's and Anthropic's web search as the approximate user location, Perplexity's as its user_location; Gemini gets none and its card says its answer is not localised", async () => {
     const simulator = ownSimulator();
     const { app } = await createTestApp(getDb(), { simulator });
     const { result } = await createAgent(app).api.search({ query: "best e-bike for commuting", iterations: 1, options: { location: FROM_BERLIN } });
@@ -55,6 +55,11 @@ describeEachDatabase("where the person is", (getDb) => {
       // The simulator answers as from there: its answer says so, with the local currency.
       expect(result.models[id]?.rawResponse).toContain("as seen from Berlin, Germany; prices in EUR");
     }
+    // Perplexity's web_search takes country, region and city, without a type or a time zone.
+    const [perplexity] = searchRequests(simulator.requests, "perplexity");
+    expect(webSearchTool(perplexity)?.user_location).toEqual({ country: "DE", region: "Berlin", city: "Berlin" });
+    expect(result.models.perplexity).toMatchObject({ status: "ok", location: "applied" });
+    expect(result.models.perplexity?.rawResponse).toContain("as seen from Berlin, Germany; prices in EUR");
     const [gemini] = searchRequests(simulator.requests, "gemini");
     expect(gemini).toBeDefined();
     expect(JSON.stringify(gemini?.body)).not.toContain("Berlin");
@@ -69,14 +74,15 @@ describeEachDatabase("where the person is", (getDb) => {
     );
     expect(page).toContain("Asked from Germany, Berlin");
     expect(page).toContain("Gemini's search does not take a location: its answer is not localised.");
-    expect(page.match(/>Localised</g)).toHaveLength(2);
+    expect(page.match(/>Localised</g)).toHaveLength(3);
   });
 
   test("a search without a location sends none, and no card speaks of one", async () => {
     const simulator = ownSimulator();
     const { app } = await createTestApp(getDb(), { simulator });
     const { result } = await createAgent(app).api.search({ query: "best e-bike for commuting", iterations: 1 });
-    for (const id of ["openai", "anthropic"] as const) expect(webSearchTool(searchRequests(simulator.requests, id)[0])).not.toHaveProperty("user_location");
+    for (const id of ["openai", "anthropic", "perplexity"] as const)
+      expect(webSearchTool(searchRequests(simulator.requests, id)[0])).not.toHaveProperty("user_location");
     for (const id of providerIds) expect(result.models[id]).not.toHaveProperty("location");
   });
 
@@ -90,6 +96,7 @@ describeEachDatabase("where the person is", (getDb) => {
       ["openai", "applied"],
       ["anthropic", "applied"],
       ["gemini", "not supported"],
+      ["perplexity", "applied"],
     ]);
 
     expect(JSON.parse(resultToJson(saved)).options.location).toEqual({ country: "FR", city: "Lyon" });
@@ -98,7 +105,7 @@ describeEachDatabase("where the person is", (getDb) => {
     // Location follows Error, before the cost columns (ADR 041).
     const header = rows.findIndex((row) => row.startsWith("Provider,Model,Model Version,Status,Simulated,Searched the Web,Error,Location,"));
     expect(header).toBeGreaterThan(0);
-    expect(rows.slice(header + 1, header + 4).map((row) => row.split(",")[7])).toEqual(["applied", "applied", "not supported"]);
+    expect(rows.slice(header + 1, header + 5).map((row) => row.split(",")[7])).toEqual(["applied", "applied", "not supported", "applied"]);
   });
 
   test("a location the providers cannot take is refused with 400 naming the field, before any provider is asked", async () => {

@@ -143,7 +143,7 @@ test("every tool's answer says which providers were simulated: on a keyless serv
   const { user, id } = await savedSearchWithLens(server);
   const client = await connect(server, user.token);
   const query = "best crm for a small agency";
-  const everyProvider = { openai: true, anthropic: true, gemini: true };
+  const everyProvider = perProvider(() => true);
   const models = providerIds.map((provider) => providerCatalogue[provider].model);
 
   // The lens: each provider's view is flagged in the JSON, and its summary line names it simulated.

@@ -26,6 +26,7 @@ function expected(id: ProviderId, failure: ProviderFailure): string {
     openai: "https://platform.openai.com/settings/organization/billing",
     anthropic: "https://platform.claude.com/settings/billing",
     gemini: "https://aistudio.google.com/usage",
+    perplexity: "https://www.perplexity.ai/account/api/billing",
   }[id];
   return {
     no_key: `${env.apiKey} is not set: set it to a ${company} API key to search with it.`,
@@ -122,6 +123,11 @@ describe("the Connection Status and the error card name the same cause and remed
         ...providerIds.map((id) => `${id} ${modelPath(id, providerConfig[id].defaultExtractionModel)}`),
       ].sort(),
     );
+    // Perplexity's check asks its model, without the web search tool, for a few tokens.
+    for (const check of checks.filter((r) => r.provider === "perplexity")) {
+      expect(check.body).toMatchObject({ model: providerConfig.perplexity.defaultModel, max_output_tokens: 16 });
+      expect(check.body).not.toHaveProperty("tools");
+    }
   });
 });
 
@@ -225,6 +231,8 @@ describe("rate limits: a 429 with Retry-After is honoured and counted", () => {
 });
 
 /** The path each SDK retrieves a model at (the adapters pin Gemini to v1beta). */
+/** What each provider's check asks: its model retrieved, or (Perplexity, which has no models endpoint) a tool-less answer of a few tokens. */
 function modelPath(id: ProviderId, model: string): string {
+  if (id === "perplexity") return "/perplexity/v1/responses";
   return id === "gemini" ? `/v1beta/models/${model}` : `/v1/models/${model}`;
 }

@@ -13,6 +13,7 @@ import { PROVIDER_INTERRUPTED } from "#src/server/services/search/stopped.ts";
 import { startSimulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
+import { tableRow } from "#tests/support/cli.ts";
 import { BASE, createTestApp, useSimulatedDatabase } from "#tests/support/app.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { beginSearch, reduceSearch, type SearchState } from "#web/lib/search-state.ts";
@@ -35,8 +36,10 @@ describe("search: time limit, heartbeats, drain", () => {
     expect(result.models.gemini).toMatchObject({ status: "error", stopped: "deadline", error: "No answer within 1 s: the search's time limit was reached." });
     expect(result.models.openai?.status).toBe("ok");
     expect(result.models.anthropic?.status).toBe("ok");
-    // The CLI's table says it too (its cell wraps at 80 columns: read the words, not the lines).
-    expect(resultTable(result).replace(/[│\s]+/g, " ")).toContain("timed out: No answer within 1 s: the search's time limit was reached.");
+    // The CLI's table says it too, in Gemini's column (its cell wraps at 80 columns: read the cell's words, not the lines).
+    expect(tableRow(resultTable(result), "Status")[providerIds.indexOf("gemini") + 1]).toBe(
+      "timed out: No answer within 1 s: the search's time limit was reached.",
+    );
     const saved = await visitor.api.getSearch(result.id);
     expect(saved.models.gemini).toEqual(result.models.gemini);
     expect(saved.models.openai?.products).toEqual(result.models.openai?.products ?? []);

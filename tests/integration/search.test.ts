@@ -555,7 +555,7 @@ describe("search: an answer the provider cut short", () => {
     try {
       const { app } = await createTestApp(fx.db, { simulator: sim });
       const { agent: pro } = await createProAgent(app, fx.db);
-      const expected = { openai: "max_output_tokens", anthropic: "max_tokens", gemini: "MAX_TOKENS" };
+      const expected = { openai: "max_output_tokens", anthropic: "max_tokens", gemini: "MAX_TOKENS", perplexity: "max_output_tokens" };
       const seen = new Set<string>();
       for (let i = 0; i < 80 && seen.size < providerIds.length; i++) {
         const { result } = await pro.api.search({ query: "best robot vacuum", iterations: 1 });

@@ -1,3 +1,4 @@
+import { providerIds } from "#src/contract/providers.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { searches, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups } from "#db/schema.ts";
@@ -23,6 +24,9 @@ afterAll(async () => {
   await simulator.stop();
 });
 
+/** The providers the seeded tracker asks: every connected one (the simulator connects them all). */
+const P = providerIds.length;
+
 describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
   test("3 days of a 2-query tracker: a run a day, each with its saved searches, and rollups equal to a recomputation from them", async () => {
     const { app, queue } = await createTestApp(getDb(), { simulator });
@@ -30,8 +34,8 @@ describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
       const handle = ((input: string | URL | Request, init?: RequestInit) =>
         app.handle(new Request(input, { ...init, headers: { ...(init?.headers as Record<string, string>), "x-forwarded-for": "10.0.0.26" } }))) as typeof fetch;
       const seeded = await seedTracker(getDb(), handle, { days: 3, queries: 2, iterations: 2 });
-      // One real run and two copies; two saved searches each; 2 queries × 3 providers × 2 iterations = 12 answers each.
-      expect(seeded.counts).toMatchObject({ runs: 3, searches: 6, answers: 36 });
+      // One real run and two copies; two saved searches each; 2 queries × 4 providers × 2 iterations = 16 answers each.
+      expect(seeded.counts).toMatchObject({ runs: 3, searches: 6, answers: 3 * 2 * P * 2 });
 
       const { db } = getDb();
       const runs = await db.select().from(trackerRuns).where(eq(trackerRuns.trackerId, seeded.trackerId)).orderBy(asc(trackerRuns.scheduledFor));
@@ -43,13 +47,13 @@ describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
       // The trend has the three days, each with a point per provider and subject (the brand and 3 competitors).
       const api = createApiClient({ baseUrl: "http://localhost", fetch: handle, headers: { cookie: seeded.cookie } });
       const { points } = await api.getTrackerTrend(seeded.trackerId);
-      expect(points).toHaveLength(3 * 3 * 4);
+      expect(points).toHaveLength(3 * P * 4);
       expect([...new Set(points.map((point) => point.runId))]).toEqual(runs.map((run) => run.id));
 
       // Each copied day's run reads as the real one: its answers counted, its cost, per query too.
       const listed = (await api.listTrackerRuns(seeded.trackerId)).runs;
       const realRun = listed.find((run) => run.id === seeded.runId)!;
-      expect(realRun.answers).toEqual({ expected: 12, done: 12, failed: 0 });
+      expect(realRun.answers).toEqual({ expected: 2 * P * 2, done: 2 * P * 2, failed: 0 });
       for (const run of listed) {
         expect(run.answers).toEqual(realRun.answers);
         expect(run.cost).toEqual(realRun.cost);
@@ -74,7 +78,7 @@ describeEachDatabase("seed: a tracker's days of runs", (getDb) => {
         .from(trackerRollups)
         .where(eq(trackerRollups.runId, copy.id))
         .orderBy(...ordered);
-      expect(copied).toHaveLength(2 * 3 * 4 + 3 * 4);
+      expect(copied).toHaveLength(2 * P * 4 + P * 4);
       const sourcesOf = () =>
         db
           .select()

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
+import Perplexity from "@perplexity-ai/perplexity_ai";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { extractionRequest, withExtractionInstructions } from "#src/core/extraction/extract.ts";
 import { parseVariants, variantsRequest } from "#src/core/variants.ts";
 import { anthropicAdapter } from "#src/server/services/providers/anthropic.ts";
 import { geminiAdapter } from "#src/server/services/providers/gemini.ts";
 import { openaiAdapter } from "#src/server/services/providers/openai.ts";
+import { perplexityAdapter } from "#src/server/services/providers/perplexity.ts";
 import type { AdapterConfig, ProviderAdapter } from "#src/server/services/providers/types.ts";
 import { catalogue } from "#dev/simulators/catalogue.ts";
 import { DEMO_RUN_EFFECTS, startSimulator, type RunEffects, type Simulator } from "#dev/simulators/index.ts";
@@ -363,8 +365,11 @@ describe("extraction calls", () => {
 });
 
 describe("variants calls", () => {
-  const models = { openai: "gpt-5-mini", anthropic: "claude-sonnet-4-6", gemini: "gemini-2.5-flash" } satisfies Record<ProviderId, string>;
-  const builders = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<
+  const models = { openai: "gpt-5-mini", anthropic: "claude-sonnet-4-6", gemini: "gemini-2.5-flash", perplexity: "perplexity/sonar" } satisfies Record<
+    ProviderId,
+    string
+  >;
+  const builders = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter, perplexity: perplexityAdapter } satisfies Record<
     ProviderId,
     (config: AdapterConfig) => ProviderAdapter
   >;
@@ -729,6 +734,7 @@ describe("noise", () => {
       const o = new OpenAI({ apiKey: "sk", baseURL: local.baseUrls.openai, maxRetries: 0 });
       const g = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
       const a = new Anthropic({ apiKey: "sk-ant", baseURL: local.baseUrls.anthropic, maxRetries: 0 });
+      const p = new Perplexity({ apiKey: "pplx", baseURL: local.baseUrls.perplexity, maxRetries: 0 });
       const answers: { provider: ProviderId; text: string; cut: boolean }[] = [];
       for (let i = 0; i < 40; i++) {
         const openaiAnswer = await openaiSearch(query, { client: o });
@@ -750,6 +756,11 @@ describe("noise", () => {
         const finish = geminiAnswer.candidates?.[0]?.finishReason;
         expect(["STOP", "MAX_TOKENS"]).toContain(finish ?? "");
         answers.push({ provider: "gemini", text: geminiAnswer.text ?? "", cut: finish === "MAX_TOKENS" });
+        const sonar = await p.responses.create({ model: "perplexity/sonar", input: prompt(query), tools: [{ type: "web_search" }] });
+        // A cut answer is "incomplete", saying why, as in the Responses format the Agent API follows.
+        const cut = (sonar.status as string) === "incomplete";
+        expect(cut).toBe((sonar as { incomplete_details?: { reason?: string } }).incomplete_details?.reason === "max_output_tokens");
+        answers.push({ provider: "perplexity", text: sonar.output_text, cut });
       }
       for (const provider of providerIds) {
         const own = answers.filter((answer) => answer.provider === provider);
@@ -812,6 +823,18 @@ async function ask(id: ProviderId, input: string, on: Simulator = sim): Promise<
         cut: candidate?.finishReason === "MAX_TOKENS",
       };
     }
+    case "perplexity": {
+      const client = new Perplexity({ apiKey: "pplx", baseURL: on.baseUrls.perplexity, maxRetries: 0 });
+      const response = await client.responses.create({ model: "perplexity/sonar", input, tools: [{ type: "web_search" }] });
+      const message = response.output.find((item) => item.type === "message");
+      const parts = message?.type === "message" ? message.content : [];
+      // Perplexity numbers its citations in the text ("[1][3]"); the annotations are what they cite.
+      return {
+        text: response.output_text.replace(/(?:\[\d+\])+/g, ""),
+        citations: parts.reduce((sum, part) => sum + (part.annotations?.length ?? 0), 0),
+        cut: message?.type === "message" && message.status !== "completed",
+      };
+    }
   }
 }
 
@@ -834,7 +857,7 @@ describe("the query as typed", () => {
         expect(citations).toBeGreaterThanOrEqual(2);
       }
       expect(local.searchPrompts()).toEqual(providerIds.map((provider) => ({ provider, prompt: query })));
-      expect(local.requests.map((entry) => entry.kind)).toEqual(["search", "search", "search"]);
+      expect(local.requests.map((entry) => entry.kind)).toEqual(providerIds.map(() => "search"));
     } finally {
       await local.stop();
     }
@@ -916,7 +939,10 @@ describe("the query as typed", () => {
 
 describe("the extraction call answered as a small model", () => {
   type Extracted = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
-  const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-2.5-flash-lite" } satisfies Record<ProviderId, string>;
+  const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-2.5-flash-lite", perplexity: "perplexity/sonar" } satisfies Record<
+    ProviderId,
+    string
+  >;
 
   /** extractionRequest(text) on each provider's wire (json_schema text format, forced tool, responseJsonSchema): the value and the model the response names. */
   async function extract(id: ProviderId, text: string, on: Simulator): Promise<{ value: Extracted; model: string }> {
@@ -952,6 +978,15 @@ describe("the extraction call answered as a small model", () => {
           config: { responseMimeType: "application/json", responseJsonSchema: request.schema },
         });
         return { value: JSON.parse(response.text ?? ""), model: response.modelVersion ?? "" };
+      }
+      case "perplexity": {
+        const client = new Perplexity({ apiKey: "pplx", baseURL: on.baseUrls.perplexity, maxRetries: 0 });
+        const response = await client.responses.create({
+          model: small.perplexity,
+          input: request.prompt,
+          response_format: { type: "json_schema", json_schema: { name: request.name, schema: request.schema as Record<string, unknown> } },
+        });
+        return { value: JSON.parse(response.output_text), model: response.model };
       }
     }
   }

@@ -53,10 +53,10 @@ describeEachDatabase("trackers: the caps on an account", (getDb) => {
   });
 
   test("MAX_TRACKER_RUN_ANSWERS: a tracker whose run would ask for more answers is refused with 400 naming it, at create and at update", async () => {
-    const { app, queue } = await createTestApp(getDb(), { env: { MAX_TRACKER_RUN_ANSWERS: "12" } });
+    const { app, queue } = await createTestApp(getDb(), { env: { MAX_TRACKER_RUN_ANSWERS: "16" } });
     try {
       const { agent } = await createProAgent(app, getDb());
-      // 2 questions × 3 providers × 2 iterations = 12: at the cap.
+      // 2 questions × 4 providers × 2 iterations = 16: at the cap.
       const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
       expect(tracker.id).toBeDefined();
       const over = await agent.request("POST", "/api/trackers", { ...definition, iterations: 3 });
@@ -64,7 +64,7 @@ describeEachDatabase("trackers: the caps on an account", (getDb) => {
       expect(over.json).toMatchObject({
         code: "INVALID_INPUT",
         message:
-          "A run of this tracker would ask for 18 answers (2 questions × 3 providers × 3 iterations), more than the 12 a run may ask for here (MAX_TRACKER_RUN_ANSWERS): ask fewer questions, providers or iterations",
+          "A run of this tracker would ask for 24 answers (2 questions × 4 providers × 3 iterations), more than the 16 a run may ask for here (MAX_TRACKER_RUN_ANSWERS): ask fewer questions, providers or iterations",
       });
       const more = await agent.request("PATCH", `/api/trackers/${tracker.id}`, { queries: [...definition.queries, "best crm for agencies"] });
       expect(more.status).toBe(400);

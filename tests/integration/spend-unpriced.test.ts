@@ -63,11 +63,13 @@ describeEachDatabase("spend: a model without a price fails closed", (getDb) => {
       expect(result.cost?.providers.openai).toMatchObject({ usd: null, unpriced: [UNPRICED] });
       expect(result.cost?.total.usd).toBeNull();
       // Charged: OpenAI's search at the ceiling, (8,000 × $1 + 2,000 × $0.10 + 1,000 × $10) / 1M + 2 × $0.035
-      // = $0.0882, its reading (a priced model) $0.0025; Anthropic $0.0407 and Gemini $0.0557 as priced.
-      expect((await agent.api.spend()).todayUsd).toBeCloseTo(0.0907 + 0.0407 + 0.0557, 9);
+      // = $0.0882, its reading (a priced model) $0.0025; Anthropic $0.0407 and Gemini $0.0557 as priced;
+      // Perplexity what it reported, $0.016625 (its simulator at Sonar's rates).
+      expect((await agent.api.spend()).todayUsd).toBeCloseTo(0.0907 + 0.0407 + 0.0557 + 0.016625, 9);
 
       // The estimate still says it does not know; the admission holds the ceiling: 5 iterations
-      // ($1.07 at the highest rates) cannot start under the $0.30 a day this account has.
+      // ($1.26 at the highest rates for OpenAI, the others as priced, Perplexity's typical answer
+      // $0.03805) cannot start under the $0.30 a day this account has.
       expect((await agent.api.estimate(5)).usd).toBeNull();
       simulator.clearLog();
       const refused = await agent.request("POST", "/api/search", { query: "best vpn", iterations: 5 });
@@ -75,7 +77,7 @@ describeEachDatabase("spend: a model without a price fails closed", (getDb) => {
       expect(refused.json).toMatchObject({
         code: "SPEND_LIMIT",
         message: expect.stringMatching(
-          /limit per account \(ACCOUNT_DAILY_SPEND_USD\): this search, \$1\.07 at the price table's highest rates \(no price for gpt-unpriced-test\), would go past it/,
+          /limit per account \(ACCOUNT_DAILY_SPEND_USD\): this search, \$1\.26 at the price table's highest rates \(no price for gpt-unpriced-test\), would go past it/,
         ),
       });
       expect(simulator.searchPrompts()).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { TopListChanges, TrackerChanges } from "#src/contract/changes.ts";
-import type { ProviderId } from "#src/contract/providers.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import { nameKey } from "#src/core/names.ts";
 import { hostOf } from "#src/core/urls.ts";
@@ -17,7 +17,8 @@ import { alertingTracker, BASELINE_RUNS, runTimes, runToEnd } from "#tests/suppo
  * GET /api/search/{id} gives them; the providers that kept searching list no domain leaving.
  */
 
-const providers = ["openai", "anthropic", "gemini"] as const;
+// A tracker asks every provider connected: here all of the catalogue's, simulated.
+const providers = providerIds;
 const kinds = ["products", "companies", "domains"] as const;
 
 let simulator: Simulator;

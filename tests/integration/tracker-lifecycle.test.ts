@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { createDatabase, MEMORY_DATA_DIR, selectRows, type Database } from "#db/client.ts";
 import { migrate } from "#db/migrate.ts";
 import { searches, trackerCalls, trackerRollups, trackerRuns } from "#db/schema.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
@@ -26,7 +27,8 @@ const definition = {
   iterations: 2,
   schedule: { cron: "0 9 * * 1", timezone: "UTC" },
 };
-const PROVIDERS = 3;
+/** A tracker asks every provider connected: here all of the catalogue's, simulated. */
+const PROVIDERS = providerIds.length;
 /** A bound that turns a hang into a failure: a few of these wait for retries 2 s apart, or a sweep. */
 const LONG = 180_000;
 const MONDAY = "2026-03-02T09:00:00.000Z";
@@ -262,7 +264,7 @@ describeEachDatabase("trackers: every run ends", (getDb) => {
         expect(slow.searchPrompts()).toHaveLength(PROVIDERS * definition.iterations);
         const rollups = await getDb().db.select().from(trackerRollups).where(eq(trackerRollups.runId, run!.id));
         expect(new Set(rollups.filter((row) => row.isBrand).map((row) => row.subject))).toEqual(new Set(["HubSpot"]));
-        expect(new Set(rollups.map((row) => row.provider))).toEqual(new Set(["openai", "anthropic", "gemini"]));
+        expect(new Set(rollups.map((row) => row.provider))).toEqual(new Set(providerIds));
       } finally {
         await queue.stop();
         await slow.stop();

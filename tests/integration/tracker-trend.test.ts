@@ -1,3 +1,4 @@
+import { providerIds } from "#src/contract/providers.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import type { TrendPoint } from "#src/contract/trend.ts";
@@ -52,9 +53,12 @@ describeEachDatabase("trackers: the trend", (getDb) => {
 
       const { metric, points } = await agent.api.getTrackerTrend(tracker.id);
       expect(metric).toBe("mention");
-      // Two runs × three providers × three subjects, oldest run first, the brand first in each.
-      expect(points).toHaveLength(2 * 3 * 3);
-      expect(points.map((point) => point.runId)).toEqual([...Array(9).fill(runs[0]!.id), ...Array(9).fill(runs[1]!.id)]);
+      // Two runs × every provider × three subjects, oldest run first, the brand first in each.
+      expect(points).toHaveLength(2 * providerIds.length * 3);
+      expect(points.map((point) => point.runId)).toEqual([
+        ...Array(providerIds.length * 3).fill(runs[0]!.id),
+        ...Array(providerIds.length * 3).fill(runs[1]!.id),
+      ]);
       expect(points.slice(0, 3).map((point) => [point.subject, point.isBrand])).toEqual([
         ["HubSpot", true],
         ["Pipedrive", false],
@@ -72,7 +76,7 @@ describeEachDatabase("trackers: the trend", (getDb) => {
       }
       // The brand's k is the sum of what each query's row on the run's page shows.
       for (const run of runs)
-        for (const provider of ["openai", "anthropic", "gemini"] as const) {
+        for (const provider of providerIds) {
           const shown = run.queries.reduce((sum, query) => sum + (query.brandMentions?.[provider]?.count ?? 0), 0);
           expect(points.find((point) => point.runId === run.id && point.provider === provider && point.isBrand)?.k).toBe(shown);
         }
@@ -87,7 +91,7 @@ describeEachDatabase("trackers: the trend", (getDb) => {
 
       // Per query: every query's points, each with its query, for the page's small multiples.
       const perQuery = await agent.api.getTrackerTrend(tracker.id, { perQuery: true, subject: "HubSpot" });
-      expect(perQuery.points).toHaveLength(2 * 3 * 2);
+      expect(perQuery.points).toHaveLength(2 * providerIds.length * 2);
       expect(new Set(perQuery.points.map((point) => point.query))).toEqual(new Set(definition.queries));
       expect(perQuery.points.every((point) => point.n === 3)).toBe(true);
       const both = await agent.request("GET", `/api/trackers/${tracker.id}/trend?perQuery=true&query=crm%20with%20a%20free%20plan`);
@@ -97,7 +101,7 @@ describeEachDatabase("trackers: the trend", (getDb) => {
       // Share of voice: per run and provider, the subjects' shares of the mentions add up to all of them.
       const sov = await agent.api.getTrackerTrend(tracker.id, { metric: "sov" });
       for (const run of runs)
-        for (const provider of ["openai", "anthropic", "gemini"] as const) {
+        for (const provider of providerIds) {
           const group = sov.points.filter((point) => point.runId === run.id && point.provider === provider);
           const mentions = group.reduce((sum, point) => sum + point.k, 0);
           expect(group.every((point) => point.n === mentions)).toBe(true);
@@ -114,7 +118,7 @@ describeEachDatabase("trackers: the trend", (getDb) => {
       // Sources by type: per run and provider, the types' shares of the citations add up to the whole.
       const sources = await agent.api.getTrackerSources(tracker.id);
       for (const run of runs)
-        for (const provider of ["openai", "anthropic", "gemini"] as const) {
+        for (const provider of providerIds) {
           const group = sources.byType.filter((row) => row.runId === run.id && row.provider === provider);
           expect(group.length).toBeGreaterThan(0);
           expect(group.reduce((sum, row) => sum + row.share, 0)).toBeCloseTo(100, 0);

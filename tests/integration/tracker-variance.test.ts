@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
 import { DEMO_RUN_EFFECTS, startSimulator, type Simulator } from "#dev/simulators/index.ts";
@@ -10,7 +11,7 @@ import { runToEnd } from "#tests/support/trackers.ts";
 /*
  * ADR 050 through the product's own path, on simulators whose answers vary from run to
  * run as real assistants' do (ADR 051: a day's lean and a run's, at the keyless demo's size, a day
- * apart each run): a steady tracker raises no rise or fall over its runs, its trend's bands are
+ * apart each run), asking every provider of the catalogue: a steady tracker raises no rise or fall over its runs, its trend's bands are
  * widened by the spread its runs show, and when the brand — named in about half the answers —
  * drops to about a tenth on every provider (a lasting lean against its product), every provider
  * tells the fall within two runs, once.
@@ -47,8 +48,8 @@ describeEachDatabase("trackers under run-to-run variance", (getDb) => {
       const { agent } = await createProAgent(app, getDb());
       const created = (await agent.request("POST", "/api/trackers", tracker)).json as Tracker;
       // What it can see, said before its first run: the sentence and its figures.
-      expect(created.detectability).toMatchObject({ questions: 3, iterations: 10, providers: 3, competitors: 2, from: 50 });
-      expect(created.detectability!.sentence).toStartWith("With 3 questions × 10 answers on 3 providers, ");
+      expect(created.detectability).toMatchObject({ questions: 3, iterations: 10, providers: providerIds.length, competitors: 2, from: 50 });
+      expect(created.detectability!.sentence).toStartWith(`With 3 questions × 10 answers on ${providerIds.length} providers, `);
 
       const run = async (): Promise<TrackerRun> => {
         now += DAY_MS;
@@ -61,11 +62,11 @@ describeEachDatabase("trackers under run-to-run variance", (getDb) => {
 
       // The brand's trend: about half the answers on each provider, each point's band widened by that provider's runs' spread.
       const before = await agent.api.getTrackerTrend(created.id, { metric: "mention", subject: "Freshworks" });
-      expect(before.points).toHaveLength(3 * STEADY_RUNS);
+      expect(before.points).toHaveLength(providerIds.length * STEADY_RUNS);
       const mean = (points: typeof before.points) => points.reduce((sum, point) => sum + point.k, 0) / points.reduce((sum, point) => sum + point.n, 0);
       expect(mean(before.points)).toBeGreaterThan(0.3);
       expect(mean(before.points)).toBeLessThan(0.7);
-      expect(before.dispersion.map((d) => d.provider).toSorted()).toEqual(["anthropic", "gemini", "openai"]);
+      expect(before.dispersion.map((d) => d.provider).toSorted()).toEqual([...providerIds].toSorted());
       for (const point of before.points) {
         expect(point.low!).toBeLessThanOrEqual(point.rate!);
         expect(point.high!).toBeGreaterThanOrEqual(point.rate!);
@@ -79,7 +80,7 @@ describeEachDatabase("trackers under run-to-run variance", (getDb) => {
 
       const { alerts } = await agent.api.listTrackerAlerts(created.id);
       const falls = alerts.filter((alert) => alert.kind === "fell" && alert.metric === "mention" && alert.subject === "Freshworks" && !alert.query);
-      expect(falls.map((alert) => alert.provider).toSorted()).toEqual(["anthropic", "gemini", "openai"]);
+      expect(falls.map((alert) => alert.provider).toSorted()).toEqual([...providerIds].toSorted());
       for (const fall of falls) {
         expect(fallen.map((r) => r.id)).toContain(fall.runId);
         expect(fall).toMatchObject({ rule: 2, kind: "fell" });

@@ -1,3 +1,4 @@
+import { providerIds } from "#src/contract/providers.ts";
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiTokens } from "#db/schema.ts";
@@ -29,8 +30,8 @@ describeEachDatabase("trackers: definition and API", (getDb) => {
       expect(saved).toMatchObject({
         name: "CRM visibility",
         queries: ["best crm for startups", "crm with a free plan"],
-        // Every connected provider by default (the simulator connects all three).
-        providers: ["openai", "anthropic", "gemini"],
+        // Every connected provider by default (the simulator connects them all).
+        providers: providerIds,
         iterations: 2,
         schedule: weekly,
         scheduleText: "Every Monday at 09:00 (Europe/Berlin)",

@@ -158,3 +158,17 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRu
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
+
+/** A row of a CLI table as its cells read, each cell's wrapped lines joined by a space. */
+export function tableRow(text: string, label: string): string[] {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => line.startsWith(`│ ${label} `));
+  const end = lines.findIndex((line, i) => i > start && !line.startsWith("│"));
+  const cells: string[][] = [];
+  for (const line of lines.slice(start, end))
+    line
+      .split("│")
+      .slice(1, -1)
+      .forEach((cell, i) => (cells[i] ??= []).push(cell.trim()));
+  return cells.map((parts) => parts.filter(Boolean).join(" "));
+}

@@ -117,7 +117,9 @@ describe("aggregateSources", () => {
 describe("buildSearchResult", () => {
   // Asserted in the spec's JSON (one key per provider, per-provider flags), which the API sends.
   const wire = toWireResult;
-  const returnedBy = (...ids: ProviderId[]) => perProvider((id) => ids.includes(id));
+  // The results here have the three providers the catalogue had first: the wire flags those it has (providersOf).
+  const returnedBy = (...ids: ProviderId[]) =>
+    Object.fromEntries((["openai", "anthropic", "gemini"] as const).map((id) => [id, ids.includes(id)])) as Record<ProviderId, boolean>;
 
   test("keys each provider's answer, frequencies and overlaps by provider id", () => {
     const built = buildSearchResult({ query: "q", executionTimeMs: 1, iterations: 2, runs: { openai: [openai, openai], gemini: [gemini] } });
@@ -136,8 +138,8 @@ describe("buildSearchResult", () => {
         runs: { openai: [openai], anthropic: [failed("anthropic")], gemini: [gemini] },
       }),
     );
-    expect(built.anthropic.status).toBe("error");
-    expect(built.anthropic.error).toBe("429: rate limited");
+    expect(built.anthropic?.status).toBe("error");
+    expect(built.anthropic?.error).toBe("429: rate limited");
     expect(built.commonProducts).toEqual([
       { name: "Sony WH-1000XM6", ...returnedBy("openai", "gemini") },
       { name: "Apple AirPods Max", ...returnedBy("openai", "gemini") },
@@ -195,7 +197,7 @@ describe("buildSearchResult", () => {
     ]);
     // Every run failed for anthropic: no stats to show, the card shows the error.
     expect(built.anthropicAggregatedStats).toBeUndefined();
-    expect(built.anthropic.status).toBe("error");
+    expect(built.anthropic?.status).toBe("error");
     expect(built.geminiAggregatedStats?.iterations).toBe(2);
     expect(built.geminiAggregatedStats?.productFrequencies.every((f) => f.percentage === 100)).toBe(true);
   });

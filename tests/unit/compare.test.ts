@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { perProvider } from "#src/contract/providers.ts";
 import type { Frequency } from "#src/contract/search-result.ts";
 import { compareSearches } from "#src/core/compare.ts";
 import { modelResult, runRecord, savedResult } from "#tests/support/results.ts";
@@ -94,12 +95,36 @@ const report = compareSearches(original, [smallBusiness, free], {
 });
 
 describe("compareSearches", () => {
-  test("lists the searches with their roles and which providers were simulated in each, and the asked queries that have none (case-insensitively)", () => {
-    const live = { openai: false, anthropic: false, gemini: false };
+  test("lists the searches with their roles, the providers each asked and which were simulated, and the asked queries that have none (case-insensitively)", () => {
+    const live = perProvider(() => false);
     expect(report.searches).toEqual([
-      { query: "best crm for startups", role: "original", id: "o", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },
-      { query: "CRM for small business", role: "variant", id: "v1", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 5, simulated: live },
-      { query: "free crm", role: "variant", id: "v2", createdAt: "2026-11-23T09:00:00.000Z", iterationCount: 1, simulated: { ...live, openai: true } },
+      {
+        query: "best crm for startups",
+        role: "original",
+        id: "o",
+        createdAt: "2026-11-23T09:00:00.000Z",
+        iterationCount: 5,
+        providers: ["openai", "gemini"],
+        simulated: live,
+      },
+      {
+        query: "CRM for small business",
+        role: "variant",
+        id: "v1",
+        createdAt: "2026-11-23T09:00:00.000Z",
+        iterationCount: 5,
+        providers: ["openai", "anthropic"],
+        simulated: live,
+      },
+      {
+        query: "free crm",
+        role: "variant",
+        id: "v2",
+        createdAt: "2026-11-23T09:00:00.000Z",
+        iterationCount: 1,
+        providers: ["openai"],
+        simulated: { ...live, openai: true },
+      },
     ]);
     expect(report.missing).toEqual(["crm for agencies"]);
   });

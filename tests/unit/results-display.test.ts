@@ -11,6 +11,7 @@ import { buildSearchResult } from "#src/core/aggregate.ts";
 import { modelResult } from "#tests/support/results.ts";
 import SearchResultsDefault, { SearchResults, type ResultsTab } from "#web/components/results/search-results.tsx";
 import { formatDate, relativeTime } from "#src/core/dates.ts";
+import { API_ANSWERS_NOTE } from "#src/core/method.ts";
 import { sourceLabel } from "#src/core/urls.ts";
 import { formatSeconds, safeHref } from "#web/lib/format.ts";
 
@@ -148,6 +149,11 @@ describe("results header", () => {
     expect(pro).toContain('href="/variants?query=best%20standing%20desk&amp;iterations=5"');
     expect(pro).not.toContain("Upgrade to Pro to use this feature");
     expect(render(fiveIterations, { isPro: true, readOnly: true }).text).not.toContain("Generate Variants");
+  });
+
+  test("a search just run says once that these are the assistants' API answers; a saved one's report heading says it instead", () => {
+    expect(text.split(API_ANSWERS_NOTE).length - 1).toBe(1);
+    expect(render(fiveIterations, { readOnly: true }).text).not.toContain(API_ANSWERS_NOTE);
   });
 
   test("has the five tabs", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
+import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { changesOf, draftOf, draftShape, newDraft, placeIssue, shapeKey, TrackerForm, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { choiceOf, cronOf, runsPerMonth } from "#web/lib/trackers.ts";
@@ -101,6 +102,8 @@ describe("what it can see", () => {
     const shape = draftShape(draft({ competitors: [...rows.slice(0, 2), { ...rows[2]!, name: "  " }] }));
     expect(shape).toEqual({ questions: 2, iterations: 5, providers: 2, competitors: 2 });
     expect(shapeKey(shape)).toBe("2/5/2/2");
+    // Every provider of the catalogue ticked is a shape too.
+    expect(draftShape(draft({ providers: [...providerIds] }))?.providers).toBe(providerIds.length);
     for (const change of [{ queries: " \n" }, { iterations: "" }, { iterations: "0" }, { iterations: "101" }, { iterations: "2.5" }, { providers: [] }])
       expect({ change, shape: draftShape(draft(change)) }).toEqual({ change, shape: null });
     expect(shapeKey(null)).toBe("");

@@ -107,7 +107,7 @@ test("figures in words: a rate with its interval, a mean position, a run's label
   expect(alertStatistics(model)).toBeNull();
 });
 
-const NAMES = { openai: "ChatGPT / OpenAI", anthropic: "Claude / Anthropic", gemini: "Gemini / Google" } as const;
+const NAMES = { openai: "ChatGPT / OpenAI", anthropic: "Claude / Anthropic", gemini: "Gemini / Google", perplexity: "Perplexity" } as const;
 
 test("under the charts, what the bands cover: the tracker's figure, widened by each provider's spread (φ to one decimal, 1 said to be answers as independent)", () => {
   const dispersion = [

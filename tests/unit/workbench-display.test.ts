@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { perProvider, providerIds } from "#src/contract/providers.ts";
 import { isActive } from "#src/contract/batch-status.ts";
 import type { ComparedItem, ComparedSearch } from "#src/contract/compare.ts";
 import { stabilityText } from "#web/components/results/frequency-analysis.tsx";
@@ -115,7 +116,8 @@ describe("compare", () => {
     query: id,
     createdAt: "2026-11-21T10:00:00.000Z",
     iterationCount: 5,
-    simulated: { openai: false, anthropic: false, gemini: false },
+    providers: [...providerIds],
+    simulated: perProvider(() => false),
   });
   const rate = (count: number, n: number) => ({ count, n, percentage: (count / n) * 100, low: 0, high: 100 });
   const items: ComparedItem[] = [

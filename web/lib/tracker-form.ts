@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import type { BrandLensSettings } from "#src/contract/lens.ts";
 import type { Location } from "#src/contract/location.ts";
-import type { ProviderId } from "#src/contract/providers.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import {
   CreateTracker,
   DEFAULT_TRACKER_ITERATIONS,
@@ -61,7 +61,13 @@ export function draftShape(draft: TrackerDraft): TrackerShape | null {
   const providers = draft.providers.length;
   const competitors = draft.competitors.filter((row) => row.name.trim()).length;
   const fits = (value: number, max: number) => Number.isInteger(value) && value >= 1 && value <= max;
-  if (!fits(questions, MAX_TRACKER_QUERIES) || !fits(iterations, MAX_ITERATIONS) || !fits(providers, 3) || competitors > MAX_TRACKER_COMPETITORS) return null;
+  if (
+    !fits(questions, MAX_TRACKER_QUERIES) ||
+    !fits(iterations, MAX_ITERATIONS) ||
+    !fits(providers, providerIds.length) ||
+    competitors > MAX_TRACKER_COMPETITORS
+  )
+    return null;
   return { questions, iterations, providers, competitors };
 }
 

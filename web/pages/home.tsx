@@ -116,7 +116,7 @@ export default function HomePage() {
       {state.status === "searching" ? (
         <Suspense fallback={<Skeleton className="mx-auto mb-8 h-48 max-w-3xl" aria-label="Starting search" />}>
           <SearchProgress query={state.query} progress={state.progress} modes={state.modes} live={state.live} onCancel={cancel} cancelling={state.cancelling} />
-          <div className="grid gap-4 md:grid-cols-3">
+          <div className="grid gap-4 md:grid-cols-2">
             {providerIds.map((id) => {
               const model = state.partial[id];
               const skeleton = <Skeleton key={id} className="h-64" aria-hidden="true" />;

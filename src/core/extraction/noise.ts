@@ -41,13 +41,14 @@ function withoutLabel(name: string): string {
 /**
  * A name with the start of its description after a colon ("Hoka Clifton 9: Plush", from "Hoka
  * Clifton 9: Plush cushioning…") is the name: the part before the colon has a word only a name
- * has (a digit, an inner capital, a word no dictionary lists) and the part after is ordinary
- * words. A title of ordinary words ("Mission: Impossible") is left as written.
+ * has (a digit, an inner capital, a word no dictionary lists) and the part after is English words,
+ * rarer ones too ("Bouncy"): a description's words, not a name's. A title of ordinary words
+ * ("Mission: Impossible") is left as written.
  */
 function withoutTail(name: string): string {
   const match = /^(.+?):\s+(.+)$/.exec(name);
   if (!match?.[1] || !match[2]) return name;
-  const ordinary = (word: string) => /^[\p{L}'’-]+$/u.test(word) && word.split("-").every((part) => isOrdinaryWord(part.replace(/['’]s$/, "")));
+  const ordinary = (word: string) => /^[\p{L}'’-]+$/u.test(word) && word.split("-").every((part) => isEnglishWord(part.replace(/['’]s$/, "")));
   return match[1].split(" ").some(isDistinctive) && match[2].split(" ").every(ordinary) ? match[1] : name;
 }
 

@@ -166,7 +166,7 @@ function LensReportView({ lens }: { lens: LensReport }) {
       {shown.length === 0 ? (
         <EmptyText>No provider answered this search, so there is nothing to look at.</EmptyText>
       ) : (
-        <div className="grid min-w-0 gap-4 lg:grid-cols-3">
+        <div className="grid min-w-0 gap-4 md:grid-cols-2">
           {shown.map(({ id, view }) => (
             <ProviderCard key={id} id={id} view={view} hasDomains={lens.brand.domains.length > 0} brand={lens.brand.name} />
           ))}

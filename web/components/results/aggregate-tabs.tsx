@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from "react";
-import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { SearchResult } from "#src/contract/search-result.ts";
+import type { ProviderId } from "#src/contract/providers.ts";
+import { providersOf, type SearchResult } from "#src/contract/search-result.ts";
 import { listedCompanies, listedProducts, listedSources, type ListedSource, type ReturnedBy } from "#src/core/aggregate.ts";
 import { domainCounts, hostOf, sourceLabel } from "#src/core/urls.ts";
 import { EmptyText, ListOrEmpty, ModelBadges, ResultCard, SourceLink, plural, type SimulatedFlags } from "./shared.tsx";
@@ -31,7 +31,7 @@ export function ProductsTab({ result, simulated }: { result: SearchResult; simul
               </p>
               {product.details ? <p className="mt-0.5 text-sm break-words text-muted-foreground">{product.details}</p> : null}
             </div>
-            <ReturnedByModels item={product} simulated={simulated} />
+            <ReturnedByModels item={product} of={providersOf(result).length} simulated={simulated} />
           </li>
         )}
       </ListOrEmpty>
@@ -56,7 +56,7 @@ export function CompaniesTab({ result, simulated }: { result: SearchResult; simu
                 <p className="mt-0.5 text-sm break-words text-muted-foreground">{`Products: ${company.products.join(", ")}`}</p>
               ) : null}
             </div>
-            <ReturnedByModels item={company} simulated={simulated} />
+            <ReturnedByModels item={company} of={providersOf(result).length} simulated={simulated} />
           </li>
         )}
       </ListOrEmpty>
@@ -69,11 +69,11 @@ function everyIteration(result: SearchResult, what: string): string {
   return result.iterationCount > 1 ? `${what} in any of the ${result.iterationCount} iterations, with how often beside each model` : what;
 }
 
-/** "2 of 3 models" and which ones (over several iterations, how often each). */
-function ReturnedByModels({ item, simulated }: { item: ReturnedBy & { models: ProviderId[] }; simulated: SimulatedFlags }): ReactNode {
+/** "2 of 4 models" (of those the result asked) and which ones (over several iterations, how often each). */
+function ReturnedByModels({ item, of, simulated }: { item: ReturnedBy & { models: ProviderId[] }; of: number; simulated: SimulatedFlags }): ReactNode {
   return (
     <div className="flex shrink-0 flex-col gap-1 sm:items-end">
-      <span className="text-xs text-muted-foreground">{`${item.models.length} of ${providerIds.length} models`}</span>
+      <span className="text-xs text-muted-foreground">{`${item.models.length} of ${of} models`}</span>
       <ModelBadges models={item.models} simulated={simulated} returned={item.returned} />
     </div>
   );

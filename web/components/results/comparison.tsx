@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from "react";
 import { perProvider, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
-import { modelOf, type SearchResult } from "#src/contract/search-result.ts";
+import { modelOf, providersOf, type SearchResult } from "#src/contract/search-result.ts";
 import { returnedCounts } from "#src/core/aggregate.ts";
 import { normalizeUrl } from "#src/core/urls.ts";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
@@ -107,10 +107,10 @@ export function comparisonRows(result: SearchResult): ComparisonRow[] {
   ];
 }
 
-function ProviderHeads({ simulated }: { simulated: SimulatedFlags }) {
+function ProviderHeads({ providers, simulated }: { providers: readonly ProviderId[]; simulated: SimulatedFlags }) {
   return (
     <>
-      {providerIds.map((id) => (
+      {providers.map((id) => (
         <TableHead key={id} scope="col" role="columnheader" className="text-center">
           <span className="inline-flex items-center gap-1">
             {providerCatalogue[id].column}
@@ -127,13 +127,19 @@ function ProviderHeads({ simulated }: { simulated: SimulatedFlags }) {
  * the top and one cell per provider under it, labelled with the provider; the column headers
  * stay for screen readers. The roles are explicit because the rows are no longer CSS table rows.
  */
+/** One phone column per provider the table shows, spelled out so that Tailwind sees each class. */
+const PHONE_COLUMNS = ["max-sm:grid-cols-1", "max-sm:grid-cols-2", "max-sm:grid-cols-3", "max-sm:grid-cols-4", "max-sm:grid-cols-5", "max-sm:grid-cols-6"];
+
+function phoneRow(providers: readonly ProviderId[]): string {
+  return `max-sm:grid ${PHONE_COLUMNS[providers.length - 1] ?? "max-sm:grid-cols-6"} max-sm:gap-x-2 max-sm:py-2`;
+}
+
 const STACKED = {
   table: "max-sm:block",
   head: "max-sm:sr-only",
   body: "max-sm:block",
-  row: "max-sm:grid max-sm:grid-cols-3 max-sm:gap-x-2 max-sm:py-2",
   group: "max-sm:block",
-  name: "max-sm:col-span-3 max-sm:h-auto max-sm:px-1 max-sm:pb-1 max-sm:font-medium",
+  name: "max-sm:col-span-full max-sm:h-auto max-sm:px-1 max-sm:pb-1 max-sm:font-medium",
   cell: "max-sm:flex max-sm:flex-col max-sm:items-center max-sm:gap-0.5 max-sm:px-1 max-sm:py-1",
 } as const;
 
@@ -150,7 +156,7 @@ function ProviderCell({ id, className, children }: { id: ProviderId; className?:
 }
 
 /** Spec §2 comparison table of named items: ✗ for false, ✓ for true, or the string itself. */
-export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; simulated: SimulatedFlags }) {
+export function ComparisonTable({ rows, providers, simulated }: { rows: ComparisonRow[]; providers: readonly ProviderId[]; simulated: SimulatedFlags }) {
   let lastGroup: string | undefined;
   return (
     <ResultCard title="Model Comparison" description="Each model's answer side by side, and the products and companies found by more than one.">
@@ -160,7 +166,7 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
             <TableHead scope="col" role="columnheader">
               Item
             </TableHead>
-            <ProviderHeads simulated={simulated} />
+            <ProviderHeads providers={providers} simulated={simulated} />
           </TableRow>
         </TableHeader>
         <TableBody role="rowgroup" className={STACKED.body}>
@@ -172,7 +178,7 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
                   <TableHead
                     scope="colgroup"
                     role="columnheader"
-                    colSpan={providerIds.length + 1}
+                    colSpan={providers.length + 1}
                     className="flex h-8 items-center text-xs tracking-wide text-muted-foreground uppercase sm:table-cell"
                   >
                     {row.group}
@@ -182,11 +188,11 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
             }
             lastGroup = row.group;
             out.push(
-              <TableRow key={`${row.group ?? ""}-${row.name}-${index}`} role="row" className={STACKED.row}>
+              <TableRow key={`${row.group ?? ""}-${row.name}-${index}`} role="row" className={phoneRow(providers)}>
                 <TableHead scope="row" role="rowheader" className={cn("font-normal whitespace-normal break-words", STACKED.name)}>
                   {row.name}
                 </TableHead>
-                {providerIds.map((id) => (
+                {providers.map((id) => (
                   // Version strings wrap at their hyphens, never inside a word.
                   <ProviderCell key={id} id={id} className="whitespace-normal">
                     <Mark value={row[id]} />
@@ -205,6 +211,7 @@ export function ComparisonTable({ rows, simulated }: { rows: ComparisonRow[]; si
 /** Spec §2 'Common Sources Across Models': source URL with ✓ or ✗ per model. */
 export function CommonSourcesTable({ result, simulated }: { result: SearchResult; simulated: SimulatedFlags }) {
   const titles = useMemo(() => sourceTitles(result), [result]);
+  const providers = providersOf(result);
   return (
     <ResultCard title="Common Sources Across Models">
       {result.commonSources.length === 0 ? (
@@ -216,18 +223,18 @@ export function CommonSourcesTable({ result, simulated }: { result: SearchResult
               <TableHead scope="col" role="columnheader">
                 Source URL
               </TableHead>
-              <ProviderHeads simulated={simulated} />
+              <ProviderHeads providers={providers} simulated={simulated} />
             </TableRow>
           </TableHeader>
           <TableBody role="rowgroup" className={STACKED.body}>
             {result.commonSources.map((source) => (
-              <TableRow key={source.url} role="row" className={STACKED.row}>
+              <TableRow key={source.url} role="row" className={phoneRow(providers)}>
                 <TableCell role="cell" className={STACKED.name}>
                   <div className="max-w-full sm:max-w-md">
                     <SourceLink source={withTitle(titles, source.url)} show="url" className="w-full" />
                   </div>
                 </TableCell>
-                {providerIds.map((id) => (
+                {providers.map((id) => (
                   <ProviderCell key={id} id={id}>
                     <Mark value={source.models.includes(id)} />
                   </ProviderCell>

@@ -3,10 +3,11 @@ import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { simulatedOf, type LensReport } from "#src/contract/lens.ts";
-import { modelOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
+import { modelOf, providersOf, type SearchResult, type StoppedStatus } from "#src/contract/search-result.ts";
 import { exportFilename, resultToCsvFile, resultToJson } from "#src/core/export.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { cancelledNote } from "#src/core/progress.ts";
+import { API_ANSWERS_NOTE } from "#src/core/method.ts";
 import { LensTab, type LensControl } from "#web/components/lens/lens-panel.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#src/core/dates.ts";
@@ -117,13 +118,13 @@ function SideBySide({ result, simulated }: TabProps) {
         // ADR 028: the cards are answers; the result's lists are every iteration's.
         <p className="text-sm text-muted-foreground">{`Each card shows one answer, its model's first completed iteration of ${result.iterationCount}. The Products, Companies and All Links tabs list what every iteration returned, with how often.`}</p>
       ) : null}
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        {providerIds.map((id) => (
+      <div className="grid gap-4 md:grid-cols-2">
+        {providersOf(result).map((id) => (
           <ModelCard key={id} provider={id} model={modelOf(result, id)} cost={costOf(result, id)} />
         ))}
       </div>
       <CrossModelComparison result={result} simulated={simulated} />
-      <ComparisonTable rows={rows} simulated={simulated} />
+      <ComparisonTable rows={rows} providers={providersOf(result)} simulated={simulated} />
       <CommonSourcesTable result={result} simulated={simulated} />
     </>
   );
@@ -188,6 +189,8 @@ function ResultsHeader({
             {result.createdAt ? <span className={cn("text-xs text-muted-foreground", searched)}>{`Searched ${formatDate(result.createdAt)}`}</span> : null}
             {result.cost ? <CostLabel cost={result.cost.total} perProvider={result.cost.providers} /> : null}
           </div>
+          {/* A saved search's report heading says it (on screen and on paper); a search just run has none. */}
+          {readOnly ? null : <p className="pt-1 text-xs text-muted-foreground">{API_ANSWERS_NOTE}</p>}
         </div>
         <ResultActions result={result} isPro={isPro} readOnly={readOnly} lens={lens} />
       </div>
@@ -255,7 +258,6 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
   );
 }
 
-/** Honesty rule: say up front which answers come from the simulator. */
 /** A cancelled search keeps what had finished (ADR 030): said once, above it. */
 function CancelledNotice({ result }: { result: SearchResult }) {
   return (
@@ -267,6 +269,7 @@ function CancelledNotice({ result }: { result: SearchResult }) {
   );
 }
 
+/** Honesty rule: say up front which answers come from the simulator. */
 function SimulatedNotice({ simulated }: { simulated: SimulatedFlags }) {
   const ids = providerIds.filter((id) => simulated[id]);
   if (ids.length === 0) return null;

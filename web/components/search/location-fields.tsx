@@ -47,7 +47,7 @@ export function LocationFields({
           Ask from
         </span>
         <InfoTip label="About asking from a place">
-          ChatGPT and Claude search the web as if you were there. Gemini&apos;s search does not take a location: its answer is not localised.
+          ChatGPT, Claude and Perplexity search the web as if you were there. Gemini&apos;s search does not take a location: its answer is not localised.
         </InfoTip>
       </div>
       <div className="flex flex-col gap-2 sm:flex-row">

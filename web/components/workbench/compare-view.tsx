@@ -205,6 +205,9 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
   const { base, selected } = pair;
   const rows = useMemo(() => itemsOfPair(items, base.id, selected?.id), [items, base.id, selected?.id]);
   const shown = selected ? [base, selected] : [base];
+  // The providers either search asked: one the other did not ask reads "not asked" there, never a dash.
+  const providers = providerIds.filter((id) => shown.some((search) => search.providers.includes(id)));
+  const notAsked = shown.some((search) => providers.some((id) => !search.providers.includes(id)));
   const runs = shown.map((search) => pooledRuns(items, search.id));
   const withFrequencies = runs.every((n) => n !== undefined);
 
@@ -226,7 +229,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                   {one}
                 </TableHead>
                 {shown.map((search) => (
-                  <TableHead key={search.id} scope="colgroup" colSpan={providerIds.length} className="border-l text-center whitespace-normal">
+                  <TableHead key={search.id} scope="colgroup" colSpan={providers.length} className="border-l text-center whitespace-normal">
                     <span className="block text-xs font-normal text-muted-foreground">{roleLabel(search)}</span>
                     <span className="line-clamp-2 max-w-56 break-words">{search.query}</span>
                   </TableHead>
@@ -239,7 +242,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
               </TableRow>
               <TableRow>
                 {shown.map((search) =>
-                  providerIds.map((id, i) => (
+                  providers.map((id, i) => (
                     <TableHead key={`${search.id}-${id}`} scope="col" className={i === 0 ? "border-l text-center" : "text-center"}>
                       <span className="inline-flex items-center gap-1">
                         {providerCatalogue[id].column}
@@ -265,7 +268,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                     {kind === "sources" ? <SourceLink source={{ url: item.name }} className="w-full" /> : item.name}
                   </TableHead>
                   {shown.map((search) =>
-                    providerIds.map((id, i) => {
+                    providers.map((id, i) => {
                       const often = item.in[search.id]?.returned?.[id];
                       return (
                         <TableCell
@@ -274,7 +277,7 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
                           title={often && often.n > 1 ? `In ${often.count} of its ${often.n} iterations` : undefined}
                         >
                           {/* Spec §2 compare: a tick or a dash (how often, on hover; the share of iterations is beside). */}
-                          <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" />
+                          {search.providers.includes(id) ? <Mark value={item.in[search.id]?.providers.includes(id) ?? false} no="–" /> : <NotAsked />}
                         </TableCell>
                       );
                     }),
@@ -300,10 +303,18 @@ function ItemsTab({ items, kind, label, one, pair }: { items: ComparedItem[]; ki
           {withFrequencies
             ? "✓: the provider returned it in at least one iteration (hover it for how often). Share of iterations: in how many of all providers' iterations together it came back, with its 95% interval (Wilson). A difference is marked significant when Fisher's exact test (two-sided) gives p < 0.05; hover it for the p-value."
             : "✓: the provider returned it (in at least one iteration, when there were several). Shares of iterations and significance appear when both searches ran several iterations."}
+          {notAsked ? ` ${NOT_ASKED_NOTE}` : null}
         </p>
       </CardContent>
     </Card>
   );
+}
+
+const NOT_ASKED_NOTE = "Not asked: that search did not ask the provider (it was saved before the provider was added, or the provider was off).";
+
+/** A provider the search did not ask: no answer, so neither a tick nor a dash. */
+function NotAsked() {
+  return <span className="text-xs whitespace-nowrap text-muted-foreground">Not asked</span>;
 }
 
 /** Honesty rule: which providers' answers in the compared searches come from the simulator. */

@@ -48,12 +48,15 @@ function readError(error: unknown): WireError {
 
 function failureOf({ status, text }: WireError): ProviderFailure {
   // Out of credit or quota, whatever the status: OpenAI's 429 insufficient_quota, Anthropic's
-  // billing_error or "credit balance is too low", Gemini's RESOURCE_EXHAUSTED on a daily or billing quota.
-  if (/insufficient_quota|billing_error|credit balance|check your plan and billing|PerDay|billing details/i.test(text)) return "quota_exhausted";
+  // billing_error or "credit balance is too low", Gemini's RESOURCE_EXHAUSTED on a daily or billing
+  // quota, Perplexity's 402 for an account without credit.
+  if (status === 402 || /insufficient_quota|insufficient credit|billing_error|credit balance|check your plan and billing|PerDay|billing details/i.test(text))
+    return "quota_exhausted";
   if (status === 401 || status === 403) return "key_refused";
   // Gemini answers a bad key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID).
   if (status === 400 && /API_KEY_INVALID|API key not valid/i.test(text)) return "key_refused";
-  if (status === 404) return "model_not_found";
+  // Perplexity answers a model it does not offer with 400 invalid_model.
+  if (status === 404 || (status === 400 && /invalid_model|invalid model/i.test(text))) return "model_not_found";
   if (status === 429) return "rate_limited";
   if (status === undefined && /connection|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|fetch failed|network|socket|Unable to connect/i.test(text))
     return "unreachable";
@@ -87,6 +90,7 @@ export const billingPages: Record<ProviderId, string> = {
   openai: "https://platform.openai.com/settings/organization/billing",
   anthropic: "https://platform.claude.com/settings/billing",
   gemini: "https://aistudio.google.com/usage",
+  perplexity: "https://www.perplexity.ai/account/api/billing",
 };
 
 /** An error we have no reason for: the SDK's message (status first), one line, without secrets. */
@@ -95,7 +99,7 @@ export function describeError(error: unknown): string {
   return (
     message
       .replace(/\s+/g, " ")
-      .replace(/(sk|key|AIza)[-_A-Za-z0-9]{12,}/g, "[redacted]")
+      .replace(/(sk|key|AIza|pplx)[-_A-Za-z0-9]{12,}/g, "[redacted]")
       .slice(0, 300) || "The provider call failed"
   );
 }

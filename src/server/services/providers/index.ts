@@ -7,10 +7,11 @@ import { providerModes } from "./mode.ts";
 import { storableText } from "#src/core/storable-text.ts";
 import { createLimiter, type Limiter } from "#src/server/services/search/limit.ts";
 import { openaiAdapter } from "./openai.ts";
+import { perplexityAdapter } from "./perplexity.ts";
 import type { AdapterConfig, ProviderAdapter } from "./types.ts";
 
 /** Every catalogue provider's adapter: a new catalogue row is a compile error here until it has one. */
-const adapters = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter } satisfies Record<
+const adapters = { openai: openaiAdapter, anthropic: anthropicAdapter, gemini: geminiAdapter, perplexity: perplexityAdapter } satisfies Record<
   ProviderId,
   (config: AdapterConfig) => ProviderAdapter
 >;

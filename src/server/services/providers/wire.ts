@@ -123,3 +123,55 @@ export const GeminiResponse = v.looseObject({
   ),
 });
 export type GeminiResponse = v.InferOutput<typeof GeminiResponse>;
+
+// Perplexity Agent API (POST /v1/responses) ---------------------------------------------------
+
+export const PerplexitySearchResults = v.looseObject({
+  type: v.literal("search_results"),
+  queries: v.optional(v.nullable(v.array(v.string())), []),
+  results: v.optional(
+    v.nullable(v.array(v.looseObject({ url: v.string(), title: v.optional(v.nullable(v.string())), snippet: v.optional(v.nullable(v.string())) }))),
+    [],
+  ),
+});
+/** A citation in the answer's text: a span and the page it cites (the Agent API's url_citation annotations). */
+const PerplexityAnnotation = v.looseObject({
+  type: v.optional(v.nullable(v.string())),
+  url: v.optional(v.nullable(v.string())),
+  title: v.optional(v.nullable(v.string())),
+});
+export const PerplexityOutputText = v.looseObject({
+  type: v.literal("output_text"),
+  text: v.string(),
+  annotations: v.optional(v.nullable(v.array(PerplexityAnnotation)), []),
+});
+export const PerplexityMessage = v.looseObject({ type: v.literal("message"), status: v.optional(v.nullable(v.string())), content: v.array(Item) });
+
+export const PerplexityResponse = v.looseObject({
+  model: v.string(),
+  status: v.optional(v.nullable(v.string())),
+  error: v.optional(v.nullable(v.looseObject({ message: v.optional(v.nullable(v.string())), code: v.optional(v.nullable(v.unknown())) }))),
+  incomplete_details: v.optional(v.nullable(v.looseObject({ reason: v.optional(v.nullable(v.string())) }))),
+  output: v.array(Item),
+  usage: v.optional(
+    v.nullable(
+      v.looseObject({
+        input_tokens: countOrZero,
+        output_tokens: countOrZero,
+        input_tokens_details: v.optional(v.nullable(v.looseObject({ cache_read_input_tokens: countOrZero, cache_creation_input_tokens: countOrZero }))),
+        tool_calls_details: v.optional(v.nullable(v.record(v.string(), v.looseObject({ invocation: countOrZero })))),
+        // What the call cost in USD, as Perplexity bills it: the answer's cost when present.
+        cost: v.optional(
+          v.nullable(
+            v.looseObject({
+              total_cost: v.number(),
+              tool_calls_cost: v.optional(v.nullable(v.number())),
+              currency: v.optional(v.nullable(v.string())),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
+});
+export type PerplexityResponse = v.InferOutput<typeof PerplexityResponse>;

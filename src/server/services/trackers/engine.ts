@@ -593,7 +593,7 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
       for (;;) {
         const claimable = ledger.claimable;
         // SEARCH_CONCURRENCY calls of the query per provider at once, each waiting for its provider's
-        // slot in turn (first come, first served on this instance, ADR 058).
+        // slot in turn (first come, first served on this instance, ADR 060).
         const limits = perProvider(() => createLimiter(deps.concurrency));
         await Promise.all(
           claimable.map(({ provider, iteration, seen }) =>

@@ -16,7 +16,7 @@ const DEMAND_READ_MS = 250;
 type Waiter = { grant: (slot: number) => void; fail: (error: unknown) => void };
 
 /**
- * PROVIDER_CONCURRENCY_TOTAL (ADR 043, ADR 058): per provider, at most `total` calls in flight
+ * PROVIDER_CONCURRENCY_TOTAL (ADR 043, ADR 060): per provider, at most `total` calls in flight
  * across every instance sharing the database. An instance holds some of the provider's `total`
  * numbered rows in `provider_slots`; a call ending here hands its slot straight to the next call
  * waiting here, without the database, so the slots stay full without a statement per call. A slot
