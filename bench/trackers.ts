@@ -27,7 +27,7 @@ import { migrate } from "#db/migrate.ts";
 import { subscriptions, trackerRuns, trackers, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
-import { providerIds } from "#src/contract/providers.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { seedSearches } from "../scripts/seed.ts";
@@ -36,6 +36,7 @@ import { startPostgres } from "#tests/support/databases.ts";
 import { BINARY, benchApp, flag, memoryOf, percentile, quick, report, spawnSimulator, startServer } from "./lib.ts";
 
 const LATENCY_MS = 200;
+const RUN_PROVIDERS: ProviderId[] = ["openai", "anthropic", "gemini"];
 const cap = Number(flag("--cap") ?? 16);
 const queries = quick ? 10 : 50;
 const iterations = 10;
@@ -96,6 +97,8 @@ if (!scaleOnly) {
     name: "Bench",
     queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
     brand: { name: "Acme" },
+    // The three providers the figure has always been measured on (a fourth is a third more calls).
+    providers: RUN_PROVIDERS,
     iterations,
     schedule: { cron: "0 9 * * 1", timezone: "UTC" },
   });
@@ -125,10 +128,10 @@ if (!scaleOnly) {
   if (finished.status !== "completed") throw new Error(`the bench's run ended ${finished.status}${finished.reason ? `: ${finished.reason}` : ""}`);
   const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
   console.log(
-    `run of ${queries} queries × ${providerIds.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
+    `run of ${queries} queries × ${RUN_PROVIDERS.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
       `in ${wallS.toFixed(1)} s (the server's CPU ${serverCpuS.toFixed(1)} s, ${serverSystemS.toFixed(1)} s of it in the kernel); ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
   );
-  report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.5, better: "lower" });
+  report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.3, better: "lower" });
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
 }
 

@@ -71,6 +71,7 @@ describeEachDatabase(
         "instances",
         "mail_sends",
         "provider_pauses",
+        "provider_slot_waits",
         "provider_slots",
         "rate_counters",
         "searches",
