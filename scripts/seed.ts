@@ -25,6 +25,8 @@ import type { Database } from "#db/client.ts";
 import { searches, subscriptions, trackerCalls, trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { DEFAULT_MAX_TRACKER_RUN_ANSWERS } from "#src/server/env.ts";
 import { MAX_TRACKER_QUERIES, type TrackerRun } from "#src/contract/trackers.ts";
 import { assembleOrExit } from "#src/server/assemble.ts";
 import { createOwnerOnly } from "#src/server/owner-only.ts";
@@ -87,7 +89,15 @@ export async function seedSearches(database: Database, handle: typeof fetch, { s
   return { userId: user.id, originals, cookie };
 }
 
-export type TrackerSeedOptions = { days: number; queries?: number; iterations?: number; username?: string; password?: string };
+export type TrackerSeedOptions = {
+  days: number;
+  queries?: number;
+  iterations?: number;
+  /** Default: the catalogue's, as many as a run of its size may ask at the default MAX_TRACKER_RUN_ANSWERS (three for 50 × 10). */
+  providers?: ProviderId[];
+  username?: string;
+  password?: string;
+};
 
 /** Its questions: one category (CRM), so that the brand and its competitors are named in the answers. */
 const TRACKER_DEFINITION = {
@@ -110,7 +120,7 @@ const TRACKER_DEFINITION = {
 export async function seedTracker(
   database: Database,
   handle: typeof fetch,
-  { days, queries = 50, iterations = 10, username = "seed", password = "seed-password" }: TrackerSeedOptions,
+  { days, queries = 50, iterations = 10, providers, username = "seed", password = "seed-password" }: TrackerSeedOptions,
 ) {
   const { db } = database;
   const { userId, cookie } = await seedSearches(database, handle, { searches: 0, username, password });
@@ -119,6 +129,7 @@ export async function seedTracker(
     ...TRACKER_DEFINITION,
     queries: Array.from({ length: queries }, (_, i) => `best crm for small teams, question ${i + 1}`),
     iterations,
+    providers: providers ?? providerIds.slice(0, Math.max(1, Math.floor(DEFAULT_MAX_TRACKER_RUN_ANSWERS / (queries * iterations)))),
   });
   const started = performance.now();
   const { run } = await api.runTracker(tracker.id);

@@ -9,6 +9,9 @@ import { defaultFreeTierPolicy, type FreeTierPolicy } from "#src/server/services
 import { loadOrCreateSecret, SESSION_SECRET_MIN_LENGTH } from "#src/server/session-secret.ts";
 import { EXIT, StartupError } from "#src/server/startup-errors.ts";
 
+/** A tracker run's answers at most unless MAX_TRACKER_RUN_ANSWERS says otherwise (the seed sizes its tracker by it). */
+export const DEFAULT_MAX_TRACKER_RUN_ANSWERS = 1500;
+
 export const DEFAULT_DATA_DIR = "./data";
 export const METRICS_TOKEN_MIN_LENGTH = 32;
 /** Variables whose value an error never repeats: a start-up message ends up in logs. */
@@ -178,7 +181,7 @@ const EnvSchema = v.object({
   /** Trackers one account may have (ADR 052). */
   MAX_TRACKERS_PER_ACCOUNT: count(20, 100_000),
   /** Answers one tracker run may ask for: questions × providers × iterations (ADR 052). */
-  MAX_TRACKER_RUN_ANSWERS: count(1500, 15_000, 1),
+  MAX_TRACKER_RUN_ANSWERS: count(DEFAULT_MAX_TRACKER_RUN_ANSWERS, 15_000, 1),
   /** Run now, per account per UTC day, across its trackers (ADR 052). */
   TRACKER_MANUAL_RUNS_PER_DAY: count(30, 100_000),
   /** Free searches a day per network, shared by anonymous visitors and accounts on their first day (ADR 015). */
