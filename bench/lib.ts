@@ -192,3 +192,19 @@ export async function startServer(command: string[], env: Record<string, string>
 
 /** The single binary, built by `bun run build`. */
 export const BINARY = join(dist, "ai-search-comparison");
+
+/**
+ * The tracker whose run bench/trackers.ts measures and bench/run-probe.ts takes apart: `queries`
+ * questions × 10 iterations on the three providers the figure has always been measured on (a fourth
+ * is a third more calls).
+ */
+export function benchRunTracker(name: string, queries: number) {
+  return {
+    name,
+    queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
+    brand: { name: "Acme" },
+    providers: ["openai", "anthropic", "gemini"] satisfies ProviderId[],
+    iterations: 10,
+    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+  };
+}

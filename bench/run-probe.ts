@@ -1,15 +1,12 @@
 /** Where a tracker run's time and memory go, in this process (sampled every 200 ms): a probe, not a bench row. */
-import type { ProviderId } from "#src/contract/providers.ts";
 import { createApiClient } from "#src/client/api.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { seedSearches } from "../scripts/seed.ts";
-import { benchApp, flag, spawnSimulator } from "./lib.ts";
+import { benchApp, benchRunTracker, flag, spawnSimulator } from "./lib.ts";
 
 const LATENCY_MS = 200;
-const RUN_PROVIDERS: ProviderId[] = ["openai", "anthropic", "gemini"];
 const cap = Number(flag("--cap") ?? 16);
 const queries = Number(flag("--queries") ?? 50);
-const iterations = 10;
 const simulator = await spawnSimulator(LATENCY_MS);
 const bench = await benchApp({
   baseUrls: simulator.baseUrls,
@@ -22,15 +19,7 @@ const bench = await benchApp({
 });
 const { cookie } = await seedSearches(bench.database, bench.handle, { searches: 0 });
 const api = createApiClient({ baseUrl: "http://localhost", fetch: bench.handle, headers: { cookie } });
-const tracker = await api.createTracker({
-  name: "Probe",
-  queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
-  brand: { name: "Acme" },
-  // The three providers the figure has always been measured on (a fourth is a third more calls).
-  providers: RUN_PROVIDERS,
-  iterations,
-  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
-});
+const tracker = await api.createTracker(benchRunTracker("Probe", queries));
 Bun.gc(true);
 const client = (bench.database.db as unknown as { $client: { mod?: { HEAPU8?: Uint8Array } } }).$client;
 const mb = (n: number) => Math.round(n / 1048576);
@@ -99,7 +88,7 @@ console.log(`statements: ${sorted.reduce((n, [, c]) => n + c, 0)}`);
 for (const [text, count] of sorted.slice(0, 40))
   console.log(String(count).padStart(6), String(Math.round((paramBytes.get(text) ?? 0) / count)).padStart(8), text);
 console.log(`this process's CPU over the run: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (user ${(cpu.user / 1e6).toFixed(1)})`);
-const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
+const idealS = (Math.ceil((queries * tracker.iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
 console.log(
   `${finished.status} ${finished.answers.done}/${finished.answers.expected} in ${wallS.toFixed(1)} s, ideal ${idealS.toFixed(1)} s: ${(wallS / idealS).toFixed(2)}×`,
   sample(),

@@ -27,19 +27,17 @@ import { migrate } from "#db/migrate.ts";
 import { subscriptions, trackerRuns, trackers, users } from "#db/schema.ts";
 import { createApiClient } from "#src/client/api.ts";
 import { providerConfig } from "#src/contract/provider-config.ts";
-import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { providerIds } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { seedSearches } from "../scripts/seed.ts";
 import { nextOccurrence } from "#src/server/services/trackers/schedule.ts";
 import { startPostgres } from "#tests/support/databases.ts";
-import { BINARY, benchApp, flag, memoryOf, percentile, quick, report, spawnSimulator, startServer } from "./lib.ts";
+import { BINARY, benchApp, benchRunTracker, flag, memoryOf, percentile, quick, report, spawnSimulator, startServer } from "./lib.ts";
 
 const LATENCY_MS = 200;
-const RUN_PROVIDERS: ProviderId[] = ["openai", "anthropic", "gemini"];
 const cap = Number(flag("--cap") ?? 16);
 const queries = quick ? 10 : 50;
-const iterations = 10;
 const trackerCount = quick ? 100 : 1000;
 const PASSWORD = "bench-password";
 
@@ -93,22 +91,13 @@ if (!scaleOnly) {
   // Saving it works out what it can detect (a simulation of its alerts, seconds for this shape): its memory is measured too.
   writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
   const creating = performance.now();
-  const tracker = await api.createTracker({
-    name: "Bench",
-    queries: Array.from({ length: queries }, (_, i) => `best tool number ${i + 1} for small teams`),
-    brand: { name: "Acme" },
-    // The three providers the figure has always been measured on (a fourth is a third more calls).
-    providers: RUN_PROVIDERS,
-    iterations,
-    schedule: { cron: "0 9 * * 1", timezone: "UTC" },
-  });
+  const tracker = await api.createTracker(benchRunTracker("Bench", queries));
   console.log(
     `creating it took ${((performance.now() - creating) / 1000).toFixed(1)} s, the server's RSS peaking at ${memoryOf(server.pid).peak.toFixed(0)} MB`,
   );
   writeFileSync(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM: the peak from here on is the run's
   const before = memoryOf(server.pid).rss;
-  const cpuBefore = cpuOf(server.pid);
-  const systemBefore = cpuPartsOf(server.pid).system;
+  const cpuBefore = cpuPartsOf(server.pid);
   const started = performance.now();
   const { run } = await api.runTracker(tracker.id);
   // Watched as a list of runs reads it, twice a second: one run's page reads every answer of the run,
@@ -120,18 +109,25 @@ if (!scaleOnly) {
     if (memoryTrace) await traceMemory(server.url, METRICS_TOKEN, started, watched.answers.done, server.pid);
   }
   const wallS = (performance.now() - started) / 1000;
-  const serverCpuS = (cpuOf(server.pid) - cpuBefore) / 1000;
-  const serverSystemS = (cpuPartsOf(server.pid).system - systemBefore) / 1000;
+  const cpuAfter = cpuPartsOf(server.pid);
+  const serverCpuS = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000;
+  const serverSystemS = (cpuAfter.system - cpuBefore.system) / 1000;
   const peak = memoryOf(server.pid).peak;
   const finished: TrackerRun = await api.getTrackerRun(tracker.id, run.id);
   await server.stop();
   if (finished.status !== "completed") throw new Error(`the bench's run ended ${finished.status}${finished.reason ? `: ${finished.reason}` : ""}`);
-  const idealS = (Math.ceil((queries * iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
+  const idealS = (Math.ceil((queries * tracker.iterations) / cap) * LATENCY_MS + LATENCY_MS) / 1000;
   console.log(
-    `run of ${queries} queries × ${RUN_PROVIDERS.length} providers × ${iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
+    `run of ${queries} queries × ${tracker.providers.length} providers × ${tracker.iterations} iterations (${finished.answers.done}/${finished.answers.expected} answers, ${finished.status}) ` +
       `in ${wallS.toFixed(1)} s (the server's CPU ${serverCpuS.toFixed(1)} s, ${serverSystemS.toFixed(1)} s of it in the kernel); ideal at a cap of ${cap} calls per provider and ${LATENCY_MS} ms a call: ${idealS.toFixed(1)} s; server peak RSS ${peak.toFixed(0)} MB (${before.toFixed(0)} MB before the run)`,
   );
-  report({ figure: `tracker run ${queries}×3×${iterations}: wall ÷ ideal at the provider cap`, value: wallS / idealS, unit: "×", goal: 1.3, better: "lower" });
+  report({
+    figure: `tracker run ${queries}×${tracker.providers.length}×${tracker.iterations}: wall ÷ ideal at the provider cap`,
+    value: wallS / idealS,
+    unit: "×",
+    goal: 1.3,
+    better: "lower",
+  });
   report({ figure: "tracker run: server peak RSS", value: peak, unit: "MB", goal: 400, better: "lower", detail: `${before.toFixed(0)} MB before` });
 }
 
@@ -323,12 +319,7 @@ function largestMappings(pid: number): string {
     .join(", ");
 }
 
-/** CPU (user + system, ms) a process has used, from /proc (clock ticks of 10 ms). */
-function cpuOf(pid: number): number {
-  const { user, system } = cpuPartsOf(pid);
-  return user + system;
-}
-
+/** CPU a process has used in user space and in the kernel (ms), from /proc (clock ticks of 10 ms). */
 function cpuPartsOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };

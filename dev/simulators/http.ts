@@ -98,6 +98,17 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /** Text of a message content that is a string or a list of `{type:"text"|"input_text", text}` parts. */
+/** The user's words in a Responses-style `input` (a string, or messages whose content is text parts), as OpenAI's and Perplexity's simulators read them. */
+export function responsesPrompt(input: unknown): string {
+  if (typeof input === "string") return input;
+  if (!Array.isArray(input)) return "";
+  return input
+    .filter((item) => isObject(item) && (item.role === undefined || item.role === "user"))
+    .map((item) => (isObject(item) ? contentText(item.content) : ""))
+    .filter(Boolean)
+    .join("\n\n");
+}
+
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";

@@ -3,7 +3,6 @@ import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { AccountFaultKind } from "./faults.ts";
 import {
   cachedPart,
-  contentText,
   isObject,
   jsonResponse,
   type ErrorKind,
@@ -11,6 +10,7 @@ import {
   type ProviderContext,
   type AnswerKind,
   type ProviderHandler,
+  responsesPrompt,
 } from "./http.ts";
 import { readUserLocation } from "./location.ts";
 import { HEX, randomToken } from "./random.ts";
@@ -36,7 +36,7 @@ export const openai: ProviderHandler<"openai", AnswerKind> = {
   missingKeyMessage:
     "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
   classify: (body) => (hasWebSearch(body) || !isJsonSchema(body) ? "search" : kindOfName(formatName(body))),
-  userText: (body) => promptOf(body.input),
+  userText: (body) => responsesPrompt(body.input),
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return missing("model");
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return missing("input");
@@ -95,7 +95,7 @@ function accountFailure(kind: AccountFaultKind, model: string): Response {
 }
 
 function respond(body: JsonObject, context: ProviderContext): Response {
-  const prompt = promptOf(body.input);
+  const prompt = responsesPrompt(body.input);
   const model = String(body.model);
   const output: JsonObject[] = [];
   let text: string;
@@ -229,16 +229,6 @@ function missing(param: string): Response {
     400,
     { "x-request-id": requestId() },
   );
-}
-
-function promptOf(input: unknown): string {
-  if (typeof input === "string") return input;
-  if (!Array.isArray(input)) return "";
-  return input
-    .filter((item) => isObject(item) && (item.role === undefined || item.role === "user"))
-    .map((item) => (isObject(item) ? contentText(item.content) : ""))
-    .filter(Boolean)
-    .join("\n\n");
 }
 
 function hasWebSearch(body: JsonObject): boolean {

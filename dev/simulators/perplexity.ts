@@ -8,7 +8,7 @@
 import { answerRequest, estimateTokens, type Answer } from "./answers.ts";
 import type { SourcePage } from "./catalogue.ts";
 import type { AccountFaultKind } from "./faults.ts";
-import { cachedPart, contentText, isObject, jsonResponse, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
+import { cachedPart, isObject, jsonResponse, responsesPrompt, type ErrorKind, type JsonObject, type ProviderContext, type ProviderHandler } from "./http.ts";
 import type { AskedFrom } from "./location.ts";
 import { randomToken } from "./random.ts";
 import type { Rng } from "./random.ts";
@@ -38,7 +38,7 @@ export const perplexity: ProviderHandler<"perplexity"> = {
       ?.trim() || undefined,
   missingKeyMessage: "Missing API key. Provide it in an Authorization header using Bearer auth (Authorization: Bearer pplx-…).",
   classify: (body) => (webSearchTool(body) ? "search" : isObject(body.response_format) ? kindOfName(formatName(body)) : "model"),
-  userText: (body) => promptOf(body.input),
+  userText: (body) => responsesPrompt(body.input),
   validate(body) {
     if (typeof body.model !== "string" || body.model === "") return error("invalid_request", "Field required: model", { param: "model" });
     if (typeof body.input !== "string" && !Array.isArray(body.input)) return error("invalid_request", "Field required: input", { param: "input" });
@@ -78,7 +78,7 @@ function accountFailure(kind: AccountFaultKind, model: string): Response {
 }
 
 function respond(body: JsonObject, context: ProviderContext): Response {
-  const prompt = promptOf(body.input);
+  const prompt = responsesPrompt(body.input);
   const model = String(body.model);
   const kind = perplexity.classify(body);
   const output: JsonObject[] = [];
@@ -228,16 +228,6 @@ function error(kind: ErrorKind, message: string, options: { retryAfterSeconds?: 
   const headers: Record<string, string> = { "x-request-id": requestId() };
   if (options.retryAfterSeconds !== undefined) headers["retry-after"] = String(options.retryAfterSeconds);
   return jsonResponse({ error: { message, type, code: String(status), ...(options.param ? { param: options.param } : {}) } }, status, headers);
-}
-
-function promptOf(input: unknown): string {
-  if (typeof input === "string") return input;
-  if (!Array.isArray(input)) return "";
-  return input
-    .filter((item) => isObject(item) && (item.role === undefined || item.role === "user"))
-    .map((item) => (isObject(item) ? contentText(item.content) : ""))
-    .filter(Boolean)
-    .join("\n\n");
 }
 
 function webSearchTool(body: JsonObject): JsonObject | undefined {

@@ -14,7 +14,7 @@ export function groupWrites<I, O>(write: (items: I[]) => Promise<O[]>, { max, wa
 
   async function drain(): Promise<void> {
     writing = true;
-    if (waitMs > 0) await Bun.sleep(waitMs);
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     while (queued.length > 0) {
       const group = queued.slice(0, max);
       queued = queued.slice(group.length);
