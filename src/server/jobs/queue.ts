@@ -17,10 +17,16 @@ export function createJobQueue(database: Database, options: StartJobsOptions = {
       return running;
     }));
   // After the queue has started (the tasks send and schedule through it): a failure is told, and the next start tries again.
+  // A stop waits for the tasks still going, so a server stopped just after it started does not close the database under them.
+  const tasksGoing = new Set<Promise<void>>();
   const afterStart = () =>
     jobs().then(() => {
-      for (const task of startTasks)
-        task().catch((error) => console.error(`jobs: a task at start failed: ${error instanceof Error ? error.message : String(error)}`));
+      for (const task of startTasks) {
+        const going = task()
+          .catch((error) => console.error(`jobs: a task at start failed: ${error instanceof Error ? error.message : String(error)}`))
+          .finally(() => tasksGoing.delete(going));
+        tasksGoing.add(going);
+      }
     });
   let startedTasks: Promise<void> | undefined;
   const running = async () => {
@@ -44,7 +50,13 @@ export function createJobQueue(database: Database, options: StartJobsOptions = {
       await running();
     },
     async stop({ graceful = true } = {}) {
-      if (started) await (await started).stop({ graceful, timeoutSeconds: 8 });
+      if (!started) return;
+      const boss = await started;
+      await startedTasks?.catch(() => undefined);
+      let waited: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.allSettled([...tasksGoing]), new Promise((done) => (waited = setTimeout(done, 8_000)))]);
+      clearTimeout(waited);
+      await boss.stop({ graceful, timeoutSeconds: 8 });
     },
   };
 }
