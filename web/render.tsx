@@ -9,6 +9,7 @@ import { loadPage, matchPage, pageModules, type PageId } from "#web/routes.ts";
 import type { ApiClient } from "#src/client/api.ts";
 import type { PageRenderer } from "#src/server/routes/pages.ts";
 import { queries } from "#web/shared-chunk.ts";
+import { createPageCache, pageKey, type PageCache } from "#web/page-cache.ts";
 
 export type { AssetManifest, BootData } from "#web/document.tsx";
 
@@ -20,6 +21,8 @@ export type RenderRequest = {
   api: ApiClient;
   /** Put on every script React writes; the page's CSP names it. Absent, React writes none. */
   nonce?: string;
+  /** Pages rendered a moment ago, answered again for the same address and data without rendering. */
+  cache?: PageCache;
 };
 
 /** The server's page renderer for the client build in `distDir` (its manifest names the hashed files). */
@@ -30,11 +33,12 @@ export function loadPageRenderer(distDir: string): PageRenderer {
   } catch {
     throw new Error(`No client build in ${distDir}: run \`bun run scripts/build-assets.ts\` (or \`bun run start\`, which builds first)`);
   }
-  return (request) => renderPage({ ...request, manifest });
+  const cache = createPageCache();
+  return (request) => renderPage({ ...request, manifest, cache });
 }
 
 /** Streams the server-rendered page, with the status its prefetch gives (404: spec §2 not-found screen, a dead share link; 429: a share link read too often). */
-export async function renderPage({ url, manifest, signal, api, nonce }: RenderRequest): Promise<Response> {
+export async function renderPage({ url, manifest, signal, api, nonce, cache }: RenderRequest): Promise<Response> {
   const match = matchPage(url.pathname);
   const page = await loadPage(match.id);
   const queryClient = createQueryClient();
@@ -48,8 +52,20 @@ export async function renderPage({ url, manifest, signal, api, nonce }: RenderRe
   ]);
   const preload = outcome?.status === 200 ? outcome.preload.filter((id): id is PageId => id in pageModules) : [];
   const boot: BootData = { queryState: dehydrate(queryClient), manifest, page: match.id, ...(preload.length ? { preload } : {}) };
+  const bootJson = serializeBoot(boot);
+  const status = outcome?.status ?? 200;
+  const headers = {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    ...(outcome?.status === 429 ? { "retry-after": String(outcome.retryAfterS) } : {}),
+  };
+  // Only a whole page of a found address is kept, and only with a nonce to swap.
+  const key = cache && nonce && status === 200 ? pageKey(url, bootJson) : undefined;
+  const kept = key ? cache?.get(key, nonce as string) : undefined;
+  if (kept !== undefined) return new Response(kept, { status, headers });
+  let failed = false;
   const stream = await renderToReadableStream(
-    <Document boot={boot} bootJson={serializeBoot(boot)}>
+    <Document boot={boot} bootJson={bootJson}>
       <App queryClient={queryClient} ssrPath={url.pathname} ssrSearch={url.search.replace(/^\?/, "")} />
     </Document>,
     {
@@ -60,16 +76,19 @@ export async function renderPage({ url, manifest, signal, api, nonce }: RenderRe
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       signal,
       onError(error) {
+        failed = true;
         if (!signal?.aborted) console.error("SSR error", error);
       },
     },
   );
-  return new Response(stream, {
-    status: outcome?.status ?? 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      ...(outcome?.status === 429 ? { "retry-after": String(outcome.retryAfterS) } : {}),
-    },
-  });
+  if (!key || !cache || !nonce) return new Response(stream, { status, headers });
+  // The page streams as it renders; a copy is read alongside and kept once it ended without an error.
+  const [sent, copy] = stream.tee();
+  new Response(copy)
+    .text()
+    .then((html) => {
+      if (!failed && !signal?.aborted) cache.set(key, html, nonce);
+    })
+    .catch(() => undefined);
+  return new Response(sent, { status, headers });
 }

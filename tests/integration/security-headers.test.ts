@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { CROSS_ORIGIN_MESSAGE } from "#src/server/http/csrf.ts";
-import { createProAgent, newAccount } from "#tests/support/accounts.ts";
+import { createProAgent, newAccount, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
@@ -31,6 +31,27 @@ describeEachDatabase("security headers", (getDb) => {
       expect(page.headers.get("strict-transport-security")).toBeNull();
     }
     expect(nonces.size).toBe(4);
+  });
+
+  test("a page asked again at once carries its own nonce, and shows what changed since (a sign-in, a search spent)", async () => {
+    const { app } = await createTestApp(getDb());
+    const visitor = createAgent(app);
+    const visit = async () => {
+      const page = await visitor.request("GET", "/");
+      const nonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+      const executable = [...page.text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? "").filter((attrs) => !attrs.includes('type="application/json"'));
+      expect(executable.length).toBeGreaterThan(0);
+      for (const attrs of executable) expect(attrs).toContain(`nonce="${nonce}"`);
+      return { nonce, text: page.text };
+    };
+    const first = await visit();
+    const again = await visit();
+    expect(again.nonce).not.toBe(first.nonce);
+    expect(again.text.replaceAll(again.nonce, "")).toBe(first.text.replaceAll(first.nonce, ""));
+    const account = await signUp(visitor, getDb());
+    const signedIn = await visit();
+    expect(signedIn.text).toContain(account.username);
+    expect(first.text).not.toContain(account.username);
   });
 
   test("API answers forbid everything as a document, and carry nosniff", async () => {
