@@ -18,6 +18,7 @@ import { confirmDeletion } from "#cli/lib/prompt.ts";
 import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable, trackersTable, trackerText, when } from "#cli/lib/trackers.ts";
 import { noPointsText, simulatedFlags, simulatedFlagsOf, trendTables } from "#cli/lib/trend.ts";
 import { alertProviders, alertsText, NO_ALERTS } from "#cli/lib/alerts.ts";
+import { summaryText } from "#cli/lib/summary.ts";
 
 /*
  * `aisc track`: trackers (Pro), a set of questions asked on a schedule. Each
@@ -120,14 +121,15 @@ const list = defineCommand("list", "list your trackers: schedule, last run and i
 
 const RUNS_SHOWN = 10;
 
-const show = defineCommand("show", "a tracker: what it asks, when, and its latest runs with the latest results")
+const show = defineCommand("show", "a tracker: its headline over the last 7 days, what it asks, when, and its latest runs with the latest results")
   .argument("<id>", "the tracker's id (aisc track list)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
       const api = signedIn(context);
       const tracker = await api.getTracker(id);
-      const { runs } = await api.listTrackerRuns(id, { limit: RUNS_SHOWN });
-      if (context.json) return printJson({ tracker, runs });
+      const [{ runs }, summary] = await Promise.all([api.listTrackerRuns(id, { limit: RUNS_SHOWN }), api.getTrackerSummary(id)]);
+      if (context.json) return printJson({ tracker, summary, runs });
+      print(`${summaryText(summary)}\n`);
       print(trackerText(tracker));
       if (runs.length === 0) return print(`\nNo runs yet: aisc track run ${id}`);
       print(`\nLatest runs:\n${runsTable(runs)}`);

@@ -14,6 +14,7 @@ import { lensSummary, providerStatusText, resultSummary, simulatedLine } from "#
 import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/lib/trackers.ts";
 import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#cli/lib/trend.ts";
 import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
+import { summaryText } from "#cli/lib/summary.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -204,20 +205,22 @@ export const tools: Tool[] = [
   defineTool({
     name: "tracker_latest_run",
     description:
-      "A tracker's latest run with results (Pro): per query, how often each provider's answers named the user's brand (mention rate with its 95% band for the tracker's rate on the query, widened by how much its runs vary) and the saved search it produced; " +
+      "A tracker's headline over the last 7 days first (Pro): the sentence to paste, and per provider the brand's mention rate with its 95% interval, rank among the tracked brands, share of voice, " +
+      "and its change against the 7 days before, told only when the alerts' test tells it. Then its latest run with results: per query, how often each provider's answers named the user's brand (mention rate with its 95% band for the tracker's rate on the query, widened by how much its runs vary) and the saved search it produced; " +
       "its status, answers and cost, and which providers were simulated (invented answers). A newer run still going, skipped or failed is named too.",
     input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
     async run(api, { id }) {
-      const [tracker, { runs }] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ })]);
+      const [tracker, { runs }, headline] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ }), api.getTrackerSummary(id)]);
       const results = await latestResults(api, runs);
       // Runs come newest first: the newest, when it is not the one with results, is still going, or was skipped or failed.
       const newest = runs[0];
       const simulated = results ? await simulatedInRun(api, results) : {};
       const summary = [
+        summaryText(headline),
         results ? runSummary(results, tracker, simulated) : `${visibleText(tracker.name)}: no run with results yet.`,
         ...(newest && newest.id !== results?.id ? [`Newest run: ${runLine(newest)}`] : []),
       ].join("\n");
-      return { summary, json: json({ tracker, run: results ?? null, simulated }) };
+      return { summary, json: json({ tracker, summary: headline, run: results ?? null, simulated }) };
     },
   }),
   defineTool({

@@ -27,6 +27,7 @@ import { CreateTracker, Detectability, StartedRun, Tracker, TrackerList, Tracker
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
+import { TrackerSummary, type SummaryQuery } from "#src/contract/summary.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { EmailConfirmation, NotificationSettings, Unsubscribed, UpdatedNotifications, type UpdateNotifications } from "#src/contract/notifications.ts";
@@ -84,6 +85,7 @@ export function createApiClient(options: HttpOptions = {}) {
     sources: (query: SourcesQuery = {}) => http("GET", `${base}/sources${queryString(query)}`, SourcesReport),
     alerts: () => http("GET", `${base}/alerts`, TrackerAlertList),
     changes: (query: ChangesQuery = {}) => http("GET", `${base}/changes${queryString(query)}`, TrackerChanges),
+    summary: (query: SummaryQuery = {}) => http("GET", `${base}/summary${queryString(query)}`, TrackerSummary),
   });
   const ofTracker = (id: string) => trackerReads(`/api/trackers/${encodeURIComponent(id)}`);
 
@@ -210,6 +212,8 @@ export function createApiClient(options: HttpOptions = {}) {
     listTrackerAlerts: (id: string) => ofTracker(id).alerts(),
     /** Per provider, what entered and left the top 10s between the latest window of runs and up to 7 before it, beyond the run-to-run noise. */
     getTrackerChanges: (id: string, query: ChangesQuery = {}) => ofTracker(id).changes(query),
+    /** The brand's headline for a period: rate, rank, share of voice and change, across providers and per provider, and a sentence. */
+    getTrackerSummary: (id: string, query: SummaryQuery = {}) => ofTracker(id).summary(query),
     /** The header's bell: the newest alerts across the caller's trackers, and how many are unread. */
     listUserAlerts: () => http("GET", "/api/user/alerts", AlertsInbox),
     /** Marks `ids` read, or without them all of the caller's alerts; answers how many are still unread. */

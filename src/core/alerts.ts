@@ -149,7 +149,7 @@ export function decideAlerts(
       const after = series.slice(-window);
       const baseline = series.slice(-(window + rules.maxBaseline), -window);
       if (key.query !== "" && after.reduce((sum, run) => sum + run.counts.reduce((n, counts) => n + counts.n, 0), 0) < rules.minQueryAnswers) return [];
-      return [compare(baseline, after)];
+      return [compareWindows(baseline, after)];
     });
     if (tests.length === 0) continue;
     // The runs' spread is read off the widest window's baseline: the runs of a change just begun stay out of it.
@@ -226,10 +226,11 @@ export function benjaminiHochberg(p: readonly number[]): number[] {
 
 // ---------------------------------------------------------------------------------------------
 
-type QueryCounts = { query: string; k: number; n: number };
-type SeriesRun = { runId: string; counts: QueryCounts[] };
+/** One run of a series: its counts per question (any key that stays the same across runs). */
+export type QueryCounts = { query: string; k: number; n: number };
+export type SeriesRun = { runId: string; counts: QueryCounts[] };
 type Counts = { k: number; n: number };
-type WindowTest = { before: Counts; after: Counts; evidence: DispersionEvidence | null; baselineRuns: string[]; afterRuns: string[] };
+export type WindowTest = { before: Counts; after: Counts; evidence: DispersionEvidence | null; baselineRuns: string[]; afterRuns: string[] };
 
 const subjectKey = ({ provider, subject }: { provider: ProviderId; subject: string }) => `${provider}\u0000${subject.toLowerCase()}`;
 
@@ -274,7 +275,7 @@ function tallies(rows: ReadonlyMap<string, RunRow> | undefined, key: SeriesKey):
  * question's own, weighted as the after window asks them, so a question missing from a run moves
  * neither side. The baseline's runs also say how much a run varies (its evidence about φ).
  */
-function compare(baseline: readonly SeriesRun[], after: readonly SeriesRun[]): WindowTest {
+export function compareWindows(baseline: readonly SeriesRun[], after: readonly SeriesRun[]): WindowTest {
   const sums = new Map<string, Counts>();
   for (const run of baseline)
     for (const { query, k, n } of run.counts) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { providerIds } from "#src/contract/providers.ts";
+import type { TrackerSummary } from "#src/contract/summary.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { Trend, TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
@@ -38,6 +39,15 @@ describe("a tracker's trend and alerts in Chromium", () => {
       await runOnce(page, tracker.id);
       await visit(page, path);
       await page.getByText("The trend appears after the tracker’s second run.").waitFor();
+      // The headline heads the page: the API's sentence for the last 7 days, a row per provider and one for all; "This run" asks for the newest run's.
+      const week = await pageJson<TrackerSummary>(page, "GET", `/api/trackers/${tracker.id}/summary`);
+      expect(await page.getByTestId("tracker-summary-sentence").textContent()).toBe(week.sentence);
+      expect(week.sentence).toStartWith("HubSpot: named in ");
+      expect(await page.getByTestId("tracker-summary-row").count()).toBe(week.providers.length + 1);
+      await page.getByRole("group", { name: "Period" }).getByRole("button", { name: "This run" }).click();
+      const newest = await pageJson<TrackerSummary>(page, "GET", `/api/trackers/${tracker.id}/summary?period=run`);
+      await page.getByRole("button", { name: "This run", pressed: true }).waitFor();
+      await page.getByTestId("tracker-summary-sentence").filter({ hasText: newest.sentence }).waitFor();
       await page.getByText("No alerts.", { exact: false }).waitFor();
       expect(await page.getByTestId("trend-chart").count()).toBe(0);
       // The rest of a baseline: a series is tested from its fourth run (ADR 050).

@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { Tracker, TrackerList, TrackerRun, type CreateTracker } from "#src/contract/trackers.ts";
+import { TrackerSummary } from "#src/contract/summary.ts";
 import type { TrendPoint } from "#src/contract/trend.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { clientAs, createUser, runCli, spawnCli, trackerWithAFall, useCliServer, type CliServer } from "#tests/support/cli.ts";
@@ -216,14 +217,24 @@ describe("aisc track", () => {
 
     const shown = await runCli(["track", "show", tracker.id], asUser);
     expect(shown.code).toBe(EXIT.ok);
+    // The headline first: its sentence, then per provider the brand's rate ±, rank, share of voice and change.
+    const headline = await user.browser.api.getTrackerSummary(tracker.id);
+    expect(shown.stdout.split("\n")[0]).toBe(headline.sentence);
+    expect(shown.stdout).toContain("All providers");
+    expect(shown.stdout.indexOf("All providers")).toBeLessThan(shown.stdout.indexOf(`CRM watch (${tracker.id})`));
     expect(shown.stdout).toContain(`CRM watch (${tracker.id})`);
     expect(shown.stdout).toContain("Every Monday at 09:00 (UTC)");
     expect(shown.stdout).toContain("Latest runs:");
     expect(shown.stdout).toContain(run.id);
     expect(shown.stdout).toContain(`${expected}/${expected}`);
     expect(shown.stdout).toContain("Results of run");
-    const document = JSON.parse((await runCli(["track", "show", tracker.id, "--json"], asUser)).stdout) as { tracker: unknown; runs: unknown[] };
+    const document = JSON.parse((await runCli(["track", "show", tracker.id, "--json"], asUser)).stdout) as {
+      tracker: unknown;
+      summary: unknown;
+      runs: unknown[];
+    };
     expect(v.parse(Tracker, document.tracker).id).toBe(tracker.id);
+    expect(v.parse(TrackerSummary, document.summary).sentence).toBe(headline.sentence);
     expect(document.runs.map((item) => v.parse(TrackerRun, item).id)).toContain(run.id);
   });
 

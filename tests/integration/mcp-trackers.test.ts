@@ -6,6 +6,7 @@ import { providerCatalogue } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
 import { Tracker, TrackerList, TrackerRun } from "#src/contract/trackers.ts";
 import { TrackerAlertList, Trend } from "#src/contract/trend.ts";
+import { TrackerSummary } from "#src/contract/summary.ts";
 import { CLI_ENTRY, cliEnv, createUser, ROOT, trackerWithAFall, useCliServer, type CliServer } from "#tests/support/cli.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
@@ -64,7 +65,8 @@ test("list_trackers lists the user's trackers; tracker_latest_run answers the la
 
   const before = await client.callTool({ name: "tracker_latest_run", arguments: { id: tracker.id } });
   expect(before.isError).toBeFalsy();
-  expect(texts(before)[0]).toBe("CRM watch: no run with results yet.");
+  // The headline comes first: no answers yet in its 7 days.
+  expect(texts(before)[0]).toBe("HubSpot: no answers in the last 7 days.\nCRM watch: no run with results yet.");
 
   const { run: started } = await user.browser.api.runTracker(tracker.id);
   const ended = await waitFor(
@@ -79,8 +81,11 @@ test("list_trackers lists the user's trackers; tracker_latest_run answers the la
   const answer = await client.callTool({ name: "tracker_latest_run", arguments: { id: tracker.id } });
   expect(answer.isError).toBeFalsy();
   const [summary, json] = texts(answer);
-  const document = JSON.parse(json ?? "") as { tracker: unknown; run: unknown; simulated: unknown };
+  const document = JSON.parse(json ?? "") as { tracker: unknown; summary: unknown; run: unknown; simulated: unknown };
   const run = v.parse(TrackerRun, document.run);
+  const headline = v.parse(TrackerSummary, document.summary);
+  expect(summary?.split("\n")[0]).toBe(headline.sentence);
+  expect(headline.sentence).toStartWith("HubSpot: named in ");
   expect(run).toEqual(ended);
   expect(v.parse(Tracker, document.tracker).id).toBe(tracker.id);
   // The keyless server's answers are simulated: the flags and the summary say so, per provider.

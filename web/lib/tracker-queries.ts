@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
 import type { TrendMetric } from "#src/contract/trend.ts";
+import type { SummaryPeriodName } from "#src/contract/summary.ts";
 import type { TrackerShape } from "#web/lib/tracker-form.ts";
 import { isLive } from "#web/lib/trackers.ts";
 import { TRACKERS_KEY, type TrackerSource } from "#web/lib/tracker-source.ts";
@@ -59,6 +60,14 @@ export const trackerQueries = {
     queryOptions({
       queryKey: [...source.key, "trend", metric],
       queryFn: () => source.reads.trend({ metric }),
+      staleTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  /** The brand's headline for a period (the page opens on 7 days). */
+  summary: (source: TrackerSource, period: SummaryPeriodName = "7d") =>
+    queryOptions({
+      queryKey: [...source.key, "summary", period],
+      queryFn: () => source.reads.summary({ period }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),

@@ -34,6 +34,7 @@ export function ownerTrackerSource(api: ApiClient, id: string): TrackerSource {
       sources: (query) => api.getTrackerSources(id, query),
       alerts: () => api.listTrackerAlerts(id),
       changes: (query) => api.getTrackerChanges(id, query),
+      summary: (query) => api.getTrackerSummary(id, query),
     },
   };
 }
@@ -54,6 +55,7 @@ export function sharedTrackerSource(api: ApiClient, token: string): TrackerSourc
       sources: async (query) => (await shared()).sources(query),
       alerts: async () => (await shared()).alerts(),
       changes: async (query) => (await shared()).changes(query),
+      summary: async (query) => (await shared()).summary(query),
     },
   };
 }

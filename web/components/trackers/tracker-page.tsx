@@ -16,6 +16,7 @@ import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
+import { TrackerSummary } from "#web/components/trackers/tracker-summary.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
@@ -28,7 +29,7 @@ import type { ApiClient } from "#src/client/api.ts";
 import { asOfText, trackerMethod } from "#web/lib/report.ts";
 import { api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/shared-chunk.ts";
 
-/** The tracker, its trend's figures, its alerts, its newest runs and the newest run's results arrive with the page. */
+/** The tracker, its headline, its trend's figures, its alerts, its newest runs and the newest run's results arrive with the page. */
 export async function prefetchTracker({ queryClient, api: serverApi, params }: PrefetchContext) {
   const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
   if (!pro.isPro || !params.id) return;
@@ -41,6 +42,7 @@ export async function prefetchTracker({ queryClient, api: serverApi, params }: P
 /** What a tracker's report shows first, from its source (the owner's tracker or a share link's). */
 export async function prefetchTrackerReport(queryClient: QueryClient, source: TrackerSource) {
   await Promise.all([
+    queryClient.prefetchQuery(trackerQueries.summary(source)),
     queryClient.prefetchQuery(trackerQueries.trend(source, "mention")),
     queryClient.prefetchQuery(trackerQueries.alerts(source)),
     queryClient.prefetchQuery(trackerQueries.changes(source)),
@@ -151,13 +153,14 @@ type TrackerReportProps = {
 };
 
 /**
- * A tracker's report: its facts, trend, sources, alerts, what changed and its runs, read from the
+ * A tracker's report: its facts, headline, trend, sources, alerts, what changed and its runs, read from the
  * TrackerSourceContext around it: the owner's page and a share link's page are this one view.
  */
 export function TrackerReport({ tracker, actions, notice, frozen = false, noRuns }: TrackerReportProps) {
   return (
     <>
       <TrackerHeader tracker={tracker} actions={actions} notice={notice} frozen={frozen} />
+      <TrackerSummary />
       <TrackerTrend tracker={tracker} />
       <TrackerSources />
       <TrackerAlerts />

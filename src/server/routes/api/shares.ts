@@ -14,6 +14,8 @@ import {
 } from "#src/contract/shares.ts";
 import { TrackerRun, TrackerRunList, TrackerRunsQuery } from "#src/contract/trackers.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
+import { SUMMARY } from "./trackers.ts";
 import { requestOrigin } from "#src/server/http/forwarded.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
@@ -123,6 +125,13 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
         query: TrendQuery,
         response: Trend,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's trend", description: `${PUBLIC} ${TRACKER_READ}` }),
+      })
+      .get("/api/shared/:token/summary", ({ params, query, caller }) => shares.summary(params.token, query, caller.ip), {
+        params: Token,
+        transform: lastValues,
+        query: SummaryQuery,
+        response: TrackerSummary,
+        detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's headline", description: `${PUBLIC} ${TRACKER_READ} ${SUMMARY}` }),
       })
       .get("/api/shared/:token/sources", ({ params, query, caller }) => shares.sources(params.token, query, caller.ip), {
         params: Token,

@@ -14,6 +14,7 @@ import {
 } from "#src/contract/trackers.ts";
 import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import { MAX_SUMMARY_DAYS, SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
 import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens } from "#src/server/http/token-access.ts";
@@ -27,6 +28,18 @@ const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
 
 const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
+
+/** What GET …/summary answers, for the owner's route and a share link's alike. */
+export const SUMMARY =
+  "The brand's headline for a period: `period` (`run`: the newest run that answered, against the run before it; `7d` or `30d`: the days ending now; or `from` and `to`, " +
+  "a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included; without any, `7d`; without `from`, the 7 days before `to`; without `to`, up to now; " +
+  `at most ${MAX_SUMMARY_DAYS} days, else 400) and the period of the same length just before it (\`period.previous\`). ` +
+  "`brand` across providers and `providers[]` each (with its `provider`): `rate` (answers naming the brand, of `n` answers, in percent 0–100 as the trend's) with `low`–`high`, " +
+  "its 95% interval widened by how much the tracker's runs vary (the trend's bands); `rank` of `of` among the tracked brands (the brand and its competitors) by answers naming each; " +
+  "`sov` (its mentions, of every tracked brand's, in percent); and `change`: `from` and `to` (the rates compared: over the questions both periods asked) and `verdict` `rose` or `fell` " +
+  "only when the alerts' test says so (the same comparison and dispersed test, Benjamini–Hochberg at q = 0.01 over the summary's tests), else `no clear change`; `from` null when " +
+  'the period before has no answers. `sentence`: the headline to paste, e.g. "Pipedrive: named in 64 % of answers (±6), #2 of 4 behind HubSpot; no clear change from last week." ' +
+  "(± is half the interval's width in points).";
 
 type TrackerRouteDeps = { trackers: Trackers; notifications: Notifications; alerts: Pick<Alerts, "inbox" | "markRead"> };
 
@@ -201,6 +214,18 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
           "`sov` (its mentions, of every subject's), `citation` (answers citing its own domains) or `position` (its mean position among the products, over the answers ranking it); " +
           "`k` of `n` with the rate in percent (the mean, for position) and its 95% interval. `query` narrows to one of the tracker's queries (else each run over all of them); " +
           "`provider`, `subject`, `from` and `to` (a day YYYY-MM-DD in UTC or an ISO timestamp, both ends included) narrow further. Read from counts written when each run ended.",
+      }),
+    })
+    .get("/api/trackers/:id/summary", ({ userId, params, query }) => trackers.summary(userId, params.id, query), {
+      pro: true,
+      params: TrackerId,
+      transform: lastValues,
+      query: SummaryQuery,
+      response: TrackerSummary,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "A tracker's headline for a period",
+        description: `${PRO} ${SUMMARY}`,
       }),
     })
     .get("/api/trackers/:id/sources", ({ userId, params, query }) => trackers.sources(userId, params.id, query), {

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { shares } from "#db/schema.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
+import type { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
 import { SHARE_TOKEN_PATTERN, SharedTracker, type SharedView } from "#src/contract/shares.ts";
 import { toSavedWire } from "#src/contract/search-wire.ts";
 import type { TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
@@ -24,7 +25,7 @@ const OPENED_PRECISION_MS = 60_000;
 export type ReadsDeps = {
   db: Db;
   search: Pick<SearchService, "get">;
-  trackers: Pick<Trackers, "get" | "runs" | "run" | "trend" | "sources" | "alerts" | "changes">;
+  trackers: Pick<Trackers, "get" | "runs" | "run" | "trend" | "sources" | "alerts" | "changes" | "summary">;
   /** Reads per client and per link (SHARE_READS_PER_CLIENT_PER_MINUTE, SHARE_READS_PER_MINUTE), counted for every instance (./limits.ts). */
   limits: ShareReadLimiter;
   clock: () => Date;
@@ -111,6 +112,11 @@ export function createSharedReads({ db, search, trackers, limits, clock }: Reads
     async trend(token: string, query: v.InferOutput<typeof TrendQuery>, ip: string): Promise<Trend> {
       const link = await trackerLink(token, ip);
       return orGone(trackers.trend(link.userId, link.id, query, link.at));
+    },
+
+    async summary(token: string, query: v.InferOutput<typeof SummaryQuery>, ip: string): Promise<TrackerSummary> {
+      const link = await trackerLink(token, ip);
+      return orGone(trackers.summary(link.userId, link.id, query, link.at));
     },
 
     async sources(token: string, query: v.InferOutput<typeof SourcesQuery>, ip: string): Promise<SourcesReport> {

@@ -20,6 +20,8 @@ import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
 import { newWebhookSecret } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
+import type { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
+import { trackerSummary } from "./summary.ts";
 import { createRunViews, currentDefinition } from "./runs.ts";
 import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
@@ -50,7 +52,7 @@ export type TrackersDeps = {
   /** What one run of the tracker costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
-  rollups: Pick<Rollups, "trend" | "sources">;
+  rollups: Pick<Rollups, "trend" | "sources" | "read">;
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
   alerts: Pick<Alerts, "list">;
@@ -389,6 +391,14 @@ export function createTrackers({
     async alerts(userId: string, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
       const row = await own(userId, id);
       return { alerts: await alerts.list(row.id, asOf) };
+    },
+
+    /** The brand's headline for a period: its mention rate, rank, share of voice and change, across providers and per provider. */
+    async summary(userId: string, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
+      const row = await own(userId, id);
+      const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand).name, tracked: 1 + competitorsOf(row) };
+      // A frozen link's "now" is its snapshot; a `to` after it reads up to it.
+      return trackerSummary(rollups, tracker, query.to ? { ...query, to: clampTo(query.to, asOf) } : query, asOf ?? clock());
     },
 
     /** What entered and left the top lists between the last two windows of runs. */

@@ -11,6 +11,7 @@ import { displayedRuns, keptRuns } from "#src/core/runs.ts";
 import { sourceCounts, sourceType } from "#src/core/sources.ts";
 import { modelIdentity, versionSet } from "#src/core/model-identity.ts";
 import { addCounts, metricOf, subjectCounts, trendDispersions, type SubjectCounts, type TrendSeries } from "#src/core/trend.ts";
+import type { Dispersion } from "#src/core/dispersion.ts";
 import type { SearchStore } from "../search/store.ts";
 
 /** The row of the run over all its queries. */
@@ -187,62 +188,8 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
      * level up to the range's end, so a point's interval does not change with the provider, subject
      * or start asked for.
      */
-    async trend(
-      trackerId: string,
-      filters: { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean },
-    ): Promise<{ points: TrendPoint[]; dispersion: TrendDispersion[] }> {
-      const range = historyRange(filters);
-      // A year of daily runs is thousands of rows: read as one JSON array of arrays, which costs a
-      // fraction of as many rows through the driver (PGlite most of all: ~5× less, bench/trend.ts).
-      const [found] = await db
-        .select({
-          json: sql<string | null>`json_agg(json_build_array(
-            ${trackerRollups.runId}, (extract(epoch from ${trackerRollups.at}) * 1000)::bigint, ${trackerRollups.provider},
-            ${trackerRollups.subject}, ${trackerRollups.isBrand}, ${trackerRollups.modelVersion}, ${trackerRollups.answers}, ${trackerRollups.mentions},
-            ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares},
-            ${trackerRollups.query}, ${trackerRollups.coMentions}, ${trackerRollups.mentionSquares}, ${trackerRuns.segment})
-            order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject}, ${trackerRollups.query})::text`,
-        })
-        .from(trackerRollups)
-        .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRollups.runId))
-        .where(
-          and(
-            eq(trackerRollups.trackerId, trackerId),
-            filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
-          ),
-        );
-      // Nothing after the range's end counts, not even for the dispersion: a frozen link's bands do not move with later runs.
-      const rows = (JSON.parse(found?.json ?? "[]") as RollupTuple[]).map(readTuple).filter((row) => !range.until || row.at < range.until.getTime());
-
-      const series = new Map<string, TrendSeries & { runs: Array<{ segment: number; counts: SubjectCounts }> }>();
-      for (const row of rows) {
-        const key = `${row.provider}\u0000${row.counts.subject.toLowerCase()}\u0000${row.query}`;
-        const one = series.get(key) ?? { provider: row.provider, runs: [] };
-        one.runs.push({ segment: row.segment, counts: row.counts });
-        series.set(key, one);
-      }
-      const dispersions = trendDispersions(filters.metric, [...series.values()]);
-
-      const subject = filters.subject?.toLowerCase();
-      const points = rows
-        .filter(
-          (row) =>
-            (!filters.provider || row.provider === filters.provider) &&
-            (!subject || row.counts.subject.toLowerCase() === subject) &&
-            (!range.from || row.at >= range.from.getTime()),
-        )
-        .map(
-          ({ runId, at, provider, query, counts, modelVersion }): TrendPoint => ({
-            runId,
-            at: new Date(at).toISOString(),
-            provider,
-            ...(query ? { query } : {}),
-            subject: counts.subject,
-            isBrand: counts.isBrand,
-            ...metricOf(filters.metric, counts, dispersions.get(provider)),
-            modelVersion,
-          }),
-        );
+    async trend(trackerId: string, filters: TrendFilters): Promise<{ points: TrendPoint[]; dispersion: TrendDispersion[] }> {
+      const { points, dispersions } = await read(trackerId, filters);
       const shown = new Set(points.map((point) => point.provider));
       return {
         points,
@@ -252,8 +199,69 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
         }),
       };
     },
+
+    /** The trend's points as `trend` reads them, with each provider's dispersion unrounded (the summary's intervals are the trend's to the digit). */
+    read,
   };
+
+  async function read(trackerId: string, filters: TrendFilters): Promise<{ points: TrendPoint[]; dispersions: Map<ProviderId, Dispersion> }> {
+    const range = historyRange(filters);
+    // A year of daily runs is thousands of rows: read as one JSON array of arrays, which costs a
+    // fraction of as many rows through the driver (PGlite most of all: ~5× less, bench/trend.ts).
+    const [found] = await db
+      .select({
+        json: sql<string | null>`json_agg(json_build_array(
+            ${trackerRollups.runId}, (extract(epoch from ${trackerRollups.at}) * 1000)::bigint, ${trackerRollups.provider},
+            ${trackerRollups.subject}, ${trackerRollups.isBrand}, ${trackerRollups.modelVersion}, ${trackerRollups.answers}, ${trackerRollups.mentions},
+            ${trackerRollups.allMentions}, ${trackerRollups.cited}, ${trackerRollups.ranked}, ${trackerRollups.positionSum}, ${trackerRollups.positionSquares},
+            ${trackerRollups.query}, ${trackerRollups.coMentions}, ${trackerRollups.mentionSquares}, ${trackerRuns.segment})
+            order by ${trackerRollups.at}, ${trackerRollups.runId}, ${trackerRollups.provider}, ${trackerRollups.isBrand} desc, ${trackerRollups.subject}, ${trackerRollups.query})::text`,
+      })
+      .from(trackerRollups)
+      .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRollups.runId))
+      .where(
+        and(
+          eq(trackerRollups.trackerId, trackerId),
+          filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
+        ),
+      );
+    // Nothing after the range's end counts, not even for the dispersion: a frozen link's bands do not move with later runs.
+    const rows = (JSON.parse(found?.json ?? "[]") as RollupTuple[]).map(readTuple).filter((row) => !range.until || row.at < range.until.getTime());
+
+    const series = new Map<string, TrendSeries & { runs: Array<{ segment: number; counts: SubjectCounts }> }>();
+    for (const row of rows) {
+      const key = `${row.provider}\u0000${row.counts.subject.toLowerCase()}\u0000${row.query}`;
+      const one = series.get(key) ?? { provider: row.provider, runs: [] };
+      one.runs.push({ segment: row.segment, counts: row.counts });
+      series.set(key, one);
+    }
+    const dispersions = trendDispersions(filters.metric, [...series.values()]);
+
+    const subject = filters.subject?.toLowerCase();
+    const points = rows
+      .filter(
+        (row) =>
+          (!filters.provider || row.provider === filters.provider) &&
+          (!subject || row.counts.subject.toLowerCase() === subject) &&
+          (!range.from || row.at >= range.from.getTime()),
+      )
+      .map(
+        ({ runId, at, provider, query, counts, modelVersion }): TrendPoint => ({
+          runId,
+          at: new Date(at).toISOString(),
+          provider,
+          ...(query ? { query } : {}),
+          subject: counts.subject,
+          isBrand: counts.isBrand,
+          ...metricOf(filters.metric, counts, dispersions.get(provider)),
+          modelVersion,
+        }),
+      );
+    return { points, dispersions };
+  }
 }
+
+type TrendFilters = { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean };
 
 /** A rollup tuple read: its run, when, provider, question ('' over all), counts and model identity, and its run's segment. */
 function readTuple([
