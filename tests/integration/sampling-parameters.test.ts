@@ -27,7 +27,7 @@ describe("no sampling parameters on the wire", () => {
     const { app } = await createTestApp(fx.db, { simulator: fx.sim, env: liveProviderEnv(fx.sim) });
     fx.sim.clearLog();
     const { result } = await createAgent(app).api.search({ query: "best crm for a small agency" });
-    for (const id of providerIds) expect({ id, status: result.models[id].status }).toEqual({ id, status: "ok" });
+    for (const id of providerIds) expect({ id, status: result.models[id]?.status }).toEqual({ id, status: "ok" });
 
     const calls = fx.sim.requests.filter((r) => r.kind !== "model");
     for (const id of providerIds) {
