@@ -75,7 +75,7 @@ async function ask(simulator: Simulator, id: ProviderId, query: string): Promise
         return (
           (
             await new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: simulator.baseUrls.gemini } }).models.generateContent({
-              model: "gemini-2.5-flash",
+              model: "gemini-3.5-flash-lite",
               contents: input,
               config: { tools: [{ googleSearch: {} }] },
             })

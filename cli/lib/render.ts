@@ -119,8 +119,8 @@ export function resultSummary(result: SearchResult): string {
 
 /**
  * Each provider's connection as the server last checked it (ADR 040): a row with its mode, its
- * state in the web's words and its model, then a line per provider that cannot answer, naming why
- * and what to do. `aisc status` and the MCP status tool print it alike.
+ * state in the web's words and its model, then a line per provider that cannot answer or whose
+ * model shuts down soon (ADR 061), naming why and what to do. `aisc status` and the MCP status tool print it alike.
  */
 export function providerStatusText(status: ApiStatus): string {
   const rows = providerIds.map((id) => {
@@ -128,8 +128,8 @@ export function providerStatusText(status: ApiStatus): string {
     return [providerCatalogue[id].name, status.modes[id], label, visibleText(model)];
   });
   const reasons = providerIds.flatMap((id) => {
-    const { failure, message } = status.providers[id];
-    return failure ? [`${providerCatalogue[id].model}: ${visibleText(message)}`] : [];
+    const { failure, shutdowns, message } = status.providers[id];
+    return failure || shutdowns?.length ? [`${providerCatalogue[id].model}: ${visibleText(message)}`] : [];
   });
   return [table(["Provider", "Mode", "Status", "Model"], rows), ...reasons].join("\n");
 }

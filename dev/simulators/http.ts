@@ -65,8 +65,11 @@ export interface ProviderHandler<P extends ProviderId = ProviderId, K extends Re
   owns(request: Request): boolean;
   /** The model a models-retrieve request (GET …/models/{id}) names; undefined for every other request. */
   retrievedModel(method: string, pathname: string): string | undefined;
-  /** The model object its models endpoint answers for an offered model. */
-  modelInfo(model: string): Response;
+  /**
+   * The model object its models endpoint answers for an offered model, with the shutdown date set
+   * for it (setShutdown) where its wire format has one (OpenAI's `shutdown_date`).
+   */
+  modelInfo(model: string, shutdownDate?: string): Response;
   /** The model a generation request asks for (in its body, or Gemini's path). */
   modelOf(body: JsonObject, pathname: string): string;
   /** Its answer, in its own wire shape and words, when the key is refused, the model is gone or the account is out of quota. */

@@ -121,6 +121,12 @@ export interface Simulator {
   setLean(item: string, offset: number, provider?: ProviderId): void;
   /** The most search requests (not extraction or model calls) each provider had in flight at once since the start or `clearLog`. */
   peakInFlight(provider: ProviderId): number;
+  /**
+   * The shutdown date (YYYY-MM-DD) a provider's models endpoint reports for a model from now on,
+   * in its wire format where it has one (OpenAI's `shutdown_date`; Gemini's and Anthropic's model
+   * objects carry none); `undefined` removes it.
+   */
+  setShutdown(provider: ProviderId, model: string, date: string | undefined): void;
   /** Empties `requests` and `aborts`, and the peaks. */
   clearLog(): void;
   /** Called when a client disconnects before its response was sent; returns an unsubscribe function. */
@@ -173,6 +179,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     return (item) => (effect?.(item) ?? 0) + (leans.get(`\n${item}`) ?? 0) + (leans.get(`${provider}\n${item}`) ?? 0);
   };
   let latency = options.latency ?? DEFAULT_LATENCY;
+  /** Shutdown dates its models endpoints report, by "provider model". */
+  const shutdowns = new Map<string, string>();
   const formatVariety = options.formatVariety ?? 0;
   const noise = options.noise ?? 0;
   const handlers = perProvider<ProviderHandler>((id) => simulators[id]());
@@ -280,7 +288,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     if (!handler.apiKey(request, url)) return handler.error("authentication", handler.missingKeyMessage);
     const fault = faults.take(handler.id, "model");
     if (fault) entry.fault = fault.kind;
-    return (fault && faultResponse(handler, fault, model)) ?? handler.modelInfo(model);
+    return (fault && faultResponse(handler, fault, model)) ?? handler.modelInfo(model, shutdowns.get(`${handler.id} ${model}`));
   }
 
   const origin = `http://${server.hostname === "::1" ? "[::1]" : server.hostname}:${server.port}`;
@@ -306,6 +314,10 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         .filter((entry) => entry.kind === "search" && (provider === undefined || entry.provider === provider))
         .map(({ provider, prompt }) => ({ provider, prompt })),
     setFaults: (provider, list, setOptions) => faults.set(provider, list, setOptions),
+    setShutdown(provider, model, date) {
+      if (date === undefined) shutdowns.delete(`${provider} ${model}`);
+      else shutdowns.set(`${provider} ${model}`, date);
+    },
     clearFaults: (provider) => faults.clear(provider),
     setLatency: (next) => {
       latency = next;

@@ -25,7 +25,10 @@ export const openai: ProviderHandler<"openai", AnswerKind> = {
   // Anthropic's SDK shares GET /v1/models/{id}, and always says its API version.
   owns: (request) => !request.headers.has("anthropic-version"),
   retrievedModel: (method, pathname) => (method === "GET" ? MODEL.exec(pathname)?.[1] : undefined),
-  modelInfo: (model) => jsonResponse({ id: model, object: "model", created: 1_790_000_000, owned_by: "openai" }, 200, { "x-request-id": requestId() }),
+  modelInfo: (model, shutdownDate) =>
+    jsonResponse({ id: model, object: "model", created: 1_790_000_000, owned_by: "openai", shutdown_date: shutdownDate ?? null }, 200, {
+      "x-request-id": requestId(),
+    }),
   modelOf: (body) => String(body.model ?? ""),
   accountFailure,
   apiKey: (request) =>

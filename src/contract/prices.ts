@@ -78,6 +78,9 @@ export const DEFAULT_PRICES: PriceTable = [
   anthropic("claude-haiku-4-5", 1, 0.1, 5),
   gemini25("gemini-2.5-flash", 0.3, 0.03, 2.5),
   gemini25("gemini-2.5-flash-lite", 0.1, 0.01, 0.4),
+  // The Gemini default of ADR 061: $0.30 / $2.50, cached $0.03, as three secondary sources give
+  // them (no copy of Google's page we read had this row; ADR 061 names them); grounding per search query run.
+  { ...gemini3("gemini-3.5-flash-lite", 0.3, 0.03, 2.5), read: "2026-12-07" },
   gemini3("gemini-3-flash-preview", 0.5, 0.05, 3),
   // Cached input of the 3.5 and 3.8 rows: a tenth of input, as for the others (not on the copies read).
   gemini3("gemini-3.5-flash", 1.5, 0.15, 9),

@@ -62,9 +62,10 @@ export const providerConfig = {
       model: "GEMINI_MODEL",
       extractionModel: "GEMINI_EXTRACTION_MODEL",
     },
-    // ADR 040: stable, grounding with Google Search, priced (gemini-2.5-flash is shut down 2026-12-01; checked 2026-11-26).
-    defaultModel: "gemini-2.5-flash-lite",
-    defaultExtractionModel: "gemini-2.5-flash-lite",
+    // ADR 061: stable (GA 2026-07-21), grounding with Google Search and structured output, no
+    // shutdown announced; Gemini 3 takes no sampling parameters, and none are sent (checked 2026-12-07).
+    defaultModel: "gemini-3.5-flash-lite",
+    defaultExtractionModel: "gemini-3.5-flash-lite",
     searchTool: "googleSearch",
     // The candidate's finishReason; anything but STOP ended the text early.
     truncationSignals: { MAX_TOKENS: "length", SAFETY: "filter", RECITATION: "filter" },

@@ -27,7 +27,7 @@ describe("Connection Status in Chromium", () => {
     expect(await status.getByText("Connected", { exact: true }).count()).toBe(providerIds.length - 1);
     expect(await status.getByText("Model Not Found", { exact: true }).isVisible()).toBe(true);
     const reason = `GEMINI_MODEL=gemini-2.5-flash is no longer offered by Google: set GEMINI_MODEL to a current model, or unset it for the default (${providerConfig.gemini.defaultModel}).`;
-    const reasons = page.getByRole("list", { name: "Why a provider cannot answer" });
+    const reasons = page.getByRole("list", { name: "What a provider needs" });
     expect(await reasons.innerText()).toBe(`Gemini: ${reason}`);
     await status.scrollIntoViewIfNeeded();
     await screenshot(page, "connection-status-failing.png");

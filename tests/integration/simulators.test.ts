@@ -885,7 +885,7 @@ describe("the query as typed", () => {
       const request = extractionRequest(text);
       const client = new GoogleGenAI({ apiKey: "k", apiVersion: "v1beta", httpOptions: { baseUrl: local.baseUrls.gemini } });
       await client.models.generateContent({
-        model: "gemini-2.5-flash-lite",
+        model: "gemini-3.5-flash-lite",
         contents: request.prompt,
         config: { responseMimeType: "application/json", responseJsonSchema: request.schema },
       });
@@ -939,7 +939,7 @@ describe("the query as typed", () => {
 
 describe("the extraction call answered as a small model", () => {
   type Extracted = { products: { name: string; rank: number; details: string }[]; companies: { name: string; products: string[] }[] };
-  const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-2.5-flash-lite", perplexity: "perplexity/sonar" } satisfies Record<
+  const small = { openai: "gpt-5-nano", anthropic: "claude-haiku-4-5", gemini: "gemini-3.5-flash-lite", perplexity: "perplexity/sonar" } satisfies Record<
     ProviderId,
     string
   >;

@@ -168,7 +168,7 @@ describe("4. truncated answers", () => {
       id: "anthropic",
       mode: "live",
       model: "claude-sonnet-4-6",
-      check: async () => {},
+      check: async () => ({}),
       search: async (): Promise<ProviderAnswer> => ({
         modelVersion: "claude-sonnet-4-6",
         text: prose,

@@ -9,7 +9,8 @@ const TONES = { connected: "bg-emerald-600", degraded: "bg-amber-500", failing: 
  * retrieved with its key) in the server's words: connected, simulated, or why it cannot answer and what to do.
  */
 export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) {
-  const problems = providerIds.filter((id) => status?.providers[id].failure);
+  // A failure, or a model shutting down within 30 days (ADR 061): both need the operator.
+  const problems = providerIds.filter((id) => status?.providers[id].failure || status?.providers[id].shutdowns?.length);
   return (
     <section aria-labelledby="connection-status" className="rounded-lg border p-3">
       <h2 id="connection-status" className="mb-2 text-sm font-medium">
@@ -39,7 +40,7 @@ export function ConnectionStatus({ status }: { status: ApiStatus | undefined }) 
       </ul>
       {problems.length > 0 ? (
         // The reason and the remedy in plain sight: an operator reads it without hovering.
-        <ul className="mt-2 space-y-1 text-xs text-muted-foreground" aria-label="Why a provider cannot answer">
+        <ul className="mt-2 space-y-1 text-xs text-muted-foreground" aria-label="What a provider needs">
           {problems.map((id) => (
             <li key={id} className="break-words">
               <span className="font-medium text-foreground">{`${providerCatalogue[id].model}: `}</span>

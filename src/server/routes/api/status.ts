@@ -30,7 +30,7 @@ export function statusRoutes({
         summary: "Which providers are connected, and why not",
         description:
           "Booleans per provider (searched, and not known to be failing); `modes`: `live`, `simulated` (a loopback simulator; its answers are labelled) or `off`; " +
-          "`providers`: what the last check found (the model retrieved with its key, at start and every PROVIDER_CHECK_MINUTES): `connected`, `degraded` (the model reading answers failed), " +
+          "`providers`: what the last check found (the model retrieved with its key, at start and every PROVIDER_CHECK_MINUTES): `connected`, `degraded` (the model reading answers failed, or a model shuts down within 30 days: `shutdowns`), " +
           "`failing` with `failure` (`no_key`, `key_refused`, `model_not_found`, `quota_exhausted`, `rate_limited`, `unreachable`, `provider_error`) and a `message` naming the cause and the remedy, " +
           "or `checking` before the first check; `billing`: `live`, `simulated` (the Stripe simulator, no card is charged) or `off`.",
       }),

@@ -22,7 +22,9 @@ export function anthropicAdapter(config: AdapterConfig): ProviderAdapter {
     ...adapterOf("anthropic", config),
 
     async check(signal) {
+      // Its model object gives no shutdown date: the announced table answers (ADR 061).
       await client.models.retrieve(config.model, {}, { signal });
+      return {};
     },
 
     async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {

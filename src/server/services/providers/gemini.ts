@@ -20,7 +20,9 @@ export function geminiAdapter(config: AdapterConfig & { resolveRedirect?: Redire
     ...adapterOf("gemini", config),
 
     async check(signal) {
+      // Its Model resource gives no shutdown date: the announced table answers (ADR 061).
       await ai.models.get({ model: config.model, config: { abortSignal: signal } });
+      return {};
     },
 
     async search({ query, signal }: SearchCall): Promise<ProviderAnswer> {

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import * as v from "valibot";
-import { OpenAIMessage, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "./wire.ts";
+import { OpenAIMessage, OpenAIModel, OpenAIOutputText, OpenAIResponse, OpenAIUrlCitation, OpenAIWebSearchCall } from "./wire.ts";
 import { DEFAULT_OPENAI_CONTEXT_SIZE } from "#src/contract/search-request.ts";
 import { truncationOf } from "#src/contract/provider-config.ts";
 import type { Source, Usage } from "#src/contract/search-result.ts";
@@ -15,7 +15,8 @@ export function openaiAdapter(config: AdapterConfig): ProviderAdapter {
     ...adapterOf("openai", config),
 
     async check(signal) {
-      await client.models.retrieve(config.model, { signal });
+      const model = v.parse(OpenAIModel, await client.models.retrieve(config.model, { signal }));
+      return model.shutdown_date ? { shutdownDate: model.shutdown_date } : {};
     },
 
     async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {

@@ -22,6 +22,7 @@ export function perplexityAdapter(config: AdapterConfig): ProviderAdapter {
       // tool-less answer of a few tokens (a fraction of a hundredth of a cent).
       const raw = await client.responses.create({ model: config.model, input: "Reply with OK.", max_output_tokens: 16 }, { signal });
       failedResponse(v.parse(PerplexityResponse, raw));
+      return {};
     },
 
     async search({ query, options, signal }: SearchCall): Promise<ProviderAnswer> {

@@ -4,7 +4,8 @@ import { providerConfig } from "#src/contract/provider-config.ts";
 import type { ProviderHealth } from "#src/contract/status.ts";
 import type { Providers } from "#src/server/services/search/run.ts";
 import { classifyFailure, noKeyFailure, type ClassifiedFailure } from "./failure.ts";
-import type { ProviderAdapter } from "./types.ts";
+import { shutdownMessage, shutdownOf } from "./shutdown.ts";
+import type { ModelFacts, ProviderAdapter } from "./types.ts";
 
 /** A check that has not answered by then counts as the provider unreachable. */
 const CHECK_TIMEOUT_MS = 15_000;
@@ -50,7 +51,7 @@ export function createProviderStatus({
     running ??= Promise.all(
       providerIds.map(async (id) => {
         const adapter = providers[id];
-        if (adapter) health[id] = { ...(await check(adapter)), checkedAt: clock().toISOString() };
+        if (adapter) health[id] = { ...(await check(adapter, clock)), checkedAt: clock().toISOString() };
       }),
     ).then(
       () => {
@@ -82,11 +83,28 @@ export function createProviderStatus({
   };
 }
 
-/** One provider: its search model first (nothing works without it), then its reading model. */
-async function check(adapter: ProviderAdapter): Promise<Omit<ProviderHealth, "checkedAt">> {
+/**
+ * One provider: its search model first (nothing works without it), then its reading model. A model
+ * that answers but shuts down within 30 days turns it amber (`degraded`), saying so; one past its
+ * shutdown date that still answers is failing all the same (ADR 061).
+ */
+async function check(adapter: ProviderAdapter, clock: () => Date): Promise<Omit<ProviderHealth, "checkedAt">> {
   const base = models(adapter);
   const search = await attempt(adapter, "search");
-  if (search) return { ...base, state: "failing", ...labelled(search) };
+  if (!search.ok) return { ...base, state: "failing", ...labelled(search.failure) };
+  const reader = adapter.extractor;
+  const reading = reader ? await attempt(reader, "extraction") : undefined;
+  const shutdowns = [
+    shutdownOf(adapter.id, "search", adapter.model, search.facts, clock()),
+    // The same model reading its own answers is named once, as the search model.
+    reader && reading?.ok && !(reader.id === adapter.id && reader.model === adapter.model)
+      ? shutdownOf(reader.id, "extraction", reader.model, reading.facts, clock())
+      : undefined,
+  ].filter((s) => s !== undefined);
+  const first = shutdowns[0];
+  const notice = first ? { shutdowns, message: shutdownMessage(first.role === "search" ? adapter.id : (reader?.id ?? adapter.id), first) } : undefined;
+  if (notice && first?.role === "search" && first.when === "past")
+    return { ...base, state: "failing", failure: "model_not_found", label: "Model Shut Down", ...notice };
   const { name } = providerCatalogue[adapter.id];
   const { env } = providerConfig[adapter.id];
   const label = adapter.mode === "simulated" ? "Simulated" : "Connected";
@@ -94,24 +112,28 @@ async function check(adapter: ProviderAdapter): Promise<Omit<ProviderHealth, "ch
     adapter.mode === "simulated"
       ? `${env.apiKey} is not set: answers come from a local simulator and are labelled Simulated.`
       : `${name} answers with live web search (${adapter.model}).`;
-  const reader = adapter.extractor;
-  const reading = reader ? await attempt(reader, "extraction") : undefined;
-  if (!reading) return { ...base, state: "connected", label, message: answers };
-  return {
-    ...base,
-    state: "degraded",
-    failure: reading.failure,
-    label,
-    message: `${answers} But the model that reads the answers failed: ${reading.message} Until then, answers are read from their text.`,
-  };
+  if (reading && !reading.ok)
+    return {
+      ...base,
+      state: "degraded",
+      failure: reading.failure.failure,
+      label,
+      message: `${answers} But the model that reads the answers failed: ${reading.failure.message} Until then, answers are read from their text.`,
+      ...(notice ? { shutdowns: notice.shutdowns } : {}),
+    };
+  // The shutdown ahead is what the operator must act on: it is the whole message.
+  if (notice) return { ...base, state: "degraded", label: "Shuts Down Soon", ...notice };
+  return { ...base, state: "connected", label, message: answers };
 }
 
-async function attempt(adapter: ProviderAdapter, role: "search" | "extraction") {
+async function attempt(
+  adapter: ProviderAdapter,
+  role: "search" | "extraction",
+): Promise<{ ok: true; facts: ModelFacts } | { ok: false; failure: ClassifiedFailure }> {
   try {
-    await adapter.check(AbortSignal.timeout(CHECK_TIMEOUT_MS));
-    return undefined;
+    return { ok: true, facts: await adapter.check(AbortSignal.timeout(CHECK_TIMEOUT_MS)) };
   } catch (error) {
-    return classifyFailure(error, { provider: adapter.id, role, model: adapter.model });
+    return { ok: false, failure: classifyFailure(error, { provider: adapter.id, role, model: adapter.model }) };
   }
 }
 

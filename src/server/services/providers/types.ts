@@ -34,11 +34,17 @@ export interface ProviderAdapter {
   search(call: SearchCall): Promise<ProviderAnswer>;
   /** A tool-less structured-output call (query variants, reading an answer). */
   structured(request: StructuredRequest, signal: AbortSignal): Promise<StructuredAnswer>;
-  /** The cheapest call that proves the key and the model: retrieving the model (ADR 040); throws the provider's error. */
-  check(signal: AbortSignal): Promise<void>;
+  /**
+   * The cheapest call that proves the key and the model: retrieving the model (ADR 040); throws the
+   * provider's error. What the API says of the model comes back (its shutdown date, where its API gives one).
+   */
+  check(signal: AbortSignal): Promise<ModelFacts>;
   /** The adapter, on a small model, that reads this provider's answers (ADR 039); this one when absent. */
   readonly extractor?: ProviderAdapter;
 }
+
+/** What a provider's API said of a model when it was retrieved: its shutdown date (YYYY-MM-DD), where it gives one (ADR 061). */
+export type ModelFacts = { shutdownDate?: string };
 
 /** What every adapter is built from: the key and base URL (the real service's, or a simulator's) and the model. */
 export type AdapterConfig = {

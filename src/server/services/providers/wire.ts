@@ -49,6 +49,16 @@ export const OpenAIResponse = v.looseObject({
 });
 export type OpenAIResponse = v.InferOutput<typeof OpenAIResponse>;
 
+/**
+ * GET /v1/models/{model}: `shutdown_date` is "the date when the model will shut down, or null if
+ * not announced" (YYYY-MM-DD). A date that does not parse is read as not announced, never as a
+ * failed check: the retrieval itself proved the key and the model.
+ */
+export const OpenAIModel = v.looseObject({
+  id: v.string(),
+  shutdown_date: v.optional(v.fallback(v.nullable(v.pipe(v.string(), v.isoDate())), null)),
+});
+
 // Anthropic Messages API ----------------------------------------------------------------------
 
 const AnthropicCitation = v.looseObject({ type: v.string(), url: v.optional(v.string()), title: v.optional(v.nullable(v.string())) });
