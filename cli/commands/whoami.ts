@@ -15,7 +15,7 @@ export const whoami = defineCommand("whoami", "show who the token signs you in a
     if (context.json) printJson({ ...user, isPro: quota.isPro, spend });
     else
       print(
-        `${visibleText(user.username)}${user.email ? ` <${visibleText(user.email)}>` : ""} on ${context.server} · ${quotaText(quota)} · spent ${formatUsd(spend.todayUsd)} today (limit $${spend.dailyLimitUsd.toFixed(2)}), ${formatUsd(spend.monthUsd)} this month`,
+        `${visibleText(user.username)}${user.email ? ` <${visibleText(user.email)}>` : ""} on ${context.server} · ${quotaText(quota)} · spent ${formatUsd(spend.todayUsd)} today (limit ${formatUsd(spend.dailyLimitUsd)}), ${formatUsd(spend.monthUsd)} this month`,
       );
   }),
 );

@@ -25,7 +25,7 @@ export function SpendCard() {
             <div className="rounded-lg bg-muted/50 px-3 py-2">
               <dt className="text-xs text-muted-foreground">Today</dt>
               <dd className="text-lg font-semibold tabular-nums">{formatUsd(data.todayUsd)}</dd>
-              <dd className="text-xs text-muted-foreground">{`of your $${data.dailyLimitUsd.toFixed(2)} daily limit`}</dd>
+              <dd className="text-xs text-muted-foreground">{`of your ${formatUsd(data.dailyLimitUsd)} daily limit`}</dd>
             </div>
             <div className="rounded-lg bg-muted/50 px-3 py-2">
               <dt className="text-xs text-muted-foreground">This month</dt>
