@@ -38,9 +38,9 @@ export const PriceRow = v.object({
   /** The tiers above the row's rates, by prompt size (PriceTier); the largest threshold a prompt is over applies. */
   above: v.optional(v.array(PriceTier)),
   /**
-   * Web searches the provider bills nothing for each month, counted for the whole API key (Gemini 3's
-   * 5,000 grounded search queries). Answers are still priced as paid (ADR 062): the allowance is the
-   * deployment's, so it is taken off only the operator's monthly figure.
+   * Web searches the provider bills nothing for each month (Gemini 3's 5,000 search queries). The
+   * provider counts them for the whole project, with whatever else uses it, so answers are still
+   * priced as paid (ADR 062): the allowance is for the operator to set against the provider's bill.
    */
   freeSearchesPerMonth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Where the figures were read, and when (YYYY-MM-DD). */

@@ -191,6 +191,11 @@ export function formatUsd(usd: number | null): string {
   return `$${rounded.toFixed(places(rounded))}`;
 }
 
+/** A limit or a price as set, in dollars and cents: "$0.50", "$20.00". Halves round up, as formatUsd's. */
+export function formatCents(usd: number): string {
+  return `$${roundUsd(usd, 2).toFixed(2)}`;
+}
+
 /**
  * An amount rounded to `decimals` places, halves away from zero, on its decimal value: 10.085 is
  * held as 10.08499999… in binary, so toFixed and Math.round(x × 100) give 10.08. The amount is

@@ -8,6 +8,7 @@ import {
   ceilingPrice,
   estimateCost,
   estimateText,
+  formatCents,
   formatCost,
   formatEstimate,
   formatUsd,
@@ -224,6 +225,8 @@ describe("money as shown", () => {
     expect(formatUsd(1234.5)).toBe("$1234.50");
     expect(estimateText({ usd: 10.085, simulated: false }, 50)).toBe("about $10.09 for 50 iterations");
     expect(usdField(0.0000125)).toBe("0.000013");
+    expect(formatCents(0.5)).toBe("$0.50");
+    expect(formatCents(10.085)).toBe("$10.09");
     expect(usdField(2.675)).toBe("2.675");
   });
 });
