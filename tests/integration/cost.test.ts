@@ -140,6 +140,18 @@ describeEachDatabase("what each answer costs", (getDb) => {
     const { result } = await agent.api.search({ query: "best crm for startups", iterations: 5 });
     for (const id of providerIds) expectCents(result.cost?.providers[id]?.usd, 5 * EXPECTED[id].usd);
     expectCents(result.cost?.total.usd, 5 * PER_ITERATION);
+    // Each iteration keeps its own usage with the saved result, not only the answer on the card.
+    const [row] = await getDb().db.select({ result: searches.result }).from(searches).where(eq(searches.id, result.id));
+    const runs = (
+      row?.result as { runs: Record<string, Array<{ usage?: { inputTokens: number; cachedInputTokens?: number }; extractionUsage?: { inputTokens: number } }>> }
+    ).runs;
+    for (const id of providerIds) {
+      expect(runs[id]).toHaveLength(5);
+      for (const run of runs[id] ?? []) {
+        expect(run.usage).toMatchObject({ inputTokens: SEARCH_USAGE.inputTokens, cachedInputTokens: SEARCH_USAGE.cachedInputTokens });
+        expect(run.extractionUsage).toMatchObject({ inputTokens: READING_USAGE.inputTokens });
+      }
+    }
     const spend = await agent.api.spend();
     expectCents(spend.todayUsd, 5 * PER_ITERATION);
     expectCents(spend.monthUsd, 5 * PER_ITERATION);
@@ -180,7 +192,9 @@ describeEachDatabase("what each answer costs", (getDb) => {
     fixUsage(simulator);
     simulator.setUsage("anthropic", "search", { inputTokens: 120_000, cachedInputTokens: 20_000, outputTokens: 1_000, searches: 5 });
     const tiered = testPrices().map((row) =>
-      row.model === providerConfig.anthropic.defaultModel ? { ...row, above: [{ inputTokens: 100_000, inputPerMTok: 5, cachedInputPerMTok: 0.5, outputPerMTok: 50 }] } : row,
+      row.model === providerConfig.anthropic.defaultModel
+        ? { ...row, above: [{ inputTokens: 100_000, inputPerMTok: 5, cachedInputPerMTok: 0.5, outputPerMTok: 50 }] }
+        : row,
     );
     const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { PRICES_FILE: pricesFile(tiered) }) });
     const { agent } = await createProAgent(app, getDb());
