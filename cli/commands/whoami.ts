@@ -3,7 +3,7 @@ import { signedIn } from "#cli/lib/context.ts";
 import { CliError } from "#cli/lib/exit.ts";
 import { print, printJson } from "#cli/lib/output.ts";
 import { quotaText } from "#cli/lib/render.ts";
-import { formatUsd } from "#src/core/cost.ts";
+import { formatCents, formatUsd } from "#src/core/cost.ts";
 import { visibleText } from "#src/core/display-text.ts";
 
 export const whoami = defineCommand("whoami", "show who the token signs you in as, your plan, and what your searches cost today and this month").action(
@@ -15,7 +15,7 @@ export const whoami = defineCommand("whoami", "show who the token signs you in a
     if (context.json) printJson({ ...user, isPro: quota.isPro, spend });
     else
       print(
-        `${visibleText(user.username)}${user.email ? ` <${visibleText(user.email)}>` : ""} on ${context.server} · ${quotaText(quota)} · spent ${formatUsd(spend.todayUsd)} today (limit $${spend.dailyLimitUsd.toFixed(2)}), ${formatUsd(spend.monthUsd)} this month`,
+        `${visibleText(user.username)}${user.email ? ` <${visibleText(user.email)}>` : ""} on ${context.server} · ${quotaText(quota)} · spent ${formatUsd(spend.todayUsd)} today (limit ${formatCents(spend.dailyLimitUsd)}), ${formatUsd(spend.monthUsd)} this month`,
       );
   }),
 );

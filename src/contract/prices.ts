@@ -7,6 +7,18 @@ import * as v from "valibot";
 
 const Usd = v.pipe(v.number(), v.minValue(0));
 
+/**
+ * Dearer rates for a longer prompt: a call whose prompt (its input tokens, cached included) is over
+ * `inputTokens` is billed wholly at these rates, as Anthropic bills a long prompt.
+ */
+export const PriceTier = v.object({
+  inputTokens: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  inputPerMTok: Usd,
+  cachedInputPerMTok: Usd,
+  outputPerMTok: Usd,
+});
+export type PriceTier = v.InferOutput<typeof PriceTier>;
+
 export const PriceRow = v.object({
   /** The model's name as the API takes it; a dated version ("gpt-5-mini-2025-08-07") finds its row. */
   model: v.pipe(v.string(), v.minLength(1)),
@@ -23,6 +35,14 @@ export const PriceRow = v.object({
    * searched at all, however many queries it ran (`prompt`: Gemini 2.5's grounded prompts).
    */
   searchUnit: v.optional(v.picklist(["search", "prompt"]), "search"),
+  /** The tiers above the row's rates, by prompt size (PriceTier); the largest threshold a prompt is over applies. */
+  above: v.optional(v.array(PriceTier)),
+  /**
+   * Web searches the provider bills nothing for each month (Gemini 3's 5,000 search queries). The
+   * provider counts them for the whole project, with whatever else uses it, so answers are still
+   * priced as paid (ADR 062): the allowance is for the operator to set against the provider's bill.
+   */
+  freeSearchesPerMonth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Where the figures were read, and when (YYYY-MM-DD). */
   source: v.pipe(v.string(), v.minLength(1)),
   read: v.pipe(v.string(), v.isoDate("a date such as 2026-11-26")),
@@ -56,19 +76,25 @@ const priced =
 const openai = priced(OPENAI, 10, "search");
 const anthropic = priced(ANTHROPIC, 10, "search");
 const gemini25 = priced(GEMINI, 35, "prompt");
-const gemini3 = priced(GEMINI, 14, "search");
+// Gemini 3's first 5,000 search queries a month are free, shared by its models.
+const gemini3 = (...row: Parameters<ReturnType<typeof priced>>): PriceRow => ({ ...priced(GEMINI, 14, "search")(...row), freeSearchesPerMonth: 5_000 });
 
 /**
  * The built-in table: the current default and extraction models and a few likely alternatives,
- * standard (not batch, not priority) rates, USD. Free allowances are not counted: a search is
- * priced as if paid.
+ * standard (not batch, not priority) rates, USD. A free allowance is listed (freeSearchesPerMonth)
+ * but an answer's searches are priced as if paid.
  */
 export const DEFAULT_PRICES: PriceTable = [
-  // The defaults of ADR 040. gpt-6-luna: $0.10 / $0.50 on OpenAI's model page; claude-haiku-5-5:
-  // "from $0.10 / $0.50" on Anthropic's model overview (prompts up to 100k tokens, which an answer
-  // and its reading stay under). Cached input a tenth of input, as for the others.
+  // The defaults of ADR 040. gpt-6-luna: $0.10 / $0.50 on OpenAI's model page (cached input a tenth
+  // of input, as for the others); claude-haiku-5-5: $0.10 / $0.01 cache reads / $0.50 for prompts up
+  // to 100,000 tokens, $0.50 / $0.05 / $2.50 over (ADR 062).
   { ...openai("gpt-6-luna", 0.1, 0.01, 0.5), source: "https://developers.openai.com/api/docs/models/gpt-6-luna" },
-  { ...anthropic("claude-haiku-5-5", 0.1, 0.01, 0.5), source: "https://platform.claude.com/docs/en/models/haiku-5-5/overview" },
+  {
+    ...anthropic("claude-haiku-5-5", 0.1, 0.01, 0.5),
+    above: [{ inputTokens: 100_000, inputPerMTok: 0.5, cachedInputPerMTok: 0.05, outputPerMTok: 2.5 }],
+    source: "https://platform.claude.com/docs/en/models/haiku-5-5/overview",
+    read: "2026-12-07",
+  },
   openai("gpt-5-mini", 0.25, 0.025, 2),
   openai("gpt-5.4-mini", 0.75, 0.075, 4.5),
   openai("gpt-5.4-nano", 0.2, 0.02, 1.25),

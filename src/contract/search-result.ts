@@ -195,6 +195,9 @@ export const RunRecord = v.object({
   sources: v.array(v.string()),
   searchQueries: v.array(v.string()),
   text: v.string(),
+  /** What its search call and its reading used (tokens, cached tokens, web searches); absent in results saved before it was kept. */
+  usage: v.optional(Usage),
+  extractionUsage: v.optional(Usage),
 });
 export type RunRecord = v.InferOutput<typeof RunRecord>;
 

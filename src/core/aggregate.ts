@@ -256,6 +256,8 @@ export function runRecord(run: ModelResult): RunRecord {
     sources: dedupeSources(run.sources).map((source) => normalizeUrl(source.url)),
     searchQueries: run.searchQueries,
     text: run.rawResponse ?? "",
+    usage: run.usage,
+    ...optional("extractionUsage", run.extractionUsage),
   };
 }
 

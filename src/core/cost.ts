@@ -3,8 +3,11 @@
  * a whole search, and the estimate shown before a search runs. Pure: the table is passed in.
  */
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { PriceRow, PriceTable } from "#src/contract/prices.ts";
+import type { PriceRow, PriceTable, PriceTier } from "#src/contract/prices.ts";
 import type { Cost, ModelResult, SearchCost, SearchResult, Usage } from "#src/contract/search-result.ts";
+
+/** What a million tokens of each kind cost at a row or one of its tiers. */
+type TokenRates = Pick<PriceTier, "inputPerMTok" | "cachedInputPerMTok" | "outputPerMTok">;
 
 export const ZERO_COST: Cost = { usd: 0, searchTokensUsd: 0, searchesUsd: 0, readingUsd: 0, simulated: false };
 const SIMULATED_COST: Cost = { ...ZERO_COST, simulated: true };
@@ -24,10 +27,29 @@ export function priceOf(table: PriceTable, model: string): PriceRow | undefined 
   return best;
 }
 
-/** One call's tokens in USD: input not cached, cached input, output. */
+/**
+ * One call's tokens in USD: input not cached, cached input, output, all at the rates of the tier its
+ * prompt falls in (ratesFor). An answer continued over several requests is one prompt here, its
+ * input added up: never less than the provider bills it, more only if the sum crosses a tier that
+ * no single request did.
+ */
 export function tokensUsd(usage: Usage, row: PriceRow): number {
+  const rates = ratesFor(row, usage.inputTokens);
   const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-  return ((usage.inputTokens - cached) * row.inputPerMTok + cached * row.cachedInputPerMTok + usage.outputTokens * row.outputPerMTok) / 1_000_000;
+  return ((usage.inputTokens - cached) * rates.inputPerMTok + cached * rates.cachedInputPerMTok + usage.outputTokens * rates.outputPerMTok) / 1_000_000;
+}
+
+/** The token rates for a prompt of `inputTokens` (cached included): the row's, or those of the largest tier it is over. */
+export function ratesFor(row: PriceRow, inputTokens: number): TokenRates {
+  let rates: TokenRates = row;
+  let over = 0;
+  for (const tier of row.above ?? []) {
+    if (inputTokens > tier.inputTokens && tier.inputTokens > over) {
+      rates = tier;
+      over = tier.inputTokens;
+    }
+  }
+  return rates;
 }
 
 /** One call's web searches in USD: each search, or the answer once if it searched (`prompt`). */
@@ -74,17 +96,19 @@ function costWith(run: AnswerUsage, table: PriceTable, fallback?: PriceRow): Cos
 /**
  * What a model without a price is charged at: the highest rate of any row of the table for each
  * kind of usage (input, cached input, output, web searches), across the whole table (a row does
- * not say which provider it is), and every web search billed on its own. A ceiling, never a
- * price: it is charged against the spend limits and budgets, while the answer's cost stays unknown.
+ * not say which provider it is) and its rows' dearer tiers, whatever the prompt's size, and every
+ * web search billed on its own. A ceiling, never a price: it is charged against the spend limits
+ * and budgets, while the answer's cost stays unknown.
  */
 export function ceilingPrice(table: PriceTable): PriceRow {
-  const most = (pick: (row: PriceRow) => number) => table.reduce((max, row) => Math.max(max, pick(row)), 0);
+  const most = <T>(list: readonly T[], pick: (item: T) => number) => list.reduce((max, item) => Math.max(max, pick(item)), 0);
+  const rates = table.flatMap((row): TokenRates[] => [row, ...(row.above ?? [])]);
   return {
     model: "(no price: the table's highest rates)",
-    inputPerMTok: most((row) => row.inputPerMTok),
-    cachedInputPerMTok: most((row) => row.cachedInputPerMTok),
-    outputPerMTok: most((row) => row.outputPerMTok),
-    searchesPerK: most((row) => row.searchesPerK),
+    inputPerMTok: most(rates, (rate) => rate.inputPerMTok),
+    cachedInputPerMTok: most(rates, (rate) => rate.cachedInputPerMTok),
+    outputPerMTok: most(rates, (rate) => rate.outputPerMTok),
+    searchesPerK: most(table, (row) => row.searchesPerK),
     searchUnit: "search",
     source: "the price table's highest rate of each kind",
     read: table.reduce((latest, row) => (row.read > latest ? row.read : latest), "1970-01-01"),
@@ -157,13 +181,32 @@ function costOf(searchTokens: number | null, searches: number | null, reading: n
 // ---------------------------------------------------------------------------------------------
 // Words
 
-/** "$0.061", "$1.24", "$0.0042"; "unknown" for an unknown amount. */
+/** "$0.061", "$1.24", "$0.0042"; "unknown" for an unknown amount. Halves round up ($10.085 is "$10.09"). */
 export function formatUsd(usd: number | null): string {
   if (usd === null) return "unknown";
   if (usd === 0) return "$0.00";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 1) return `$${usd.toFixed(3)}`;
-  return `$${usd.toFixed(2)}`;
+  const places = (x: number) => (Math.abs(x) < 0.01 ? 4 : Math.abs(x) < 1 ? 3 : 2);
+  // Places by the rounded amount too: 0.0099996 rounds to 0.0100 and reads "$0.010".
+  const rounded = roundUsd(usd, places(usd));
+  return `$${rounded.toFixed(places(rounded))}`;
+}
+
+/** A limit or a price as set, in dollars and cents: "$0.50", "$20.00". Halves round up, as formatUsd's. */
+export function formatCents(usd: number): string {
+  return `$${roundUsd(usd, 2).toFixed(2)}`;
+}
+
+/**
+ * An amount rounded to `decimals` places, halves away from zero, on its decimal value: 10.085 is
+ * held as 10.08499999… in binary, so toFixed and Math.round(x × 100) give 10.08. The amount is
+ * first read to 12 significant digits (what a sum of prices can honestly claim), then shifted in
+ * decimal notation, which is exact.
+ */
+export function roundUsd(usd: number, decimals: number): number {
+  if (!Number.isFinite(usd) || usd === 0) return usd;
+  const [digits, exponent] = Math.abs(usd).toPrecision(12).includes("e") ? Math.abs(usd).toExponential(11).split("e") : [Math.abs(usd).toPrecision(12), "0"];
+  const shifted = Math.round(Number(`${digits}e${Number(exponent) + decimals}`));
+  return Math.sign(usd) * Number(`${shifted}e-${decimals}`);
 }
 
 /** A cost as a person reads it: "$0.061", "unknown", "$0.00 (simulated)". */
@@ -190,7 +233,7 @@ export function costParts(cost: Cost): Array<{ label: string; value: string }> {
 
 /** An amount for a file (exports): six decimals, "" when unknown. */
 export function usdField(usd: number | null): string {
-  return usd === null ? "" : String(Math.round(usd * 1_000_000) / 1_000_000);
+  return usd === null ? "" : String(roundUsd(usd, 6));
 }
 
 // ---------------------------------------------------------------------------------------------

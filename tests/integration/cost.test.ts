@@ -140,6 +140,18 @@ describeEachDatabase("what each answer costs", (getDb) => {
     const { result } = await agent.api.search({ query: "best crm for startups", iterations: 5 });
     for (const id of providerIds) expectCents(result.cost?.providers[id]?.usd, 5 * EXPECTED[id].usd);
     expectCents(result.cost?.total.usd, 5 * PER_ITERATION);
+    // Each iteration keeps its own usage with the saved result, not only the answer on the card.
+    const [row] = await getDb().db.select({ result: searches.result }).from(searches).where(eq(searches.id, result.id));
+    const runs = (
+      row?.result as { runs: Record<string, Array<{ usage?: { inputTokens: number; cachedInputTokens?: number }; extractionUsage?: { inputTokens: number } }>> }
+    ).runs;
+    for (const id of providerIds) {
+      expect(runs[id]).toHaveLength(5);
+      for (const run of runs[id] ?? []) {
+        expect(run.usage).toMatchObject({ inputTokens: SEARCH_USAGE.inputTokens, cachedInputTokens: SEARCH_USAGE.cachedInputTokens });
+        expect(run.extractionUsage).toMatchObject({ inputTokens: READING_USAGE.inputTokens });
+      }
+    }
     const spend = await agent.api.spend();
     expectCents(spend.todayUsd, 5 * PER_ITERATION);
     expectCents(spend.monthUsd, 5 * PER_ITERATION);
@@ -172,6 +184,31 @@ describeEachDatabase("what each answer costs", (getDb) => {
     const listed = (await agent.api.listSearches()).searches;
     expectCents(listed.find((item) => item.id === single.id)?.costUsd, expected);
     expect(listed.find((item) => item.id === several.id)?.costUsd).toBeNull();
+  });
+
+  test("a price file's tier prices a long prompt at the dearer rates, in the answer's cost, its export and the account's spend", async () => {
+    const simulator = ownSimulator();
+    // Anthropic's answers read 120,000 tokens (cached included): over the file's 100,000-token tier.
+    fixUsage(simulator);
+    simulator.setUsage("anthropic", "search", { inputTokens: 120_000, cachedInputTokens: 20_000, outputTokens: 1_000, searches: 5 });
+    const tiered = testPrices().map((row) =>
+      row.model === providerConfig.anthropic.defaultModel
+        ? { ...row, above: [{ inputTokens: 100_000, inputPerMTok: 5, cachedInputPerMTok: 0.5, outputPerMTok: 50 }] }
+        : row,
+    );
+    const { app } = await createTestApp(getDb(), { simulator, env: liveEnv(simulator, { PRICES_FILE: pricesFile(tiered) }) });
+    const { agent } = await createProAgent(app, getDb());
+    const { result } = await agent.api.search({ query: "best noise cancelling headphones", iterations: 1 });
+    // (100,000 × $5 + 20,000 × $0.50 + 1,000 × $50) / 1M = $0.56 of tokens, 5 searches $0.05, the reading $0.0025.
+    const anthropic = result.cost?.providers.anthropic;
+    expectCents(anthropic?.searchTokensUsd, 0.56);
+    // $0.6125, shown to three places with the half rounded up.
+    expect(formatCost(anthropic!)).toBe("$0.613");
+    expectCents((await agent.api.spend()).todayUsd, 0.6125 + EXPECTED.openai.usd + EXPECTED.gemini.usd + EXPECTED.perplexity.usd);
+    const row = resultToCsv(result)
+      .split("\r\n")
+      .find((line) => line.startsWith(`${providerCatalogue.anthropic.column},`));
+    expect(row?.split(",").slice(-4)).toEqual(["0.6125", "0.56", "0.05", "0.0025"]);
   });
 
   test('a model the price table does not know costs "unknown", never $0', async () => {

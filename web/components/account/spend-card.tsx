@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { ApiClient } from "#src/client/api.ts";
 import { CircleDollarSign } from "lucide-react";
-import { formatUsd } from "#src/core/cost.ts";
+import { formatCents, formatUsd } from "#src/core/cost.ts";
 import { api, Card, CardContent, CardDescription, CardHeader } from "#web/shared-chunk.ts";
 
 /** The account's spend, prefetched with the profile and refetched whenever it is shown (searches finish elsewhere). */
@@ -25,7 +25,7 @@ export function SpendCard() {
             <div className="rounded-lg bg-muted/50 px-3 py-2">
               <dt className="text-xs text-muted-foreground">Today</dt>
               <dd className="text-lg font-semibold tabular-nums">{formatUsd(data.todayUsd)}</dd>
-              <dd className="text-xs text-muted-foreground">{`of your $${data.dailyLimitUsd.toFixed(2)} daily limit`}</dd>
+              <dd className="text-xs text-muted-foreground">{`of your ${formatCents(data.dailyLimitUsd)} daily limit`}</dd>
             </div>
             <div className="rounded-lg bg-muted/50 px-3 py-2">
               <dt className="text-xs text-muted-foreground">This month</dt>

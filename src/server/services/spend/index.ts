@@ -3,7 +3,7 @@ import { and, eq, gt, gte, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { searches, spend, spendHolds } from "#db/schema.ts";
 import type { SpendSummary } from "#src/contract/spend.ts";
-import { formatUsd } from "#src/core/cost.ts";
+import { formatCents, formatUsd } from "#src/core/cost.ts";
 import { DomainError } from "../errors.ts";
 
 /**
@@ -104,11 +104,11 @@ export function createSpend({ db, limits, clock = () => new Date() }: { db: Db; 
     const past = (total: number, limit: number) => (adding > 0 ? total + adding > limit : total >= limit);
     const heldWords = (usd: number, by: string) => (usd > 0 ? `, with ${formatUsd(usd)} more held by ${by} still running` : "");
     if (userId && past(spent.account + held.account, limits.account))
-      return `Your searches have spent ${formatUsd(spent.account)} of today's $${limits.account.toFixed(2)} limit per account (ACCOUNT_DAILY_SPEND_USD)${heldWords(held.account, "your searches")}`;
+      return `Your searches have spent ${formatUsd(spent.account)} of today's ${formatCents(limits.account)} limit per account (ACCOUNT_DAILY_SPEND_USD)${heldWords(held.account, "your searches")}`;
     if (past(spent.deployment + held.deployment, limits.deployment))
-      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's $${limits.deployment.toFixed(2)} limit (DAILY_SPEND_USD)${heldWords(held.deployment, "searches")}`;
+      return `This service's searches have spent ${formatUsd(spent.deployment)} of today's ${formatCents(limits.deployment)} limit (DAILY_SPEND_USD)${heldWords(held.deployment, "searches")}`;
     if (source === "tracker" && past(spent.trackers + held.trackers, trackerLimit()))
-      return `Trackers on this service have spent ${formatUsd(spent.trackers)} of today's $${trackerLimit().toFixed(2)} for trackers (TRACKER_SPEND_SHARE, ${limits.trackerShare} of DAILY_SPEND_USD; the rest is kept for searches)${heldWords(held.trackers, "trackers' runs")}`;
+      return `Trackers on this service have spent ${formatUsd(spent.trackers)} of today's ${formatCents(trackerLimit())} for trackers (TRACKER_SPEND_SHARE, ${limits.trackerShare} of DAILY_SPEND_USD; the rest is kept for searches)${heldWords(held.trackers, "trackers' runs")}`;
     return null;
   }
 
