@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { ApiClient } from "#src/client/api.ts";
 import type { LensReport, ProviderLens } from "#src/contract/lens.ts";
 import type { Share } from "#src/contract/shares.ts";
+import type { TrackerSummary } from "#src/contract/summary.ts";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
 import { hasInvisible } from "#src/core/display-text.ts";
@@ -188,6 +189,26 @@ describe("MCP's text and JSON", () => {
     listTrackers: async () => ({ trackers: [tracker] }),
     getTracker: async () => tracker,
     listTrackerRuns: async () => ({ runs: [] }),
+    getTrackerSummary: async (): Promise<TrackerSummary> => {
+      const figures = {
+        n: 10,
+        k: 6,
+        rate: 60,
+        low: 30,
+        high: 85,
+        rank: 2,
+        of: 2,
+        sov: 45,
+        change: { from: null, to: 60, verdict: "no clear change" as const },
+      };
+      const span = { from: "2026-11-19T09:00:00.000Z", to: "2026-11-26T09:00:00.000Z", runs: 1 };
+      return {
+        period: { kind: "7d", ...span, previous: { ...span, runs: 0 } },
+        brand: { name: P("HubSpot"), ...figures },
+        providers: [{ provider: "openai", ...figures }],
+        sentence: `${P("HubSpot")}: named in 60 % of answers (±28), #2 of 2 behind ${P("Salesforce")}; no earlier period to compare.`,
+      };
+    },
     listShares: async () => ({ shares: [share] }),
     createShare: async () => share,
     listSearches: async () => ({
@@ -224,7 +245,7 @@ describe("MCP's text and JSON", () => {
 
   test.each([
     ["list_trackers", {}, 3],
-    ["tracker_latest_run", { id: tracker.id }, 1],
+    ["tracker_latest_run", { id: tracker.id }, 3],
     ["share_list", {}, 1],
     ["share_create", { kind: "tracker", id: tracker.id }, 1],
     ["list_searches", {}, 1],
