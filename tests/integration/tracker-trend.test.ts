@@ -7,6 +7,7 @@ import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
+import { crmTracker } from "#tests/support/trackers.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -14,14 +15,7 @@ import { waitFor } from "#tests/support/wait.ts";
  * the counts written when each run ended; the figures agree with what the run's own page shows.
  */
 
-const definition = {
-  name: "CRM visibility",
-  queries: ["best crm for startups", "crm with a free plan"],
-  brand: { name: "HubSpot", domains: ["hubspot.com"] },
-  competitors: [{ name: "Salesforce", domains: ["salesforce.com"] }, { name: "Pipedrive" }],
-  iterations: 3,
-  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
-};
+const definition = crmTracker;
 
 let simulator: Simulator;
 beforeAll(() => {

@@ -17,6 +17,16 @@ export const alertingTracker = {
   schedule: { cron: "0 9 * * 1", timezone: "UTC" },
 };
 
+/** Two CRM questions at 3 answers each per provider, HubSpot with two competitors: what the trend and the headline are read from. */
+export const crmTracker = {
+  name: "CRM visibility",
+  queries: ["best crm for startups", "crm with a free plan"],
+  brand: { name: "HubSpot", domains: ["hubspot.com"] },
+  competitors: [{ name: "Salesforce", domains: ["salesforce.com"] }, { name: "Pipedrive" }],
+  iterations: 3,
+  schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+};
+
 /** Runs the tracker now and gives the run back once it has ended (completed, partial, failed or skipped). */
 export async function runToEnd(api: Pick<ApiClient, "runTracker" | "getTrackerRun">, trackerId: string): Promise<TrackerRun> {
   const { run } = await api.runTracker(trackerId);
