@@ -224,7 +224,7 @@ describe("trackers in Chromium", () => {
         const webhookUrl = page.getByLabel("Webhook URL");
         await webhookUrl.fill("ftp://hooks.example/x");
         await page.getByRole("button", { name: "Save changes" }).click();
-        await page.getByText("webhook.url must start with https:// (or http://)", { exact: true }).waitFor();
+        await page.getByRole("region", { name: "Webhook" }).getByText("webhook.url must start with https:// (or http://)", { exact: true }).waitFor();
         expect(await webhookUrl.getAttribute("aria-invalid")).toBe("true");
 
         await webhookUrl.fill(`http://127.0.0.1:${hook.port}/slack`);

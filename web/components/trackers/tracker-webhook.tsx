@@ -43,7 +43,8 @@ export function WebhookSecretDialog({ tracker, onDone }: { tracker: Tracker; onD
         <div className="min-w-0 space-y-2 text-sm">
           <p>{WEBHOOK_VERIFY_WORDS}</p>
           <p className="text-muted-foreground">In Node:</p>
-          <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" aria-label="Checking the signature in Node">
+          {/* Focusable: it scrolls sideways on a narrow screen. */}
+          <pre tabIndex={0} className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" aria-label="Checking the signature in Node">
             <code>{WEBHOOK_VERIFY_NODE}</code>
           </pre>
           {tracker.webhook?.format === "slack" ? (
