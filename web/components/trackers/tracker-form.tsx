@@ -40,7 +40,7 @@ type TrackerFormProps = {
 /**
  * The tracker form (new and edit): name, questions, brand and competitors, providers, iterations,
  * where it asks from, the schedule (a preset or cron, in a time zone), an optional monthly budget,
- * and, before saving, what a run and a month should cost and what change it can tell. Checked by
+ * an optional webhook, and, before saving, what a run and a month should cost and what change it can tell. Checked by
  * the contract's CreateTracker.
  */
 export function TrackerForm({ initial, status, saved, submitLabel, onSave, localTimeZone, children }: TrackerFormProps) {
