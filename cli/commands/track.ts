@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
 import { providerIds } from "#src/contract/providers.ts";
-import { CreateTracker, DetectabilityQuery } from "#src/contract/trackers.ts";
+import { CreateTracker, DetectabilityQuery, type Tracker, UpdateTracker, webhookFormats } from "#src/contract/trackers.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
+import { WEBHOOK_VERIFY_WORDS, webhookTestInWords } from "#src/core/webhooks.ts";
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
 import { action, defineCommand, Flag, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
@@ -47,6 +48,8 @@ const CreateOptions = v.object({
   cron: v.optional(v.string()),
   timezone: v.optional(v.string()),
   budget: NumberFlag,
+  webhook: v.optional(v.string()),
+  webhookFormat: v.optional(v.string()),
 });
 type CreateOptions = v.InferOutput<typeof CreateOptions>;
 
@@ -68,6 +71,8 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
   .option("--cron <expression>", 'run on this 5-field cron, e.g. "0 9 * * 1-5"')
   .option("--timezone <zone>", "the schedule's IANA time zone (default: this machine's, e.g. Europe/Berlin)")
   .option("--budget <usd>", "the tracker's own spending cap per calendar month, in US dollars")
+  .option("--webhook <url>", "post its runs, alerts and missed runs to this URL (the signing secret is printed once)")
+  .option("--webhook-format <format>", `with --webhook: ${webhookFormats.join(" (default) or ")} (a Slack or Discord incoming webhook)`)
   .action(
     action(CreateOptions, async ({ context, options }) => {
       const request = parseOptions(CreateTracker, trackerRequest(options), flagOfField);
@@ -77,6 +82,7 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
         `Created ${visibleText(tracker.name)} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`,
       );
       if (tracker.detectability) print(`What it can see: ${tracker.detectability.sentence}`);
+      printSecret(tracker);
       note(context.quiet, `Run it now: aisc track run ${tracker.id} --wait`);
     }),
   );
@@ -231,6 +237,48 @@ const pauseCommand = (paused: boolean) =>
       }),
     );
 
+// --webhook <url> and --no-webhook are one option: the URL, or false to remove it.
+const UpdateOptions = v.object({
+  webhook: v.optional(v.union([v.string(), v.literal(false)])),
+  webhookFormat: v.optional(v.string()),
+  rotateSecret: Flag,
+});
+
+const update = defineCommand(
+  "update",
+  "change a tracker's webhook (the web's Edit form changes the rest): set or move it, change its format, rotate its secret, or remove it",
+)
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .option("--webhook <url>", "post its runs, alerts and missed runs to this URL")
+  .option("--no-webhook", "remove its webhook")
+  .option("--webhook-format <format>", `${webhookFormats.join(" or ")} (default: as it is, else json)`)
+  .option("--rotate-secret", "make a new signing secret (printed once); the old one stops signing at once")
+  .action(
+    action<typeof UpdateOptions, [string]>(UpdateOptions, async ({ context, options, args: [id] }) => {
+      const api = signedIn(context);
+      const change = parseOptions(UpdateTracker, { webhook: await webhookChange(options, () => api.getTracker(id)) }, webhookFlag);
+      const tracker = await api.updateTracker(id, change);
+      if (context.json) return printJson(tracker);
+      print(
+        tracker.webhook
+          ? `${visibleText(tracker.name)} (${tracker.id}) posts to ${tracker.webhook.url} (${tracker.webhook.format}).`
+          : `${visibleText(tracker.name)} (${tracker.id}) has no webhook.`,
+      );
+      printSecret(tracker);
+    }),
+  );
+
+const webhookTest = defineCommand("webhook-test", "post a test message to a tracker's webhook now and say whether it was delivered (exits 0 if so, 4 if not)")
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .action(
+    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+      const result = await signedIn(context).testTrackerWebhook(id);
+      if (context.json) printJson(result);
+      else print(webhookTestInWords(result));
+      if (!result.delivered) process.exitCode = EXIT.server;
+    }),
+  );
+
 const YesOptions = v.object({ yes: Flag });
 
 const remove = defineCommand("delete", "delete a tracker and its runs (asks first on a terminal; --yes for scripts); its saved searches stay in your history")
@@ -250,6 +298,8 @@ const remove = defineCommand("delete", "delete a tracker and its runs (asks firs
 export const track = defineCommand("track", "trackers (Pro): questions asked on a schedule, your brand's mention rate per provider each run")
   .addCommand(list)
   .addCommand(create)
+  .addCommand(update)
+  .addCommand(webhookTest)
   .addCommand(estimate)
   .addCommand(show)
   .addCommand(trend)
@@ -274,7 +324,50 @@ function trackerRequest(options: CreateOptions): v.InferInput<typeof CreateTrack
     ...(location ? { location } : {}),
     schedule: { cron: cronOf(options), timezone: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
     ...(options.budget === undefined ? {} : { monthlyBudgetUsd: options.budget }),
+    ...webhookOf(options),
   };
+}
+
+/** --webhook and --webhook-format as the request's `webhook`. */
+function webhookOf({ webhook, webhookFormat }: CreateOptions): Pick<v.InferInput<typeof CreateTracker>, "webhook"> {
+  if (webhook === undefined) {
+    if (webhookFormat !== undefined) throw new CliError("usage", "--webhook-format goes with --webhook <url>");
+    return {};
+  }
+  return { webhook: { url: webhook, ...(webhookFormat === undefined ? {} : { format: webhookFormat as "json" }) } };
+}
+
+/**
+ * The PATCH's `webhook` from update's flags: null to remove it; a new URL or format, or a rotation,
+ * on top of the tracker's webhook as it is (read only when the flags do not say it all).
+ */
+async function webhookChange(
+  { webhook, webhookFormat, rotateSecret }: v.InferOutput<typeof UpdateOptions>,
+  current: () => Promise<Tracker>,
+): Promise<v.InferInput<typeof UpdateTracker>["webhook"]> {
+  if (webhook === false) {
+    if (webhookFormat !== undefined || rotateSecret)
+      throw new CliError("usage", "--no-webhook removes the webhook: leave out --webhook-format and --rotate-secret");
+    return null;
+  }
+  if (webhook === undefined && webhookFormat === undefined && !rotateSecret)
+    throw new CliError("usage", "say what to change: --webhook <url>, --no-webhook, --webhook-format or --rotate-secret");
+  const saved = webhook === undefined || webhookFormat === undefined ? (await current()).webhook : undefined;
+  const url = webhook ?? saved?.url;
+  if (url === undefined) throw new CliError("usage", "this tracker has no webhook: give it one with --webhook <url>");
+  return {
+    url,
+    format: (webhookFormat ?? saved?.format ?? "json") as "json",
+    ...(rotateSecret ? { rotateSecret: true } : {}),
+  };
+}
+
+/** The webhook's secret, when this answer carries it (it never will again), and how to check a delivery with it. */
+function printSecret(tracker: Tracker): void {
+  const secret = tracker.webhook?.secret;
+  if (!secret) return;
+  print(`Webhook secret (shown this once, keep it now): ${secret}`);
+  print(WEBHOOK_VERIFY_WORDS);
 }
 
 /** The schedule's cron: one of the presets (as the web writes them) or --cron. */
@@ -319,7 +412,13 @@ const FLAGS: Array<[string, string]> = [
   ["schedule.timezone", "--timezone"],
   ["schedule", "--cron"],
   ["monthlyBudgetUsd", "--budget"],
+  ["webhook.format", "--webhook-format"],
+  ["webhook", "--webhook"],
 ];
+
+function webhookFlag(path: string[]): string | undefined {
+  return path.join(".") === "webhook.format" ? "--webhook-format" : "--webhook";
+}
 
 function flagOfField(path: string[]): string | undefined {
   const field = path.filter((key) => !/^\d+$/.test(key)).join(".");

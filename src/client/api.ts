@@ -23,7 +23,17 @@ import type { SearchRequest } from "#src/contract/search-request.ts";
 import type { SavedSearchResult } from "#src/contract/search-result.ts";
 import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } from "#src/contract/search-wire.ts";
 import { ApiStatus } from "#src/contract/status.ts";
-import { CreateTracker, Detectability, StartedRun, Tracker, TrackerList, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import {
+  CreateTracker,
+  Detectability,
+  StartedRun,
+  Tracker,
+  TrackerList,
+  TrackerRun,
+  TrackerRunList,
+  UpdateTracker,
+  WebhookTestResult,
+} from "#src/contract/trackers.ts";
 import { ApiError, createHttp, type HttpOptions } from "#src/client/http.ts";
 import { readEventStream } from "#src/client/sse.ts";
 import { TrackerChanges, type ChangesQuery } from "#src/contract/changes.ts";
@@ -202,6 +212,8 @@ export function createApiClient(options: HttpOptions = {}) {
       http("GET", `/api/trackers/estimate${queryString(shape)}`, Detectability),
     updateTracker: (id: string, change: v.InferInput<typeof UpdateTracker>) => http("PATCH", `/api/trackers/${encodeURIComponent(id)}`, Tracker, change),
     deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
+    /** Send test: a `test` event posted to the tracker's webhook now, and whether it was delivered; 409 (code CONFLICT) without a webhook. */
+    testTrackerWebhook: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/webhook/test`, WebhookTestResult),
     /** Run now: 202 with the queued run; 409 (code CONFLICT) names the run already queued or running. */
     runTracker: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/runs`, StartedRun),
     listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => ofTracker(id).runs(page),

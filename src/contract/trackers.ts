@@ -102,9 +102,10 @@ const AlertWindow = v.pipe(
 
 export const webhookFormats = ["json", "slack"] as const;
 /**
- * Where a tracker's events are posted: `alert`, `run.completed`, `run.failed`, signed
- * with the tracker's webhook secret. `json` is our own body; `slack` is `{ text }`, which Slack's
- * incoming webhooks and Discord's Slack-compatible ones (…/slack) both take.
+ * Where a tracker's events are posted: `alert`, `run.completed`, `run.failed`, `run.missed` (and
+ * `test` when asked), signed with the tracker's webhook secret. `json` is our own body; `slack` is
+ * `{ text, blocks }` (Block Kit, with `text` the plain fallback), which Slack's incoming webhooks
+ * take; Discord's Slack-compatible ones (…/slack) show the `text`.
  */
 export const WebhookInput = v.object(
   {
@@ -321,6 +322,19 @@ export type Tracker = v.InferOutput<typeof Tracker>;
 
 export const TrackerList = v.object({ trackers: v.array(Tracker) });
 export type TrackerList = v.InferOutput<typeof TrackerList>;
+
+/**
+ * POST /api/trackers/{id}/webhook/test: a `test` event posted to the tracker's webhook at once, as
+ * deliveries are (signed, to a checked address, no redirect followed), and what came of it:
+ * `status` when the endpoint answered (delivered when 2xx), `error` in words when it did not or
+ * was refused.
+ */
+export const WebhookTestResult = v.object({
+  delivered: v.boolean(),
+  status: v.optional(v.number()),
+  error: v.optional(v.string()),
+});
+export type WebhookTestResult = v.InferOutput<typeof WebhookTestResult>;
 
 /** POST /api/trackers/{id}/runs answers 202 with the run queued; 409 names the run already queued or running. */
 export const StartedRun = v.object({ run: TrackerRun });

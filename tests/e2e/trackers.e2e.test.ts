@@ -10,7 +10,8 @@ import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, 
  * in the list, Run now with the run's live progress to Completed, its saved searches opened; the
  * edit form and delete; free and signed-out visitors meet the Pro gate; the phone layout.
  */
-const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: true });
+// Webhooks to the test's loopback receiver.
+const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: true, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
 
 /** Per test: `bun test <file>` may not apply bunfig's timeout. No test asserts on time. */
 const TIMEOUT = 120_000;
@@ -207,6 +208,54 @@ describe("trackers in Chromium", () => {
       expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every weekday at 08:15 (Europe/Berlin)");
       const saved = await page.request.get(`/api${trackerPath}`);
       expect(await saved.json()).toMatchObject({ name: "Weekday shoes", location: { country: "DE", city: "Berlin" }, schedule: { cron: "15 8 * * 1-5" } });
+
+      // A Slack webhook: the server's refusal of an address shows on its field; saved, the secret is shown once, and Send test delivers.
+      const received: Array<{ event: string | null; body: string }> = [];
+      const hook = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        async fetch(request) {
+          received.push({ event: request.headers.get("x-aisc-event"), body: await request.text() });
+          return new Response("ok");
+        },
+      });
+      try {
+        await visit(page, `${trackerPath}/edit`);
+        const webhookUrl = page.getByLabel("Webhook URL");
+        await webhookUrl.fill("ftp://hooks.example/x");
+        await page.getByRole("button", { name: "Save changes" }).click();
+        await page.getByRole("region", { name: "Webhook" }).getByText("webhook.url must start with https:// (or http://)", { exact: true }).waitFor();
+        expect(await webhookUrl.getAttribute("aria-invalid")).toBe("true");
+
+        await webhookUrl.fill(`http://127.0.0.1:${hook.port}/slack`);
+        await page.getByRole("radio", { name: "Slack (incoming webhook)" }).check();
+        await page.getByRole("button", { name: "Save changes" }).click();
+        const dialog = page.getByRole("dialog", { name: "The webhook's signing secret" });
+        await dialog.waitFor();
+        expect(await dialog.getByText("It is shown this once and will not be shown again").isVisible()).toBe(true);
+        const secret = await dialog.getByLabel("Signing secret").inputValue();
+        expect(secret).toStartWith("whsec_");
+        expect(await dialog.getByLabel("Checking the signature in Node").textContent()).toContain('createHmac("sha256", secret)');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await dialog.getByRole("button", { name: "Send test" }).click();
+        await dialog.getByText("Delivered: your endpoint answered 200.").waitFor();
+        expect(received.map((delivery) => delivery.event)).toEqual(["test"]);
+        expect(JSON.parse(received[0]!.body)).toMatchObject({ text: expect.stringContaining("A test from AI Search Comparison"), blocks: expect.any(Array) });
+        await dialog.getByRole("button", { name: "Done" }).click();
+        await page.waitForURL((url) => url.pathname === trackerPath);
+        expect(await page.content()).not.toContain(secret);
+
+        // Never shown again: the edit form has the address and format, and Send test there.
+        await visit(page, `${trackerPath}/edit`);
+        expect(await page.getByLabel("Webhook URL").inputValue()).toBe(`http://127.0.0.1:${hook.port}/slack`);
+        expect(await page.getByRole("radio", { name: "Slack (incoming webhook)" }).isChecked()).toBe(true);
+        expect(await page.content()).not.toContain(secret);
+        await page.getByRole("button", { name: "Send test" }).click();
+        await page.getByTestId("webhook-test-outcome").filter({ hasText: "Delivered: your endpoint answered 200." }).waitFor();
+        expect(received).toHaveLength(2);
+      } finally {
+        hook.stop(true);
+      }
 
       await visit(page, `${trackerPath}/edit`);
       await page.getByRole("button", { name: "Delete tracker" }).click();

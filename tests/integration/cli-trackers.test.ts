@@ -49,7 +49,8 @@ function rowOf(table: string, text: string): string {
 }
 
 describe("aisc track", () => {
-  const getServer = useCliServer();
+  // Webhooks to the tests' loopback receivers.
+  const getServer = useCliServer({ env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
 
   test("create writes each preset as its cron, in the given time zone, with everything the flags say", async () => {
     const server = getServer();
@@ -459,6 +460,73 @@ describe("aisc track", () => {
     expect(resumed.code).toBe(EXIT.ok);
     expect(v.parse(Tracker, JSON.parse(resumed.stdout)).paused).toBe(false);
     expect((await user.browser.api.getTracker(tracker.id)).paused).toBe(false);
+  });
+
+  test("webhooks: create and update set, move, rotate and remove one, the secret printed once; webhook-test says whether it was delivered", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const received: string[] = [];
+    const hook = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        received.push(request.headers.get("x-aisc-event") ?? "");
+        return new Response("ok");
+      },
+    });
+    const url = `http://127.0.0.1:${hook.port}/hook`;
+    try {
+      const create = ["track", "create", "--name", "Hooked", "--query", "best crm", "--brand", "HubSpot", "--weekly", "mon@09:00"];
+      const created = await runCli([...create, "--webhook", url, "--webhook-format", "slack"], asUser);
+      expect(created.code).toBe(EXIT.ok);
+      const secret = /^Webhook secret \(shown this once, keep it now\): (whsec_\S+)$/m.exec(created.stdout)?.[1];
+      expect(secret).toBeDefined();
+      expect(created.stdout).toContain("X-AISC-Signature: t=<unix seconds>,v1=<hex>");
+      const id = /\(([0-9a-f-]{36})\)/.exec(created.stdout)![1]!;
+      expect((await user.browser.api.getTracker(id)).webhook).toEqual({ url, format: "slack" });
+
+      expect(await runCli(["track", "webhook-test", id], asUser)).toMatchObject({ code: EXIT.ok, stdout: "Delivered: your endpoint answered 200.\n" });
+      expect(received).toEqual(["test"]);
+      const json = await runCli(["track", "webhook-test", id, "--json"], asUser);
+      expect(JSON.parse(json.stdout)).toEqual({ delivered: true, status: 200 });
+
+      // A rotation keeps the address and format and prints the new secret; a format change alone prints none.
+      const rotated = await runCli(["track", "update", id, "--rotate-secret"], asUser);
+      expect(rotated.code).toBe(EXIT.ok);
+      expect(rotated.stdout).toStartWith(`Hooked (${id}) posts to ${url} (slack).\n`);
+      const next = /^Webhook secret \(shown this once, keep it now\): (whsec_\S+)$/m.exec(rotated.stdout)?.[1];
+      expect(next).toBeDefined();
+      expect(next).not.toBe(secret);
+      const json2 = await runCli(["track", "update", id, "--webhook-format", "json"], asUser);
+      expect(json2).toMatchObject({ code: EXIT.ok, stdout: `Hooked (${id}) posts to ${url} (json).\n` });
+
+      // Moved to where nobody listens: not delivered, exit 4.
+      hook.stop(true);
+      await runCli(["track", "update", id, "--webhook", url], asUser);
+      const failed = await runCli(["track", "webhook-test", id], asUser);
+      expect(failed.code).toBe(EXIT.server);
+      expect(failed.stdout).toStartWith("Not delivered: your endpoint could not be reached");
+
+      expect(await runCli(["track", "update", id, "--no-webhook"], asUser)).toMatchObject({ code: EXIT.ok, stdout: `Hooked (${id}) has no webhook.\n` });
+      expect((await user.browser.api.getTracker(id)).webhook).toBeUndefined();
+      const none = await runCli(["track", "webhook-test", id], asUser);
+      expect(none.code).toBe(EXIT.usage);
+      expect(none.stderr).toContain("This tracker has no webhook: set one, then send a test");
+
+      for (const [args, message] of [
+        [["track", "update", id], "say what to change: --webhook <url>, --no-webhook, --webhook-format or --rotate-secret"],
+        [["track", "update", id, "--rotate-secret"], "this tracker has no webhook: give it one with --webhook <url>"],
+        [["track", "update", id, "--webhook", url, "--webhook-format", "xml"], "--webhook-format: webhook.format must be json or slack"],
+        [["track", "update", id, "--webhook", "not a url"], "--webhook: webhook.url must be a URL"],
+        [[...create, "--webhook-format", "slack"], "--webhook-format goes with --webhook <url>"],
+        [[...create, "--webhook", url, "--webhook-format", "xml"], "--webhook-format: webhook.format must be json or slack"],
+      ] as Array<[string[], string]>) {
+        const run = await runCli(args, asUser);
+        expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: EXIT.usage, stderr: expect.stringContaining(message) });
+      }
+    } finally {
+      hook.stop(true);
+    }
   });
 
   test("delete refuses without a terminal unless --yes; with it the tracker is gone (then: not found, exit 5)", async () => {

@@ -5,10 +5,12 @@ import { trackers } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { JobQueue } from "#src/server/services/job-queue.ts";
+import { WEBHOOK_TESTS_PER_MINUTE } from "#src/server/services/trackers/index.ts";
 import { createWebhooks } from "#src/server/services/trackers/webhooks.ts";
 import { checkWebhookUrl, isInternalAddress } from "#src/server/services/trackers/webhook-url.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
-import { createProAgent } from "#tests/support/accounts.ts";
+import { createProAgent, signUp } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -88,7 +90,7 @@ afterAll(async () => {
 });
 
 describeEachDatabase("trackers: webhooks", (getDb) => {
-  test("a run's end is posted, signed with the secret shown once; a receiver that fails is asked again; slack format is text", async () => {
+  test("a run's end is posted, signed with the secret shown once; a receiver that fails is asked again; slack format is Block Kit with the text fallback", async () => {
     const hook = receiver(1);
     const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
     try {
@@ -121,7 +123,7 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         run: { id: run.id, status: "completed", answers: { done: ANSWERS } },
       });
 
-      // Slack (and Discord's Slack-compatible) format: one line of text; a rotated secret signs from then on.
+      // Slack format: Block Kit with the one line as the fallback text (Discord's Slack-compatible webhooks show it); a rotated secret signs from then on.
       const rotated = await agent.api.updateTracker(created.id, { webhook: { url: hook.url, format: "slack", rotateSecret: true } });
       expect(rotated.webhook?.secret).toStartWith("whsec_");
       expect(rotated.webhook?.secret).not.toBe(secret);
@@ -130,7 +132,15 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
       await waitFor(async () => (await agent.api.getTrackerRun(created.id, next.id)).status === "completed", { what: "the second run" });
       await waitFor(() => hook.received.length > before, { what: "the second run's delivery" });
       const slack = hook.received.at(-1)!;
-      expect(JSON.parse(slack.body)).toEqual({ text: `CRM visibility: run completed, ${ANSWERS} of ${ANSWERS} answers, cost $0.00 (simulated)` });
+      const message = JSON.parse(slack.body) as {
+        text: string;
+        blocks: Array<{ type: string; text?: { type: string; text: string }; fields?: Array<{ text: string }> }>;
+      };
+      expect(message.text).toBe(`CRM visibility: run completed, ${ANSWERS} of ${ANSWERS} answers, cost $0.00 (simulated)`);
+      expect(message.blocks[0]).toEqual({ type: "section", text: { type: "mrkdwn", text: "*CRM visibility*: run completed" } });
+      expect(message.blocks[1]?.fields?.map((field) => field.text)).toContain(`*Answers:*\n${ANSWERS} of ${ANSWERS}`);
+      // The button goes to the tracker's page under PUBLIC_URL (http://localhost:PORT here), as e-mails' links do.
+      expect(message.blocks.at(-1)).toMatchObject({ type: "actions", elements: [{ type: "button", url: `http://localhost:3000/trackers/${created.id}` }] });
       expect(verified(rotated.webhook!.secret!, slack)).toBe(true);
       expect(verified(secret, slack)).toBe(false);
 
@@ -161,15 +171,21 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         db: getDb().db,
         queue: inlineQueue(),
         policy: { allowPrivate: true, httpsOnly: false },
+        publicUrl: "https://aisc.example.com",
         resolve: async () => ["127.0.0.1"],
       });
       await allowing.runEnded(run.id, created.id, [], { ended: true });
       expect(hook.received).toHaveLength(2);
       const pinned = hook.received[1]!;
       expect(pinned.headers.get("host")).toBe(`hooks.invalid:${hook.port}`);
-      expect(JSON.parse(pinned.body)).toEqual({
-        text: `&lt;!channel&gt; CRM &amp; &lt;https://evil.example|co&gt; ⟨U+202E⟩: run completed, ${ANSWERS} of ${ANSWERS} answers, cost $0.00 (simulated)`,
-      });
+      const message = JSON.parse(pinned.body) as { text: string; blocks: object[] };
+      expect(message.text).toBe(
+        `&lt;!channel&gt; CRM &amp; &lt;https://evil.example|co&gt; ⟨U+202E⟩: run completed, ${ANSWERS} of ${ANSWERS} answers, cost $0.00 (simulated)`,
+      );
+      // The blocks show the name as written too: no `<` or `>` from it reaches Slack.
+      expect(JSON.stringify(message.blocks)).toContain("*&lt;!channel&gt; CRM &amp; &lt;https://evil.example|co&gt; ⟨U+202E⟩*: run completed");
+      expect(JSON.stringify(message.blocks)).not.toMatch(/<!channel>|<https:/);
+      expect(message.blocks.at(-1)).toMatchObject({ type: "actions", elements: [{ url: `https://aisc.example.com/trackers/${created.id}` }] });
 
       // Internal addresses refused: the name was public when set, and answers loopback now. Nothing is sent.
       const publicFirst = async () => ["93.184.216.34"];
@@ -178,10 +194,91 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         db: getDb().db,
         queue: inlineQueue(),
         policy: { allowPrivate: false, httpsOnly: false },
+        publicUrl: "https://aisc.example.com",
         resolve: async () => ["127.0.0.1"],
       });
       await strict.runEnded(run.id, created.id, [], { ended: true });
       expect(hook.received).toHaveLength(2);
+    } finally {
+      await queue.stop();
+      hook.stop();
+    }
+  }, 60_000);
+
+  test("Send test posts a signed `test` event at once and says what came of it: delivered, the endpoint's non-2xx answer, unreachable", async () => {
+    const hook = receiver(1);
+    const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const created = (await agent.request("POST", "/api/trackers", { ...definition, webhook: { url: hook.url } })).json as Tracker;
+      const secret = created.webhook!.secret!;
+      const path = `/api/trackers/${created.id}/webhook/test`;
+
+      // The receiver's first answer is a 500: said, with its status, and not retried.
+      expect((await agent.request("POST", path)).json).toEqual({ delivered: false, status: 500, error: "your endpoint answered 500" });
+      expect(hook.received).toHaveLength(1);
+      expect(await agent.api.testTrackerWebhook(created.id)).toEqual({ delivered: true, status: 200 });
+      expect(hook.received).toHaveLength(2);
+      const delivered = hook.received[1]!;
+      expect(delivered.headers.get("x-aisc-event")).toBe("test");
+      expect(verified(secret, delivered)).toBe(true);
+      expect(JSON.parse(delivered.body) as unknown).toEqual({
+        id: delivered.headers.get("x-aisc-delivery")!,
+        event: "test",
+        tracker: { id: created.id, name: "CRM visibility", timezone: "UTC" },
+      });
+
+      // Slack: a Block Kit message saying it is a test, with the plain text.
+      await agent.api.updateTracker(created.id, { webhook: { url: hook.url, format: "slack" } });
+      expect(await agent.api.testTrackerWebhook(created.id)).toEqual({ delivered: true, status: 200 });
+      const slack = JSON.parse(hook.received[2]!.body) as { text: string; blocks: object[] };
+      expect(slack.text).toStartWith("CRM visibility: A test from AI Search Comparison");
+      expect(slack.blocks[0]).toEqual({ type: "section", text: { type: "mrkdwn", text: "*CRM visibility*: test message" } });
+
+      // Nobody listening: not delivered, in words.
+      hook.stop();
+      const unreachable = await agent.api.testTrackerWebhook(created.id);
+      expect(unreachable.delivered).toBe(false);
+      expect(unreachable.status).toBeUndefined();
+      expect(unreachable.error).toStartWith("your endpoint could not be reached");
+      // Test deliveries are not jobs: nothing was queued to retry.
+      expect(hook.received).toHaveLength(3);
+    } finally {
+      await queue.stop();
+      hook.stop();
+    }
+  }, 60_000);
+
+  test("Send test: 409 without a webhook, 404 for another user's tracker, 403 for a free account, 429 past its limit; a refused address said in words", async () => {
+    const hook = receiver();
+    const { app, queue } = await createTestApp(getDb(), { simulator });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const created = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+      const path = `/api/trackers/${created.id}/webhook/test`;
+      const none = await agent.request("POST", path);
+      expect(none.status).toBe(409);
+      expect(none.json).toEqual({ code: "CONFLICT", message: "This tracker has no webhook: set one, then send a test" });
+
+      const { agent: other } = await createProAgent(app, getDb());
+      expect((await other.request("POST", path)).status).toBe(404);
+      expect((await other.request("POST", "/api/trackers/not-a-tracker/webhook/test")).status).toBe(404);
+      const free = createAgent(app);
+      await signUp(free, getDb());
+      expect((await free.request("POST", path)).json).toMatchObject({ code: "PRO_REQUIRED" });
+
+      // A loopback address kept from when the operator allowed them: refused now, at the test as at a delivery, and nothing sent.
+      await getDb().db.update(trackers).set({ webhookUrl: hook.url, webhookFormat: "json", webhookSecret: "whsec_kept" }).where(eq(trackers.id, created.id));
+      const refused = await agent.api.testTrackerWebhook(created.id);
+      expect(refused.delivered).toBe(false);
+      expect(refused.error).toStartWith("webhook.url: 127.0.0.1 is a private, loopback");
+      expect(hook.received).toHaveLength(0);
+
+      // A few a minute per account (9 more here: a 409 posts nothing and is not counted), then 429 with Retry-After.
+      for (let i = 1; i < WEBHOOK_TESTS_PER_MINUTE; i++) await agent.api.testTrackerWebhook(created.id);
+      const limited = await agent.request("POST", path);
+      expect(limited.status).toBe(429);
+      expect(limited.json).toMatchObject({ code: "RATE_LIMITED" });
     } finally {
       await queue.stop();
       hook.stop();

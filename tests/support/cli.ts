@@ -27,13 +27,13 @@ export const CLI_ENTRY = join(ROOT, "cli/index.ts");
 export type CliServer = { baseUrl: string; app: App; database: Database; simulator: Simulator; providerStatus: ProviderStatus };
 
 /** The app on a free loopback port for the suite (or describe block) that calls it. */
-export function useCliServer(options: { simulator?: () => Simulator; retry?: RetryPolicy } = {}): () => CliServer {
+export function useCliServer(options: { simulator?: () => Simulator; retry?: RetryPolicy; env?: Record<string, string> } = {}): () => CliServer {
   let server: CliServer | undefined;
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const database = await openTestDatabase("pglite");
     const own = options.simulator?.();
-    const { app, simulator, queue, providerStatus } = await createTestApp(database, { simulator: own, retry: options.retry });
+    const { app, simulator, queue, providerStatus } = await createTestApp(database, { simulator: own, retry: options.retry, env: options.env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     server = { baseUrl: `http://127.0.0.1:${app.server?.port}`, app, database, simulator, providerStatus };
     stop = async () => {

@@ -93,6 +93,21 @@ describe("the form on the contract", () => {
     expect(changesOf(tracker, edited)).toEqual({ name: "CRM weekly", location: null, schedule: { cron: "0 8 * * *", timezone: "Europe/Berlin" } });
     // The alert window is a field of its own: kept when untouched (above), sent when changed.
     expect(changesOf(tracker, v.parse(TrackerForm, { ...draftOf(tracker), alertWindow: "3" }))).toEqual({ alertWindow: 3 });
+
+    // The webhook: untouched sends nothing; a blank URL removes it (null); a new format or a rotation sends it whole.
+    const hooked: Tracker = { ...tracker, webhook: { url: "https://hooks.slack.com/services/T/B/x", format: "slack" } };
+    const draft = draftOf(hooked);
+    expect(draft).toMatchObject({ webhookUrl: "https://hooks.slack.com/services/T/B/x", webhookFormat: "slack", rotateSecret: false });
+    expect(changesOf(hooked, v.parse(TrackerForm, draft))).toEqual({});
+    expect(changesOf(hooked, v.parse(TrackerForm, { ...draft, webhookUrl: " " }))).toEqual({ webhook: null });
+    expect(changesOf(hooked, v.parse(TrackerForm, { ...draft, webhookFormat: "json" }))).toEqual({
+      webhook: { url: "https://hooks.slack.com/services/T/B/x", format: "json" },
+    });
+    expect(changesOf(hooked, v.parse(TrackerForm, { ...draft, rotateSecret: true }))).toEqual({
+      webhook: { url: "https://hooks.slack.com/services/T/B/x", format: "slack", rotateSecret: true },
+    });
+    expect(changesOf(tracker, v.parse(TrackerForm, draftOf(tracker)))).toEqual({});
+    expect(placeIssue("webhook.url", "webhook.url must be a URL")).toEqual(["webhookUrl", "webhook.url must be a URL"]);
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isGlobalUnicast, parseIpAddress } from "#src/core/ip-address.ts";
 import { alertInWords } from "#src/server/services/trackers/words.ts";
-import { slackText } from "#src/server/services/trackers/webhooks.ts";
+import { slackText } from "#src/server/services/trackers/slack.ts";
 import { checkWebhookUrl, postPinned, type Send, webhookTarget } from "#src/server/services/trackers/webhook-url.ts";
 
 /*

@@ -9,7 +9,7 @@ export type CopyFieldProps = {
   value: string;
   label: string;
   /** What the value is, in the words shown when the clipboard is not available ("the link is selected…"). */
-  noun: "link" | "token";
+  noun: "link" | "token" | "secret";
   hideLabel?: boolean;
   /** Focused (and so selected) as it appears: what the person came for. */
   autoFocus?: boolean;

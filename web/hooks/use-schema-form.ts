@@ -51,6 +51,11 @@ export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema
     busy,
     setBusy,
     set,
+    /** Shows a message on a field that the schema could not know of (the server's refusal of its value), and focuses it. */
+    fail(field: keyof Values & string, message: string) {
+      setErrors((current) => ({ ...current, [field]: message }));
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+    },
     change: (field: TextFields<Values>) => (event: { target: { value: string } }) => set(field, event.target.value as Values[typeof field]),
     /** Prevents the page load and validates; the parsed values, or null when a field is wrong or a submit is in flight. */
     submitted(event: FormEvent<HTMLFormElement>): v.InferOutput<S> | null {

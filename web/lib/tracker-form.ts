@@ -10,6 +10,7 @@ import {
   MAX_TRACKER_QUERIES,
   type Tracker,
   type UpdateTracker,
+  type webhookFormats,
 } from "#src/contract/trackers.ts";
 import { choiceOf, cronOf, DEFAULT_SCHEDULE, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { splitList } from "#web/lib/workbench.ts";
@@ -38,6 +39,11 @@ export type TrackerDraft = {
   monthlyBudgetUsd: string;
   /** Runs per alert window. */
   alertWindow: string;
+  /** Blank for none (an edit's blank removes the saved one). */
+  webhookUrl: string;
+  webhookFormat: (typeof webhookFormats)[number];
+  /** A new signing secret on save (edit, with a webhook saved). */
+  rotateSecret: boolean;
 };
 
 /** The questions of the text box: one a line, blank lines left out. */
@@ -105,6 +111,9 @@ export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTra
     schedule: { cron: cronOf(draft.schedule), timezone: draft.timezone },
     ...(budget ? { monthlyBudgetUsd: Number(budget) } : {}),
     alertWindow: draft.alertWindow.trim() ? Number(draft.alertWindow) : Number.NaN,
+    ...(draft.webhookUrl.trim()
+      ? { webhook: { url: draft.webhookUrl, format: draft.webhookFormat, ...(draft.rotateSecret ? { rotateSecret: true } : {}) } }
+      : {}),
   };
 }
 
@@ -115,6 +124,11 @@ export const TrackerForm = v.pipe(
   CreateTracker,
 );
 
+/** The field an API refusal is about, when the form has one: a refused webhook address ("webhook.url: … is a private …"). */
+export function fieldOfRefusal(message: string): "webhookUrl" | null {
+  return message.startsWith("webhook.url") ? "webhookUrl" : null;
+}
+
 /** Where each of the contract's issues shows in the form, in the form's words. */
 export function placeIssue(path: string, message: string): [field: string, message: string] {
   const [head, index] = path.split(".");
@@ -122,6 +136,7 @@ export function placeIssue(path: string, message: string): [field: string, messa
   if (head === "brand") return [{ name: "brandName", aliases: "brandAliases", domains: "brandDomains" }[index ?? ""] ?? "brandName", message];
   if (head === "competitors" && index !== undefined) return [`competitors.${index}`, message];
   if (head === "schedule") return [index === "timezone" ? "timezone" : "schedule", message];
+  if (head === "webhook") return [index === "format" ? "webhookFormat" : "webhookUrl", message];
   return [head ?? path, message];
 }
 
@@ -141,6 +156,9 @@ export function newDraft(lens: BrandLensSettings | undefined, connected: Provide
     timezone,
     monthlyBudgetUsd: "",
     alertWindow: "1",
+    webhookUrl: "",
+    webhookFormat: "json",
+    rotateSecret: false,
   };
 }
 
@@ -160,6 +178,9 @@ export function draftOf(tracker: Tracker): TrackerDraft {
     timezone: tracker.schedule.timezone,
     monthlyBudgetUsd: tracker.monthlyBudgetUsd === undefined ? "" : String(tracker.monthlyBudgetUsd),
     alertWindow: String(tracker.alertWindow),
+    webhookUrl: tracker.webhook?.url ?? "",
+    webhookFormat: tracker.webhook?.format ?? "json",
+    rotateSecret: false,
   };
 }
 
@@ -174,7 +195,7 @@ export function emptyRow(): CompetitorRow {
 
 /**
  * The fields an edit changed, for PATCH: a change of queries or providers starts a new series
- * segment, so what did not change is not sent. A removed location or budget is sent as null.
+ * segment, so what did not change is not sent. A removed location, budget or webhook is sent as null.
  */
 export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<typeof UpdateTracker> {
   const before: Record<string, unknown> = {
@@ -188,12 +209,14 @@ export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<t
     schedule: tracker.schedule,
     monthlyBudgetUsd: tracker.monthlyBudgetUsd ?? null,
     alertWindow: tracker.alertWindow,
+    webhook: tracker.webhook ? { url: tracker.webhook.url, format: tracker.webhook.format } : null,
   };
   const after: Record<string, unknown> = {
     ...next,
     providers: next.providers ?? tracker.providers,
     location: next.location ?? null,
     monthlyBudgetUsd: next.monthlyBudgetUsd ?? null,
+    webhook: next.webhook ?? null,
   };
   return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])));
 }

@@ -146,9 +146,9 @@ export function createServices({
   const caps = trackerSettings.caps ?? DEFAULT_TRACKER_CAPS;
   const rollups = createRollups({ db, store });
   const alerts = createAlerts({ db, clock });
-  const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, clock });
   const mailer = createMailer(trackerSettings.mail);
   const mailLinks = createMailLinks({ secret, publicUrl: trackerSettings.mail.publicUrl ?? "http://localhost:3000", clock });
+  const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, publicUrl: mailLinks.publicUrl, clock });
   const outbox = createOutbox({ db, queue, mailer, links: mailLinks, dailyCap: trackerSettings.mail.dailyCap ?? 10, clock });
   const emails = createTrackerEmails({ db, queue, outbox, alerts, rollups, clock });
   const notifications = createNotifications({ db, outbox, links: mailLinks, clock });
@@ -188,6 +188,7 @@ export function createServices({
     emails,
     missed,
     webhookPolicy: trackerSettings.webhooks,
+    webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     caps,
     clock,

@@ -6,6 +6,7 @@ import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { TrackerForm } from "#web/components/trackers/tracker-form.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
+import { WebhookSecretDialog, withoutSecret } from "#web/components/trackers/tracker-webhook.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import type { PrefetchContext } from "#web/page.ts";
@@ -48,6 +49,8 @@ export function TrackerFormPage({ id }: { id: string | undefined }) {
 function NewTracker() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
+  // Saved with a webhook: its secret is shown once before the page moves on.
+  const [revealed, setRevealed] = useState<Tracker | null>(null);
   const lens = useQuery(workbenchQueries.brandLens(api));
   const { data: status } = useQuery(queries.status(api));
   // The form starts from the lens: it waits for it (a failed read starts it empty).
@@ -57,16 +60,23 @@ function NewTracker() {
   async function create(input: CreateTracker) {
     try {
       const tracker = await api.createTracker(input);
-      queryClient.setQueryData(trackerQueries.one(api, tracker.id).queryKey, tracker);
+      queryClient.setQueryData(trackerQueries.one(api, tracker.id).queryKey, withoutSecret(tracker));
       await queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
       toast({ title: "Tracker created", description: `${visibleText(tracker.name)}: ${tracker.scheduleText}.` });
-      navigate(`/trackers/${tracker.id}`);
+      if (tracker.webhook?.secret) setRevealed(tracker);
+      else navigate(`/trackers/${tracker.id}`);
     } catch (error) {
       toast({ variant: "destructive", title: "Could not create the tracker", description: errorText(error) });
+      throw error;
     }
   }
 
-  return <TrackerForm initial={newDraft(lens.data, connected, "UTC")} status={status} submitLabel="Create tracker" onSave={create} localTimeZone />;
+  return (
+    <>
+      <TrackerForm initial={newDraft(lens.data, connected, "UTC")} status={status} submitLabel="Create tracker" onSave={create} localTimeZone />
+      {revealed ? <WebhookSecretDialog tracker={revealed} onDone={() => navigate(`/trackers/${revealed.id}`)} /> : null}
+    </>
+  );
 }
 
 function EditTracker({ id }: { id: string }) {
@@ -74,6 +84,7 @@ function EditTracker({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const { data: status } = useQuery(queries.status(api));
+  const [revealed, setRevealed] = useState<Tracker | null>(null);
   if (isPending) return <Skeleton className="h-96 w-full" aria-label="Loading the tracker" role="status" />;
   if (error) return <TrackerMissing error={error} />;
 
@@ -82,28 +93,34 @@ function EditTracker({ id }: { id: string }) {
     const change = changesOf(tracker, input);
     try {
       const saved = Object.keys(change).length > 0 ? await api.updateTracker(id, change) : tracker;
-      queryClient.setQueryData(trackerQueries.one(api, id).queryKey, saved);
+      queryClient.setQueryData(trackerQueries.one(api, id).queryKey, withoutSecret(saved));
       await queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
       toast({ title: "Tracker saved", description: `${saved.name}: ${saved.scheduleText}.` });
-      navigate(`/trackers/${id}`);
+      // A new or rotated webhook secret is shown once before the page moves on.
+      if (saved.webhook?.secret) setRevealed(saved);
+      else navigate(`/trackers/${id}`);
     } catch (failure) {
       toast({ variant: "destructive", title: "Could not save the tracker", description: errorText(failure) });
+      throw failure;
     }
   }
 
   return (
-    // Keyed by the saved version: a save elsewhere starts the form again from it.
-    <TrackerForm
-      key={tracker.updatedAt}
-      initial={draftOf(tracker)}
-      status={status}
-      saved={tracker}
-      submitLabel="Save changes"
-      onSave={save}
-      localTimeZone={false}
-    >
-      <DeleteTracker tracker={tracker} onDeleted={() => navigate("/trackers")} />
-    </TrackerForm>
+    <>
+      {/* Keyed by the saved version: a save elsewhere starts the form again from it. */}
+      <TrackerForm
+        key={tracker.updatedAt}
+        initial={draftOf(tracker)}
+        status={status}
+        saved={tracker}
+        submitLabel="Save changes"
+        onSave={save}
+        localTimeZone={false}
+      >
+        <DeleteTracker tracker={tracker} onDeleted={() => navigate("/trackers")} />
+      </TrackerForm>
+      {revealed ? <WebhookSecretDialog tracker={revealed} onDone={() => navigate(`/trackers/${id}`)} /> : null}
+    </>
   );
 }
 

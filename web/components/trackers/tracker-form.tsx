@@ -6,7 +6,17 @@ import { MAX_TRACKER_COMPETITORS, MAX_TRACKER_QUERIES } from "#src/contract/trac
 import { TrackerDetectability, TrackerEstimate } from "#web/components/trackers/tracker-estimate.tsx";
 import { Textarea } from "#web/components/ui/textarea.tsx";
 import { useSchemaForm } from "#web/hooks/use-schema-form.ts";
-import { emptyRow, placeIssue, queryLines, TrackerForm as TrackerFormSchema, type CompetitorRow, type TrackerDraft } from "#web/lib/tracker-form.ts";
+import { SendTest } from "#web/components/trackers/tracker-webhook.tsx";
+import {
+  emptyRow,
+  fieldOfRefusal,
+  placeIssue,
+  queryLines,
+  TrackerForm as TrackerFormSchema,
+  type CompetitorRow,
+  type TrackerDraft,
+} from "#web/lib/tracker-form.ts";
+import { errorText } from "#web/lib/workbench.ts";
 import { browserTimeZone, WEEKDAYS, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { Button, Input, NativeSelect, NativeSelectOption, providerCatalogue, providerIds, Skeleton } from "#web/shared-chunk.ts";
 import { Field } from "#web/components/ui/field.tsx";
@@ -30,7 +40,7 @@ type TrackerFormProps = {
 /**
  * The tracker form (new and edit): name, questions, brand and competitors, providers, iterations,
  * where it asks from, the schedule (a preset or cron, in a time zone), an optional monthly budget,
- * and, before saving, what a run and a month should cost and what change it can tell. Checked by
+ * an optional webhook, and, before saving, what a run and a month should cost and what change it can tell. Checked by
  * the contract's CreateTracker.
  */
 export function TrackerForm({ initial, status, saved, submitLabel, onSave, localTimeZone, children }: TrackerFormProps) {
@@ -50,6 +60,11 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
     form.setBusy(true);
     try {
       await onSave(input);
+    } catch (error) {
+      // The page said why; a refusal about one field (a webhook address the server will not post to) shows on it too.
+      const message = errorText(error);
+      const field = fieldOfRefusal(message);
+      if (field) form.fail(field, message);
     } finally {
       form.setBusy(false);
     }
@@ -271,6 +286,8 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
         </Field>
       </Section>
 
+      <WebhookFields id={id} values={values} errors={errors} set={set} change={change} saved={saved} />
+
       {/* Before saving: what a run costs, and what change it can tell. */}
       <div className="grid gap-4 md:grid-cols-2">
         <TrackerEstimate draft={values} status={status} saved={saved} />
@@ -285,6 +302,83 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
         {children}
       </div>
     </form>
+  );
+}
+
+type Form = ReturnType<typeof useSchemaForm<typeof TrackerFormSchema>>;
+
+/**
+ * Where its runs' ends, alerts and missed runs are posted: a URL and its format (our JSON, signed, or
+ * a Slack incoming webhook); on an edit with one saved, a new secret on save, removing it, and Send test.
+ */
+function WebhookFields({ id, values, errors, set, change, saved }: Pick<Form, "values" | "errors" | "set" | "change"> & { id: string; saved?: Tracker }) {
+  const hook = saved?.webhook;
+  const edited = hook && (values.webhookUrl.trim() !== hook.url || values.webhookFormat !== hook.format);
+  const formats: [TrackerDraft["webhookFormat"], string][] = [
+    ["json", "JSON (signed, for your own endpoint)"],
+    ["slack", "Slack (incoming webhook)"],
+  ];
+  return (
+    <Section title="Webhook" description="Optional: each run's end, alerts and runs that did not happen, posted to a URL as they happen.">
+      <Field
+        id={`${id}-webhook`}
+        label="Webhook URL"
+        hint={hook ? "Blank removes the webhook when you save." : "Blank for none, e.g. https://hooks.slack.com/services/…"}
+        error={errors.webhookUrl}
+      >
+        <Input
+          id={`${id}-webhook`}
+          type="url"
+          inputMode="url"
+          spellCheck={false}
+          value={values.webhookUrl}
+          onChange={change("webhookUrl")}
+          placeholder="https://"
+          {...invalid(errors.webhookUrl, `${id}-webhook`, true)}
+        />
+      </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Format</legend>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          {formats.map(([format, label]) => (
+            <label key={format} className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name={`${id}-webhook-format`}
+                className="size-4 accent-primary"
+                checked={values.webhookFormat === format}
+                onChange={() => set("webhookFormat", format)}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {hook ? (
+        <div className="space-y-4">
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="size-4 accent-primary"
+                checked={values.rotateSecret}
+                disabled={!values.webhookUrl.trim()}
+                onChange={(event) => set("rotateSecret", event.target.checked)}
+              />
+              Make a new signing secret on save (the old one stops at once)
+            </label>
+            <Button type="button" variant="ghost" size="sm" className="text-destructive" disabled={!values.webhookUrl} onClick={() => set("webhookUrl", "")}>
+              <X aria-hidden="true" />
+              Remove webhook
+            </Button>
+          </div>
+          <SendTest
+            trackerId={saved.id}
+            note={edited ? `Tests the saved webhook (${hook.url}, ${hook.format}): save changes first to test the new one.` : undefined}
+          />
+        </div>
+      ) : null}
+    </Section>
   );
 }
 

@@ -11,6 +11,7 @@ import {
   TrackerRunList,
   TrackerRunsQuery,
   UpdateTracker,
+  WebhookTestResult,
 } from "#src/contract/trackers.ts";
 import { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
@@ -188,6 +189,20 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         }),
       },
     )
+    .post("/api/trackers/:id/webhook/test", ({ userId, params }) => trackers.testWebhook(userId, params.id), {
+      pro: true,
+      params: TrackerId,
+      response: WebhookTestResult,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Send a test message to a tracker's webhook",
+        description:
+          `${PRO} Posts a \`test\` event to the saved webhook now, once and without retries, as every delivery is posted (the address checked, signed with \`X-AISC-Signature\`, no redirect followed): ` +
+          'JSON `{ id, event: "test", tracker: { id, name, timezone } }`, or for Slack a Block Kit message saying it is a test. ' +
+          "Answers what came of it: `delivered` (the endpoint answered 2xx), its `status` when it answered, and `error` in words when it was not delivered (refused address, unreachable, no answer within 10 s, a non-2xx answer). " +
+          "409 `CONFLICT` when the tracker has no webhook; 429 `RATE_LIMITED` past 10 tests a minute.",
+      }),
+    })
     .get("/api/trackers/:id/runs", ({ userId, params, query }) => trackers.runs(userId, params.id, query), {
       pro: true,
       params: TrackerId,

@@ -6,8 +6,18 @@ import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
-import type { CreateTracker, Detectability, RunDefinition, Tracker, TrackerRun, TrackerRunList, UpdateTracker } from "#src/contract/trackers.ts";
+import type {
+  CreateTracker,
+  Detectability,
+  RunDefinition,
+  Tracker,
+  TrackerRun,
+  TrackerRunList,
+  UpdateTracker,
+  WebhookTestResult,
+} from "#src/contract/trackers.ts";
 import type { TrackerShape } from "#src/core/detectability.ts";
+import { createThrottle, tryAgainIn } from "../auth/throttle.ts";
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
 import type { TrackerEngine } from "./engine.ts";
@@ -17,7 +27,7 @@ import type { DetectabilityService } from "./detectability.ts";
 import type { TrackerEmails } from "./emails.ts";
 import type { Rollups } from "./rollups.ts";
 import { checkWebhookUrl, type WebhookPolicy } from "./webhook-url.ts";
-import { newWebhookSecret } from "./webhooks.ts";
+import { newWebhookSecret, type Webhooks } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
@@ -35,6 +45,13 @@ export const TRACKER_NOT_FOUND = "Tracker not found";
 /** What one account may have and do (ADR 052): MAX_TRACKERS_PER_ACCOUNT, MAX_TRACKER_RUN_ANSWERS, TRACKER_MANUAL_RUNS_PER_DAY. */
 export type TrackerCaps = { maxTrackers: number; maxRunAnswers: number; manualRunsPerDay: number };
 export const DEFAULT_TRACKER_CAPS: TrackerCaps = { maxTrackers: 20, maxRunAnswers: 1500, manualRunsPerDay: 30 };
+
+/**
+ * Send test posts at once from this server to an address its owner chose: a few a minute per
+ * account is plenty to try a webhook, and too few to use the server to hammer an address. Counted
+ * in memory (auth/throttle.ts): N instances allow N times as many, which is still a handful.
+ */
+export const WEBHOOK_TESTS_PER_MINUTE = 10;
 
 /** Creating a tracker takes this advisory lock (with the account's hash) while it counts the account's trackers. */
 const TRACKER_COUNT_LOCK_KEY = 727_411_903;
@@ -55,6 +72,8 @@ export type TrackersDeps = {
   rollups: Pick<Rollups, "trend" | "sources" | "read">;
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
+  /** Where Send test posts. */
+  webhooks: Pick<Webhooks, "test">;
   alerts: Pick<Alerts, "list">;
   changes: Pick<Changes, "latest">;
   detectability: DetectabilityService;
@@ -85,11 +104,13 @@ export function createTrackers({
   emails,
   missed,
   webhookPolicy,
+  webhooks,
   minIntervalMinutes,
   caps = DEFAULT_TRACKER_CAPS,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
+  const webhookTests = createThrottle({ limit: WEBHOOK_TESTS_PER_MINUTE, windowMs: 60_000, clock });
   let missedCheckScheduled = false;
   /** The missed-run check's schedule, once per process (the same key replaces it). */
   async function ensureMissedCheck(): Promise<void> {
@@ -365,6 +386,18 @@ export function createTrackers({
       const run = await runViews.one(row.id, runId);
       if (!run) throw new Error("the run just queued is missing");
       return { run };
+    },
+
+    /** Send test: a `test` event posted to the tracker's webhook now, and what came of it; CONFLICT without a webhook, RATE_LIMITED past WEBHOOK_TESTS_PER_MINUTE. */
+    async testWebhook(userId: string, id: string): Promise<WebhookTestResult> {
+      const row = await own(userId, id);
+      if (!row.webhookUrl || !row.webhookSecret) throw new DomainError("CONFLICT", "This tracker has no webhook: set one, then send a test");
+      const taken = webhookTests.attempt([`webhook-test:${userId}`]);
+      if (!taken.allowed)
+        throw new DomainError("RATE_LIMITED", `Test messages are sent at most ${WEBHOOK_TESTS_PER_MINUTE} a minute. ${tryAgainIn(taken.retryAfterS)}`, {
+          retryAfterS: taken.retryAfterS,
+        });
+      return webhooks.test(row, { url: row.webhookUrl, format: row.webhookFormat ?? "json", secret: row.webhookSecret });
     },
 
     async runs(userId: string, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {

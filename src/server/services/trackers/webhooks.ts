@@ -2,14 +2,13 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { trackers } from "#db/schema.ts";
-import type { TrackerRun } from "#src/contract/trackers.ts";
+import type { TrackerRun, WebhookTestResult } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
-import { visibleText } from "#src/core/display-text.ts";
 import { DomainError } from "../errors.ts";
 import type { JobQueue, SendOptions } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
+import { slackMessage } from "./slack.ts";
 import { postPinned, type Resolve, type Send, type WebhookPolicy, type WebhookTarget, webhookTarget } from "./webhook-url.ts";
-import { alertInWords, missedInWords, runInWords } from "./words.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
 const QUEUE = "tracker-webhook";
@@ -17,15 +16,17 @@ const QUEUE = "tracker-webhook";
 export const DELIVERY_RETRIES = { retryLimit: 7, retryDelaySeconds: 2, retryBackoff: true } satisfies SendOptions;
 const TIMEOUT_MS = 10_000;
 
-export type WebhookEvent = "alert" | "run.completed" | "run.failed" | "run.missed";
-type Payload = {
+/** `test` is sent only when the owner asks (Send test), at once and without retries. */
+export type WebhookEvent = "alert" | "run.completed" | "run.failed" | "run.missed" | "test";
+export type WebhookPayload = {
   tracker: { id: string; name: string; timezone?: string };
   /** `run.missed`: the occurrence that was due, and why no run was made for it. */
   missed?: { dueAt: string; reason: string };
   run?: Pick<TrackerRun, "id" | "status" | "reason" | "scheduledFor" | "finishedAt" | "answers" | "cost">;
   alert?: TrackerAlert;
 };
-type Delivery = { id: string; trackerId: string; event: WebhookEvent; payload: Payload };
+type Delivery = { id: string; trackerId: string; event: WebhookEvent; payload: WebhookPayload };
+export type Hook = { url: string; format: "json" | "slack"; secret: string };
 
 /** The header a delivery is signed in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the webhook's secret>`. */
 export const SIGNATURE_HEADER = "x-aisc-signature";
@@ -42,14 +43,16 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 
 /**
  * A tracker's events, posted to its webhook: a run's end (`run.completed`, for a
- * partial run too, or `run.failed`), each alert, and a due run that did not happen (`run.missed`). Each delivery is a pg-boss job: a webhook that
+ * partial run too, or `run.failed`), each alert, and a due run that did not happen (`run.missed`:
+ * a tick skipped behind a run still going, a run a limit refused, a stall). Each delivery is a pg-boss job: a webhook that
  * does not answer 2xx is asked again with backoff; one removed or changed to a refused address
- * since is not.
+ * since is not. A `test` is posted the same way, at once, and says what came of it.
  */
 export function createWebhooks({
   db,
   queue,
   policy,
+  publicUrl,
   clock = () => new Date(),
   resolve,
   transport,
@@ -57,6 +60,8 @@ export function createWebhooks({
   db: Db;
   queue: JobQueue;
   policy: WebhookPolicy;
+  /** Where the product is (PUBLIC_URL, as e-mails link to it): Slack messages link to the tracker's page under it. */
+  publicUrl: string;
   clock?: () => Date;
   /** How a webhook's host is resolved (`node:dns` by default; a test answers its own). */
   resolve?: Resolve;
@@ -70,7 +75,7 @@ export function createWebhooks({
     /** Sends a run's end and its new alerts to the tracker's webhook, if it has one. */
     async runEnded(runId: string, trackerId: string, alerts: readonly TrackerAlert[], { ended }: { ended: boolean }): Promise<void> {
       const [tracker] = await db
-        .select({ id: trackers.id, name: trackers.name, url: trackers.webhookUrl })
+        .select({ id: trackers.id, name: trackers.name, timezone: trackers.timezone, url: trackers.webhookUrl })
         .from(trackers)
         .where(eq(trackers.id, trackerId))
         .limit(1);
@@ -78,7 +83,7 @@ export function createWebhooks({
       const view = await runViews.one(trackerId, runId);
       if (!view) return;
       const { id, status, reason, scheduledFor, finishedAt, answers, cost } = view;
-      const base = { tracker: { id: tracker.id, name: tracker.name } };
+      const base = { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone } };
       const run = { id, status, ...(reason ? { reason } : {}), scheduledFor, finishedAt, answers, cost };
       if (ended) await send(trackerId, status === "failed" ? "run.failed" : "run.completed", { ...base, run });
       for (const alert of alerts) await send(trackerId, "alert", { ...base, alert });
@@ -97,30 +102,59 @@ export function createWebhooks({
       if (!tracker?.url) return;
       await send(trackerId, "run.missed", { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone }, missed }, deliveryId);
     },
+
+    /** Posts a `test` event to a tracker's webhook now, once, as a delivery goes (checked address, signed), and says what came of it. */
+    async test(tracker: { id: string; name: string; timezone: string }, hook: Hook): Promise<WebhookTestResult> {
+      const payload = { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone } };
+      let response: Response;
+      try {
+        response = await post(hook, { id: randomUUID(), trackerId: tracker.id, event: "test", payload });
+      } catch (error) {
+        return { delivered: false, error: failureInWords(error) };
+      }
+      const { status } = response;
+      if (status >= 200 && status < 300) return { delivered: true, status };
+      return {
+        delivered: false,
+        status,
+        error: status >= 300 && status < 400 ? `your endpoint answered ${status}, a redirect, which is not followed` : `your endpoint answered ${status}`,
+      };
+    },
   };
 
   /** A delivery is its job: sent again under the same id, it is not sent twice. */
-  async function send(trackerId: string, event: WebhookEvent, payload: Payload, id: string = randomUUID()): Promise<void> {
+  async function send(trackerId: string, event: WebhookEvent, payload: WebhookPayload, id: string = randomUUID()): Promise<void> {
     await queue.send<Delivery>(QUEUE, { id, trackerId, event, payload }, { id, ...DELIVERY_RETRIES });
   }
 
-  async function deliver({ id, trackerId, event, payload }: Delivery): Promise<void> {
+  async function deliver(delivery: Delivery): Promise<void> {
     const [hook] = await db
       .select({ url: trackers.webhookUrl, format: trackers.webhookFormat, secret: trackers.webhookSecret })
       .from(trackers)
-      .where(eq(trackers.id, trackerId))
+      .where(eq(trackers.id, delivery.trackerId))
       .limit(1);
     if (!hook?.url || !hook.secret) return;
-    let target: WebhookTarget;
+    let response: Response;
     try {
-      target = await webhookTarget(hook.url, policy, resolve);
+      response = await post({ url: hook.url, format: hook.format ?? "json", secret: hook.secret }, delivery);
     } catch (error) {
-      // Refused (the URL or an address it resolves to): not sent, not retried. Unresolved: retried.
+      // Refused (the URL or an address it resolves to): not sent, not retried. Unresolved or unreachable: retried.
       if (!(error instanceof DomainError)) throw error;
-      console.warn(`webhook of tracker ${trackerId} not sent: ${error.message}`);
+      console.warn(`webhook of tracker ${delivery.trackerId} not sent: ${error.message}`);
       return;
     }
-    const body = JSON.stringify(hook.format === "slack" ? { text: slackText(textOf(event, payload)) } : { id, event, ...payload });
+    if (response.status < 200 || response.status >= 300) throw new Error(`the webhook answered ${response.status}`);
+  }
+
+  /**
+   * The one way an event is posted: the URL checked and resolved once (DomainError when refused),
+   * the body in the hook's format, signed, to an address just checked, never to the name resolved
+   * again; a redirect is answered, not followed. Throws when it could not be posted.
+   */
+  async function post(hook: Hook, { id, trackerId, event, payload }: Delivery): Promise<Response> {
+    const target: WebhookTarget = await webhookTarget(hook.url, policy, resolve);
+    const trackerUrl = `${publicUrl}/trackers/${trackerId}`;
+    const body = JSON.stringify(hook.format === "slack" ? slackMessage(event, payload, { trackerUrl }) : { id, event, ...payload });
     const timestamp = Math.floor(clock().getTime() / 1000);
     const headers = {
       "content-type": "application/json",
@@ -129,32 +163,18 @@ export function createWebhooks({
       "x-aisc-delivery": id,
       [SIGNATURE_HEADER]: signWebhook(hook.secret, timestamp, body),
     };
-    // To an address just checked, not to the name resolved again; a redirect counts as a failure.
     const response = await postPinned(target, { headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) }, transport);
     await response.body?.cancel();
-    if (response.status < 200 || response.status >= 300) throw new Error(`the webhook answered ${response.status}`);
+    return response;
   }
 }
 
+/** Why a test was not posted, in words: refused, unresolved, unreachable or too slow. */
+function failureInWords(error: unknown): string {
+  if (error instanceof DomainError) return error.message;
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `your endpoint did not answer within ${TIMEOUT_MS / 1000} seconds`;
+  return `your endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+}
+
 export type Webhooks = ReturnType<typeof createWebhooks>;
-
-/**
- * Text for Slack's mrkdwn (and Discord's Slack-compatible webhooks): what users wrote stays as
- * written and does nothing. One line, unseen characters named (visibleText); `&`, `<` and `>`
- * escaped, Slack's rule, so `<!channel>` or `<https://…|text>` is shown, not acted on; and
- * `@everyone` / `@here`, which Discord would act on, broken by a zero-width space.
- */
-export function slackText(text: string): string {
-  return visibleText(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/@(everyone|here)\b/gi, "@\u200b$1");
-}
-
-/** The event in one line, for Slack and Discord. */
-function textOf(event: WebhookEvent, { tracker, run, alert, missed }: Payload): string {
-  if (alert) return alertInWords(tracker.name, alert);
-  if (missed) return missedInWords(tracker.name, missed, tracker.timezone ?? "UTC");
-  return run ? runInWords(tracker.name, event, run) : `${tracker.name}: ${event}`;
-}
