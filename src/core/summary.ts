@@ -36,9 +36,11 @@ export function summaryPeriod(
   runs: ReadonlyArray<{ runId: string; at: string }>,
 ): ResolvedPeriod {
   if (asked.period === "run") {
-    const window = (run: { runId: string; at: string } | undefined): SummaryWindow =>
-      run ? { from: new Date(run.at), until: new Date(run.at), runIds: [run.runId] } : { from: now, until: now, runIds: [] };
-    return { kind: "run", current: window(runs.at(-1)), previous: window(runs.at(-2)) };
+    // No run (or none before the newest): an empty window where it would be, never after the run read (the answers are read from the previous window's start on).
+    const window = (run: { runId: string; at: string } | undefined, at: Date): SummaryWindow =>
+      run ? { from: new Date(run.at), until: new Date(run.at), runIds: [run.runId] } : { from: at, until: at, runIds: [] };
+    const current = window(runs.at(-1), now);
+    return { kind: "run", current, previous: window(runs.at(-2), current.from) };
   }
   const custom = !asked.period && (asked.from || asked.until);
   const until = custom ? (asked.until ?? now) : now;

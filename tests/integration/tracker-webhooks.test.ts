@@ -116,12 +116,16 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         event: string;
         tracker: { id: string; name: string };
         run: { id: string; status: string; answers: { done: number } };
+        headline: string;
       };
       expect(body).toMatchObject({
         event: "run.completed",
         tracker: { id: created.id, name: "CRM visibility" },
         run: { id: run.id, status: "completed", answers: { done: ANSWERS } },
       });
+      // The run's headline, as the tracker page's "This run" reads it.
+      expect(body.headline).toBe((await agent.api.getTrackerSummary(created.id, { period: "run" })).sentence);
+      expect(body.headline).toStartWith("HubSpot: named in ");
 
       // Slack format: Block Kit with the one line as the fallback text (Discord's Slack-compatible webhooks show it); a rotated secret signs from then on.
       const rotated = await agent.api.updateTracker(created.id, { webhook: { url: hook.url, format: "slack", rotateSecret: true } });
@@ -137,8 +141,12 @@ describeEachDatabase("trackers: webhooks", (getDb) => {
         blocks: Array<{ type: string; text?: { type: string; text: string }; fields?: Array<{ text: string }> }>;
       };
       expect(message.text).toBe(`CRM visibility: run completed, ${ANSWERS} of ${ANSWERS} answers, cost $0.00 (simulated)`);
-      expect(message.blocks[0]).toEqual({ type: "section", text: { type: "mrkdwn", text: "*CRM visibility*: run completed" } });
-      expect(message.blocks[1]?.fields?.map((field) => field.text)).toContain(`*Answers:*\n${ANSWERS} of ${ANSWERS}`);
+      // The message opens on the run's headline (brand, rate, rank, change against the run before).
+      const headline = (await agent.api.getTrackerSummary(created.id, { period: "run" })).sentence;
+      expect(headline).toContain("the run before");
+      expect(message.blocks[0]).toEqual({ type: "section", text: { type: "mrkdwn", text: headline } });
+      expect(message.blocks[1]).toEqual({ type: "section", text: { type: "mrkdwn", text: "*CRM visibility*: run completed" } });
+      expect(message.blocks[2]?.fields?.map((field) => field.text)).toContain(`*Answers:*\n${ANSWERS} of ${ANSWERS}`);
       // The button goes to the tracker's page under PUBLIC_URL (http://localhost:PORT here), as e-mails' links do.
       expect(message.blocks.at(-1)).toMatchObject({ type: "actions", elements: [{ type: "button", url: `http://localhost:3000/trackers/${created.id}` }] });
       expect(verified(rotated.webhook!.secret!, slack)).toBe(true);

@@ -157,7 +157,10 @@ describe("summaryPeriod", () => {
       period,
     );
     expect(summary.sentence).toEndWith("no clear change from the run before.");
-    expect(summaryPeriod({ period: "run" }, NOW, runs.slice(1)).previous.runIds).toEqual([]);
+    // The first run: nothing before it, and the empty window before it, not after (its answers are read from the previous window's start).
+    const first = summaryPeriod({ period: "run" }, NOW, runs.slice(1));
+    expect(first.previous.runIds).toEqual([]);
+    expect(first.previous.from.getTime()).toBeLessThanOrEqual(first.current.from.getTime());
   });
 });
 

@@ -16,6 +16,7 @@ import { createAlerts } from "./trackers/alerts.ts";
 import { createDetectability } from "./trackers/detectability.ts";
 import { createChanges } from "./trackers/changes.ts";
 import { createWebhooks } from "./trackers/webhooks.ts";
+import { createRunHeadline } from "./trackers/summary.ts";
 import type { WebhookPolicy } from "./trackers/webhook-url.ts";
 import { createTrackerEmails } from "./trackers/emails.ts";
 import { createMailer } from "./mail/index.ts";
@@ -148,7 +149,14 @@ export function createServices({
   const alerts = createAlerts({ db, clock });
   const mailer = createMailer(trackerSettings.mail);
   const mailLinks = createMailLinks({ secret, publicUrl: trackerSettings.mail.publicUrl ?? "http://localhost:3000", clock });
-  const webhooks = createWebhooks({ db, queue, policy: trackerSettings.webhooks, publicUrl: mailLinks.publicUrl, clock });
+  const webhooks = createWebhooks({
+    db,
+    queue,
+    policy: trackerSettings.webhooks,
+    publicUrl: mailLinks.publicUrl,
+    headline: createRunHeadline({ db, rollups, clock: clock ?? (() => new Date()) }),
+    clock,
+  });
   const outbox = createOutbox({ db, queue, mailer, links: mailLinks, dailyCap: trackerSettings.mail.dailyCap ?? 10, clock });
   const emails = createTrackerEmails({ db, queue, outbox, alerts, rollups, clock });
   const notifications = createNotifications({ db, outbox, links: mailLinks, clock });

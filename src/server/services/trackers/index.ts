@@ -31,7 +31,7 @@ import { newWebhookSecret, type Webhooks } from "./webhooks.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import type { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
-import { trackerSummary } from "./summary.ts";
+import { summarySubject, trackerSummary } from "./summary.ts";
 import { createRunViews, currentDefinition } from "./runs.ts";
 import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
@@ -429,9 +429,8 @@ export function createTrackers({
     /** The brand's headline for a period: its mention rate, rank, share of voice and change, across providers and per provider. */
     async summary(userId: string, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
       const row = await own(userId, id);
-      const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand).name, tracked: 1 + competitorsOf(row) };
       // A frozen link's "now" is its snapshot; a `to` after it reads up to it.
-      return trackerSummary(rollups, tracker, query.to ? { ...query, to: clampTo(query.to, asOf) } : query, asOf ?? clock());
+      return trackerSummary(rollups, summarySubject(row), query.to ? { ...query, to: clampTo(query.to, asOf) } : query, asOf ?? clock());
     },
 
     /** What entered and left the top lists between the last two windows of runs. */

@@ -1,4 +1,8 @@
-import type * as v from "valibot";
+import { eq } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "#db/client.ts";
+import { trackers } from "#db/schema.ts";
+import { BrandEntry } from "#src/contract/lens.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { MAX_SUMMARY_DAYS, withinBound, type SummaryQuery, type TrackerSummary } from "#src/contract/summary.ts";
 import { inWindow, spanOf, summarize, summaryPeriod } from "#src/core/summary.ts";
@@ -43,4 +47,30 @@ export async function trackerSummary(
 /** A range's end as the trend's `to` reads a moment (included): the last millisecond before `until`, or `until` itself for a run's own time. */
 function lastMoment(until: Date, included = false): string {
   return new Date(until.getTime() - (included ? 0 : 1)).toISOString();
+}
+
+/** What a summary needs of a tracker's row: its brand's name, and how many brands it tracks (the brand and its competitors). */
+export function summarySubject(row: { id: string; brand: unknown; competitors: unknown }): { id: string; brand: string; tracked: number } {
+  return { id: row.id, brand: v.parse(BrandEntry, row.brand).name, tracked: 1 + v.parse(v.array(BrandEntry), row.competitors).length };
+}
+
+/**
+ * The sentence of a tracker's newest run against the one before, which its webhook's messages
+ * open on; undefined when the tracker is gone or the headline cannot be read (a delivery never
+ * waits on it).
+ */
+export function createRunHeadline({ db, rollups, clock }: { db: Db; rollups: Pick<Rollups, "read">; clock: () => Date }) {
+  return async (trackerId: string): Promise<string | undefined> => {
+    try {
+      const [row] = await db
+        .select({ id: trackers.id, brand: trackers.brand, competitors: trackers.competitors })
+        .from(trackers)
+        .where(eq(trackers.id, trackerId))
+        .limit(1);
+      return row ? (await trackerSummary(rollups, summarySubject(row), { period: "run" }, clock())).sentence : undefined;
+    } catch (error) {
+      console.warn(`the headline of tracker ${trackerId} was not read: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  };
 }

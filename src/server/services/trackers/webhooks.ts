@@ -24,6 +24,8 @@ export type WebhookPayload = {
   missed?: { dueAt: string; reason: string };
   run?: Pick<TrackerRun, "id" | "status" | "reason" | "scheduledFor" | "finishedAt" | "answers" | "cost">;
   alert?: TrackerAlert;
+  /** A run's end: the headline of the run against the one before (the summary's sentence), which a Slack message opens on. */
+  headline?: string;
 };
 type Delivery = { id: string; trackerId: string; event: WebhookEvent; payload: WebhookPayload };
 export type Hook = { url: string; format: "json" | "slack"; secret: string };
@@ -53,6 +55,7 @@ export function createWebhooks({
   queue,
   policy,
   publicUrl,
+  headline,
   clock = () => new Date(),
   resolve,
   transport,
@@ -62,6 +65,8 @@ export function createWebhooks({
   policy: WebhookPolicy;
   /** Where the product is (PUBLIC_URL, as e-mails link to it): Slack messages link to the tracker's page under it. */
   publicUrl: string;
+  /** The headline of a tracker's newest run, for a run's end (./summary.ts); none without it. */
+  headline?: (trackerId: string) => Promise<string | undefined>;
   clock?: () => Date;
   /** How a webhook's host is resolved (`node:dns` by default; a test answers its own). */
   resolve?: Resolve;
@@ -85,7 +90,11 @@ export function createWebhooks({
       const { id, status, reason, scheduledFor, finishedAt, answers, cost } = view;
       const base = { tracker: { id: tracker.id, name: tracker.name, timezone: tracker.timezone } };
       const run = { id, status, ...(reason ? { reason } : {}), scheduledFor, finishedAt, answers, cost };
-      if (ended) await send(trackerId, status === "failed" ? "run.failed" : "run.completed", { ...base, run });
+      if (ended) {
+        // Read when the run ended, so that a delivery retried later still tells this run's.
+        const sentence = status === "failed" ? undefined : await headline?.(trackerId);
+        await send(trackerId, status === "failed" ? "run.failed" : "run.completed", { ...base, run, ...(sentence ? { headline: sentence } : {}) });
+      }
       for (const alert of alerts) await send(trackerId, "alert", { ...base, alert });
     },
 
@@ -154,7 +163,7 @@ export function createWebhooks({
   async function post(hook: Hook, { id, trackerId, event, payload }: Delivery): Promise<Response> {
     const target: WebhookTarget = await webhookTarget(hook.url, policy, resolve);
     const trackerUrl = `${publicUrl}/trackers/${trackerId}`;
-    const body = JSON.stringify(hook.format === "slack" ? slackMessage(event, payload, { trackerUrl }) : { id, event, ...payload });
+    const body = JSON.stringify(hook.format === "slack" ? slackMessage(event, payload, { trackerUrl, headline: payload.headline }) : { id, event, ...payload });
     const timestamp = Math.floor(clock().getTime() / 1000);
     const headers = {
       "content-type": "application/json",
