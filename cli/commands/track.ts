@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { ApiError } from "#src/client/errors.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { CreateTracker, DetectabilityQuery, type Tracker, UpdateTracker, webhookFormats } from "#src/contract/trackers.ts";
+import { SummaryQuery, summaryPeriods } from "#src/contract/summary.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
@@ -127,13 +128,20 @@ const list = defineCommand("list", "list your trackers: schedule, last run and i
 
 const RUNS_SHOWN = 10;
 
-const show = defineCommand("show", "a tracker: its headline over the last 7 days, what it asks, when, and its latest runs with the latest results")
+// The flags as given; the contract's SummaryQuery checks them (--period: period must be one of …).
+const ShowOptions = v.object({ period: v.optional(v.string()), from: v.optional(v.string()), to: v.optional(v.string()) });
+
+const show = defineCommand("show", "a tracker: its headline (the last 7 days unless told), what it asks, when, and its latest runs with the latest results")
   .argument("<id>", "the tracker's id (aisc track list)")
+  .option("--period <name>", `the headline's period: ${summaryPeriods.join(", ")} (run: the newest run against the one before; default 7d)`)
+  .option("--from <date>", "the headline from this day (YYYY-MM-DD, UTC) or ISO timestamp on")
+  .option("--to <date>", "the headline up to this day (YYYY-MM-DD, UTC) or ISO timestamp")
   .action(
-    action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
+    action<typeof ShowOptions, [string]>(ShowOptions, async ({ context, options, args: [id] }) => {
+      const period = parseOptions(SummaryQuery, options);
       const api = signedIn(context);
       const tracker = await api.getTracker(id);
-      const [{ runs }, summary] = await Promise.all([api.listTrackerRuns(id, { limit: RUNS_SHOWN }), api.getTrackerSummary(id)]);
+      const [{ runs }, summary] = await Promise.all([api.listTrackerRuns(id, { limit: RUNS_SHOWN }), api.getTrackerSummary(id, period)]);
       if (context.json) return printJson({ tracker, summary, runs });
       print(`${summaryText(summary)}\n`);
       print(trackerText(tracker));

@@ -237,6 +237,14 @@ describe("aisc track", () => {
     expect(v.parse(Tracker, document.tracker).id).toBe(tracker.id);
     expect(v.parse(TrackerSummary, document.summary).sentence).toBe(headline.sentence);
     expect(document.runs.map((item) => v.parse(TrackerRun, item).id)).toContain(run.id);
+
+    // Another period: the newest run against the one before, as the API tells it; a period it does not know is a usage error.
+    const newest = await runCli(["track", "show", tracker.id, "--period", "run"], asUser);
+    expect(newest.stdout.split("\n")[0]).toBe((await user.browser.api.getTrackerSummary(tracker.id, { period: "run" })).sentence);
+    expect(newest.stdout.split("\n")[0]).toContain("the run before");
+    const unknown = await runCli(["track", "show", tracker.id, "--period", "quarter"], asUser);
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toContain("--period: period must be one of run, 7d, 30d");
   });
 
   test("trend prints per provider a row per run with the API's figures, simulated providers said so, and a sparkline of one character per run; --json is the API's answer", async () => {
