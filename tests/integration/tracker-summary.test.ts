@@ -8,7 +8,7 @@ import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
-import { crmTracker } from "#tests/support/trackers.ts";
+import { crmTracker, runToEnd } from "#tests/support/trackers.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -96,6 +96,18 @@ describeEachDatabase("trackers: the summary", (getDb) => {
       const shared = await createAgent(app).request("GET", `/api/shared/${token}/summary?period=run`);
       expect(shared.status).toBe(200);
       expect((shared.json as TrackerSummary).sentence).toBe(newest.sentence);
+
+      // A frozen link keeps the headline it was shared with; the living link and the owner read the run made since.
+      const frozen = (await agent.request("POST", "/api/shares", { kind: "tracker", id: tracker.id, frozen: true })).json as Share;
+      const third = await runToEnd(agent.api, tracker.id);
+      const latest = await agent.api.getTrackerSummary(tracker.id, { period: "run" });
+      expect(latest.period.runs).toBe(1);
+      const read = async (share: Share) =>
+        (await createAgent(app).request("GET", `/api/shared/${share.url.split("/").at(-1)}/summary?period=run`)).json as TrackerSummary;
+      expect((await read(frozen)).period).toMatchObject({ from: newest.period.from, to: newest.period.to });
+      expect((await read(frozen)).sentence).toBe(newest.sentence);
+      expect((await read(link)).period.from).toBe(latest.period.from);
+      expect(Date.parse(latest.period.from)).toBeGreaterThanOrEqual(Date.parse(third.scheduledFor));
     } finally {
       await queue.stop();
     }

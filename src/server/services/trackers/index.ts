@@ -429,8 +429,9 @@ export function createTrackers({
     /** The brand's headline for a period: its mention rate, rank, share of voice and change, across providers and per provider. */
     async summary(userId: string, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
       const row = await own(userId, id);
-      // A frozen link's "now" is its snapshot; a `to` after it reads up to it.
-      return trackerSummary(rollups, summarySubject(row), query.to ? { ...query, to: clampTo(query.to, asOf) } : query, asOf ?? clock());
+      // A frozen link's "now" is just after its snapshot's run (a period ends before its "now", and that run is in it); a `to` after it reads up to it.
+      const now = asOf ? new Date(asOf.getTime() + 1) : clock();
+      return trackerSummary(rollups, summarySubject(row), query.to ? { ...query, to: clampTo(query.to, asOf) } : query, now);
     },
 
     /** What entered and left the top lists between the last two windows of runs. */
