@@ -62,6 +62,16 @@ describe("the alerts bell in Chromium", () => {
       const inbox = await json<AlertsInbox>(page, "GET", "/api/user/alerts");
       expect(inbox.unread).toBeGreaterThan(0);
 
+      // The overview marks the tracker with its unread count, beside its headline and its runs' sparkline.
+      await visit(page, "/trackers");
+      const card = page.getByRole("region", { name: alertingTracker.name });
+      expect(await card.getByTestId("tracker-unread").textContent()).toBe(`${inbox.unread} unread ${inbox.unread === 1 ? "alert" : "alerts"}`);
+      expect(await card.getByTestId("tracker-unread").getAttribute("href")).toBe(`/trackers/${tracker.id}#alerts-heading`);
+      await card.getByTestId("tracker-headline").waitFor();
+      expect(await card.getByTestId("tracker-sparkline").getAttribute("aria-label")).toMatch(
+        new RegExp(`over the last ${Math.min(BASELINE_RUNS + 1, 12)} runs, oldest first$`),
+      );
+
       // A fresh page load reads the inbox: the bell's name and badge give the count.
       await visit(page, "/");
       const named = page.getByRole("button", { name: `Alerts, ${inbox.unread} unread` });
