@@ -304,5 +304,5 @@ export function brandRunRates(points: TrendPoint[], limit = SPARKLINE_RUNS): Arr
 /** The sparkline's name: its rates as words, which a screen reader reads in place of the line. */
 export function sparklineLabel(brand: string, rates: ReadonlyArray<{ rate: number | null }>): string {
   const said = rates.map(({ rate }) => (rate === null ? "no answers" : formatPercent(rate))).join(", ");
-  return `${visibleText(brand)} named in ${said} of answers over the last ${rates.length === 1 ? "run" : `${rates.length} runs`}, oldest first`;
+  return `${visibleText(brand)} named in the answers of the last ${rates.length === 1 ? "run" : `${rates.length} runs, oldest first`}: ${said}`;
 }
