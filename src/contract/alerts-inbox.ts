@@ -28,9 +28,15 @@ export type InboxMissedRun = v.InferOutput<typeof InboxMissedRun>;
 
 /**
  * GET /api/user/alerts: `unread` counts every unread alert and missed run of the caller's trackers,
- * not only the ones listed; `missed` lists the newest missed runs (INBOX_LIMIT at most).
+ * not only the ones listed, and `unreadByTracker` the same per tracker id (trackers with none left
+ * out); `missed` lists the newest missed runs (INBOX_LIMIT at most).
  */
-export const AlertsInbox = v.object({ unread: v.number(), alerts: v.array(InboxAlert), missed: v.array(InboxMissedRun) });
+export const AlertsInbox = v.object({
+  unread: v.number(),
+  unreadByTracker: v.optional(v.record(v.string(), v.number()), {}),
+  alerts: v.array(InboxAlert),
+  missed: v.array(InboxMissedRun),
+});
 export type AlertsInbox = v.InferOutput<typeof AlertsInbox>;
 
 const MARK_READ_BODY = "The body must be a JSON object, with ids or without";

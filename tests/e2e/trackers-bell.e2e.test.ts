@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import type { AlertsInbox } from "#src/contract/alerts-inbox.ts";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
 import { providerCatalogue } from "#src/contract/providers.ts";
-import { alertText } from "#web/lib/trend.ts";
+import { alertText, SPARKLINE_RUNS } from "#web/lib/trend.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
@@ -61,6 +61,18 @@ describe("the alerts bell in Chromium", () => {
       }
       const inbox = await json<AlertsInbox>(page, "GET", "/api/user/alerts");
       expect(inbox.unread).toBeGreaterThan(0);
+
+      // The overview marks the tracker with its unread count, beside its headline and its runs' sparkline.
+      await visit(page, "/trackers");
+      const card = page.getByRole("region", { name: alertingTracker.name });
+      expect(await card.getByTestId("tracker-unread").textContent()).toBe(`${inbox.unread} unread ${inbox.unread === 1 ? "alert" : "alerts"}`);
+      expect(await card.getByTestId("tracker-unread").getAttribute("href")).toBe(`/trackers/${tracker.id}#alerts-heading`);
+      await card.getByTestId("tracker-headline").waitFor();
+      expect(await card.getByTestId("tracker-sparkline").getAttribute("aria-label")).toMatch(
+        new RegExp(
+          `named in the answers of the last ${Math.min(BASELINE_RUNS + 1, SPARKLINE_RUNS)} runs, oldest first: (\\d+(\\.\\d)?%(, |$)){${Math.min(BASELINE_RUNS + 1, SPARKLINE_RUNS)}}`,
+        ),
+      );
 
       // A fresh page load reads the inbox: the bell's name and badge give the count.
       await visit(page, "/");

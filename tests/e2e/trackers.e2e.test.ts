@@ -52,8 +52,11 @@ describe("trackers in Chromium", () => {
     "create a tracker through the form, see it in the list, Run now → live progress → Completed, open a saved search from it",
     async () => {
       const page = await proPage("/trackers");
-      // The empty list points to the form; the user menu has Trackers.
+      // The empty list points to the form; the header's navigation has Trackers (the current page), and so has the user menu.
       await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
+      const navLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trackers" });
+      expect(await navLink.getAttribute("href")).toBe("/trackers");
+      expect(await navLink.getAttribute("aria-current")).toBe("page");
       await page.locator("[data-ready]", { has: page.locator("[data-slot=avatar]") }).click();
       expect(await page.getByRole("menu").getByRole("menuitem", { name: "Trackers" }).getAttribute("href")).toBe("/trackers");
       await page.keyboard.press("Escape");
@@ -132,6 +135,14 @@ describe("trackers in Chromium", () => {
       await page.getByRole("tablist", { name: "Result views" }).waitFor();
       expect(await page.getByLabel("What would you like to search?").inputValue()).toBe("best crm for startups");
 
+      // A finished search leads to a new tracker asking its question (the profile's lens, as the tab was not opened).
+      await page.getByRole("group", { name: "Result actions" }).getByRole("link", { name: "Track these questions every week" }).click();
+      await page.waitForURL((url) => url.pathname === "/trackers/new" && url.searchParams.get("query") === "best crm for startups");
+      expect(await page.getByLabel("Questions").inputValue()).toBe("best crm for startups");
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("best crm for startups");
+      expect(await page.getByLabel("Brand name").inputValue()).toBe("Acme");
+      expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
+
       // The history lists the run's searches, marked with their tracker; "Hide tracker runs" leaves them out.
       await visit(page, "/user/history");
       const history = page.getByRole("main");
@@ -153,6 +164,16 @@ describe("trackers in Chromium", () => {
         /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 07:30 \(Europe\/Berlin\) · (in \d+ (minutes?|hours?)|due now)$/,
       );
       expect(await row.getByTestId("tracker-stall").count()).toBe(0);
+      // Its headline, the tracker page's 7 days' sentence, and the brand's rate over its one run as a line with its figure in words.
+      const summary = await page.request.get(`/api${trackerPath}/summary`);
+      expect(summary.status()).toBe(200);
+      await row
+        .getByTestId("tracker-headline")
+        .filter({ hasText: (await summary.json()).sentence })
+        .waitFor();
+      expect(await row.getByTestId("tracker-sparkline").getAttribute("aria-label")).toMatch(/^Acme named in the answers of the last run: \d+(\.\d)?%$/);
+      // No alert yet: no unread marker.
+      expect(await row.getByTestId("tracker-unread").count()).toBe(0);
       await screenshot(page, "trackers-list.png", { fullPage: true });
 
       // Pause: the list says so and no next run is shown; Resume brings it back.

@@ -144,6 +144,11 @@ describe("Pro workbench in Chromium", () => {
         expect(await items.count()).toBeLessThanOrEqual(5);
       }
       expect(await summary.getByRole("list", { name: "Searches compared" }).getByRole("listitem").count()).toBe(7);
+      // The compared questions are one link away from a tracker asking them all.
+      const track = new URL((await page.getByRole("link", { name: "Track these questions every week" }).getAttribute("href"))!, "http://localhost");
+      expect(track.pathname).toBe("/trackers/new");
+      expect(track.searchParams.getAll("query")).toHaveLength(7);
+      expect(track.searchParams.getAll("query")).toContain("best running shoes");
 
       for (const [tab, one] of [
         ["Products", "Product"],

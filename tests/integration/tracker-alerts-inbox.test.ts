@@ -48,7 +48,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       const second = await create(alice, "CRM two");
       const bobs = await create(bob, "Bob's CRM");
       // Before any alert: an empty inbox.
-      expect(await alice.api.listUserAlerts()).toEqual({ unread: 0, alerts: [], missed: [] });
+      expect(await alice.api.listUserAlerts()).toEqual({ unread: 0, unreadByTracker: {}, alerts: [], missed: [] });
 
       // Each a baseline of steady runs (ADR 050), then OpenAI stops searching.
       for (let i = 0; i < BASELINE_RUNS; i++) {
@@ -70,6 +70,8 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       // Every alert of both trackers, unread, each with its tracker; none of Bob's.
       const inbox = await alice.api.listUserAlerts();
       expect(inbox.unread).toBe(firsts.length + seconds.length);
+      // Per tracker, as the overview marks each: none of Bob's.
+      expect(inbox.unreadByTracker).toEqual({ [first.id]: firsts.length, [second.id]: seconds.length });
       const expected = [
         ...firsts.map((alert) => ({ ...alert, trackerId: first.id, trackerName: "CRM one", read: false })),
         ...seconds.map((alert) => ({ ...alert, trackerId: second.id, trackerName: "CRM two", read: false })),
@@ -91,6 +93,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       expect(await alice.api.markAlertsRead([one.id])).toEqual({ unread: inbox.unread - 1 });
       const afterOne = await alice.api.listUserAlerts();
       expect(afterOne.unread).toBe(inbox.unread - 1);
+      expect(afterOne.unreadByTracker[one.trackerId] ?? 0).toBe(inbox.unreadByTracker[one.trackerId]! - 1);
       expect(afterOne.alerts.find((alert) => alert.id === one.id)?.read).toBe(true);
       expect(afterOne.alerts.filter((alert) => alert.id !== one.id).every((alert) => !alert.read)).toBe(true);
 
@@ -98,6 +101,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       expect(await alice.api.markAlertsRead()).toEqual({ unread: 0 });
       const read = await alice.api.listUserAlerts();
       expect(read.unread).toBe(0);
+      expect(read.unreadByTracker).toEqual({});
       expect(read.alerts.every((alert) => alert.read)).toBe(true);
       expect(await bob.api.listUserAlerts()).toMatchObject({ unread: bobsAlerts.length });
     } finally {
@@ -112,7 +116,7 @@ describeEachDatabase("trackers: the alerts inbox", (getDb) => {
       const agent = createAgent(app);
       expect((await agent.request("GET", "/api/user/alerts")).status).toBe(401);
       await signUp(agent, getDb());
-      expect(await agent.api.listUserAlerts()).toEqual({ unread: 0, alerts: [], missed: [] });
+      expect(await agent.api.listUserAlerts()).toEqual({ unread: 0, unreadByTracker: {}, alerts: [], missed: [] });
       expect(await agent.api.markAlertsRead()).toEqual({ unread: 0 });
       const bad = await agent.request("POST", "/api/user/alerts/read", { ids: ["nope"] });
       expect(bad.status).toBe(400);

@@ -186,6 +186,8 @@ describeEachDatabase("trackers: a stalled tracker is impossible to miss", (getDb
       // The bell: one unread item, named by its tracker; marking all read reads it.
       const inbox = await agent.api.listUserAlerts();
       expect(inbox.unread).toBe(1);
+      // The overview marks its tracker with it.
+      expect(inbox.unreadByTracker).toEqual({ [tracker.id]: 1 });
       expect(inbox.missed).toEqual([
         expect.objectContaining({
           trackerId: tracker.id,

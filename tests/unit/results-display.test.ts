@@ -151,6 +151,13 @@ describe("results header", () => {
     expect(render(fiveIterations, { isPro: true, readOnly: true }).text).not.toContain("Generate Variants");
   });
 
+  test("Track these questions every week: for Pro the new tracker's form asking this query; for others the same muted link to /upgrade", () => {
+    const pro = render(fiveIterations, { isPro: true, readOnly: true }).html;
+    expect(pro).toMatch(/href="\/trackers\/new\?query=best\+standing\+desk"[^>]*>(<svg[^]*?<\/svg>)?Track these questions every week</);
+    const free = render(fiveIterations).html;
+    expect(free).toMatch(/<a title="Upgrade to Pro to use this feature"[^>]*href="\/upgrade"[^>]*>(<svg[^]*?<\/svg>)?Track these questions every week/);
+  });
+
   test("a search just run says once that these are the assistants' API answers; a saved one's report heading says it instead", () => {
     expect(text.split(API_ANSWERS_NOTE).length - 1).toBe(1);
     expect(render(fiveIterations, { readOnly: true }).text).not.toContain(API_ANSWERS_NOTE);

@@ -7,6 +7,7 @@ import {
   alertText,
   bandsCaption,
   brandLegend,
+  brandRunRates,
   countHeader,
   countText,
   EARLIER_RULE_NOTE,
@@ -15,6 +16,7 @@ import {
   metricAxis,
   providerTrends,
   runLabels,
+  sparklineLabel,
 } from "#web/lib/trend.ts";
 
 /* The tracker page's trend and alerts in words (web/lib/trend.ts): what its charts mark and its list says. */
@@ -195,4 +197,26 @@ describe("an alert's test, by its rule", () => {
     const model: TrackerAlert = { id: "m", kind: "model-changed", provider: "openai", runId: "r2", at: fell.at, searchIds: [], rule: 1 };
     expect(alertRuleNote(model)).toBeNull();
   });
+});
+
+test("the overview's sparkline: the brand's answers of every provider pooled per run, the newest runs oldest first, said in words", () => {
+  const gemini = (p: TrendPoint, k: number, n: number): TrendPoint => ({ ...p, provider: "gemini", k, n });
+  const points = [
+    point("r1", "2026-12-01T09:00:00Z", "HubSpot", "v1", 50),
+    gemini(point("r1", "2026-12-01T09:00:00Z", "HubSpot", "v1"), 0, 10),
+    point("r1", "2026-12-01T09:00:00Z", "Salesforce", "v1", 100),
+    point("r2", "2026-12-02T09:00:00Z", "HubSpot", "v1", 30),
+    gemini(point("r2", "2026-12-02T09:00:00Z", "HubSpot", "v1"), 0, 0),
+    { ...point("r3", "2026-12-03T09:00:00Z", "HubSpot", "v1"), k: 0, n: 0 },
+  ];
+  // r1: 5 of 10 and 0 of 10; r2: 3 of 10 (Gemini had no answers); r3: none at all. A competitor never counts.
+  const rates = brandRunRates(points);
+  expect(rates).toEqual([
+    { at: "2026-12-01T09:00:00Z", rate: 25 },
+    { at: "2026-12-02T09:00:00Z", rate: 30 },
+    { at: "2026-12-03T09:00:00Z", rate: null },
+  ]);
+  expect(brandRunRates(points, 2).map((run) => run.at)).toEqual(["2026-12-02T09:00:00Z", "2026-12-03T09:00:00Z"]);
+  expect(sparklineLabel("HubSpot", rates)).toBe("HubSpot named in the answers of the last 3 runs, oldest first: 25%, 30%, no answers");
+  expect(sparklineLabel("HubSpot", rates.slice(0, 1))).toBe("HubSpot named in the answers of the last run: 25%");
 });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { Crown, Search } from "lucide-react";
+import { CalendarClock, Crown, Search } from "lucide-react";
 import { lazy, Suspense } from "react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import { initialsOf } from "#web/components/account/names.ts";
 import { api, Button, queries, Skeleton, useStartUpgrade } from "#web/shared-chunk.ts";
 
@@ -15,12 +15,34 @@ export function Header() {
           {/* Below 440 px the buttons need the room; the link keeps its name for screen readers. */}
           <span className="hidden truncate text-base min-[440px]:inline sm:text-lg">AI Search Comparison</span>
         </Link>
+        <nav aria-label="Main" className="mr-auto flex items-center">
+          <TrackersLink />
+        </nav>
         <nav aria-label="Account" className="flex items-center gap-2">
           <UpgradeButton />
           <AccountControl />
         </nav>
       </div>
     </header>
+  );
+}
+
+/**
+ * Trackers, for anyone signed in: a Pro user's home; a free user's way to them, through the trackers'
+ * Pro gate, which shows /upgrade. Below 400 px only its icon shows, beside the upgrade button and the menu.
+ */
+function TrackersLink() {
+  const { data: user } = useQuery(queries.user(api));
+  const [location] = useLocation();
+  if (!user) return null;
+  const current = location === "/trackers" || location.startsWith("/trackers/");
+  return (
+    <Button asChild size="sm" variant={current ? "secondary" : "ghost"}>
+      <Link href="/trackers" aria-current={current ? "page" : undefined} data-testid="nav-trackers">
+        <CalendarClock aria-hidden="true" />
+        <span className="sr-only min-[400px]:not-sr-only">Trackers</span>
+      </Link>
+    </Button>
   );
 }
 

@@ -8,10 +8,12 @@ import {
   DEFAULT_TRACKER_ITERATIONS,
   MAX_TRACKER_COMPETITORS,
   MAX_TRACKER_QUERIES,
+  TRACKER_NAME_MAX_LENGTH,
   type Tracker,
   type UpdateTracker,
   type webhookFormats,
 } from "#src/contract/trackers.ts";
+import type { TrackerPrefill } from "#web/lib/tracker-prefill.ts";
 import { choiceOf, cronOf, DEFAULT_SCHEDULE, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { splitList } from "#web/lib/workbench.ts";
 
@@ -159,6 +161,25 @@ export function newDraft(lens: BrandLensSettings | undefined, connected: Provide
     webhookUrl: "",
     webhookFormat: "json",
     rotateSecret: false,
+  };
+}
+
+/**
+ * A new tracker's draft with a finished search's prefill in it (named after its first question). A
+ * brand or competitor the profile's lens also names keeps the lens's aliases and domains (they are
+ * how answers are counted); another starts with none. A search's lens replaces the profile's competitors.
+ */
+export function prefilledDraft(draft: TrackerDraft, prefill: TrackerPrefill, lens: BrandLensSettings | undefined): TrackerDraft {
+  const known = [...(lens?.brand ? [lens.brand] : []), ...(lens?.competitors ?? [])];
+  const entryOf = (name: string) => known.find((entry) => entry.name.toLowerCase() === name.toLowerCase()) ?? { name, aliases: [], domains: [] };
+  const brand = prefill.brand ? entryOf(prefill.brand) : undefined;
+  const first = prefill.queries[0];
+  return {
+    ...draft,
+    name: first ? first.slice(0, TRACKER_NAME_MAX_LENGTH).trim() : draft.name,
+    queries: prefill.queries.length > 0 ? prefill.queries.join("\n") : draft.queries,
+    ...(brand ? { brandName: brand.name, brandAliases: brand.aliases.join(", "), brandDomains: brand.domains.join(", ") } : {}),
+    competitors: brand || prefill.competitors.length > 0 ? prefill.competitors.map((name) => rowOf(entryOf(name))) : draft.competitors,
   };
 }
 

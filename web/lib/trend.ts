@@ -281,3 +281,28 @@ export function queryTrends(points: TrendPoint[], queries: readonly string[], or
     ];
   });
 }
+
+/** How many of the newest runs the overview's sparkline draws. */
+export const SPARKLINE_RUNS = 12;
+
+/**
+ * The brand's mention rate per run across providers (every provider's answers together, as the
+ * headline counts them), the newest `limit` runs, oldest first; null for a run without answers.
+ */
+export function brandRunRates(points: TrendPoint[], limit = SPARKLINE_RUNS): Array<{ at: string; rate: number | null }> {
+  const runs = new Map<string, { at: string; k: number; n: number }>();
+  for (const point of points) {
+    if (!point.isBrand || point.query !== undefined) continue;
+    const run = runs.get(point.runId) ?? { at: point.at, k: 0, n: 0 };
+    run.k += point.k;
+    run.n += point.n;
+    runs.set(point.runId, run);
+  }
+  return [...runs.values()].slice(-limit).map(({ at, k, n }) => ({ at, rate: n > 0 ? (100 * k) / n : null }));
+}
+
+/** The sparkline's name: its rates as words, which a screen reader reads in place of the line. */
+export function sparklineLabel(brand: string, rates: ReadonlyArray<{ rate: number | null }>): string {
+  const said = rates.map(({ rate }) => (rate === null ? "no answers" : formatPercent(rate))).join(", ");
+  return `${visibleText(brand)} named in the answers of the last ${rates.length === 1 ? "run" : `${rates.length} runs, oldest first`}: ${said}`;
+}

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft, SearchX } from "lucide-react";
+import { ArrowLeft, CalendarPlus, SearchX } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useSearchParams } from "wouter";
 import { ReportHeading } from "#web/components/report-heading.tsx";
@@ -10,6 +10,7 @@ import type { PrefetchContext } from "#web/page.ts";
 import type { CompareReport } from "#src/contract/compare.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
+import { trackerPrefillHref } from "#web/lib/tracker-prefill.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText, workbenchMessages } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, Card, CardContent, CardDescription, CardHeader, queries, Skeleton } from "#web/shared-chunk.ts";
@@ -58,7 +59,18 @@ export default function ComparePage() {
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h1 className="text-2xl font-bold tracking-tight">Compare Variants</h1>
           {/* A link pins the original's saved search and its variants': without an original query there is nothing to pin it to. */}
-          {original ? <ShareButton target={{ kind: "compare", id: original.id, title: original.query, variants }} /> : null}
+          <div className="flex flex-wrap items-center gap-2">
+            {/* The questions it compared, as a tracker's: the form starts from the profile's lens. */}
+            {report && report.searches.length > 0 ? (
+              <Button asChild variant="outline" size="sm">
+                <Link href={trackerPrefillHref({ queries: report.searches.map((search) => search.query), brand: undefined, competitors: [] })}>
+                  <CalendarPlus aria-hidden="true" />
+                  Track these questions every week
+                </Link>
+              </Button>
+            ) : null}
+            {original ? <ShareButton target={{ kind: "compare", id: original.id, title: original.query, variants }} /> : null}
+          </div>
         </div>
         {query ? <p className="break-words text-muted-foreground">{`Original query: ${query}`}</p> : null}
       </header>

@@ -1,4 +1,4 @@
-import { Ban, Braces, CircleDollarSign, FileSpreadsheet, FlaskConical, Lock, MapPin, Repeat, WandSparkles } from "lucide-react";
+import { Ban, Braces, CalendarPlus, CircleDollarSign, FileSpreadsheet, FlaskConical, Lock, MapPin, Repeat, WandSparkles, type LucideIcon } from "lucide-react";
 import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { listModels, providerIds, type ProviderId } from "#src/contract/providers.ts";
@@ -13,6 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tab
 import { formatDate } from "#src/core/dates.ts";
 import { locationLabel } from "#src/core/location.ts";
 import { formatSeconds } from "#web/lib/format.ts";
+import { trackerPrefillHref } from "#web/lib/tracker-prefill.ts";
 import { cn } from "#web/lib/utils.ts";
 import { CompaniesTab, LinksTab, ProductsTab } from "./aggregate-tabs.tsx";
 import { CommonSourcesTable, ComparisonTable, CrossModelComparison, comparisonRows } from "./comparison.tsx";
@@ -192,7 +193,7 @@ function ResultsHeader({
           {/* A saved search's report heading says it (on screen and on paper); a search just run has none. */}
           {readOnly ? null : <p className="pt-1 text-xs text-muted-foreground">{API_ANSWERS_NOTE}</p>}
         </div>
-        <ResultActions result={result} isPro={isPro} readOnly={readOnly} lens={lens} />
+        <ResultActions result={result} isPro={isPro} readOnly={readOnly} forLink={forLink} lens={lens} />
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         {stats.map((stat) => (
@@ -206,7 +207,19 @@ function ResultsHeader({
   );
 }
 
-function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult; isPro: boolean; readOnly: boolean; lens: LensReport | null }) {
+function ResultActions({
+  result,
+  isPro,
+  readOnly,
+  forLink,
+  lens,
+}: {
+  result: SearchResult;
+  isPro: boolean;
+  readOnly: boolean;
+  forLink: boolean;
+  lens: LensReport | null;
+}) {
   const save = async (kind: "json" | "csv") => {
     try {
       const filename = exportFilename(result.query, new Date(), kind);
@@ -225,6 +238,12 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
     }
   };
   const variantsHref = `/variants?query=${encodeURIComponent(result.query)}&iterations=${result.iterationCount}`;
+  // The lens the Brand Lens tab shows (the profile's, or one asked there); without it the form starts from the profile's.
+  const trackHref = trackerPrefillHref({
+    queries: [result.query],
+    brand: lens?.brand.name,
+    competitors: lens?.competitors.map((competitor) => competitor.name) ?? [],
+  });
 
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Result actions">
@@ -236,25 +255,36 @@ function ResultActions({ result, isPro, readOnly, lens }: { result: SearchResult
         <FileSpreadsheet aria-hidden="true" />
         <span className="sr-only">Export as </span>CSV
       </Button>
-      {readOnly ? null : isPro ? (
-        <Button asChild size="sm">
-          <Link href={variantsHref}>
-            <WandSparkles aria-hidden="true" />
-            Generate Variants
-          </Link>
-        </Button>
-      ) : (
-        // Spec §2: looks disabled (grey, dashed, locked) but stays a working link to /upgrade for
-        // non-Pro callers. Grey text rather than opacity, which would fail AA contrast.
-        <Button asChild size="sm" variant="outline" className="border-dashed text-muted-foreground shadow-none hover:text-foreground">
-          <Link href="/upgrade" title="Upgrade to Pro to use this feature">
-            <Lock aria-hidden="true" />
-            Generate Variants
-            <span className="sr-only"> (Pro feature: upgrade to use it)</span>
-          </Link>
-        </Button>
-      )}
+      {readOnly ? null : <ProAction isPro={isPro} href={variantsHref} icon={WandSparkles} label="Generate Variants" primary />}
+      {forLink ? null : <ProAction isPro={isPro} href={trackHref} icon={CalendarPlus} label="Track these questions every week" />}
     </div>
+  );
+}
+
+/**
+ * A Pro action: a link for Pro callers. Spec §2 (Generate Variants): for others it looks disabled
+ * (grey, dashed, locked) but stays a working link to /upgrade. Grey text rather than opacity, which
+ * would fail AA contrast.
+ */
+function ProAction({ isPro, href, icon: Icon, label, primary = false }: { isPro: boolean; href: string; icon: LucideIcon; label: string; primary?: boolean }) {
+  if (isPro) {
+    return (
+      <Button asChild size="sm" variant={primary ? "default" : "outline"}>
+        <Link href={href}>
+          <Icon aria-hidden="true" />
+          {label}
+        </Link>
+      </Button>
+    );
+  }
+  return (
+    <Button asChild size="sm" variant="outline" className="border-dashed text-muted-foreground shadow-none hover:text-foreground">
+      <Link href="/upgrade" title="Upgrade to Pro to use this feature">
+        <Lock aria-hidden="true" />
+        {label}
+        <span className="sr-only"> (Pro feature: upgrade to use it)</span>
+      </Link>
+    </Button>
   );
 }
 

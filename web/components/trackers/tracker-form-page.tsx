@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, CalendarX } from "lucide-react";
 import { useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearchParams } from "wouter";
 import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { TrackerForm } from "#web/components/trackers/tracker-form.tsx";
@@ -10,7 +10,8 @@ import { WebhookSecretDialog, withoutSecret } from "#web/components/trackers/tra
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import type { PrefetchContext } from "#web/page.ts";
-import { changesOf, draftOf, newDraft } from "#web/lib/tracker-form.ts";
+import { changesOf, draftOf, newDraft, prefilledDraft } from "#web/lib/tracker-form.ts";
+import { readTrackerPrefill } from "#web/lib/tracker-prefill.ts";
 import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
 import { errorText } from "#web/lib/workbench.ts";
@@ -53,6 +54,9 @@ function NewTracker() {
   const [revealed, setRevealed] = useState<Tracker | null>(null);
   const lens = useQuery(workbenchQueries.brandLens(api));
   const { data: status } = useQuery(queries.status(api));
+  // "Track these questions every week" from a finished search: its questions, and its lens.
+  const [params] = useSearchParams();
+  const prefill = readTrackerPrefill(params);
   // The form starts from the lens: it waits for it (a failed read starts it empty).
   if (lens.isPending) return <Skeleton className="h-96 w-full" aria-label="Loading the form" role="status" />;
   const connected = providerIds.filter((provider) => (status ? status.modes[provider] !== "off" : true));
@@ -71,9 +75,11 @@ function NewTracker() {
     }
   }
 
+  const draft = newDraft(lens.data, connected, "UTC");
+  const initial = prefill ? prefilledDraft(draft, prefill, lens.data) : draft;
   return (
     <>
-      <TrackerForm initial={newDraft(lens.data, connected, "UTC")} status={status} submitLabel="Create tracker" onSave={create} localTimeZone />
+      <TrackerForm initial={initial} status={status} submitLabel="Create tracker" onSave={create} localTimeZone />
       {revealed ? <WebhookSecretDialog tracker={revealed} onDone={() => navigate(`/trackers/${revealed.id}`)} /> : null}
     </>
   );

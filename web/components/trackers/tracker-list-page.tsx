@@ -1,13 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
-import { CalendarPlus, CalendarRange } from "lucide-react";
+import { Bell, CalendarPlus, CalendarRange } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
+import { Sparkline } from "#web/components/trackers/sparkline.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { ownerTrackerSource } from "#web/lib/tracker-source.ts";
+import { brandRunRates, sparklineLabel } from "#web/lib/trend.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import {
   Alert,
@@ -30,7 +33,11 @@ export async function prefetchList({ queryClient, api: serverApi }: PrefetchCont
   if (pro.isPro) await queryClient.prefetchQuery(trackerQueries.list(serverApi));
 }
 
-/** /trackers: the person's trackers, each with its schedule, how its last run ended, its next run, a warning when its schedule has stalled, Run now and Pause. */
+/**
+ * /trackers, a Pro user's home: the person's trackers, each with its headline, a sparkline of the
+ * brand's rate, its schedule, how its last run ended, its next run, its unread alerts, a warning
+ * when its schedule has stalled, Run now and Pause.
+ */
 export function TrackerListPage() {
   const { data: pro } = useQuery(queries.proStatus(api));
   return (
@@ -83,7 +90,9 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
               {visibleText(tracker.name)}
             </Link>
             {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
+            <UnreadAlerts tracker={tracker} />
           </div>
+          <Headline tracker={tracker} />
           <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
             <dt className="sr-only sm:not-sr-only">Schedule</dt>
             <dd className="text-foreground" data-testid="tracker-schedule">
@@ -105,6 +114,46 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/*
+ * The headline and the sparkline are read per card, in parallel, under the tracker page's own keys
+ * (opening a tracker then shows them at once), and not prefetched with the list: a summary runs the
+ * alerts' test over the period's answers, so the list's answer would grow with every tracker it holds,
+ * while the list itself stays one quick read that shows before them.
+ */
+function Headline({ tracker }: { tracker: Tracker }) {
+  const source = ownerTrackerSource(api, tracker.id);
+  const summary = useQuery(trackerQueries.summary(source));
+  const trend = useQuery(trackerQueries.trend(source, "mention"));
+  const rates = trend.data ? brandRunRates(trend.data.points) : [];
+  return (
+    <div className="flex items-center gap-3">
+      {rates.some(({ rate }) => rate !== null) ? <Sparkline rates={rates.map(({ rate }) => rate)} label={sparklineLabel(tracker.brand.name, rates)} /> : null}
+      {summary.isPending ? (
+        <Skeleton className="h-5 w-64 max-w-full" aria-label="Loading the headline" role="status" />
+      ) : (
+        <p className="min-w-0 text-sm break-words" data-testid="tracker-headline">
+          {summary.data ? summary.data.sentence : <span className="text-muted-foreground">The headline could not be loaded.</span>}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Its unread alerts and missed runs, from the header bell's inbox (one read for every card). */
+function UnreadAlerts({ tracker }: { tracker: Tracker }) {
+  const { data: inbox } = useQuery(trackerQueries.inbox(api));
+  const unread = inbox?.unreadByTracker[tracker.id] ?? 0;
+  if (unread === 0) return null;
+  return (
+    <Badge variant="destructive" asChild data-testid="tracker-unread">
+      <Link href={`/trackers/${tracker.id}#alerts-heading`}>
+        <Bell aria-hidden="true" />
+        {`${unread} unread ${unread === 1 ? "alert" : "alerts"}`}
+      </Link>
+    </Badge>
   );
 }
 

@@ -84,7 +84,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
 
     /** The header's bell: the user's newest alerts across their trackers, and how many are unread. */
     async inbox(userId: string): Promise<AlertsInbox> {
-      const [rows, unread, missedRows] = await Promise.all([
+      const [rows, unreadByTracker, missedRows] = await Promise.all([
         db
           .select({ alert: trackerAlerts, trackerName: trackers.name })
           .from(trackerAlerts)
@@ -92,7 +92,7 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
           .where(eq(trackers.userId, userId))
           .orderBy(desc(trackerAlerts.at), desc(trackerAlerts.createdAt))
           .limit(INBOX_LIMIT),
-        unreadOf(userId),
+        unreadPerTracker(userId),
         db
           .select({ missed: trackerMissedRuns, trackerName: trackers.name, timezone: trackers.timezone })
           .from(trackerMissedRuns)
@@ -110,13 +110,15 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
         reason: row.reason,
         read: row.readAt !== null,
       }));
-      if (rows.length === 0) return { unread, alerts: [], missed };
+      const unread = Object.values(unreadByTracker).reduce((sum, n) => sum + n, 0);
+      if (rows.length === 0) return { unread, unreadByTracker, alerts: [], missed };
       const windows = new Map<string, (row: AlertRow) => string[]>();
       for (const trackerId of new Set(rows.map(({ alert }) => alert.trackerId))) windows.set(trackerId, await windowOf(trackerId));
       const alerts = rows.map(({ alert }) => alert);
       const listed = await views(alerts, (row) => windows.get(row.trackerId)!(row));
       return {
         unread,
+        unreadByTracker,
         missed,
         alerts: listed.map((alert, index) => ({
           ...alert,
@@ -163,6 +165,21 @@ export function createAlerts({ db, clock = () => new Date() }: { db: Db; clock?:
       db.select({ n: count() }).from(trackerMissedRuns).where(unreadMissedWhere(userId)),
     ]);
     return (alerts?.n ?? 0) + (missed?.n ?? 0);
+  }
+
+  /** The overview's markers: each tracker's unread alerts and missed runs, two grouped counts (the bell's total is their sum). */
+  async function unreadPerTracker(userId: string): Promise<Record<string, number>> {
+    const [alerts, missed] = await Promise.all([
+      db.select({ trackerId: trackerAlerts.trackerId, n: count() }).from(trackerAlerts).where(unreadWhere(userId)).groupBy(trackerAlerts.trackerId),
+      db
+        .select({ trackerId: trackerMissedRuns.trackerId, n: count() })
+        .from(trackerMissedRuns)
+        .where(unreadMissedWhere(userId))
+        .groupBy(trackerMissedRuns.trackerId),
+    ]);
+    const byTracker: Record<string, number> = {};
+    for (const { trackerId, n } of [...alerts, ...missed]) byTracker[trackerId] = (byTracker[trackerId] ?? 0) + Number(n);
+    return byTracker;
   }
 
   /** The window after each of a tracker's changes: the alert's run and the runs of its window before it. */
