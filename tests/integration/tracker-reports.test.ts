@@ -5,7 +5,7 @@ import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
-import { createTestApp } from "#tests/support/app.ts";
+import { createTestApp, get } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -120,6 +120,10 @@ describeEachDatabase("trackers: reports by e-mail", (getDb) => {
       const anyone = createAgent(app);
       const ceoApi = `/api${new URL(ceoLink!).pathname}`;
       expect((await anyone.request("GET", ceoApi)).json).toEqual({ state: "ready", email: "ceo@example.com", tracker: "CRM visibility" });
+      const page = await get(app, new URL(ceoLink!).pathname);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("Confirm you want this report");
+      expect((await get(app, "/email/report/confirm/not-a-token")).status).toBe(404);
       expect((await anyone.request("POST", ceoApi)).json).toEqual({ state: "confirmed", email: "ceo@example.com", tracker: "CRM visibility" });
       expect((await anyone.request("POST", ceoApi)).json).toEqual({ state: "confirmed", email: "ceo@example.com", tracker: "CRM visibility" });
       expect(
