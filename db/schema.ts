@@ -358,6 +358,10 @@ export const trackers = pgTable(
      * paused. The table is the schedule: there is no other copy to fall out of step with it.
      */
     nextRunAt: tstz("next_run_at"),
+    /** Its report by e-mail to recipients (tracker_report_recipients): weekly, monthly or off. */
+    reportCadence: text("report_cadence").$type<"weekly" | "monthly" | "off">().notNull().default("off"),
+    /** The share link (shares.id) its recipients' reports link to, made at the first send; kept when revoked, so a revoked link is not made again behind the owner's back. */
+    reportShareId: uuid("report_share_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -366,6 +370,39 @@ export const trackers = pgTable(
     // The dispatcher's due scan: only scheduled trackers are in it.
     index("trackers_due_idx").on(t.nextRunAt).where(sql`${t.nextRunAt} is not null`),
   ],
+);
+
+/** Who a tracker's report is e-mailed to: each confirms once by a signed link before anything is sent, and can unsubscribe from any report. */
+export const trackerReportRecipients = pgTable(
+  "tracker_report_recipients",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trackerId: uuid("tracker_id")
+      .notNull()
+      .references(() => trackers.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    status: text("status").$type<"pending" | "confirmed" | "unsubscribed">().notNull().default("pending"),
+    confirmedAt: tstz("confirmed_at"),
+    confirmationSentAt: tstz("confirmation_sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("tracker_report_recipients_address_idx").on(t.trackerId, t.email)],
+);
+
+/** One row per report sent (or refused at the daily cap) to a recipient for a period: a retried send finds it and sends nothing. */
+export const trackerReportSends = pgTable(
+  "tracker_report_sends",
+  {
+    recipientId: uuid("recipient_id")
+      .notNull()
+      .references(() => trackerReportRecipients.id, { onDelete: "cascade" }),
+    /** "2026-W50" or "2026-12". */
+    period: text("period").notNull(),
+    outcome: text("outcome").$type<"queued" | "capped">().notNull(),
+    at: createdAt(),
+  },
+  (t) => [primaryKey({ name: "tracker_report_sends_pkey", columns: [t.recipientId, t.period] })],
 );
 
 export const trackerRunStatuses = ["queued", "running", "completed", "partial", "failed", "skipped"] as const;

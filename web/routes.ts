@@ -23,6 +23,7 @@ export const pageModules = {
   shared: () => import("./pages/shared.tsx"),
   "email-confirm": () => import("./pages/email-confirm.tsx"),
   unsubscribe: () => import("./pages/unsubscribe.tsx"),
+  "report-email": () => import("./pages/report-email.tsx"),
   "not-found": () => import("./pages/not-found.tsx"),
 } satisfies Record<string, () => Promise<PageModule>>;
 
@@ -50,6 +51,8 @@ const routes: [path: string, page: PageId][] = [
   // E-mail links (ADR 053): their paths are EMAIL_CONFIRM_PATH and EMAIL_UNSUBSCRIBE_PATH in src/contract/notifications.ts.
   ["/email/confirm/:token", "email-confirm"],
   ["/email/unsubscribe/:token", "unsubscribe"],
+  // A tracker report's recipient (ADR 066): REPORT_CONFIRM_PATH and REPORT_UNSUBSCRIBE_PATH in src/contract/reports.ts.
+  ["/email/report/:action/:token", "report-email"],
 ];
 
 const compiled = routes.map(([path, id]) => ({ id, ...parse(path) }));

@@ -5,6 +5,7 @@ import { providerIds } from "#src/contract/providers.ts";
 import { CreateTracker, DetectabilityQuery, type Tracker, UpdateTracker, webhookFormats } from "#src/contract/trackers.ts";
 import { SummaryQuery, summaryPeriods } from "#src/contract/summary.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
+import { reportCadences, type ReportSettings, UpdateReport } from "#src/contract/reports.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
@@ -287,6 +288,59 @@ const webhookTest = defineCommand("webhook-test", "post a test message to a trac
     }),
   );
 
+const ReportOptions = v.object({
+  cadence: v.optional(v.picklist(reportCadences, `--cadence must be one of ${reportCadences.join(", ")}`)),
+  add: Strings,
+  remove: Strings,
+  test: Flag,
+});
+
+const report = defineCommand(
+  "report",
+  "a tracker's report by e-mail: print its cadence and recipients; --cadence, --add and --remove change them (a new recipient is sent a confirmation link first); --test sends it now to your own confirmed address",
+)
+  .argument("<id>", "the tracker's id (aisc track list)")
+  .option("--cadence <cadence>", `how often: ${reportCadences.join(", ")}`)
+  .option("--add <email>", "a recipient to add (repeat it)", repeatable)
+  .option("--remove <email>", "a recipient to remove (repeat it)", repeatable)
+  .option("--test", "send the report now to your own confirmed address only")
+  .action(
+    action<typeof ReportOptions, [string]>(ReportOptions, async ({ context, options, args: [id] }) => {
+      const api = signedIn(context);
+      let settings = await api.getTrackerReport(id);
+      if (options.cadence || options.add.length > 0 || options.remove.length > 0) {
+        const removed = new Set(options.remove.map((email) => email.trim().toLowerCase()));
+        const kept = settings.recipients.map((r) => r.email).filter((email) => !removed.has(email));
+        const recipients = [...kept, ...options.add.map((email) => email.trim().toLowerCase()).filter((email) => !kept.includes(email))];
+        settings = await api.setTrackerReport(id, parseOptions(UpdateReport, { cadence: options.cadence ?? settings.cadence, recipients }, reportFlag));
+      }
+      const tested = options.test ? await api.testTrackerReport(id) : undefined;
+      if (context.json) return printJson(tested ? { ...settings, test: tested } : settings);
+      print(reportText(settings));
+      if (tested) {
+        print(tested.message);
+        if (tested.outcome !== "sent") process.exitCode = EXIT.server;
+      }
+    }),
+  );
+
+/** The report's settings in lines: the cadence, then each recipient with their status. */
+function reportText(settings: ReportSettings): string {
+  const lines = [
+    settings.emailConfigured
+      ? `Report: ${settings.cadence}${settings.nextAt ? ` (next: ${settings.nextAt})` : ""}.`
+      : "E-mail is not configured on this server: set SMTP_URL and PUBLIC_URL to send reports.",
+  ];
+  if (settings.recipients.length === 0) lines.push("No recipients.");
+  for (const recipient of settings.recipients) lines.push(`  ${recipient.email}  ${recipient.status}`);
+  if (settings.shareUrl) lines.push(`Recipients' reports link to ${settings.shareUrl}`);
+  return lines.join("\n");
+}
+
+function reportFlag(path: string[]): string {
+  return path[0] === "recipients" ? "--add" : `--${path[0] ?? "cadence"}`;
+}
+
 const YesOptions = v.object({ yes: Flag });
 
 const remove = defineCommand("delete", "delete a tracker and its runs (asks first on a terminal; --yes for scripts); its saved searches stay in your history")
@@ -308,6 +362,7 @@ export const track = defineCommand("track", "trackers (Pro): questions asked on 
   .addCommand(create)
   .addCommand(update)
   .addCommand(webhookTest)
+  .addCommand(report)
   .addCommand(estimate)
   .addCommand(show)
   .addCommand(trend)

@@ -1,3 +1,4 @@
+import { ReportConfirmation, ReportSettings, ReportTestResult, ReportUnsubscribed, type UpdateReport } from "#src/contract/reports.ts";
 import * as v from "valibot";
 import { LogoutResult, User, type Login, type Register } from "#src/contract/auth.ts";
 import {
@@ -214,6 +215,14 @@ export function createApiClient(options: HttpOptions = {}) {
     deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
     /** Send test: a `test` event posted to the tracker's webhook now, and whether it was delivered; 409 (code CONFLICT) without a webhook. */
     testTrackerWebhook: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/webhook/test`, WebhookTestResult),
+    /** A tracker's report by e-mail: cadence and recipients with their status. */
+    getTrackerReport: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/report`, ReportSettings),
+    setTrackerReport: (id: string, body: UpdateReport) => http("PUT", `/api/trackers/${encodeURIComponent(id)}/report`, ReportSettings, body),
+    /** "Send a test now": to the caller's own confirmed address only. */
+    testTrackerReport: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/report/test`, ReportTestResult),
+    getReportConfirmation: (token: string) => http("GET", `/api/email/report/confirm/${encodeURIComponent(token)}`, ReportConfirmation),
+    confirmReport: (token: string) => http("POST", `/api/email/report/confirm/${encodeURIComponent(token)}`, ReportConfirmation),
+    unsubscribeReport: (token: string) => http("POST", `/api/email/report/unsubscribe/${encodeURIComponent(token)}`, ReportUnsubscribed),
     /** Run now: 202 with the queued run; 409 (code CONFLICT) names the run already queued or running. */
     runTracker: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/runs`, StartedRun),
     listTrackerRuns: (id: string, page: { before?: string; limit?: number } = {}) => ofTracker(id).runs(page),

@@ -26,6 +26,7 @@ import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { trackerRoutes } from "#src/server/routes/api/trackers.ts";
 import { emailRoutes } from "#src/server/routes/api/email.ts";
 import { shareRoutes } from "#src/server/routes/api/shares.ts";
+import { reportRoutes } from "#src/server/routes/api/reports.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
 import { workbenchRoutes } from "#src/server/routes/api/workbench.ts";
@@ -138,6 +139,7 @@ export async function createApp(deps: AppDeps) {
     .use(tokenRoutes(services.tokens, guarded))
     .use(trackerRoutes(services, guarded))
     .use(emailRoutes(services.notifications, guarded))
+    .use(reportRoutes(services.reports, guarded))
     .use(shareRoutes(services.shares, guarded, { trustProxy }))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 /** A message as it came over SMTP: its envelope's recipients, its headers (names lower-cased, unfolded), Subject and plain text decoded. */
-export type ReceivedMail = { to: string[]; headers: Record<string, string>; subject: string; text: string };
+export type ReceivedMail = { to: string[]; headers: Record<string, string>; subject: string; text: string; html?: string };
 
 /**
  * A real SMTP server on loopback (smtp-server) that keeps what it receives, for tests that send the
@@ -30,7 +30,10 @@ export async function startSmtpSink(): Promise<{ url: string; inbox: ReceivedMai
   };
 }
 
-/** Headers, Subject and text of a raw single-part message (quoted-printable or base64 undone, UTF-8 read). */
+/**
+ * Headers, Subject and text of a raw message (quoted-printable or base64 undone, UTF-8 read): a
+ * single part, or multipart/alternative, whose text/plain part is its text and text/html its html.
+ */
 export function parseMail(raw: string): Omit<ReceivedMail, "to"> {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split);
@@ -39,6 +42,17 @@ export function parseMail(raw: string): Omit<ReceivedMail, "to"> {
   for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
     const colon = line.indexOf(":");
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
+  if (boundary) {
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith("--"))
+      .map((part) => parseMail(part.replace(/^\r?\n/, "")));
+    const plain = parts.find((part) => (part.headers["content-type"] ?? "text/plain").startsWith("text/plain"));
+    const html = parts.find((part) => (part.headers["content-type"] ?? "").startsWith("text/html"));
+    return { headers, subject: decodeWords(headers.subject ?? ""), text: plain?.text ?? "", ...(html ? { html: html.text } : {}) };
   }
   const encoding = (headers["content-transfer-encoding"] ?? "").toLowerCase();
   const bytes =

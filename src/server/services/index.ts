@@ -25,6 +25,7 @@ import { createOutbox } from "./mail/outbox.ts";
 import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
 import { createShares } from "./shares/index.ts";
+import { createReports } from "./reports/index.ts";
 import { createSchedulesCheck } from "./trackers/schedules-check.ts";
 import { createMissedRuns } from "./trackers/missed.ts";
 import type { PriceTable } from "#src/contract/prices.ts";
@@ -212,6 +213,7 @@ export function createServices({
     clock: clock ?? (() => new Date()),
     reads: { perLink: shareReadsPerMinute, perClient: shareReadsPerClientPerMinute },
   });
+  const reports = createReports({ db, queue, outbox, links: mailLinks, trackers, shares, rollups, alerts, clock });
   const anyTracker = async () => (await db.select({ id: trackerRows.id }).from(trackerRows).limit(1)).length > 0;
   const checkSchedules = createSchedulesCheck({ db, engine, minIntervalMinutes: trackerSettings.minIntervalMinutes, clock });
   /**
@@ -239,7 +241,7 @@ export function createServices({
       );
     }
   }
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, missed, startup };
+  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, reports, missed, startup };
 }
 
 export type Services = ReturnType<typeof createServices>;

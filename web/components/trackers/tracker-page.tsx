@@ -12,6 +12,7 @@ import { RunCard } from "#web/components/trackers/run-card.tsx";
 import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackerAlerts } from "#web/components/trackers/tracker-alerts.tsx";
+import { TrackerReportEmail } from "#web/components/trackers/tracker-report-email.tsx";
 import { TrackerChanges } from "#web/components/trackers/tracker-changes.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
@@ -135,6 +136,7 @@ function TrackerView({ id }: { id: string }) {
           </>
         }
       />
+      <TrackerReportEmail trackerId={tracker.id} timezone={tracker.schedule.timezone} />
     </TrackerSourceContext>
   );
 }

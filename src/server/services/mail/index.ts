@@ -4,7 +4,7 @@ import { createTransport } from "nodemailer";
  * One e-mail. `unsubscribe` is required: every mail says how to stop it, as RFC 8058's one-click
  * `List-Unsubscribe` (an https URL taking a POST, no session) beside the link in its text.
  */
-export type MailMessage = { to: string; subject: string; text: string; unsubscribe: string };
+export type MailMessage = { to: string; subject: string; text: string; unsubscribe: string; html?: string };
 
 export type Mailer = {
   /** Whether SMTP_URL is set: without it nothing is sent, and the product says so. */
@@ -25,12 +25,13 @@ export function createMailer({ smtpUrl, from }: { smtpUrl: string | undefined; f
   const transport = createTransport(smtpUrl);
   return {
     configured: true,
-    async send({ to, subject, text, unsubscribe }) {
+    async send({ to, subject, text, unsubscribe, html }) {
       await transport.sendMail({
         from,
         to,
         subject,
         text,
+        ...(html ? { html } : {}),
         // `List-Unsubscribe: <url>`, and the one-click POST it takes (RFC 8058).
         list: { unsubscribe },
         headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },

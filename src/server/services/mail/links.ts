@@ -1,9 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { EMAIL_CONFIRM_PATH, EMAIL_UNSUBSCRIBE_PATH, type MailKind } from "#src/contract/notifications.ts";
+import { REPORT_CONFIRM_PATH, REPORT_UNSUBSCRIBE_PATH } from "#src/contract/reports.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CONFIRM_TOKEN = new RegExp(`^(${UUID})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{43})$`);
 const UNSUBSCRIBE_TOKEN = new RegExp(`^(${UUID})\\.(alerts|digest|all)\\.([A-Za-z0-9_-]{43})$`);
+const REPORT_TOKEN = new RegExp(`^(${UUID})\\.([A-Za-z0-9_-]{43})$`);
+
+/** What a report recipient's link does: confirm the address, or stop the reports. */
+export type ReportLinkPurpose = "confirm" | "unsubscribe";
 
 /** How long a confirmation link works: long enough to open the mail, short enough that an old one is worthless. */
 export const CONFIRM_LINK_TTL_MS = 60 * 60 * 1000;
@@ -68,6 +73,28 @@ export function createMailLinks({ secret, publicUrl, clock = () => new Date() }:
       return `${publicUrl}/api${EMAIL_UNSUBSCRIBE_PATH}/${unsubscribeToken(userId, kind)}`;
     },
 
+    /**
+     * A tracker report recipient's links `<recipient>.<mac>`, one per purpose. They do not expire:
+     * the recipient's row holds the state (confirming twice is confirming once), and removing a
+     * recipient deletes the row, so its old links name nobody.
+     */
+    reportConfirmUrl(recipientId: string): string {
+      return `${publicUrl}${REPORT_CONFIRM_PATH}/${reportToken(recipientId, "confirm")}`;
+    },
+    reportUnsubscribePageUrl(recipientId: string): string {
+      return `${publicUrl}${REPORT_UNSUBSCRIBE_PATH}/${reportToken(recipientId, "unsubscribe")}`;
+    },
+    reportUnsubscribeApiUrl(recipientId: string): string {
+      return `${publicUrl}/api${REPORT_UNSUBSCRIBE_PATH}/${reportToken(recipientId, "unsubscribe")}`;
+    },
+    /** The recipient a report link names for `purpose`, or null when its signature is not ours. */
+    readReportLink(token: string, purpose: ReportLinkPurpose): string | null {
+      const match = REPORT_TOKEN.exec(token);
+      if (!match) return null;
+      const [, recipientId, given] = match as unknown as [string, string, string];
+      return same(given, mac(`report-${purpose}\n${recipientId}`)) ? recipientId : null;
+    },
+
     /** The account and kind an unsubscribe token names, or null when its signature is not ours. */
     readUnsubscribe(token: string): { userId: string; kind: UnsubscribeKind } | null {
       const match = UNSUBSCRIBE_TOKEN.exec(token);
@@ -76,6 +103,10 @@ export function createMailLinks({ secret, publicUrl, clock = () => new Date() }:
       return same(given, unsubscribeMac(userId, kind)) ? { userId, kind } : null;
     },
   };
+
+  function reportToken(recipientId: string, purpose: ReportLinkPurpose): string {
+    return `${recipientId}.${mac(`report-${purpose}\n${recipientId}`)}`;
+  }
 
   function unsubscribeToken(userId: string, kind: UnsubscribeKind): string {
     return `${userId}.${kind}.${unsubscribeMac(userId, kind)}`;

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { mailSends, rateCounters, users } from "#db/schema.ts";
+import { mailSends, rateCounters, trackerReportRecipients, users } from "#db/schema.ts";
 import type { MailKind } from "#src/contract/notifications.ts";
 import type { JobQueue } from "../job-queue.ts";
 import type { Mailer, MailMessage } from "./index.ts";
@@ -12,8 +12,18 @@ const SEND = "tracker-email";
 export const CONFIRMATION_EVERY_MS = 5 * 60 * 1000;
 const PRODUCT = "AI Search Comparison";
 
-/** A message as queued: whose it is and of what kind, so that it is checked again as it goes. */
-type Queued = MailMessage & { userId: string; kind: MailKind | "confirm" };
+/** A tracker report recipient's confirmation link at most this often per tracker and address, however often the owner adds them. */
+export const REPORT_CONFIRMATION_EVERY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A message as queued: whose it is and of what kind, so that it is checked again as it goes. A
+ * report's (`report`, `report-confirm`) names its recipient, whose row must still say yes;
+ * `report-test` goes to the owner's own proved address.
+ */
+type Queued = MailMessage & { userId: string; kind: MailKind | "confirm" | "report" | "report-confirm" | "report-test"; recipientId?: string };
+
+/** A report's addressee: a recipient of the owner's tracker (`recipientId`), or the owner themselves (a test). */
+export type ReportAddressee = { ownerId: string; recipientId?: string; email: string };
 
 export type Delivery = "queued" | "capped" | "unwanted";
 
@@ -45,10 +55,21 @@ export function createOutbox({
   queue.work<Queued>(SEND, { concurrency: 2 }, async (message) => {
     // Queued by an earlier version, without its account or unsubscribe link: not sent.
     if (!message.userId || !message.unsubscribe) return;
+    if (message.kind === "report" || message.kind === "report-confirm") {
+      // Removed, unsubscribed, or (for a report) not confirmed since it was queued: not sent.
+      const [wanted] = await db
+        .select({ email: trackerReportRecipients.email, status: trackerReportRecipients.status })
+        .from(trackerReportRecipients)
+        .where(eq(trackerReportRecipients.id, message.recipientId ?? ""))
+        .limit(1);
+      if (!wanted || wanted.email !== message.to || wanted.status !== (message.kind === "report" ? "confirmed" : "pending")) return;
+      await mailer.send(mailOf(message));
+      return;
+    }
     const [row] = await db.select(recipient).from(users).where(eq(users.id, message.userId)).limit(1);
     if (!row || row.email !== message.to) return;
-    if (message.kind !== "confirm" && !allowed(row, message.kind)) return;
-    await mailer.send({ to: message.to, subject: message.subject, text: message.text, unsubscribe: message.unsubscribe });
+    if (message.kind === "report-test" ? row.emailVerified !== row.email : message.kind !== "confirm" && !allowed(row, message.kind)) return;
+    await mailer.send(mailOf(message));
   });
 
   return {
@@ -111,6 +132,76 @@ export function createOutbox({
       return { outcome: "sent", retryAfterS: 0 };
     },
 
+    /**
+     * A tracker's report to a confirmed recipient, or (a test) to the owner's own proved address,
+     * counted in the owner's daily cap: their trackers' mail is theirs, whoever it goes to. The
+     * unsubscribe lines (a recipient's own link; for the owner, their account's) are added here.
+     */
+    async deliverReport(to: ReportAddressee, compose: () => { subject: string; text: string; html: string }, { id }: { id?: string } = {}): Promise<Delivery> {
+      if (!mailer.configured) return "unwanted";
+      if (!to.recipientId) {
+        const [row] = await db.select(recipient).from(users).where(eq(users.id, to.ownerId)).limit(1);
+        if (!row || row.emailVerified !== row.email || row.email !== to.email) return "unwanted";
+      }
+      if (!(await takeToday(to.ownerId))) return "capped";
+      const { subject, text, html } = compose();
+      const page = to.recipientId ? links.reportUnsubscribePageUrl(to.recipientId) : links.unsubscribePageUrl(to.ownerId, "all");
+      const why = to.recipientId
+        ? "You get this report because you confirmed you wanted it when its owner added your address."
+        : "This is a test of the report, sent to you alone at your request; its recipients' copies carry their own unsubscribe link.";
+      const stop = to.recipientId ? `Unsubscribe (no more of this report): ${page}` : `Unsubscribe (turns all of this account's e-mails off): ${page}`;
+      await enqueue(
+        {
+          userId: to.ownerId,
+          kind: to.recipientId ? "report" : "report-test",
+          ...(to.recipientId ? { recipientId: to.recipientId } : {}),
+          to: to.email,
+          subject,
+          text: `${text.trimEnd()}\n\n--\n${why}\n${stop}\n`,
+          html: `${html}<hr><p style="color:#666;font-size:12px">${escapeHtml(why)} <a href="${escapeHtml(page)}">Unsubscribe</a></p>`,
+          unsubscribe: to.recipientId ? links.reportUnsubscribeApiUrl(to.recipientId) : links.unsubscribeApiUrl(to.ownerId, "all"),
+        },
+        id,
+      );
+      return "queued";
+    },
+
+    /**
+     * The confirmation link to a report recipient, counted in the owner's cap: `sent`, `wait` (one
+     * went to this address for this tracker less than a day ago) or `capped`. It names the tracker
+     * and the product, and nothing else is sent to the address until the link is followed.
+     */
+    async reportConfirmation(
+      ownerId: string,
+      to: { recipientId: string; email: string; trackerId: string; trackerName: string },
+    ): Promise<"sent" | "wait" | "capped"> {
+      if (!mailer.configured) return "capped";
+      if (!(await takeWindow(`report-confirmation:${to.trackerId}:${to.email}`, REPORT_CONFIRMATION_EVERY_MS))) return "wait";
+      if (!(await takeToday(ownerId))) return "capped";
+      const stop = links.reportUnsubscribePageUrl(to.recipientId);
+      const text = [
+        `A user of ${PRODUCT} (${links.publicUrl}) asked for the report of their tracker "${to.trackerName}" to be e-mailed to this address, ${to.email}.`,
+        "",
+        "If you want it, open this link and press Confirm:",
+        links.reportConfirmUrl(to.recipientId),
+        "",
+        "If not, ignore this e-mail: no report is sent to this address unless the link is followed.",
+        "",
+        "--",
+        `Unsubscribe (never send this report here): ${stop}`,
+      ].join("\n");
+      await enqueue({
+        userId: ownerId,
+        kind: "report-confirm",
+        recipientId: to.recipientId,
+        to: to.email,
+        subject: `Confirm you want a tracker's report from ${PRODUCT}`,
+        text: `${text}\n`,
+        unsubscribe: links.reportUnsubscribeApiUrl(to.recipientId),
+      });
+      return "sent";
+    },
+
     /** E-mails sent to the account today (UTC), confirmation links included. */
     async sentToday(userId: string): Promise<number> {
       const [row] = await db
@@ -147,16 +238,25 @@ export function createOutbox({
    * take it sends (0); anyone else is told the seconds until the next window.
    */
   async function takeConfirmationWindow(userId: string): Promise<number> {
+    return takeWindowWait(`mail-confirmation:${userId}`, CONFIRMATION_EVERY_MS);
+  }
+
+  /** Whether this call is the first in `key`'s current window of `everyMs`. */
+  async function takeWindow(key: string, everyMs: number): Promise<boolean> {
+    return (await takeWindowWait(key, everyMs)) === 0;
+  }
+
+  /** 0 for the first to take `key`'s window; anyone else is told the seconds until the next one. */
+  async function takeWindowWait(key: string, everyMs: number): Promise<number> {
     const now = clock().getTime();
-    const windowStart = new Date(now - (now % CONFIRMATION_EVERY_MS));
-    const key = `mail-confirmation:${userId}`;
+    const windowStart = new Date(now - (now % everyMs));
     await db.delete(rateCounters).where(and(eq(rateCounters.key, key), lt(rateCounters.windowStart, windowStart)));
     const [row] = await db
       .insert(rateCounters)
       .values({ key, windowStart, count: 1 })
       .onConflictDoUpdate({ target: [rateCounters.key, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
       .returning({ count: rateCounters.count });
-    return row?.count === 1 ? 0 : Math.ceil((windowStart.getTime() + CONFIRMATION_EVERY_MS - now) / 1000);
+    return row?.count === 1 ? 0 : Math.ceil((windowStart.getTime() + everyMs - now) / 1000);
   }
 
   /** Seconds until 00:00 UTC, when the cap starts again. */
@@ -180,6 +280,20 @@ const KIND_WORDS: Record<UnsubscribeKind, string> = {
   alerts: "e-mails of your trackers' alerts",
   all: "all of this account's e-mails",
 };
+
+function mailOf(message: Queued): MailMessage {
+  return {
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    unsubscribe: message.unsubscribe,
+    ...(message.html ? { html: message.html } : {}),
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
 
 /** Whether the account wants `kind` and its address now is the one it proved. */
 function allowed(row: { email: string; emailVerified: string | null; digest: boolean; alerts: boolean }, kind: MailKind): boolean {

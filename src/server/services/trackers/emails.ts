@@ -155,7 +155,7 @@ export function createTrackerEmails({
 export type TrackerEmails = ReturnType<typeof createTrackerEmails>;
 
 /** An alert in the words the Slack text uses, with what users wrote in it (its brand or competitor, its question) on one line, as written. */
-function alertLine(name: string, alert: TrackerAlert): string {
+export function alertLine(name: string, alert: TrackerAlert): string {
   return visibleText(
     alertInWords(name, {
       ...alert,
