@@ -44,6 +44,10 @@ describe("a tracker's trend and alerts in Chromium", () => {
       expect(await page.getByTestId("tracker-summary-sentence").textContent()).toBe(week.sentence);
       expect(week.sentence).toStartWith("HubSpot: named in ");
       expect(await page.getByTestId("tracker-summary-row").count()).toBe(week.providers.length + 1);
+      // Every provider here answers from the simulator: each row carries its flask, and the headline says so once.
+      const summary = page.getByTestId("tracker-summary");
+      await summary.getByText("answers from our simulator, not from the live provider").waitFor();
+      expect(await summary.locator('[data-simulated="mark"]').count()).toBe(week.providers.length);
       await page.getByRole("group", { name: "Period" }).getByRole("button", { name: "This run" }).click();
       const newest = await pageJson<TrackerSummary>(page, "GET", `/api/trackers/${tracker.id}/summary?period=run`);
       await page.getByRole("button", { name: "This run", pressed: true }).waitFor();

@@ -1,6 +1,6 @@
 import { ExternalLink, FlaskConical } from "lucide-react";
 import type { ReactNode } from "react";
-import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
+import { listModels, providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { SimulatedProviders } from "#src/contract/lens.ts";
 import type { Returned, ReturnedBy } from "#src/core/aggregate.ts";
 import { sourceLabel } from "#src/core/urls.ts";
@@ -26,6 +26,17 @@ export function SimulatedBadge({ className }: { className?: string }) {
       <FlaskConical aria-hidden="true" />
       Simulated
     </Badge>
+  );
+}
+
+/** Honesty rule: which providers' answers come from the simulator, said once under what shows them (each marked with a flask). */
+export function SimulatedProvidersNote({ ids }: { ids: readonly ProviderId[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+      <SimulatedBadge />
+      {`${listModels(ids)}: answers from our simulator, not from the live provider (marked with a flask).`}
+    </p>
   );
 }
 

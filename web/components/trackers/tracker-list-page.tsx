@@ -3,6 +3,7 @@ import { Bell, CalendarPlus, CalendarRange } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { SimulatedMark } from "#web/components/results/shared.tsx";
 import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
 import { Sparkline } from "#web/components/trackers/sparkline.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
@@ -128,6 +129,9 @@ function Headline({ tracker }: { tracker: Tracker }) {
   const summary = useQuery(trackerQueries.summary(source));
   const trend = useQuery(trackerQueries.trend(source, "mention"));
   const rates = trend.data ? brandRunRates(trend.data.points) : [];
+  // Honesty rule: a headline read from the simulator's answers carries its flask.
+  const { data: status } = useQuery(queries.status(api));
+  const simulated = tracker.providers.some((id) => status?.modes[id] === "simulated");
   return (
     <div className="flex items-center gap-3">
       {rates.some(({ rate }) => rate !== null) ? <Sparkline rates={rates.map(({ rate }) => rate)} label={sparklineLabel(tracker.brand.name, rates)} /> : null}
@@ -136,6 +140,7 @@ function Headline({ tracker }: { tracker: Tracker }) {
       ) : (
         <p className="min-w-0 text-sm break-words" data-testid="tracker-headline">
           {summary.data ? summary.data.sentence : <span className="text-muted-foreground">The headline could not be loaded.</span>}
+          {summary.data && simulated ? <SimulatedMark className="ml-1 align-middle" /> : null}
         </p>
       )}
     </div>

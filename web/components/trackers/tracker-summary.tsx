@@ -1,11 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import type { ProviderId } from "#src/contract/providers.ts";
 import type { SummaryFigures, SummaryPeriodName } from "#src/contract/summary.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { changeCell, rateCell, rankCell, sovCell, summaryPeriodLabels } from "#src/core/summary-text.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { Button, providerCatalogue } from "#web/shared-chunk.ts";
+import { SimulatedMark, SimulatedProvidersNote } from "#web/components/results/shared.tsx";
+import { api, Button, providerCatalogue, queries } from "#web/shared-chunk.ts";
 
 /**
  * The tracker's headline, first on its page, its share link and its printed report: the
@@ -16,6 +18,9 @@ export function TrackerSummary() {
   const source = useTrackerSource();
   const [period, setPeriod] = useState<SummaryPeriodName>("7d");
   const summary = useQuery(trackerQueries.summary(source, period));
+  // Honesty rule: the providers this server answers from its simulator (the trend's rows carry no flag).
+  const { data: status } = useQuery(queries.status(api));
+  const simulated = (id: ProviderId) => status?.modes[id] === "simulated";
   return (
     <section aria-labelledby="summary-heading" className="space-y-3 rounded-xl border bg-card p-4 shadow-sm sm:p-6" data-testid="tracker-summary">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -52,13 +57,14 @@ export function TrackerSummary() {
                   </thead>
                   <tbody>
                     {headline.providers.map((row) => (
-                      <Row key={row.provider} label={providerCatalogue[row.provider].name} figures={row} />
+                      <Row key={row.provider} label={providerCatalogue[row.provider].name} figures={row} simulated={simulated(row.provider)} />
                     ))}
                     <Row label="All providers" figures={headline.brand} strong />
                   </tbody>
                 </table>
               </div>
             ) : null}
+            <SimulatedProvidersNote ids={headline.providers.map((row) => row.provider).filter(simulated)} />
           </>
         )}
       </QueryState>
@@ -66,11 +72,12 @@ export function TrackerSummary() {
   );
 }
 
-function Row({ label, figures, strong = false }: { label: string; figures: SummaryFigures; strong?: boolean }) {
+function Row({ label, figures, strong = false, simulated = false }: { label: string; figures: SummaryFigures; strong?: boolean; simulated?: boolean }) {
   return (
     <tr className={strong ? "font-medium" : "border-b"} data-testid="tracker-summary-row">
       <th scope="row" className="py-2 pr-3 font-normal">
         {label}
+        {simulated ? <SimulatedMark className="ml-1 align-middle" /> : null}
       </th>
       <td className="py-2 pr-3">{rateCell(figures)}</td>
       <td className="py-2 pr-3">{rankCell(figures)}</td>

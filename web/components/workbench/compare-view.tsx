@@ -5,7 +5,7 @@ import type { ComparedItem, ComparedSearch, CompareReport } from "#src/contract/
 import { listModels, providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { rate } from "#src/core/stats.ts";
 import { ScrollTable } from "#web/components/results/comparison.tsx";
-import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedBadge, SimulatedMark, SourceLink, plural } from "#web/components/results/shared.tsx";
+import { CardHeading, EmptyText, ListOrEmpty, Mark, SimulatedMark, SimulatedProvidersNote, SourceLink, plural } from "#web/components/results/shared.tsx";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { formatDate } from "#src/core/dates.ts";
@@ -319,14 +319,7 @@ function NotAsked() {
 
 /** Honesty rule: which providers' answers in the compared searches come from the simulator. */
 function SimulatedNote({ searches }: { searches: ComparedSearch[] }) {
-  const ids = providerIds.filter((id) => searches.some((search) => search.simulated[id]));
-  if (ids.length === 0) return null;
-  return (
-    <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-      <SimulatedBadge />
-      {`${listModels(ids)}: answers from our simulator, not from the live provider (marked with a flask).`}
-    </p>
-  );
+  return <SimulatedProvidersNote ids={providerIds.filter((id) => searches.some((search) => search.simulated[id]))} />;
 }
 
 function FrequencyCell({ item, searchId, n, label }: { item: ComparedItem; searchId: string; n: number; label: string }) {
