@@ -22,7 +22,7 @@ export function useNow(anchor?: string | null): Date {
       const from = Number.isNaN(at) ? 0 : at;
       const step = !Number.isNaN(at) && Math.abs(at - current) < NEAR_MS ? NEAR_STEP_MS : FAR_STEP_MS;
       // The time to the next step from the anchor; a few ms past it, so the text has turned.
-      const wait = step - (((current - from) % step) + step) % step + 5;
+      const wait = step - ((((current - from) % step) + step) % step) + 5;
       timer = setTimeout(() => {
         setNow(new Date());
         schedule();
