@@ -49,7 +49,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
         ) : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
           {/* Its status is announced when it changes; the count below is not, on every answer. */}
-          <span aria-live="polite" className="contents">
+          <span aria-live="polite" className="inline-flex">
             <RunStatus status={run.status} />
           </span>
           <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
