@@ -96,6 +96,9 @@ describe("trackers in Chromium", () => {
       // Its estimate says the providers are simulated, as everything that shows a cost does.
       await page.getByText("$0.00 (simulated) per run, $0.00 (simulated) per month").waitFor();
       expect(await page.getByText("No runs yet.").isVisible()).toBe(true);
+      const headline = page.getByTestId("tracker-summary-sentence");
+      const headlineBefore = (await headline.textContent()) ?? "";
+      expect(await page.getByTestId("tracker-summary-row").count()).toBe(0);
 
       // Run now: a slower simulator, its answers spread out, keeps the run running long enough to be seen live.
       harness().simulator.setLatency({ kind: "lognormal", medianMs: 1_500, p95Ms: 5_000 });
@@ -103,21 +106,36 @@ describe("trackers in Chromium", () => {
       const run = page.getByTestId("tracker-run").first();
       await run.getByTestId("run-progress").waitFor({ timeout: 30_000 });
       await run.getByTestId("run-status").filter({ hasText: "Running" }).waitFor({ timeout: 30_000 });
-      // Answers arrive while it runs: the count and the bar move (the page reads the run every few seconds).
+      // Answers arrive while it runs: the count and the bar move (the page reads its runs every few seconds).
       await run
         .getByTestId("run-answers")
         .filter({ hasText: new RegExp(`^[1-9]\\d* of ${PER_RUN} answers`) })
         .waitFor({ timeout: 30_000 });
       expect(await run.getByTestId("run-status").textContent()).toBe("Running");
+      expect(await run.getByTestId("run-progress").getAttribute("aria-valuetext")).toMatch(new RegExp(`^\\d+ of ${PER_RUN} answers`));
+      expect(await run.locator("[aria-live=polite]", { has: page.getByTestId("run-status") }).count()).toBe(1);
+      await page.getByTestId("tracker-last-run").getByTestId("run-status").filter({ hasText: "Running" }).waitFor();
       // While it runs, Run now waits.
       expect(await page.getByRole("button", { name: /^Run now/ }).isDisabled()).toBe(true);
       await screenshot(page, "trackers-running.png", { fullPage: true });
+      // The count grows as the page polls its runs, with no reload.
+      const seen = Number((await run.getByTestId("run-answers").textContent())?.split(" ")[0]);
+      await run
+        .getByTestId("run-answers")
+        .filter({ hasText: new RegExp(`^(\\d+) of ${PER_RUN} answers`) })
+        .filter({ hasNotText: new RegExp(`^(${Array.from({ length: seen + 1 }, (_, n) => n).join("|")}) of`) })
+        .waitFor({ timeout: 60_000 });
       harness().simulator.setLatency({ kind: "fixed", ms: 5 });
 
       await run.getByTestId("run-status").filter({ hasText: "Completed" }).waitFor({ timeout: 60_000 });
       expect(await run.getByTestId("run-answers").textContent()).toBe(`${PER_RUN} of ${PER_RUN} answers`);
       expect(await run.getByTestId("run-cost").textContent()).toBe("$0.00 (simulated)");
       expect(await run.getByTestId("run-progress").count()).toBe(0);
+      // Its end is read once: the header's last run, the headline with its figures per provider, the run's results, all without a reload.
+      await page.getByTestId("tracker-last-run").getByTestId("run-status").filter({ hasText: "Completed" }).waitFor();
+      await headline.filter({ hasNotText: headlineBefore }).waitFor();
+      await page.getByTestId("tracker-summary-row").first().waitFor();
+      await run.getByTestId(`mentions-${providerIds[0]}`).first().filter({ hasText: "%" }).waitFor();
       const rows = run.getByTestId("run-query");
       expect(await rows.count()).toBe(2);
       expect(await rows.nth(0).getByRole("cell").first().textContent()).toBe(`${PER_QUESTION} of ${PER_QUESTION} answers`);
@@ -175,6 +193,11 @@ describe("trackers in Chromium", () => {
       // No alert yet: no unread marker.
       expect(await row.getByTestId("tracker-unread").count()).toBe(0);
       await screenshot(page, "trackers-list.png", { fullPage: true });
+
+      // Run now from the list: the card follows the run on the list's poll to its end, then reads its headline and sparkline again.
+      await row.getByRole("button", { name: /^Run now/ }).click();
+      await row.locator('[data-testid="tracker-sparkline"][aria-label^="Acme named in the answers of the last 2 runs"]').waitFor({ timeout: 60_000 });
+      expect(await row.getByTestId("tracker-last-run").getByTestId("run-status").textContent()).toBe("Completed");
 
       // Pause: the list says so and no next run is shown; Resume brings it back.
       await row.getByRole("button", { name: /^Pause/ }).click();

@@ -3,13 +3,13 @@ import type { ApiClient } from "#src/client/api.ts";
 import type { TrendMetric } from "#src/contract/trend.ts";
 import type { SummaryPeriodName } from "#src/contract/summary.ts";
 import type { TrackerShape } from "#web/lib/tracker-form.ts";
+import type { TrackerRun } from "#src/contract/trackers.ts";
+import { listPollInterval, pollInterval, type PollFacts } from "#web/lib/live-poll.ts";
 import { isLive } from "#web/lib/trackers.ts";
 import { TRACKERS_KEY, type TrackerSource } from "#web/lib/tracker-source.ts";
 
 export { TRACKERS_KEY };
 
-/** How often a page reads a queued or running run again. */
-export const RUN_POLL_MS = 2_000;
 /** The runs a tracker's page shows at a time. */
 export const RUNS_PAGE = 10;
 
@@ -21,8 +21,10 @@ export const INBOX_REFRESH_MS = 5 * 60_000;
  * keys, under "workbench": one person's data, dropped on sign-in and sign-out (personalQueryKeys).
  * A tracker's report reads from its source: the owner's tracker, or a share link's,
  * under the source's own keys.
- * Runs finish in the background, on whichever instance: the list and the runs are read again
- * whenever they are shown; the list while a last run is live, and a live run, every RUN_POLL_MS.
+ * Runs start and finish in the background, on whichever instance: while a page is visible the list,
+ * a tracker and its runs are read again on a short poll (web/lib/live-poll.ts, ADR 067), and on coming
+ * back to the tab. Those are the cheap reads; what a run's end changes (a run's results, the trend,
+ * the headline, sources, alerts) is read once when it ends (useRunEnds).
  */
 export const trackerQueries = {
   list: (api: ApiClient) =>
@@ -30,9 +32,17 @@ export const trackerQueries = {
       queryKey: [...TRACKERS_KEY, "list"],
       queryFn: async () => (await api.listTrackers()).trackers,
       staleTime: 0,
-      refetchInterval: (query) => (query.state.data?.some((tracker) => isLive(tracker.lastRun)) ? RUN_POLL_MS : false),
+      refetchOnWindowFocus: true,
+      refetchInterval: (query) => listPollInterval((query.state.data ?? []).map(pollFacts), Date.now()),
     }),
-  one: (api: ApiClient, id: string) => queryOptions({ queryKey: [...TRACKERS_KEY, "one", id], queryFn: () => api.getTracker(id), staleTime: 0 }),
+  one: (api: ApiClient, id: string) =>
+    queryOptions({
+      queryKey: [...TRACKERS_KEY, "one", id],
+      queryFn: () => api.getTracker(id),
+      staleTime: 0,
+      refetchOnWindowFocus: true,
+      refetchInterval: (query) => (query.state.data ? pollInterval(pollFacts(query.state.data), Date.now()) : false),
+    }),
   /** What change a tracker of this shape could tell: the server's simulation, the same for a shape until it is redeployed. */
   detectability: (api: ApiClient, shape: TrackerShape) =>
     queryOptions({
@@ -40,21 +50,17 @@ export const trackerQueries = {
       queryFn: () => api.estimateTracker(shape),
       staleTime: Number.POSITIVE_INFINITY,
     }),
-  /** A tracker's newest runs (`limit` of them: the page asks for more with "Older runs"). */
+  /** A tracker's newest runs (`limit` of them: the page asks for more with "Older runs"); the page polls them (its interval knows the tracker). */
   runs: (source: TrackerSource, limit = RUNS_PAGE) =>
     queryOptions({
       queryKey: [...source.key, "runs", limit],
       queryFn: () => source.reads.runs({ limit }),
       staleTime: 0,
+      refetchOnWindowFocus: true,
       placeholderData: keepPreviousData,
     }),
-  /** One run, read every RUN_POLL_MS while it is queued or running (its progress). */
-  run: (source: TrackerSource, runId: string) =>
-    queryOptions({
-      queryKey: [...source.key, "run", runId],
-      queryFn: () => source.reads.run(runId),
-      refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
-    }),
+  /** One run with the brand's mentions per question: read once it has ended (the runs list carries a live run's progress). */
+  run: (source: TrackerSource, runId: string) => queryOptions({ queryKey: [...source.key, "run", runId], queryFn: () => source.reads.run(runId) }),
   /** A tracker's trend for one metric: every run's rollups, oldest first. */
   trend: (source: TrackerSource, metric: TrendMetric) =>
     queryOptions({
@@ -100,3 +106,8 @@ export const trackerQueries = {
       refetchOnWindowFocus: true,
     }),
 };
+
+/** What a tracker's poll interval depends on. */
+export function pollFacts(tracker: { lastRun: { status: TrackerRun["status"] } | null; nextRunAt: string | null; paused: boolean }): PollFacts {
+  return { live: isLive(tracker.lastRun), nextRunAt: tracker.nextRunAt, paused: tracker.paused };
+}

@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
@@ -23,23 +23,18 @@ type RunCardProps = {
 };
 
 /**
- * One run: its status, when, answers done of expected, cost; while queued or running it is read
- * again every few seconds (its progress), and once it finishes the tracker and its runs are read
- * again. Below, per question, the saved search and the brand's mention rate per provider.
+ * One run: its status, when, answers done of expected, cost, and while queued or running its progress
+ * (from the runs list the page polls). Below, per question, the saved search and the brand's mention
+ * rate per provider.
  */
 export function RunCard({ run: listed, providers, open: openFirst, newSegment }: RunCardProps) {
-  const queryClient = useQueryClient();
   const source = useTrackerSource();
   const [open, setOpen] = useState(openFirst);
-  // The list leaves out the brand mentions: a run is read on its own while live, and once its results are opened.
-  const { data: read } = useQuery({ ...trackerQueries.run(source, listed.id), placeholderData: listed, enabled: isLive(listed) || open });
-  const run = read ?? listed;
-  // A run that finishes here changes the tracker (its last run, Run now): read it and its runs again.
-  const wasLive = useRef(isLive(run));
-  useEffect(() => {
-    if (wasLive.current && !isLive(run)) void queryClient.invalidateQueries({ queryKey: source.staleOnRunEnd });
-    wasLive.current = isLive(run);
-  }, [run, queryClient, source]);
+  // A live run's progress comes with the polled runs list; its brand mentions are read once it has ended, when opened.
+  const live = isLive(listed);
+  const { data: read } = useQuery({ ...trackerQueries.run(source, listed.id), enabled: open && !live });
+  // A read from while it ran (the page's prefetch) is not shown over the list's newer status.
+  const run = read && !live && !isLive(read) ? read : listed;
 
   const { answers } = run;
   // The tracker's providers, and any other this run's answers came from (an older segment's).
@@ -53,7 +48,10 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
           </p>
         ) : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-          <RunStatus status={run.status} />
+          {/* Its status is announced when it changes; the count below is not, on every answer. */}
+          <span aria-live="polite" className="inline-flex">
+            <RunStatus status={run.status} />
+          </span>
           <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
           <span className="text-muted-foreground">{run.trigger === "manual" ? "Started by hand" : "Scheduled"}</span>
           <span className="tabular-nums" data-testid="run-answers">

@@ -2,27 +2,31 @@ import { TriangleAlert } from "lucide-react";
 import type { SharedTracker } from "#src/contract/shares.ts";
 import { lastRunDetail, nextRunText, stallText } from "#src/core/tracker-timing.ts";
 import { RunStatus } from "#web/components/trackers/run-status.tsx";
+import { useNow } from "#web/hooks/use-now.ts";
 
 /*
  * A tracker's timing, as the list and the page show it: the next run (in the tracker's time zone,
  * and how soon), how the last run ended or since when it has not, and a warning line when the
  * schedule looks stalled. "In 3 hours" is written against the reader's clock: the server's render
- * and the browser's may differ by a minute, so those texts do not warn on hydration.
+ * and the browser's may differ by a minute, so those texts do not warn on hydration. In the browser
+ * they follow the clock (useNow): "in 1 minute" turns to "due now" without a new read.
  */
 
 type Timed = Pick<SharedTracker, "nextRunAt" | "paused" | "schedule" | "lastRun" | "stall"> & { pausedReason?: string };
 
 export function NextRun({ tracker }: { tracker: Timed }) {
-  return <span suppressHydrationWarning>{nextRunText(tracker, new Date())}</span>;
+  const now = useNow(tracker.paused ? null : tracker.nextRunAt);
+  return <span suppressHydrationWarning>{nextRunText(tracker, now)}</span>;
 }
 
 export function LastRun({ tracker }: { tracker: Timed }) {
   const run = tracker.lastRun;
+  const now = useNow(run ? (run.finishedAt ?? run.startedAt ?? run.scheduledFor) : null);
   if (!run) return <span>Not run yet</span>;
   return (
     <span className="flex flex-wrap items-center gap-2">
       <RunStatus status={run.status} />
-      <span suppressHydrationWarning>{lastRunDetail(run, tracker.schedule.timezone, new Date())}</span>
+      <span suppressHydrationWarning>{lastRunDetail(run, tracker.schedule.timezone, now)}</span>
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, CalendarPlus, CalendarRange } from "lucide-react";
 import { Link } from "wouter";
 import type { Tracker } from "#src/contract/trackers.ts";
@@ -9,8 +9,10 @@ import { Sparkline } from "#web/components/trackers/sparkline.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
+import { runKey, useOnChange } from "#web/hooks/use-on-change.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { ownerTrackerSource } from "#web/lib/tracker-source.ts";
+import { isLive } from "#web/lib/trackers.ts";
 import { brandRunRates, sparklineLabel } from "#web/lib/trend.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import {
@@ -122,10 +124,17 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
  * The headline and the sparkline are read per card, in parallel, under the tracker page's own keys
  * (opening a tracker then shows them at once), and not prefetched with the list: a summary runs the
  * alerts' test over the period's answers, so the list's answer would grow with every tracker it holds,
- * while the list itself stays one quick read that shows before them.
+ * while the list itself stays one quick read that shows before them. Only the list is polled: a card's
+ * headline and sparkline (and the bell's alerts) are read again once its last run ends.
  */
 function Headline({ tracker }: { tracker: Tracker }) {
+  const queryClient = useQueryClient();
   const source = ownerTrackerSource(api, tracker.id);
+  useOnChange(runKey(tracker.lastRun), () => {
+    if (isLive(tracker.lastRun)) return;
+    void queryClient.invalidateQueries({ queryKey: source.key });
+    void queryClient.invalidateQueries({ queryKey: trackerQueries.inbox(api).queryKey });
+  });
   const summary = useQuery(trackerQueries.summary(source));
   const trend = useQuery(trackerQueries.trend(source, "mention"));
   const rates = trend.data ? brandRunRates(trend.data.points) : [];

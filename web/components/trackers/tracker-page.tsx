@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
 import { Link } from "wouter";
@@ -23,7 +23,10 @@ import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { ReportHeading } from "#web/components/report-heading.tsx";
 import { TrackerSourceContext, useTrackerSource } from "#web/hooks/use-tracker-source.ts";
-import { RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { runKey, useOnChange } from "#web/hooks/use-on-change.ts";
+import { pollInterval } from "#web/lib/live-poll.ts";
+import { pollFacts, RUNS_PAGE, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { isLive } from "#web/lib/trackers.ts";
 import { ownerTrackerSource, sharedTrackerSource, type TrackerSource } from "#web/lib/tracker-source.ts";
 import type { SharedReport } from "#web/lib/shared-queries.ts";
 import type { ApiClient } from "#src/client/api.ts";
@@ -47,10 +50,10 @@ export async function prefetchTrackerReport(queryClient: QueryClient, source: Tr
     queryClient.prefetchQuery(trackerQueries.trend(source, "mention")),
     queryClient.prefetchQuery(trackerQueries.alerts(source)),
     queryClient.prefetchQuery(trackerQueries.changes(source)),
-    // The newest run opens with its results: read on its own, with the brand's mentions.
+    // The newest run opens with its results: read on its own, with the brand's mentions (a live one's come when it ends).
     queryClient
       .fetchQuery(trackerQueries.runs(source))
-      .then(({ runs: [newest] }) => (newest ? queryClient.prefetchQuery(trackerQueries.run(source, newest.id)) : undefined))
+      .then(({ runs: [newest] }) => (newest && !isLive(newest) ? queryClient.prefetchQuery(trackerQueries.run(source, newest.id)) : undefined))
       .catch(() => undefined),
   ]);
 }
@@ -106,8 +109,11 @@ export function TrackerPage({ id }: { id: string }) {
 }
 
 function TrackerView({ id }: { id: string }) {
+  const queryClient = useQueryClient();
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const source = useMemo(() => ownerTrackerSource(api, id), [id]);
+  // The polled tracker shows a run start or end first: its runs are read then, not on their next tick.
+  useOnChange(tracker ? runKey(tracker.lastRun) : undefined, () => void queryClient.invalidateQueries({ queryKey: [...source.key, "runs"] }));
   if (isPending) return <Skeleton className="h-64 w-full" aria-label="Loading the tracker" role="status" />;
   if (error) return <TrackerMissing error={error} />;
   return (
@@ -167,7 +173,7 @@ export function TrackerReport({ tracker, actions, notice, frozen = false, noRuns
       <TrackerSources />
       <TrackerAlerts />
       <TrackerChanges />
-      <Runs tracker={tracker} noRuns={noRuns} />
+      <Runs tracker={tracker} noRuns={noRuns} frozen={frozen} />
     </>
   );
 }
@@ -230,9 +236,28 @@ function Fact({ label, children, wide = false, testId }: { label: string; childr
 /** The most runs the page lists (the API's largest page). */
 const MAX_RUNS = 100;
 
-function Runs({ tracker, noRuns }: { tracker: SharedTracker; noRuns: string }) {
+/**
+ * The runs, read on the page's poll (fast while one is live or due). When the newest run ends, what it
+ * changes is read again once: the tracker, its headline, trend, sources, alerts and the run's results.
+ */
+function Runs({ tracker, noRuns, frozen }: { tracker: SharedTracker; noRuns: string; frozen: boolean }) {
+  const queryClient = useQueryClient();
+  const source = useTrackerSource();
   const [limit, setLimit] = useState(RUNS_PAGE);
-  const runs = useQuery(trackerQueries.runs(useTrackerSource(), limit));
+  const runs = useQuery({
+    ...trackerQueries.runs(source, limit),
+    // A frozen link's runs do not change.
+    refetchInterval: frozen
+      ? false
+      : (query) => {
+          const live = query.state.data?.runs.some((run) => isLive(run)) ?? false;
+          return pollInterval({ ...pollFacts(tracker), live: live || isLive(tracker.lastRun) }, Date.now());
+        },
+  });
+  const newest = runs.data?.runs[0];
+  useOnChange(runs.data ? runKey(newest) : undefined, () => {
+    if (!isLive(newest)) void queryClient.invalidateQueries({ queryKey: source.staleOnRunEnd });
+  });
   return (
     <section aria-labelledby="runs-heading" className="space-y-3 print:break-before-page">
       <h2 id="runs-heading" className="text-lg font-semibold">
