@@ -673,6 +673,14 @@ describe("aisc track report", () => {
     expect(removed.stdout).toContain("  team@example.com  pending");
     expect((await clientAs(server, user.token).getTrackerReport(tracker.id)).recipients.map((r) => r.email)).toEqual(["team@example.com"]);
 
+    // --new-link: a share link for recipients when none is live; refused while one is.
+    const linked = await runCli(["track", "report", tracker.id, "--new-link"], asUser);
+    expect(linked.code).toBe(EXIT.ok);
+    const { shareUrl } = await clientAs(server, user.token).getTrackerReport(tracker.id);
+    expect(linked.stdout).toContain(`Recipients' reports link to ${shareUrl}`);
+    const again = await runCli(["track", "report", tracker.id, "--new-link"], asUser);
+    expect(again).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining(`Recipients' reports already link to ${shareUrl}`) });
+
     // A bad address: the contract's message after the flag, nothing changed.
     const bad = await runCli(["track", "report", tracker.id, "--add", "not an address"], asUser);
     const message = v.safeParse(UpdateReport, { cadence: "weekly", recipients: ["not an address"] }).issues?.[0].message;
