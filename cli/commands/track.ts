@@ -11,6 +11,7 @@ import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
 import { WEBHOOK_VERIFY_WORDS, webhookTestInWords } from "#src/core/webhooks.ts";
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 import { action, defineCommand, Flag, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
 import { signedIn } from "#cli/lib/context.ts";
 import { CliError, EXIT } from "#cli/lib/exit.ts";
@@ -292,17 +293,19 @@ const ReportOptions = v.object({
   cadence: v.optional(v.picklist(reportCadences, `--cadence must be one of ${reportCadences.join(", ")}`)),
   add: Strings,
   remove: Strings,
+  newLink: Flag,
   test: Flag,
 });
 
 const report = defineCommand(
   "report",
-  "a tracker's report by e-mail: print its cadence and recipients; --cadence, --add and --remove change them (a new recipient is sent a confirmation link first); --test sends it now to your own confirmed address",
+  "a tracker's report by e-mail: print its cadence and recipients; --cadence, --add and --remove change them (a new recipient is sent a confirmation link first); --new-link makes recipients a new share link after you revoked theirs; --test sends it now to your own confirmed address",
 )
   .argument("<id>", "the tracker's id (aisc track list)")
   .option("--cadence <cadence>", `how often: ${reportCadences.join(", ")}`)
   .option("--add <email>", "a recipient to add (repeat it)", repeatable)
   .option("--remove <email>", "a recipient to remove (repeat it)", repeatable)
+  .option("--new-link", "a new share link for recipients' reports, after you revoked theirs")
   .option("--test", "send the report now to your own confirmed address only")
   .action(
     action<typeof ReportOptions, [string]>(ReportOptions, async ({ context, options, args: [id] }) => {
@@ -314,13 +317,13 @@ const report = defineCommand(
         const recipients = [...kept, ...options.add.map((email) => email.trim().toLowerCase()).filter((email) => !kept.includes(email))];
         settings = await api.setTrackerReport(id, parseOptions(UpdateReport, { cadence: options.cadence ?? settings.cadence, recipients }, reportFlag));
       }
+      if (options.newLink) settings = await api.newTrackerReportLink(id);
       const tested = options.test ? await api.testTrackerReport(id) : undefined;
+      // A test not sent exits 4, as webhook-test does, with --json too.
+      if (tested && tested.outcome !== "sent") process.exitCode = EXIT.server;
       if (context.json) return printJson(tested ? { ...settings, test: tested } : settings);
       print(reportText(settings));
-      if (tested) {
-        print(tested.message);
-        if (tested.outcome !== "sent") process.exitCode = EXIT.server;
-      }
+      if (tested) print(tested.message);
     }),
   );
 
@@ -328,12 +331,13 @@ const report = defineCommand(
 function reportText(settings: ReportSettings): string {
   const lines = [
     settings.emailConfigured
-      ? `Report: ${settings.cadence}${settings.nextAt ? ` (next: ${settings.nextAt})` : ""}.`
+      ? `Report: ${settings.cadence}${settings.nextAt ? ` (next: ${formatInZone(settings.nextAt, settings.timezone)})` : ""}.`
       : "E-mail is not configured on this server: set SMTP_URL and PUBLIC_URL to send reports.",
   ];
   if (settings.recipients.length === 0) lines.push("No recipients.");
   for (const recipient of settings.recipients) lines.push(`  ${recipient.email}  ${recipient.status}`);
   if (settings.shareUrl) lines.push(`Recipients' reports link to ${settings.shareUrl}`);
+  if (settings.shareRevoked) lines.push("You revoked the link recipients' reports linked to: later reports go without one (--new-link makes another).");
   return lines.join("\n");
 }
 

@@ -218,6 +218,8 @@ export function createApiClient(options: HttpOptions = {}) {
     /** A tracker's report by e-mail: cadence and recipients with their status. */
     getTrackerReport: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}/report`, ReportSettings),
     setTrackerReport: (id: string, body: UpdateReport) => http("PUT", `/api/trackers/${encodeURIComponent(id)}/report`, ReportSettings, body),
+    /** A new share link for the report's recipients, after the owner revoked theirs; 409 while one is live. */
+    newTrackerReportLink: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/report/link`, ReportSettings),
     /** "Send a test now": to the caller's own confirmed address only. */
     testTrackerReport: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/report/test`, ReportTestResult),
     getReportConfirmation: (token: string) => http("GET", `/api/email/report/confirm/${encodeURIComponent(token)}`, ReportConfirmation),

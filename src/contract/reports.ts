@@ -59,6 +59,10 @@ export const ReportSettings = v.object({
   recipients: v.array(ReportRecipient),
   /** The read-only share link recipients' reports link to, made at the first send; null before, or after the owner revoked it. */
   shareUrl: v.nullable(v.string()),
+  /** The owner revoked that link: later reports go without one until they make a new one (POST …/report/link). */
+  shareRevoked: v.boolean(),
+  /** The tracker's time zone, the one the cadence's 08:00 is read in. */
+  timezone: v.string(),
   /** When the next scheduled report goes, in UTC (null when off). */
   nextAt: v.nullable(v.string()),
 });

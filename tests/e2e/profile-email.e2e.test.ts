@@ -9,7 +9,8 @@ import { waitFor } from "#tests/support/wait.ts";
  * loopback, smtp-server): two switches, saved as they are ticked, naming the address the e-mails
  * go to; turning one on sends a confirmation link, whose page asks for the click that proves the
  * address; every e-mail's unsubscribe link opens a page that turns it off and says so.
- * (Without SMTP_URL: tests/e2e/trackers-bell.e2e.test.ts.)
+ * A tracker's Reports by e-mail card (ADR 066) on the same server: a recipient added there is
+ * pending until they confirm on the link's page. (Without SMTP_URL: tests/e2e/trackers-bell.e2e.test.ts.)
  */
 
 // Read by the harness when it starts the app, after this file's SMTP server is listening.
@@ -126,6 +127,57 @@ describe("the profile's E-mail card with SMTP", () => {
       const answer = await stranger.goto(`${pathOf(unsubscribe!).slice(0, -3)}xyz`);
       expect(answer?.status()).toBe(404);
       await stranger.getByRole("heading", { name: "This unsubscribe link is not valid" }).waitFor();
+    },
+    TIMEOUT,
+  );
+});
+
+describe("a tracker's Reports by e-mail card with SMTP", () => {
+  test(
+    "a recipient added in the card waits for confirmation; their e-mail's link opens a page whose Confirm makes them confirmed on the card",
+    async () => {
+      const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto("/");
+      const account = await harness().signInAsPro(page);
+      const created = await page.request.post("/api/trackers", {
+        data: {
+          name: "CRM report",
+          queries: ["best crm for startups"],
+          brand: { name: "HubSpot" },
+          iterations: 1,
+          schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+        },
+      });
+      expect(created.status()).toBe(201);
+      const tracker = (await created.json()) as { id: string };
+      await visit(page, `/trackers/${tracker.id}`);
+      const card = page.getByTestId("tracker-report-email");
+      await card.getByRole("button", { name: "Add recipient" }).waitFor();
+      expect(await card.getByTestId("report-email-setup").count()).toBe(0);
+      // Said before the owner presses Send a test now: their own address is not confirmed.
+      await card.getByText(`Your address ${account.email} is not confirmed, so a test is not sent to it`).waitFor();
+
+      await card.getByLabel("How often the report is sent").selectOption("weekly");
+      // Mondays 08:00 in the tracker's zone, written in it.
+      await card.getByText(/^Next report: [A-Z][a-z]{2} \d{1,2}, \d{4}, 08:00 \(Europe\/Berlin\) · in \d+ (hours|days)\.$/).waitFor();
+      await card.getByLabel("Recipient's e-mail address").fill("ceo@example.com");
+      await card.getByRole("button", { name: "Add recipient" }).click();
+      const row = card.getByTestId("report-recipients").getByRole("listitem").filter({ hasText: "ceo@example.com" });
+      await row.getByText("Waiting for confirmation").waitFor();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      const mail = await waitFor(() => smtp.inbox.find((received) => received.to.includes("ceo@example.com")), { what: "the recipient's confirmation" });
+      const [link] = linksIn(mail.text, "/email/report/confirm/");
+      const recipient = await harness().newPage({ viewport: { width: 390, height: 844 } });
+      await visit(recipient, pathOf(link!));
+      await recipient.getByRole("heading", { name: "Confirm you want this report" }).waitFor();
+      await recipient.getByRole("button", { name: "Confirm" }).click();
+      await recipient.getByRole("heading", { name: "Confirmed" }).waitFor();
+      expect(await recipient.locator("main").textContent()).toContain('ceo@example.com will receive the report of the tracker "CRM report"');
+
+      await visit(page, `/trackers/${tracker.id}`);
+      await row.getByText("Confirmed").waitFor();
+      expect(await row.getByText("Waiting for confirmation").count()).toBe(0);
     },
     TIMEOUT,
   );

@@ -12,8 +12,8 @@ import { alertingTracker, BASELINE_RUNS } from "#tests/support/trackers.ts";
  * The bell in Chromium, on the loopback simulator and the real job queue: after a fall
  * (OpenAI stops searching the web between two runs) the header's bell names the unread count, its
  * panel lists the alerts in the tracker page's words and links to the tracker, and "Mark all read"
- * clears the badge. The profile's E-mail card, on this server without SMTP_URL, says e-mail is not
- * configured (with SMTP: tests/e2e/profile-email.e2e.test.ts).
+ * clears the badge. The profile's E-mail card and a tracker's Reports by e-mail card, on this server
+ * without SMTP_URL, say e-mail is not configured (with SMTP: tests/e2e/profile-email.e2e.test.ts).
  */
 const harness = useBrowser({ simulator: { seed: 20261126 }, distinctAddresses: true });
 
@@ -118,5 +118,34 @@ describe("the alerts bell in Chromium", () => {
     await card.getByText("E-mail is not configured on this server.").waitFor();
     expect(await card.getByRole("checkbox").count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  test("a tracker's Reports by e-mail card says how to set e-mail up, its controls disabled", async () => {
+    const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto("/");
+    await harness().signInAsPro(page);
+    const created = await page.request.post("/api/trackers", {
+      data: {
+        name: "CRM report",
+        queries: ["best crm for startups"],
+        brand: { name: "HubSpot" },
+        iterations: 1,
+        schedule: { cron: "0 9 * * 1", timezone: "UTC" },
+      },
+    });
+    expect(created.status()).toBe(201);
+    await visit(page, `/trackers/${((await created.json()) as { id: string }).id}`);
+    const card = page.getByTestId("tracker-report-email");
+    await card.getByTestId("report-email-setup").waitFor();
+    expect(await card.getByTestId("report-email-setup").textContent()).toContain("E-mail is not configured on this server. To send reports, set SMTP_URL");
+    for (const control of [
+      card.getByLabel("How often the report is sent"),
+      card.getByLabel("Recipient's e-mail address"),
+      card.getByRole("button", { name: "Add recipient" }),
+      card.getByRole("button", { name: "Send a test now" }),
+    ])
+      expect(await control.isDisabled()).toBe(true);
+    // No SMTP: nothing to confirm, so no word about the owner's address.
+    expect(await card.getByTestId("report-owner-unconfirmed").count()).toBe(0);
   });
 });

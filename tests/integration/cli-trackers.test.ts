@@ -1,15 +1,17 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { PRO_REQUIRED } from "#src/contract/quota.ts";
+import { ReportSettings, ReportTestResult, UpdateReport } from "#src/contract/reports.ts";
 import { Tracker, TrackerList, TrackerRun, type CreateTracker } from "#src/contract/trackers.ts";
 import { TrackerSummary } from "#src/contract/summary.ts";
 import type { TrendPoint } from "#src/contract/trend.ts";
 import { EXIT } from "#cli/lib/exit.ts";
 import { clientAs, createUser, runCli, spawnCli, trackerWithAFall, useCliServer, type CliServer } from "#tests/support/cli.ts";
+import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -606,5 +608,86 @@ describe("aisc track", () => {
     expect((await clientAs(server, user.token).listTrackers()).trackers.length).toBe(before);
 
     expect((await runCli(["track", "list"], { server })).code).toBe(EXIT.auth);
+  });
+});
+
+describe("aisc track report", () => {
+  // Read by useCliServer when it starts the app, after this block's SMTP server is listening.
+  const env: Record<string, string> = {};
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    env.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => smtp.stop());
+  const getServer = useCliServer({ env });
+
+  test("--add prints the recipient pending, --cadence weekly, --test says what it did, --remove, a bad address is a usage error; --json is the contract's", async () => {
+    const server = getServer();
+    const { user, asUser } = await proUser(server);
+    const tracker = await user.browser.api.createTracker(trackerInput({ schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" } }));
+
+    const none = await runCli(["track", "report", tracker.id], asUser);
+    expect(none).toMatchObject({ code: EXIT.ok, stdout: "Report: off.\nNo recipients.\n" });
+
+    const added = await runCli(["track", "report", tracker.id, "--add", "CEO@example.com", "--cadence", "weekly"], asUser);
+    expect(added.code).toBe(EXIT.ok);
+    // Mondays 08:00 in the tracker's zone, written in it.
+    expect(added.stdout).toMatch(/^Report: weekly \(next: [A-Z][a-z]{2} \d{1,2}, \d{4}, 08:00 \(Europe\/Berlin\)\)\.$/m);
+    expect(added.stdout).toContain("  ceo@example.com  pending");
+    const confirmation = await waitFor(() => smtp.inbox.find((mail) => mail.to.includes("ceo@example.com")), { what: "the confirmation" });
+    expect(linksIn(confirmation.text, "/email/report/confirm/")).toHaveLength(1);
+
+    const both = await runCli(["track", "report", tracker.id, "--add", "team@example.com", "--json"], asUser);
+    expect(both.code).toBe(EXIT.ok);
+    const settings = v.parse(ReportSettings, JSON.parse(both.stdout));
+    expect(settings).toMatchObject({ emailConfigured: true, cadence: "weekly" });
+    expect(settings.recipients.map((r) => [r.email, r.status])).toEqual([
+      ["ceo@example.com", "pending"],
+      ["team@example.com", "pending"],
+    ]);
+    expect(settings).toEqual(await clientAs(server, user.token).getTrackerReport(tracker.id));
+
+    // The owner's address is not proved: the test is not sent, said in words, exit 4.
+    const tested = await runCli(["track", "report", tracker.id, "--test"], asUser);
+    expect(tested.code).toBe(EXIT.server);
+    expect(tested.stdout).toContain(`Not sent: your address ${user.email} is not confirmed.`);
+    const testedJson = await runCli(["track", "report", tracker.id, "--test", "--json"], asUser);
+    expect(testedJson.code).toBe(EXIT.server);
+    const { test: result, ...rest } = JSON.parse(testedJson.stdout) as { test: unknown };
+    expect(v.parse(ReportTestResult, result)).toMatchObject({ outcome: "unconfirmed", to: user.email });
+    expect(v.parse(ReportSettings, rest)).toEqual(settings);
+    expect(smtp.inbox.filter((mail) => mail.to.includes(user.email))).toHaveLength(0);
+    // Once the owner proved their address (the profile's e-mail confirmation): sent to them alone.
+    await user.browser.api.updateNotifications({ digest: true });
+    const own = await waitFor(() => smtp.inbox.find((mail) => mail.to.includes(user.email)), { what: "the owner's confirmation" });
+    await user.browser.request("POST", `/api${new URL(linksIn(own.text, "/email/confirm/")[0]!).pathname}`);
+    const sent = await runCli(["track", "report", tracker.id, "--test"], asUser);
+    expect(sent).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining(`A test report was sent to ${user.email}, and to no one else.`) });
+    const testMail = await waitFor(() => smtp.inbox.find((mail) => mail.subject.startsWith("[Test] CRM watch: ")), { what: "the test report" });
+    expect(testMail.to).toEqual([user.email]);
+
+    const removed = await runCli(["track", "report", tracker.id, "--remove", "ceo@example.com"], asUser);
+    expect(removed.code).toBe(EXIT.ok);
+    expect(removed.stdout).not.toContain("ceo@example.com");
+    expect(removed.stdout).toContain("  team@example.com  pending");
+    expect((await clientAs(server, user.token).getTrackerReport(tracker.id)).recipients.map((r) => r.email)).toEqual(["team@example.com"]);
+
+    // --new-link: a share link for recipients when none is live; refused while one is.
+    const linked = await runCli(["track", "report", tracker.id, "--new-link"], asUser);
+    expect(linked.code).toBe(EXIT.ok);
+    const { shareUrl } = await clientAs(server, user.token).getTrackerReport(tracker.id);
+    expect(linked.stdout).toContain(`Recipients' reports link to ${shareUrl}`);
+    const again = await runCli(["track", "report", tracker.id, "--new-link"], asUser);
+    expect(again).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining(`Recipients' reports already link to ${shareUrl}`) });
+
+    // A bad address: the contract's message after the flag, nothing changed.
+    const bad = await runCli(["track", "report", tracker.id, "--add", "not an address"], asUser);
+    const message = v.safeParse(UpdateReport, { cadence: "weekly", recipients: ["not an address"] }).issues?.[0].message;
+    expect(message).toBeString();
+    expect(bad).toMatchObject({ code: EXIT.usage, stdout: "", stderr: `error: --add: ${message}\n` });
+    const badCadence = await runCli(["track", "report", tracker.id, "--cadence", "daily"], asUser);
+    expect(badCadence).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("--cadence must be one of weekly, monthly, off") });
+    expect((await clientAs(server, user.token).getTrackerReport(tracker.id)).recipients.map((r) => r.email)).toEqual(["team@example.com"]);
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { trackerReportSends } from "#db/schema.ts";
+import { eq } from "drizzle-orm";
+import { shares, trackerReportSends } from "#db/schema.ts";
+import { MAX_LIVE_SHARES } from "#src/contract/shares.ts";
 import type { ReportSettings } from "#src/contract/reports.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
@@ -56,6 +58,8 @@ describeEachDatabase("trackers: reports by e-mail", (getDb) => {
         cadence: "off",
         recipients: [],
         shareUrl: null,
+        shareRevoked: false,
+        timezone: "UTC",
         nextAt: null,
       });
       const refused = await agent.request("PUT", `/api/trackers/${tracker.id}/report`, { cadence: "weekly", recipients: ["ceo@example.com"] });
@@ -192,6 +196,72 @@ describeEachDatabase("trackers: reports by e-mail", (getDb) => {
       // Removing a recipient deletes them: their links name nobody.
       await agent.request("PUT", path, { cadence: "off", recipients: [] });
       expect((await anyone.request("GET", `/api${new URL(teamLink!).pathname}`)).status).toBe(404);
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
+
+  test("the recipients' link: none at the owner's share-link limit, said so and made at the next report; revoked, said so and never made again until the owner makes a new one", async () => {
+    inbox().length = 0;
+    const time = testClock();
+    const { app, queue } = await createTestApp(getDb(), { simulator, clock: time.clock, env: { SMTP_URL: smtp.url } });
+    try {
+      const { agent, account } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", definition)).json as Tracker;
+      const path = `/api/trackers/${tracker.id}/report`;
+      await agent.request("PUT", path, { cadence: "weekly", recipients: ["ceo@example.com"] });
+      const confirmation = await waitFor(() => inbox().find((mail) => mail.to.includes("ceo@example.com")), { what: "the confirmation" });
+      await createAgent(app).request("POST", `/api${new URL(linksIn(confirmation.text, "/email/report/confirm/")[0]!).pathname}`);
+      const reports = () => inbox().filter((mail) => mail.to.includes("ceo@example.com") && mail.subject.startsWith("CRM visibility: "));
+      const nextReport = async () => {
+        const before = reports().length;
+        await queue.send("tracker-reports", {});
+        return waitFor(() => reports()[before], { what: "the report" });
+      };
+
+      // The owner has the most live share links: this report goes without one, and says why (not "revoked").
+      const filler = Array.from({ length: MAX_LIVE_SHARES }, (_, i) => ({
+        userId: account.id,
+        kind: "tracker",
+        targetId: tracker.id,
+        token: `filler-${tracker.id}-${i}`,
+        title: "filler",
+      }));
+      await getDb().db.insert(shares).values(filler);
+      const limited = await nextReport();
+      expect(limited.text).toContain("No link to the live report this time: its owner has the most live share links an account can have.");
+      expect(limited.text).not.toContain("revoked");
+      expect((await agent.request("GET", path)).json).toMatchObject({ shareUrl: null, shareRevoked: false });
+
+      // Room again: the next report makes the link.
+      await getDb().db.delete(shares).where(eq(shares.userId, account.id));
+      time.advance(7 * 86_400_000);
+      const linked = await nextReport();
+      const { shareUrl } = (await agent.request("GET", path)).json as ReportSettings;
+      expect(shareUrl).toStartWith("http://localhost:3000/shared/");
+      expect(linked.text).toContain(`The tracker's live report (read-only): ${shareUrl}`);
+      expect((await agent.request("POST", `${path}/link`)).status).toBe(409);
+
+      // The owner revokes it: later reports say so, and none is made again on its own.
+      const listed = ((await agent.request("GET", "/api/shares")).json as { shares: Array<{ id: string; url: string }> }).shares;
+      // Listed at the request's origin; the report's link is at PUBLIC_URL: the same path.
+      const reportLink = listed.find((share) => new URL(share.url).pathname === new URL(shareUrl!).pathname)!;
+      expect((await agent.request("DELETE", `/api/shares/${reportLink.id}`)).status).toBeLessThan(300);
+      expect((await agent.request("GET", path)).json).toMatchObject({ shareUrl: null, shareRevoked: true });
+      time.advance(7 * 86_400_000);
+      const revoked = await nextReport();
+      expect(revoked.text).toContain("The owner revoked this report's link: ask them for another.");
+      expect(((await agent.request("GET", "/api/shares")).json as { shares: unknown[] }).shares).toHaveLength(0);
+
+      // Make a new link for recipients: a new one, live at once, which the next report links to.
+      const made = await agent.request("POST", `${path}/link`);
+      expect(made.status).toBe(200);
+      const renewed = made.json as ReportSettings;
+      expect(renewed.shareRevoked).toBe(false);
+      expect(renewed.shareUrl).toStartWith("http://localhost:3000/shared/");
+      expect(renewed.shareUrl).not.toBe(shareUrl);
+      time.advance(7 * 86_400_000);
+      expect((await nextReport()).text).toContain(`The tracker's live report (read-only): ${renewed.shareUrl}`);
     } finally {
       await queue.stop();
     }

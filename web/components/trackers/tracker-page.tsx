@@ -142,7 +142,7 @@ function TrackerView({ id }: { id: string }) {
           </>
         }
       />
-      <TrackerReportEmail trackerId={tracker.id} timezone={tracker.schedule.timezone} />
+      <TrackerReportEmail trackerId={tracker.id} />
     </TrackerSourceContext>
   );
 }

@@ -1,7 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, Send, X } from "lucide-react";
 import { useState } from "react";
+import { Link } from "wouter";
 import { MAX_REPORT_RECIPIENTS, type ReportCadence, type ReportSettings } from "#src/contract/reports.ts";
+import { formatInZone, fromNow } from "#src/core/tracker-timing.ts";
+import { notificationsQuery } from "#web/components/account/email-card.tsx";
 import { errorText } from "#web/lib/workbench.ts";
 import { api, Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, NativeSelect, NativeSelectOption } from "#web/shared-chunk.ts";
 
@@ -20,9 +23,10 @@ const CADENCE: Record<ReportCadence, string> = {
 /**
  * "Reports by e-mail" (ADR 066): the tracker's report to people who asked for it, weekly or
  * monthly, each recipient with their status; and Send a test now, to the owner alone. Without
- * SMTP_URL it says how to set e-mail up, and its controls are disabled.
+ * SMTP_URL it says how to set e-mail up, and its controls are disabled. A revoked link for
+ * recipients is not made again on its own: the owner makes a new one here.
  */
-export function TrackerReportEmail({ trackerId, timezone }: { trackerId: string; timezone: string }) {
+export function TrackerReportEmail({ trackerId }: { trackerId: string }) {
   const queryClient = useQueryClient();
   const key = ["tracker-report", trackerId];
   const { data, error, isPending } = useQuery({ queryKey: key, queryFn: () => api.getTrackerReport(trackerId) });
@@ -35,6 +39,12 @@ export function TrackerReportEmail({ trackerId, timezone }: { trackerId: string;
     },
   });
   const test = useMutation({ mutationFn: () => api.testTrackerReport(trackerId) });
+  const newLink = useMutation({
+    mutationFn: () => api.newTrackerReportLink(trackerId),
+    onSuccess: (settings) => queryClient.setQueryData(key, settings),
+  });
+  // The owner's own address: a test goes only to it once confirmed, so say beforehand when it is not.
+  const { data: owner } = useQuery(notificationsQuery(api));
 
   if (isPending) return null;
   if (error || !data) return <p className="text-sm text-destructive print:hidden">{`Reports by e-mail could not be read: ${errorText(error)}`}</p>;
@@ -72,9 +82,13 @@ export function TrackerReportEmail({ trackerId, timezone }: { trackerId: string;
               </NativeSelectOption>
             ))}
           </NativeSelect>
-          <span className="text-muted-foreground">{`(${timezone})`}</span>
+          <span className="text-muted-foreground">{`(${data.timezone})`}</span>
         </label>
-        {data.nextAt ? <p className="text-muted-foreground">{`Next report: ${new Date(data.nextAt).toUTCString()}.`}</p> : null}
+        {data.nextAt ? (
+          <p className="text-muted-foreground" suppressHydrationWarning>
+            {`Next report: ${formatInZone(data.nextAt, data.timezone)} · ${fromNow(data.nextAt, new Date())}.`}
+          </p>
+        ) : null}
         {data.recipients.length === 0 ? (
           <p className="text-muted-foreground">No recipients yet.</p>
         ) : (
@@ -122,6 +136,19 @@ export function TrackerReportEmail({ trackerId, timezone }: { trackerId: string;
         {data.shareUrl ? (
           <p className="text-muted-foreground">{`Recipients' reports link to ${data.shareUrl}. Revoking it in your profile removes the link from later reports.`}</p>
         ) : null}
+        {data.shareRevoked ? (
+          <div className="space-y-2" data-testid="report-link-revoked">
+            <p>You revoked the link recipients' reports linked to: later reports go without one until you make a new one.</p>
+            <Button type="button" variant="outline" size="sm" disabled={newLink.isPending} onClick={() => newLink.mutate()}>
+              Make a new link for recipients
+            </Button>
+            {newLink.isError ? (
+              <p role="alert" className="text-destructive">
+                {`No link made: ${errorText(newLink.error)}`}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         {save.isError ? (
           <p role="alert" className="text-destructive">
             {`Not saved: ${errorText(save.error)}`}
@@ -133,6 +160,15 @@ export function TrackerReportEmail({ trackerId, timezone }: { trackerId: string;
             Send a test now
           </Button>
           <p className="text-xs text-muted-foreground">The report as it stands now, to your own confirmed address only.</p>
+          {!off && owner && !owner.confirmedAt ? (
+            <p data-testid="report-owner-unconfirmed">
+              {`Your address ${owner.email} is not confirmed, so a test is not sent to it: confirm it in `}
+              <Link href="/user/profile#email" className="font-medium underline underline-offset-2">
+                your profile's E-mail card
+              </Link>
+              .
+            </p>
+          ) : null}
           <p role="status" data-testid="report-test-outcome" className="empty:hidden">
             {test.isPending ? "" : test.data ? test.data.message : test.error ? `Not sent: ${errorText(test.error)}` : ""}
           </p>

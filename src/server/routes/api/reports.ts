@@ -50,6 +50,16 @@ export function reportRoutes(reports: Reports, guards: Guards) {
           "A pending recipient listed again is sent the link again at most once a day. Confirmation links and reports count in the owner's MAIL_DAILY_CAP. 400 while e-mail is not configured (unless turning it off).",
       }),
     })
+    .post("/api/trackers/:id/report/link", ({ userId, params }) => reports.newLink(userId, params.id), {
+      pro: true,
+      params: TrackerId,
+      response: ReportSettings,
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "Make a new share link for a tracker's report",
+        description: `${PRO} A new read-only share link, which recipients' reports link to from then on: how to get one back after revoking it (a revoked link is not made again on its own). 409 while the report's link is live, or when the account has the most live share links.`,
+      }),
+    })
     .post("/api/trackers/:id/report/test", ({ userId, params }) => reports.test(userId, params.id), {
       pro: true,
       params: TrackerId,

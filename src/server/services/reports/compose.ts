@@ -16,8 +16,18 @@ export type ReportContent = {
   alerts: readonly TrackerAlert[];
   /** The last periods of the cadence's length, oldest first, the current one last. */
   history: readonly ReportHistoryRow[];
-  /** Where to read it all: the live page (the owner) or the report's share link (recipients); null when the owner revoked that link. */
-  link: { url: string; words: string } | null;
+  /** Where to read it all: the live page (the owner) or the report's share link (recipients); or why recipients have none. */
+  link: ReportLink;
+};
+
+/** A link to read the report at, or why there is none: the owner revoked it, or it could not be made (`limit`: the owner's live share links are at the most). */
+export type ReportLink = { url: string; words: string } | { missing: "revoked" | "limit" | "failed" };
+
+/** Why a report has no link, in words. */
+const MISSING: Record<Extract<ReportLink, { missing: unknown }>["missing"], string> = {
+  revoked: "The owner revoked this report's link: ask them for another.",
+  limit: "No link to the live report this time: its owner has the most live share links an account can have.",
+  failed: "No link to the live report this time: it could not be made.",
 };
 
 /**
@@ -48,7 +58,7 @@ export function composeReport(content: ReportContent): { subject: string; text: 
     "The brand's mention rate, period by period:",
     ...bars.map((bar) => `  ${bar.span}: ${bar.cells.rate}`),
     "",
-    content.link ? `${content.link.words}: ${content.link.url}` : "The owner revoked this report's link: ask them for another.",
+    "url" in content.link ? `${content.link.words}: ${content.link.url}` : MISSING[content.link.missing],
   ].join("\n");
 
   const th = 'style="text-align:left;padding:4px 8px;border-bottom:1px solid #ddd"';
@@ -77,9 +87,9 @@ export function composeReport(content: ReportContent): { subject: string; text: 
           )}px"></div></td><td ${td}>${escapeHtml(bar.cells.rate)}</td></tr>`,
       )
       .join("")}</table>`,
-    content.link
+    "url" in content.link
       ? `<p><a href="${escapeHtml(content.link.url)}">${escapeHtml(content.link.words)}</a></p>`
-      : "<p>The owner revoked this report's link: ask them for another.</p>",
+      : `<p>${escapeHtml(MISSING[content.link.missing])}</p>`,
     "</div>",
   ].join("\n");
 

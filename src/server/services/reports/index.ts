@@ -15,7 +15,7 @@ import type { Alerts } from "../trackers/alerts.ts";
 import type { Rollups } from "../trackers/rollups.ts";
 import { nextRun, occurrenceAt } from "../trackers/schedule.ts";
 import { summarySubject, trackerSummary } from "../trackers/summary.ts";
-import { composeReport, type ReportHistoryRow } from "./compose.ts";
+import { composeReport, type ReportHistoryRow, type ReportLink } from "./compose.ts";
 
 /** The reports' look for due ones: every 15 minutes, so a report goes within a quarter hour of 08:00 in any time zone. */
 const REPORTS = "tracker-reports";
@@ -82,6 +82,7 @@ export function createReports({
       .where(eq(trackerReportRecipients.trackerId, row.id))
       .orderBy(asc(trackerReportRecipients.createdAt), asc(trackerReportRecipients.email));
     const cadence = row.reportCadence;
+    const share = await shareOf(row);
     return {
       emailConfigured: outbox.configured,
       cadence,
@@ -91,7 +92,9 @@ export function createReports({
         confirmedAt: r.confirmedAt?.toISOString() ?? null,
         confirmationSentAt: r.confirmationSentAt?.toISOString() ?? null,
       })),
-      shareUrl: (await shareUrlOf(row))?.url ?? null,
+      shareUrl: share && "url" in share ? share.url : null,
+      shareRevoked: share !== null && "missing" in share,
+      timezone: row.timezone,
       nextAt: cadence === "off" ? null : (nextRun({ cron: CRON[cadence], timezone: row.timezone }, clock())?.toISOString() ?? null),
     };
   }
@@ -107,34 +110,41 @@ export function createReports({
     if (outcome === "sent") await db.update(trackerReportRecipients).set({ confirmationSentAt: clock() }).where(eq(trackerReportRecipients.id, recipient.id));
   }
 
-  /** The report's share link: its url, or null when none was made yet, or the owner revoked it (`revoked`). */
-  async function shareUrlOf(row: Row): Promise<{ url: string } | null> {
+  /** The report's share link: its url; `revoked` once the owner revoked it (revoking deletes the row); null before one was made. */
+  async function shareOf(row: Row): Promise<{ url: string } | { missing: "revoked" } | null> {
     if (!row.reportShareId) return null;
     const [share] = await db.select({ token: shares.token }).from(shares).where(eq(shares.id, row.reportShareId)).limit(1);
-    return share ? { url: `${outbox.publicUrl}${SHARE_PATH}/${share.token}` } : null;
+    return share ? { url: `${outbox.publicUrl}${SHARE_PATH}/${share.token}` } : { missing: "revoked" };
   }
 
-  /** The share link recipients read, made at the first report; none once the owner revoked it, or when it cannot be made (their live links are at the cap). */
-  async function recipientsLink(row: Row): Promise<{ url: string; words: string } | null> {
+  /** A new share link of the tracker, as the one recipients' reports link to from now on. */
+  async function makeShare(row: Row): Promise<{ url: string; row: Row }> {
+    const share = await shareService.create(row.userId, { kind: "tracker", id: row.id }, outbox.publicUrl);
+    await db.update(trackers).set({ reportShareId: share.id }).where(eq(trackers.id, row.id));
+    return { url: share.url, row: { ...row, reportShareId: share.id } };
+  }
+
+  /**
+   * The share link recipients read, made at the first report. A revoked one is not made again (the
+   * owner asks for a new one); one that cannot be made is said why, `limit` when the owner's live
+   * links are at the most, and tried again at the next report.
+   */
+  async function recipientsLink(row: Row): Promise<ReportLink> {
     const words = "The tracker's live report (read-only)";
-    if (row.reportShareId) {
-      const found = await shareUrlOf(row);
-      return found ? { ...found, words } : null;
-    }
+    const current = await shareOf(row);
+    if (current) return "url" in current ? { ...current, words } : current;
     try {
-      const share = await shareService.create(row.userId, { kind: "tracker", id: row.id }, outbox.publicUrl);
-      await db.update(trackers).set({ reportShareId: share.id }).where(eq(trackers.id, row.id));
-      return { url: share.url, words };
+      return { url: (await makeShare(row)).url, words };
     } catch (error) {
       console.warn(
         `tracker ${row.id}: its report's share link was not made (${error instanceof Error ? error.message : String(error)}); the report goes without it`,
       );
-      return null;
+      return { missing: error instanceof DomainError && error.code === "CONFLICT" ? "limit" : "failed" };
     }
   }
 
   /** The report's content as of now: the cadence's period, its alerts, the periods before it. */
-  async function content(row: Row, cadence: Cadence, link: { url: string; words: string } | null) {
+  async function content(row: Row, cadence: Cadence, link: ReportLink) {
     const now = clock();
     const subject = summarySubject(row);
     const summary = await trackerSummary(rollups, subject, { period: cadence === "weekly" ? "7d" : "30d" }, now);
@@ -242,6 +252,18 @@ export function createReports({
         scheduled = true;
       }
       return settings({ ...row, reportCadence: input.cadence });
+    },
+
+    /**
+     * A new share link for recipients' reports, when they have none live (the owner revoked it, or
+     * none was made yet): a revoked link is never made again on its own, so this is how to get one back.
+     */
+    async newLink(userId: string, id: string): Promise<ReportSettings> {
+      const row = await own(userId, id);
+      const current = await shareOf(row);
+      if (current && "url" in current)
+        throw new DomainError("CONFLICT", `Recipients' reports already link to ${current.url}: revoke it in your profile first to make another.`);
+      return settings((await makeShare(row)).row);
     },
 
     /** "Send a test now": the report as recipients would read it, to the owner's own proved address only, linking to the live page. */
