@@ -359,8 +359,9 @@ describe("share links in Chromium", () => {
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
       await expectApiNoteOnce(guest.page, printed);
-      // The report's heading names the tracker and says it is live; the header card under it does not say either again.
-      for (const text of ["Seeded CRM visibility", "Live report"])
+      // The report's heading names the tracker, says it is live and its schedule; the header card under it does not say any again.
+      const { scheduleText } = await pageJson<{ scheduleText: string }>(page, "GET", `/api/trackers/${trackerId}`);
+      for (const text of ["Seeded CRM visibility", "Live report", scheduleText])
         expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       const viewer = await harness().newPage();
       await showPdfPage(viewer, pdf);
