@@ -42,7 +42,7 @@ import { TrackerSummary, type SummaryQuery } from "#src/contract/summary.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { EmailConfirmation, NotificationSettings, Unsubscribed, UpdatedNotifications, type UpdateNotifications } from "#src/contract/notifications.ts";
-import { CreatedShare, RevokedShare, SharedView, ShareList, type CreateShare } from "#src/contract/shares.ts";
+import { CreatedShare, RevokedShare, SharedTrackerRun, SharedTrackerRunList, SharedView, ShareList, type CreateShare } from "#src/contract/shares.ts";
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -87,18 +87,21 @@ export function createApiClient(options: HttpOptions = {}) {
   const doFetch = options.fetch ?? fetch;
   /**
    * A tracker's reads under `base`: the owner's /api/trackers/{id}, or a share link's
-   * /api/shared/{token}, which answers the same.
+   * /api/shared/{token}, which answers the same but for runs' costs (the owner's spend).
    */
-  const trackerReads = (base: string) => ({
-    runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${queryString(page)}`, TrackerRunList),
-    run: (runId: string) => http("GET", `${base}/runs/${encodeURIComponent(runId)}`, TrackerRun),
+  const trackerReads = <Run extends typeof TrackerRun | typeof SharedTrackerRun, List extends typeof TrackerRunList | typeof SharedTrackerRunList>(
+    base: string,
+    runSchemas: { run: Run; list: List },
+  ) => ({
+    runs: (page: { before?: string; limit?: number } = {}) => http("GET", `${base}/runs${queryString(page)}`, runSchemas.list),
+    run: (runId: string) => http("GET", `${base}/runs/${encodeURIComponent(runId)}`, runSchemas.run),
     trend: (query: TrendParams = {}) => http("GET", `${base}/trend${queryString(query)}`, Trend),
     sources: (query: SourcesQuery = {}) => http("GET", `${base}/sources${queryString(query)}`, SourcesReport),
     alerts: () => http("GET", `${base}/alerts`, TrackerAlertList),
     changes: (query: ChangesQuery = {}) => http("GET", `${base}/changes${queryString(query)}`, TrackerChanges),
     summary: (query: SummaryQuery = {}) => http("GET", `${base}/summary${queryString(query)}`, TrackerSummary),
   });
-  const ofTracker = (id: string) => trackerReads(`/api/trackers/${encodeURIComponent(id)}`);
+  const ofTracker = (id: string) => trackerReads(`/api/trackers/${encodeURIComponent(id)}`, { run: TrackerRun, list: TrackerRunList });
 
   return {
     search: (request: SearchRequest) => http("POST", "/api/search", SearchAnswer, request),
@@ -263,7 +266,7 @@ export function createApiClient(options: HttpOptions = {}) {
     /** What a link shows (no session needed); a saved search comes keyed by provider, as getSearch gives it. */
     getShared: (token: string) => http("GET", `/api/shared/${encodeURIComponent(token)}`, SharedViewRead),
     /** A shared tracker's reads, as the owner's getTracker… methods answer them (a frozen link's as of its snapshot). */
-    shared: (token: string) => trackerReads(`/api/shared/${encodeURIComponent(token)}`),
+    shared: (token: string) => trackerReads(`/api/shared/${encodeURIComponent(token)}`, { run: SharedTrackerRun, list: SharedTrackerRunList }),
   };
 }
 

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { CompareReport } from "./compare.ts";
 import { SavedSearchResponse } from "./search-wire.ts";
 import type { TokenScope } from "./tokens.ts";
-import { Tracker } from "./trackers.ts";
+import { Tracker, TrackerRun } from "./trackers.ts";
 
 /*
  * Share links: a read-only link to a saved search, a comparison or a tracker that
@@ -92,11 +92,20 @@ export const ShareList = v.object({ shares: v.array(Share) });
 export type ShareList = v.InferOutput<typeof ShareList>;
 export const RevokedShare = v.object({ success: v.literal(true) });
 
+/** A run as a link shows it: without its cost (what the owner spends is theirs). */
+export const SharedTrackerRun = v.omit(TrackerRun, ["cost"]);
+export type SharedTrackerRun = v.InferOutput<typeof SharedTrackerRun>;
+export const SharedTrackerRunList = v.object({ runs: v.array(SharedTrackerRun), nextBefore: v.optional(v.string()) });
+export type SharedTrackerRunList = v.InferOutput<typeof SharedTrackerRunList>;
+
 /**
  * A tracker as a link shows it: its definition without what only the owner sees (the webhook, the
- * budget, the cost estimate, why it is paused: "paused" is all a link tells).
+ * budget, the cost estimate, its last run's cost, why it is paused: "paused" is all a link tells).
  */
-export const SharedTracker = v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate"]);
+export const SharedTracker = v.object({
+  ...v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate"]).entries,
+  lastRun: v.nullable(SharedTrackerRun),
+});
 export type SharedTracker = v.InferOutput<typeof SharedTracker>;
 
 const SharedCommon = {

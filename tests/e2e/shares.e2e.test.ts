@@ -200,6 +200,7 @@ describe("share links in Chromium", () => {
         `Cost ${formatCost(searched.cost!.total)}`,
       ])
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
+      for (const text of ["Estimated cost", "per month", "Budget"]) expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: false });
       expectNoChrome(printed.text);
       await expectApiNoteOnce(guest.page, printed);
       // Said once on the first sheet, by the report's heading.
@@ -331,6 +332,10 @@ describe("share links in Chromium", () => {
       expect(await runs.count()).toBe(4 + 1);
       const mention = (await runs.first().getByTestId("mentions-anthropic").first().textContent()) ?? "";
       expect(mention).toMatch(/%/);
+      // None of the owner's spend: no run's cost, no estimate, no budget.
+      expect(await guest.page.getByTestId("run-cost").count()).toBe(0);
+      for (const text of ["Estimated cost", "per month", "Budget"])
+        expect({ text, shown: (await guest.page.textContent("main"))?.includes(text) }).toEqual({ text, shown: false });
       // Nothing that acts, no link to the owner's pages.
       for (const name of [/^Run now/, /^Pause/, /^Resume/, /^Edit/]) expect(await guest.page.getByRole("button", { name }).count()).toBe(0);
       expect(await guest.page.getByRole("link", { name: /Edit|Back to Trackers|Saved search/ }).count()).toBe(0);
@@ -354,8 +359,9 @@ describe("share links in Chromium", () => {
         expect({ text, printed: printed.text.includes(text) }).toEqual({ text, printed: true });
       expectNoChrome(printed.text);
       await expectApiNoteOnce(guest.page, printed);
-      // The report's heading names the tracker and says it is live; the header card under it does not say either again.
-      for (const text of ["Seeded CRM visibility", "Live report"])
+      // The report's heading names the tracker, says it is live and its schedule; the header card under it does not say any again.
+      const { scheduleText } = await pageJson<{ scheduleText: string }>(page, "GET", `/api/trackers/${trackerId}`);
+      for (const text of ["Seeded CRM visibility", "Live report", scheduleText])
         expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       const viewer = await harness().newPage();
       await showPdfPage(viewer, pdf);
@@ -375,6 +381,8 @@ describe("share links in Chromium", () => {
       // The owner's own tracker page prints without its buttons and navigation.
       await visit(page, `/trackers/${trackerId}`);
       await page.getByRole("heading", { level: 1, name: "Seeded CRM visibility" }).waitFor();
+      // The owner sees what its runs cost.
+      expect(await page.getByTestId("run-cost").count()).toBeGreaterThan(0);
       const own = await pdfText(await printToPdf(page));
       for (const text of ["AI Search Comparison · Tracker report", "Seeded CRM visibility", alert])
         expect({ text, printed: own.text.includes(text) }).toEqual({ text, printed: true });

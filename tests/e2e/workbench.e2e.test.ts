@@ -1,3 +1,4 @@
+import type { BrandLensSettings } from "#src/contract/lens.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
@@ -379,6 +380,8 @@ describe("Pro workbench in Chromium", () => {
       await card.getByLabel("Brand name").fill(brand);
       await card.getByRole("button", { name: "Add competitor" }).click();
       await card.getByLabel("Competitor 1", { exact: true }).fill("Zzyzx Audio");
+      // A competitor's own domains, as a tracker's competitor has them.
+      await card.getByLabel("Competitor 1: domains").fill("zzyzx-audio.com, Zzyzx.audio");
       // Server validation is shown as it comes.
       await card.getByLabel("Your domains").fill("not a domain");
       await card.getByRole("button", { name: "Save brand lens" }).click();
@@ -388,6 +391,15 @@ describe("Pro workbench in Chromium", () => {
       await toasts(page).filter({ hasText: "Brand lens saved" }).waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shoot(page, "workbench-profile-lens.png");
+      const kept = (await (await page.request.get("/api/user/brand-lens")).json()) as BrandLensSettings;
+      expect(kept.competitors).toEqual([{ name: "Zzyzx Audio", aliases: [], domains: ["zzyzx-audio.com", "zzyzx.audio"] }]);
+      // Read back on the profile, and a new tracker starts from the same lens: the competitor's domains with it.
+      await visit(page, "/user/profile");
+      expect(await page.getByRole("region", { name: "Brand lens" }).getByLabel("Competitor 1: domains").inputValue()).toBe("zzyzx-audio.com, zzyzx.audio");
+      await visit(page, "/trackers/new");
+      const trackerForm = page.getByRole("form", { name: "Tracker" });
+      expect(await trackerForm.getByLabel("Competitor 1", { exact: true }).inputValue()).toBe("Zzyzx Audio");
+      expect(await trackerForm.getByLabel("Domains", { exact: true }).inputValue()).toBe("zzyzx-audio.com, zzyzx.audio");
 
       // The dashboard with ?query= shows the latest saved search of it (any letter case).
       await visit(page, "/?query=Best%20Noise%20Cancelling%20Headphones");

@@ -223,7 +223,7 @@ describeEachDatabase("share links", (getDb) => {
     ]);
   });
 
-  test("a tracker link: living shows every run, frozen stops at sharing; neither shows the webhook, the budget, the estimate or the owner's saved searches", async () => {
+  test("a tracker link: living shows every run, frozen stops at sharing; neither shows the webhook, the budget, the estimate, runs' costs or the owner's saved searches", async () => {
     simulator.clearFaults();
     const { app, queue } = await createTestApp(getDb(), { simulator, env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
     try {
@@ -245,6 +245,8 @@ describeEachDatabase("share links", (getDb) => {
       simulator.setFaults("openai", [{ kind: "no_search" }], { persistent: true, kinds: ["search"] });
       const second = await runToEnd(owner.api, tracker.id);
       expect(second.status).toBe("completed");
+      // The owner sees what the run cost; a link does not (below).
+      expect(second.cost).toMatchObject({ simulated: expect.any(Boolean) });
       const ownerAlerts = await owner.api.listTrackerAlerts(tracker.id);
       expect(ownerAlerts.alerts.length).toBeGreaterThan(0);
       expect(ownerAlerts.alerts.some((alert) => alert.searchIds.length > 0)).toBe(true);
@@ -258,6 +260,8 @@ describeEachDatabase("share links", (getDb) => {
         const answer = await visitor.request("GET", `/api/shared/${token}${path}`);
         expect({ path, status: answer.status }).toEqual({ path, status: 200 });
         for (const secret of [...secrets, ...searchIds]) expect({ path, leaks: answer.text.includes(secret) }).toEqual({ path, leaks: false });
+        // The owner's spend: no run's cost, no estimate, no budget, anywhere in the answer.
+        expect({ path, spend: keysOf(answer.json).filter((key) => /cost|estimate|budget|usd/i.test(key)) }).toEqual({ path, spend: [] });
         return answer.json;
       };
 
@@ -396,3 +400,10 @@ describeEachDatabase(
   },
   { migrated: false },
 );
+
+/** Every key in a JSON value, however deep. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
+}

@@ -134,6 +134,42 @@ describeEachDatabase("trackers: schedules from the trackers table", (getDb) => {
     }
   }, 60_000);
 
+  test("runs are stamped with the occurrence they ran for: none for a minute before the tracker was created or resumed, run or skipped", async () => {
+    let now = new Date("2026-12-07T03:02:01Z");
+    const { app, queue } = await createTestApp(getDb(), { simulator, clock: () => now, env: { TRACKER_MIN_INTERVAL_MINUTES: "1" } });
+    await queue.start();
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const tracker = (await agent.request("POST", "/api/trackers", { ...definition, schedule: { cron: "* * * * *", timezone: "UTC" } })).json as Tracker;
+      expect(tracker.nextRunAt).toBe("2026-12-07T03:03:00.000Z");
+      // Seventeen seconds after creation: 03:02 began before the tracker existed, so nothing runs for it.
+      now = new Date("2026-12-07T03:02:18Z");
+      await dispatch(queue);
+      expect((await agent.api.listTrackerRuns(tracker.id)).runs).toEqual([]);
+      now = new Date("2026-12-07T03:03:05Z");
+      await dispatch(queue);
+      await settledRuns(agent, tracker.id, 1);
+      now = new Date("2026-12-07T03:03:30Z");
+      await agent.api.updateTracker(tracker.id, { paused: true });
+      // Resumed mid-minute: its next run is the next minute, and the minute it was resumed in gets no run and no skipped or missed row.
+      now = new Date("2026-12-07T03:16:41Z");
+      const resumed = await agent.api.updateTracker(tracker.id, { paused: false });
+      expect(resumed.nextRunAt).toBe("2026-12-07T03:17:00.000Z");
+      now = new Date("2026-12-07T03:16:50Z");
+      await dispatch(queue);
+      expect((await agent.api.listTrackerRuns(tracker.id)).runs).toHaveLength(1);
+      now = new Date("2026-12-07T03:17:04Z");
+      await dispatch(queue);
+      const runs = await settledRuns(agent, tracker.id, 2);
+      expect(runs.map((run) => [run.status, run.scheduledFor])).toEqual([
+        ["completed", "2026-12-07T03:03:00.000Z"],
+        ["completed", "2026-12-07T03:17:00.000Z"],
+      ]);
+    } finally {
+      await queue.stop();
+    }
+  }, 60_000);
+
   test("schedules removed or broken by hand are put back at start, and the trackers tick again; earlier per-tracker pg-boss schedules are removed", async () => {
     let now = new Date("2026-06-01T10:00:00Z");
     const first = await createTestApp(getDb(), { simulator, clock: () => now });

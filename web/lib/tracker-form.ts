@@ -16,13 +16,14 @@ import {
 import type { TrackerPrefill } from "#web/lib/tracker-prefill.ts";
 import { choiceOf, cronOf, DEFAULT_SCHEDULE, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { splitList } from "#web/lib/workbench.ts";
+import { competitorEntries, competitorRow as rowOf, emptyCompetitorRow, type CompetitorRow } from "#web/lib/brand-rows.ts";
 
 /*
  * The tracker form's values as the fields hold them (text, rows, choices), how they become the
  * contract's CreateTracker (which checks them, as the server will), and back from a saved tracker.
  */
 
-export type CompetitorRow = { key: number; name: string; aliases: string; domains: string };
+export type { CompetitorRow };
 
 export type TrackerDraft = {
   name: string;
@@ -100,12 +101,11 @@ export function detectabilityMethod(found: { trials: number; withinRuns: number;
 /** What the form sends, as the contract reads it. */
 export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTracker> {
   const budget = draft.monthlyBudgetUsd.trim();
-  const competitors = draft.competitors.filter((row) => row.name.trim() || row.aliases.trim() || row.domains.trim());
   return {
     name: draft.name,
     queries: queryLines(draft.queries),
     brand: { name: draft.brandName, aliases: splitList(draft.brandAliases), domains: splitList(draft.brandDomains) },
-    competitors: competitors.map((row) => ({ name: row.name, aliases: splitList(row.aliases), domains: splitList(row.domains) })),
+    competitors: competitorEntries(draft.competitors),
     providers: draft.providers,
     // A blank or unreadable number is NaN, which the contract names.
     iterations: draft.iterations.trim() ? Number(draft.iterations) : Number.NaN,
@@ -205,14 +205,7 @@ export function draftOf(tracker: Tracker): TrackerDraft {
   };
 }
 
-let rows = 0;
-function rowOf(entry: { name: string; aliases: string[]; domains: string[] }): CompetitorRow {
-  return { key: ++rows, name: entry.name, aliases: entry.aliases.join(", "), domains: entry.domains.join(", ") };
-}
-
-export function emptyRow(): CompetitorRow {
-  return rowOf({ name: "", aliases: [], domains: [] });
-}
+export const emptyRow = emptyCompetitorRow;
 
 /**
  * The fields an edit changed, for PATCH: a change of queries or providers starts a new series

@@ -4,6 +4,7 @@ import { useEffect, useId, useState, type ReactNode } from "react";
 import type { BrandEntry, BrandLensSettings } from "#src/contract/lens.ts";
 import { ProNote, SettingsCard } from "#web/components/account/settings-card.tsx";
 import { workbenchQueries } from "#web/lib/workbench-queries.ts";
+import { competitorEntries, competitorRow, emptyCompetitorRow, type CompetitorRow } from "#web/lib/brand-rows.ts";
 import { errorText, splitList } from "#web/lib/workbench.ts";
 import { Alert, AlertDescription, AlertTitle, api, Button, CardFooter, Input, Skeleton, toast } from "#web/shared-chunk.ts";
 import { Field } from "#web/components/ui/field.tsx";
@@ -13,7 +14,7 @@ const MAX_COMPETITORS = 20;
 
 /**
  * The brand lens settings on the profile: the person's brand (other names, own domains) and
- * competitors (each with other names), saved with PUT /api/user/brand-lens. Anyone signed in can
+ * competitors (each with other names and domains, as a tracker's), saved with PUT /api/user/brand-lens. Anyone signed in can
  * keep them; the lens itself shows on results for Pro.
  */
 export function BrandLensCard() {
@@ -44,26 +45,20 @@ export function BrandLensCard() {
   );
 }
 
-type CompetitorRow = { key: number; name: string; aliases: string };
-
 function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
   const queryClient = useQueryClient();
   const ids = { name: useId(), aliases: useId(), domains: useId(), error: useId() };
   const [name, setName] = useState(initial.brand?.name ?? "");
   const [aliases, setAliases] = useState(initial.brand?.aliases.join(", ") ?? "");
   const [domains, setDomains] = useState(initial.brand?.domains.join(", ") ?? "");
-  const [competitors, setCompetitors] = useState<CompetitorRow[]>(() =>
-    initial.competitors.map((c, i) => ({ key: i, name: c.name, aliases: c.aliases.join(", ") })),
-  );
+  // Keys by position, not competitorRow's counter: they make the fields' ids, which the server's render and the browser's must share.
+  const [competitors, setCompetitors] = useState<CompetitorRow[]>(() => initial.competitors.map((entry, key) => ({ ...competitorRow(entry), key })));
   const [nextKey, setNextKey] = useState(initial.competitors.length);
 
   const save = useMutation({
     mutationFn: () => {
       const brand: BrandEntry | null = name.trim() ? { name: name.trim(), aliases: splitList(aliases), domains: splitList(domains) } : null;
-      const rivals = competitors
-        .filter((row) => row.name.trim())
-        .map((row): BrandEntry => ({ name: row.name.trim(), aliases: splitList(row.aliases), domains: [] }));
-      return api.saveBrandLens({ brand, competitors: rivals });
+      return api.saveBrandLens({ brand, competitors: competitorEntries(competitors) });
     },
     onSuccess: async (saved) => {
       queryClient.setQueryData(workbenchQueries.brandLens(api).queryKey, saved);
@@ -106,12 +101,20 @@ function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
         ) : null}
         <ul className="space-y-3">
           {competitors.map((row, index) => (
-            <li key={row.key} className="grid items-end gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_auto]">
+            <li key={row.key} className="grid items-end gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_1fr_auto]">
               <Field id={`${ids.name}-c${row.key}`} label={`Competitor ${index + 1}`}>
                 <Input id={`${ids.name}-c${row.key}`} value={row.name} onChange={(event) => setRow(row.key, { name: event.target.value })} maxLength={80} />
               </Field>
               <Field id={`${ids.aliases}-c${row.key}`} label={`Competitor ${index + 1}: other names`}>
                 <Input id={`${ids.aliases}-c${row.key}`} value={row.aliases} onChange={(event) => setRow(row.key, { aliases: event.target.value })} />
+              </Field>
+              <Field id={`${ids.domains}-c${row.key}`} label={`Competitor ${index + 1}: domains`} hint="Comma-separated">
+                <Input
+                  id={`${ids.domains}-c${row.key}`}
+                  value={row.domains}
+                  onChange={(event) => setRow(row.key, { domains: event.target.value })}
+                  aria-describedby={`${ids.domains}-c${row.key}-hint`}
+                />
               </Field>
               <Button type="button" variant="ghost" size="sm" onClick={() => setCompetitors((rows) => rows.filter((other) => other.key !== row.key))}>
                 <Trash2 aria-hidden="true" />
@@ -127,7 +130,7 @@ function BrandLensForm({ initial }: { initial: BrandLensSettings }) {
             variant="outline"
             size="sm"
             onClick={() => {
-              setCompetitors((rows) => [...rows, { key: nextKey, name: "", aliases: "" }]);
+              setCompetitors((rows) => [...rows, { ...emptyCompetitorRow(), key: nextKey }]);
               setNextKey((key) => key + 1);
             }}
           >

@@ -3,6 +3,7 @@ import { ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { ProviderId } from "#src/contract/providers.ts";
+import type { SharedTrackerRun } from "#src/contract/shares.ts";
 import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { formatUsd } from "#src/core/cost.ts";
@@ -14,7 +15,8 @@ import { formatRate } from "#web/lib/workbench.ts";
 import { Card, CardContent, Progress, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
 
 type RunCardProps = {
-  run: TrackerRun;
+  /** The owner's run, or a link's (which has no cost: the owner's spend is theirs). */
+  run: SharedTrackerRun & Partial<Pick<TrackerRun, "cost">>;
   providers: ProviderId[];
   /** The run's per-question results start open (the newest run, whose run the server prefetches). */
   open: boolean;
@@ -34,7 +36,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
   const live = isLive(listed);
   const { data: read } = useQuery({ ...trackerQueries.run(source, listed.id), enabled: open && !live });
   // A read from while it ran (the page's prefetch) is not shown over the list's newer status.
-  const run = read && !live && !isLive(read) ? read : listed;
+  const run: RunCardProps["run"] = read && !live && !isLive(read) ? read : listed;
 
   const { answers } = run;
   // The tracker's providers, and any other this run's answers came from (an older segment's).
@@ -57,9 +59,11 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
           <span className="tabular-nums" data-testid="run-answers">
             {answersText(answers)}
           </span>
-          <span className="text-muted-foreground tabular-nums" data-testid="run-cost">
-            {run.cost.simulated ? "$0.00 (simulated)" : formatUsd(run.cost.usd)}
-          </span>
+          {run.cost ? (
+            <span className="text-muted-foreground tabular-nums" data-testid="run-cost">
+              {run.cost.simulated ? "$0.00 (simulated)" : formatUsd(run.cost.usd)}
+            </span>
+          ) : null}
         </div>
         {isLive(run) ? (
           <Progress

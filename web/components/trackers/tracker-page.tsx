@@ -75,7 +75,12 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
   return (
     <TrackerSourceContext value={source}>
       <title>{`${visibleText(tracker.name)} · Shared report · AI Search Comparison`}</title>
-      <ReportHeading printOnly kind="Tracker report" subject={tracker.name} details={[when, asOfText(tracker.lastRun), trackerMethod(tracker)]} />
+      <ReportHeading
+        printOnly
+        kind="Tracker report"
+        subject={tracker.name}
+        details={[when, asOfText(tracker.lastRun), tracker.scheduleText, trackerMethod(tracker)]}
+      />
       <TrackerReport
         tracker={tracker}
         frozen={view.frozen}
@@ -188,7 +193,8 @@ function TrackerHeader({ tracker, actions, notice, frozen }: Omit<TrackerReportP
             <h1 className="text-2xl font-bold tracking-tight break-words print:hidden">{visibleText(tracker.name)}</h1>
             {tracker.paused ? <Badge variant="outline">Paused</Badge> : null}
           </div>
-          <p className="text-muted-foreground" data-testid="tracker-schedule">
+          {/* On paper the report's heading above says the schedule: once. */}
+          <p className="text-muted-foreground print:hidden" data-testid="tracker-schedule">
             {tracker.scheduleText}
           </p>
           {notice ? <p className="text-sm text-amber-700">{notice}</p> : null}

@@ -9,10 +9,12 @@ import {
   MAX_SHARE_DAYS,
   RevokedShare,
   SHARE_READ_SCOPE,
+  SharedTrackerRun,
+  SharedTrackerRunList,
   SharedView,
   ShareList,
 } from "#src/contract/shares.ts";
-import { TrackerRun, TrackerRunList, TrackerRunsQuery } from "#src/contract/trackers.ts";
+import { TrackerRunsQuery } from "#src/contract/trackers.ts";
 import { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
 import { SUMMARY } from "./trackers.ts";
@@ -111,12 +113,12 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
         params: Token,
         transform: lastValues,
         query: TrackerRunsQuery,
-        response: TrackerRunList,
+        response: SharedTrackerRunList,
         detail: forTokens("public", { tags: ["shares"], summary: "A shared tracker's runs", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
       .get("/api/shared/:token/runs/:runId", ({ params, caller }) => shares.run(params.token, params.runId, caller.ip), {
         params: RunOfLink,
-        response: TrackerRun,
+        response: SharedTrackerRun,
         detail: forTokens("public", { tags: ["shares"], summary: "One run of a shared tracker", description: `${PUBLIC} ${TRACKER_READ}` }),
       })
       .get("/api/shared/:token/trend", ({ params, query, caller }) => shares.trend(params.token, query, caller.ip), {

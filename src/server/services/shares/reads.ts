@@ -4,9 +4,8 @@ import type { Db } from "#db/client.ts";
 import { shares } from "#db/schema.ts";
 import type { ChangesQuery, TrackerChanges } from "#src/contract/changes.ts";
 import type { SummaryQuery, TrackerSummary } from "#src/contract/summary.ts";
-import { SHARE_TOKEN_PATTERN, SharedTracker, type SharedView } from "#src/contract/shares.ts";
+import { SHARE_TOKEN_PATTERN, SharedTracker, type SharedTrackerRun, type SharedTrackerRunList, type SharedView } from "#src/contract/shares.ts";
 import { toSavedWire } from "#src/contract/search-wire.ts";
-import type { TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
 import type { SourcesQuery, SourcesReport, TrackerAlertList, Trend, TrendQuery } from "#src/contract/trend.ts";
 import { compareSearches } from "#src/core/compare.ts";
 import { DomainError } from "../errors.ts";
@@ -99,12 +98,12 @@ export function createSharedReads({ db, search, trackers, limits, clock }: Reads
       return shown;
     },
 
-    async runs(token: string, page: { before?: string; limit: number }, ip: string): Promise<TrackerRunList> {
+    async runs(token: string, page: { before?: string; limit: number }, ip: string): Promise<SharedTrackerRunList> {
       const link = await trackerLink(token, ip);
       return sharedRuns(await orGone(trackers.runs(link.userId, link.id, page, link.at)));
     },
 
-    async run(token: string, runId: string, ip: string): Promise<TrackerRun> {
+    async run(token: string, runId: string, ip: string): Promise<SharedTrackerRun> {
       const link = await trackerLink(token, ip);
       return sharedRun(await orGone(trackers.run(link.userId, link.id, runId, link.at)));
     },

@@ -1,9 +1,9 @@
-import type { SharedTracker } from "#src/contract/shares.ts";
+import type { SharedTracker, SharedTrackerRun, SharedTrackerRunList } from "#src/contract/shares.ts";
 import type { Tracker, TrackerRun, TrackerRunList } from "#src/contract/trackers.ts";
 import type { TrackerAlertList } from "#src/contract/trend.ts";
 
 /*
- * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget, cost estimate and
+ * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget, cost estimate, runs' costs and
  * why it is paused ("paused" is all a link tells, not a lapsed subscription nor a limit), why a run
  * was skipped (the same words: a lapse, the budget, the owner's spend), and the owner's saved
  * searches its runs and alerts point to (/search/{id} opens for the owner only, and the ids are
@@ -20,11 +20,13 @@ export function sharedTracker({
   return { ...tracker, lastRun: tracker.lastRun && sharedRun(tracker.lastRun) };
 }
 
-export function sharedRun({ reason, ...run }: TrackerRun): TrackerRun {
+/** A run without its cost and skip reason; a frozen link's kept last run may predate the cost's stripping. */
+export function sharedRun({ reason, ...kept }: TrackerRun | SharedTrackerRun): SharedTrackerRun {
+  const { cost: _cost, ...run } = kept as Partial<Pick<TrackerRun, "cost">> & SharedTrackerRun;
   return { ...run, ...(reason && run.status !== "skipped" ? { reason } : {}), queries: run.queries.map((query) => ({ ...query, searchId: null })) };
 }
 
-export function sharedRuns(list: TrackerRunList): TrackerRunList {
+export function sharedRuns(list: TrackerRunList): SharedTrackerRunList {
   return { ...list, runs: list.runs.map(sharedRun) };
 }
 
