@@ -223,9 +223,13 @@ describe("trackers in Chromium", () => {
 
       await page.getByLabel("Cron", { exact: true }).fill("15 8 * * 1-5");
       await page.getByLabel("Name", { exact: true }).fill("Weekday shoes");
+      await page.getByRole("button", { name: "Save changes" }).scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
       await page.getByRole("button", { name: "Save changes" }).click();
       await page.waitForURL((url) => url.pathname === trackerPath);
       await page.getByRole("heading", { name: "Weekday shoes", level: 1 }).waitFor();
+      // The tracker opens at its top, not where the form's button was.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every weekday at 08:15 (Europe/Berlin)");
       const saved = await page.request.get(`/api${trackerPath}`);
       expect(await saved.json()).toMatchObject({ name: "Weekday shoes", location: { country: "DE", city: "Berlin" }, schedule: { cron: "15 8 * * 1-5" } });
