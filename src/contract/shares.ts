@@ -96,7 +96,7 @@ export const RevokedShare = v.object({ success: v.literal(true) });
  * A tracker as a link shows it: its definition without what only the owner sees (the webhook, the
  * budget, the cost estimate, why it is paused: "paused" is all a link tells).
  */
-export const SharedTracker = v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate"]);
+export const SharedTracker = v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate", "savedSearches"]);
 export type SharedTracker = v.InferOutput<typeof SharedTracker>;
 
 const SharedCommon = {

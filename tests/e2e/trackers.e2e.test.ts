@@ -182,7 +182,26 @@ describe("trackers in Chromium", () => {
       expect(await row.getByTestId("tracker-next-run").textContent()).toBe("None while paused");
       await row.getByRole("button", { name: /^Resume/ }).click();
       await row.getByRole("button", { name: /^Pause/ }).waitFor();
-      await page.goto(trackerPath);
+
+      // Delete is among the tracker page's actions: its dialog says what becomes of the run's saved searches, kept by default.
+      await visit(page, trackerPath);
+      await page.getByRole("button", { name: /^Delete tracker/ }).click();
+      const confirm = page.getByRole("dialog", { name: "Delete “CRM questions”?" });
+      const keep = confirm.getByRole("checkbox", { name: "Keep its 2 saved searches in my history" });
+      expect(await keep.isChecked()).toBe(true);
+      await confirm.getByRole("button", { name: "Keep it" }).click();
+      await confirm.waitFor({ state: "hidden" });
+      // And among the list card's: untick, and they go with it.
+      await visit(page, "/trackers");
+      await page
+        .getByRole("region", { name: "CRM questions" })
+        .getByRole("button", { name: /^Delete tracker/ })
+        .click();
+      await keep.uncheck();
+      await confirm.getByRole("button", { name: "Delete tracker" }).click();
+      await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
+      await visit(page, "/user/history");
+      expect(await page.getByRole("main").getByText("Tracker: CRM questions").count()).toBe(0);
     },
     TIMEOUT,
   );

@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { SharedTracker } from "#src/contract/shares.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
@@ -106,6 +106,7 @@ export function TrackerPage({ id }: { id: string }) {
 }
 
 function TrackerView({ id }: { id: string }) {
+  const [, navigate] = useLocation();
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const source = useMemo(() => ownerTrackerSource(api, id), [id]);
   if (isPending) return <Skeleton className="h-64 w-full" aria-label="Loading the tracker" role="status" />;
@@ -125,7 +126,7 @@ function TrackerView({ id }: { id: string }) {
         noRuns="No runs yet. The first starts on schedule, or now with Run now."
         actions={
           <>
-            <TrackerActions tracker={tracker} />
+            <TrackerActions tracker={tracker} onDeleted={() => navigate("/trackers")} />
             <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
             <Button asChild size="sm" variant="outline">
               <Link href={`/trackers/${tracker.id}/edit`}>
