@@ -133,7 +133,14 @@ describe("trackers in Chromium", () => {
         .click();
       await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
       await page.getByRole("tablist", { name: "Result views" }).waitFor();
-      expect(await page.getByLabel("What would you like to search?").inputValue()).toBe("best crm for startups");
+      // It says which tracker and run asked it, each a link back, and has no search form (nothing was typed).
+      const origin = page.getByTestId("search-origin");
+      expect(await origin.getByRole("heading", { level: 1 }).textContent()).toBe("best crm for startups");
+      expect(await origin.textContent()).toMatch(/^best crm for startupsFrom the tracker CRM questions, run of [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+      expect(await origin.getByRole("link", { name: "CRM questions" }).getAttribute("href")).toBe(trackerPath);
+      expect(await origin.getByRole("link", { name: /^run of / }).getAttribute("href")).toMatch(new RegExp(`^${trackerPath}#run-[0-9a-f-]{36}$`));
+      expect(await page.getByRole("link", { name: "Back to CRM questions" }).getAttribute("href")).toBe(trackerPath);
+      expect(await page.getByLabel("What would you like to search?").count()).toBe(0);
 
       // A finished search leads to a new tracker asking its question (the profile's lens, as the tab was not opened).
       await page.getByRole("group", { name: "Result actions" }).getByRole("link", { name: "Track these questions every week" }).click();

@@ -91,7 +91,12 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       for (const query of finished.queries) {
         const saved = await agent.request("GET", `/api/search/${query.searchId}`);
         expect(saved.status).toBe(200);
-        expect(saved.json).toMatchObject({ query: query.query, iterationCount: 2 });
+        // With the tracker and run that asked it, for its owner to go back to.
+        expect(saved.json).toMatchObject({
+          query: query.query,
+          iterationCount: 2,
+          tracker: { id: tracker.id, name: "CRM visibility", runId: run.id, scheduledFor: finished.scheduledFor },
+        });
       }
       const history = (await agent.request("GET", "/api/user/searches")).json as SavedSearchList;
       expect(new Set<string | null>(history.searches.map((s) => s.id))).toEqual(new Set(finished.queries.map((q) => q.searchId)));
@@ -135,6 +140,7 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       const shown = (await agent.request("GET", "/api/user/searches?trackers=hide")).json as SavedSearchList;
       expect(new Set<string | null>(shown.searches.map((s) => s.id))).toEqual(new Set(kept.searchIds));
       for (const listed of shown.searches) expect(listed.tracker).toBeUndefined();
+      for (const id of kept.searchIds) expect((await agent.request("GET", `/api/search/${id}`)).json).not.toHaveProperty("tracker");
       const [dangling] = await selectRows<{ count: number }>(
         getDb().db,
         sql`select count(*)::int as count from searches where id in (${sql.join(

@@ -1,11 +1,11 @@
 import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
+import { searches, trackerRunQueries, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
-import { StoppedStatus, type SavedSearchResult, type SearchResult } from "#src/contract/search-result.ts";
+import { StoppedStatus, type SavedSearchResult, type SearchOrigin, type SearchResult } from "#src/contract/search-result.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
 import { DomainError } from "../errors.ts";
@@ -204,6 +204,20 @@ export function createSearchStore(db: Db) {
       if (isStopped(row.status)) return { ...(await restate(id, row, stoppedResult(row, row.status))), id, createdAt, status: row.status };
       if (!row.result) return null;
       return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt };
+    },
+
+    /** The tracker and run that asked the owner's saved search (by the run's link to it), or null. */
+    async origin(owner: Owner, id: string): Promise<SearchOrigin | null> {
+      if (!UUID.test(id)) return null;
+      const [row] = await db
+        .select({ id: trackers.id, name: trackers.name, runId: trackerRuns.id, scheduledFor: trackerRuns.scheduledFor })
+        .from(trackerRunQueries)
+        .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRunQueries.runId))
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .innerJoin(searches, eq(searches.id, trackerRunQueries.searchId))
+        .where(and(eq(trackerRunQueries.searchId, id), ownedBy(owner)))
+        .limit(1);
+      return row ? { ...row, scheduledFor: row.scheduledFor.toISOString() } : null;
     },
 
     /**
