@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type Query, useMutation, useQueryClient } from "@tanstack/react-query";
 import { CalendarX } from "lucide-react";
 import { useId, useState } from "react";
 import type { Tracker } from "#src/contract/trackers.ts";
@@ -31,8 +31,11 @@ export function DeleteTracker({
   const remove = useMutation({
     mutationFn: () => api.deleteTracker(tracker.id, { keepSearches: keepSearches ? "true" : "false" }),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: trackerQueries.one(api, tracker.id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY });
+      // Its own reads are not asked again (they would be 404s while its card or page is still on screen): the list drops it at once.
+      const its = (query: Query) => query.queryKey.includes(tracker.id);
+      queryClient.setQueryData(trackerQueries.list(api).queryKey, (list) => list?.filter((item) => item.id !== tracker.id));
+      queryClient.removeQueries({ predicate: its, type: "inactive" });
+      void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY, predicate: (query) => !its(query) });
       // The history marks, lists or hides its searches: it is read again.
       void queryClient.invalidateQueries({ queryKey: ["searches"] });
       const kept = count > 0 && keepSearches ? ` Its ${searches} stay in your history.` : "";
