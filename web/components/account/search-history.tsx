@@ -22,7 +22,7 @@ export function SearchHistory() {
   // "Hide tracker runs" is remembered; until she chooses, it is on once the history holds tracker runs
   // (its unfiltered first page, which arrives with the page), which would otherwise bury her own searches.
   const [hideChoice, rememberHide] = useHideTrackerRuns();
-  const firstPage = useInfiniteQuery(queries.searches(api)).data?.pages[0];
+  const firstPage = useInfiniteQuery({ ...queries.searches(api), enabled: hideChoice === null }).data?.pages[0];
   const form = { ...typed, hideTrackers: hideChoice ?? firstPage?.searches.some((search) => search.tracker) ?? false };
   const setForm = (next: HistoryForm) => {
     if (next.hideTrackers !== form.hideTrackers) rememberHide(next.hideTrackers);

@@ -5,6 +5,7 @@ import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { cn } from "#web/lib/utils.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { api, Button, toast } from "#web/shared-chunk.ts";
 
@@ -47,7 +48,7 @@ export function DeleteTracker({
   });
   return (
     <>
-      <Button type="button" size="sm" variant="ghost" className={`text-destructive ${className ?? ""}`} onClick={() => setOpen(true)}>
+      <Button type="button" size="sm" variant="ghost" className={cn("text-destructive", className)} onClick={() => setOpen(true)}>
         <CalendarX aria-hidden="true" />
         Delete tracker
         <span className="sr-only">{`: ${visibleText(tracker.name)}`}</span>
