@@ -70,9 +70,15 @@ function CurrentPage() {
 
 // Fetch the next page's code before switching, so a click never flashes a skeleton.
 const preloadThenNavigate: AroundNavHandler = (navigate, to, options) => {
-  const pathname = new URL(to, "http://local").pathname;
+  const { pathname, hash } = new URL(to, "http://local");
   loadPage(matchPage(pathname).id).then(
-    () => navigate(to, options),
+    () => {
+      const from = window.location.pathname;
+      navigate(to, options);
+      // Another page starts at its top, as a full load would (an edit saved mid-form opened the tracker mid-page);
+      // a change of the same page's query string keeps its place, and a #fragment is the page's own to scroll to.
+      if (pathname !== from && !hash) window.scrollTo(0, 0);
+    },
     () => window.location.assign(to),
   );
 };

@@ -345,19 +345,30 @@ function reportFlag(path: string[]): string {
   return path[0] === "recipients" ? "--add" : `--${path[0] ?? "cadence"}`;
 }
 
-const YesOptions = v.object({ yes: Flag });
+// Both flags are the one option: absent, the API's default (kept).
+const DeleteOptions = v.object({ yes: Flag, keepSearches: v.optional(v.boolean()) });
 
-const remove = defineCommand("delete", "delete a tracker and its runs (asks first on a terminal; --yes for scripts); its saved searches stay in your history")
+const remove = defineCommand(
+  "delete",
+  "delete a tracker and its runs (asks first on a terminal; --yes for scripts); its saved searches stay in your history unless --no-keep-searches",
+)
   .argument("<id>", "the tracker's id (aisc track list)")
   .option("-y, --yes", "do not ask")
+  .option("--keep-searches", "keep its saved searches in your history, as your own searches (the default)")
+  .option("--no-keep-searches", "delete its saved searches with it")
   .action(
-    action<typeof YesOptions, [string]>(YesOptions, async ({ context, options, args: [id] }) => {
+    action<typeof DeleteOptions, [string]>(DeleteOptions, async ({ context, options, args: [id] }) => {
       const api = signedIn(context);
-      const question = async () => `Delete the tracker "${visibleText((await api.getTracker(id)).name)}" (${id}) and its runs?`;
+      const keepSearches = options.keepSearches ?? true;
+      const question = async () => {
+        const tracker = await api.getTracker(id);
+        const searches = `${tracker.savedSearches} saved ${tracker.savedSearches === 1 ? "search" : "searches"}`;
+        return `Delete the tracker "${visibleText(tracker.name)}" (${id}) and its runs${keepSearches ? ` (its ${searches} stay in your history)` : `, with its ${searches}`}?`;
+      };
       if (!(await confirmDeletion(options.yes, "a tracker", question))) return note(context.quiet, "Nothing deleted.");
-      const deleted = await api.deleteTracker(id);
+      const deleted = await api.deleteTracker(id, { keepSearches: keepSearches ? "true" : "false" });
       if (context.json) return printJson(deleted);
-      print(`Deleted ${id}.`);
+      print(keepSearches ? `Deleted ${id}; its saved searches stay in your history.` : `Deleted ${id} and its saved searches.`);
     }),
   );
 

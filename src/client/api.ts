@@ -26,6 +26,7 @@ import { fromSavedWire, fromWireResult, SavedSearchResponse, SearchResponse } fr
 import { ApiStatus } from "#src/contract/status.ts";
 import {
   CreateTracker,
+  type DeleteTrackerQuery,
   Detectability,
   StartedRun,
   Tracker,
@@ -215,7 +216,9 @@ export function createApiClient(options: HttpOptions = {}) {
     estimateTracker: (shape: { questions: number; iterations: number; providers?: number; competitors?: number }) =>
       http("GET", `/api/trackers/estimate${queryString(shape)}`, Detectability),
     updateTracker: (id: string, change: v.InferInput<typeof UpdateTracker>) => http("PATCH", `/api/trackers/${encodeURIComponent(id)}`, Tracker, change),
-    deleteTracker: (id: string) => http("DELETE", `/api/trackers/${encodeURIComponent(id)}`, v.object({ success: v.literal(true) })),
+    /** Its saved searches stay in the history unless `keepSearches` is false. */
+    deleteTracker: (id: string, query: DeleteTrackerQuery = {}) =>
+      http("DELETE", `/api/trackers/${encodeURIComponent(id)}${queryString(query)}`, v.object({ success: v.literal(true) })),
     /** Send test: a `test` event posted to the tracker's webhook now, and whether it was delivered; 409 (code CONFLICT) without a webhook. */
     testTrackerWebhook: (id: string) => http("POST", `/api/trackers/${encodeURIComponent(id)}/webhook/test`, WebhookTestResult),
     /** A tracker's report by e-mail: cadence and recipients with their status. */

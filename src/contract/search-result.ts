@@ -258,8 +258,12 @@ export type StoppedStatus = v.InferOutput<typeof StoppedStatus>;
 /** How a listed search ended. */
 export const SearchStatus = v.picklist(["completed", ...StoppedStatus.options]);
 
-/** A search as read back from storage: it has its id, and `status` when it stopped part-way. */
-export type SavedSearchResult = SearchResult & { id: string; status?: StoppedStatus };
+/** The tracker and run that asked a saved search: its owner's way back to them (never on a share link). */
+export const SearchOrigin = v.object({ id: v.string(), name: v.string(), runId: v.string(), scheduledFor: v.string() });
+export type SearchOrigin = v.InferOutput<typeof SearchOrigin>;
+
+/** A search as read back from storage: it has its id, `status` when it stopped part-way, and `tracker` when a tracker's run asked it (for its owner). */
+export type SavedSearchResult = SearchResult & { id: string; status?: StoppedStatus; tracker?: SearchOrigin };
 
 /** A provider's card when it produced no run at all (not connected, or not part of this search). */
 export function offModelResult(provider: ProviderId): ModelResult {

@@ -17,6 +17,7 @@ import {
   SEARCH_RESULT_VERSION,
   SearchResult,
   type SavedSearchResult,
+  SearchOrigin,
   StoppedStatus,
 } from "./search-result.ts";
 
@@ -130,15 +131,23 @@ function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, 
 
 /** POST /api/search: the saved result, and the free searches left (absent for Pro). */
 export const SearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), remainingSearches: v.optional(v.number()) });
-/** GET /api/search/{id}; `status` only for a search stopped part-way (what had finished, error cards for the rest). */
-export const SavedSearchResponse = v.object({ ...SearchResultWire.entries, id: v.string(), status: v.optional(StoppedStatus) });
+/**
+ * GET /api/search/{id}; `status` only for a search stopped part-way (what had finished, error cards for the rest);
+ * `tracker` only for its owner, when a tracker's run asked it.
+ */
+export const SavedSearchResponse = v.object({
+  ...SearchResultWire.entries,
+  id: v.string(),
+  status: v.optional(StoppedStatus),
+  tracker: v.optional(SearchOrigin),
+});
 
 /** GET /api/search/{id}'s answer (and a shared search's): the saved result in the spec's JSON, with its id and how it stopped. */
-export function toSavedWire({ status, ...result }: SavedSearchResult): v.InferOutput<typeof SavedSearchResponse> {
-  return { ...toWireResult(result), id: result.id, ...(status ? { status } : {}) };
+export function toSavedWire({ status, tracker, ...result }: SavedSearchResult): v.InferOutput<typeof SavedSearchResponse> {
+  return { ...toWireResult(result), id: result.id, ...(status ? { status } : {}), ...(tracker ? { tracker } : {}) };
 }
 
 /** GET /api/search/{id}'s answer read back: the result keyed by provider, with its id and how it stopped. */
-export function fromSavedWire({ status, ...wire }: v.InferOutput<typeof SavedSearchResponse>): SavedSearchResult {
-  return { ...fromWireResult(wire), id: wire.id, ...(status ? { status } : {}) };
+export function fromSavedWire({ status, tracker, ...wire }: v.InferOutput<typeof SavedSearchResponse>): SavedSearchResult {
+  return { ...fromWireResult(wire), id: wire.id, ...(status ? { status } : {}), ...(tracker ? { tracker } : {}) };
 }

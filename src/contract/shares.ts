@@ -103,7 +103,7 @@ export type SharedTrackerRunList = v.InferOutput<typeof SharedTrackerRunList>;
  * budget, the cost estimate, its last run's cost, why it is paused: "paused" is all a link tells).
  */
 export const SharedTracker = v.object({
-  ...v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate"]).entries,
+  ...v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate", "savedSearches"]).entries,
   lastRun: v.nullable(SharedTrackerRun),
 });
 export type SharedTracker = v.InferOutput<typeof SharedTracker>;

@@ -315,12 +315,25 @@ export const Tracker = v.object({
   estimate: v.object({ perRunUsd: v.nullable(v.number()), perMonthUsd: v.nullable(v.number()), simulated: v.boolean() }),
   /** What change it can tell (ADR 050), for its questions, iterations, providers and competitors. */
   detectability: v.optional(Detectability),
+  /** How many saved searches of the history its runs made: what deleting it deletes, unless they are kept. */
+  savedSearches: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
 export type Tracker = v.InferOutput<typeof Tracker>;
 
 export const TrackerList = v.object({ trackers: v.array(Tracker) });
+
+/** DELETE /api/trackers/{id}: `keepSearches=false` deletes its saved searches with it; by default they stay in the history, as the owner's own. */
+export const DeleteTrackerQuery = v.object({
+  keepSearches: v.optional(
+    v.pipe(
+      v.picklist(["true", "false"], "keepSearches must be true or false"),
+      v.transform((text) => text === "true"),
+    ),
+  ),
+});
+export type DeleteTrackerQuery = v.InferInput<typeof DeleteTrackerQuery>;
 export type TrackerList = v.InferOutput<typeof TrackerList>;
 
 /**

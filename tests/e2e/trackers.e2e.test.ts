@@ -151,7 +151,14 @@ describe("trackers in Chromium", () => {
         .click();
       await page.waitForURL((url) => /^\/search\/[0-9a-f-]{36}$/.test(url.pathname));
       await page.getByRole("tablist", { name: "Result views" }).waitFor();
-      expect(await page.getByLabel("What would you like to search?").inputValue()).toBe("best crm for startups");
+      // It says which tracker and run asked it, each a link back, and has no search form (nothing was typed).
+      const origin = page.getByTestId("search-origin");
+      expect(await origin.getByRole("heading", { level: 1 }).textContent()).toBe("best crm for startups");
+      expect(await origin.textContent()).toMatch(/^best crm for startupsFrom the tracker CRM questions, run of [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+      expect(await origin.getByRole("link", { name: "CRM questions" }).getAttribute("href")).toBe(trackerPath);
+      expect(await origin.getByRole("link", { name: /^run of / }).getAttribute("href")).toMatch(new RegExp(`^${trackerPath}#run-[0-9a-f-]{36}$`));
+      expect(await page.getByRole("link", { name: "Back to CRM questions" }).getAttribute("href")).toBe(trackerPath);
+      expect(await page.getByLabel("What would you like to search?").count()).toBe(0);
 
       // A finished search leads to a new tracker asking its question (the profile's lens, as the tab was not opened).
       await page.getByRole("group", { name: "Result actions" }).getByRole("link", { name: "Track these questions every week" }).click();
@@ -161,12 +168,23 @@ describe("trackers in Chromium", () => {
       expect(await page.getByLabel("Brand name").inputValue()).toBe("Acme");
       expect(await page.getByRole("radio", { name: "Weekly" }).isChecked()).toBe(true);
 
-      // The history lists the run's searches, marked with their tracker; "Hide tracker runs" leaves them out.
+      // The history holds tracker runs, so "Hide tracker runs" starts on (in the HTML already); unticked, it lists the run's
+      // searches marked with their tracker, and the choice is remembered across a reload, either way.
       await visit(page, "/user/history");
       const history = page.getByRole("main");
+      const hide = page.getByRole("checkbox", { name: "Hide tracker runs" });
+      expect(await hide.isChecked()).toBe(true);
+      await page.getByText("No searches match these filters").waitFor();
+      await hide.uncheck();
       await history.getByText("Tracker: CRM questions").first().waitFor();
       expect(await history.getByText("Tracker: CRM questions").count()).toBe(2);
-      await page.getByRole("checkbox", { name: "Hide tracker runs" }).check();
+      await visit(page, "/user/history");
+      await history.getByText("Tracker: CRM questions").first().waitFor();
+      expect(await hide.isChecked()).toBe(false);
+      await hide.check();
+      await page.getByText("No searches match these filters").waitFor();
+      await visit(page, "/user/history");
+      expect(await hide.isChecked()).toBe(true);
       await page.getByText("No searches match these filters").waitFor();
 
       // The list: its schedule in words, the last run's status, the next run.
@@ -205,7 +223,25 @@ describe("trackers in Chromium", () => {
       expect(await row.getByTestId("tracker-next-run").textContent()).toBe("None while paused");
       await row.getByRole("button", { name: /^Resume/ }).click();
       await row.getByRole("button", { name: /^Pause/ }).waitFor();
-      await page.goto(trackerPath);
+
+      // Delete is among the tracker page's actions: its dialog says what becomes of the run's saved searches, kept by default.
+      await visit(page, trackerPath);
+      await page.getByRole("button", { name: /^Delete tracker/ }).click();
+      const confirm = page.getByRole("dialog", { name: "Delete “CRM questions”?" });
+      const keep = confirm.getByRole("checkbox", { name: "Keep its 2 saved searches in my history" });
+      expect(await keep.isChecked()).toBe(true);
+      await confirm.getByRole("button", { name: "Keep it" }).click();
+      await confirm.waitFor({ state: "hidden" });
+      // And among the list card's: untick, and they go with it.
+      await visit(page, "/trackers");
+      await page
+        .getByRole("region", { name: "CRM questions" })
+        .getByRole("button", { name: /^Delete tracker/ })
+        .click();
+      await keep.uncheck();
+      await confirm.getByRole("button", { name: "Delete tracker" }).click();
+      await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
+      expect((await (await page.request.get("/api/user/searches")).json()).searches).toEqual([]);
     },
     TIMEOUT,
   );
@@ -246,9 +282,13 @@ describe("trackers in Chromium", () => {
 
       await page.getByLabel("Cron", { exact: true }).fill("15 8 * * 1-5");
       await page.getByLabel("Name", { exact: true }).fill("Weekday shoes");
+      await page.getByRole("button", { name: "Save changes" }).scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
       await page.getByRole("button", { name: "Save changes" }).click();
       await page.waitForURL((url) => url.pathname === trackerPath);
       await page.getByRole("heading", { name: "Weekday shoes", level: 1 }).waitFor();
+      // The tracker opens at its top, not where the form's button was.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       expect(await page.getByTestId("tracker-schedule").textContent()).toBe("Every weekday at 08:15 (Europe/Berlin)");
       const saved = await page.request.get(`/api${trackerPath}`);
       expect(await saved.json()).toMatchObject({ name: "Weekday shoes", location: { country: "DE", city: "Berlin" }, schedule: { cron: "15 8 * * 1-5" } });
@@ -359,6 +399,9 @@ describe("trackers in Chromium", () => {
         });
       }
       await visit(page, "/trackers");
+      // Its dates are labelled on the phone too, each beside its own.
+      const row = page.getByRole("region", { name: "Phone tracker" });
+      for (const label of ["Schedule", "Last run", "Next run"]) expect(await row.getByRole("term").filter({ hasText: label }).isVisible()).toBe(true);
       await screenshot(page, "trackers-list-phone.png", { fullPage: true, published: false });
     },
     TIMEOUT,

@@ -549,9 +549,18 @@ describe("aisc track", () => {
     expect(unasked.stderr).toContain("add --yes");
     expect((await user.browser.api.getTracker(tracker.id)).id).toBe(tracker.id);
 
-    expect(await runCli(["track", "delete", tracker.id, "--yes"], asUser)).toMatchObject({ code: EXIT.ok, stdout: `Deleted ${tracker.id}.\n` });
+    expect(await runCli(["track", "delete", tracker.id, "--yes"], asUser)).toMatchObject({
+      code: EXIT.ok,
+      stdout: `Deleted ${tracker.id}; its saved searches stay in your history.\n`,
+    });
     expect((await user.browser.api.listTrackers()).trackers).toEqual([]);
     expect((await runCli(["track", "delete", tracker.id, "--yes"], asUser)).code).toBe(EXIT.notFound);
+    // --no-keep-searches deletes them with it (the API's keepSearches=false).
+    const other = await user.browser.api.createTracker(trackerInput());
+    expect(await runCli(["track", "delete", other.id, "--yes", "--no-keep-searches"], asUser)).toMatchObject({
+      code: EXIT.ok,
+      stdout: `Deleted ${other.id} and its saved searches.\n`,
+    });
   });
 
   test("the errors: Pro required (3), another user's or no tracker (5), bad input naming its flag (1), not signed in (2)", async () => {

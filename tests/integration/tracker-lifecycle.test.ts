@@ -239,6 +239,8 @@ describeEachDatabase("trackers: every run ends", (getDb) => {
         expect((await agent.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBeLessThan(300);
         const asked = slow.searchPrompts().length;
         await waitFor(async () => (await runningSearches(account.id)).length === 0, { what: "no saved search left running", timeoutMs: 60_000 });
+        // Ended, they are kept as the owner's own: none points at the gone run.
+        expect(await selectRows(getDb().db, sql`select id from searches where run_id = ${run!.id}`)).toEqual([]);
         await Bun.sleep(1_500);
         // At most the calls in flight when it was deleted (two queries × three providers, one call at a time each) were still made.
         expect(slow.searchPrompts().length).toBeLessThanOrEqual(asked + 2 * PROVIDERS);

@@ -91,7 +91,12 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       for (const query of finished.queries) {
         const saved = await agent.request("GET", `/api/search/${query.searchId}`);
         expect(saved.status).toBe(200);
-        expect(saved.json).toMatchObject({ query: query.query, iterationCount: 2 });
+        // With the tracker and run that asked it, for its owner to go back to.
+        expect(saved.json).toMatchObject({
+          query: query.query,
+          iterationCount: 2,
+          tracker: { id: tracker.id, name: "CRM visibility", runId: run.id, scheduledFor: finished.scheduledFor },
+        });
       }
       const history = (await agent.request("GET", "/api/user/searches")).json as SavedSearchList;
       expect(new Set<string | null>(history.searches.map((s) => s.id))).toEqual(new Set(finished.queries.map((q) => q.searchId)));
@@ -105,6 +110,51 @@ describeEachDatabase("trackers: runs on the job queue", (getDb) => {
       // The tracker lists it as its last run; the runs list pages newest first.
       expect(((await agent.request("GET", `/api/trackers/${tracker.id}`)).json as Tracker).lastRun).toMatchObject({ id: run.id, status: "completed" });
       expect((await agent.api.listTrackerRuns(tracker.id)).runs.map((r) => r.id)).toEqual([run.id]);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  test("deleting a tracker keeps its saved searches in the history as the owner's own (the default) or deletes them with keepSearches=false", async () => {
+    const { app, queue } = await createTestApp(getDb(), { simulator });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const runOnce = async (name: string) => {
+        const tracker = (await agent.request("POST", "/api/trackers", { ...definition, name })).json as Tracker;
+        expect(tracker.savedSearches).toBe(0);
+        const { run } = (await agent.request("POST", `/api/trackers/${tracker.id}/runs`)).json as { run: TrackerRun };
+        const finished = await runFinished(agent, tracker.id, run.id);
+        return { tracker, searchIds: finished.queries.map((q) => q.searchId) };
+      };
+      const kept = await runOnce("Kept");
+      // The tracker says how many saved searches deleting it concerns, on its own and in the list.
+      expect(((await agent.request("GET", `/api/trackers/${kept.tracker.id}`)).json as Tracker).savedSearches).toBe(2);
+      expect(((await agent.request("GET", "/api/trackers")).json as { trackers: Tracker[] }).trackers[0]?.savedSearches).toBe(2);
+
+      const bad = await agent.request("DELETE", `/api/trackers/${kept.tracker.id}?keepSearches=maybe`);
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ code: expect.any(String), message: expect.stringContaining("keepSearches must be true or false") });
+
+      expect((await agent.request("DELETE", `/api/trackers/${kept.tracker.id}`)).status).toBe(200);
+      // Kept as her own searches: no longer marked as a run's, so "hide tracker runs" shows them, and nothing points at the gone tracker.
+      const shown = (await agent.request("GET", "/api/user/searches?trackers=hide")).json as SavedSearchList;
+      expect(new Set<string | null>(shown.searches.map((s) => s.id))).toEqual(new Set(kept.searchIds));
+      for (const listed of shown.searches) expect(listed.tracker).toBeUndefined();
+      for (const id of kept.searchIds) expect((await agent.request("GET", `/api/search/${id}`)).json).not.toHaveProperty("tracker");
+      const [dangling] = await selectRows<{ count: number }>(
+        getDb().db,
+        sql`select count(*)::int as count from searches where id in (${sql.join(
+          kept.searchIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}) and (tracker_id is not null or run_id is not null)`,
+      );
+      expect(Number(dangling?.count)).toBe(0);
+
+      const dropped = await runOnce("Dropped");
+      expect((await agent.request("DELETE", `/api/trackers/${dropped.tracker.id}?keepSearches=false`)).status).toBe(200);
+      for (const id of dropped.searchIds) expect((await agent.request("GET", `/api/search/${id}`)).status).toBe(404);
+      const left = (await agent.request("GET", "/api/user/searches")).json as SavedSearchList;
+      expect(new Set<string | null>(left.searches.map((s) => s.id))).toEqual(new Set(kept.searchIds));
     } finally {
       await queue.stop();
     }

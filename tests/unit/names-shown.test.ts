@@ -58,6 +58,7 @@ const tracker: Tracker = {
   pausedReason: P("lapsed"),
   segment: 1,
   nextRunAt: null,
+  savedSearches: 0,
   lastRun: null,
   stall: null,
   estimate: { perRunUsd: 0.1, perMonthUsd: 0.4, simulated: false },

@@ -82,6 +82,7 @@ describe("the form on the contract", () => {
       paused: false,
       segment: 1,
       nextRunAt: null,
+      savedSearches: 0,
       lastRun: null,
       stall: null,
       estimate: { perRunUsd: 0, perMonthUsd: 0, simulated: true },

@@ -3,6 +3,7 @@ import { House, LogIn, LogOut, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchHistory } from "#web/components/account/search-history.tsx";
+import { EMPTY_HISTORY_FORM, historyFilters } from "#web/lib/history.ts";
 import { SpendCard, spendQuery } from "#web/components/account/spend-card.tsx";
 import { EmailCard, notificationsQuery } from "#web/components/account/email-card.tsx";
 import { displayName } from "#web/components/account/names.ts";
@@ -23,7 +24,15 @@ export async function prefetch({ queryClient, api: serverApi }: PrefetchContext)
   const user = await queryClient.ensureQueryData(queries.user(serverApi));
   if (user) {
     await Promise.all([
-      queryClient.prefetchInfiniteQuery(queries.searches(serverApi)),
+      // With tracker runs in it, the list opens with them hidden (until she chooses): that list arrives too.
+      queryClient
+        .fetchInfiniteQuery(queries.searches(serverApi))
+        .then((history) =>
+          history.pages[0]?.searches.some((search) => search.tracker)
+            ? queryClient.prefetchInfiniteQuery(queries.searches(serverApi, historyFilters({ ...EMPTY_HISTORY_FORM, hideTrackers: true })))
+            : undefined,
+        )
+        .catch(() => undefined),
       queryClient.prefetchQuery(workbenchQueries.brandLens(serverApi)),
       queryClient.prefetchQuery(tokenQueries.list(serverApi)),
       queryClient.prefetchQuery(shareQueries.list(serverApi)),

@@ -9,7 +9,7 @@ import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { methodNote } from "#src/core/method.ts";
 import type { PageProps, PrefetchContext } from "#web/page.ts";
-import type { SavedSearchResult } from "#src/contract/search-result.ts";
+import type { SavedSearchResult, SearchOrigin } from "#src/contract/search-result.ts";
 import { ShareButton } from "#web/components/share/share-dialog.tsx";
 import { api, ApiError, Button, Card, CardContent, queries, Skeleton, toast } from "#web/shared-chunk.ts";
 
@@ -54,9 +54,10 @@ export default function SavedSearchPage({ params }: PageProps) {
       <title>{result ? `${visibleText(result.query)} · AI Search Comparison` : "Saved Search · AI Search Comparison"}</title>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <Button asChild variant="ghost" size="sm">
-          <Link href="/">
+          {/* A tracker run's search leads back to its tracker, the page it was opened from. */}
+          <Link href={result?.tracker ? `/trackers/${result.tracker.id}` : "/"}>
             <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to Dashboard
+            {result?.tracker ? `Back to ${visibleText(result.tracker.name)}` : "Back to Dashboard"}
           </Link>
         </Button>
         {/* A link is its owner's to make and revoke: an anonymous visitor's search has no owner to list it (the footer says how). */}
@@ -65,20 +66,25 @@ export default function SavedSearchPage({ params }: PageProps) {
       {result ? (
         <>
           <ReportHeading printOnly kind="Search report" subject={result.query} details={[`Searched ${formatDate(result.createdAt)}`, methodNote(result)]} />
-          <Card className="mx-auto mb-8 w-full max-w-3xl print:hidden">
-            <CardContent>
-              <SearchForm
-                key={result.id}
-                onSearch={() => undefined}
-                searching={false}
-                disabled
-                isPro={pro?.isPro ?? false}
-                remaining={null}
-                initialQuery={result.query}
-                initialIterations={result.iterationCount}
-              />
-            </CardContent>
-          </Card>
+          {result.tracker ? (
+            // Asked by a tracker, not typed: where it came from instead of a form that cannot be used.
+            <TrackerOrigin origin={result.tracker} query={result.query} />
+          ) : (
+            <Card className="mx-auto mb-8 w-full max-w-3xl print:hidden">
+              <CardContent>
+                <SearchForm
+                  key={result.id}
+                  onSearch={() => undefined}
+                  searching={false}
+                  disabled
+                  isPro={pro?.isPro ?? false}
+                  remaining={null}
+                  initialQuery={result.query}
+                  initialIterations={result.iterationCount}
+                />
+              </CardContent>
+            </Card>
+          )}
           <SearchResults result={result} isPro={pro?.isPro ?? false} readOnly />
         </>
       ) : (
@@ -106,5 +112,25 @@ export default function SavedSearchPage({ params }: PageProps) {
         )}
       </footer>
     </main>
+  );
+}
+
+/** A tracker run's saved search: its question, and the tracker and run that asked it, each a link back. */
+function TrackerOrigin({ origin, query }: { origin: SearchOrigin; query: string }) {
+  const trackerPath = `/trackers/${origin.id}`;
+  return (
+    <header className="mb-8 space-y-1 print:hidden" data-testid="search-origin">
+      <h1 className="text-2xl font-bold tracking-tight break-words">{visibleText(query)}</h1>
+      <p className="text-muted-foreground">
+        From the tracker{" "}
+        <Link href={trackerPath} className="text-foreground underline underline-offset-2">
+          {visibleText(origin.name)}
+        </Link>
+        ,{" "}
+        <Link href={`${trackerPath}#run-${origin.runId}`} className="text-foreground underline underline-offset-2">
+          {`run of ${formatDate(origin.scheduledFor)}`}
+        </Link>
+      </p>
+    </header>
   );
 }

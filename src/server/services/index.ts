@@ -190,6 +190,7 @@ export function createServices({
     providers,
     estimate,
     engine,
+    searches: store,
     rollups,
     alerts,
     changes: createChanges({ db, store }),

@@ -8,6 +8,7 @@ import { visibleText } from "#src/core/display-text.ts";
 import { DeleteDialog, RenameDialog } from "#web/components/account/history-dialogs.tsx";
 import { HistoryFilterBar } from "#web/components/account/history-filter-bar.tsx";
 import { RelativeTime } from "#web/components/account/relative-time.tsx";
+import { useHideTrackerRuns } from "#web/hooks/use-hide-tracker-runs.ts";
 import { EMPTY_HISTORY_FORM, historyFilters, isFiltered, searchName, type HistoryForm } from "#web/lib/history.ts";
 import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skeleton } from "#web/shared-chunk.ts";
 
@@ -17,7 +18,16 @@ import { Alert, AlertDescription, AlertTitle, api, Badge, Button, queries, Skele
  */
 export function SearchHistory() {
   const headingId = useId();
-  const [form, setForm] = useState<HistoryForm>(EMPTY_HISTORY_FORM);
+  const [typed, setTyped] = useState<HistoryForm>(EMPTY_HISTORY_FORM);
+  // "Hide tracker runs" is remembered; until she chooses, it is on once the history holds tracker runs
+  // (its unfiltered first page, which arrives with the page), which would otherwise bury her own searches.
+  const [hideChoice, rememberHide] = useHideTrackerRuns();
+  const firstPage = useInfiniteQuery({ ...queries.searches(api), enabled: hideChoice === null }).data?.pages[0];
+  const form = { ...typed, hideTrackers: hideChoice ?? firstPage?.searches.some((search) => search.tracker) ?? false };
+  const setForm = (next: HistoryForm) => {
+    if (next.hideTrackers !== form.hideTrackers) rememberHide(next.hideTrackers);
+    setTyped(next);
+  };
   // "Clear filters" below the list starts the bar afresh (its text box keeps what is typed).
   const [resets, setResets] = useState(0);
   // The list of the previous filters stays on screen while the next one loads.

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { SharedTrackerRun } from "#src/contract/shares.ts";
@@ -38,11 +38,16 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
   // A read from while it ran (the page's prefetch) is not shown over the list's newer status.
   const run: RunCardProps["run"] = read && !live && !isLive(read) ? read : listed;
 
+  // A saved search's "run of …" link opens the tracker at this run.
+  useEffect(() => {
+    if (window.location.hash === `#run-${run.id}`) document.getElementById(`run-${run.id}`)?.scrollIntoView();
+  }, [run.id]);
+
   const { answers } = run;
   // The tracker's providers, and any other this run's answers came from (an older segment's).
   const shown = providerIds.filter((provider) => providers.includes(provider) || run.queries.some((query) => query.brandMentions?.[provider]));
   return (
-    <Card className="gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
+    <Card id={`run-${run.id}`} className="scroll-mt-4 gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
       <CardContent className="space-y-3 px-4">
         {newSegment ? (
           <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-foreground">

@@ -1,12 +1,13 @@
 import { CirclePlay, LoaderCircle, Pause, RotateCw } from "lucide-react";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { DeleteTracker } from "#web/components/trackers/delete-tracker.tsx";
 import { useTrackerActions } from "#web/hooks/use-tracker-actions.ts";
 import { isLive } from "#web/lib/trackers.ts";
 import { Button } from "#web/shared-chunk.ts";
 
-/** "Run now" and "Pause" / "Resume" of one tracker; Run now waits while a run is queued or running. */
-export function TrackerActions({ tracker }: { tracker: Tracker }) {
+/** "Run now", "Pause" / "Resume" and "Delete tracker" of one tracker; Run now waits while a run is queued or running. */
+export function TrackerActions({ tracker, onDeleted }: { tracker: Tracker; onDeleted?: () => void }) {
   const { runNow, setPaused, busy } = useTrackerActions(tracker);
   const live = isLive(tracker.lastRun);
   return (
@@ -21,6 +22,7 @@ export function TrackerActions({ tracker }: { tracker: Tracker }) {
         {tracker.paused ? "Resume" : "Pause"}
         <span className="sr-only">{`: ${visibleText(tracker.name)}`}</span>
       </Button>
+      <DeleteTracker tracker={tracker} {...(onDeleted ? { onDeleted } : {})} />
     </>
   );
 }

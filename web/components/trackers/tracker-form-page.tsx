@@ -1,14 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, CalendarX } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import type { CreateTracker, Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { DeleteTracker } from "#web/components/trackers/delete-tracker.tsx";
 import { TrackerForm } from "#web/components/trackers/tracker-form.tsx";
 import { TrackerMissing } from "#web/components/trackers/tracker-missing.tsx";
 import { WebhookSecretDialog, withoutSecret } from "#web/components/trackers/tracker-webhook.tsx";
 import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
 import type { PrefetchContext } from "#web/page.ts";
 import { changesOf, draftOf, newDraft, prefilledDraft } from "#web/lib/tracker-form.ts";
 import { readTrackerPrefill } from "#web/lib/tracker-prefill.ts";
@@ -123,50 +123,9 @@ function EditTracker({ id }: { id: string }) {
         onSave={save}
         localTimeZone={false}
       >
-        <DeleteTracker tracker={tracker} onDeleted={() => navigate("/trackers")} />
+        <DeleteTracker tracker={tracker} className="sm:ml-auto" onDeleted={() => navigate("/trackers")} />
       </TrackerForm>
       {revealed ? <WebhookSecretDialog tracker={revealed} onDone={() => navigate(`/trackers/${id}`)} /> : null}
-    </>
-  );
-}
-
-/** Delete, after a confirmation: the tracker goes with its runs. */
-function DeleteTracker({ tracker, onDeleted }: { tracker: Tracker; onDeleted: () => void }) {
-  const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => api.deleteTracker(tracker.id),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: trackerQueries.one(api, tracker.id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: trackerQueries.list(api).queryKey });
-      toast({ title: "Tracker deleted", description: `${visibleText(tracker.name)} and its runs are gone.` });
-      setOpen(false);
-      onDeleted();
-    },
-    onError: (error) => toast({ variant: "destructive", title: "Could not delete the tracker", description: errorText(error) }),
-  });
-  return (
-    <>
-      <Button type="button" variant="ghost" className="text-destructive sm:ml-auto" onClick={() => setOpen(true)}>
-        <CalendarX aria-hidden="true" />
-        Delete tracker
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle className="break-words">{`Delete “${visibleText(tracker.name)}”?`}</DialogTitle>
-            <DialogDescription>The tracker and all its runs are deleted, and no more runs start. This cannot be undone.</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Keep it</Button>
-            </DialogClose>
-            <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {remove.isPending ? "Deleting..." : "Delete tracker"}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
     </>
   );
 }

@@ -96,16 +96,17 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
             <UnreadAlerts tracker={tracker} />
           </div>
           <Headline tracker={tracker} />
-          <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
-            <dt className="sr-only sm:not-sr-only">Schedule</dt>
+          {/* Labelled at every width: on a phone the two dates are otherwise indistinguishable. */}
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            <dt>Schedule</dt>
             <dd className="text-foreground" data-testid="tracker-schedule">
               {tracker.scheduleText}
             </dd>
-            <dt className="sr-only sm:not-sr-only">Last run</dt>
+            <dt>Last run</dt>
             <dd data-testid="tracker-last-run">
               <LastRun tracker={tracker} />
             </dd>
-            <dt className="sr-only sm:not-sr-only">Next run</dt>
+            <dt>Next run</dt>
             <dd data-testid="tracker-next-run">
               <NextRun tracker={tracker} />
             </dd>

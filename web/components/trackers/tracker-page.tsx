@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
 import { ArrowLeft, LoaderCircle, SquarePen } from "lucide-react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { SharedTracker } from "#src/contract/shares.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { formatEstimate } from "#src/core/cost.ts";
@@ -115,6 +115,7 @@ export function TrackerPage({ id }: { id: string }) {
 
 function TrackerView({ id }: { id: string }) {
   const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const source = useMemo(() => ownerTrackerSource(api, id), [id]);
   // The polled tracker shows a run start or end first: its runs are read then, not on their next tick.
@@ -136,7 +137,7 @@ function TrackerView({ id }: { id: string }) {
         noRuns="No runs yet. The first starts on schedule, or now with Run now."
         actions={
           <>
-            <TrackerActions tracker={tracker} />
+            <TrackerActions tracker={tracker} onDeleted={() => navigate("/trackers")} />
             <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
             <Button asChild size="sm" variant="outline">
               <Link href={`/trackers/${tracker.id}/edit`}>

@@ -117,7 +117,7 @@ export function searchRoutes(
     .get(
       "/api/search/:id",
       async ({ params, owner }) => {
-        const found = await search.get(owner, params.id);
+        const found = await search.open(owner, params.id);
         if (!found) throw new DomainError("NOT_FOUND", "Search not found");
         return toSavedWire(found);
       },
@@ -128,7 +128,8 @@ export function searchRoutes(
           summary: "One saved search",
           description:
             'Only its owner can read it; any other id answers 404 `Search not found`. A search its server stopped mid-way has `status: "interrupted"`, one cancelled after an answer ' +
-            '`status: "cancelled"`: it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished).',
+            '`status: "cancelled"`: it holds what had finished, and every provider that had not answered is an error card saying so (all of them when nothing had finished). ' +
+            "One a tracker's run asked has `tracker`: the tracker's id and name, and the run's id and `scheduledFor`.",
         }),
       },
     )

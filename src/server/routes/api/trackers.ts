@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import * as v from "valibot";
 import {
   CreateTracker,
+  DeleteTrackerQuery,
   Detectability,
   DetectabilityQuery,
   StartedRun,
@@ -156,18 +157,20 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
     })
     .delete(
       "/api/trackers/:id",
-      async ({ userId, params }) => {
-        await trackers.remove(userId, params.id);
+      async ({ userId, params, query }) => {
+        await trackers.remove(userId, params.id, { keepSearches: query.keepSearches ?? true });
         return { success: true as const };
       },
       {
         pro: true,
         params: TrackerId,
+        transform: lastValues,
+        query: DeleteTrackerQuery,
         response: v.object({ success: v.literal(true) }),
         detail: forTokens("trackers", {
           tags: ["trackers"],
           summary: "Delete a tracker and its runs",
-          description: `${PRO} Its saved searches stay in the history.`,
+          description: `${PRO} Its saved searches (\`savedSearches\` of the tracker) stay in the history as your own searches, no longer marked as a run's; with \`keepSearches=false\` they are deleted with it. One still running when it is deleted is ended and kept.`,
         }),
       },
     )

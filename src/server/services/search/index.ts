@@ -297,6 +297,11 @@ export function createSearchService({
       const result = await store.get(owner, id);
       return result && withCost(result, prices);
     },
+    /** A saved search as its owner opens it: with the tracker and run that asked it, if one did (a share link's read never has them). */
+    open: async (owner: Owner, id: string): Promise<SavedSearchResult | null> => {
+      const [result, origin] = await Promise.all([store.get(owner, id), store.origin(owner, id)]);
+      return result && { ...withCost(result, prices), ...(origin ? { tracker: origin } : {}) };
+    },
     /** The history; a search saved before costs were kept gets its cost from its usage where it can. */
     list: async (...args: Parameters<SearchStore["list"]>): Promise<SavedSearchList> => {
       const page = await store.list(...args);

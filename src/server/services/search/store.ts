@@ -1,11 +1,11 @@
 import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
+import { searches, trackerRunQueries, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
 import type { SearchOptions } from "#src/contract/search-request.ts";
-import { StoppedStatus, type SavedSearchResult, type SearchResult } from "#src/contract/search-result.ts";
+import { StoppedStatus, type SavedSearchResult, type SearchOrigin, type SearchResult } from "#src/contract/search-result.ts";
 import { StoredSearchResult } from "#src/contract/search-wire.ts";
 import { withListedTotals } from "#src/core/aggregate.ts";
 import { DomainError } from "../errors.ts";
@@ -128,16 +128,46 @@ export function createSearchStore(db: Db) {
      * with what they had (shown when they had an answer, ADR 030).
      */
     async endOrphanedTrackerSearches(error: string): Promise<void> {
+      const orphaned = and(sql`${searches.runId} is not null`, sql`not exists (select 1 from ${trackerRuns} where ${trackerRuns.id} = ${searches.runId})`);
       await db
         .update(searches)
         .set({ status: "cancelled", error, charge: null, completedAt: new Date() })
-        .where(
-          and(
-            eq(searches.status, "running"),
-            sql`${searches.runId} is not null`,
-            sql`not exists (select 1 from ${trackerRuns} where ${trackerRuns.id} = ${searches.runId})`,
-          ),
-        );
+        .where(and(eq(searches.status, "running"), orphaned));
+      // Ended, they stay in the history as their owner's own, like the searches kept when the tracker went.
+      await db
+        .update(searches)
+        .set({ trackerId: null, runId: null })
+        .where(and(ne(searches.status, "running"), orphaned));
+    },
+
+    /** An ended search of a deleted tracker's run: no longer a run's, so nothing points at the gone run. */
+    async letGoOfRun(id: string): Promise<void> {
+      await db
+        .update(searches)
+        .set({ trackerId: null, runId: null })
+        .where(and(eq(searches.id, id), ne(searches.status, "running")));
+    },
+
+    /**
+     * A deleted tracker's ended searches: kept in the history as its owner's own searches (no
+     * longer a run's, so nothing points at the gone tracker), or deleted. One still running is
+     * left for the sweep to end and let go (endOrphanedTrackerSearches): its run writes the row.
+     */
+    async releaseTrackerSearches(trackerId: string, { keep }: { keep: boolean }): Promise<void> {
+      const ended = and(eq(searches.trackerId, trackerId), ne(searches.status, "running"));
+      if (keep) await db.update(searches).set({ trackerId: null, runId: null }).where(ended);
+      else await db.delete(searches).where(ended);
+    },
+
+    /** How many saved searches of the history each of these trackers' runs made (a tracker with none is absent). */
+    async countByTracker(trackerIds: string[]): Promise<Map<string, number>> {
+      if (trackerIds.length === 0) return new Map();
+      const rows = await db
+        .select({ trackerId: searches.trackerId, count: sql<number>`count(*)::int` })
+        .from(searches)
+        .where(and(inArray(searches.trackerId, trackerIds), SHOWN))
+        .groupBy(searches.trackerId);
+      return new Map(rows.flatMap(({ trackerId, count }) => (trackerId ? [[trackerId, Number(count)] as const] : [])));
     },
 
     /** Whether another live instance runs a search in `slot` (what a cancel sent there would stop). */
@@ -174,6 +204,20 @@ export function createSearchStore(db: Db) {
       if (isStopped(row.status)) return { ...(await restate(id, row, stoppedResult(row, row.status))), id, createdAt, status: row.status };
       if (!row.result) return null;
       return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt };
+    },
+
+    /** The tracker and run that asked the owner's saved search (by the run's link to it), or null. */
+    async origin(owner: Owner, id: string): Promise<SearchOrigin | null> {
+      if (!UUID.test(id)) return null;
+      const [row] = await db
+        .select({ id: trackers.id, name: trackers.name, runId: trackerRuns.id, scheduledFor: trackerRuns.scheduledFor })
+        .from(trackerRunQueries)
+        .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRunQueries.runId))
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .innerJoin(searches, eq(searches.id, trackerRunQueries.searchId))
+        .where(and(eq(trackerRunQueries.searchId, id), ownedBy(owner)))
+        .limit(1);
+      return row ? { ...row, scheduledFor: row.scheduledFor.toISOString() } : null;
     },
 
     /**

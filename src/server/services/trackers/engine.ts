@@ -615,8 +615,11 @@ export function createTrackerEngine(deps: TrackerEngineDeps) {
     } catch (error) {
       // A call's answer refused by the ledger (its run deleted with its tracker) says so before the watch does.
       if (!stop.signal.aborted && (await runExists(runId).catch(() => true)) === false) stop.abort(new RunStop("gone"));
-      if (stop.signal.reason instanceof RunStop && stop.signal.reason.why === "gone")
+      if (stop.signal.reason instanceof RunStop && stop.signal.reason.why === "gone") {
         await store.fail(id, instance.id, "cancelled", "Its tracker was deleted while this search ran: no more was asked").catch(() => false);
+        // Ended, it stays in the history as its owner's own (the sweep lets go of any this misses).
+        await store.letGoOfRun(id).catch(() => undefined);
+      }
       throw error;
     } finally {
       await checkpoint.close();

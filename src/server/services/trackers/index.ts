@@ -20,6 +20,7 @@ import type { TrackerShape } from "#src/core/detectability.ts";
 import { createThrottle, tryAgainIn } from "../auth/throttle.ts";
 import { DomainError } from "../errors.ts";
 import type { Providers } from "../search/run.ts";
+import type { SearchStore } from "../search/store.ts";
 import type { TrackerEngine } from "./engine.ts";
 import type { Alerts } from "./alerts.ts";
 import type { Changes } from "./changes.ts";
@@ -69,6 +70,8 @@ export type TrackersDeps = {
   /** What one run of the tracker costs at today's prices (null: unknown). */
   estimate: (row: TrackerRow) => { usd: number | null; simulated: boolean };
   engine: TrackerEngine;
+  /** The saved searches its runs made: counted, and kept or deleted with it. */
+  searches: Pick<SearchStore, "countByTracker" | "releaseTrackerSearches">;
   rollups: Pick<Rollups, "trend" | "sources" | "read">;
   /** WEBHOOK_ALLOW_PRIVATE, and https only in production. */
   webhookPolicy: WebhookPolicy;
@@ -97,6 +100,7 @@ export function createTrackers({
   providers,
   estimate,
   engine,
+  searches,
   rollups,
   alerts,
   changes,
@@ -197,7 +201,11 @@ export function createTrackers({
    * `seeing`: with what change it can tell — "wait" works it out (the answer to saving it), "known"
    * gives it when already worked out (a page's read never waits for a simulation).
    */
-  async function view(row: TrackerRow, lastRun?: TrackerRun | null, { seeing }: { seeing?: "wait" | "known" } = {}): Promise<Tracker> {
+  async function view(
+    row: TrackerRow,
+    lastRun?: TrackerRun | null,
+    { seeing, savedSearches }: { seeing?: "wait" | "known"; savedSearches?: number } = {},
+  ): Promise<Tracker> {
     const schedule = { cron: row.cron, timezone: row.timezone };
     const { usd: perRunUsd, simulated } = estimate(row);
     const paused = row.paused || row.pausedReason !== null;
@@ -230,6 +238,7 @@ export function createTrackers({
       stall,
       estimate: { perRunUsd, perMonthUsd: perRunUsd === null ? null : perRunUsd * runsPerMonth(schedule, clock()), simulated },
       ...withDetectability(seeing === "wait" ? await detectability.of(shapeOf(row)) : seeing === "known" ? detectability.known(shapeOf(row)) : undefined),
+      savedSearches: savedSearches ?? (await searches.countByTracker([row.id])).get(row.id) ?? 0,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -252,7 +261,9 @@ export function createTrackers({
   return {
     async list(userId: string): Promise<{ trackers: Tracker[] }> {
       const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
-      return { trackers: await Promise.all(rows.map((row) => view(row))) };
+      // One count for the whole list, not one per tracker.
+      const counts = await searches.countByTracker(rows.map((row) => row.id));
+      return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { savedSearches: counts.get(row.id) ?? 0 }))) };
     },
 
     get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
@@ -365,11 +376,12 @@ export function createTrackers({
       return withSecret(await view(scheduled, undefined, { seeing: "wait" }), scheduled, freshSecret);
     },
 
-    /** Deletes the tracker with its runs (their saved searches stay in the history). */
-    async remove(userId: string, id: string): Promise<void> {
+    /** Deletes the tracker with its runs; its saved searches stay in the history as the owner's own (`keepSearches`) or go with it. */
+    async remove(userId: string, id: string, { keepSearches }: { keepSearches: boolean }): Promise<void> {
       const row = await own(userId, id);
       await engine.unschedule(row.id);
       await db.delete(trackers).where(eq(trackers.id, row.id));
+      await searches.releaseTrackerSearches(row.id, { keep: keepSearches });
     },
 
     /** Run now: 202 with the run queued, or CONFLICT naming the run already queued or running. */
