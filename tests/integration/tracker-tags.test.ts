@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { providerIds } from "#src/contract/providers.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { startSimulator, type Simulator } from "#dev/simulators/index.ts";
-import { createProAgent } from "#tests/support/accounts.ts";
+import { createProAgent, signUp } from "#tests/support/accounts.ts";
+import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { crmTracker, runToEnd } from "#tests/support/trackers.ts";
@@ -103,6 +104,27 @@ describeEachDatabase("trackers: question tags", (getDb) => {
       });
       expect(tooMany.status).toBe(400);
       expect((tooMany.json as { message: string }).message).toContain("at most 20 different tags");
+    } finally {
+      await queue.stop();
+    }
+  }, 60_000);
+
+  test("suggested questions come from the variants' model, leave out the form's questions, say when simulated, and are Pro's", async () => {
+    const { app, queue } = await createTestApp(getDb(), { simulator });
+    try {
+      const { agent } = await createProAgent(app, getDb());
+      const asked = await agent.request("POST", "/api/question-suggestions", { category: "CRM for small teams", brand: "HubSpot" });
+      expect(asked.status).toBe(200);
+      const { suggestions, generatedBy } = asked.json as { suggestions: Array<{ query: string; reasoning: string }>; generatedBy: { mode: string } };
+      expect(suggestions.length).toBeGreaterThan(0);
+      expect(generatedBy.mode).toBe("simulated");
+      const again = await agent.api.suggestQuestions({ category: "CRM for small teams", exclude: [suggestions[0]!.query.toUpperCase()] });
+      expect(again.suggestions.map((one) => one.query.toLowerCase())).not.toContain(suggestions[0]!.query.toLowerCase());
+      expect((await agent.request("POST", "/api/question-suggestions", { category: " " })).status).toBe(400);
+
+      const free = createAgent(app);
+      await signUp(free, getDb());
+      expect((await free.request("POST", "/api/question-suggestions", { category: "CRM" })).status).toBe(403);
     } finally {
       await queue.stop();
     }
