@@ -19,10 +19,10 @@ import {
   GeneratedVariants,
   LatestBatch,
   QuestionSuggestions,
-  SuggestQuestions,
   VariantBatch,
   VariantSet,
   type SaveVariants,
+  type SuggestQuestions,
   type Variant,
 } from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MAX_ITERATIONS } from "./constants.ts";
+import { MAX_ITERATIONS, MAX_TRACKER_TAGS, TAG_MAX_LENGTH } from "./constants.ts";
 import { cronMessage, readCron } from "./cron.ts";
 import { BrandEntry, BrandInput, CompetitorInput } from "./lens.ts";
 import { isTimeZone, Location, LocationInput } from "./location.ts";
@@ -17,8 +17,7 @@ export const MAX_TRACKER_QUERIES = 50;
 export const MAX_TRACKER_COMPETITORS = 10;
 export const DEFAULT_TRACKER_ITERATIONS = 5;
 export const TRACKER_NAME_MAX_LENGTH = 80;
-export const TAG_MAX_LENGTH = 40;
-export const MAX_TRACKER_TAGS = 20;
+export { MAX_TRACKER_TAGS, TAG_MAX_LENGTH } from "./constants.ts";
 
 const TrackerName = v.pipe(
   v.string("name must be text"),

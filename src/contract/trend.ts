@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { FROM_AFTER_TO, HistoryDate, inOrder } from "./history.ts";
 import { ProviderId } from "./provider-schemas.ts";
-import { TAG_MAX_LENGTH } from "./trackers.ts";
+import { TAG_MAX_LENGTH } from "./constants.ts";
 
 /*
  * A tracker's trend: per run, per provider, for the brand and each competitor, read

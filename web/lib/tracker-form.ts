@@ -254,3 +254,14 @@ export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<t
   };
   return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])));
 }
+
+/** The draft's questions and tags with `added` appended (each new question a line of its own, its tag kept). */
+export function withQuestions(draft: Pick<TrackerDraft, "queries" | "questionTags">, added: ReadonlyArray<{ question: string; tag?: string }>) {
+  const lines = [...queryLines(draft.queries), ...added.map((row) => row.question)];
+  const questionTags = { ...draft.questionTags };
+  for (const row of added) if (row.tag) questionTags[row.question] = row.tag;
+  return { queries: lines.join("\n"), questionTags };
+}
+
+/** Why an imported row was skipped, in the form's words. */
+export const skipWords = { empty: "empty", duplicate: "already a question", "over-limit": `over the ${MAX_TRACKER_QUERIES}-question limit` } as const;

@@ -55,11 +55,11 @@ export const trackerQueries = {
       queryFn: () => source.reads.run(runId),
       refetchInterval: (query) => (isLive(query.state.data) ? RUN_POLL_MS : false),
     }),
-  /** A tracker's trend for one metric: every run's rollups, oldest first. */
-  trend: (source: TrackerSource, metric: TrendMetric) =>
+  /** A tracker's trend for one metric: every run's rollups, oldest first; with a tag, over its questions only (ADR 068). */
+  trend: (source: TrackerSource, metric: TrendMetric, tag?: string) =>
     queryOptions({
-      queryKey: [...source.key, "trend", metric],
-      queryFn: () => source.reads.trend({ metric }),
+      queryKey: [...source.key, "trend", metric, ...(tag ? [tag] : [])],
+      queryFn: () => source.reads.trend({ metric, ...(tag ? { tag } : {}) }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),
