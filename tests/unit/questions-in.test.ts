@@ -3,6 +3,7 @@ import { dailySpendWarning } from "#src/core/cost.ts";
 import { parseQuestionCsv, planImport } from "#src/core/question-csv.ts";
 import { describeSchedule, runsPerDay } from "#src/core/schedule.ts";
 import { pooled } from "#src/server/services/trackers/rollups.ts";
+import { tagsFor, withQuestions } from "#web/lib/tracker-form.ts";
 
 /* Questions in: a CSV of questions and tags, the runs a schedule makes in a day and the spend warning, and a tag's questions pooled. */
 
@@ -106,5 +107,16 @@ describe("a tag's questions pooled", () => {
       ["r1", "Rival", 3, 0, 1, "m-1", ""],
       ["r2", "Acme", 3, 3, 4, "m-1", ""],
     ]);
+  });
+});
+
+describe("the form's questions and tags", () => {
+  test("added questions are new lines with their tags; only the tags of questions asked are sent, in their order", () => {
+    const next = withQuestions({ queries: "best crm\n", questionTags: { "best crm": "A" } }, [
+      { question: "cheap crm", tag: "Pricing" },
+      { question: "crm for agencies" },
+    ]);
+    expect(next).toEqual({ queries: "best crm\ncheap crm\ncrm for agencies", questionTags: { "best crm": "A", "cheap crm": "Pricing" } });
+    expect(tagsFor(["cheap crm", "best crm"], { "best crm": " A ", gone: "B", "cheap crm": "" })).toEqual({ "best crm": "A" });
   });
 });
