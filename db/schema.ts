@@ -331,6 +331,8 @@ export const trackers = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     queries: jsonb("queries").$type<string[]>().notNull(),
+    /** Each tagged question's tag, keyed by the question as in `queries` (ADR 068); labels only, not part of what a run asks. */
+    questionTags: jsonb("question_tags").$type<Record<string, string>>().notNull().default({}),
     /** Contract BrandEntry, and a list of them. */
     brand: jsonb("brand").$type<unknown>().notNull(),
     competitors: jsonb("competitors").$type<unknown>().notNull().default([]),

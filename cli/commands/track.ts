@@ -9,6 +9,7 @@ import { reportCadences, type ReportSettings, UpdateReport } from "#src/contract
 import { visibleText } from "#src/core/display-text.ts";
 import { UTF8_BOM } from "#src/core/export.ts";
 import { trendToCsv } from "#src/core/trend-export.ts";
+import { parseQuestionCsv } from "#src/core/question-csv.ts";
 import { WEBHOOK_VERIFY_WORDS, webhookTestInWords } from "#src/core/webhooks.ts";
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
 import { formatInZone } from "#src/core/tracker-timing.ts";
@@ -59,7 +60,10 @@ type CreateOptions = v.InferOutput<typeof CreateOptions>;
 const create = defineCommand("create", "create a tracker (Pro): questions asked of the providers on a schedule, your brand's mentions counted each run")
   .requiredOption("--name <text>", "what to call it")
   .option("--query <text>", "a question to ask (repeat it; up to 50)", repeatable)
-  .option("--query-file <path>", "questions from a file, one a line (blank lines and lines starting with # are skipped)")
+  .option(
+    "--query-file <path>",
+    "questions from a file, one a line (blank lines and lines starting with # are skipped); a .csv file is question[,tag] rows, a header row skipped, each tag a trend of its own",
+  )
   .requiredOption("--brand <name>", "your brand, as the answers would name it")
   .option("--alias <name>", "another name of your brand (repeat it)", repeatable)
   .option("--domain <host>", "a domain of your brand's own, e.g. example.com (repeat it)", repeatable)
@@ -158,6 +162,7 @@ const show = defineCommand("show", "a tracker: its headline (the last 7 days unl
 const TrendOptions = v.object({
   metric: v.optional(v.string()),
   query: v.optional(v.string()),
+  tag: v.optional(v.string()),
   provider: v.optional(v.string()),
   subject: v.optional(v.string()),
   from: v.optional(v.string()),
@@ -172,6 +177,7 @@ const trend = defineCommand(
   .argument("<id>", "the tracker's id (aisc track list)")
   .option("--metric <name>", "mention (default), sov (share of voice), citation (own domains cited) or position (mean position among the products)")
   .option("--query <text>", "one of the tracker's queries (default: each run over all of them)")
+  .option("--tag <tag>", "each run over the questions carrying this tag, pooled (the tags are set with --query-file questions.csv)")
   .option("--provider <id>", `only this provider: ${providerIds.join(", ")}`)
   .option("--subject <name>", "only your brand or this competitor")
   .option("--from <date>", "runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")
@@ -389,7 +395,8 @@ export const track = defineCommand("track", "trackers (Pro): questions asked on 
 
 /** The API's request from the flags; the contract checks it (parseOptions with flagOfField). */
 function trackerRequest(options: CreateOptions): v.InferInput<typeof CreateTracker> {
-  const queries = [...options.query, ...(options.queryFile ? queriesIn(options.queryFile) : [])];
+  const file = options.queryFile ? queriesIn(options.queryFile) : { queries: [], questionTags: {} };
+  const queries = [...options.query, ...file.queries];
   if (queries.length === 0) throw new CliError("usage", "give the questions: --query (repeat it) or --query-file");
   const location = locationOf({ country: options.country, region: options.region, city: options.city }, "--region and --city");
   return {
@@ -403,6 +410,7 @@ function trackerRequest(options: CreateOptions): v.InferInput<typeof CreateTrack
     schedule: { cron: cronOf(options), timezone: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
     ...(options.budget === undefined ? {} : { monthlyBudgetUsd: options.budget }),
     ...webhookOf(options),
+    ...(Object.keys(file.questionTags).length > 0 ? { questionTags: file.questionTags } : {}),
   };
 }
 
@@ -467,17 +475,25 @@ function cronOf({ daily, weekly, cron }: CreateOptions): string {
 }
 
 /** The questions in a file, one a line. */
-function queriesIn(file: string): string[] {
-  return readFileSync(file, "utf8")
+function queriesIn(file: string): { queries: string[]; questionTags: Record<string, string> } {
+  const text = readFileSync(file, "utf8");
+  if (file.toLowerCase().endsWith(".csv")) {
+    // The form's import reads it the same way; a blank row is skipped, a repeat is left for the contract to name.
+    const rows = parseQuestionCsv(text).filter((row) => row.question !== "");
+    return { queries: rows.map((row) => row.question), questionTags: Object.fromEntries(rows.flatMap((row) => (row.tag ? [[row.question, row.tag]] : []))) };
+  }
+  const queries = text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
+  return { queries, questionTags: {} };
 }
 
 // The request's fields as the flags that set them, for the contract's messages ("--query: queries must not repeat a question").
 const FLAGS: Array<[string, string]> = [
   ["name", "--name"],
   ["queries", "--query"],
+  ["questionTags", "--query-file"],
   ["brand.aliases", "--alias"],
   ["brand.domains", "--domain"],
   ["brand", "--brand"],

@@ -24,10 +24,10 @@ type Draft = [query: string, reasoning: string];
 /** Candidates that take the same angle; at most one of them is used per round. */
 type Angle = Draft[];
 
-/** The query inside the prompt's <query> tags, else its first paragraph. */
+/** The query inside the prompt's <query> tags (a buyer-questions prompt's <category>), else its first paragraph. */
 export function variantsQuery(prompt: string): string {
-  const tagged = /<query>([\s\S]*?)<\/query>/.exec(prompt);
-  return tagged ? (tagged[1] ?? "").trim() : userQuery(prompt);
+  const tagged = /<(query|category)>([\s\S]*?)<\/\1>/.exec(prompt);
+  return tagged ? (tagged[2] ?? "").trim() : userQuery(prompt);
 }
 
 export function composeVariants(rng: Rng, prompt: string): Variant[] {

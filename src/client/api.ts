@@ -14,7 +14,17 @@ import { CompareReport } from "#src/contract/compare.ts";
 import { CreatedToken, RevokedToken, TokenList } from "#src/contract/tokens.ts";
 import { Health } from "#src/contract/health.ts";
 import { BrandLensSettings, LensReport, type BrandEntry } from "#src/contract/lens.ts";
-import { CurrentVariants, GeneratedVariants, LatestBatch, VariantBatch, VariantSet, type SaveVariants, type Variant } from "#src/contract/variants.ts";
+import {
+  CurrentVariants,
+  GeneratedVariants,
+  LatestBatch,
+  QuestionSuggestions,
+  VariantBatch,
+  VariantSet,
+  type SaveVariants,
+  type SuggestQuestions,
+  type Variant,
+} from "#src/contract/variants.ts";
 import { QuotaStatus } from "#src/contract/quota.ts";
 import { CostEstimate, SpendSummary } from "#src/contract/spend.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
@@ -176,6 +186,7 @@ export function createApiClient(options: HttpOptions = {}) {
     revokeToken: (id: string) => http("DELETE", `/api/tokens/${encodeURIComponent(id)}`, RevokedToken),
 
     /** The saved variants of the query, written by the model the first time (or again with `regenerate`). */
+    suggestQuestions: (input: v.InferInput<typeof SuggestQuestions>) => http("POST", "/api/question-suggestions", QuestionSuggestions, input),
     generateVariants: (input: { query: string; iterations?: number; executeSearches?: boolean; regenerate?: boolean }) =>
       http("POST", "/api/generate-variants", GeneratedVariants, input),
     currentVariants: (query: string) => http("GET", `/api/variants?${new URLSearchParams({ query })}`, CurrentVariants),

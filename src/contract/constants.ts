@@ -18,3 +18,7 @@ export const PRO_REQUIRED = "Pro subscription required";
 export const QUERY_MAX_LENGTH = 500;
 /** The most variants a query's set or batch holds. */
 export const MAX_VARIANTS = 20;
+
+/** A tracker question's tag, at most this long; a tracker's questions carry at most MAX_TRACKER_TAGS different ones (ADR 068). */
+export const TAG_MAX_LENGTH = 40;
+export const MAX_TRACKER_TAGS = 20;

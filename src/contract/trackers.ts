@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MAX_ITERATIONS } from "./constants.ts";
+import { MAX_ITERATIONS, MAX_TRACKER_TAGS, TAG_MAX_LENGTH } from "./constants.ts";
 import { cronMessage, readCron } from "./cron.ts";
 import { BrandEntry, BrandInput, CompetitorInput } from "./lens.ts";
 import { isTimeZone, Location, LocationInput } from "./location.ts";
@@ -17,6 +17,7 @@ export const MAX_TRACKER_QUERIES = 50;
 export const MAX_TRACKER_COMPETITORS = 10;
 export const DEFAULT_TRACKER_ITERATIONS = 5;
 export const TRACKER_NAME_MAX_LENGTH = 80;
+export { MAX_TRACKER_TAGS, TAG_MAX_LENGTH } from "./constants.ts";
 
 const TrackerName = v.pipe(
   v.string("name must be text"),
@@ -66,6 +67,51 @@ const Queries = v.pipe(
   v.maxLength(MAX_TRACKER_QUERIES, `queries may hold at most ${MAX_TRACKER_QUERIES} questions`),
   v.check((queries) => new Set(queries.map((query) => query.toLowerCase())).size === queries.length, "queries must not repeat a question"),
 );
+
+const Tag = v.pipe(
+  v.string("each tag must be text"),
+  v.trim(),
+  v.minLength(1, "a tag must not be empty"),
+  v.maxLength(TAG_MAX_LENGTH, `a tag must be at most ${TAG_MAX_LENGTH} characters`),
+  visibleOnly("tag"),
+);
+
+/**
+ * A tag per question, keyed by the question as written in `queries` (ADR 068): tags group questions
+ * into a trend of their own. A question without a tag is simply absent.
+ */
+const QuestionTags = v.pipe(
+  v.record(v.string(), Tag, "questionTags must be an object mapping questions to tags"),
+  v.check(
+    (tags) => new Set(Object.values(tags).map((tag) => tag.toLowerCase())).size <= MAX_TRACKER_TAGS,
+    `questionTags may use at most ${MAX_TRACKER_TAGS} different tags`,
+  ),
+);
+
+/** The first key of `tags` that is not one of `queries`, if any. */
+export function untaggableQuestion(tags: Record<string, string>, queries: readonly string[]): string | undefined {
+  const asked = new Set(queries);
+  return Object.keys(tags).find((question) => !asked.has(question));
+}
+
+/** The different tags of a tracker's questions, in the order its questions first use them. */
+export function tagsOf(questionTags: Record<string, string> | undefined, queries: readonly string[]): string[] {
+  const tags = new Map<string, string>();
+  for (const query of queries) {
+    const tag = questionTags?.[query];
+    if (tag && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
+  }
+  return [...tags.values()];
+}
+
+/** The questions carrying `tag` (any letter case). */
+export function questionsTagged(questionTags: Record<string, string>, queries: readonly string[], tag: string): string[] {
+  return queries.filter((query) => questionTags[query]?.toLowerCase() === tag.toLowerCase());
+}
+
+/** A tag set naming a question that is not asked is refused, naming it. */
+const notAsked = (tags: Record<string, string>, queries: readonly string[]) =>
+  `questionTags names ${JSON.stringify(untaggableQuestion(tags, queries))}, which is not one of the queries`;
 
 const Competitors = v.pipe(
   v.array(CompetitorInput, "competitors must be a list of brands"),
@@ -123,22 +169,33 @@ export const WebhookInput = v.object(
 );
 
 /** POST /api/trackers. `providers` defaults to every connected provider; `competitors` to none. */
-export const CreateTracker = v.object(
-  {
-    name: TrackerName,
-    queries: Queries,
-    brand: BrandInput,
-    competitors: v.optional(Competitors, []),
-    providers: v.optional(Providers),
-    iterations: v.optional(TrackerIterations, DEFAULT_TRACKER_ITERATIONS),
-    location: v.optional(LocationInput),
-    schedule: Schedule,
-    /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
-    monthlyBudgetUsd: v.optional(MonthlyBudget),
-    alertWindow: v.optional(AlertWindow, 1),
-    webhook: v.optional(WebhookInput),
-  },
-  "The body must be a JSON object with a name, queries, a brand and a schedule",
+export const CreateTracker = v.pipe(
+  v.object(
+    {
+      name: TrackerName,
+      queries: Queries,
+      brand: BrandInput,
+      competitors: v.optional(Competitors, []),
+      providers: v.optional(Providers),
+      iterations: v.optional(TrackerIterations, DEFAULT_TRACKER_ITERATIONS),
+      location: v.optional(LocationInput),
+      schedule: Schedule,
+      /** The tracker's own spending cap for a calendar month (UTC); none when absent. */
+      monthlyBudgetUsd: v.optional(MonthlyBudget),
+      alertWindow: v.optional(AlertWindow, 1),
+      webhook: v.optional(WebhookInput),
+      /** A tag per question (ADR 068); none by default. */
+      questionTags: v.optional(QuestionTags, {}),
+    },
+    "The body must be a JSON object with a name, queries, a brand and a schedule",
+  ),
+  v.forward(
+    v.check(
+      ({ questionTags, queries }) => untaggableQuestion(questionTags, queries) === undefined,
+      (issue) => notAsked(issue.input.questionTags, issue.input.queries),
+    ),
+    ["questionTags"],
+  ),
 );
 export type CreateTracker = v.InferOutput<typeof CreateTracker>;
 
@@ -162,6 +219,8 @@ export const UpdateTracker = v.object(
     /** null removes it. */
     webhook: v.optional(v.nullable(WebhookInput)),
     paused: v.optional(v.boolean("paused must be true or false")),
+    /** Replaces the tags (ADR 068); with new `queries` and no tags, the questions kept keep theirs. Checked against the queries the tracker will have. */
+    questionTags: v.optional(QuestionTags),
   },
   "The body must be a JSON object",
 );
@@ -285,6 +344,8 @@ export const Tracker = v.object({
   id: v.string(),
   name: v.string(),
   queries: v.array(v.string()),
+  /** Each tagged question's tag (ADR 068): `trend?tag=` pools the questions of a tag. */
+  questionTags: v.optional(v.record(v.string(), v.string())),
   brand: BrandEntry,
   competitors: v.array(BrandEntry),
   providers: v.array(ProviderId),

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { FROM_AFTER_TO, HistoryDate, inOrder } from "./history.ts";
 import { ProviderId } from "./provider-schemas.ts";
+import { TAG_MAX_LENGTH } from "./constants.ts";
 
 /*
  * A tracker's trend: per run, per provider, for the brand and each competitor, read
@@ -23,6 +24,10 @@ export const TrendQuery = v.pipe(
     provider: v.optional(ProviderId),
     /** One of the tracker's queries (as written); without it, each run's figures over all its queries. */
     query: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "query must not be empty"))),
+    /** One of the tracker's tags (ADR 068): each run's figures over the questions carrying it, pooled. */
+    tag: v.optional(
+      v.pipe(v.string(), v.trim(), v.minLength(1, "tag must not be empty"), v.maxLength(TAG_MAX_LENGTH, `tag must be at most ${TAG_MAX_LENGTH} characters`)),
+    ),
     /** The brand's or a competitor's name; without it, every subject. */
     subject: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "subject must not be empty"))),
     /** Runs scheduled from this day (its start, UTC) or moment on. */
@@ -44,6 +49,10 @@ export const TrendQuery = v.pipe(
   v.forward(
     v.check(({ query, perQuery }) => !(query && perQuery), "query and perQuery ask for different things: give one"),
     ["perQuery"],
+  ),
+  v.forward(
+    v.check(({ tag, query, perQuery }) => !(tag && (query || perQuery)), "tag pools several questions, query or perQuery asks for one each: give one"),
+    ["tag"],
   ),
 );
 export type TrendQuery = v.InferInput<typeof TrendQuery>;

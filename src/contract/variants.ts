@@ -140,3 +140,30 @@ export const RunBatch = v.object({ positions: v.optional(v.array(v.pipe(v.number
 
 /** GET /api/variant-batches?query=: the caller's latest batch for a query, if any. */
 export const LatestBatch = v.object({ batch: v.nullable(VariantBatch) });
+
+/**
+ * POST /api/question-suggestions: buyer questions for a tracker, written by the variants' model
+ * from a category ("CRM for small teams") and the brand; none of `exclude` (the form's questions) is proposed again.
+ */
+export const SuggestQuestions = v.object(
+  {
+    category: v.pipe(
+      v.string("category must be text"),
+      v.trim(),
+      v.minLength(1, "category is required"),
+      v.maxLength(QUERY_MAX_LENGTH, `category must be at most ${QUERY_MAX_LENGTH} characters`),
+      visibleOnly("category"),
+    ),
+    brand: v.optional(v.pipe(v.string("brand must be text"), v.trim(), v.maxLength(80, "brand must be at most 80 characters"), visibleOnly("brand"))),
+    exclude: v.optional(v.pipe(v.array(v.string("exclude must be a list of questions")), v.maxLength(50, "exclude may hold at most 50 questions")), []),
+  },
+  "The body must be a JSON object with a category",
+);
+export type SuggestQuestions = v.InferOutput<typeof SuggestQuestions>;
+
+/** The suggested questions (none saved), each with one line on who would ask it, and which model wrote them. */
+export const QuestionSuggestions = v.object({
+  suggestions: v.array(v.object({ query: v.string(), reasoning: v.string() })),
+  generatedBy: GeneratedBy,
+});
+export type QuestionSuggestions = v.InferOutput<typeof QuestionSuggestions>;

@@ -302,3 +302,26 @@ export function estimateText(cost: Pick<Cost, "usd" | "simulated" | "unpriced">,
 export function formatListedCost({ costUsd, simulated }: { costUsd: number | null; simulated: boolean }): string {
   return costUsd === 0 && simulated ? "$0.00 (simulated)" : formatUsd(costUsd);
 }
+
+/**
+ * The warning before saving a tracker whose runs on a day would pass the account's daily spend
+ * limit: "Every hour at minute 0 (UTC), this tracker costs about $150.00 a day; your limit is
+ * $20.00." Null when it fits, when no limit is set (0) or the cost is unknown, and for simulated providers (free).
+ */
+export function dailySpendWarning({
+  scheduleText,
+  perRunUsd,
+  day,
+  limitUsd,
+}: {
+  scheduleText: string;
+  perRunUsd: number | null;
+  /** runsPerDay's answer (src/core/schedule.ts). */
+  day: { runs: number; everyDay: boolean } | null;
+  limitUsd: number | null;
+}): string | null {
+  if (perRunUsd === null || day === null || !limitUsd || limitUsd <= 0) return null;
+  const usd = perRunUsd * day.runs;
+  if (usd <= limitUsd) return null;
+  return `${scheduleText}, this tracker costs about ${formatUsd(usd)} ${day.everyDay ? "a day" : "on each day it runs"}; your limit is ${formatCents(limitUsd)}.`;
+}

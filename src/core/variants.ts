@@ -53,6 +53,31 @@ export function variantsRequest(query: string): StructuredRequest {
 }
 
 /**
+ * Asks for questions buyers in a category would put to an AI assistant when choosing a product,
+ * the kind a brand wants to be named in: the same answer shape as variants, so one parser reads
+ * both. The category and brand are quoted as data, never as instructions.
+ */
+export function questionsRequest(category: string, brand: string | undefined): StructuredRequest {
+  return {
+    name: "variants",
+    description: "Record the buyer questions.",
+    prompt: [
+      "Here is a product category, and a brand that sells in it:",
+      "",
+      `<category>${category.trim()}</category>`,
+      ...(brand?.trim() ? [`<brand>${brand.trim()}</brand>`] : []),
+      "",
+      `Write ${VARIANT_COUNT} questions that real buyers choosing a product in this category would type into an AI assistant.`,
+      "Vary them: the best options, comparisons, a budget, alternatives, a specific use or team size, a beginner or a professional.",
+      "Do not name the brand in them: they are what buyers ask before they know which brand to pick.",
+      "Keep each one short and natural, as typed, in the category's language.",
+      "For each, one line of reasoning: who would ask it, or what angle it takes.",
+    ].join("\n"),
+    schema: VARIANTS_JSON_SCHEMA,
+  };
+}
+
+/**
  * The variants of a model's answer, tolerant of how it comes: trimmed, empty ones and repeats
  * (of each other or of the original, case-insensitively) left out, at most VARIANT_COUNT.
  */

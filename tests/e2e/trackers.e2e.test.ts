@@ -247,6 +247,62 @@ describe("trackers in Chromium", () => {
   );
 
   test(
+    "questions in: import a CSV (what it adds and skips first), tag them, accept a suggested question (labelled simulated), and the trend offers the tags",
+    async () => {
+      const page = await proPage("/trackers/new");
+      await waitForHydration(page);
+      await fillForm(page, "Imported", ["best crm for startups"]);
+
+      const importer = page.getByTestId("question-import");
+      await importer.locator("summary").click();
+      await importer.getByLabel("CSV file").setInputFiles({
+        name: "questions.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from('\uFEFFquestion,tag\r\n"crm, with a free plan",Pricing\r\nBest CRM for startups,Startups\r\ncheapest crm,Pricing\r\n'),
+      });
+      const plan = importer.getByTestId("import-plan");
+      await plan.getByText("Adds 2 questions:").waitFor();
+      expect(await plan.getByText("crm, with a free plan (Pricing)").isVisible()).toBe(true);
+      expect(await plan.getByText('Line 3 "Best CRM for startups": already a question').isVisible()).toBe(true);
+      await plan.getByRole("button", { name: "Add 2 questions" }).click();
+      expect(await page.getByLabel("Questions").inputValue()).toBe("best crm for startups\ncrm, with a free plan\ncheapest crm");
+      // The tags came with them, each on its question.
+      const tags = page.getByTestId("question-tags");
+      expect(await tags.getByLabel("crm, with a free plan").inputValue()).toBe("Pricing");
+      await tags.getByLabel("best crm for startups").fill("Startups");
+
+      const suggester = page.getByTestId("question-suggestions");
+      await suggester.locator("summary").click();
+      await suggester.getByLabel("Category").fill("CRM for small teams");
+      await suggester.getByRole("button", { name: "Suggest questions" }).click();
+      const first = suggester.getByTestId("suggestion").first();
+      await first.waitFor();
+      expect(await suggester.locator("[data-simulated=label]").isVisible()).toBe(true);
+      const suggested = (await first.locator("span").first().innerText()).split("\n")[0]!.trim();
+      await first.getByRole("button", { name: /^Accept/ }).click();
+      expect((await page.getByLabel("Questions").inputValue()).split("\n")).toEqual([
+        "best crm for startups",
+        "crm, with a free plan",
+        "cheapest crm",
+        suggested,
+      ]);
+      // Simulated providers cost nothing: no spend warning (its words are tested in tests/unit/questions-in.test.ts).
+      expect(await page.getByTestId("spend-warning").count()).toBe(0);
+
+      await page.getByRole("button", { name: "Create tracker" }).click();
+      await page.waitForURL((url) => /^\/trackers\/[0-9a-f-]{36}$/.test(url.pathname));
+      const id = new URL(page.url()).pathname.split("/").at(-1)!;
+      const saved = (await (await page.request.get(`/api/trackers/${id}`)).json()) as { questionTags: Record<string, string> };
+      expect(saved.questionTags).toEqual({ "best crm for startups": "Startups", "crm, with a free plan": "Pricing", "cheapest crm": "Pricing" });
+      const select = page.getByTestId("trend-tag");
+      await select.waitFor();
+      expect(await select.locator("option").allInnerTexts()).toEqual(["All questions", "Tagged Startups", "Tagged Pricing"]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
     "edit a tracker (the form starts from it), then delete it after a confirmation",
     async () => {
       // The server's refusal of a too frequent cron, and the 404 of the deleted tracker, are logged by the browser as failed requests.

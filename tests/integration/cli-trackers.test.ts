@@ -54,6 +54,24 @@ describe("aisc track", () => {
   // Webhooks to the tests' loopback receivers.
   const getServer = useCliServer({ env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
 
+  test("--query-file reads a .csv as question[,tag] rows; track trend --tag pools a tag's questions, an unknown tag refused", async () => {
+    const server = getServer();
+    const { asUser } = await proUser(server);
+    const csv = join(mkdtempSync(join(tmpdir(), "aisc-queries-")), "questions.csv");
+    writeFileSync(csv, '\uFEFFquestion,tag\r\n"best crm, for startups",Startups\r\ncrm with a free plan,Pricing\r\ncrm for agencies\r\n');
+    const made = await runCli(["track", "create", "--name", "Tagged", "--query-file", csv, "--brand", "HubSpot", "--daily", "09:00", "--json"], asUser);
+    expect(made.code).toBe(EXIT.ok);
+    const tracker = v.parse(Tracker, JSON.parse(made.stdout));
+    expect(tracker.queries).toEqual(["best crm, for startups", "crm with a free plan", "crm for agencies"]);
+    expect(tracker.questionTags).toEqual({ "best crm, for startups": "Startups", "crm with a free plan": "Pricing" });
+
+    const none = await runCli(["track", "trend", tracker.id, "--tag", "Startups"], asUser);
+    expect(none).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining("No runs with results match the filters (tag)") });
+    const unknown = await runCli(["track", "trend", tracker.id, "--tag", "Enterprise"], asUser);
+    expect(unknown.code).not.toBe(EXIT.ok);
+    expect(unknown.stderr).toContain("Enterprise");
+  });
+
   test("create writes each preset as its cron, in the given time zone, with everything the flags say", async () => {
     const server = getServer();
     const { user, asUser } = await proUser(server);

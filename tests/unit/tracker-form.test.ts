@@ -49,6 +49,7 @@ describe("the form on the contract", () => {
       iterations: 5,
       schedule: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
       alertWindow: 1,
+      questionTags: {},
     });
   });
 

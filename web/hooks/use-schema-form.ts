@@ -38,8 +38,11 @@ export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema
     return { data: null, errors: placed as Errors };
   };
 
-  const set = <K extends keyof Values>(field: K, value: Values[K]) => {
-    const next = { ...values, [field]: value };
+  const set = <K extends keyof Values>(field: K, value: Values[K]) => update({ [field]: value } as unknown as Partial<Values>);
+
+  /** Several fields at once (questions and their tags): one `set` after another would each start from the same values. */
+  const update = (patch: Partial<Values>) => {
+    const next = { ...values, ...patch };
     setValues(next);
     if (attempted) setErrors(validate(next).errors);
   };
@@ -48,6 +51,7 @@ export function useSchemaForm<S extends v.GenericSchema<Fields, unknown>>(schema
     formRef,
     values,
     errors,
+    update,
     busy,
     setBusy,
     set,

@@ -29,6 +29,8 @@ export type TrackerDraft = {
   name: string;
   /** One question per line. */
   queries: string;
+  /** A tag per question, keyed by the question as its line reads (trimmed); a question no longer on a line loses its tag when sent. */
+  questionTags: Record<string, string>;
   brandName: string;
   brandAliases: string;
   brandDomains: string;
@@ -104,6 +106,7 @@ export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTra
   return {
     name: draft.name,
     queries: queryLines(draft.queries),
+    questionTags: tagsFor(queryLines(draft.queries), draft.questionTags),
     brand: { name: draft.brandName, aliases: splitList(draft.brandAliases), domains: splitList(draft.brandDomains) },
     competitors: competitorEntries(draft.competitors),
     providers: draft.providers,
@@ -117,6 +120,11 @@ export function draftToInput(draft: TrackerDraft): v.InferInput<typeof CreateTra
       ? { webhook: { url: draft.webhookUrl, format: draft.webhookFormat, ...(draft.rotateSecret ? { rotateSecret: true } : {}) } }
       : {}),
   };
+}
+
+/** The tags of the questions asked, in their order (a blank tag is none). */
+export function tagsFor(queries: readonly string[], tags: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(queries.flatMap((query) => (tags[query]?.trim() ? [[query, tags[query].trim()]] : [])));
 }
 
 /** The form checked by the contract's own schema: its output is what POST /api/trackers takes. */
@@ -147,6 +155,7 @@ export function newDraft(lens: BrandLensSettings | undefined, connected: Provide
   return {
     name: "",
     queries: "",
+    questionTags: {},
     brandName: lens?.brand?.name ?? "",
     brandAliases: lens?.brand?.aliases.join(", ") ?? "",
     brandDomains: lens?.brand?.domains.join(", ") ?? "",
@@ -188,6 +197,7 @@ export function draftOf(tracker: Tracker): TrackerDraft {
   return {
     name: tracker.name,
     queries: tracker.queries.join("\n"),
+    questionTags: tracker.questionTags ?? {},
     brandName: tracker.brand.name,
     brandAliases: tracker.brand.aliases.join(", "),
     brandDomains: tracker.brand.domains.join(", "),
@@ -215,6 +225,8 @@ export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<t
   const before: Record<string, unknown> = {
     name: tracker.name,
     queries: tracker.queries,
+    // Kept as the server's JSON keeps them (its own key order): compared by their questions' order.
+    questionTags: tagsFor(tracker.queries, tracker.questionTags ?? {}),
     brand: tracker.brand,
     competitors: tracker.competitors,
     providers: tracker.providers,
@@ -228,9 +240,21 @@ export function changesOf(tracker: Tracker, next: CreateTracker): v.InferInput<t
   const after: Record<string, unknown> = {
     ...next,
     providers: next.providers ?? tracker.providers,
+    questionTags: tagsFor(next.queries, next.questionTags),
     location: next.location ?? null,
     monthlyBudgetUsd: next.monthlyBudgetUsd ?? null,
     webhook: next.webhook ?? null,
   };
   return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])));
 }
+
+/** The draft's questions and tags with `added` appended (each new question a line of its own, its tag kept). */
+export function withQuestions(draft: Pick<TrackerDraft, "queries" | "questionTags">, added: ReadonlyArray<{ question: string; tag?: string }>) {
+  const lines = [...queryLines(draft.queries), ...added.map((row) => row.question)];
+  const questionTags = { ...draft.questionTags };
+  for (const row of added) if (row.tag) questionTags[row.question] = row.tag;
+  return { queries: lines.join("\n"), questionTags };
+}
+
+/** Why an imported row was skipped, in the form's words. */
+export const skipWords = { empty: "empty", duplicate: "already a question", "over-limit": `over the ${MAX_TRACKER_QUERIES}-question limit` } as const;

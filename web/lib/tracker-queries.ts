@@ -61,11 +61,11 @@ export const trackerQueries = {
     }),
   /** One run with the brand's mentions per question: read once it has ended (the runs list carries a live run's progress). */
   run: (source: TrackerSource, runId: string) => queryOptions({ queryKey: [...source.key, "run", runId], queryFn: () => source.reads.run(runId) }),
-  /** A tracker's trend for one metric: every run's rollups, oldest first. */
-  trend: (source: TrackerSource, metric: TrendMetric) =>
+  /** A tracker's trend for one metric: every run's rollups, oldest first; with a tag, over its questions only (ADR 068). */
+  trend: (source: TrackerSource, metric: TrendMetric, tag?: string) =>
     queryOptions({
-      queryKey: [...source.key, "trend", metric],
-      queryFn: () => source.reads.trend({ metric }),
+      queryKey: [...source.key, "trend", metric, ...(tag ? [tag] : [])],
+      queryFn: () => source.reads.trend({ metric, ...(tag ? { tag } : {}) }),
       staleTime: 0,
       placeholderData: keepPreviousData,
     }),

@@ -2,11 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Calculator, Eye } from "lucide-react";
 import type { ApiStatus } from "#src/contract/status.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
-import { formatEstimate } from "#src/core/cost.ts";
+import { dailySpendWarning, formatEstimate } from "#src/core/cost.ts";
+import { describeSchedule, runsPerDay } from "#src/core/schedule.ts";
+import { spendQuery } from "#web/components/account/spend-card.tsx";
 import { useDebounced } from "#web/hooks/use-debounced.ts";
 import { detectabilityMethod, detectabilityWords, draftShape, queryLines, shapeKey, type TrackerDraft } from "#web/lib/tracker-form.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { runsPerMonth } from "#web/lib/trackers.ts";
+import { cronOf, runsPerMonth } from "#web/lib/trackers.ts";
 import { api, InfoTip, providerIds, queries } from "#web/shared-chunk.ts";
 
 /**
@@ -26,6 +28,18 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
   const runs = runsPerMonth(draft.schedule);
   const perMonth =
     estimate && questions > 0 && runs !== null ? formatEstimate(estimate.usd === null ? null : estimate.usd * questions * runs, estimate.simulated) : null;
+  // Before saving: a schedule whose runs on a day would pass the account's daily limit (simulated providers cost nothing).
+  const { data: spend } = useQuery(spendQuery(api));
+  const cron = cronOf(draft.schedule);
+  const warning =
+    estimate && !estimate.simulated && questions > 0
+      ? dailySpendWarning({
+          scheduleText: describeSchedule({ cron, timezone: draft.timezone }),
+          perRunUsd: estimate.usd === null ? null : estimate.usd * questions,
+          day: runsPerDay(cron),
+          limitUsd: spend?.dailyLimitUsd ?? null,
+        })
+      : null;
 
   return (
     <section aria-label="Estimated cost" className="space-y-2 rounded-xl border bg-muted/40 p-4 text-sm" data-testid="tracker-estimate">
@@ -44,6 +58,15 @@ export function TrackerEstimate({ draft, status, saved }: { draft: TrackerDraft;
           <dd data-testid="estimate-per-month">{runs === null ? "shown once saved (the server counts a custom schedule's runs)" : (perMonth ?? "…")}</dd>
         </dl>
       )}
+      {warning ? (
+        <p
+          role="alert"
+          className="rounded-md border border-amber-500 bg-amber-50 p-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="spend-warning"
+        >
+          {`${warning} Runs past the limit are skipped: choose a sparser schedule, fewer questions or fewer iterations.`}
+        </p>
+      ) : null}
       {fewer ? <p className="text-xs text-muted-foreground">Priced for every connected provider: with fewer chosen, a run costs less.</p> : null}
       {estimate?.usd === null ? (
         <p className="text-xs text-muted-foreground">{`No price is known for ${estimate.unpriced?.join(", ") ?? "a model"}.`}</p>

@@ -13,9 +13,11 @@ import {
   placeIssue,
   queryLines,
   TrackerForm as TrackerFormSchema,
+  withQuestions,
   type CompetitorRow,
   type TrackerDraft,
 } from "#web/lib/tracker-form.ts";
+import { QuestionImport, QuestionSuggester, QuestionTagFields } from "#web/components/trackers/question-tools.tsx";
 import { errorText } from "#web/lib/workbench.ts";
 import { browserTimeZone, WEEKDAYS, type ScheduleChoice } from "#web/lib/trackers.ts";
 import { Button, Input, NativeSelect, NativeSelectOption, providerCatalogue, providerIds, Skeleton } from "#web/shared-chunk.ts";
@@ -104,6 +106,10 @@ export function TrackerForm({ initial, status, saved, submitLabel, onSave, local
             {...invalid(errors.queries, `${id}-queries`, true)}
           />
         </Field>
+        {errors.questionTags ? <p className="text-sm text-destructive">{errors.questionTags}</p> : null}
+        <QuestionTagFields queries={values.queries} tags={values.questionTags} onTags={(tags) => set("questionTags", tags)} />
+        <QuestionImport queries={values.queries} onAdd={(added) => form.update(withQuestions(values, added))} />
+        <QuestionSuggester queries={values.queries} brand={values.brandName} onAccept={(question) => form.update(withQuestions(values, [{ question }]))} />
       </Section>
 
       <Section title="Your brand" description="Prefilled from your profile's brand lens: what each answer is checked for.">

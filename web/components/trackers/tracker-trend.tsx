@@ -30,7 +30,8 @@ import {
 } from "#web/lib/trend.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
-import { Button, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { Button, NativeSelect, NativeSelectOption, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
+import { tagsOf } from "#src/contract/trackers.ts";
 
 /** The runs read for the trend's "questions edited" markers (the API's largest page). */
 const SEGMENT_RUNS = 100;
@@ -46,7 +47,11 @@ const providerNames = Object.fromEntries(providerIds.map((id) => [id, providerCa
 export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
   const source = useTrackerSource();
   const [metric, setMetric] = useState<TrendMetric>("mention");
-  const trend = useQuery(trackerQueries.trend(source, metric));
+  const tags = tagsOf(tracker.questionTags, tracker.queries);
+  // "" is every question; a tag no longer on the tracker falls back to it.
+  const [chosenTag, setTag] = useState("");
+  const tag = tags.includes(chosenTag) ? chosenTag : "";
+  const trend = useQuery(trackerQueries.trend(source, metric, tag || undefined));
   const runs = useQuery(trackerQueries.runs(source, SEGMENT_RUNS));
   const segments = useMemo(() => new Map((runs.data?.runs ?? []).map((run) => [run.id, run.segment])), [runs.data]);
   const points = trend.data?.points ?? [];
@@ -59,6 +64,7 @@ export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
         <h2 id="trend-heading" className="text-lg font-semibold">
           Trend
         </h2>
+        {tags.length > 0 ? <TagSelect tags={tags} tag={tag} onTag={setTag} /> : null}
         {enough ? (
           <div role="group" aria-label="Metric" className="flex flex-wrap gap-1">
             {trendMetrics.map((id) => (
@@ -95,6 +101,23 @@ export function TrackerTrend({ tracker }: { tracker: SharedTracker }) {
         }
       </QueryState>
     </section>
+  );
+}
+
+/** Which questions the trend pools: every one, or those of one tag. */
+function TagSelect({ tags, tag, onTag }: { tags: string[]; tag: string; onTag: (tag: string) => void }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span className="text-muted-foreground">Questions</span>
+      <NativeSelect value={tag} onChange={(event) => onTag(event.target.value)} aria-label="Questions in the trend" data-testid="trend-tag">
+        <NativeSelectOption value="">All questions</NativeSelectOption>
+        {tags.map((one) => (
+          <NativeSelectOption key={one} value={one}>
+            {`Tagged ${one}`}
+          </NativeSelectOption>
+        ))}
+      </NativeSelect>
+    </label>
   );
 }
 

@@ -5,7 +5,9 @@ import {
   GenerateVariants,
   GeneratedVariants,
   LatestBatch,
+  QuestionSuggestions,
   QueryParam,
+  SuggestQuestions,
   RunBatch,
   SaveVariants,
   VariantBatch,
@@ -35,6 +37,18 @@ export function variantRoutes(variants: Variants, guards: Guards) {
           description:
             "Pro only (else 403 `Pro subscription required`). The first time for a query (any letter case), one connected model (VARIANTS_PROVIDER, or the first connected) writes 5 rephrasings a real person might type, each with a one-line reasoning, through its SDK's structured output, and the set is saved. " +
             "After that the saved set is answered as it stands, with the person's edits (`edited`), until `regenerate: true` writes a new one in its place. `executeSearches: true` also saves the set as a batch and starts it (`batchId`).",
+        }),
+      })
+      .post("/api/question-suggestions", ({ caller, body }) => variants.suggestQuestions(caller, body), {
+        body: SuggestQuestions,
+        parse: "json",
+        response: QuestionSuggestions,
+        detail: forTokens("variants", {
+          tags: ["variants"],
+          summary: "Suggest buyer questions for a tracker",
+          description:
+            "Pro only (else 403 `Pro subscription required`). The model that writes variants (VARIANTS_PROVIDER, or the first connected) writes up to 5 questions buyers in `category` would ask, " +
+            "not naming `brand`, each with a one-line reasoning, leaving out any of `exclude` (the tracker's questions). Nothing is saved; `generatedBy.mode` says when the model is simulated.",
         }),
       })
       .get("/api/variants", async ({ userId, query }) => ({ set: await variants.current(userId, query.query) }), {

@@ -16,6 +16,7 @@ import type {
   UpdateTracker,
   WebhookTestResult,
 } from "#src/contract/trackers.ts";
+import { questionsTagged, untaggableQuestion } from "#src/contract/trackers.ts";
 import type { TrackerShape } from "#src/core/detectability.ts";
 import { createThrottle, tryAgainIn } from "../auth/throttle.ts";
 import { DomainError } from "../errors.ts";
@@ -220,6 +221,7 @@ export function createTrackers({
       id: row.id,
       name: row.name,
       queries: row.queries,
+      questionTags: row.questionTags,
       brand: v.parse(BrandEntry, row.brand),
       competitors: v.parse(v.array(BrandEntry), row.competitors),
       providers: row.providers as ProviderId[],
@@ -299,6 +301,7 @@ export function createTrackers({
             userId,
             name: input.name,
             queries: input.queries,
+            questionTags: input.questionTags,
             brand: input.brand,
             competitors: input.competitors,
             providers: asked,
@@ -339,6 +342,7 @@ export function createTrackers({
       const newSegment = !sameDefinition(before, after);
       if (change.queries || providersNow || change.iterations) checkRunSize(after.queries.length, after.providers.length, after.iterations);
       if (change.webhook) await checkWebhookUrl(change.webhook.url, webhookPolicy);
+      const questionTags = tagsAfter(row, change);
       // A webhook keeps its secret when only its address or format changes; a first one, or a rotation, gets a new one.
       const freshSecret = Boolean(change.webhook && (change.webhook.rotateSecret || !row.webhookSecret));
       const webhook =
@@ -352,6 +356,7 @@ export function createTrackers({
         .set({
           ...(change.name === undefined ? {} : { name: change.name }),
           ...(change.queries === undefined ? {} : { queries: change.queries }),
+          ...(questionTags === undefined ? {} : { questionTags }),
           ...(change.brand === undefined ? {} : { brand: change.brand }),
           ...(change.competitors === undefined ? {} : { competitors: change.competitors }),
           ...(providersNow === undefined ? {} : { providers: providersNow }),
@@ -422,7 +427,10 @@ export function createTrackers({
     /** The tracker's trend: per run and provider, for the brand and each competitor, from the runs' rollups. */
     async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
       const row = await own(userId, id);
-      return { metric: query.metric, ...(await rollups.trend(row.id, { ...query, to: clampTo(query.to, asOf) })) };
+      const { tag, ...filters } = query;
+      const pooled = tag === undefined ? undefined : questionsTagged(row.questionTags, row.queries, tag);
+      if (pooled?.length === 0) throw new DomainError("INVALID_INPUT", `tag ${JSON.stringify(tag)} is not one of this tracker's tags`);
+      return { metric: query.metric, ...(await rollups.trend(row.id, { ...filters, ...(pooled ? { queries: pooled } : {}), to: clampTo(query.to, asOf) })) };
     },
 
     /** The cited domains by type and the citation gap. */
@@ -500,3 +508,18 @@ function withSecret(tracker: Tracker, row: TrackerRow, shown: boolean): Tracker 
 export type Trackers = ReturnType<typeof createTrackers>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The tags an edit leaves (undefined: unchanged). Tags given are checked against the queries the
+ * tracker will have; new queries without tags keep the tags of the questions still asked.
+ */
+function tagsAfter(row: { queries: string[]; questionTags: Record<string, string> }, change: UpdateTracker): Record<string, string> | undefined {
+  const queries = change.queries ?? row.queries;
+  if (change.questionTags) {
+    const stray = untaggableQuestion(change.questionTags, queries);
+    if (stray !== undefined) throw new DomainError("INVALID_INPUT", `questionTags names ${JSON.stringify(stray)}, which is not one of the queries`);
+    return change.questionTags;
+  }
+  if (!change.queries) return undefined;
+  return Object.fromEntries(Object.entries(row.questionTags).filter(([question]) => queries.includes(question)));
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
 import { trackerRollups, trackerRunQueries, trackerRuns, trackerSourceRollups, trackers } from "#db/schema.ts";
@@ -222,11 +222,16 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
       .where(
         and(
           eq(trackerRollups.trackerId, trackerId),
-          filters.perQuery ? ne(trackerRollups.query, ALL_QUERIES) : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
+          filters.queries
+            ? inArray(trackerRollups.query, filters.queries)
+            : filters.perQuery
+              ? ne(trackerRollups.query, ALL_QUERIES)
+              : eq(trackerRollups.query, filters.query ?? ALL_QUERIES),
         ),
       );
     // Nothing after the range's end counts, not even for the dispersion: a frozen link's bands do not move with later runs.
-    const rows = (JSON.parse(found?.json ?? "[]") as RollupTuple[]).map(readTuple).filter((row) => !range.until || row.at < range.until.getTime());
+    const kept = (JSON.parse(found?.json ?? "[]") as RollupTuple[]).map(readTuple).filter((row) => !range.until || row.at < range.until.getTime());
+    const rows = filters.queries ? pooled(kept) : kept;
 
     const series = new Map<string, TrendSeries & { runs: Array<{ segment: number; counts: SubjectCounts }> }>();
     for (const row of rows) {
@@ -261,7 +266,38 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
   }
 }
 
-type TrendFilters = { metric: TrendMetric; provider?: ProviderId; query?: string; subject?: string; from?: string; to?: string; perQuery?: boolean };
+type TrendFilters = {
+  metric: TrendMetric;
+  provider?: ProviderId;
+  query?: string;
+  /** Several questions pooled into one series (a tag's, ADR 068), as the all-questions row pools every question. */
+  queries?: readonly string[];
+  subject?: string;
+  from?: string;
+  to?: string;
+  perQuery?: boolean;
+};
+
+type ReadRow = ReturnType<typeof readTuple>;
+
+/**
+ * Per-question rows summed per run, provider and subject, as `write` sums a run's questions into its
+ * all-questions row: the pooled rows are then read exactly as that row is (same intervals, same
+ * dispersion method, estimated from the pooled series' own runs). Rows come ordered by run, so the
+ * pooled ones keep that order.
+ */
+export function pooled(rows: readonly ReadRow[]): ReadRow[] {
+  const sums = new Map<string, ReadRow & { versions: Set<string> }>();
+  for (const row of rows) {
+    const key = `${row.runId}\u0000${row.provider}\u0000${row.counts.subject.toLowerCase()}`;
+    const sum = sums.get(key);
+    if (sum) {
+      sum.counts = addCounts(sum.counts, row.counts);
+      for (const version of row.modelVersion.split(", ")) sum.versions.add(version);
+    } else sums.set(key, { ...row, query: ALL_QUERIES, versions: new Set(row.modelVersion.split(", ")) });
+  }
+  return [...sums.values()].map(({ versions, ...row }) => ({ ...row, modelVersion: versionSet([...versions]).join(", ") }));
+}
 
 /** A rollup tuple read: its run, when, provider, question ('' over all), counts and model identity, and its run's segment. */
 function readTuple([

@@ -1,7 +1,11 @@
 import { CronExpressionParser, type CronExpression } from "cron-parser";
 import { cronMessage, readCron, type CronRefusal } from "#src/contract/cron.ts";
 import type { Schedule } from "#src/contract/trackers.ts";
+import { describeSchedule, formatMinutes } from "#src/core/schedule.ts";
 import { DomainError } from "../errors.ts";
+
+// The schedule in words is pure, and the web words a draft's schedule with it too.
+export { describeSchedule, formatMinutes };
 
 /*
  * A tracker's schedule read with cron-parser, the parser pg-boss's own cron pass uses: what is
@@ -188,28 +192,6 @@ export function runsPerMonth(schedule: Schedule, from: Date): number {
   return Math.round((times.length * MONTH_MS) / span);
 }
 
-const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-/** The schedule in words: the web's presets read as such, anything else as its cron. */
-export function describeSchedule({ cron, timezone }: Schedule): string {
-  const [minute, hour, dayOfMonth, month, written] = cron.split(/\s+/) as [string, string, string, string, string];
-  // A weekday may be written by name (MON, fri): read as its number, so "0 9 * * MON" is "Every Monday".
-  const dayOfWeek = written.replace(/[a-z]{3}/gi, (name) => String(DAYS.findIndex((day) => day.slice(0, 3).toLowerCase() === name.toLowerCase())));
-  const at = /^\d+$/.test(minute) && /^\d+$/.test(hour) ? `${hour.padStart(2, "0")}:${minute.padStart(2, "0")}` : null;
-  const zone = `(${timezone})`;
-  if (at && dayOfMonth === "*" && month === "*") {
-    if (dayOfWeek === "*") return `Every day at ${at} ${zone}`;
-    if (dayOfWeek === "1-5") return `Every weekday at ${at} ${zone}`;
-    if (/^[0-7]$/.test(dayOfWeek)) return `Every ${DAYS[Number(dayOfWeek) % 7]} at ${at} ${zone}`;
-  }
-  if (at && /^\d+$/.test(dayOfMonth) && month === "*" && dayOfWeek === "*") return `On day ${dayOfMonth} of every month at ${at} ${zone}`;
-  if (/^\d+$/.test(minute) && hour === "*" && dayOfMonth === "*" && month === "*" && dayOfWeek === "*") return `Every hour at minute ${minute} ${zone}`;
-  const every = /^\*\/(\d+)$/.exec(minute);
-  if (every && hour === "*" && dayOfMonth === "*" && month === "*" && dayOfWeek === "*") return `Every ${formatMinutes(Number(every[1]))}`;
-  if (minute === "*" && hour === "*" && dayOfMonth === "*" && month === "*" && dayOfWeek === "*") return "Every minute";
-  return `On the schedule "${cron}" ${zone}`;
-}
-
 function occurrences(schedule: Schedule, from: Date, count: number, until?: number): number[] {
   let expression: CronExpression;
   try {
@@ -232,11 +214,4 @@ function parse({ cron, timezone }: Schedule, from: Date): CronExpression {
 
 function notValid(cron: string, error: unknown): string {
   return `schedule.cron ${JSON.stringify(cron)} is not a valid cron expression: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** A number of minutes in words: "minute", "15 minutes", "hour", "2 days". */
-export function formatMinutes(minutes: number): string {
-  if (minutes % 1440 === 0) return minutes === 1440 ? "day" : `${minutes / 1440} days`;
-  if (minutes % 60 === 0) return minutes === 60 ? "hour" : `${minutes / 60} hours`;
-  return minutes === 1 ? "minute" : `${minutes} minutes`;
 }

@@ -4,8 +4,18 @@ import type { Db } from "#db/client.ts";
 import { variantBatchItems, variantBatches } from "#db/schema.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { SearchRequest } from "#src/contract/search-request.ts";
-import { isActive, isRunnable, type GeneratedBy, type SavedVariant, type VariantBatch, type VariantSet } from "#src/contract/variants.ts";
-import { parseVariants, variantsRequest } from "#src/core/variants.ts";
+import {
+  isActive,
+  isRunnable,
+  type GeneratedBy,
+  type QuestionSuggestions,
+  type SavedVariant,
+  type SuggestQuestions,
+  type VariantBatch,
+  type VariantSet,
+} from "#src/contract/variants.ts";
+import { parseVariants, questionsRequest, variantsRequest } from "#src/core/variants.ts";
+import type { StructuredRequest } from "#src/core/structured.ts";
 import type { Billing } from "../billing/index.ts";
 import { DomainError } from "../errors.ts";
 import type { Caller } from "../owner.ts";
@@ -51,16 +61,22 @@ export function createVariants({ db, providers, billing, search, queue, generato
   }
 
   /** Five rephrasings of the query by the writer model, and which model that was. */
-  async function write(query: string): Promise<{ variants: SavedVariant[]; generatedBy: GeneratedBy }> {
+  function write(query: string): Promise<{ variants: SavedVariant[]; generatedBy: GeneratedBy }> {
+    return ask(variantsRequest(query), [query], "variants");
+  }
+
+  /** The writer model's answer to a request in the variants' shape, without any of `known` (any letter case). */
+  async function ask(request: StructuredRequest, known: readonly string[], what: string): Promise<{ variants: SavedVariant[]; generatedBy: GeneratedBy }> {
     const { id, adapter } = writer();
     let answer: unknown;
     try {
-      answer = (await withRetry((signal) => adapter.structured(variantsRequest(query), signal), new AbortController().signal, retry)).value;
+      answer = (await withRetry((signal) => adapter.structured(request, signal), new AbortController().signal, retry)).value;
     } catch (error) {
-      throw new DomainError("PROVIDERS_FAILED", `The model could not write variants: ${error instanceof Error ? error.message : String(error)}`);
+      throw new DomainError("PROVIDERS_FAILED", `The model could not write ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const variants = parseVariants(answer, query);
-    if (variants.length === 0) throw new DomainError("PROVIDERS_FAILED", "The model returned no usable variants");
+    const taken = new Set(known.map((query) => query.trim().toLowerCase()));
+    const variants = parseVariants(answer, known[0] ?? "").filter((variant) => !taken.has(variant.query.toLowerCase()));
+    if (variants.length === 0) throw new DomainError("PROVIDERS_FAILED", `The model returned no usable ${what}`);
     return { variants, generatedBy: { provider: id, model: adapter.model, mode: adapter.mode } };
   }
 
@@ -108,6 +124,13 @@ export function createVariants({ db, providers, billing, search, queue, generato
       const batch = await service.createBatch(userId, { query: input.query, iterations: input.iterations, variants: runnable });
       await service.run(userId, batch.id);
       return { ...set, batchId: batch.id };
+    },
+
+    /** Buyer questions for a tracker, from a category and the brand, by the variants' model (Pro); nothing is saved. */
+    async suggestQuestions(caller: Caller, input: SuggestQuestions): Promise<QuestionSuggestions> {
+      await billing.requirePro(caller.owner.userId);
+      const { variants, generatedBy } = await ask(questionsRequest(input.category, input.brand), input.exclude, "questions");
+      return { suggestions: variants.map(({ query, reasoning }) => ({ query, reasoning })), generatedBy };
     },
 
     /**

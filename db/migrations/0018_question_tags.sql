@@ -1,0 +1,1 @@
+ALTER TABLE "trackers" ADD COLUMN "question_tags" jsonb DEFAULT '{}'::jsonb NOT NULL;
