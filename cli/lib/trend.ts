@@ -3,6 +3,7 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { Trend, TrendDispersion, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
+import { intervalText } from "#src/core/stats.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
@@ -88,7 +89,7 @@ export function figureText(metric: TrendMetric, point: TrendPoint | undefined): 
     return `${point.rate.toFixed(1)} (${point.k} answer${point.k === 1 ? "" : "s"} ranked it) ${count}`;
   if (point.rate === null || point.low === null || point.high === null) return `— ${count}`;
   const unit = metric === "position" ? "" : "%";
-  return `${point.rate.toFixed(1)}${unit} (${point.low.toFixed(1)}–${point.high.toFixed(1)}) ${count}`;
+  return `${point.rate.toFixed(1)}${unit} (${intervalText(point.low, point.high, 1)}) ${count}`;
 }
 
 /**

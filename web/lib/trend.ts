@@ -5,6 +5,7 @@ import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
+import { intervalText } from "#src/core/stats.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
@@ -202,7 +203,7 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
 export function alertText(alert: TrackerAlert, providerName: string): string {
   if (alert.kind === "model-changed")
     return `${providerName}'s model changed: ${visibleText(alert.modelVersions?.before ?? "unknown")} → ${visibleText(alert.modelVersions?.after ?? "unknown")}`;
-  const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${Math.round(s.low)}–${Math.round(s.high)}%, n=${s.n})` : "—");
+  const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${intervalText(s.low, s.high)}%, n=${s.n})` : "—");
   const what = metricLabels[alert.metric ?? "mention"];
   const scope = alert.query ? ` for “${visibleText(alert.query)}”` : "";
   return `${what} of ${visibleText(alert.subject ?? "the brand")} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;
