@@ -64,6 +64,17 @@ export const KNOWN_SOURCES: Record<Exclude<SourceType, "own" | "competitor" | "o
     "runnersworld.com",
     "goodhousekeeping.com",
     "which.co.uk",
+    // Buyer's guides and "best X software" roundups: assistants cite them for product questions more than any vendor's site.
+    "tech.co",
+    "business.com",
+    "nerdwallet.com",
+    "bankrate.com",
+    "zapier.com",
+    "techrepublic.com",
+    "peerspot.com",
+    // Analyst research and its peer reviews (Gartner Peer Insights): an assessment of products, not a reference work.
+    "gartner.com",
+    "forrester.com",
   ],
   reference: [
     "wikipedia.org",

@@ -24,6 +24,30 @@ describe("a cited domain's type", () => {
     expect(type("amazon.com")).toBe("retail");
     expect(type("shop.example.com")).toBe("retail");
     expect(type("example.com")).toBe("other");
+    expect(type("zapier.com")).toBe("editorial");
+  });
+
+  test("the editorial and review sites assistants cite most for software and finance questions are typed, not other", () => {
+    const type = (host: string) => sourceType(host, brand, [globex]);
+    for (const host of [
+      "tech.co",
+      "business.com",
+      "www.nerdwallet.com",
+      "gartner.com",
+      "zapier.com",
+      "capterra.com",
+      "trustradius.com",
+      "getapp.com",
+      "softwareadvice.com",
+    ])
+      expect([host, type(host)]).toEqual([host, "editorial"]);
+    for (const host of ["www.forbes.com", "pcmag.com", "techradar.com", "techrepublic.com", "bankrate.com", "peerspot.com", "forrester.com"])
+      expect([host, type(host)]).toEqual([host, "editorial"]);
+    expect(type("investopedia.com")).toBe("reference");
+    // A site of a competitor stays the competitor's, whatever the list says of it.
+    expect(sourceType("zapier.com", brand, [{ name: "Zapier", aliases: [], domains: ["zapier.com"] }])).toBe("competitor");
+    // A host that merely ends in a listed one's letters is not it.
+    expect(type("fintech.co")).toBe("other");
     expect(type("notacme.com")).toBe("other");
   });
 });
