@@ -129,7 +129,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
         );
         expect(await seriousAxeViolations(page)).toEqual([]);
 
-        // Position: the mean position, lower is better.
+        // Position: the mean position, 1 at the top.
         await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
         await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText(metricAxis.position).waitFor();
 

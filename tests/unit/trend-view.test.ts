@@ -150,7 +150,7 @@ test("the legend and the tables say what a band covers; position is the mean whe
   );
   expect(figureHeader("citation")).toBe("Rate (95% band for the tracker's rate)");
   expect(figureHeader("position")).toBe("Mean position when ranked (95% band)");
-  expect(metricAxis.position).toBe("Mean position when ranked, over the answers ranking it (lower is better)");
+  expect(metricAxis.position).toBe("Mean position when ranked, over the answers ranking it (1 at the top: higher = nearer 1st place)");
   expect([countHeader("mention"), countText({ k: 6, n: 10 }, "mention")]).toEqual(["n", "10"]);
   expect([countHeader("position"), countText({ k: 7, n: 10 }, "position")]).toEqual(["Answers ranking it (k of n)", "7 of 10"]);
 });

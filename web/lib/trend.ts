@@ -6,6 +6,7 @@ import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
 import { intervalText } from "#src/core/stats.ts";
+import { POSITION_DIRECTION } from "#src/core/trend.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
@@ -27,7 +28,7 @@ export const metricAxis: Record<TrendMetric, string> = {
   mention: "Answers naming it (%)",
   sov: "Share of all mentions (%)",
   citation: "Answers citing its site (%)",
-  position: "Mean position when ranked, over the answers ranking it (lower is better)",
+  position: `Mean position when ranked, over the answers ranking it (1 at the top: ${POSITION_DIRECTION})`,
 };
 
 /** What a band is around, per metric: the tracker's figure, not one run's. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
+import { positionRange } from "#src/core/trend.ts";
 import { runLabels, type ChartSeries } from "#web/lib/trend.ts";
 
 /*
@@ -34,7 +35,7 @@ export function seriesColorVar(subject: ChartSeries["subjects"][number], index: 
   return subject.color ?? subjectColorVar(index);
 }
 
-/** The y axis: a percentage (0–100) or a mean position (from 1, lower is better). */
+/** The y axis: a percentage (0–100) or a mean position (1 at the top, so a better rank draws higher, as the CLI's sparkline is taller). */
 export type ChartScale = "percent" | "position";
 
 type TrendChartProps = { trend: ChartSeries; scale: ChartScale; label: string; testId?: string; height?: number };
@@ -73,7 +74,7 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart", height
         cursor: { show: false },
         scales: {
           x: { time: false, range: [-0.25, Math.max(1, xs.length - 1) + 0.25] },
-          y: scale === "position" ? { range: (_u, _min, max) => [1, Math.max(2, Math.ceil(max ?? 2))] } : { range: [0, 100] },
+          y: scale === "position" ? { dir: -1, range: (_u, _min, max) => positionRange(max ?? 2) } : { range: [0, 100] },
         },
         axes: [
           // A tick per run, at most about one per 70 px.
