@@ -3,9 +3,8 @@ import type { Page } from "playwright-core";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
-import { formatDate } from "#src/core/dates.ts";
 import { sourceTypeLabels } from "#web/lib/sources.ts";
-import { countText, formatPoint } from "#web/lib/trend.ts";
+import { countText, formatPoint, runTimes } from "#web/lib/trend.ts";
 import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
 
@@ -59,9 +58,12 @@ export function trendRows(page: Page, region: string): Promise<string[][]> {
 /** The API's points for `provider`, as its trend table should show them (oldest run first, the brand first). */
 export async function expectedTrendRows(page: Page, trackerId: string, metric: TrendMetric, provider: ProviderId = "openai"): Promise<string[][]> {
   const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=${provider}`);
+  // A run's time as the page tells runs apart: with the seconds when two share a minute.
+  const ats = [...new Set(points.map((point) => point.at))].toSorted();
+  const times = new Map(runTimes(ats).map((time, index) => [ats[index], time]));
   return points
     .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
-    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), countText(point, metric)]);
+    .map((point) => [times.get(point.at) ?? "", point.subject, formatPoint(point, metric), countText(point, metric)]);
 }
 
 /** The citation gap as the page should list it: the API's top 20, or the empty state. */
