@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
-import { sourceTypeLabels } from "#web/lib/sources.ts";
+import { NO_GAP, sourceTypeLabels } from "#web/lib/sources.ts";
 import { countText, formatPoint, runTimes } from "#web/lib/trend.ts";
 import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
@@ -69,10 +69,16 @@ export async function expectedTrendRows(page: Page, trackerId: string, metric: T
 /** The citation gap as the page should list it: the API's top 20, or the empty state. */
 export async function expectGap(page: Page, report: SourcesReport): Promise<void> {
   const gap = page.getByTestId("citation-gap");
-  if (report.gap.length === 0) return gap.getByText("No site cites your competitors without citing you.").waitFor();
+  if (report.gap.length === 0) return gap.getByText(NO_GAP).waitFor();
   expect(await cells(page, "gap-table", gap)).toEqual(
     report.gap
       .slice(0, 20)
-      .map((row) => [row.domain, sourceTypeLabels[row.type], String(row.competitorAnswers), row.providers.map((id) => providerCatalogue[id].name).join(", ")]),
+      .map((row) => [
+        row.domain,
+        sourceTypeLabels[row.type],
+        String(row.competitorAnswers),
+        String(row.brandAnswers),
+        row.providers.map((id) => providerCatalogue[id].name).join(", "),
+      ]),
   );
 }

@@ -79,3 +79,6 @@ export function providerSources(byType: readonly ByType[], order: readonly Provi
     return [{ provider, series, rows: mine.map((row) => ({ key: `${row.runId}-${row.type}`, cells: sourceRowCells(row) })) }];
   });
 }
+
+/** The citation gap while no site leans to the competitors. */
+export const NO_GAP = "No site is cited beside your competitors more often than beside your brand.";
