@@ -16,6 +16,7 @@ import {
   metricAxis,
   providerTrends,
   labelledRuns,
+  positionTicks,
   runLabels,
   runTimes,
   runTooltip,
@@ -287,4 +288,11 @@ test("a chart's tooltip: the run's time, then each subject's figure with its int
   ]);
   expect(runTooltip(series, 1, "position")?.rows[0]).toEqual({ name: "HubSpot", text: "60.0 (31.3–83.2)" });
   expect(runTooltip(series, 2, "percent")).toBeNull();
+});
+
+test("a position axis labels 1st place, at its top, then whole places to the worst", () => {
+  expect(positionTicks(2)).toEqual([1, 2]);
+  expect(positionTicks(5)).toEqual([1, 2, 3, 4, 5]);
+  expect(positionTicks(16)).toEqual([1, 5, 10, 15]);
+  expect(positionTicks(8)).toEqual([1, 2, 4, 6, 8]);
 });

@@ -172,6 +172,14 @@ export function labelledRuns(runs: number, width: number, labelWidth: number): n
   return picked;
 }
 
+/** A position axis's ticks from 1st place (always labelled: it is the top) to `worst`, about five of them at whole places. */
+export function positionTicks(worst: number): number[] {
+  const step = [1, 2, 5, 10, 20, 50].find((size) => (worst - 1) / size <= 5) ?? 100;
+  const ticks = [1];
+  for (let place = step; place <= worst; place += step) if (place > 1) ticks.push(place);
+  return ticks;
+}
+
 /** What a chart's tooltip says of one run: its time, then each subject's figure with its interval. */
 export function runTooltip(
   series: ChartSeries,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type uPlot from "uplot";
 import { positionRange } from "#src/core/trend.ts";
-import { labelledRuns, runLabels, runTooltip, type ChartSeries } from "#web/lib/trend.ts";
+import { labelledRuns, positionTicks, runLabels, runTooltip, type ChartSeries } from "#web/lib/trend.ts";
 
 /*
  * One provider's trend drawn with uPlot (ADR 046): the brand's line with its 95% band (for the
@@ -93,7 +93,8 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart", height
             splits: (u) => labelledRuns(xs.length, u.bbox.width / devicePixelRatio, labelWidth),
             values: (_u, splits) => splits.map((x) => labels[x] ?? ""),
           },
-          { ...axis, size: 44 },
+          // Position: 1st place labelled at the top, so that the axis says which way it points.
+          scale === "position" ? { ...axis, size: 44, splits: (_u, _axis, _min, max) => positionTicks(max) } : { ...axis, size: 44 },
         ],
         series: [
           {},
