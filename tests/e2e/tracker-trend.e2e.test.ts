@@ -169,6 +169,14 @@ describe("a tracker's trend and alerts in Chromium", () => {
           .first()
           .waitFor();
         expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+        // Its tooltip too, at the oldest run and at the newest.
+        const phoneChart = phone.getByRole("region", { name: "Mentions on ChatGPT / OpenAI" });
+        await phoneChart.getByRole("group", { name: /Use the left and right arrow keys/ }).focus();
+        for (const key of ["Home", "End"]) {
+          await phone.keyboard.press(key);
+          await phoneChart.getByTestId("chart-tooltip").waitFor();
+          expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+        }
         await screenshot(phone, "trackers-trend-phone.png", { fullPage: true, published: false });
       } finally {
         harness().simulator.clearFaults();

@@ -189,9 +189,13 @@ export function TrendChart({ trend, scale, label, testId = "trend-chart", height
         <div
           aria-hidden="true"
           data-testid="chart-tooltip"
-          className="pointer-events-none absolute top-2 z-10 max-w-64 rounded-md border bg-popover px-2 py-1.5 text-xs text-popover-foreground shadow-md"
-          // Beside the rule, on whichever side has the room.
-          style={active.left > active.width / 2 ? { right: active.width - active.left + 8 } : { left: active.left + 8 }}
+          className="pointer-events-none absolute top-2 z-10 rounded-md border bg-popover px-2 py-1.5 text-xs text-popover-foreground shadow-md"
+          // Beside the rule, on whichever side has the more room, and never wider than that room (a phone's page must not scroll sideways).
+          style={
+            active.left > active.width / 2
+              ? { right: active.width - active.left + 8, maxWidth: Math.min(256, active.left - 16) }
+              : { left: active.left + 8, maxWidth: Math.min(256, active.width - active.left - 16) }
+          }
         >
           <p className="font-medium">{tip.time}</p>
           <ul>
