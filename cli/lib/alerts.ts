@@ -1,6 +1,7 @@
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { AlertSide, TrackerAlert } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
+import { intervalText } from "#src/core/stats.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
 import type { SimulatedFlags } from "./trend.ts";
@@ -84,7 +85,7 @@ export function alertProviders(alerts: readonly TrackerAlert[]): ProviderId[] {
 
 /** "60.0% (31.3–83.2, n=10)". */
 function sideText(side: AlertSide | undefined): string {
-  return side ? `${side.rate.toFixed(1)}% (${side.low.toFixed(1)}–${side.high.toFixed(1)}, n=${side.n})` : "—";
+  return side ? `${side.rate.toFixed(1)}% (${intervalText(side.low, side.high, 1)}, n=${side.n})` : "—";
 }
 
 // Below this a p- or q-value is written as a bound: more digits would claim a precision the test does not have.

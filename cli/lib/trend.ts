@@ -3,6 +3,8 @@ import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/p
 import type { Trend, TrendDispersion, TrendMetric, TrendParams, TrendPoint } from "#src/contract/trend.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
+import { intervalText } from "#src/core/stats.ts";
+import { POSITION_DIRECTION, positionRange } from "#src/core/trend.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";
@@ -88,20 +90,20 @@ export function figureText(metric: TrendMetric, point: TrendPoint | undefined): 
     return `${point.rate.toFixed(1)} (${point.k} answer${point.k === 1 ? "" : "s"} ranked it) ${count}`;
   if (point.rate === null || point.low === null || point.high === null) return `— ${count}`;
   const unit = metric === "position" ? "" : "%";
-  return `${point.rate.toFixed(1)}${unit} (${point.low.toFixed(1)}–${point.high.toFixed(1)}) ${count}`;
+  return `${point.rate.toFixed(1)}${unit} (${intervalText(point.low, point.high, 1)}) ${count}`;
 }
 
 /**
  * A sparkline, one character per value: rates on a fixed 0–100% scale (so that a bar's height
  * means the same rate in every tracker, and a small wobble does not look like a fall); positions
- * from the first place (tallest) to the furthest seen. A missing value is "·".
+ * from the first place (tallest) to the furthest seen, at least the second, as the web chart's axis. A missing value is "·".
  */
 export function sparkline(metric: TrendMetric, values: ReadonlyArray<number | null>): string {
-  const worst = Math.max(1, ...values.filter((value) => value !== null));
+  const [, worst] = positionRange(Math.max(1, ...values.filter((value) => value !== null)));
   return values
     .map((value) => {
       if (value === null) return GAP;
-      const height = metric === "position" ? (worst === 1 ? 1 : (worst - value) / (worst - 1)) : value / 100;
+      const height = metric === "position" ? (worst - value) / (worst - 1) : value / 100;
       return BARS[Math.round(Math.min(1, Math.max(0, height)) * (BARS.length - 1))];
     })
     .join("");
@@ -124,7 +126,7 @@ function grouped(points: readonly TrendPoint[]): { runs: RunPoints[]; subjects: 
 /** "HubSpot ▃▅▆" under a provider's table: the brand's line (or the first subject's, when narrowed to a competitor). */
 function sparklineLine(metric: TrendMetric, runs: readonly RunPoints[], subjects: readonly string[]): string {
   const subject = subjects[0] ?? "";
-  const scale = metric === "position" ? "taller = nearer the top" : "0–100%";
+  const scale = metric === "position" ? POSITION_DIRECTION : "0–100%";
   return `${visibleText(subject)} over the runs (${scale}): ${sparkline(
     metric,
     runs.map((run) => run.points.get(subject)?.rate ?? null),

@@ -168,7 +168,11 @@ export type SourcesQuery = v.InferInput<typeof SourcesQuery>;
 export const SourcesReport = v.object({
   /** Per run (oldest first) and provider, the cited domains by type: citations (an answer citing a domain counts once) and their share in percent. */
   byType: v.array(v.object({ runId: v.string(), at: v.string(), provider: ProviderId, type: SourceType, citations: v.number(), share: v.number() })),
-  /** The citation gap: domains cited in answers naming a competitor, never in one naming the brand, over the runs asked for; most first. */
-  gap: v.array(v.object({ domain: v.string(), type: SourceType, competitorAnswers: v.number(), providers: v.array(ProviderId) })),
+  /**
+   * The citation gap over the runs asked for: domains cited in more answers naming a competitor
+   * than answers naming the brand (an answer naming both counts in both), neither's own site; the
+   * widest lead first. `providers`: those whose answers cited it beside a competitor.
+   */
+  gap: v.array(v.object({ domain: v.string(), type: SourceType, competitorAnswers: v.number(), brandAnswers: v.number(), providers: v.array(ProviderId) })),
 });
 export type SourcesReport = v.InferOutput<typeof SourcesReport>;

@@ -1,6 +1,7 @@
 import type { BrandEntry } from "#src/contract/lens.ts";
 import type { RunRecord } from "#src/contract/search-result.ts";
-import type { SourceType } from "#src/contract/trend.ts";
+import { providerIds, type ProviderId } from "#src/contract/providers.ts";
+import type { SourcesReport, SourceType } from "#src/contract/trend.ts";
 import { isOwnHost, ownDomains } from "./lens.ts";
 import { answerText, brandMatcher } from "./mentions.ts";
 import { hostOf } from "./urls.ts";
@@ -64,6 +65,17 @@ export const KNOWN_SOURCES: Record<Exclude<SourceType, "own" | "competitor" | "o
     "runnersworld.com",
     "goodhousekeeping.com",
     "which.co.uk",
+    // Buyer's guides and "best X software" roundups: assistants cite them for product questions more than any vendor's site.
+    "tech.co",
+    "business.com",
+    "nerdwallet.com",
+    "bankrate.com",
+    "zapier.com",
+    "techrepublic.com",
+    "peerspot.com",
+    // Analyst research and its peer reviews (Gartner Peer Insights): an assessment of products, not a reference work.
+    "gartner.com",
+    "forrester.com",
   ],
   reference: [
     "wikipedia.org",
@@ -134,4 +146,39 @@ export function sourceCounts(runs: readonly RunRecord[], brand: BrandEntry, comp
     }
   }
   return [...counts.values()];
+}
+
+/** One run's and provider's counts of a cited domain, as the rollups keep them. */
+export type DomainCounts = Pick<SourceCounts, "domain" | "withBrand" | "withCompetitor"> & { provider: ProviderId };
+
+/**
+ * The citation gap over `rows`: the sites cited in more answers naming a competitor than answers
+ * naming the brand (an answer naming both counts on both sides), the widest lead first. Sites never
+ * cited beside the brand alone would leave a brand named in most answers nearly nothing to read.
+ * The brand's and its competitors' own sites are no gap: they are not sites to win.
+ */
+export function citationGap(rows: readonly DomainCounts[], typeOf: (domain: string) => SourceType): SourcesReport["gap"] {
+  const totals = new Map<string, { competitorAnswers: number; brandAnswers: number; providers: Set<ProviderId> }>();
+  for (const row of rows) {
+    const total = totals.get(row.domain) ?? { competitorAnswers: 0, brandAnswers: 0, providers: new Set() };
+    total.competitorAnswers += row.withCompetitor;
+    total.brandAnswers += row.withBrand;
+    if (row.withCompetitor > 0) total.providers.add(row.provider);
+    totals.set(row.domain, total);
+  }
+  return [...totals]
+    .filter(([domain, total]) => total.competitorAnswers > total.brandAnswers && typeOf(domain) !== "competitor" && typeOf(domain) !== "own")
+    .map(([domain, total]) => ({
+      domain,
+      type: typeOf(domain),
+      competitorAnswers: total.competitorAnswers,
+      brandAnswers: total.brandAnswers,
+      providers: providerIds.filter((id) => total.providers.has(id)),
+    }))
+    .sort(
+      (a, b) =>
+        b.competitorAnswers - b.brandAnswers - (a.competitorAnswers - a.brandAnswers) ||
+        b.competitorAnswers - a.competitorAnswers ||
+        a.domain.localeCompare(b.domain),
+    );
 }

@@ -118,3 +118,23 @@ function logFactorial(k: number): number {
 function logChoose(n: number, k: number): number {
   return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
 }
+
+/**
+ * A bound of a percentage's interval as text, to `decimals` places ("23", "31.3"), except that a
+ * bound short of 100 (or above 0) never reads as 100 (or 0): it keeps the decimals it needs
+ * ("99.8", "0.2"), since "92–100%" reads as certainty the figures do not have.
+ */
+export function boundText(value: number, decimals = 0): string {
+  if (!Number.isFinite(value)) return "0";
+  for (let places = decimals; places < 4; places++) {
+    const text = value.toFixed(places);
+    const shown = Number(text);
+    if (!((shown >= 100 && value < 100) || (shown <= 0 && value > 0))) return text;
+  }
+  return value.toFixed(4);
+}
+
+/** A 95% interval in percent: "23–88%", "92–99.8%"; `decimals` as boundText. */
+export function intervalText(low: number, high: number, decimals = 0): string {
+  return `${boundText(low, decimals)}–${boundText(high, decimals)}`;
+}

@@ -77,6 +77,32 @@ describe("a tracker's trend and alerts in Chromium", () => {
         );
         expect(await seriousAxeViolations(page)).toEqual([]);
 
+        // Values on hover and on keyboard focus: focused, the chart tells the newest run (its time, each subject's figure and band), as
+        // its table's rows do; the arrow keys step back a run; the pointer shows the run under it; leaving, the tooltip goes.
+        const rows = await expectedTrendRows(page, tracker.id, "mention");
+        const runTooltip = (at: number) => rows.filter((row) => row[0] === rows[at * 2]![0]).map((row) => `${row[1]}: ${row[2]}`);
+        const tooltip = openai.getByTestId("chart-tooltip");
+        await openai.getByRole("group", { name: /per run: HubSpot with its 95% band, and its competitors\. Use the left and right arrow keys/ }).focus();
+        const newest = rows.length / 2 - 1;
+        await tooltip.getByText(rows[newest * 2]![0]!, { exact: true }).waitFor();
+        expect(await tooltip.locator("li").allTextContents()).toEqual(runTooltip(newest));
+        const said = rows.filter((row) => row[0] === rows[newest * 2]![0]).map((row) => `${row[1]} ${row[2]}`);
+        expect(await openai.getByTestId("chart-live").textContent()).toBe(`${rows[newest * 2]![0]}: ${said.join("; ")}`);
+        await page.keyboard.press("ArrowLeft");
+        await tooltip.getByText(rows[(newest - 1) * 2]![0]!, { exact: true }).waitFor();
+        expect(await tooltip.locator("li").allTextContents()).toEqual(runTooltip(newest - 1));
+        await page.keyboard.press("Home");
+        await tooltip.getByText(rows[0]![0]!, { exact: true }).waitFor();
+        await openai.getByRole("heading").click();
+        await tooltip.waitFor({ state: "detached" });
+        const canvas = openai.getByRole("img").locator("canvas").first();
+        const box = (await canvas.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await tooltip.waitFor();
+        expect(rows.map((row) => row[0])).toContain((await tooltip.locator("p").first().textContent()) ?? "");
+        await page.mouse.move(0, 0);
+        await tooltip.waitFor({ state: "detached" });
+
         // The alert: OpenAI's citations of hubspot.com fell at the run after the baseline, with the answers behind it.
         const { alerts } = await pageJson<TrackerAlertList>(page, "GET", `/api/trackers/${tracker.id}/alerts`);
         const fell = alerts.find(
@@ -129,7 +155,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
         );
         expect(await seriousAxeViolations(page)).toEqual([]);
 
-        // Position: the mean position, lower is better.
+        // Position: the mean position, 1 at the top.
         await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "Position" }).click();
         await page.getByRole("region", { name: "Position on ChatGPT / OpenAI" }).getByText(metricAxis.position).waitFor();
 
@@ -143,6 +169,14 @@ describe("a tracker's trend and alerts in Chromium", () => {
           .first()
           .waitFor();
         expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+        // Its tooltip too, at the oldest run and at the newest.
+        const phoneChart = phone.getByRole("region", { name: "Mentions on ChatGPT / OpenAI" });
+        await phoneChart.getByRole("group", { name: /Use the left and right arrow keys/ }).focus();
+        for (const key of ["Home", "End"]) {
+          await phone.keyboard.press(key);
+          await phoneChart.getByTestId("chart-tooltip").waitFor();
+          expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+        }
         await screenshot(phone, "trackers-trend-phone.png", { fullPage: true, published: false });
       } finally {
         harness().simulator.clearFaults();

@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { trackerSourceRollups } from "#db/schema.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Tracker, TrackerRun } from "#src/contract/trackers.ts";
@@ -119,11 +121,43 @@ describeEachDatabase("trackers: the trend", (getDb) => {
         }
       // The simulator's CRM answers cite hubspot.com: the brand's own site.
       expect(sources.byType.some((row) => row.type === "own")).toBe(true);
-      // The gap: domains beside competitors, never beside the brand, most first; never a competitor's own site.
-      expect(sources.gap.every((row) => row.competitorAnswers > 0 && row.type !== "competitor" && row.type !== "own")).toBe(true);
-      expect(sources.gap.map((row) => row.competitorAnswers)).toEqual(sources.gap.map((row) => row.competitorAnswers).toSorted((a, b) => b - a));
+      // The gap: domains beside competitors more often than beside the brand, the widest lead first; never a competitor's own site.
+      expect(sources.gap.every((row) => row.competitorAnswers > row.brandAnswers && row.type !== "competitor" && row.type !== "own")).toBe(true);
+      const leads = sources.gap.map((row) => row.competitorAnswers - row.brandAnswers);
+      expect(leads).toEqual(leads.toSorted((a, b) => b - a));
       const narrowed = await agent.api.getTrackerSources(tracker.id, { provider: "gemini" });
       expect(narrowed.byType.every((row) => row.provider === "gemini")).toBe(true);
+
+      // The gap's figures, counted by hand: the two runs' cited sites replaced by known counts.
+      const { db } = getDb();
+      await db.delete(trackerSourceRollups).where(eq(trackerSourceRollups.trackerId, tracker.id));
+      const cited = (run: TrackerRun, provider: string, domain: string, withBrand: number, withCompetitor: number) => ({
+        runId: run.id,
+        trackerId: tracker.id,
+        at: new Date(run.scheduledFor),
+        provider,
+        domain,
+        answers: Math.max(withBrand, withCompetitor) + 1,
+        withBrand,
+        withCompetitor,
+      });
+      await db.insert(trackerSourceRollups).values([
+        // g2.com: beside Salesforce or Pipedrive in 3 + 2 answers, beside HubSpot in 2 + 2: leads by 1.
+        cited(runs[0]!, "openai", "g2.com", 2, 3),
+        cited(runs[1]!, "gemini", "g2.com", 2, 2),
+        // tech.co: 4 to 1, on Claude alone: leads by 3.
+        cited(runs[1]!, "anthropic", "tech.co", 1, 4),
+        // nerdwallet.com: 2 to 2, no lead; hubspot.com (the brand's own) and salesforce.com (a competitor's): never listed.
+        cited(runs[0]!, "openai", "nerdwallet.com", 2, 2),
+        cited(runs[0]!, "openai", "hubspot.com", 0, 5),
+        cited(runs[1]!, "openai", "salesforce.com", 0, 5),
+      ]);
+      expect((await agent.api.getTrackerSources(tracker.id)).gap).toEqual([
+        { domain: "tech.co", type: "editorial", competitorAnswers: 4, brandAnswers: 1, providers: ["anthropic"] },
+        { domain: "g2.com", type: "editorial", competitorAnswers: 5, brandAnswers: 4, providers: ["openai", "gemini"] },
+      ]);
+      // Narrowed to Gemini, g2.com is 2 to 2: no gap.
+      expect((await agent.api.getTrackerSources(tracker.id, { provider: "gemini" })).gap).toEqual([]);
     } finally {
       await queue.stop();
     }

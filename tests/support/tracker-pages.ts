@@ -3,9 +3,8 @@ import type { Page } from "playwright-core";
 import { providerCatalogue, type ProviderId } from "#src/contract/providers.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import type { SourcesReport, Trend, TrendMetric } from "#src/contract/trend.ts";
-import { formatDate } from "#src/core/dates.ts";
-import { sourceTypeLabels } from "#web/lib/sources.ts";
-import { countText, formatPoint } from "#web/lib/trend.ts";
+import { NO_GAP, sourceTypeLabels } from "#web/lib/sources.ts";
+import { countText, formatPoint, runTimes } from "#web/lib/trend.ts";
 import { nextTestIp } from "./agent.ts";
 import { waitFor } from "./wait.ts";
 
@@ -59,18 +58,27 @@ export function trendRows(page: Page, region: string): Promise<string[][]> {
 /** The API's points for `provider`, as its trend table should show them (oldest run first, the brand first). */
 export async function expectedTrendRows(page: Page, trackerId: string, metric: TrendMetric, provider: ProviderId = "openai"): Promise<string[][]> {
   const { points } = await pageJson<Trend>(page, "GET", `/api/trackers/${trackerId}/trend?metric=${metric}&provider=${provider}`);
+  // A run's time as the page tells runs apart: with the seconds when two share a minute.
+  const ats = [...new Set(points.map((point) => point.at))].toSorted();
+  const times = new Map(runTimes(ats).map((time, index) => [ats[index], time]));
   return points
     .toSorted((a, b) => a.at.localeCompare(b.at) || Number(b.isBrand) - Number(a.isBrand))
-    .map((point) => [formatDate(point.at), point.subject, formatPoint(point, metric), countText(point, metric)]);
+    .map((point) => [times.get(point.at) ?? "", point.subject, formatPoint(point, metric), countText(point, metric)]);
 }
 
 /** The citation gap as the page should list it: the API's top 20, or the empty state. */
 export async function expectGap(page: Page, report: SourcesReport): Promise<void> {
   const gap = page.getByTestId("citation-gap");
-  if (report.gap.length === 0) return gap.getByText("No site cites your competitors without citing you.").waitFor();
+  if (report.gap.length === 0) return gap.getByText(NO_GAP).waitFor();
   expect(await cells(page, "gap-table", gap)).toEqual(
     report.gap
       .slice(0, 20)
-      .map((row) => [row.domain, sourceTypeLabels[row.type], String(row.competitorAnswers), row.providers.map((id) => providerCatalogue[id].name).join(", ")]),
+      .map((row) => [
+        row.domain,
+        sourceTypeLabels[row.type],
+        String(row.competitorAnswers),
+        String(row.brandAnswers),
+        row.providers.map((id) => providerCatalogue[id].name).join(", "),
+      ]),
   );
 }

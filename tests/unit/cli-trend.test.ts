@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { BANDS_TEXT, figureText, sparkline, spreadLine, trendSummary } from "#cli/lib/trend.ts";
 import { trendPoint } from "#tests/support/trend.ts";
+import { metricAxis } from "#web/lib/trend.ts";
 
 /* `aisc track trend`'s sparkline and figures, on the edges the live tests do not reach. */
 
@@ -41,4 +42,16 @@ test("what the bands cover, and each provider's run-to-run spread under its figu
   expect(spreadLine([{ provider: "openai", phi: 1.41, df: 7.2 }], "openai")).toEqual([
     "Run-to-run spread ×1.4 (mostly assumed so far): each band is widened by it.",
   ]);
+});
+
+test("a position's sparkline says which way it points, as the web chart's axis does: 1st place highest", () => {
+  const summary = trendSummary({ metric: "position", points: [trendPoint({ k: 7, rate: 1.1, low: 1, high: 1.4 })], dispersion: [] }, {});
+  expect(summary).toContain("HubSpot over the runs (higher = nearer 1st place): ▇");
+  expect(metricAxis.position).toContain("(1 at the top: higher = nearer 1st place)");
+});
+
+test("a position's scale runs from 1st place to at least the 2nd, as the web chart's axis: one mean near 1st is drawn tall, not lowest", () => {
+  expect(sparkline("position", [1.1])).toBe("▇");
+  expect(sparkline("position", [1])).toBe("█");
+  expect(sparkline("position", [2])).toBe("▁");
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fisherExact, frequencies, percentOf, rate, wilsonInterval } from "#src/core/stats.ts";
+import { boundText, fisherExact, frequencies, intervalText, percentOf, rate, wilsonInterval } from "#src/core/stats.ts";
 
 describe("wilsonInterval", () => {
   test("8 of 10 → about 49.0–94.3 %", () => {
@@ -148,5 +148,29 @@ describe("fisherExact (two-sided)", () => {
     expect(() => fisherExact(1.5, 4, 1, 4)).toThrow(RangeError);
     expect(() => fisherExact(-1, 4, 1, 4)).toThrow(RangeError);
     expect(() => fisherExact(5, 4, 1, 4)).toThrow(RangeError);
+  });
+});
+
+describe("boundText and intervalText", () => {
+  test("a bound short of 100 or above 0 keeps the decimals that tell it from 100 or 0", () => {
+    expect(boundText(99.8)).toBe("99.8");
+    expect(boundText(100)).toBe("100");
+    expect(boundText(0.2)).toBe("0.2");
+    expect(boundText(0)).toBe("0");
+    expect(boundText(99.96, 1)).toBe("99.96");
+    expect(boundText(0.04, 1)).toBe("0.04");
+  });
+
+  test("other bounds round to the places asked for", () => {
+    expect(boundText(23.1)).toBe("23");
+    expect(boundText(92.3)).toBe("92");
+    expect(boundText(31.25, 1)).toBe("31.3");
+  });
+
+  test("an interval reads as the web and the CLI write it", () => {
+    expect(intervalText(92.3, 99.8)).toBe("92–99.8");
+    expect(intervalText(0.2, 8.4)).toBe("0.2–8");
+    expect(intervalText(92.3, 99.8, 1)).toBe("92.3–99.8");
+    expect(intervalText(80, 100, 1)).toBe("80.0–100.0");
   });
 });

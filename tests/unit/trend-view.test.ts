@@ -15,7 +15,11 @@ import {
   formatPoint,
   metricAxis,
   providerTrends,
+  labelledRuns,
+  positionTicks,
   runLabels,
+  runTimes,
+  runTooltip,
   sparklineLabel,
 } from "#web/lib/trend.ts";
 
@@ -150,7 +154,7 @@ test("the legend and the tables say what a band covers; position is the mean whe
   );
   expect(figureHeader("citation")).toBe("Rate (95% band for the tracker's rate)");
   expect(figureHeader("position")).toBe("Mean position when ranked (95% band)");
-  expect(metricAxis.position).toBe("Mean position when ranked, over the answers ranking it (lower is better)");
+  expect(metricAxis.position).toBe("Mean position when ranked, over the answers ranking it (1 at the top: higher = nearer 1st place)");
   expect([countHeader("mention"), countText({ k: 6, n: 10 }, "mention")]).toEqual(["n", "10"]);
   expect([countHeader("position"), countText({ k: 7, n: 10 }, "position")]).toEqual(["Answers ranking it (k of n)", "7 of 10"]);
 });
@@ -219,4 +223,76 @@ test("the overview's sparkline: the brand's answers of every provider pooled per
   expect(brandRunRates(points, 2).map((run) => run.at)).toEqual(["2026-12-02T09:00:00Z", "2026-12-03T09:00:00Z"]);
   expect(sparklineLabel("HubSpot", rates)).toBe("HubSpot named in the answers of the last 3 runs, oldest first: 25%, 30%, no answers");
   expect(sparklineLabel("HubSpot", rates.slice(0, 1))).toBe("HubSpot named in the answers of the last run: 25%");
+});
+
+describe("a chart's x axis", () => {
+  test("labels as many runs as fit side by side, evenly, counted back from the newest, which is always labelled", () => {
+    // 13 runs of 80 px labels: 1100 px fits 11 (a label and its 12 px gap are 92 px), so every second run.
+    expect(labelledRuns(13, 1100, 80)).toEqual([0, 2, 4, 6, 8, 10, 12]);
+    // Every run when they all fit.
+    expect(labelledRuns(5, 600, 80)).toEqual([0, 1, 2, 3, 4]);
+    // A 360 px phone's plot (about 300 px) fits 3 of 13: every fifth.
+    expect(labelledRuns(13, 300, 80)).toEqual([2, 7, 12]);
+    // Narrower than one label: the newest alone; no runs, no labels.
+    expect(labelledRuns(13, 40, 80)).toEqual([12]);
+    expect(labelledRuns(0, 600, 80)).toEqual([]);
+  });
+
+  test("no two labelled runs are nearer than a label's width, at any width", () => {
+    for (const runs of [2, 13, 22, 60])
+      for (const width of [120, 300, 640, 1280]) {
+        const picked = labelledRuns(runs, width, 80);
+        const spacing = width / runs;
+        for (let i = 1; i < picked.length; i++) expect((picked[i]! - picked[i - 1]!) * spacing).toBeGreaterThanOrEqual(80);
+        expect(picked.at(-1)).toBe(runs - 1);
+      }
+  });
+
+  test("two runs in one minute are told apart by their seconds, on the axis, in the tables and the tooltip", () => {
+    const ats = ["2026-12-07T03:05:00.000Z", "2026-12-07T03:06:00.000Z", "2026-12-07T03:06:41.000Z"];
+    expect(runLabels(ats)).toEqual(["Dec 7 03:05", "Dec 7 03:06:00", "Dec 7 03:06:41"]);
+    expect(runTimes(ats)).toEqual(["Dec 7, 2026, 03:05 UTC", "Dec 7, 2026, 03:06:00 UTC", "Dec 7, 2026, 03:06:41 UTC"]);
+    // Still the same to the second: numbered.
+    expect(runLabels(["2026-12-07T03:06:41.100Z", "2026-12-07T03:06:41.900Z"])).toEqual(["Dec 7 03:06:41", "Dec 7 03:06:41 (2)"]);
+  });
+});
+
+test("a chart's tooltip: the run's time, then each subject's figure with its interval", () => {
+  const series = {
+    subjects: [
+      { name: "HubSpot", isBrand: true },
+      { name: "Salesforce", isBrand: false },
+    ],
+    runs: [
+      { at: "2026-12-07T03:06:00.000Z", bySubject: new Map([["HubSpot", { rate: 98.6, low: 92.3, high: 99.8 }]]) },
+      {
+        at: "2026-12-07T03:06:30.000Z",
+        bySubject: new Map([
+          ["HubSpot", { rate: 60, low: 31.3, high: 83.2 }],
+          ["Salesforce", { rate: 20, low: null, high: null }],
+        ]),
+      },
+    ],
+    markers: [],
+  };
+  expect(runTooltip(series, 0, "percent")).toEqual({
+    time: "Dec 7, 2026, 03:06:00 UTC",
+    rows: [
+      { name: "HubSpot", text: "98.6% (92–99.8%)" },
+      { name: "Salesforce", text: "—" },
+    ],
+  });
+  expect(runTooltip(series, 1, "percent")?.rows).toEqual([
+    { name: "HubSpot", text: "60% (31–83%)" },
+    { name: "Salesforce", text: "20%" },
+  ]);
+  expect(runTooltip(series, 1, "position")?.rows[0]).toEqual({ name: "HubSpot", text: "60.0 (31.3–83.2)" });
+  expect(runTooltip(series, 2, "percent")).toBeNull();
+});
+
+test("a position axis labels 1st place, at its top, then whole places to the worst", () => {
+  expect(positionTicks(2)).toEqual([1, 2]);
+  expect(positionTicks(5)).toEqual([1, 2, 3, 4, 5]);
+  expect(positionTicks(16)).toEqual([1, 5, 10, 15]);
+  expect(positionTicks(8)).toEqual([1, 2, 4, 6, 8]);
 });

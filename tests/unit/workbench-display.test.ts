@@ -28,6 +28,12 @@ describe("rates", () => {
     expect(formatRate({ percentage: 0, low: 0, high: 43.4 })).toBe("0% (0–43%)");
   });
 
+  test("formatRate: a bound short of 100% (or above 0%) is not rounded to it", () => {
+    expect(formatRate({ percentage: 98.6, low: 92.3, high: 99.8 })).toBe("98.6% (92–99.8%)");
+    expect(formatRate({ percentage: 100, low: 96.2, high: 100 })).toBe("100% (96–100%)");
+    expect(formatRate({ percentage: 1.4, low: 0.2, high: 7.7 })).toBe("1.4% (0.2–8%)");
+  });
+
   test("formatCountRate: how many of n, then the rate; nothing to count says so", () => {
     expect(formatCountRate({ count: 3, n: 5, percentage: 60, low: 23.1, high: 88.2 })).toBe("3 of 5 answers · 60% (23–88%)");
     expect(formatCountRate({ count: 1, n: 1, percentage: 100, low: 20.7, high: 100 })).toBe("1 of 1 answer · 100% (21–100%)");

@@ -1,7 +1,7 @@
 import type { ProviderId } from "#src/contract/providers.ts";
 import { sourceTypes, type SourceType, type SourcesReport } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
-import type { ChartSeries } from "#web/lib/trend.ts";
+import { runTimes, type ChartSeries } from "#web/lib/trend.ts";
 
 /*
  * Pure helpers of the tracker page's sources: the types in plain words, a provider's
@@ -45,9 +45,16 @@ export type ProviderSources = {
 
 type ByType = SourcesReport["byType"][number];
 
-/** The API's rows as a table's cells: date, type in words, share, citations. */
-export function sourceRowCells(row: ByType): [string, string, string, string] {
-  return [formatDate(row.at), sourceTypeLabels[row.type], formatShare(row.share), String(row.citations)];
+/** The API's rows as a table's cells: date (as `times` tells the runs apart, else the date), type in words, share, citations. */
+export function sourceRowCells(row: ByType, times?: ReadonlyMap<string, string>): [string, string, string, string] {
+  return [times?.get(row.at) ?? formatDate(row.at), sourceTypeLabels[row.type], formatShare(row.share), String(row.citations)];
+}
+
+/** One provider's rows as its table shows them, in order, each run's time written as the charts tell runs apart. */
+export function sourceTableCells(rows: readonly ByType[]): Array<[string, string, string, string]> {
+  const ats = [...new Set(rows.map((row) => row.at))].toSorted();
+  const times = new Map(runTimes(ats).map((time, index) => [ats[index]!, time]));
+  return orderedSourceRows(rows).map((row) => sourceRowCells(row, times));
 }
 
 /** The rows ordered as the page shows them: oldest run first, then in the types' order. */
@@ -76,6 +83,10 @@ export function providerSources(byType: readonly ByType[], order: readonly Provi
       runs: [...runs.values()],
       markers: [],
     };
-    return [{ provider, series, rows: mine.map((row) => ({ key: `${row.runId}-${row.type}`, cells: sourceRowCells(row) })) }];
+    const cells = sourceTableCells(mine);
+    return [{ provider, series, rows: mine.map((row, index) => ({ key: `${row.runId}-${row.type}`, cells: cells[index]! })) }];
   });
 }
+
+/** The citation gap while no site leans to the competitors. */
+export const NO_GAP = "No site is cited beside your competitors more often than beside your brand.";

@@ -5,6 +5,8 @@ import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
+import { intervalText } from "#src/core/stats.ts";
+import { POSITION_DIRECTION } from "#src/core/trend.ts";
 import { formatPercent } from "#web/lib/format.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
@@ -26,7 +28,7 @@ export const metricAxis: Record<TrendMetric, string> = {
   mention: "Answers naming it (%)",
   sov: "Share of all mentions (%)",
   citation: "Answers citing its site (%)",
-  position: "Mean position when ranked, over the answers ranking it (lower is better)",
+  position: `Mean position when ranked, over the answers ranking it (1 at the top: ${POSITION_DIRECTION})`,
 };
 
 /** What a band is around, per metric: the tracker's figure, not one run's. */
@@ -118,12 +120,87 @@ export function bandsCaption(
   return `Bands cover the tracker's ${noun}, not only one run's answers: the answers of one run move together, so each band is widened by how much its provider's runs vary${list}.`;
 }
 
-/** A run's label on a chart's axis: its day ("Nov 26"), with the time when several runs share the day. */
-export function runLabels(ats: string[]): string[] {
+/**
+ * A run's label on a chart's axis: its day ("Nov 26"), with the time when several runs share the
+ * day ("Nov 26 09:00"), and the seconds when several share the minute ("Dec 7 03:06:12", a Run now
+ * beside a scheduled run); "(2)" after a label that is still not its own.
+ */
+export function runLabels(ats: readonly string[]): string[] {
   const days = ats.map((at) => formatDate(at, { time: false }).replace(/, \d{4}$/, ""));
+  const times = secondsWhereNeeded(ats).map((time) => time.replace(/^.*, \d{4}, /, "").replace(/ UTC$/, ""));
+  return numbered(ats.map((_at, index) => (count(days, days[index]!) === 1 ? days[index]! : `${days[index]} ${times[index]}`)));
+}
+
+/** A run's time as the tooltip and the tables write it: "Dec 7, 2026, 03:06 UTC", with the seconds when another run shares its minute. */
+export function runTimes(ats: readonly string[]): string[] {
+  return numbered(secondsWhereNeeded(ats));
+}
+
+function secondsWhereNeeded(ats: readonly string[]): string[] {
+  const minutes = ats.map((at) => new Date(at).toISOString().slice(0, 16));
   return ats.map((at, index) =>
-    days.indexOf(days[index]!) === days.lastIndexOf(days[index]!) ? days[index]! : `${days[index]} ${formatDate(at).slice(-9, -4)}`,
+    count(minutes, minutes[index]!) === 1 ? formatDate(at) : formatDate(at).replace(/ UTC$/, `:${new Date(at).toISOString().slice(17, 19)} UTC`),
   );
+}
+
+function count(values: readonly string[], value: string): number {
+  return values.filter((other) => other === value).length;
+}
+
+/** Labels made distinct: a repeat gets " (2)", " (3)" after it, in order. */
+function numbered(labels: readonly string[]): string[] {
+  return labels.map((label, index) => {
+    const before = count(labels.slice(0, index), label);
+    return count(labels, label) > 1 && before > 0 ? `${label} (${before + 1})` : label;
+  });
+}
+
+/** The space between two axis labels, in px. */
+const LABEL_GAP = 12;
+
+/**
+ * Which runs an axis of `width` px labels, when a label is `labelWidth` px wide: as many as fit
+ * side by side, evenly spaced and counted back from the newest run, so that the latest is always
+ * labelled and no two labels overlap.
+ */
+export function labelledRuns(runs: number, width: number, labelWidth: number): number[] {
+  if (runs <= 0) return [];
+  const fit = Math.max(1, Math.floor(width / (labelWidth + LABEL_GAP)));
+  const step = Math.ceil(runs / fit);
+  const picked: number[] = [];
+  for (let index = runs - 1; index >= 0; index -= step) picked.unshift(index);
+  return picked;
+}
+
+/** A position axis's ticks from 1st place (always labelled: it is the top) to `worst`, about five of them at whole places. */
+export function positionTicks(worst: number): number[] {
+  const step = [1, 2, 5, 10, 20, 50].find((size) => (worst - 1) / size <= 5) ?? 100;
+  const ticks = [1];
+  for (let place = step; place <= worst; place += step) if (place > 1) ticks.push(place);
+  return ticks;
+}
+
+/** What a chart's tooltip says of one run: its time, then each subject's figure with its interval. */
+export function runTooltip(
+  series: ChartSeries,
+  index: number,
+  scale: "percent" | "position",
+): { time: string; rows: Array<{ name: string; text: string }> } | null {
+  const run = series.runs[index];
+  if (!run) return null;
+  const time = runTimes(series.runs.map((r) => r.at))[index]!;
+  const rows = series.subjects.map(({ name }) => {
+    const point = run.bySubject.get(name);
+    return { name, text: point ? pointFigure(point, scale) : "—" };
+  });
+  return { time, rows };
+}
+
+/** A point's figure where no count is shown: "60% (31–83%)", "2.3 (1.9–2.7)", or the figure alone when it has no interval. */
+function pointFigure(point: Pick<TrendPoint, "rate" | "low" | "high">, scale: "percent" | "position"): string {
+  if (point.rate === null) return "—";
+  if (point.low !== null && point.high !== null) return formatPoint(point, scale === "position" ? "position" : "mention");
+  return scale === "position" ? point.rate.toFixed(1) : formatPercent(point.rate);
 }
 
 /**
@@ -202,7 +279,7 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
 export function alertText(alert: TrackerAlert, providerName: string): string {
   if (alert.kind === "model-changed")
     return `${providerName}'s model changed: ${visibleText(alert.modelVersions?.before ?? "unknown")} → ${visibleText(alert.modelVersions?.after ?? "unknown")}`;
-  const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${Math.round(s.low)}–${Math.round(s.high)}%, n=${s.n})` : "—");
+  const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${intervalText(s.low, s.high)}%, n=${s.n})` : "—");
   const what = metricLabels[alert.metric ?? "mention"];
   const scope = alert.query ? ` for “${visibleText(alert.query)}”` : "";
   return `${what} of ${visibleText(alert.subject ?? "the brand")} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;

@@ -4,6 +4,7 @@ import { isActive } from "#src/contract/batch-status.ts";
 import type { BatchItem } from "#src/contract/variants.ts";
 import { MAX_ITERATIONS } from "#src/contract/constants.ts";
 import { compareNames, nameKey } from "#src/core/names.ts";
+import { intervalText } from "#src/core/stats.ts";
 import { formatPercent } from "#web/lib/format.ts";
 
 /*
@@ -13,7 +14,7 @@ import { formatPercent } from "#web/lib/format.ts";
 
 /** "60% (23–88%)": a share with its 95% interval, each rounded to a whole percent. */
 export function formatRate(rate: Pick<Rate, "percentage" | "low" | "high">): string {
-  return `${formatPercent(rate.percentage)} (${Math.round(rate.low)}–${Math.round(rate.high)}%)`;
+  return `${formatPercent(rate.percentage)} (${intervalText(rate.low, rate.high)}%)`;
 }
 
 /** "3 of 5 answers · 60% (23–88%)"; "no answers" when n is 0. */

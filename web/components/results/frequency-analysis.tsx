@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { providerCatalogue, providerIds, type ProviderId } from "#src/contract/providers.ts";
 import type { AggregatedStats, Frequency, SearchResult } from "#src/contract/search-result.ts";
 import { stabilitySummary } from "#src/core/aggregate.ts";
+import { intervalText } from "#src/core/stats.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs.tsx";
 import { sourceLabel } from "#src/core/urls.ts";
 import { formatPercent } from "#web/lib/format.ts";
@@ -168,7 +169,7 @@ function FrequencyRow({ item, runs, kind }: { item: Frequency; runs: number; kin
   const name = kind === "source" ? sourceLabel({ url: item.name }) : item.name;
   const low = clamp(item.low);
   const high = clamp(item.high);
-  const interval = `95% interval ${Math.round(low)}–${Math.round(high)}%`;
+  const interval = `95% interval ${intervalText(low, high)}%`;
   return (
     <li className="min-w-0 space-y-1">
       <div className="flex min-w-0 items-baseline justify-between gap-2 text-sm">

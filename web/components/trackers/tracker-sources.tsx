@@ -5,7 +5,7 @@ import { ChartCard } from "#web/components/trackers/chart-card.tsx";
 import { seriesColorVar, TrendChart } from "#web/components/trackers/trend-chart.tsx";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table.tsx";
-import { providerSources, sourceTypeLabels, type ProviderSources } from "#web/lib/sources.ts";
+import { NO_GAP, providerSources, sourceTypeLabels, type ProviderSources } from "#web/lib/sources.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { Card, CardContent, providerCatalogue, providerIds } from "#web/shared-chunk.ts";
@@ -16,7 +16,7 @@ export const GAP_ROWS = 20;
 /**
  * Where the assistants' answers come from: per provider, the share of each type of
  * cited site per run (a chart with its table), and the citation gap, the sites that cite a
- * competitor but never the brand.
+ * competitor more often than the brand.
  */
 export function TrackerSources() {
   const sources = useQuery(trackerQueries.sources(useTrackerSource()));
@@ -96,11 +96,11 @@ function CitationGap({ gap }: { gap: SourcesReport["gap"] }) {
           The citation gap
         </h3>
         <p className="text-sm text-muted-foreground">
-          Sites cited in answers that name a competitor, never in one that names your brand: the most cited first
+          Sites cited in more answers that name a competitor than answers that name your brand (an answer naming both counts in both): the widest lead first
           {gap.length > GAP_ROWS ? ` (the top ${GAP_ROWS} of ${gap.length})` : ""}.
         </p>
         {gap.length === 0 ? (
-          <p className="text-muted-foreground">No site cites your competitors without citing you.</p>
+          <p className="text-muted-foreground">{NO_GAP}</p>
         ) : (
           <Table aria-labelledby="gap-heading" data-testid="gap-table">
             <TableHeader>
@@ -108,6 +108,7 @@ function CitationGap({ gap }: { gap: SourcesReport["gap"] }) {
                 <TableHead>Site</TableHead>
                 <TableHead>Type</TableHead>
                 <TableHead className="text-right">Answers naming a competitor</TableHead>
+                <TableHead className="text-right">Answers naming your brand</TableHead>
                 <TableHead>Providers</TableHead>
               </TableRow>
             </TableHeader>
@@ -117,6 +118,7 @@ function CitationGap({ gap }: { gap: SourcesReport["gap"] }) {
                   <TableCell className="break-all whitespace-normal">{row.domain}</TableCell>
                   <TableCell className="whitespace-normal">{sourceTypeLabels[row.type]}</TableCell>
                   <TableCell className="text-right tabular-nums">{row.competitorAnswers}</TableCell>
+                  <TableCell className="text-right tabular-nums">{row.brandAnswers}</TableCell>
                   <TableCell className="whitespace-normal">{row.providers.map((id) => providerCatalogue[id].name).join(", ")}</TableCell>
                 </TableRow>
               ))}

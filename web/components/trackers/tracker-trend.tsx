@@ -25,6 +25,7 @@ import {
   providerTrends,
   queryTrends,
   runCount,
+  runTimes,
   trendExportFilename,
   type ProviderTrend,
 } from "#web/lib/trend.ts";
@@ -194,6 +195,8 @@ function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: Tren
         {() => (
           <div className="grid gap-3 md:grid-cols-2" data-testid="per-question">
             {charts.map(({ query, series, points }) => {
+              const ats = series.runs.map((run) => run.at);
+              const times = new Map(runTimes(ats).map((time, index) => [ats[index], time]));
               const label = `${metricLabels[metric]} of ${brand} for “${query}” per run, a line per provider`;
               return (
                 <ChartCard
@@ -219,7 +222,7 @@ function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: Tren
                       <TableBody>
                         {points.map((point) => (
                           <TableRow key={`${point.runId}-${point.provider}`}>
-                            <TableCell>{formatDate(point.at)}</TableCell>
+                            <TableCell>{times.get(point.at) ?? formatDate(point.at)}</TableCell>
                             <TableCell>{names[point.provider]}</TableCell>
                             <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
                             <TableCell className="text-right tabular-nums">{countText(point, metric)}</TableCell>
@@ -240,6 +243,7 @@ function PerQuestion({ tracker, metric }: { tracker: SharedTracker; metric: Tren
 }
 
 function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: TrendMetric; label: string }) {
+  const times = runTimes(trend.runs.map((run) => run.at));
   return (
     <Table aria-label={label} data-testid="trend-table">
       <TableHeader>
@@ -251,12 +255,12 @@ function TrendTable({ trend, metric, label }: { trend: ProviderTrend; metric: Tr
         </TableRow>
       </TableHeader>
       <TableBody>
-        {trend.runs.flatMap((run) =>
+        {trend.runs.flatMap((run, index) =>
           trend.subjects.map((subject) => {
             const point = run.bySubject.get(subject.name);
             return point ? (
               <TableRow key={`${run.runId}-${subject.name}`}>
-                <TableCell>{formatDate(run.at)}</TableCell>
+                <TableCell>{times[index]}</TableCell>
                 <TableCell>{subject.name}</TableCell>
                 <TableCell className="tabular-nums">{formatPoint(point, metric)}</TableCell>
                 <TableCell className="text-right tabular-nums">{countText(point, metric)}</TableCell>

@@ -257,7 +257,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         summary: "A tracker's sources by type, and its citation gap",
         description:
           `${PRO} \`byType\`: per run and provider, the cited domains by type (the brand's own, a competitor's, user-generated, editorial or review, reference, retailer, other; ` +
-          "from a documented list and rules, src/core/sources.ts), with their share. `gap`: domains cited in answers naming a competitor but never in one naming the brand, most first. `provider`, `from`, `to` narrow both.",
+          "from a documented list and rules, src/core/sources.ts), with their share. `gap`: domains cited in more answers naming a competitor (`competitorAnswers`) than answers naming the brand (`brandAnswers`; an answer naming both counts in both), neither's own site, the widest lead first. `provider`, `from`, `to` narrow both.",
       }),
     })
     .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {

@@ -8,7 +8,7 @@ import { BrandEntry } from "#src/contract/lens.ts";
 import { providerIds, type ProviderId } from "#src/contract/providers.ts";
 import { sourceTypes, type SourcesReport, type SourceType, type TrendDispersion, type TrendMetric, type TrendPoint } from "#src/contract/trend.ts";
 import { displayedRuns, keptRuns } from "#src/core/runs.ts";
-import { sourceCounts, sourceType } from "#src/core/sources.ts";
+import { citationGap, sourceCounts, sourceType } from "#src/core/sources.ts";
 import { modelIdentity, versionSet } from "#src/core/model-identity.ts";
 import { addCounts, metricOf, subjectCounts, trendDispersions, type SubjectCounts, type TrendSeries } from "#src/core/trend.ts";
 import type { Dispersion } from "#src/core/dispersion.ts";
@@ -149,7 +149,6 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
         return known;
       };
       const byRun = new Map<string, { runId: string; at: string; provider: ProviderId; counts: Map<SourceType, number>; total: number }>();
-      const gap = new Map<string, { competitorAnswers: number; brandAnswers: number; providers: Set<ProviderId> }>();
       for (const row of rows) {
         const provider = row.provider as ProviderId;
         const key = `${row.runId}\u0000${provider}`;
@@ -157,11 +156,6 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
         group.counts.set(type(row.domain), (group.counts.get(type(row.domain)) ?? 0) + row.answers);
         group.total += row.answers;
         byRun.set(key, group);
-        const domain = gap.get(row.domain) ?? { competitorAnswers: 0, brandAnswers: 0, providers: new Set() };
-        domain.competitorAnswers += row.withCompetitor;
-        domain.brandAnswers += row.withBrand;
-        if (row.withCompetitor > 0) domain.providers.add(provider);
-        gap.set(row.domain, domain);
       }
       return {
         byType: [...byRun.values()].flatMap(({ runId, at, provider, counts, total }) =>
@@ -169,16 +163,10 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
             .filter((kind) => counts.has(kind))
             .map((kind) => ({ runId, at, provider, type: kind, citations: counts.get(kind)!, share: round1((counts.get(kind)! / total) * 100) })),
         ),
-        // Never cited beside the brand: the sites to win. A competitor's own site is its own, not a gap.
-        gap: [...gap]
-          .filter(([domain, counts]) => counts.competitorAnswers > 0 && counts.brandAnswers === 0 && type(domain) !== "competitor")
-          .map(([domain, counts]) => ({
-            domain,
-            type: type(domain),
-            competitorAnswers: counts.competitorAnswers,
-            providers: providerIds.filter((id) => counts.providers.has(id)),
-          }))
-          .sort((a, b) => b.competitorAnswers - a.competitorAnswers || a.domain.localeCompare(b.domain)),
+        gap: citationGap(
+          rows.map((row) => ({ ...row, provider: row.provider as ProviderId })),
+          type,
+        ),
       };
     },
 
