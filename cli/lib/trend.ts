@@ -4,7 +4,7 @@ import type { Trend, TrendDispersion, TrendMetric, TrendParams, TrendPoint } fro
 import { visibleText } from "#src/core/display-text.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { intervalText } from "#src/core/stats.ts";
-import { POSITION_DIRECTION, positionRange } from "#src/core/trend.ts";
+import { POSITION_DIRECTION, positionRange } from "#src/core/position-axis.ts";
 import { fitTable } from "./fit-table.ts";
 import { simulatedLine } from "./render.ts";
 import { when } from "./trackers.ts";

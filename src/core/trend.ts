@@ -27,14 +27,6 @@ import { hostOf } from "./urls.ts";
  */
 
 /** One subject's counts over a set of answers. */
-/** Which way a position is drawn, in the web chart and the CLI's sparkline alike: 1st place at the top. */
-export const POSITION_DIRECTION = "higher = nearer 1st place";
-
-/** A position axis's range, from 1st place to the worst mean seen (at least 2nd): the web chart's and the sparkline's. */
-export function positionRange(worst: number): [number, number] {
-  return [1, Math.max(2, Math.ceil(worst))];
-}
-
 export type SubjectCounts = {
   subject: string;
   isBrand: boolean;

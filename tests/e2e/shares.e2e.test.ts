@@ -10,7 +10,7 @@ import type { SearchResult } from "#src/contract/search-result.ts";
 import { formatCost } from "#src/core/cost.ts";
 import { formatDate } from "#src/core/dates.ts";
 import { API_ANSWERS_NOTE } from "#src/core/method.ts";
-import { alertText } from "#web/lib/trend.ts";
+import { alertText } from "#web/lib/alert-words.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration } from "#tests/support/browser.ts";
 import { pdfText, printToPdf, showPdfPage } from "#tests/support/pdf.ts";
 import { expectedTrendRows, pageJson, runOnce, seedFetch, trendRows } from "#tests/support/tracker-pages.ts";

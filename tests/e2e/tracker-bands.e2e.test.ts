@@ -6,18 +6,8 @@ import type { TrackerAlertList, Trend } from "#src/contract/trend.ts";
 import { trackerAlerts } from "#db/schema.ts";
 import { changesIntro, withinNoiseText } from "#web/lib/changes.ts";
 import { detectabilityWords } from "#web/lib/tracker-form.ts";
-import {
-  alertStatistics,
-  alertText,
-  bandsCaption,
-  brandLegend,
-  countHeader,
-  EARLIER_RULE_NOTE,
-  EARLIER_RULE_SHORT,
-  figureHeader,
-  metricAxis,
-  NO_TRACKER_ALERTS,
-} from "#web/lib/trend.ts";
+import { alertStatistics, bandsCaption, brandLegend, countHeader, figureHeader, metricAxis } from "#web/lib/trend.ts";
+import { alertText, EARLIER_RULE_NOTE, EARLIER_RULE_SHORT, NO_TRACKER_ALERTS } from "#web/lib/alert-words.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { expectedTrendRows, pageJson, runOnce, trendRows } from "#tests/support/tracker-pages.ts";
 

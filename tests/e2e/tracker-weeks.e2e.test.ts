@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import type { SourcesReport, TrackerAlertList, Trend } from "#src/contract/trend.ts";
 import { sourceTableCells } from "#web/lib/sources.ts";
-import { alertText } from "#web/lib/trend.ts";
+import { alertText } from "#web/lib/alert-words.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
 import { cells, expectedTrendRows, expectGap, pageJson, runOnce, seedFetch, trendRows } from "#tests/support/tracker-pages.ts";
 import { seedTracker } from "../../scripts/seed.ts";

@@ -83,6 +83,8 @@ describeEachDatabase(
         "tracker_alerts",
         "tracker_calls",
         "tracker_missed_runs",
+        "tracker_report_recipients",
+        "tracker_report_sends",
         "tracker_rollups",
         "tracker_run_queries",
         "tracker_runs",

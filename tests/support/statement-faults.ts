@@ -65,7 +65,8 @@ export function withStatementFaults(original: Database) {
       });
       const rule: Rule = { matches, skip, left: times, holdMs, seen: (statement) => resolve(statement) };
       rules.push(rule);
-      return { hit, left: () => rule.left };
+      // `stop`: no more failures (a rule of unbounded `times` ends when the test has seen what it failed).
+      return { hit, left: () => rule.left, stop: () => void (rule.left = 0) };
     },
   };
 }

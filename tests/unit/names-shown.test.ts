@@ -17,7 +17,7 @@ import { trendSummary, trendTables } from "#cli/lib/trend.ts";
 import { tools } from "#cli/mcp/tools.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { ReportHeading } from "#web/components/report-heading.tsx";
-import { alertText } from "#web/lib/trend.ts";
+import { alertText } from "#web/lib/alert-words.ts";
 import { modelResult, savedResult } from "#tests/support/results.ts";
 import { trendPoint } from "#tests/support/trend.ts";
 

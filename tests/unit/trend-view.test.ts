@@ -2,15 +2,12 @@ import { describe, expect, test } from "bun:test";
 import type { TrackerAlert, TrendPoint } from "#src/contract/trend.ts";
 import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import {
-  alertRuleNote,
   alertStatistics,
-  alertText,
   bandsCaption,
   brandLegend,
   brandRunRates,
   countHeader,
   countText,
-  EARLIER_RULE_NOTE,
   figureHeader,
   formatPoint,
   metricAxis,
@@ -22,6 +19,7 @@ import {
   runTooltip,
   sparklineLabel,
 } from "#web/lib/trend.ts";
+import { alertRuleNote, alertText, EARLIER_RULE_NOTE } from "#web/lib/alert-words.ts";
 
 /* The tracker page's trend and alerts in words (web/lib/trend.ts): what its charts mark and its list says. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { slackMessage, type SlackBlock } from "#src/server/services/trackers/slack.ts";
-import type { WebhookPayload } from "#src/server/services/trackers/webhooks.ts";
+import type { WebhookPayload } from "#src/server/services/trackers/webhook-event.ts";
 
 /*
  * A tracker's events as Slack Block Kit messages: the plain `text` fallback, the tracker's name and

@@ -6,8 +6,9 @@ import { DISPERSION_PRIOR } from "#src/core/dispersion.ts";
 import { newModelAt, versionSet } from "#src/core/model-identity.ts";
 import { querySlug } from "#src/core/export.ts";
 import { intervalText } from "#src/core/stats.ts";
-import { POSITION_DIRECTION } from "#src/core/trend.ts";
+import { POSITION_DIRECTION } from "#src/core/position-axis.ts";
 import { formatPercent } from "#web/lib/format.ts";
+import { metricLabels } from "#web/lib/alert-words.ts";
 import { formatPValue, formatRate } from "#web/lib/workbench.ts";
 
 /*
@@ -15,13 +16,6 @@ import { formatPValue, formatRate } from "#web/lib/workbench.ts";
  * draws, its markers, and the figures as text. No React, no I/O: the chart, its table and the
  * tests read the same words.
  */
-
-export const metricLabels: Record<TrendMetric, string> = {
-  mention: "Mentions",
-  sov: "Share of voice",
-  citation: "Citations",
-  position: "Position",
-};
 
 /** What the y axis measures, per metric. Position says nothing of the answers that did not rank the subject. */
 export const metricAxis: Record<TrendMetric, string> = {
@@ -273,19 +267,6 @@ export function providerTrends(points: TrendPoint[], order: readonly ProviderId[
 }
 
 /**
- * An alert in words: "Mentions of HubSpot fell on ChatGPT / OpenAI: 60% (31–83%, n=10) → 20% (6–51%, n=10)",
- * or "ChatGPT / OpenAI's model changed: x → y".
- */
-export function alertText(alert: TrackerAlert, providerName: string): string {
-  if (alert.kind === "model-changed")
-    return `${providerName}'s model changed: ${visibleText(alert.modelVersions?.before ?? "unknown")} → ${visibleText(alert.modelVersions?.after ?? "unknown")}`;
-  const side = (s: TrackerAlert["before"]) => (s ? `${formatPercent(s.rate)} (${intervalText(s.low, s.high)}%, n=${s.n})` : "—");
-  const what = metricLabels[alert.metric ?? "mention"];
-  const scope = alert.query ? ` for “${visibleText(alert.query)}”` : "";
-  return `${what} of ${visibleText(alert.subject ?? "the brand")} ${alert.kind} on ${providerName}${scope}: ${side(alert.before)} → ${side(alert.after)}`;
-}
-
-/**
  * The test behind a rise or a fall: "p = 0.0012 · q = 0.012 · counted with its runs' spread ×1.8,
  * against 7 runs" (rule 2: the dispersion φ its test counted with, and its baseline's runs); an
  * alert of the earlier rule has p and q alone (alertRuleNote says what they took for granted).
@@ -302,24 +283,6 @@ export function alertStatistics(alert: TrackerAlert): string | null {
   }
   return parts.join(" · ");
 }
-
-/** Said under a rise or a fall decided by the earlier rule (ADR 045), whose record is kept. */
-export const EARLIER_RULE_NOTE = "Decided by the earlier rule (before Dec 2026), which took a run's answers as independent: it may be noise.";
-
-/** The same, where there is room for a few words (the header's bell). */
-export const EARLIER_RULE_SHORT = "By the earlier rule, which took a run's answers as independent: it may be noise.";
-
-/** The muted line an alert needs about its rule: a rise or a fall of rule 1; none for rule 2 or a model change (a fact, not a test). */
-export function alertRuleNote(alert: TrackerAlert): string | null {
-  return alert.rule === 1 && alert.kind !== "model-changed" ? EARLIER_RULE_NOTE : null;
-}
-
-/** The tracker page's alerts, while there are none: when one appears. */
-export const NO_TRACKER_ALERTS =
-  "No alerts. One appears when a rate moves beyond how much this tracker's runs vary from run to run (its latest runs against up to 28 before them), or when a provider's model or search tool changes.";
-
-/** The header's bell, while no tracker has an alert. */
-export const NO_INBOX_ALERTS = "No alerts yet. One appears when a tracker's rate moves beyond how much its runs vary from run to run.";
 
 /** A trend export's file name: `tracker-{name-slug}-trend-{metric}.{ext}` (the slug as the search exports make theirs). */
 export function trendExportFilename(trackerName: string, metric: TrendMetric, ext: "csv" | "json"): string {

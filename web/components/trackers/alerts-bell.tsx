@@ -6,7 +6,7 @@ import { formatDate } from "#src/core/dates.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { formatInZone } from "#src/core/tracker-timing.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
-import { alertRuleNote, alertText, EARLIER_RULE_SHORT, NO_INBOX_ALERTS } from "#web/lib/trend.ts";
+import { alertRuleNote, alertText, EARLIER_RULE_SHORT, NO_INBOX_ALERTS } from "#web/lib/alert-words.ts";
 import {
   DropdownMenu,
   DropdownMenuContent,

@@ -3,7 +3,8 @@ import { Link } from "wouter";
 import { formatDate } from "#src/core/dates.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
-import { alertRuleNote, alertStatistics, alertText, NO_TRACKER_ALERTS } from "#web/lib/trend.ts";
+import { alertStatistics } from "#web/lib/trend.ts";
+import { alertRuleNote, alertText, NO_TRACKER_ALERTS } from "#web/lib/alert-words.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Badge, Card, CardContent, providerCatalogue } from "#web/shared-chunk.ts";
 

@@ -21,7 +21,6 @@ import {
   figureHeader,
   formatPoint,
   metricAxis,
-  metricLabels,
   providerTrends,
   queryTrends,
   runCount,
@@ -29,6 +28,7 @@ import {
   trendExportFilename,
   type ProviderTrend,
 } from "#web/lib/trend.ts";
+import { metricLabels } from "#web/lib/alert-words.ts";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { Button, NativeSelect, NativeSelectOption, providerCatalogue, providerIds } from "#web/shared-chunk.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type uPlot from "uplot";
-import { positionRange } from "#src/core/trend.ts";
+import { positionRange } from "#src/core/position-axis.ts";
 import { labelledRuns, positionTicks, runLabels, runTooltip, type ChartSeries } from "#web/lib/trend.ts";
 
 /*

@@ -1,7 +1,7 @@
 import { formatListedCost } from "#src/core/cost.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { formatInZone, STATUS_WORD } from "#src/core/tracker-timing.ts";
-import type { WebhookEvent, WebhookPayload } from "./webhooks.ts";
+import type { WebhookEvent, WebhookPayload } from "./webhook-event.ts";
 import { alertInWords, missedInWords, runInWords } from "./words.ts";
 
 /*

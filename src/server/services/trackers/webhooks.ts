@@ -2,12 +2,13 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { trackers } from "#db/schema.ts";
-import type { TrackerRun, WebhookTestResult } from "#src/contract/trackers.ts";
+import type { WebhookTestResult } from "#src/contract/trackers.ts";
 import type { TrackerAlert } from "#src/contract/trend.ts";
 import { DomainError } from "../errors.ts";
 import type { JobQueue, SendOptions } from "../job-queue.ts";
 import { createRunViews } from "./runs.ts";
 import { slackMessage } from "./slack.ts";
+import type { WebhookEvent, WebhookPayload } from "./webhook-event.ts";
 import { postPinned, type Resolve, type Send, type WebhookPolicy, type WebhookTarget, webhookTarget } from "./webhook-url.ts";
 
 /** One delivery of an event to a tracker's webhook, retried with backoff. */
@@ -16,17 +17,6 @@ const QUEUE = "tracker-webhook";
 export const DELIVERY_RETRIES = { retryLimit: 7, retryDelaySeconds: 2, retryBackoff: true } satisfies SendOptions;
 const TIMEOUT_MS = 10_000;
 
-/** `test` is sent only when the owner asks (Send test), at once and without retries. */
-export type WebhookEvent = "alert" | "run.completed" | "run.failed" | "run.missed" | "test";
-export type WebhookPayload = {
-  tracker: { id: string; name: string; timezone?: string };
-  /** `run.missed`: the occurrence that was due, and why no run was made for it. */
-  missed?: { dueAt: string; reason: string };
-  run?: Pick<TrackerRun, "id" | "status" | "reason" | "scheduledFor" | "finishedAt" | "answers" | "cost">;
-  alert?: TrackerAlert;
-  /** A run's end: the headline of the run against the one before (the summary's sentence), which a Slack message opens on. */
-  headline?: string;
-};
 type Delivery = { id: string; trackerId: string; event: WebhookEvent; payload: WebhookPayload };
 export type Hook = { url: string; format: "json" | "slack"; secret: string };
 
