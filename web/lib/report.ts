@@ -10,9 +10,12 @@ import { askedTimes } from "#src/core/method.ts";
  * shows, as of when, and how the figures were made.
  */
 
-/** When a tracker's figures are from: its newest run. */
-export function asOfText(lastRun: Pick<TrackerRun, "scheduledFor" | "startedAt" | "finishedAt"> | null): string {
-  return lastRun ? `As of the run of ${formatDate(lastRun.finishedAt ?? lastRun.startedAt ?? lastRun.scheduledFor)}` : "No runs yet";
+/** When a tracker's figures are from, given its runs newest first: the newest run that finished. */
+export function asOfText(runs: ReadonlyArray<Pick<TrackerRun, "status" | "scheduledFor" | "startedAt" | "finishedAt">>): string {
+  // A run still going is not what the figures are as of: they end at the newest run that finished.
+  const finished = runs.find((run) => run.status !== "queued" && run.status !== "running");
+  if (finished) return `As of the run of ${formatDate(finished.finishedAt ?? finished.startedAt ?? finished.scheduledFor)}`;
+  return runs.length > 0 ? "No run has finished yet" : "No runs yet";
 }
 
 /** How a tracker's runs ask: which assistants, how many questions, how many times each. */

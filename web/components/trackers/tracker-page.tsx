@@ -67,6 +67,7 @@ export async function prefetchSharedTracker(queryClient: QueryClient, api: ApiCl
 export function SharedTrackerReport({ view, token }: { view: Extract<SharedReport, { kind: "tracker" }>; token: string }) {
   const source = useMemo(() => sharedTrackerSource(api, token), [token]);
   const { tracker } = view;
+  const { data: listed } = useQuery(trackerQueries.runs(source));
   const when = view.frozen
     ? view.frozenAt
       ? `Snapshot as of ${formatDate(view.frozenAt)}`
@@ -79,7 +80,7 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
         printOnly
         kind="Tracker report"
         subject={tracker.name}
-        details={[when, asOfText(tracker.lastRun), tracker.scheduleText, trackerMethod(tracker)]}
+        details={[when, asOfText(listed?.runs ?? (tracker.lastRun ? [tracker.lastRun] : [])), tracker.scheduleText, trackerMethod(tracker)]}
       />
       <TrackerReport
         tracker={tracker}
@@ -118,6 +119,7 @@ function TrackerView({ id }: { id: string }) {
   const [, navigate] = useLocation();
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const source = useMemo(() => ownerTrackerSource(api, id), [id]);
+  const { data: listed } = useQuery(trackerQueries.runs(source));
   // The polled tracker shows a run start or end first: its runs are read then, not on their next tick.
   useOnChange(tracker ? runKey(tracker.lastRun) : undefined, () => void queryClient.invalidateQueries({ queryKey: [...source.key, "runs"] }));
   if (isPending) return <Skeleton className="h-64 w-full" aria-label="Loading the tracker" role="status" />;
@@ -129,7 +131,7 @@ function TrackerView({ id }: { id: string }) {
         printOnly
         kind="Tracker report"
         subject={tracker.name}
-        details={[asOfText(tracker.lastRun), tracker.scheduleText, trackerMethod(tracker)]}
+        details={[asOfText(listed?.runs ?? (tracker.lastRun ? [tracker.lastRun] : [])), tracker.scheduleText, trackerMethod(tracker)]}
       />
       <TrackerReport
         tracker={tracker}
