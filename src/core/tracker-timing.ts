@@ -79,10 +79,14 @@ export function fromNow(value: DateInput, now: DateInput = new Date()): string {
 }
 
 /** "Dec 7, 2026, 09:00 (Europe/Berlin) · in 3 hours"; a paused tracker's "Paused" (its reason when it has one). */
-export function nextRunText(tracker: Pick<Tracker, "nextRunAt" | "paused" | "schedule"> & { pausedReason?: string }, now: DateInput = new Date()): string {
+export function nextRunText(
+  tracker: Pick<Tracker, "nextRunAt" | "paused" | "schedule"> & { pausedReason?: string },
+  now: DateInput = new Date(),
+  timeZone: string = tracker.schedule.timezone,
+): string {
   if (tracker.paused) return tracker.pausedReason ? `None while paused: ${tracker.pausedReason}` : "None while paused";
   if (!tracker.nextRunAt) return "None: the schedule does not fire again";
-  return `${formatInZone(tracker.nextRunAt, tracker.schedule.timezone)} · ${fromNow(tracker.nextRunAt, now)}`;
+  return `${formatInZone(tracker.nextRunAt, timeZone)} · ${fromNow(tracker.nextRunAt, now)}`;
 }
 
 /** A run's status as one word, wherever it is shown (web, CLI). */

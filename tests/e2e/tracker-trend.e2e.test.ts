@@ -4,6 +4,7 @@ import type { TrackerSummary } from "#src/contract/summary.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import type { Trend, TrackerAlertList } from "#src/contract/trend.ts";
 import { formatDate } from "#src/core/dates.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 import { formatPoint, metricAxis } from "#web/lib/trend.ts";
 import { alertText } from "#web/lib/alert-words.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit } from "#tests/support/browser.ts";
@@ -37,7 +38,20 @@ describe("a tracker's trend and alerts in Chromium", () => {
       const tracker = await pageJson<Tracker>(page, "POST", "/api/trackers", definition);
       const path = `/trackers/${tracker.id}`;
 
-      await runOnce(page, tracker.id);
+      const first = await runOnce(page, tracker.id);
+      // A reader in Berlin reads the run's time, and the next run, in Berlin time, the zone named (the tracker's is UTC).
+      const berlin = await harness().newPage({ viewport: DESKTOP, timezoneId: "Europe/Berlin", storageState: await page.context().storageState() });
+      await visit(berlin, path);
+      await berlin
+        .getByTestId("run-time")
+        .filter({ hasText: formatInZone(first.startedAt ?? first.scheduledFor, "Europe/Berlin") })
+        .waitFor();
+      expect(await berlin.getByTestId("tracker-run").first().getAttribute("aria-label")).toBe(`Run of ${formatInZone(first.scheduledFor, "Europe/Berlin")}`);
+      await berlin
+        .getByText(/\(Europe\/Berlin\) · in /)
+        .first()
+        .waitFor();
+      await berlin.close();
       await visit(page, path);
       await page.getByText("The trend appears after the tracker’s second run.").waitFor();
       // The headline heads the page: the API's sentence for the last 7 days, a row per provider and one for all; "This run" asks for the newest run's.

@@ -5,10 +5,11 @@ import { Link } from "wouter";
 import type { ProviderId } from "#src/contract/providers.ts";
 import type { SharedTrackerRun } from "#src/contract/shares.ts";
 import type { TrackerRun, TrackerRunQuery } from "#src/contract/trackers.ts";
-import { formatDate } from "#src/core/dates.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 import { formatUsd } from "#src/core/cost.ts";
 import { RunStatus } from "#web/components/trackers/run-status.tsx";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
+import { useViewerZone } from "#web/hooks/use-viewer-zone.ts";
 import { useTrackerSource } from "#web/hooks/use-tracker-source.ts";
 import { answersText, isLive, RUN_MENTIONS_NOTE } from "#web/lib/trackers.ts";
 import { formatRate } from "#web/lib/workbench.ts";
@@ -43,11 +44,21 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
     if (window.location.hash === `#run-${run.id}`) document.getElementById(`run-${run.id}`)?.scrollIntoView();
   }, [run.id]);
 
+  // Its time in the reader's zone once hydrated (UTC before, as the server writes it), the zone named.
+  const zone = useViewerZone("UTC");
+  const when = formatInZone(run.startedAt ?? run.scheduledFor, zone);
+
   const { answers } = run;
   // The tracker's providers, and any other this run's answers came from (an older segment's).
   const shown = providerIds.filter((provider) => providers.includes(provider) || run.queries.some((query) => query.brandMentions?.[provider]));
   return (
-    <Card id={`run-${run.id}`} className="scroll-mt-4 gap-3 py-4" role="region" aria-label={`Run of ${formatDate(run.scheduledFor)}`} data-testid="tracker-run">
+    <Card
+      id={`run-${run.id}`}
+      className="scroll-mt-4 gap-3 py-4"
+      role="region"
+      aria-label={`Run of ${formatInZone(run.scheduledFor, zone)}`}
+      data-testid="tracker-run"
+    >
       <CardContent className="space-y-3 px-4">
         {newSegment ? (
           <p className="rounded-md bg-muted px-3 py-1.5 text-xs text-foreground">
@@ -59,7 +70,7 @@ export function RunCard({ run: listed, providers, open: openFirst, newSegment }:
           <span aria-live="polite" className="inline-flex">
             <RunStatus status={run.status} />
           </span>
-          <span>{formatDate(run.startedAt ?? run.scheduledFor)}</span>
+          <span data-testid="run-time">{when}</span>
           <span className="text-muted-foreground">{run.trigger === "manual" ? "Started by hand" : "Scheduled"}</span>
           <span className="tabular-nums" data-testid="run-answers">
             {answersText(answers)}
