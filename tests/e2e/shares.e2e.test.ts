@@ -366,7 +366,7 @@ describe("share links in Chromium", () => {
         expect({ text, times: printed.pages[0]!.split(text).length - 1 }).toEqual({ text, times: 1 });
       const viewer = await harness().newPage();
       await showPdfPage(viewer, pdf);
-      await screenshot(viewer, "shared-tracker-print.png", { published: false });
+      await screenshot(viewer, "shared-tracker-print.png");
 
       // The table view of a chart reads the link's trend: the owner's figures.
       const region = `Mentions on ${providerCatalogue.openai.name}`;

@@ -192,7 +192,7 @@ describe("a tracker's trend and alerts in Chromium", () => {
           await phoneChart.getByTestId("chart-tooltip").waitFor();
           expect(await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
         }
-        await screenshot(phone, "trackers-trend-phone.png", { fullPage: true, published: false });
+        await screenshot(phone, "trackers-trend-phone.png", { fullPage: true });
       } finally {
         harness().simulator.clearFaults();
       }

@@ -458,7 +458,7 @@ describe("trackers in Chromium", () => {
       // Its dates are labelled on the phone too, each beside its own.
       const row = page.getByRole("region", { name: "Phone tracker" });
       for (const label of ["Schedule", "Last run", "Next run"]) expect(await row.getByRole("term").filter({ hasText: label }).isVisible()).toBe(true);
-      await screenshot(page, "trackers-list-phone.png", { fullPage: true, published: false });
+      await screenshot(page, "trackers-list-phone.png", { fullPage: true });
     },
     TIMEOUT,
   );
