@@ -15,7 +15,7 @@ import { waitFor } from "#tests/support/wait.ts";
  * ADR 052, the probe's finding 3: a search or a tracker's run is admitted by holding its estimate,
  * in one transaction with the check and under one lock, so runs admitted together cannot all pass
  * a limit. The providers are live on the simulator, at the built-in prices: a tracker of 1 query ×
- * 5 iterations on the four providers is estimated at $0.535, 1 × 2 at $0.214 (the probe's, on three,
+ * 5 iterations on the four providers is estimated at $0.523, 1 × 2 at $0.209 (the probe's, on three,
  * were $0.457 and $0.183 under a $1.00 limit; the limits below keep its proportions).
  */
 
@@ -102,7 +102,7 @@ describeEachDatabase("spend: held at admission", (getDb) => {
     await db.delete(spend);
   });
 
-  test("the probe's reproduction: an account with a $1.20 limit runs 3 trackers of $0.535 at once: 2 are admitted, the third is skipped in the limit's words, and the account stays within $1.20", async () => {
+  test("the probe's reproduction: an account with a $1.20 limit runs 3 trackers of $0.523 at once: 2 are admitted, the third is skipped in the limit's words, and the account stays within $1.20", async () => {
     const { app, queue } = await createTestApp(getDb(), {
       simulator: slow,
       // The deployment's trackers' share ($1.50) above the account's limit: the account's is the one met.
@@ -115,7 +115,7 @@ describeEachDatabase("spend: held at admission", (getDb) => {
       expect(runs.filter((run) => run.status === "completed")).toHaveLength(2);
       expect(skipped).toHaveLength(1);
       expect(skipped[0]?.reason).toMatch(
-        /^Your searches have spent \$0\.00 of today's \$1\.20 limit per account \(ACCOUNT_DAILY_SPEND_USD\), with \$1\.07 more held by your searches still running: this run, about \$0\.535, would go past it\./,
+        /^Your searches have spent \$0\.00 of today's \$1\.20 limit per account \(ACCOUNT_DAILY_SPEND_USD\), with \$1\.05 more held by your searches still running: this run, about \$0\.523, would go past it\./,
       );
       const spent = await agent.api.spend();
       expect(spent.todayUsd).toBeGreaterThan(0);
@@ -136,7 +136,7 @@ describeEachDatabase("spend: held at admission", (getDb) => {
       env: liveProviderEnv(slow, { ACCOUNT_DAILY_SPEND_USD: "100", DAILY_SPEND_USD: "2", TRACKER_SPEND_SHARE: "1" }),
     });
     try {
-      // Someone's searches spent $1.30 today: $0.70 is left, room for three runs of $0.214.
+      // Someone's searches spent $1.30 today: $0.70 is left, room for three runs of $0.209.
       await getDb().db.insert(spend).values({ userId: null, searchId: null, usd: 1.3, source: "search" });
       const { agent } = await createProAgent(app, getDb());
       const runs = await runTogether(
@@ -146,7 +146,7 @@ describeEachDatabase("spend: held at admission", (getDb) => {
       expect(runs.filter((run) => run.status === "completed")).toHaveLength(3);
       const skipped = runs.filter((run) => run.status === "skipped");
       expect(skipped).toHaveLength(3);
-      for (const run of skipped) expect(run.reason).toMatch(/of today's \$2\.00 limit \(DAILY_SPEND_USD\).*this run, about \$0\.214, would go past it/);
+      for (const run of skipped) expect(run.reason).toMatch(/of today's \$2\.00 limit \(DAILY_SPEND_USD\).*this run, about \$0\.209, would go past it/);
       const all = await getDb().db.select({ usd: spend.usd }).from(spend);
       expect(all.reduce((sum, row) => sum + row.usd, 0)).toBeLessThanOrEqual(2);
       expect(await getDb().db.select().from(spendHolds)).toEqual([]);
@@ -167,9 +167,9 @@ describeEachDatabase("spend: held at admission", (getDb) => {
       const runs = await runTogether(agent, [tracker("First", 5), tracker("Second", 5)]);
       expect(runs.map((run) => run.status).sort()).toEqual(["completed", "skipped"]);
       expect(runs.find((run) => run.status === "skipped")?.reason).toMatch(
-        /^Trackers on this service have spent \$0\.00 of today's \$0\.60 for trackers \(TRACKER_SPEND_SHARE, 0\.5 of DAILY_SPEND_USD; the rest is kept for searches\), with \$0\.535 more held by trackers' runs still running: this run, about \$0\.535, would go past it\./,
+        /^Trackers on this service have spent \$0\.00 of today's \$0\.60 for trackers \(TRACKER_SPEND_SHARE, 0\.5 of DAILY_SPEND_USD; the rest is kept for searches\), with \$0\.523 more held by trackers' runs still running: this run, about \$0\.523, would go past it\./,
       );
-      // The other half is kept for people: a Pro search of 5 iterations ($0.535) and an anonymous one run.
+      // The other half is kept for people: a Pro search of 5 iterations ($0.523) and an anonymous one run.
       const { result } = await agent.api.search({ query: "best crm for startups", iterations: 5 });
       expect(result.cost?.total.usd).toBeGreaterThan(0);
       const anonymous = await createAgent(app).request("POST", "/api/search", { query: "best vpn" });
