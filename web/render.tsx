@@ -25,6 +25,9 @@ export type RenderRequest = {
   cache?: PageCache;
 };
 
+/** React's mark of a Suspense boundary whose content came later in the stream. */
+const PENDING_BOUNDARY = "<!--$?-->";
+
 /** The server's page renderer for the client build in `distDir` (its manifest names the hashed files). */
 export function loadPageRenderer(distDir: string): PageRenderer {
   let manifest: AssetManifest;
@@ -82,12 +85,14 @@ export async function renderPage({ url, manifest, signal, api, nonce, cache }: R
     },
   );
   if (!key || !cache || !nonce) return new Response(stream, { status, headers });
-  // The page streams as it renders; a copy is read alongside and kept once it ended without an error.
+  // The page streams as it renders; a copy is read alongside and kept once it ended without an error,
+  // and only when nothing in it waited (a lazy part loaded for the first time streams its fallback
+  // and then the part with a script to swap it in, `<!--$?-->`: a page to render again, not to keep).
   const [sent, copy] = stream.tee();
   new Response(copy)
     .text()
     .then((html) => {
-      if (!failed && !signal?.aborted) cache.set(key, html, nonce);
+      if (!failed && !signal?.aborted && !html.includes(PENDING_BOUNDARY)) cache.set(key, html, nonce);
     })
     .catch(() => undefined);
   return new Response(sent, { status, headers });

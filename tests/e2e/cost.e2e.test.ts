@@ -39,10 +39,11 @@ describe("costs in Chromium", () => {
 
       // Typical usage per answer at these prices: $0.04905 (OpenAI), $0.06205 (Anthropic), $0.05255
       // (Gemini, one grounded prompt) and $0.03805 (Perplexity: 8,000 and 800 tokens, 2 searches, its
-      // reading $0.00205), times 50 iterations: $10.085, which binary floating point holds just below.
+      // reading $0.00205), times 50 iterations: $10.085, which reads $10.09 (money rounds half up on its
+      // decimal value, though binary floating point holds 10.085 just below it).
       await page.getByRole("combobox").selectOption("50");
       const estimate = page.getByTestId("cost-estimate");
-      await estimate.getByText("Estimated cost: about $10.08 for 50 iterations").waitFor();
+      await estimate.getByText("Estimated cost: about $10.09 for 50 iterations").waitFor();
       await estimate.getByRole("button", { name: "How the cost is estimated" }).hover();
       await page
         .getByRole("tooltip")

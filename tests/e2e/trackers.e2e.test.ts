@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
+import { formatInZone } from "#src/core/tracker-timing.ts";
 import { newAccount } from "#tests/support/accounts.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -192,13 +193,20 @@ describe("trackers in Chromium", () => {
       const row = page.getByRole("region", { name: "CRM questions" });
       expect(await row.getByTestId("tracker-schedule").textContent()).toBe("Every day at 07:30 (Europe/Berlin)");
       expect(await row.getByTestId("tracker-last-run").getByTestId("run-status").textContent()).toBe("Completed");
-      // How and when it ended, and when it runs next, in the tracker's time zone and from now.
+      // How and when it ended, and when it runs next (07:30 in Berlin), in the reader's time zone, named, and from now.
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      const { nextRunAt } = (await (await page.request.get(`/api${trackerPath}`)).json()) as { nextRunAt: string };
+      await row
+        .getByTestId("tracker-next-run")
+        .filter({ hasText: `(${zone})` })
+        .waitFor();
       expect(await row.getByTestId("tracker-last-run").textContent()).toMatch(
-        /^Completed[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d \(Europe\/Berlin\) · (just now|\d+ minutes? ago)$/,
+        new RegExp(`^Completed[A-Z][a-z]{2} \\d{1,2}, \\d{4}, \\d\\d:\\d\\d \\(${escapeRegExp(zone)}\\) · (just now|\\d+ minutes? ago)$`),
       );
       expect(await row.getByTestId("tracker-next-run").textContent()).toMatch(
-        /^[A-Z][a-z]{2} \d{1,2}, \d{4}, 07:30 \(Europe\/Berlin\) · (in \d+ (minutes?|hours?)|due now)$/,
+        new RegExp(`^${escapeRegExp(formatInZone(nextRunAt, zone))} · (in \\d+ (minutes?|hours?)|due now)$`),
       );
+      expect(formatInZone(nextRunAt, "Europe/Berlin")).toMatch(/, 07:30 \(Europe\/Berlin\)$/);
       expect(await row.getByTestId("tracker-stall").count()).toBe(0);
       // Its headline, the tracker page's 7 days' sentence, and the brand's rate over its one run as a line with its figure in words.
       const summary = await page.request.get(`/api${trackerPath}/summary`);
@@ -228,7 +236,10 @@ describe("trackers in Chromium", () => {
       await visit(page, trackerPath);
       await page.getByRole("button", { name: /^Delete tracker/ }).click();
       const confirm = page.getByRole("dialog", { name: "Delete “CRM questions”?" });
-      const keep = confirm.getByRole("checkbox", { name: "Keep its 2 saved searches in my history" });
+      // One saved search per question and run (two runs by now), as the API counts them.
+      const { savedSearches } = (await (await page.request.get(`/api${trackerPath}`)).json()) as { savedSearches: number };
+      expect(savedSearches).toBeGreaterThanOrEqual(2);
+      const keep = confirm.getByRole("checkbox", { name: `Keep its ${savedSearches} saved searches in my history` });
       expect(await keep.isChecked()).toBe(true);
       await confirm.getByRole("button", { name: "Keep it" }).click();
       await confirm.waitFor({ state: "hidden" });
@@ -463,3 +474,7 @@ describe("trackers in Chromium", () => {
     TIMEOUT,
   );
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
