@@ -10,7 +10,8 @@ import { modelOf, providersAsked, type ModelResult, type SearchResult } from "#s
  * What the product asks, said once on every results page, shared page and printed report (and in
  * the README): its answers are not what a person sees in an assistant's own app.
  */
-export const API_ANSWERS_NOTE = "These are the assistants' API answers with web search, which can differ from what their consumer apps show for the same question.";
+export const API_ANSWERS_NOTE =
+  "These are the assistants' API answers with web search, which can differ from what their consumer apps show for the same question.";
 
 /** How the provider was asked. */
 export function askedNote(model: Pick<ModelResult, "asked">): string {
