@@ -134,7 +134,7 @@ describe("the profile's E-mail card with SMTP", () => {
 
 describe("a tracker's Reports by e-mail card with SMTP", () => {
   test(
-    "a recipient added in the card waits for confirmation; their e-mail's link opens a page whose Confirm makes them confirmed on the card",
+    "a recipient added in the card waits for confirmation; their e-mail's link opens a page whose Confirm makes them confirmed on the card, and its unsubscribe link ends it",
     async () => {
       const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto("/");
@@ -178,6 +178,15 @@ describe("a tracker's Reports by e-mail card with SMTP", () => {
       await visit(page, `/trackers/${tracker.id}`);
       await row.getByText("Confirmed").waitFor();
       expect(await row.getByText("Waiting for confirmation").count()).toBe(0);
+
+      // Every mail carries its unsubscribe link: opened, the recipient is told, and the owner's card says so.
+      const [unsubscribe] = linksIn(mail.text, "/email/report/unsubscribe/");
+      expect(unsubscribe).toBeDefined();
+      await visit(recipient, pathOf(unsubscribe!));
+      await recipient.getByRole("heading", { name: "Unsubscribed" }).waitFor();
+      expect(await recipient.locator("main").textContent()).toContain('No more reports of the tracker "CRM report" are sent to ceo@example.com.');
+      await visit(page, `/trackers/${tracker.id}`);
+      await row.getByText("Unsubscribed").waitFor();
     },
     TIMEOUT,
   );
