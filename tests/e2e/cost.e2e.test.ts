@@ -88,4 +88,30 @@ describe("costs in Chromium", () => {
     },
     TIMEOUT,
   );
+
+  test(
+    "the tracker form warns before saving when a day of its runs would pass the account's daily limit ($20 by default)",
+    async () => {
+      const page = await harness().newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto("/");
+      await harness().signInAsPro(page);
+      await visit(page, "/trackers/new");
+      await page.getByLabel("Name", { exact: true }).fill("Every five minutes");
+      await page.getByLabel("Questions").fill("best crm for startups");
+      await page.getByLabel("Brand name").fill("HubSpot");
+      const warning = page.getByTestId("spend-warning");
+      // Daily at one time: a run a day stays well within $20.
+      await page.getByRole("radio", { name: "Daily" }).check();
+      await page.getByTestId("estimate-per-run").filter({ hasText: "$" }).waitFor();
+      expect(await warning.count()).toBe(0);
+      // Every five minutes: 288 runs a day.
+      await page.getByRole("radio", { name: "Custom (cron)" }).check();
+      await page.getByLabel("Cron", { exact: true }).fill("*/5 * * * *");
+      await warning.waitFor();
+      expect(await warning.textContent()).toMatch(
+        /^Every 5 minutes, this tracker costs about \$\d[\d,]*\.\d\d a day; your limit is \$20\.00\. Runs past the limit are skipped: /,
+      );
+    },
+    TIMEOUT,
+  );
 });
