@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { providerCatalogue, providerIds } from "#src/contract/providers.ts";
 import { formatInZone } from "#src/core/tracker-timing.ts";
+import { pageJson } from "#tests/support/tracker-pages.ts";
 import { newAccount } from "#tests/support/accounts.ts";
 import { screenshot, seriousAxeViolations, useBrowser, visit, waitForHydration, type PageOptions } from "#tests/support/browser.ts";
 
@@ -252,7 +253,8 @@ describe("trackers in Chromium", () => {
       await keep.uncheck();
       await confirm.getByRole("button", { name: "Delete tracker" }).click();
       await page.getByRole("heading", { name: "No trackers yet" }).waitFor();
-      expect((await (await page.request.get("/api/user/searches")).json()).searches).toEqual([]);
+      // Read by the page itself (the browser's fetch, with its cookies), as the history page reads it.
+      expect((await pageJson<{ searches: unknown[] }>(page, "GET", "/api/user/searches")).searches).toEqual([]);
     },
     TIMEOUT,
   );
