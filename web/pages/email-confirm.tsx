@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { MailCheck } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link } from "wouter";
 import type { EmailConfirmation } from "#src/contract/notifications.ts";
 import { emailLinkQueries } from "#web/lib/email-links.ts";
 import type { PageProps, PrefetchContext, PrefetchOutcome } from "#web/page.ts";
-import { Alert, AlertDescription, api, ApiError, Button, Skeleton } from "#web/shared-chunk.ts";
+import { ConfirmAction, Said } from "#web/components/email-link-page.tsx";
+import { api, ApiError, Skeleton } from "#web/shared-chunk.ts";
 
 /*
  * /email/confirm/{token} (ADR 053): where a confirmation link opens. It says which address the
@@ -54,19 +53,7 @@ export default function EmailConfirmPage({ params }: PageProps) {
             Confirm that <span className="font-medium break-all text-foreground">{link.email}</span> is yours and may receive the tracker e-mails its account on
             AI Search Comparison turned on. If you did not ask for them, close this page: nothing is sent to it.
           </Said>
-          <div>
-            <Button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
-              <MailCheck aria-hidden="true" />
-              Confirm
-            </Button>
-          </div>
-          {confirm.isError ? (
-            <Alert variant="destructive" role="alert">
-              <AlertDescription>
-                {confirm.error instanceof ApiError ? (confirm.error.serverMessage ?? confirm.error.message) : "Could not confirm. Please try again."}
-              </AlertDescription>
-            </Alert>
-          ) : null}
+          <ConfirmAction confirm={confirm} />
         </>
       )}
     </main>
@@ -74,15 +61,6 @@ export default function EmailConfirmPage({ params }: PageProps) {
 }
 
 /** The page's heading and what it says. */
-function Said({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <>
-      <title>{`${title} · AI Search Comparison`}</title>
-      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-      <p className="text-muted-foreground">{children}</p>
-    </>
-  );
-}
 
 function ProfileLink() {
   return (

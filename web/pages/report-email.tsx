@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { MailCheck } from "lucide-react";
-import type { ReactNode } from "react";
 import type { ReportConfirmation } from "#src/contract/reports.ts";
 import { reportLinkQueries } from "#web/lib/email-links.ts";
 import type { PageProps, PrefetchContext, PrefetchOutcome } from "#web/page.ts";
-import { Alert, AlertDescription, api, ApiError, Button, Skeleton } from "#web/shared-chunk.ts";
+import { ConfirmAction, Said } from "#web/components/email-link-page.tsx";
+import { api, ApiError, Skeleton } from "#web/shared-chunk.ts";
 
 /*
  * /email/report/confirm/{token} and /email/report/unsubscribe/{token} (ADR 066): where a tracker
@@ -56,19 +55,7 @@ function Confirm({ token }: { token: string }) {
       <Said title="Confirm you want this report">
         {`Confirm that ${link.email} may receive the report of the tracker "${link.tracker}" from AI Search Comparison. If you did not ask for it, close this page: nothing is sent.`}
       </Said>
-      <div>
-        <Button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
-          <MailCheck aria-hidden="true" />
-          Confirm
-        </Button>
-      </div>
-      {confirm.isError ? (
-        <Alert variant="destructive" role="alert">
-          <AlertDescription>
-            {confirm.error instanceof ApiError ? (confirm.error.serverMessage ?? confirm.error.message) : "Could not confirm. Please try again."}
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      <ConfirmAction confirm={confirm} />
     </>
   );
 }
@@ -79,14 +66,4 @@ function Unsubscribe({ token }: { token: string }) {
   if (error) return <Said title="Could not unsubscribe">{error instanceof ApiError ? (error.serverMessage ?? error.message) : "Please try again."}</Said>;
   if (!done) return <Said title="This link is not valid">The report's owner may have removed this address already: nothing more is sent to it.</Said>;
   return <Said title="Unsubscribed">{`No more reports of the tracker "${done.tracker}" are sent to ${done.email}.`}</Said>;
-}
-
-function Said({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <>
-      <title>{`${title} · AI Search Comparison`}</title>
-      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-      <p className="text-muted-foreground">{children}</p>
-    </>
-  );
 }
