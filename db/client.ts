@@ -2,7 +2,7 @@
 // otherwise embedded PGlite. Both are exposed as the same drizzle type `Db`.
 import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -154,9 +154,48 @@ async function pgliteAssets(dir: string, initialised: boolean) {
   return { pgliteWasmModule, initdbWasmModule, fsBundle: Bun.file(join(dir, "pglite.data")) };
 }
 
-/** The driver under the app's drizzle instance (drizzle keeps it as `$client`): PGlite or postgres.js's Sql. */
+/** The driver under the app's drizzle instance (drizzle keeps it as `$client`, for PGlite a view of it): PGlite or postgres.js's Sql. */
 export function clientOf<T>(database: Database): T {
-  return (database.db as unknown as { $client: T }).$client;
+  const client = (database.db as unknown as { $client: T & object }).$client;
+  return (drizzleViews.get(client) as T | undefined) ?? client;
+}
+
+/**
+ * The types drizzle asks PGlite to leave as PostgreSQL's text (its columns map them themselves):
+ * timestamps, dates, intervals and their arrays, and numeric arrays. Drizzle hands them over with
+ * every statement, and PGlite merges them into a copy of its whole table of 300-odd parsers each
+ * time (about 5 % of a tracker run's CPU); set once on the instance, drizzle's statements go without.
+ * pg-boss, the instance's other caller, asks for PGlite's usual Dates (PGLITE_DATES).
+ */
+const AS_TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+const AS_TEXT: Record<number, (value: string) => string> = Object.fromEntries(AS_TEXT_TYPES.map((oid) => [oid, (value: string) => value]));
+
+/** Options for a statement that wants PGlite's own parsing of those types (Dates for timestamps), as before AS_TEXT. */
+export const PGLITE_DATES: QueryOptions = {
+  parsers: Object.fromEntries(AS_TEXT_TYPES.flatMap((oid) => (types.parsers[oid] ? [[oid, types.parsers[oid]]] : []))),
+};
+
+/** The client as drizzle sees it: its statements (in and out of transactions) without their own parsers. */
+function withoutStatementParsers<T extends PGlite | Transaction>(client: T): T {
+  const view = new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "query")
+        return (text: string, params?: unknown[], options?: QueryOptions) => target.query(text, params, options?.parsers ? withoutParsers(options) : options);
+      if (property === "transaction")
+        return <R>(run: (tx: Transaction) => Promise<R>) => (target as PGlite).transaction((tx) => run(withoutStatementParsers(tx)));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  drizzleViews.set(view, client);
+  return view;
+}
+
+/** Drizzle's view of a client → the client itself, which clientOf hands to everything else. */
+const drizzleViews = new WeakMap<object, object>();
+
+function withoutParsers({ parsers: _, ...options }: QueryOptions): QueryOptions {
+  return options;
 }
 
 /** Wraps an open postgres.js pool; close() ends it. */
@@ -167,7 +206,8 @@ export function postgresDatabase(client: Sql): Database {
 
 /** Wraps an open PGlite (e.g. one made from a dumpDataDir() snapshot in tests); close() closes it, then `onClosed`. */
 export function pgliteDatabase(client: PGlite, onClosed?: () => void): Database {
-  const db: Db = drizzlePglite({ client, schema });
+  Object.assign(client.parsers, AS_TEXT);
+  const db: Db = drizzlePglite({ client: withoutStatementParsers(client), schema });
   let closed = false;
   return {
     db,

@@ -16,7 +16,8 @@
 // - LISTEN through `listen(channel, onNotification, onReconnect)` when useListenNotify is on.
 //
 // PGlite: `query(text, values)` for a statement with values, `exec(text)` (simple protocol, one
-// result per statement) for parameterless text. A BEGIN script runs inside PGlite's own
+// result per statement) for parameterless text, timestamps read as Dates as node-pg reads them
+// (PGLITE_DATES: the instance keeps them as text for drizzle). A BEGIN script runs inside PGlite's own
 // `transaction()`: PGlite has one session, and a script that fails half-way leaves it inside an
 // aborted transaction; under `transaction()` the ROLLBACK happens before the next query in the
 // queue, where a ROLLBACK sent afterwards would let an app query land in the aborted block first
@@ -32,7 +33,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Db as PgBossDb } from "pg-boss";
 import type { Sql } from "postgres";
-import { clientOf, type Database } from "#db/client.ts";
+import { clientOf, PGLITE_DATES, type Database } from "#db/client.ts";
 import { listen } from "#db/listen.ts";
 
 type Rows = { rows: unknown[] };
@@ -48,8 +49,8 @@ export function pgBossDb(database: Database): PgBossDb {
 
 function pgliteSql(pglite: PGlite): PgBossDb["executeSql"] {
   return async (text, values) => {
-    if (values?.length) return { rows: (await pglite.query(text, values.map(parameter))).rows };
-    const results = STARTS_TRANSACTION.test(text) ? await pglite.transaction((tx) => tx.exec(text)) : await pglite.exec(text);
+    if (values?.length) return { rows: (await pglite.query(text, values.map(parameter), PGLITE_DATES)).rows };
+    const results = STARTS_TRANSACTION.test(text) ? await pglite.transaction((tx) => tx.exec(text, PGLITE_DATES)) : await pglite.exec(text, PGLITE_DATES);
     return { rows: results.flatMap((result) => result.rows) };
   };
 }
