@@ -1,4 +1,5 @@
 /** Where a tracker run's time and memory go, in this process (sampled every 200 ms): a probe, not a bench row. */
+import { clientOf } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { seedSearches } from "../scripts/seed.ts";
@@ -21,7 +22,7 @@ const { cookie } = await seedSearches(bench.database, bench.handle, { searches: 
 const api = createApiClient({ baseUrl: "http://localhost", fetch: bench.handle, headers: { cookie } });
 const tracker = await api.createTracker(benchRunTracker("Probe", queries));
 Bun.gc(true);
-const client = (bench.database.db as unknown as { $client: { mod?: { HEAPU8?: Uint8Array } } }).$client;
+const client = clientOf<{ mod?: { HEAPU8?: Uint8Array } }>(bench.database);
 const mb = (n: number) => Math.round(n / 1048576);
 const sample = () => {
   const m = process.memoryUsage();

@@ -9,7 +9,7 @@ import { classifyFailure } from "#src/server/services/providers/failure.ts";
 import { DeadlineReachedError, defaultRetryPolicy, withRetry, type RateLimits, type RetryPolicy } from "#src/server/services/providers/retry.ts";
 import type { ProviderAdapter, ProviderAnswer } from "#src/server/services/providers/types.ts";
 import { deadlineMessage, type Deadline } from "./deadline.ts";
-import { answerRead } from "../../young-garbage.ts";
+import { answersRead } from "../../young-garbage.ts";
 
 export type ProviderRun = { query: string; options: SearchOptions; signal: AbortSignal; retry?: RetryPolicy; deadline: Deadline };
 
@@ -85,7 +85,7 @@ export async function readAnswer(
       read = { ...readProse(answer.text, { cut }), extraction: "prose" };
     }
   }
-  answerRead();
+  answersRead();
   return {
     ...offModelResult(adapter.id),
     simulated: adapter.mode === "simulated",

@@ -13,6 +13,7 @@ import { modelIdentity, versionSet } from "#src/core/model-identity.ts";
 import { addCounts, metricOf, subjectCounts, trendDispersions, type SubjectCounts, type TrendSeries } from "#src/core/trend.ts";
 import type { Dispersion } from "#src/core/dispersion.ts";
 import type { SearchStore } from "../search/store.ts";
+import { answersRead } from "../../young-garbage.ts";
 
 /** The row of the run over all its queries. */
 const ALL_QUERIES = "";
@@ -62,6 +63,7 @@ export function createRollups({ db, store }: { db: Db; store: SearchStore }) {
       for (const item of items) {
         const result = item.searchId ? await store.get(owner, item.searchId) : null;
         if (!result) continue;
+        answersRead(Object.values(result.runs ?? {}).reduce((n, runs) => n + (runs?.length ?? 0), 1));
         for (const provider of providerIds) {
           const model = result.models[provider];
           if (!model || !providers.includes(provider)) continue;
