@@ -1,4 +1,4 @@
-/** Where a tracker run's time and memory go, in this process (sampled every 200 ms): a probe, not a bench row. */
+/** Where a tracker run's time and memory go, in this process (sampled every 200 ms): a probe, not a bench row. `--plain` leaves out the statement counts. */
 import { clientOf } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
@@ -33,7 +33,9 @@ console.log("before", sample());
 const statements = new Map<string, number>();
 const paramBytes = new Map<string, number>();
 const counting = client as unknown as Record<string, (...args: unknown[]) => unknown>;
-for (const method of ["query", "exec"]) {
+// --plain: no counting, for a CPU profile of the run alone (`bun --cpu-prof bench/run-probe.ts --plain`).
+const plain = process.argv.includes("--plain");
+for (const method of plain ? [] : ["query", "exec"]) {
   const original = counting[method]!.bind(client);
   counting[method] = (...args: unknown[]) => {
     const text = String(args[0]).replace(/\s+/g, " ").trim().slice(0, 70);
@@ -48,19 +50,20 @@ const execTime = new Map<string, number>();
 let lastSql = "(none)";
 const raw = client as unknown as { execProtocolRawSync: (message: Uint8Array) => unknown };
 const originalSync = raw.execProtocolRawSync.bind(client);
-raw.execProtocolRawSync = (message: Uint8Array) => {
-  const t = process.cpuUsage();
-  try {
-    return originalSync(message);
-  } finally {
-    const text = new TextDecoder().decode(message.subarray(0, 400));
-    const found = /(select|insert|update|delete|with|begin|commit)[^\0]*/i.exec(text)?.[0];
-    if (found) lastSql = found.replace(/\s+/g, " ").slice(0, 70);
-    const sqlText = lastSql;
-    const used = process.cpuUsage(t);
-    execTime.set(sqlText, (execTime.get(sqlText) ?? 0) + (used.user + used.system) / 1000);
-  }
-};
+if (!plain)
+  raw.execProtocolRawSync = (message: Uint8Array) => {
+    const t = process.cpuUsage();
+    try {
+      return originalSync(message);
+    } finally {
+      const text = new TextDecoder().decode(message.subarray(0, 400));
+      const found = /(select|insert|update|delete|with|begin|commit)[^\0]*/i.exec(text)?.[0];
+      if (found) lastSql = found.replace(/\s+/g, " ").slice(0, 70);
+      const sqlText = lastSql;
+      const used = process.cpuUsage(t);
+      execTime.set(sqlText, (execTime.get(sqlText) ?? 0) + (used.user + used.system) / 1000);
+    }
+  };
 const cpu0 = process.cpuUsage();
 let peakRss = 0;
 const peakTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
