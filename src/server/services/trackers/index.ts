@@ -1,7 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { rateCounters, trackers } from "#db/schema.ts";
+import { rateCounters, trackers, workspaceMembers } from "#db/schema.ts";
+import type { WorkspaceRole } from "#src/contract/workspaces.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
@@ -39,6 +40,9 @@ import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 import type { MissedRuns } from "./missed.ts";
 import { stallOf } from "./overdue.ts";
+import { checkRole, ensurePersonal, requireRole } from "../workspaces/access.ts";
+import type { Actor, Audit } from "../workspaces/audit.ts";
+import { auditEdit } from "./audited.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
 
@@ -88,13 +92,16 @@ export type TrackersDeps = {
   minIntervalMinutes: number;
   /** The caps on trackers, a run's size and Run now (ADR 052); the defaults when not given. */
   caps?: TrackerCaps;
+  /** Where creating, editing, running and deleting are written, in the tracker's workspace's log (ADR 071). */
+  audit: Pick<Audit, "record">;
   clock?: () => Date;
 };
 
 /**
  * Trackers: a Pro user's questions asked on a schedule. This is their definition and
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
- * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
+ * here is Pro (the routes declare it). A tracker belongs to a workspace (ADR 071): its members
+ * read it (viewer), editors change, run and delete it; to anyone else it reads exactly like a missing one.
  */
 export function createTrackers({
   db,
@@ -112,6 +119,7 @@ export function createTrackers({
   webhooks,
   minIntervalMinutes,
   caps = DEFAULT_TRACKER_CAPS,
+  audit,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
@@ -125,17 +133,21 @@ export function createTrackers({
   }
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
-  async function own(userId: string, id: string): Promise<TrackerRow> {
-    const [row] = UUID.test(id)
+  /** The tracker, if the user is a member of its workspace with `needed` or above: NOT_FOUND for a non-member, ROLE_REQUIRED below it. */
+  async function reach(userId: string, id: string, needed: WorkspaceRole): Promise<TrackerRow> {
+    const [found] = UUID.test(id)
       ? await db
-          .select()
+          .select({ row: trackers, role: workspaceMembers.role })
           .from(trackers)
-          .where(and(eq(trackers.id, id), eq(trackers.userId, userId)))
+          .innerJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, trackers.workspaceId), eq(workspaceMembers.userId, userId)))
+          .where(eq(trackers.id, id))
           .limit(1)
       : [];
-    if (!row) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
-    return row;
+    if (!found) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
+    checkRole(found.role, needed);
+    return found.row;
   }
+  const own = (userId: string, id: string) => reach(userId, id, "viewer");
 
   /** The providers asked: the given ones, each connected here; every connected one by default. */
   function chooseProviders(given: ProviderId[] | undefined): ProviderId[] {
@@ -163,10 +175,11 @@ export function createTrackers({
    * Counts a Run now against the account's TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, across its
    * trackers, in the shared counters so that every instance and a deleted tracker count); RATE_LIMITED past it.
    */
-  async function takeManualRun(userId: string): Promise<() => Promise<void>> {
+  async function takeManualRun(userId: string, row: TrackerRow): Promise<() => Promise<void>> {
     const now = clock();
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const key = `tracker-run-now:${userId}`;
+    // The personal workspace counts as the account always has; another workspace counts for itself.
+    const key = (await isPersonal(userId, row.workspaceId)) ? `tracker-run-now:${userId}` : `tracker-run-now:workspace:${row.workspaceId}`;
     const [counted] = await db
       .insert(rateCounters)
       .values({ key, windowStart: day, count: 1 })
@@ -191,6 +204,10 @@ export function createTrackers({
         .set({ count: sql`${rateCounters.count} - 1` })
         .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, day), sql`${rateCounters.count} > 0`));
     };
+  }
+
+  async function isPersonal(userId: string, workspaceId: string): Promise<boolean> {
+    return (await ensurePersonal(db, userId)) === workspaceId;
   }
 
   /** A tracker's shape, for what change it can tell (ADR 050). */
@@ -219,6 +236,7 @@ export function createTrackers({
     const location = v.safeParse(Location, row.location);
     return {
       id: row.id,
+      workspaceId: row.workspaceId,
       name: row.name,
       queries: row.queries,
       questionTags: row.questionTags,
@@ -261,8 +279,15 @@ export function createTrackers({
   }
 
   return {
-    async list(userId: string): Promise<{ trackers: Tracker[] }> {
-      const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
+    /** One workspace's trackers (a viewer's read), or without `workspaceId` those of every workspace the user is a member of. */
+    async list(userId: string, { workspaceId }: { workspaceId?: string } = {}): Promise<{ trackers: Tracker[] }> {
+      if (workspaceId) await requireRole(db, userId, workspaceId, "viewer");
+      const theirs = db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId));
+      const rows = await db
+        .select()
+        .from(trackers)
+        .where(workspaceId ? eq(trackers.workspaceId, workspaceId) : inArray(trackers.workspaceId, theirs))
+        .orderBy(desc(trackers.createdAt));
       // One count for the whole list, not one per tracker.
       const counts = await searches.countByTracker(rows.map((row) => row.id));
       return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { savedSearches: counts.get(row.id) ?? 0 }))) };
@@ -279,26 +304,34 @@ export function createTrackers({
         competitors: shape.competitors ?? 0,
       }),
 
-    async create(userId: string, input: CreateTracker): Promise<Tracker> {
+    async create(actor: Actor, input: CreateTracker): Promise<Tracker> {
+      const { userId } = actor;
+      const personal = await ensurePersonal(db, userId);
+      const workspaceId = input.workspaceId ?? personal;
+      if (workspaceId !== personal) await requireRole(db, userId, workspaceId, "editor");
       const schedule = checkSchedule(input.schedule, minIntervalMinutes);
       const asked = chooseProviders(input.providers);
       checkRunSize(input.queries.length, asked.length, input.iterations);
       if (input.webhook) await checkWebhookUrl(input.webhook.url, webhookPolicy);
       const webhook = input.webhook ? { webhookUrl: input.webhook.url, webhookFormat: input.webhook.format, webhookSecret: newWebhookSecret() } : {};
-      // Counted and saved under the account's lock: two creates at once cannot both take the last place.
+      // Counted and saved under the workspace's lock: two creates at once cannot both take the last place.
+      // The personal workspace is the account's (MAX_TRACKERS_PER_ACCOUNT as before); another workspace has as many of its own.
       const row = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(TRACKER_COUNT_LOCK_KEY))}, hashtext(${userId}))`);
-        const [counted] = await tx.select({ n: sql<number>`count(*)` }).from(trackers).where(eq(trackers.userId, userId));
+        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(TRACKER_COUNT_LOCK_KEY))}, hashtext(${workspaceId}))`);
+        const [counted] = await tx.select({ n: sql<number>`count(*)` }).from(trackers).where(eq(trackers.workspaceId, workspaceId));
         const have = Number(counted?.n ?? 0);
         if (have >= caps.maxTrackers)
           throw new DomainError(
             "CONFLICT",
-            `You have ${have} trackers, the most an account may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`,
+            workspaceId === personal
+              ? `You have ${have} trackers, the most an account may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`
+              : `This workspace has ${have} trackers, the most a workspace may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`,
           );
         const [saved] = await tx
           .insert(trackers)
           .values({
             userId,
+            workspaceId,
             name: input.name,
             queries: input.queries,
             questionTags: input.questionTags,
@@ -314,6 +347,7 @@ export function createTrackers({
             ...webhook,
           })
           .returning();
+        if (saved) await audit.record(actor, { workspaceId, action: "tracker.created", target: saved.name, details: { trackerId: saved.id } }, tx);
         return saved;
       });
       if (!row) throw new Error("could not save the tracker");
@@ -323,8 +357,8 @@ export function createTrackers({
       return withSecret(await view(scheduled, null, { seeing: "wait" }), scheduled, Boolean(input.webhook));
     },
 
-    async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
-      const row = await own(userId, id);
+    async update(actor: Actor, id: string, change: UpdateTracker): Promise<Tracker> {
+      const row = await reach(actor.userId, id, "editor");
       const schedule = change.schedule && checkSchedule(change.schedule, minIntervalMinutes);
       // Resuming takes a schedule allowed now: one kept before the rules tightened (paused at start, ./schedules-check.ts) is refused until changed.
       if (!schedule && change.paused === false) checkResumed({ cron: row.cron, timezone: row.timezone });
@@ -376,23 +410,38 @@ export function createTrackers({
         .where(eq(trackers.id, row.id))
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
+      await auditEdit(audit, actor, row, change);
       const scheduled = { ...updated, nextRunAt: await engine.schedule(updated) };
       await ensureMissedCheck();
       return withSecret(await view(scheduled, undefined, { seeing: "wait" }), scheduled, freshSecret);
     },
 
     /** Deletes the tracker with its runs; its saved searches stay in the history as the owner's own (`keepSearches`) or go with it. */
-    async remove(userId: string, id: string, { keepSearches }: { keepSearches: boolean }): Promise<void> {
-      const row = await own(userId, id);
+    async remove(actor: Actor, id: string, { keepSearches }: { keepSearches: boolean }): Promise<void> {
+      const row = await reach(actor.userId, id, "editor");
       await engine.unschedule(row.id);
       await db.delete(trackers).where(eq(trackers.id, row.id));
       await searches.releaseTrackerSearches(row.id, { keep: keepSearches });
+      await audit.record(actor, { workspaceId: row.workspaceId, action: "tracker.deleted", target: row.name, details: { trackerId: row.id, keepSearches } });
     },
 
+    /** A workspace's trackers, ended and deleted as the workspace goes; their saved searches stay their makers' own. */
+    async removeInWorkspace(workspaceId: string): Promise<void> {
+      const rows = await db.select({ id: trackers.id }).from(trackers).where(eq(trackers.workspaceId, workspaceId));
+      for (const { id } of rows) {
+        await engine.unschedule(id);
+        await db.delete(trackers).where(eq(trackers.id, id));
+        await searches.releaseTrackerSearches(id, { keep: true });
+      }
+    },
+
+    /** The tracker's row, for a service that acts on it (its report): with the check and answers of every call here. */
+    access: (userId: string, id: string, needed: WorkspaceRole): Promise<TrackerRow> => reach(userId, id, needed),
+
     /** Run now: 202 with the run queued, or CONFLICT naming the run already queued or running. */
-    async runNow(userId: string, id: string): Promise<{ run: TrackerRun }> {
-      const row = await own(userId, id);
-      const giveBack = await takeManualRun(userId);
+    async runNow(actor: Actor, id: string): Promise<{ run: TrackerRun }> {
+      const row = await reach(actor.userId, id, "editor");
+      const giveBack = await takeManualRun(actor.userId, row);
       let runId: string;
       try {
         runId = await engine.start(row, "manual");
@@ -402,12 +451,13 @@ export function createTrackers({
       }
       const run = await runViews.one(row.id, runId);
       if (!run) throw new Error("the run just queued is missing");
+      await audit.record(actor, { workspaceId: row.workspaceId, action: "tracker.run", target: row.name, details: { trackerId: row.id, runId } });
       return { run };
     },
 
     /** Send test: a `test` event posted to the tracker's webhook now, and what came of it; CONFLICT without a webhook, RATE_LIMITED past WEBHOOK_TESTS_PER_MINUTE. */
     async testWebhook(userId: string, id: string): Promise<WebhookTestResult> {
-      const row = await own(userId, id);
+      const row = await reach(userId, id, "editor");
       if (!row.webhookUrl || !row.webhookSecret) throw new DomainError("CONFLICT", "This tracker has no webhook: set one, then send a test");
       const taken = webhookTests.attempt([`webhook-test:${userId}`]);
       if (!taken.allowed)
