@@ -62,6 +62,7 @@ export const Workspace = v.object({
 });
 export type Workspace = v.InferOutput<typeof Workspace>;
 export const WorkspaceList = v.object({ workspaces: v.array(Workspace) });
+export type WorkspaceList = v.InferOutput<typeof WorkspaceList>;
 
 export const Member = v.object({
   userId: v.string(),
@@ -71,6 +72,7 @@ export const Member = v.object({
 });
 export type Member = v.InferOutput<typeof Member>;
 export const MemberList = v.object({ members: v.array(Member) });
+export type MemberList = v.InferOutput<typeof MemberList>;
 
 /** PATCH /api/workspaces/{id}/members/{userId}. */
 export const ChangeRole = v.object({ role: WorkspaceRole }, "The body must be a JSON object with a role");
@@ -103,6 +105,7 @@ export const Invitation = v.object({
 });
 export type Invitation = v.InferOutput<typeof Invitation>;
 export const InvitationList = v.object({ invitations: v.array(Invitation) });
+export type InvitationList = v.InferOutput<typeof InvitationList>;
 
 /** POST /api/invitations/{token}/accept. */
 export const AcceptedInvitation = v.object({

@@ -64,7 +64,8 @@ function spec() {
     provider: null,
     mapJsonSchema: { valibot: jsonSchemaOf },
     specPath: SPEC_PATH,
-    exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
+    // Files (a path with an extension) are left out, but not an API call that answers one (a workspace's audit.csv).
+    exclude: { paths: ["/*", "/assets/*", "/api/*", /^(?!\/api\/).*\.[^/]*$/], staticFile: false },
     documentation: {
       components: { schemas: { Error: jsonSchemaOf(ErrorBody) } },
       info: {
