@@ -18,6 +18,8 @@ import { WORKSPACE_NOT_FOUND } from "#src/server/services/workspaces/access.ts";
 import { createProAgent } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
+import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
+import { waitFor } from "#tests/support/wait.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
 import { crmTracker } from "#tests/support/trackers.ts";
 
@@ -346,4 +348,33 @@ describeEachDatabase("workspaces", (getDb) => {
       await queue.stop();
     }
   }, 120_000);
+
+  test("with SMTP_URL an invitation naming an address is e-mailed there, once, and its link joins that account", async () => {
+    const smtp = await startSmtpSink();
+    const { app, queue } = await createTestApp(getDb(), { env: { SMTP_URL: smtp.url, MAIL_FROM: "Team <team@example.com>" } });
+    try {
+      const { agent: owner } = await createProAgent(app, getDb());
+      const { agent: invitee, account } = await createProAgent(app, getDb());
+      const workspace = (await owner.request("POST", "/api/workspaces", { name: "Northwind" })).json as Workspace;
+      const answer = await owner.request("POST", `/api/workspaces/${workspace.id}/invitations`, { role: "editor", email: account.email });
+      expect(answer).toMatchObject({ status: 201, json: { emailed: true } });
+      const mail = await waitFor(() => smtp.inbox.find((received) => received.to.includes(account.email)), { what: "the invitation" });
+      expect(mail.subject).toContain('"Northwind"');
+      expect(mail.text).toContain("as editor");
+      const [link] = linksIn(mail.text, "/invitations/");
+      expect(link).toBe((answer.json as CreatedInvitation).url);
+      // The same address again the same day is not e-mailed twice.
+      expect((await owner.request("POST", `/api/workspaces/${workspace.id}/invitations`, { role: "viewer", email: account.email })).json).toMatchObject({
+        emailed: false,
+      });
+      const token = new URL(link!).pathname.split("/").at(-1);
+      expect(await invitee.request("POST", `/api/invitations/${token}/accept`)).toMatchObject({
+        status: 200,
+        json: { workspaceId: workspace.id, role: "editor" },
+      });
+    } finally {
+      await queue.stop();
+      await smtp.stop();
+    }
+  }, 60_000);
 });
