@@ -42,6 +42,8 @@ export function checkRole(role: WorkspaceRole, needed: WorkspaceRole): void {
  * and for an account made some other way (a seed, a test's row). Two callers at once make one.
  */
 export async function ensurePersonal(db: Tx, userId: string): Promise<string> {
+  const [found] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.personalUserId, userId)).limit(1);
+  if (found) return found.id;
   await db.execute(sql`
     with made as (
       insert into ${workspaces} (name, personal_user_id) values (${PERSONAL_NAME}, ${userId})
