@@ -4,6 +4,7 @@ import { workspaceInvitations } from "#db/schema.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import {
+  AUDIT_ACTIONS,
   roleRequired,
   type AcceptedInvitation,
   type AuditPage,
@@ -63,8 +64,8 @@ const NEEDS: Record<string, { role: WorkspaceRole; body?: unknown; destroys?: bo
 };
 
 describeEachDatabase("workspaces", (getDb) => {
-  async function setup() {
-    const { app, queue } = await createTestApp(getDb(), { env: { TRACKER_MIN_INTERVAL_MINUTES: "1" } });
+  async function setup(env: Record<string, string> = {}) {
+    const { app, queue } = await createTestApp(getDb(), { env: { TRACKER_MIN_INTERVAL_MINUTES: "1", ...env } });
     const person = async (): Promise<Person> => {
       const { agent, account } = await createProAgent(app, getDb());
       return { agent, id: account.id, email: account.email };
@@ -176,6 +177,28 @@ describeEachDatabase("workspaces", (getDb) => {
       expect((await editor.agent.request("DELETE", `/api/shares/${share.id}`)).status).toBe(200);
       // Someone else's workspace as a target is a missing one.
       expect((await outsider.agent.request("POST", "/api/trackers", { ...crmTracker, workspaceId: workspace.id })).status).toBe(404);
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
+
+  test("a tracker's link is its workspace's: it keeps reading after its maker leaves, and goes with the tracker", async () => {
+    const { app, queue, person } = await setup();
+    try {
+      const { editor, owner, workspace, tracker } = await team(person);
+      const shared = await editor.agent.request("POST", "/api/shares", { kind: "tracker", id: tracker.id });
+      const token = new URL((shared.json as { url: string }).url).pathname.split("/").at(-1);
+      expect((await editor.agent.request("DELETE", `/api/workspaces/${workspace.id}/members/${editor.id}`)).status).toBe(200);
+      expect((await editor.agent.request("GET", `/api/trackers/${tracker.id}`)).status).toBe(404);
+      const anyone = createAgent(app);
+      expect(await anyone.request("GET", `/api/shared/${token}`)).toMatchObject({
+        status: 200,
+        json: { kind: "tracker", tracker: { name: "CRM visibility" } },
+      });
+      expect((await anyone.request("GET", `/api/shared/${token}/trend`)).status).toBe(200);
+      expect(JSON.stringify((await anyone.request("GET", `/api/shared/${token}`)).json)).not.toContain(workspace.id);
+      expect((await owner.agent.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBe(200);
+      expect((await anyone.request("GET", `/api/shared/${token}`)).status).toBe(404);
     } finally {
       await queue.stop();
     }
@@ -294,9 +317,10 @@ describeEachDatabase("workspaces", (getDb) => {
   }, 120_000);
 
   test("an API token acts with its user's role, and the audit log says who did what, how, newest first, paged and as CSV", async () => {
-    const { queue, person } = await setup();
+    const { queue, person } = await setup({ WEBHOOK_ALLOW_PRIVATE: "1" });
     try {
-      const { owner, editor, viewer, workspace, tracker } = await team(person);
+      const fixture = await team(person);
+      const { owner, editor, viewer, workspace, tracker, invitationId } = fixture;
       const tokenOf = async (who: Person) => ((await who.agent.request("POST", "/api/tokens", { name: "script" })).json as CreatedToken).token;
       const [editorToken, viewerToken] = await Promise.all([tokenOf(editor), tokenOf(viewer)]);
       const withToken = (token: string) => (method: string, path: string, body?: unknown) =>
@@ -337,12 +361,35 @@ describeEachDatabase("workspaces", (getDb) => {
       expect(seen).toEqual(page.entries.map((entry) => entry.id));
       expect((await owner.agent.request("GET", `/api/workspaces/${workspace.id}/audit?limit=0`)).status).toBe(400);
 
+      // Every other kind of change is written too.
+      const { admin, extra } = fixture;
+      expect((await editor.agent.request("PATCH", `/api/trackers/${tracker.id}`, { paused: false, webhook: { url: "http://127.0.0.1:9/hook" } })).status).toBe(
+        200,
+      );
+      expect((await editor.agent.request("POST", `/api/trackers/${tracker.id}/runs`)).status).toBe(202);
+      const link = (await editor.agent.request("POST", "/api/shares", { kind: "tracker", id: tracker.id })).json as { id: string };
+      expect((await editor.agent.request("DELETE", `/api/shares/${link.id}`)).status).toBe(200);
+      expect((await admin.agent.request("PATCH", `/api/workspaces/${workspace.id}`, { name: "Acme" })).status).toBe(200);
+      expect((await admin.agent.request("PATCH", `/api/workspaces/${workspace.id}/members/${extra.id}`, { role: "editor" })).status).toBe(200);
+      expect((await admin.agent.request("DELETE", `/api/workspaces/${workspace.id}/invitations/${invitationId}`)).status).toBe(200);
+      expect((await viewer.agent.request("DELETE", `/api/workspaces/${workspace.id}/members/${viewer.id}`)).status).toBe(200);
+      expect((await admin.agent.request("DELETE", `/api/workspaces/${workspace.id}/members/${extra.id}`)).status).toBe(200);
+      expect((await editor.agent.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBe(200);
+      const all = (await owner.agent.request("GET", `/api/workspaces/${workspace.id}/audit?limit=200`)).json as AuditPage;
+      expect(new Set(all.entries.map((entry) => entry.action))).toEqual(new Set(AUDIT_ACTIONS));
+      expect(all.entries.find((entry) => entry.action === "tracker.webhook-set")?.details).toMatchObject({ url: "http://127.0.0.1:9/hook" });
+      expect(JSON.stringify(all.entries)).not.toContain("whsec");
+      expect(all.entries.find((entry) => entry.action === "member.role-changed")).toMatchObject({
+        actor: { userId: admin.id },
+        details: { from: "viewer", to: "editor" },
+      });
+
       const csv = await owner.agent.request("GET", `/api/workspaces/${workspace.id}/audit.csv`);
       expect(csv.status).toBe(200);
       expect(csv.headers.get("content-type")).toContain("text/csv");
       const lines = csv.text.trimEnd().split("\r\n");
       expect(lines[0]).toBe("At,Actor,Actor id,Via,Token,Action,Target,Details");
-      expect(lines).toHaveLength(page.entries.length + 1);
+      expect(lines).toHaveLength(all.entries.length + 1);
       expect(lines.some((line) => line.includes(",token,") && line.includes("tracker.edited"))).toBe(true);
     } finally {
       await queue.stop();

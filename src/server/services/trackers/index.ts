@@ -69,6 +69,12 @@ const TRACKER_COUNT_LOCK_KEY = 727_411_903;
  */
 export type AsOf = { asOf?: Date };
 
+/**
+ * Who reads a tracker: a user (a member of its workspace), or a share link, which reads as its
+ * workspace's rather than its maker's, so it keeps working when its maker leaves (ADR 071).
+ */
+export type Reader = string | { link: { workspaceId: string } };
+
 export type TrackersDeps = {
   db: Db;
   providers: Providers;
@@ -147,7 +153,19 @@ export function createTrackers({
     checkRole(found.role, needed);
     return found.row;
   }
-  const own = (userId: string, id: string) => reach(userId, id, "viewer");
+  /** A read: a member's (viewer or above), or a share link's, which reads its tracker while both are in the link's workspace. */
+  async function own(reader: Reader, id: string): Promise<TrackerRow> {
+    if (typeof reader === "string") return reach(reader, id, "viewer");
+    const [row] = UUID.test(id)
+      ? await db
+          .select()
+          .from(trackers)
+          .where(and(eq(trackers.id, id), eq(trackers.workspaceId, reader.link.workspaceId)))
+          .limit(1)
+      : [];
+    if (!row) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
+    return row;
+  }
 
   /** The providers asked: the given ones, each connected here; every connected one by default. */
   function chooseProviders(given: ProviderId[] | undefined): ProviderId[] {
@@ -293,7 +311,7 @@ export function createTrackers({
       return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { savedSearches: counts.get(row.id) ?? 0 }))) };
     },
 
-    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
+    get: async (reader: Reader, id: string): Promise<Tracker> => view(await own(reader, id), undefined, { seeing: "known" }),
 
     /** What change a tracker of this shape could tell, before it is saved (ADR 050); by default on every provider connected here, without competitors. */
     estimate: (shape: Pick<TrackerShape, "questions" | "iterations"> & Partial<TrackerShape>): Promise<Detectability> =>
@@ -348,6 +366,17 @@ export function createTrackers({
           })
           .returning();
         if (saved) await audit.record(actor, { workspaceId, action: "tracker.created", target: saved.name, details: { trackerId: saved.id } }, tx);
+        if (saved && input.webhook)
+          await audit.record(
+            actor,
+            {
+              workspaceId,
+              action: "tracker.webhook-set",
+              target: saved.name,
+              details: { trackerId: saved.id, url: input.webhook.url, format: input.webhook.format },
+            },
+            tx,
+          );
         return saved;
       });
       if (!row) throw new Error("could not save the tracker");
@@ -467,16 +496,16 @@ export function createTrackers({
       return webhooks.test(row, { url: row.webhookUrl, format: row.webhookFormat ?? "json", secret: row.webhookSecret });
     },
 
-    async runs(userId: string, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {
-      const row = await own(userId, id);
+    async runs(reader: Reader, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {
+      const row = await own(reader, id);
       const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1, asOf });
       const shown = runs.slice(0, page.limit);
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
     },
 
     /** The tracker's trend: per run and provider, for the brand and each competitor, from the runs' rollups. */
-    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
-      const row = await own(userId, id);
+    async trend(reader: Reader, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
+      const row = await own(reader, id);
       const { tag, ...filters } = query;
       const pooled = tag === undefined ? undefined : questionsTagged(row.questionTags, row.queries, tag);
       if (pooled?.length === 0) throw new DomainError("INVALID_INPUT", `tag ${JSON.stringify(tag)} is not one of this tracker's tags`);
@@ -484,33 +513,33 @@ export function createTrackers({
     },
 
     /** The cited domains by type and the citation gap. */
-    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
-      const row = await own(userId, id);
+    async sources(reader: Reader, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
+      const row = await own(reader, id);
       const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
       return rollups.sources(tracker, { ...query, to: clampTo(query.to, asOf) });
     },
 
     /** What moved, newest first. */
-    async alerts(userId: string, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
-      const row = await own(userId, id);
+    async alerts(reader: Reader, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
+      const row = await own(reader, id);
       return { alerts: await alerts.list(row.id, asOf) };
     },
 
     /** The brand's headline for a period: its mention rate, rank, share of voice and change, across providers and per provider. */
-    async summary(userId: string, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
-      const row = await own(userId, id);
+    async summary(reader: Reader, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
+      const row = await own(reader, id);
       // A frozen link's "now" is just after its snapshot's run (a period ends before its "now", and that run is in it); a `to` after it reads up to it.
       const now = asOf ? new Date(asOf.getTime() + 1) : clock();
       return trackerSummary(rollups, summarySubject(row), query.to ? { ...query, to: clampTo(query.to, asOf) } : query, now);
     },
 
     /** What entered and left the top lists between the last two windows of runs. */
-    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
-      return changes.latest(await own(userId, id), query, asOf);
+    async changes(reader: Reader, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
+      return changes.latest(await own(reader, id), query, asOf);
     },
 
-    async run(userId: string, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
-      const row = await own(userId, id);
+    async run(reader: Reader, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
+      const row = await own(reader, id);
       const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
       const dispersion = UUID.test(runId)
         ? (await rollups.trend(row.id, { metric: "mention", perQuery: true, ...(asOf ? { to: asOf.toISOString() } : {}) })).dispersion
