@@ -204,6 +204,64 @@ describeEachDatabase("workspaces", (getDb) => {
     }
   }, 120_000);
 
+  test("limits: the personal workspace keeps the account's tracker cap and Run-now count; another workspace has its own", async () => {
+    const { queue, person } = await setup({ MAX_TRACKERS_PER_ACCOUNT: "2", TRACKER_MANUAL_RUNS_PER_DAY: "1" });
+    try {
+      const me = await person();
+      const workspace = (await me.agent.request("POST", "/api/workspaces", { name: "Client" })).json as Workspace;
+      const make = async (workspaceId?: string) => me.agent.request("POST", "/api/trackers", { ...crmTracker, ...(workspaceId ? { workspaceId } : {}) });
+      const [a1, a2] = [(await make()).json as Tracker, (await make()).json as Tracker];
+      expect(await make()).toMatchObject({ status: 409, json: { message: expect.stringContaining("You have 2 trackers, the most an account may have") } });
+      const [b1, b2] = [(await make(workspace.id)).json as Tracker, (await make(workspace.id)).json as Tracker];
+      expect(b1.workspaceId).toBe(workspace.id);
+      expect(await make(workspace.id)).toMatchObject({ status: 409, json: { message: expect.stringContaining("This workspace has 2 trackers") } });
+
+      const run = (tracker: Tracker) => me.agent.request("POST", `/api/trackers/${tracker.id}/runs`);
+      expect((await run(a1)).status).toBe(202);
+      expect((await run(a2)).status).toBe(429);
+      expect((await run(b1)).status).toBe(202);
+      expect((await run(b2)).status).toBe(429);
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
+
+  test("the typed client (the web's and the CLI's) makes every workspace call and reads its answer", async () => {
+    const { queue, person } = await setup();
+    try {
+      const [owner, other] = await Promise.all([person(), person()]);
+      const api = owner.agent.api;
+      const made = await api.createWorkspace("Studio");
+      expect((await api.listWorkspaces()).workspaces.map((w) => [w.name, w.role, w.personal])).toEqual([
+        ["Personal", "owner", true],
+        ["Studio", "owner", false],
+      ]);
+      expect(await api.renameWorkspace(made.id, "Studio B")).toMatchObject({ name: "Studio B" });
+      const invitation = await api.createInvitation(made.id, { role: "viewer" });
+      expect((await api.listInvitations(made.id)).invitations.map((i) => i.id)).toEqual([invitation.id]);
+      expect(await other.agent.api.acceptInvitation(new URL(invitation.url).pathname.split("/").at(-1)!)).toEqual({
+        workspaceId: made.id,
+        role: "viewer",
+        joined: true,
+      });
+      expect(await api.changeMemberRole(made.id, other.id, "editor")).toMatchObject({ userId: other.id, role: "editor" });
+      expect((await api.listMembers(made.id)).members.map((m) => m.role)).toEqual(["owner", "editor"]);
+      expect((await api.getWorkspace(made.id)).members).toBe(2);
+      const spare = await api.createInvitation(made.id, { role: "viewer" });
+      expect(await api.revokeInvitation(made.id, spare.id)).toEqual({ success: true });
+      expect(await other.agent.api.removeMember(made.id, other.id)).toEqual({ success: true });
+      expect((await api.getWorkspaceAudit(made.id, { limit: 3 })).entries.map((e) => e.action)).toEqual([
+        "member.left",
+        "invitation.revoked",
+        "member.invited",
+      ]);
+      expect(await api.deleteWorkspace(made.id)).toEqual({ success: true });
+      expect((await api.listWorkspaces()).workspaces).toHaveLength(1);
+    } finally {
+      await queue.stop();
+    }
+  }, 60_000);
+
   test("invitations: single use, expiry, revocation, another e-mail, and a member accepting again keeps the higher role", async () => {
     const { app, queue, person } = await setup();
     try {
