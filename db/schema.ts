@@ -3,6 +3,7 @@
 // `bunx drizzle-kit generate --name <what>` and commit the generated files in
 // db/migrations/ as they are.
 import { relations, sql } from "drizzle-orm";
+import type { WorkspaceRole } from "#src/contract/workspaces.ts";
 import {
   bigserial,
   boolean,
@@ -71,9 +72,6 @@ export const users = pgTable(
 // ---------------------------------------------------------------------------
 // workspaces (ADR 071): trackers, share links and saved variants belong to one; people are its members
 // ---------------------------------------------------------------------------
-
-export const workspaceRoles = ["viewer", "editor", "admin", "owner"] as const;
-export type WorkspaceRole = (typeof workspaceRoles)[number];
 
 export const workspaces = pgTable("workspaces", {
   id: uuid("id").primaryKey().defaultRandom(),

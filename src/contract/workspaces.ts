@@ -12,14 +12,6 @@ export const workspaceRoles = ["viewer", "editor", "admin", "owner"] as const;
 export const WorkspaceRole = v.picklist(workspaceRoles, `role must be one of ${workspaceRoles.join(", ")}`);
 export type WorkspaceRole = v.InferOutput<typeof WorkspaceRole>;
 
-/** What each role may do, in words (the README's table says the same). */
-export const ROLE_MEANS: Record<WorkspaceRole, string> = {
-  viewer: "read everything in the workspace; no changes, nothing that spends",
-  editor: "create, edit, run, pause and delete trackers; make and revoke share links",
-  admin: "members and invitations, renaming, the audit log; everything an editor may",
-  owner: "deleting the workspace and making owners; everything an admin may",
-};
-
 /** Whether `role` is `needed` or above it. */
 export function roleAtLeast(role: WorkspaceRole, needed: WorkspaceRole): boolean {
   return workspaceRoles.indexOf(role) >= workspaceRoles.indexOf(needed);
