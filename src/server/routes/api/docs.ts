@@ -86,6 +86,11 @@ function spec() {
         { name: "lens", description: "The brand lens (Pro)" },
         { name: "tokens", description: "Personal API tokens for the CLI and MCP clients" },
         { name: "shares", description: "Read-only share links: made by their owner, read by anyone holding one" },
+        {
+          name: "workspaces",
+          description:
+            "Workspaces, their members (roles viewer < editor < admin < owner), invitations and audit log. A workspace's trackers and links are its members'; anyone else gets 404, a member below the role a call needs 403 `ROLE_REQUIRED`",
+        },
         { name: "system", description: "Health and provider status" },
       ],
     },

@@ -190,13 +190,13 @@ export function createTrackers({
   }
 
   /**
-   * Counts a Run now against the account's TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, across its
-   * trackers, in the shared counters so that every instance and a deleted tracker count); RATE_LIMITED past it.
+   * Counts a Run now against TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, in the shared counters so that
+   * every instance and a deleted tracker count): the account's, across its personal workspace's
+   * trackers as before workspaces; another workspace's own, across its trackers. RATE_LIMITED past it.
    */
   async function takeManualRun(userId: string, row: TrackerRow): Promise<() => Promise<void>> {
     const now = clock();
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    // The personal workspace counts as the account always has; another workspace counts for itself.
     const key = (await isPersonal(userId, row.workspaceId)) ? `tracker-run-now:${userId}` : `tracker-run-now:workspace:${row.workspaceId}`;
     const [counted] = await db
       .insert(rateCounters)
