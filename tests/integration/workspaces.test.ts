@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { workspaceInvitations } from "#db/schema.ts";
+import { trackers, workspaceInvitations } from "#db/schema.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import {
@@ -182,7 +182,7 @@ describeEachDatabase("workspaces", (getDb) => {
     }
   }, 120_000);
 
-  test("a tracker's link is its workspace's: it keeps reading after its maker leaves, and goes with the tracker", async () => {
+  test("a tracker's link is its workspace's: it keeps reading after its maker leaves (whose trackers pass to the first owner), and goes with the tracker", async () => {
     const { app, queue, person } = await setup();
     try {
       const { editor, owner, workspace, tracker } = await team(person);
@@ -190,6 +190,9 @@ describeEachDatabase("workspaces", (getDb) => {
       const token = new URL((shared.json as { url: string }).url).pathname.split("/").at(-1);
       expect((await editor.agent.request("DELETE", `/api/workspaces/${workspace.id}/members/${editor.id}`)).status).toBe(200);
       expect((await editor.agent.request("GET", `/api/trackers/${tracker.id}`)).status).toBe(404);
+      // Its runs are no longer paid as the editor's: the workspace's first owner took the tracker over.
+      const [row] = await getDb().db.select({ userId: trackers.userId }).from(trackers).where(eq(trackers.id, tracker.id));
+      expect(row?.userId).toBe(owner.id);
       const anyone = createAgent(app);
       expect(await anyone.request("GET", `/api/shared/${token}`)).toMatchObject({
         status: 200,

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { users, workspaceMembers, workspaces } from "#db/schema.ts";
+import { trackers, users, workspaceMembers, workspaces } from "#db/schema.ts";
 import { workspaceRoles, type Member, type WorkspaceRole } from "#src/contract/workspaces.ts";
 import { DomainError } from "../errors.ts";
 import { checkRole, UUID, type Membership } from "./access.ts";
@@ -13,7 +13,8 @@ export const PERSONAL_OWNER = "Your personal workspace is always yours: its owne
 /**
  * A workspace's members (ADR 071): listed to every member; roles changed and members removed by
  * an admin (an owner only to make or unmake an owner); anyone may leave. The last owner stays,
- * and so does a personal workspace's own user. Each change is checked and written under a lock
+ * and so does a personal workspace's own user. Trackers a departing member made pass to the
+ * workspace's first owner, whose account their runs are paid as from then on. Each change is checked and written under a lock
  * on the workspace's row, so two at once cannot both take away the last owner.
  */
 export function createMembers(db: Db, audit: Audit) {
@@ -96,13 +97,27 @@ export function createMembers(db: Db, audit: Audit) {
         if (!leaving && target.role === "owner") checkRole(caller.role, "owner");
         await checkOwnerMayGo(tx, caller, userId, target.role);
         await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, caller.workspace.id), eq(workspaceMembers.userId, userId)));
+        // A tracker's runs are paid as its maker's: one who is gone stops paying, and the workspace's first owner takes them over.
+        const [heir] = await tx
+          .select({ userId: workspaceMembers.userId })
+          .from(workspaceMembers)
+          .where(and(eq(workspaceMembers.workspaceId, caller.workspace.id), eq(workspaceMembers.role, "owner")))
+          .orderBy(asc(workspaceMembers.joinedAt))
+          .limit(1);
+        const handed = heir
+          ? await tx
+              .update(trackers)
+              .set({ userId: heir.userId })
+              .where(and(eq(trackers.workspaceId, caller.workspace.id), eq(trackers.userId, userId)))
+              .returning({ id: trackers.id })
+          : [];
         await audit.record(
           actor,
           {
             workspaceId: caller.workspace.id,
             action: leaving ? "member.left" : "member.removed",
             target: target.username,
-            details: { userId, role: target.role },
+            details: { userId, role: target.role, ...(handed.length && heir ? { trackersPassedTo: heir.userId, trackers: handed.length } : {}) },
           },
           tx,
         );
