@@ -1,6 +1,8 @@
+import type { trackers } from "#db/schema.ts";
 import type { UpdateTracker } from "#src/contract/trackers.ts";
 import type { Actor, Audit } from "../workspaces/audit.ts";
-import type { TrackerRow } from "./index.ts";
+
+type TrackerRow = typeof trackers.$inferSelect;
 
 /**
  * What an edit of a tracker writes in its workspace's log (ADR 071): a pause or a resume, a
