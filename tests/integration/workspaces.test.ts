@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { trackers, workspaceInvitations } from "#db/schema.ts";
+import { subscriptions, trackers, workspaceInvitations } from "#db/schema.ts";
 import type { CreatedToken } from "#src/contract/tokens.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import {
@@ -16,7 +16,7 @@ import {
 } from "#src/contract/workspaces.ts";
 import { TRACKER_NOT_FOUND } from "#src/server/services/trackers/index.ts";
 import { WORKSPACE_NOT_FOUND } from "#src/server/services/workspaces/access.ts";
-import { createProAgent } from "#tests/support/accounts.ts";
+import { createProAgent, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
 import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
@@ -202,6 +202,38 @@ describeEachDatabase("workspaces", (getDb) => {
       expect(JSON.stringify((await anyone.request("GET", `/api/shared/${token}`)).json)).not.toContain(workspace.id);
       expect((await owner.agent.request("DELETE", `/api/trackers/${tracker.id}`)).status).toBe(200);
       expect((await anyone.request("GET", `/api/shared/${token}`)).status).toBe(404);
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
+
+  test("a team's free members use its trackers while an owner is Pro (viewers are free); their own workspace still needs their own Pro", async () => {
+    const { app, queue, person } = await setup();
+    try {
+      const owner = await person();
+      const free = async (): Promise<Person> => {
+        const agent = createAgent(app);
+        const account = await signUp(agent, getDb());
+        return { agent, id: account.id, email: account.email };
+      };
+      const [viewer, editor] = [await free(), await free()];
+      const workspace = (await owner.agent.request("POST", "/api/workspaces", { name: "Team" })).json as Workspace;
+      await join(owner, workspace.id, viewer, "viewer");
+      await join(owner, workspace.id, editor, "editor");
+      const tracker = (await owner.agent.request("POST", "/api/trackers", { ...crmTracker, workspaceId: workspace.id })).json as Tracker;
+
+      expect((await viewer.agent.api.listTrackers()).trackers.map((t) => t.id)).toEqual([tracker.id]);
+      expect((await viewer.agent.request("GET", `/api/trackers/${tracker.id}/trend`)).status).toBe(200);
+      expect(await viewer.agent.request("POST", `/api/trackers/${tracker.id}/runs`)).toMatchObject({ status: 403, json: { code: "ROLE_REQUIRED" } });
+      const made = await editor.agent.request("POST", "/api/trackers", { ...crmTracker, name: "By the editor", workspaceId: workspace.id });
+      expect(made.status).toBe(201);
+      expect((await editor.agent.request("POST", "/api/shares", { kind: "tracker", id: tracker.id })).status).toBe(201);
+      // Their personal workspace has no Pro.
+      expect(await editor.agent.request("POST", "/api/trackers", crmTracker)).toMatchObject({ status: 403, json: { code: "PRO_REQUIRED" } });
+      // Once the team has no Pro owner, its trackers are Pro-only again.
+      await getDb().db.delete(subscriptions).where(eq(subscriptions.userId, owner.id));
+      expect(await viewer.agent.request("GET", "/api/trackers")).toMatchObject({ status: 403, json: { code: "PRO_REQUIRED" } });
+      expect(await editor.agent.request("GET", `/api/trackers/${tracker.id}`)).toMatchObject({ status: 403, json: { code: "PRO_REQUIRED" } });
     } finally {
       await queue.stop();
     }

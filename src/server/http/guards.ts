@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { PRO_REQUIRED } from "#src/contract/constants.ts";
 import type { WorkspaceRole } from "#src/contract/workspaces.ts";
 import type { Billing } from "#src/server/services/billing/index.ts";
 import { DomainError } from "#src/server/services/errors.ts";
@@ -15,6 +16,9 @@ export const NOT_SIGNED_IN = "Not signed in";
  * - `signedIn: true`: an account; else 401 `Not signed in`. The handler gets its `userId`.
  * - `pro: true`: a Pro account; else 403 `Pro subscription required`, read once per request.
  *   The handler gets its `userId`; services trust it (a queued job checks again when it runs).
+ * - `proInWorkspace: true` (trackers, ADR 071): a Pro account, or a member of a workspace with Pro
+ *   (one of its owners is Pro), so that a team's free viewers read its trackers; else 403 as `pro`.
+ *   Which tracker a caller reaches, and with what role, the trackers service checks.
  * - `workspaceRole: "editor"` (ADR 071): an account that is a member of the workspace `params.id`
  *   with that role or above; a non-member is 404 as for no such workspace, a member below it 403
  *   `ROLE_REQUIRED` naming the role. The handler gets its `userId` and `membership` (the workspace
@@ -23,7 +27,11 @@ export const NOT_SIGNED_IN = "Not signed in";
  * caller who may not call is told so, whatever they sent. The resolve step only hands the
  * checked id to the handler, typed, with its `actor` (the user, and the API token if one was used).
  */
-export function guards(identityPlugin: ReturnType<typeof identity>, billing: Pick<Billing, "requirePro">, workspaces: Pick<Workspaces, "access">) {
+export function guards(
+  identityPlugin: ReturnType<typeof identity>,
+  billing: Pick<Billing, "requirePro" | "isPro">,
+  workspaces: Pick<Workspaces, "access" | "withPro">,
+) {
   const checked = new WeakMap<Request, Membership>();
   return new Elysia({ name: "guards" }).use(identityPlugin).macro({
     signedIn: {
@@ -32,6 +40,13 @@ export function guards(identityPlugin: ReturnType<typeof identity>, billing: Pic
     },
     pro: {
       transform: async ({ owner }) => void (await billing.requirePro(owner.userId)),
+      resolve: ({ owner, token }) => ({ userId: userOf(owner), actor: actorOf(owner, token) }),
+    },
+    proInWorkspace: {
+      transform: async ({ owner }) => {
+        if (owner.userId && ((await billing.isPro(owner.userId)) || (await workspaces.withPro(owner.userId)).length > 0)) return;
+        throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
+      },
       resolve: ({ owner, token }) => ({ userId: userOf(owner), actor: actorOf(owner, token) }),
     },
     workspaceRole: (needed: WorkspaceRole) => ({

@@ -205,9 +205,10 @@ export function createServices({
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     caps,
     audit,
+    isPro: billing.isPro,
     clock,
   });
-  const workspaces = createWorkspaces({ db, outbox, removeTrackers: trackers.removeInWorkspace, clock });
+  const workspaces = createWorkspaces({ db, outbox, removeTrackers: trackers.removeInWorkspace, isPro: billing.isPro, clock });
   const shares = createShares({
     db,
     secret,

@@ -30,7 +30,8 @@ import { WorkspaceFilter } from "#src/contract/workspaces.ts";
 const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
 
-const PRO = "Pro only (else 403 `PRO_REQUIRED`); a tracker of a workspace the caller is not a member of is 404.";
+const PRO =
+  "Pro, or a member of the tracker's workspace when it has Pro through an owner (else 403 `PRO_REQUIRED`); a tracker of a workspace the caller is not a member of is 404.";
 /** What a change, a run or a delete needs besides Pro (ADR 071). */
 const EDITOR = "Needs the editor role or above in the tracker's workspace (a viewer gets 403 `ROLE_REQUIRED`).";
 
@@ -102,7 +103,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers", ({ userId, query }) => trackers.list(userId, query), {
-      pro: true,
+      proInWorkspace: true,
       transform: lastValues,
       query: WorkspaceFilter,
       response: TrackerList,
@@ -119,7 +120,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         return trackers.create(actor, body);
       },
       {
-        pro: true,
+        proInWorkspace: true,
         body: CreateTracker,
         parse: "json",
         response: { 201: Tracker },
@@ -148,13 +149,13 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id", ({ userId, params }) => trackers.get(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: Tracker,
       detail: forTokens("trackers", { tags: ["trackers"], summary: "One tracker", description: PRO }),
     })
     .patch("/api/trackers/:id", ({ actor, params, body }) => trackers.update(actor, params.id, body), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       body: UpdateTracker,
       parse: "json",
@@ -172,7 +173,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         return { success: true as const };
       },
       {
-        pro: true,
+        proInWorkspace: true,
         params: TrackerId,
         transform: lastValues,
         query: DeleteTrackerQuery,
@@ -192,7 +193,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         return started;
       },
       {
-        pro: true,
+        proInWorkspace: true,
         params: TrackerId,
         response: { 202: StartedRun },
         detail: forTokens("trackers", {
@@ -203,7 +204,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       },
     )
     .post("/api/trackers/:id/webhook/test", ({ userId, params }) => trackers.testWebhook(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: WebhookTestResult,
       detail: forTokens("trackers", {
@@ -217,7 +218,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/runs", ({ userId, params, query }) => trackers.runs(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: TrackerRunsQuery,
@@ -229,7 +230,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/trend", ({ userId, params, query }) => trackers.trend(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: TrendQuery,
@@ -245,7 +246,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/summary", ({ userId, params, query }) => trackers.summary(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: SummaryQuery,
@@ -257,7 +258,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/sources", ({ userId, params, query }) => trackers.sources(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: SourcesQuery,
@@ -271,7 +272,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: TrackerAlertList,
       detail: forTokens("trackers", {
@@ -286,7 +287,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/changes", ({ userId, params, query }) => trackers.changes(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: ChangesQuery,
@@ -301,7 +302,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {
-      pro: true,
+      proInWorkspace: true,
       params: RunId,
       response: TrackerRun,
       detail: forTokens("trackers", {

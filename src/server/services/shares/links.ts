@@ -53,8 +53,8 @@ export function createLinks({ db, search, compare, trackers, variants, billing, 
       if (!found) throw new DomainError("NOT_FOUND", "Search not found");
       return { title: found.query, workspaceId: await workspaceOf() };
     }
-    await billing.requirePro(userId);
     if (input.kind === "compare") {
+      await billing.requirePro(userId);
       const original = await search.get(owner, input.id);
       if (!original) throw new DomainError("NOT_FOUND", "Search not found");
       const asked = input.variants ?? (await variants.current(userId, original.query))?.variants.map((variant) => variant.query) ?? [];
@@ -63,6 +63,7 @@ export function createLinks({ db, search, compare, trackers, variants, billing, 
       const searchIds = report.searches.filter((found) => found.role === "variant").map((found) => found.id);
       return { title: original.query, searchIds, workspaceId: await workspaceOf() };
     }
+    // A tracker's link needs what editing it needs: the editor role, and Pro (the caller's or the workspace's).
     const { workspaceId } = await trackers.access(userId, input.id, "editor");
     if (input.workspaceId && input.workspaceId !== workspaceId)
       throw new DomainError("INVALID_INPUT", "workspaceId: a tracker's link belongs to the tracker's own workspace");

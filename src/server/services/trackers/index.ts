@@ -40,7 +40,8 @@ import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 import type { MissedRuns } from "./missed.ts";
 import { stallOf } from "./overdue.ts";
-import { checkRole, ensurePersonal, requireRole } from "../workspaces/access.ts";
+import { checkRole, ensurePersonal, proWorkspaces, requireRole, workspacePro, type IsPro } from "../workspaces/access.ts";
+import { PRO_REQUIRED } from "#src/contract/constants.ts";
 import type { Actor, Audit } from "../workspaces/audit.ts";
 import { auditEdit } from "./audited.ts";
 
@@ -100,14 +101,17 @@ export type TrackersDeps = {
   caps?: TrackerCaps;
   /** Where creating, editing, running and deleting are written, in the tracker's workspace's log (ADR 071). */
   audit: Pick<Audit, "record">;
+  /** Billing's: a tracker is used by a Pro account, or in a workspace with Pro (ADR 071). */
+  isPro: IsPro;
   clock?: () => Date;
 };
 
 /**
  * Trackers: a Pro user's questions asked on a schedule. This is their definition and
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
- * here is Pro (the routes declare it). A tracker belongs to a workspace (ADR 071): its members
- * read it (viewer), editors change, run and delete it; to anyone else it reads exactly like a missing one.
+ * here is Pro, or a member of a workspace with Pro (the routes declare it). A tracker belongs to a
+ * workspace (ADR 071): its members read it (viewer), editors change, run and delete it, provided
+ * they are Pro or the workspace has Pro (its owners'); to anyone else it reads exactly like a missing one.
  */
 export function createTrackers({
   db,
@@ -126,6 +130,7 @@ export function createTrackers({
   minIntervalMinutes,
   caps = DEFAULT_TRACKER_CAPS,
   audit,
+  isPro,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
@@ -151,7 +156,13 @@ export function createTrackers({
       : [];
     if (!found) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
     checkRole(found.role, needed);
+    await requirePro(userId, found.row.workspaceId);
     return found.row;
+  }
+
+  /** PRO_REQUIRED unless the user is Pro or the workspace has Pro through an owner (a free viewer of a team's). */
+  async function requirePro(userId: string, workspaceId: string): Promise<void> {
+    if (!(await isPro(userId)) && !(await workspacePro(db, isPro, workspaceId))) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
   }
   /** A read: a member's (viewer or above), or a share link's, which reads its tracker while both are in the link's workspace. */
   async function own(reader: Reader, id: string): Promise<TrackerRow> {
@@ -299,8 +310,14 @@ export function createTrackers({
   return {
     /** One workspace's trackers (a viewer's read), or without `workspaceId` those of every workspace the user is a member of. */
     async list(userId: string, { workspaceId }: { workspaceId?: string } = {}): Promise<{ trackers: Tracker[] }> {
-      if (workspaceId) await requireRole(db, userId, workspaceId, "viewer");
-      const theirs = db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId));
+      if (workspaceId) {
+        await requireRole(db, userId, workspaceId, "viewer");
+        await requirePro(userId, workspaceId);
+      }
+      // A Pro user reads all their workspaces'; a free one those with Pro.
+      const theirs = (await isPro(userId))
+        ? db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId))
+        : await proWorkspaces(db, isPro, userId);
       const rows = await db
         .select()
         .from(trackers)
@@ -327,6 +344,7 @@ export function createTrackers({
       const personal = await ensurePersonal(db, userId);
       const workspaceId = input.workspaceId ?? personal;
       if (workspaceId !== personal) await requireRole(db, userId, workspaceId, "editor");
+      await requirePro(userId, workspaceId);
       const schedule = checkSchedule(input.schedule, minIntervalMinutes);
       const asked = chooseProviders(input.providers);
       checkRunSize(input.queries.length, asked.length, input.iterations);

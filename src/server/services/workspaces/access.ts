@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { workspaceMembers, workspaces } from "#db/schema.ts";
 import { roleAtLeast, roleRequired, type WorkspaceRole } from "#src/contract/workspaces.ts";
@@ -53,6 +53,43 @@ export async function ensurePersonal(db: Tx, userId: string): Promise<string> {
   const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.personalUserId, userId)).limit(1);
   if (!row) throw new Error("the personal workspace was not made");
   return row.id;
+}
+
+/** Tells whether an account is Pro (billing's). */
+export type IsPro = (userId: string) => Promise<boolean>;
+
+/**
+ * Whether the workspace has Pro: until Pro belongs to a workspace (seats, ADR 071), it has it
+ * through its owners, one of whom must be Pro. A personal workspace's owner is its user.
+ */
+export async function workspacePro(db: Pick<Db, "select">, isPro: IsPro, workspaceId: string): Promise<boolean> {
+  const owners = await db
+    .select({ userId: workspaceMembers.userId })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, "owner")));
+  for (const { userId } of owners) if (await isPro(userId)) return true;
+  return false;
+}
+
+/** The workspaces of the user's that have Pro (all of them, for a Pro user: they own their personal one). */
+export async function proWorkspaces(db: Pick<Db, "select">, isPro: IsPro, userId: string): Promise<string[]> {
+  const theirs = await db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId));
+  if (theirs.length === 0) return [];
+  const owners = await db
+    .select({ workspaceId: workspaceMembers.workspaceId, userId: workspaceMembers.userId })
+    .from(workspaceMembers)
+    .where(
+      and(
+        inArray(
+          workspaceMembers.workspaceId,
+          theirs.map((row) => row.id),
+        ),
+        eq(workspaceMembers.role, "owner"),
+      ),
+    );
+  const pro = new Map<string, boolean>();
+  for (const owner of owners) if (!pro.has(owner.userId)) pro.set(owner.userId, await isPro(owner.userId));
+  return [...new Set(owners.filter((owner) => pro.get(owner.userId)).map((owner) => owner.workspaceId))];
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,7 +4,7 @@ import { workspaceMembers, workspaces } from "#db/schema.ts";
 import type { Workspace, WorkspaceRole } from "#src/contract/workspaces.ts";
 import { DomainError } from "../errors.ts";
 import type { Outbox } from "../mail/outbox.ts";
-import { checkRole, ensurePersonal, requireRole, type Membership, type WorkspaceRow } from "./access.ts";
+import { checkRole, ensurePersonal, proWorkspaces, requireRole, type IsPro, type Membership, type WorkspaceRow } from "./access.ts";
 import { createAudit, type Actor } from "./audit.ts";
 import { createInvitations } from "./invitations.ts";
 import { createMembers } from "./members.ts";
@@ -20,6 +20,8 @@ export type WorkspacesDeps = {
   outbox?: Pick<Outbox, "invitation" | "configured">;
   /** Ends and deletes a workspace's trackers (their schedules are the engine's) before the workspace goes. */
   removeTrackers: (workspaceId: string) => Promise<void>;
+  /** Billing's: a workspace has Pro through its owners. */
+  isPro: IsPro;
   clock?: () => Date;
 };
 
@@ -29,7 +31,7 @@ export type WorkspacesDeps = {
  * (viewer < editor < admin < owner). `requireRole` is the one check every call scoped to a
  * workspace goes through; members, invitations and the audit log are their own modules.
  */
-export function createWorkspaces({ db, outbox, removeTrackers, clock = () => new Date() }: WorkspacesDeps) {
+export function createWorkspaces({ db, outbox, removeTrackers, isPro, clock = () => new Date() }: WorkspacesDeps) {
   const audit = createAudit(db);
   const members = createMembers(db, audit);
   const invitations = createInvitations({ db, audit, outbox, clock });
@@ -61,6 +63,8 @@ export function createWorkspaces({ db, outbox, removeTrackers, clock = () => new
     /** The check of every workspace-scoped call: NOT_FOUND for a non-member, ROLE_REQUIRED below `needed`. */
     access: (userId: string, workspaceId: string, needed: WorkspaceRole): Promise<Membership> => requireRole(db, userId, workspaceId, needed),
     personal: (userId: string): Promise<string> => ensurePersonal(db, userId),
+    /** The user's workspaces that have Pro (one of their owners is Pro). */
+    withPro: (userId: string): Promise<string[]> => proWorkspaces(db, isPro, userId),
 
     /** The caller's workspaces with their role in each: the personal one first, then by when they were made. */
     async list(userId: string): Promise<{ workspaces: Workspace[] }> {
