@@ -27,11 +27,7 @@ export const NOT_SIGNED_IN = "Not signed in";
  * caller who may not call is told so, whatever they sent. The resolve step only hands the
  * checked id to the handler, typed, with its `actor` (the user, and the API token if one was used).
  */
-export function guards(
-  identityPlugin: ReturnType<typeof identity>,
-  billing: Pick<Billing, "requirePro" | "isPro">,
-  workspaces: Pick<Workspaces, "access" | "withPro">,
-) {
+export function guards(identityPlugin: ReturnType<typeof identity>, billing: Pick<Billing, "requirePro">, workspaces: Pick<Workspaces, "access" | "proHere">) {
   const checked = new WeakMap<Request, Membership>();
   return new Elysia({ name: "guards" }).use(identityPlugin).macro({
     signedIn: {
@@ -44,8 +40,7 @@ export function guards(
     },
     proInWorkspace: {
       transform: async ({ owner }) => {
-        if (owner.userId && ((await billing.isPro(owner.userId)) || (await workspaces.withPro(owner.userId)).length > 0)) return;
-        throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
+        if (!(await workspaces.proHere(owner.userId))) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
       },
       resolve: ({ owner, token }) => ({ userId: userOf(owner), actor: actorOf(owner, token) }),
     },

@@ -9,7 +9,8 @@ import { DomainError } from "../errors.ts";
 import type { SearchService } from "../search/index.ts";
 import type { Trackers } from "../trackers/index.ts";
 import type { Variants } from "../variants/index.ts";
-import { checkRole, ensurePersonal, requireRole } from "../workspaces/access.ts";
+import { PRO_REQUIRED } from "#src/contract/constants.ts";
+import { checkRole, ensurePersonal, proHere, requireRole } from "../workspaces/access.ts";
 import type { Actor, Audit } from "../workspaces/audit.ts";
 import { asOfOf, readerOf, type ShareRow } from "./row.ts";
 import { sharedTracker } from "./strip.ts";
@@ -20,7 +21,7 @@ export type LinksDeps = {
   compare: Pick<Compare, "compare">;
   trackers: Pick<Trackers, "get" | "runs" | "access">;
   variants: Pick<Variants, "current">;
-  billing: Pick<Billing, "requirePro">;
+  billing: Pick<Billing, "requirePro" | "isPro">;
   /** Where links made and revoked are written, in their workspace's log (ADR 071). */
   audit: Pick<Audit, "record">;
   clock: () => Date;
@@ -63,7 +64,8 @@ export function createLinks({ db, search, compare, trackers, variants, billing, 
       const searchIds = report.searches.filter((found) => found.role === "variant").map((found) => found.id);
       return { title: original.query, searchIds, workspaceId: await workspaceOf() };
     }
-    // A tracker's link needs what editing it needs: the editor role, and Pro (the caller's or the workspace's).
+    // A tracker's link needs what the tracker routes need (Pro, or a workspace with Pro), then what editing it needs: the editor role.
+    if (!(await proHere(db, billing.isPro, userId))) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
     const { workspaceId } = await trackers.access(userId, input.id, "editor");
     if (input.workspaceId && input.workspaceId !== workspaceId)
       throw new DomainError("INVALID_INPUT", "workspaceId: a tracker's link belongs to the tracker's own workspace");

@@ -92,4 +92,9 @@ export async function proWorkspaces(db: Pick<Db, "select">, isPro: IsPro, userId
   return [...new Set(owners.filter((owner) => pro.get(owner.userId)).map((owner) => owner.workspaceId))];
 }
 
+/** Whether the user may use Pro's tracker tools at all: they are Pro, or a member of a workspace with Pro. */
+export async function proHere(db: Pick<Db, "select">, isPro: IsPro, userId: string | undefined): Promise<boolean> {
+  return userId !== undefined && ((await isPro(userId)) || (await proWorkspaces(db, isPro, userId)).length > 0);
+}
+
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

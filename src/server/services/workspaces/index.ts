@@ -4,7 +4,7 @@ import { workspaceMembers, workspaces } from "#db/schema.ts";
 import type { Workspace, WorkspaceRole } from "#src/contract/workspaces.ts";
 import { DomainError } from "../errors.ts";
 import type { Outbox } from "../mail/outbox.ts";
-import { checkRole, ensurePersonal, proWorkspaces, requireRole, type IsPro, type Membership, type WorkspaceRow } from "./access.ts";
+import { checkRole, ensurePersonal, proHere, requireRole, type IsPro, type Membership, type WorkspaceRow } from "./access.ts";
 import { createAudit, type Actor } from "./audit.ts";
 import { createInvitations } from "./invitations.ts";
 import { createMembers } from "./members.ts";
@@ -63,8 +63,8 @@ export function createWorkspaces({ db, outbox, removeTrackers, isPro, clock = ()
     /** The check of every workspace-scoped call: NOT_FOUND for a non-member, ROLE_REQUIRED below `needed`. */
     access: (userId: string, workspaceId: string, needed: WorkspaceRole): Promise<Membership> => requireRole(db, userId, workspaceId, needed),
     personal: (userId: string): Promise<string> => ensurePersonal(db, userId),
-    /** The user's workspaces that have Pro (one of their owners is Pro). */
-    withPro: (userId: string): Promise<string[]> => proWorkspaces(db, isPro, userId),
+    /** Whether the user is Pro, or a member of a workspace with Pro (one of its owners is Pro). */
+    proHere: (userId: string | undefined): Promise<boolean> => proHere(db, isPro, userId),
 
     /** The caller's workspaces with their role in each: the personal one first, then by when they were made. */
     async list(userId: string): Promise<{ workspaces: Workspace[] }> {
