@@ -14,6 +14,7 @@ import { refreshStatistics } from "#db/statistics.ts";
 import { buildAssets } from "../scripts/build-assets.ts";
 import { seedSearches } from "../scripts/seed.ts";
 import { benchApp, flag, onEachDatabase, quick, report, requestP50, spawnSimulator } from "./lib.ts";
+import { ensurePersonal } from "#src/server/services/workspaces/access.ts";
 
 const count = Number(flag("--searches") ?? 100_000);
 const requests = Number(flag("--requests") ?? (quick ? 60 : 300));
@@ -62,6 +63,7 @@ async function markTrackerRuns(db: Awaited<ReturnType<typeof benchApp>>["databas
     .insert(trackers)
     .values({
       userId,
+      workspaceId: await ensurePersonal(db, userId),
       name: "Seeded tracker",
       queries: ["best running shoes"],
       brand: { name: "Nike" },

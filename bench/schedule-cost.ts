@@ -18,6 +18,7 @@ import { createDispatcher } from "#src/server/services/trackers/dispatcher.ts";
 import { nextOccurrence } from "#src/server/services/trackers/schedule.ts";
 import { startPostgres } from "#tests/support/databases.ts";
 import { quick, report } from "./lib.ts";
+import { ensurePersonal } from "#src/server/services/workspaces/access.ts";
 
 const COUNT = quick ? 2_000 : 10_000;
 const DUE = quick ? 200 : 1_000;
@@ -86,6 +87,7 @@ const [user] = await db
   .insert(users)
   .values({ username: "bench", email: "bench@example.com", passwordHash: "x", firstName: "", lastName: "" })
   .returning({ id: users.id });
+const workspaceId = await ensurePersonal(db, user!.id);
 const now = Date.now();
 for (let i = 0; i < COUNT; i += 500)
   await db.insert(trackers).values(
@@ -96,6 +98,7 @@ for (let i = 0; i < COUNT; i += 500)
       const next = Math.max(nextOccurrence(schedule, now) ?? now, now + 3600_000);
       return {
         userId: user!.id,
+        workspaceId,
         name: `T${n}`,
         queries: ["best crm"],
         brand: { name: "Acme" },

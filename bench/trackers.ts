@@ -34,6 +34,7 @@ import { seedSearches } from "../scripts/seed.ts";
 import { nextOccurrence } from "#src/server/services/trackers/schedule.ts";
 import { startPostgres } from "#tests/support/databases.ts";
 import { BINARY, benchApp, benchRunTracker, flag, memoryOf, percentile, quick, report, spawnSimulator, startServer } from "./lib.ts";
+import { ensurePersonal } from "#src/server/services/workspaces/access.ts";
 
 const LATENCY_MS = 200;
 const cap = Number(flag("--cap") ?? 16);
@@ -214,6 +215,7 @@ async function dispatcherAtScale(): Promise<void> {
   await db.insert(subscriptions).values({ id: `sub_${user!.id}`, userId: user!.id, stripeCustomerId: `cus_${user!.id}`, status: "active" });
   // Each tracker hourly at one minute of the window, which starts two minutes from now.
   const start = Math.ceil(Date.now() / 60_000) * 60_000 + 120_000;
+  const workspaceId = await ensurePersonal(db, user!.id);
   const seeded = performance.now();
   for (let i = 0; i < count; i += 500)
     await db.insert(trackers).values(
@@ -223,6 +225,7 @@ async function dispatcherAtScale(): Promise<void> {
         const next = nextOccurrence(schedule, start - 1);
         return {
           userId: user!.id,
+          workspaceId,
           name: `S${i + j}`,
           queries: ["best crm"],
           brand: { name: "Acme" },

@@ -3,7 +3,23 @@
 // `bunx drizzle-kit generate --name <what>` and commit the generated files in
 // db/migrations/ as they are.
 import { relations, sql } from "drizzle-orm";
-import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { WorkspaceRole } from "#src/contract/workspaces.ts";
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /** timestamptz read/written as a JS Date. */
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -51,6 +67,85 @@ export const users = pgTable(
     // Case-insensitive uniqueness: look users up with lower(...) = lower($1).
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
   ],
+);
+
+// ---------------------------------------------------------------------------
+// workspaces (ADR 071): trackers, share links and saved variants belong to one; people are its members
+// ---------------------------------------------------------------------------
+
+export const workspaces = pgTable("workspaces", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** Whose personal workspace this is (every account has exactly one, which cannot be deleted); null for one made to share. */
+  personalUserId: uuid("personal_user_id")
+    .unique("workspaces_personal_user_id_key")
+    .references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const workspaceMembers = pgTable(
+  "workspace_members",
+  {
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<WorkspaceRole>().notNull(),
+    joinedAt: tstz("joined_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index("workspace_members_user_idx").on(t.userId),
+    check("workspace_members_role_check", sql`${t.role} in ('viewer', 'editor', 'admin', 'owner')`),
+  ],
+);
+
+/** A link that makes its holder a member: single use, for 7 days, revocable; only its token's hash is kept. */
+export const workspaceInvitations = pgTable(
+  "workspace_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique("workspace_invitations_token_hash_key"),
+    role: text("role").$type<WorkspaceRole>().notNull(),
+    /** The only address whose account may accept it; null: anyone holding the link. */
+    email: text("email"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: tstz("expires_at").notNull(),
+    usedAt: tstz("used_at"),
+    usedBy: uuid("used_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: tstz("revoked_at"),
+  },
+  (t) => [index("workspace_invitations_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** Who did what in a workspace, newest last by id; the actor's name is kept as it was, for after they leave. */
+export const workspaceAudit = pgTable(
+  "workspace_audit",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    at: tstz("at").notNull().defaultNow(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    /** "session" (a browser) or "token" (an API token, named by its id and first characters). */
+    via: text("via").$type<"session" | "token">().notNull(),
+    tokenId: uuid("token_id"),
+    tokenPrefix: text("token_prefix"),
+    action: text("action").notNull(),
+    /** What it was done to, in words: a tracker's name, a member's username, a link's title. */
+    target: text("target").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("workspace_audit_workspace_idx").on(t.workspaceId, t.id)],
 );
 
 // ---------------------------------------------------------------------------
@@ -302,6 +397,10 @@ export const variantSets = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The workspace it belongs to (ADR 071); `user_id` is who made it. */
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The original query as first asked; one set per user and query in any letter case. */
     query: text("query").notNull(),
     /** The variants as the person kept, edited or added them (contract SavedVariant[]). */
@@ -315,7 +414,7 @@ export const variantSets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("variant_sets_user_query_key").on(t.userId, sql`lower(${t.query})`)],
+  (t) => [uniqueIndex("variant_sets_user_query_key").on(t.userId, sql`lower(${t.query})`), index("variant_sets_workspace_idx").on(t.workspaceId)],
 );
 
 // ---------------------------------------------------------------------------
@@ -329,6 +428,10 @@ export const trackers = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The workspace it belongs to (ADR 071); `user_id` is who made it. */
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     queries: jsonb("queries").$type<string[]>().notNull(),
     /** Each tagged question's tag, keyed by the question as in `queries` (ADR 068); labels only, not part of what a run asks. */
@@ -369,6 +472,7 @@ export const trackers = pgTable(
   },
   (t) => [
     index("trackers_user_idx").on(t.userId, t.createdAt),
+    index("trackers_workspace_idx").on(t.workspaceId, t.createdAt),
     // The dispatcher's due scan: only scheduled trackers are in it.
     index("trackers_due_idx").on(t.nextRunAt).where(sql`${t.nextRunAt} is not null`),
   ],
@@ -703,6 +807,10 @@ export const shares = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The workspace it belongs to (ADR 071); `user_id` is who made it. */
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /** The saved search's, the comparison's original search's, or the tracker's id. */
     targetId: uuid("target_id").notNull(),
@@ -722,7 +830,7 @@ export const shares = pgTable(
     expiresAt: tstz("expires_at"),
     lastOpenedAt: tstz("last_opened_at"),
   },
-  (t) => [index("shares_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("shares_user_idx").on(t.userId, t.createdAt), index("shares_workspace_idx").on(t.workspaceId, t.createdAt)],
 );
 
 // ---------------------------------------------------------------------------

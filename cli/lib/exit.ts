@@ -57,6 +57,9 @@ const REASON: Record<ErrorCode, ExitReason> = {
   PAYMENT_FAILED: "limit",
   // What a token may not do (a browser session's), and a refusal the CLI cannot cause (it sends no Origin): a limit, like Pro's.
   SESSION_REQUIRED: "limit",
+  // A workspace role the caller lacks: theirs to ask an admin for, like a limit.
+  ROLE_REQUIRED: "limit",
+  WRONG_ACCOUNT: "auth",
   CSRF: "limit",
   NOT_FOUND: "notFound",
   PROVIDERS_FAILED: "server",

@@ -53,7 +53,21 @@ import { TrackerSummary, type SummaryQuery } from "#src/contract/summary.ts";
 import { SourcesReport, type SourcesQuery, TrackerAlertList, Trend, type TrendParams } from "#src/contract/trend.ts";
 import { AlertsInbox, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { EmailConfirmation, NotificationSettings, Unsubscribed, UpdatedNotifications, type UpdateNotifications } from "#src/contract/notifications.ts";
+import {
+  AcceptedInvitation,
+  AuditPage,
+  CreatedInvitation,
+  InvitationList,
+  Member,
+  MemberList,
+  Workspace,
+  WorkspaceList,
+  type CreateInvitation,
+  type WorkspaceRole,
+} from "#src/contract/workspaces.ts";
 import { CreatedShare, RevokedShare, SharedTrackerRun, SharedTrackerRunList, SharedView, ShareList, type CreateShare } from "#src/contract/shares.ts";
+
+const Done = v.object({ success: v.literal(true) });
 
 /** GET /api/user/searches: a page (limit, before) of the history, narrowed by its filters. */
 export type HistoryQuery = {
@@ -217,7 +231,8 @@ export function createApiClient(options: HttpOptions = {}) {
     },
 
     // Trackers: Pro.
-    listTrackers: () => http("GET", "/api/trackers", TrackerList),
+    /** Every workspace's the caller is a member of, or with `workspaceId` that one's. */
+    listTrackers: (filter: { workspaceId?: string } = {}) => http("GET", `/api/trackers${queryString(filter)}`, TrackerList),
     createTracker: (input: v.InferInput<typeof CreateTracker>) => http("POST", "/api/trackers", Tracker, input),
     getTracker: (id: string) => http("GET", `/api/trackers/${encodeURIComponent(id)}`, Tracker),
     /**
@@ -275,12 +290,34 @@ export function createApiClient(options: HttpOptions = {}) {
 
     // Share links: made, listed and revoked by their owner; read by anyone holding one.
     createShare: (input: v.InferInput<typeof CreateShare>) => http("POST", "/api/shares", CreatedShare, input),
-    listShares: () => http("GET", "/api/shares", ShareList),
+    /** The links the caller made, or with `workspaceId` every link of that workspace. */
+    listShares: (filter: { workspaceId?: string } = {}) => http("GET", `/api/shares${queryString(filter)}`, ShareList),
     revokeShare: (id: string) => http("DELETE", `/api/shares/${encodeURIComponent(id)}`, RevokedShare),
     /** What a link shows (no session needed); a saved search comes keyed by provider, as getSearch gives it. */
     getShared: (token: string) => http("GET", `/api/shared/${encodeURIComponent(token)}`, SharedViewRead),
     /** A shared tracker's reads, as the owner's getTracker… methods answer them (a frozen link's as of its snapshot). */
     shared: (token: string) => trackerReads(`/api/shared/${encodeURIComponent(token)}`, { run: SharedTrackerRun, list: SharedTrackerRunList }),
+
+    // Workspaces (ADR 071): the caller's, their members, invitations and audit log, as the caller's role there allows.
+    listWorkspaces: () => http("GET", "/api/workspaces", WorkspaceList),
+    createWorkspace: (name: string) => http("POST", "/api/workspaces", Workspace, { name }),
+    getWorkspace: (id: string) => http("GET", `/api/workspaces/${encodeURIComponent(id)}`, Workspace),
+    renameWorkspace: (id: string, name: string) => http("PATCH", `/api/workspaces/${encodeURIComponent(id)}`, Workspace, { name }),
+    deleteWorkspace: (id: string) => http("DELETE", `/api/workspaces/${encodeURIComponent(id)}`, Done),
+    listMembers: (id: string) => http("GET", `/api/workspaces/${encodeURIComponent(id)}/members`, MemberList),
+    changeMemberRole: (id: string, userId: string, role: WorkspaceRole) =>
+      http("PATCH", `/api/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`, Member, { role }),
+    /** Removes a member; the caller's own id is leaving. */
+    removeMember: (id: string, userId: string) => http("DELETE", `/api/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`, Done),
+    /** The link (`url`) is in this answer only. */
+    createInvitation: (id: string, input: CreateInvitation) => http("POST", `/api/workspaces/${encodeURIComponent(id)}/invitations`, CreatedInvitation, input),
+    listInvitations: (id: string) => http("GET", `/api/workspaces/${encodeURIComponent(id)}/invitations`, InvitationList),
+    revokeInvitation: (id: string, invitationId: string) =>
+      http("DELETE", `/api/workspaces/${encodeURIComponent(id)}/invitations/${encodeURIComponent(invitationId)}`, Done),
+    acceptInvitation: (token: string) => http("POST", `/api/invitations/${encodeURIComponent(token)}/accept`, AcceptedInvitation),
+    /** Newest first; `before` is the previous page's `nextBefore`. */
+    getWorkspaceAudit: (id: string, page: { before?: number; limit?: number } = {}) =>
+      http("GET", `/api/workspaces/${encodeURIComponent(id)}/audit${queryString(page)}`, AuditPage),
   };
 }
 

@@ -18,6 +18,10 @@ export const ERROR_CODES = [
   "PRO_REQUIRED",
   /** An API token asked for what needs a browser session (managing tokens, billing, the account), or a scope it lacks. */
   "SESSION_REQUIRED",
+  /** A workspace member without the role a call needs (the message names it, ADR 071). */
+  "ROLE_REQUIRED",
+  /** An invitation that names another e-mail address than the signed-in account's. */
+  "WRONG_ACCOUNT",
   /** A state-changing request made by another site's page (http/csrf.ts). */
   "CSRF",
   /** No such thing among the caller's, or no such API call. */

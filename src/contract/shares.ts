@@ -59,6 +59,8 @@ export const CreateShare = v.object(
     frozen: v.optional(v.boolean("frozen must be true or false")),
     /** compare only: the variants compared (the page's compareVariants); absent, the query's saved variants. */
     variants: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500))), v.maxLength(20, "at most 20 variants"))),
+    /** The workspace the link belongs to (ADR 071): a tracker's link is always its tracker's; a search's or a comparison's, the caller's personal one by default. */
+    workspaceId: v.optional(v.pipe(v.string("workspaceId must be a workspace id"), v.uuid("workspaceId must be a workspace id"))),
   },
   "The body must be a JSON object with kind and id",
 );
@@ -67,6 +69,8 @@ export type CreateShare = v.InferOutput<typeof CreateShare>;
 /** A link as its owner lists it. */
 export const Share = v.object({
   id: v.string(),
+  /** The workspace it belongs to (ADR 071). */
+  workspaceId: v.string(),
   kind: ShareKind,
   /** What it shows: the search's, comparison's or tracker's id. */
   targetId: v.string(),
@@ -103,7 +107,7 @@ export type SharedTrackerRunList = v.InferOutput<typeof SharedTrackerRunList>;
  * budget, the cost estimate, its last run's cost, why it is paused: "paused" is all a link tells).
  */
 export const SharedTracker = v.object({
-  ...v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate", "savedSearches"]).entries,
+  ...v.omit(Tracker, ["webhook", "monthlyBudgetUsd", "pausedReason", "estimate", "savedSearches", "workspaceId"]).entries,
   lastRun: v.nullable(SharedTrackerRun),
 });
 export type SharedTracker = v.InferOutput<typeof SharedTracker>;

@@ -18,6 +18,7 @@ export const TOKEN_SCOPES = {
   "account:read": "read who you are, your plan and quota, and your tokens' names",
   trackers: "brand trackers: create, run and read them",
   shares: "make, list and revoke read-only share links",
+  workspaces: "list and make workspaces; manage their members and invitations, read their audit log (as your role there allows)",
 } as const;
 export const TokenScope = v.picklist(Object.keys(TOKEN_SCOPES) as Array<keyof typeof TOKEN_SCOPES>);
 export type TokenScope = v.InferOutput<typeof TokenScope>;

@@ -186,6 +186,8 @@ export const CreateTracker = v.pipe(
       webhook: v.optional(WebhookInput),
       /** A tag per question (ADR 068); none by default. */
       questionTags: v.optional(QuestionTags, {}),
+      /** The workspace it belongs to (ADR 071), where the caller is an editor or above; the caller's personal workspace by default. */
+      workspaceId: v.optional(v.pipe(v.string("workspaceId must be a workspace id"), v.uuid("workspaceId must be a workspace id"))),
     },
     "The body must be a JSON object with a name, queries, a brand and a schedule",
   ),
@@ -342,6 +344,8 @@ export type TrackerStall = v.InferOutput<typeof TrackerStall>;
 /** A tracker as its owner reads it. */
 export const Tracker = v.object({
   id: v.string(),
+  /** The workspace it belongs to (ADR 071). */
+  workspaceId: v.string(),
   name: v.string(),
   queries: v.array(v.string()),
   /** Each tagged question's tag (ADR 068): `trend?tag=` pools the questions of a tag. */

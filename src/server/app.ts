@@ -26,6 +26,7 @@ import { tokenRoutes } from "#src/server/routes/api/tokens.ts";
 import { trackerRoutes } from "#src/server/routes/api/trackers.ts";
 import { emailRoutes } from "#src/server/routes/api/email.ts";
 import { shareRoutes } from "#src/server/routes/api/shares.ts";
+import { workspaceRoutes } from "#src/server/routes/api/workspaces.ts";
 import { reportRoutes } from "#src/server/routes/api/reports.ts";
 import { unmatchedApiRoutes } from "#src/server/routes/api/unmatched.ts";
 import { variantRoutes } from "#src/server/routes/api/variants.ts";
@@ -111,8 +112,8 @@ export async function createApp(deps: AppDeps) {
   await services.startup();
   const sessions = createSessions({ accounts: services.accounts, secret, clock });
   const identityPlugin = identity(createSigner(secret), { sessions, trustProxy, tokens: services.tokens });
-  // The `signedIn` and `pro` declarations routes make (http/guards.ts).
-  const guarded = guards(identityPlugin, services.billing);
+  // The `signedIn`, `pro` and `workspaceRole` declarations routes make (http/guards.ts).
+  const guarded = guards(identityPlugin, services.billing, services.workspaces);
   // The relay to the Stripe simulator is a fake, kept out of the product (dev/, ADR 036): loaded
   // only when billing is simulated, as assemble() loads the simulators themselves.
   const stripeRelay =
@@ -141,6 +142,7 @@ export async function createApp(deps: AppDeps) {
     .use(emailRoutes(services.notifications, guarded))
     .use(reportRoutes(services.reports, guarded))
     .use(shareRoutes(services.shares, guarded, { trustProxy }))
+    .use(workspaceRoutes(services.workspaces, guarded, { trustProxy }))
     .use(stripeRelay)
     .use(unmatchedApiRoutes(routeTable))
     .use(pageRoutes(deps.renderPage, handle, { liveStripe: deps.billing.mode === "live", trustProxy }));

@@ -94,6 +94,10 @@ describeEachDatabase(
         "variant_batch_items",
         "variant_batches",
         "variant_sets",
+        "workspace_audit",
+        "workspace_invitations",
+        "workspace_members",
+        "workspaces",
       ]);
     });
 

@@ -222,6 +222,7 @@ describeEachDatabase("trackers: reports by e-mail", (getDb) => {
       // The owner has the most live share links: this report goes without one, and says why (not "revoked").
       const filler = Array.from({ length: MAX_LIVE_SHARES }, (_, i) => ({
         userId: account.id,
+        workspaceId: tracker.workspaceId,
         kind: "tracker",
         targetId: tracker.id,
         token: `filler-${tracker.id}-${i}`,

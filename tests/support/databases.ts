@@ -9,14 +9,14 @@
 // or a new `CREATE DATABASE` on the shared cluster, so suites never interfere.
 // When /usr/lib/postgresql/15/bin is missing, only the PGlite variant runs.
 import { afterAll, beforeAll, describe } from "bun:test";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { createDatabase, MEMORY_DATA_DIR, pgliteDatabase, type Database, type DatabaseKind } from "#db/client.ts";
-import { migrate } from "#db/migrate.ts";
+import { DEFAULT_MIGRATIONS_FOLDER, migrate } from "#db/migrate.ts";
 
 /** PostgreSQL 15 binaries (Debian layout); TEST_PG_BIN overrides, e.g. for another version. */
 export const PG_BIN = process.env.TEST_PG_BIN || "/usr/lib/postgresql/15/bin";
@@ -331,6 +331,27 @@ export async function openTestDatabase(kind: DatabaseKind, opts: { migrated?: bo
     }
   }
   return database;
+}
+
+/**
+ * Applies the migrations before the one tagged `tag` (e.g. "0019_workspaces"), as a database of the
+ * version before it has them, for a test of what that migration does to existing rows. Answers how
+ * many migrations are left to apply.
+ */
+export async function migrateUpTo(database: Database, tag: string): Promise<number> {
+  const folder = mkdtempSync(join(tmpdir(), "app-migrations-"));
+  try {
+    cpSync(DEFAULT_MIGRATIONS_FOLDER, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+    const at = journal.entries.findIndex((entry) => entry.tag === tag);
+    if (at < 0) throw new Error(`no migration ${tag} in the journal`);
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+    await migrate(database, { migrationsFolder: folder });
+    return journal.entries.length - at;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** Cluster start (initdb + start) plus a migration can take a few seconds on a slow machine. */

@@ -44,6 +44,7 @@ function expectShownSafely(output: string, shown = 1) {
 
 const tracker: Tracker = {
   id: "tracker-1",
+  workspaceId: "workspace-1",
   name: P("CRM watch"),
   queries: [P("best crm")],
   brand: { name: P("HubSpot"), aliases: [P("Hub")], domains: ["hubspot.com"] },
@@ -177,6 +178,7 @@ describe("the CLI's tables and listings", () => {
 describe("MCP's text and JSON", () => {
   const share: Share = {
     id: "share-1",
+    workspaceId: "workspace-1",
     kind: "tracker",
     targetId: tracker.id,
     title: P("CRM watch"),

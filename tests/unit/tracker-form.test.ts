@@ -70,6 +70,7 @@ describe("the form on the contract", () => {
   test("an edit sends only what changed: an untouched form sends nothing, a removed location is null", () => {
     const tracker: Tracker = {
       id: "t1",
+      workspaceId: "w1",
       name: "CRM",
       queries: ["best crm"],
       brand: { name: "Acme", aliases: [], domains: [] },

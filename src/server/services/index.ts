@@ -24,6 +24,8 @@ import { createMailLinks } from "./mail/links.ts";
 import { createOutbox } from "./mail/outbox.ts";
 import { createNotifications } from "./notifications/index.ts";
 import { createVariants } from "./variants/index.ts";
+import { createWorkspaces } from "./workspaces/index.ts";
+import { createAudit } from "./workspaces/audit.ts";
 import { createShares } from "./shares/index.ts";
 import { createReports } from "./reports/index.ts";
 import { createSchedulesCheck } from "./trackers/schedules-check.ts";
@@ -148,6 +150,7 @@ export function createServices({
   const caps = trackerSettings.caps ?? DEFAULT_TRACKER_CAPS;
   const rollups = createRollups({ db, store });
   const alerts = createAlerts({ db, clock });
+  const audit = createAudit(db);
   const mailer = createMailer(trackerSettings.mail);
   const mailLinks = createMailLinks({ secret, publicUrl: trackerSettings.mail.publicUrl ?? "http://localhost:3000", clock });
   const webhooks = createWebhooks({
@@ -201,8 +204,11 @@ export function createServices({
     webhooks,
     minIntervalMinutes: trackerSettings.minIntervalMinutes,
     caps,
+    audit,
+    isPro: billing.isPro,
     clock,
   });
+  const workspaces = createWorkspaces({ db, outbox, removeTrackers: trackers.removeInWorkspace, isPro: billing.isPro, clock });
   const shares = createShares({
     db,
     secret,
@@ -211,6 +217,7 @@ export function createServices({
     trackers,
     variants,
     billing,
+    audit,
     clock: clock ?? (() => new Date()),
     reads: { perLink: shareReadsPerMinute, perClient: shareReadsPerClientPerMinute },
   });
@@ -242,7 +249,25 @@ export function createServices({
       );
     }
   }
-  return { accounts, billing, quota, search, variants, lens, compare, tokens, spend, trackers, notifications, alerts, shares, reports, missed, startup };
+  return {
+    accounts,
+    billing,
+    quota,
+    search,
+    variants,
+    lens,
+    compare,
+    tokens,
+    spend,
+    trackers,
+    notifications,
+    alerts,
+    shares,
+    reports,
+    missed,
+    workspaces,
+    startup,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -64,7 +64,8 @@ function spec() {
     provider: null,
     mapJsonSchema: { valibot: jsonSchemaOf },
     specPath: SPEC_PATH,
-    exclude: { paths: ["/*", "/assets/*", "/api/*"], staticFile: true },
+    // Files (a path with an extension) are left out, but not an API call that answers one (a workspace's audit.csv).
+    exclude: { paths: ["/*", "/assets/*", "/api/*", /^(?!\/api\/).*\.[^/]*$/], staticFile: false },
     documentation: {
       components: { schemas: { Error: jsonSchemaOf(ErrorBody) } },
       info: {
@@ -85,6 +86,11 @@ function spec() {
         { name: "lens", description: "The brand lens (Pro)" },
         { name: "tokens", description: "Personal API tokens for the CLI and MCP clients" },
         { name: "shares", description: "Read-only share links: made by their owner, read by anyone holding one" },
+        {
+          name: "workspaces",
+          description:
+            "Workspaces, their members (roles viewer < editor < admin < owner), invitations and audit log. A workspace's trackers and links are its members'; anyone else gets 404, a member below the role a call needs 403 `ROLE_REQUIRED`",
+        },
         { name: "system", description: "Health and provider status" },
       ],
     },

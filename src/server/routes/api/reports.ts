@@ -15,7 +15,8 @@ import type { Reports } from "#src/server/services/reports/index.ts";
 
 const TrackerId = v.object({ id: v.string() });
 const Token = v.object({ token: v.string() });
-const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
+const PRO =
+  "Pro, or a member of the tracker's workspace when it has Pro through an owner (else 403 `PRO_REQUIRED`); a tracker of a workspace the caller is not a member of is 404. Setting it, a new link and a test need the editor role or above (403 `ROLE_REQUIRED`).";
 const LINK = "No session needed: the token in the path is the link (signed with the server's secret).";
 
 /**
@@ -27,7 +28,7 @@ export function reportRoutes(reports: Reports, guards: Guards) {
   return new Elysia()
     .use(guards)
     .get("/api/trackers/:id/report", ({ userId, params }) => reports.get(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: ReportSettings,
       detail: forTokens("trackers", {
@@ -37,7 +38,7 @@ export function reportRoutes(reports: Reports, guards: Guards) {
       }),
     })
     .put("/api/trackers/:id/report", ({ userId, params, body }) => reports.update(userId, params.id, body), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       body: UpdateReport,
       parse: "json",
@@ -51,7 +52,7 @@ export function reportRoutes(reports: Reports, guards: Guards) {
       }),
     })
     .post("/api/trackers/:id/report/link", ({ userId, params }) => reports.newLink(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: ReportSettings,
       detail: forTokens("trackers", {
@@ -61,7 +62,7 @@ export function reportRoutes(reports: Reports, guards: Guards) {
       }),
     })
     .post("/api/trackers/:id/report/test", ({ userId, params }) => reports.test(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: ReportTestResult,
       detail: forTokens("trackers", {

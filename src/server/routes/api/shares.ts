@@ -23,6 +23,7 @@ import type { Guards } from "#src/server/http/guards.ts";
 import { lastValues } from "#src/server/http/query-string.ts";
 import { forTokens, requireScope } from "#src/server/http/token-access.ts";
 import type { Shares } from "#src/server/services/shares/index.ts";
+import { WorkspaceFilter } from "#src/contract/workspaces.ts";
 
 const ShareId = v.object({ id: v.string() });
 const Token = v.object({ token: v.string() });
@@ -48,10 +49,10 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
       .use(guards)
       .post(
         "/api/shares",
-        async ({ userId, body, set, request, token }) => {
+        async ({ actor, body, set, request, token }) => {
           // A link shows what it links to to anyone: a token makes one only if it may read that itself.
           requireScope(token, SHARE_READ_SCOPE[body.kind], `making ${SHOWS[body.kind]}`, "the link shows anyone what that scope reads");
-          const created = await shares.create(userId, body, requestOrigin(request, trustProxy));
+          const created = await shares.create(actor, body, requestOrigin(request, trustProxy));
           set.status = 201;
           return token ? { ...created, note: LINK_OUTLIVES_TOKEN } : created;
         },
@@ -70,23 +71,27 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
               "The `url` holds the link's token (256 bits) and points at the origin the call reached. " +
               `An API token needs, besides \`shares\`, the scope that reads what the link shows: \`${SHARE_READ_SCOPE.search}\` for a search, ` +
               `\`${SHARE_READ_SCOPE.compare}\` for a comparison, \`${SHARE_READ_SCOPE.tracker}\` for a tracker (403 \`SESSION_REQUIRED\` otherwise). ` +
-              "A link made with a token is the account's: it keeps working after the token is revoked, and the answer says so in `note`.",
+              "A link made with a token is the account's: it keeps working after the token is revoked, and the answer says so in `note`. " +
+              "`workspaceId` (ADR 071): a tracker's link belongs to the tracker's workspace, where making it needs the editor role or above (403 `ROLE_REQUIRED` for a viewer); a search's or a comparison's to the given workspace (as an editor there) or the caller's personal one.",
           }),
         },
       )
-      .get("/api/shares", ({ userId, request }) => shares.list(userId, requestOrigin(request, trustProxy)), {
+      .get("/api/shares", ({ userId, request, query }) => shares.list(userId, requestOrigin(request, trustProxy), query), {
         signedIn: true,
+        transform: lastValues,
+        query: WorkspaceFilter,
         response: ShareList,
         detail: forTokens("shares", {
           tags: ["shares"],
           summary: "The caller's links",
-          description: "Newest first, expired ones too (`expired`), each with its `url` and `lastOpenedAt` (to the minute; null until opened).",
+          description:
+            "Newest first, expired ones too (`expired`), each with its `url`, `workspaceId` and `lastOpenedAt` (to the minute; null until opened): the caller's own links, or with `workspaceId` every link of that workspace (404 when not a member).",
         }),
       })
       .delete(
         "/api/shares/:id",
-        async ({ userId, params }) => {
-          await shares.revoke(userId, params.id);
+        async ({ actor, params }) => {
+          await shares.revoke(actor, params.id);
           return { success: true as const };
         },
         {
@@ -96,7 +101,8 @@ export function shareRoutes(shares: Shares, guards: Guards, { trustProxy }: { tr
           detail: forTokens("shares", {
             tags: ["shares"],
             summary: "Revoke a link",
-            description: "The caller's own link only (others 404). It answers 404 from then on.",
+            description:
+              "The caller's own link, or one of a workspace where the caller is an editor or above (a viewer gets 403 `ROLE_REQUIRED`; others 404). It answers 404 from then on.",
           }),
         },
       )

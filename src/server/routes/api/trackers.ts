@@ -25,11 +25,15 @@ import type { Trackers } from "#src/server/services/trackers/index.ts";
 import type { Alerts } from "#src/server/services/trackers/alerts.ts";
 import { AlertsInbox, INBOX_LIMIT, MarkAlertsRead, MarkedAlertsRead } from "#src/contract/alerts-inbox.ts";
 import { NotificationSettings, UpdatedNotifications, UpdateNotifications } from "#src/contract/notifications.ts";
+import { WorkspaceFilter } from "#src/contract/workspaces.ts";
 
 const TrackerId = v.object({ id: v.string() });
 const RunId = v.object({ id: v.string(), runId: v.string() });
 
-const PRO = "Pro only (else 403 `PRO_REQUIRED`); another user's tracker is 404.";
+const PRO =
+  "Pro, or a member of the tracker's workspace when it has Pro through an owner (else 403 `PRO_REQUIRED`); a tracker of a workspace the caller is not a member of is 404.";
+/** What a change, a run or a delete needs besides Pro (ADR 071). */
+const EDITOR = "Needs the editor role or above in the tracker's workspace (a viewer gets 403 `ROLE_REQUIRED`).";
 
 /** What GET …/summary answers, for the owner's route and a share link's alike. */
 export const SUMMARY =
@@ -98,19 +102,25 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
           "`wait` (one went out less than 5 minutes ago) or `capped` (today's e-mails are used up); null when none was needed.",
       }),
     })
-    .get("/api/trackers", ({ userId }) => trackers.list(userId), {
-      pro: true,
+    .get("/api/trackers", ({ userId, query }) => trackers.list(userId, query), {
+      proInWorkspace: true,
+      transform: lastValues,
+      query: WorkspaceFilter,
       response: TrackerList,
-      detail: forTokens("trackers", { tags: ["trackers"], summary: "The caller's trackers", description: `${PRO} Newest first, each with its last run.` }),
+      detail: forTokens("trackers", {
+        tags: ["trackers"],
+        summary: "The caller's trackers",
+        description: `${PRO} Newest first, each with its last run and \`workspaceId\`: those of every workspace the caller is a member of, or with \`workspaceId\` of that one only (404 when not a member).`,
+      }),
     })
     .post(
       "/api/trackers",
-      async ({ userId, body, set }) => {
+      async ({ actor, body, set }) => {
         set.status = 201;
-        return trackers.create(userId, body);
+        return trackers.create(actor, body);
       },
       {
-        pro: true,
+        proInWorkspace: true,
         body: CreateTracker,
         parse: "json",
         response: { 201: Tracker },
@@ -119,7 +129,8 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
           summary: "Create a tracker",
           description:
             `${PRO} \`providers\` defaults to every connected provider. The schedule's cron (five fixed fields: no H, L, W, # or ?) is read in its time zone; one firing more often than ` +
-            "TRACKER_MIN_INTERVAL_MINUTES is a 400. An account keeps at most MAX_TRACKERS_PER_ACCOUNT trackers (409), and a run asks at most MAX_TRACKER_RUN_ANSWERS answers (questions × providers × iterations; 400).",
+            "TRACKER_MIN_INTERVAL_MINUTES is a 400. An account keeps at most MAX_TRACKERS_PER_ACCOUNT trackers in its personal workspace, and another workspace as many (409); a run asks at most MAX_TRACKER_RUN_ANSWERS answers (questions × providers × iterations; 400). " +
+            "`workspaceId`: the workspace it belongs to, where the caller needs the editor role or above (404 when not a member, 403 `ROLE_REQUIRED` as a viewer); the caller's personal workspace by default.",
         }),
       },
     )
@@ -138,13 +149,13 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id", ({ userId, params }) => trackers.get(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: Tracker,
       detail: forTokens("trackers", { tags: ["trackers"], summary: "One tracker", description: PRO }),
     })
-    .patch("/api/trackers/:id", ({ userId, params, body }) => trackers.update(userId, params.id, body), {
-      pro: true,
+    .patch("/api/trackers/:id", ({ actor, params, body }) => trackers.update(actor, params.id, body), {
+      proInWorkspace: true,
       params: TrackerId,
       body: UpdateTracker,
       parse: "json",
@@ -152,17 +163,17 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       detail: forTokens("trackers", {
         tags: ["trackers"],
         summary: "Edit, pause or resume a tracker",
-        description: `${PRO} Any of the creation fields, and \`paused\`. A change of what is asked or counted (queries, providers, iterations, location, brand, competitors) starts a new series segment.`,
+        description: `${PRO} ${EDITOR} Any of the creation fields but \`workspaceId\`, and \`paused\`. A change of what is asked or counted (queries, providers, iterations, location, brand, competitors) starts a new series segment.`,
       }),
     })
     .delete(
       "/api/trackers/:id",
-      async ({ userId, params, query }) => {
-        await trackers.remove(userId, params.id, { keepSearches: query.keepSearches ?? true });
+      async ({ actor, params, query }) => {
+        await trackers.remove(actor, params.id, { keepSearches: query.keepSearches ?? true });
         return { success: true as const };
       },
       {
-        pro: true,
+        proInWorkspace: true,
         params: TrackerId,
         transform: lastValues,
         query: DeleteTrackerQuery,
@@ -170,44 +181,44 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
         detail: forTokens("trackers", {
           tags: ["trackers"],
           summary: "Delete a tracker and its runs",
-          description: `${PRO} Its saved searches (\`savedSearches\` of the tracker) stay in the history as your own searches, no longer marked as a run's; with \`keepSearches=false\` they are deleted with it. One still running when it is deleted is ended and kept.`,
+          description: `${PRO} ${EDITOR} Its saved searches (\`savedSearches\` of the tracker) stay in the history as your own searches, no longer marked as a run's; with \`keepSearches=false\` they are deleted with it. One still running when it is deleted is ended and kept.`,
         }),
       },
     )
     .post(
       "/api/trackers/:id/runs",
-      async ({ userId, params, set }) => {
-        const started = await trackers.runNow(userId, params.id);
+      async ({ actor, params, set }) => {
+        const started = await trackers.runNow(actor, params.id);
         set.status = 202;
         return started;
       },
       {
-        pro: true,
+        proInWorkspace: true,
         params: TrackerId,
         response: { 202: StartedRun },
         detail: forTokens("trackers", {
           tags: ["trackers"],
           summary: "Run a tracker now",
-          description: `${PRO} 202 with the run queued; 409 \`CONFLICT\` naming the run already queued or running; 429 \`RATE_LIMITED\` past TRACKER_MANUAL_RUNS_PER_DAY Run nows today across the account's trackers.`,
+          description: `${PRO} ${EDITOR} 202 with the run queued; 409 \`CONFLICT\` naming the run already queued or running; 429 \`RATE_LIMITED\` past TRACKER_MANUAL_RUNS_PER_DAY Run nows today across the trackers of the account's personal workspace (another workspace's trackers count for that workspace).`,
         }),
       },
     )
     .post("/api/trackers/:id/webhook/test", ({ userId, params }) => trackers.testWebhook(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: WebhookTestResult,
       detail: forTokens("trackers", {
         tags: ["trackers"],
         summary: "Send a test message to a tracker's webhook",
         description:
-          `${PRO} Posts a \`test\` event to the saved webhook now, once and without retries, as every delivery is posted (the address checked, signed with \`X-AISC-Signature\`, no redirect followed): ` +
+          `${PRO} ${EDITOR} Posts a \`test\` event to the saved webhook now, once and without retries, as every delivery is posted (the address checked, signed with \`X-AISC-Signature\`, no redirect followed): ` +
           'JSON `{ id, event: "test", tracker: { id, name, timezone } }`, or for Slack a Block Kit message saying it is a test. ' +
           "Answers what came of it: `delivered` (the endpoint answered 2xx), its `status` when it answered, and `error` in words when it was not delivered (refused address, unreachable, no answer within 10 s, a non-2xx answer). " +
           "409 `CONFLICT` when the tracker has no webhook; 429 `RATE_LIMITED` past 10 tests a minute.",
       }),
     })
     .get("/api/trackers/:id/runs", ({ userId, params, query }) => trackers.runs(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: TrackerRunsQuery,
@@ -219,7 +230,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/trend", ({ userId, params, query }) => trackers.trend(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: TrendQuery,
@@ -235,7 +246,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/summary", ({ userId, params, query }) => trackers.summary(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: SummaryQuery,
@@ -247,7 +258,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/sources", ({ userId, params, query }) => trackers.sources(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: SourcesQuery,
@@ -261,7 +272,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/alerts", ({ userId, params }) => trackers.alerts(userId, params.id), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       response: TrackerAlertList,
       detail: forTokens("trackers", {
@@ -276,7 +287,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/changes", ({ userId, params, query }) => trackers.changes(userId, params.id, query), {
-      pro: true,
+      proInWorkspace: true,
       params: TrackerId,
       transform: lastValues,
       query: ChangesQuery,
@@ -291,7 +302,7 @@ export function trackerRoutes({ trackers, notifications, alerts }: TrackerRouteD
       }),
     })
     .get("/api/trackers/:id/runs/:runId", ({ userId, params }) => trackers.run(userId, params.id, params.runId), {
-      pro: true,
+      proInWorkspace: true,
       params: RunId,
       response: TrackerRun,
       detail: forTokens("trackers", {

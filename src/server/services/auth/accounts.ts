@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { users, type User as UserRow } from "#db/schema.ts";
 import type { User } from "#src/contract/auth.ts";
+import { ensurePersonal } from "../workspaces/access.ts";
 import { DomainError } from "../errors.ts";
 import type { Events } from "../events.ts";
 import type { RegistrationGate } from "../quota/registrations.ts";
@@ -95,13 +96,17 @@ export function createAccounts({ db, events, registrations, registrationAttempts
     if (clash) throw new DomainError("ACCOUNT_EXISTS", USERNAME_TAKEN);
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
     try {
-      const [user] = await db
-        .insert(users)
-        // The form asks for no name (spec §3): the username stands in until a profile says otherwise.
-        .values({ username: input.username, email: input.email, passwordHash, firstName: input.username, lastName: "" })
-        .returning();
-      if (!user) throw new Error("could not create the user");
-      return user;
+      return await db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          // The form asks for no name (spec §3): the username stands in until a profile says otherwise.
+          .values({ username: input.username, email: input.email, passwordHash, firstName: input.username, lastName: "" })
+          .returning();
+        if (!user) throw new Error("could not create the user");
+        // Every account has its personal workspace from the start, owned by it (ADR 071).
+        await ensurePersonal(tx, user.id);
+        return user;
+      });
     } catch (error) {
       // Lost a race with a simultaneous registration: the unique index decides.
       if (uniqueViolation(error)?.includes("username")) throw new DomainError("ACCOUNT_EXISTS", USERNAME_TAKEN);

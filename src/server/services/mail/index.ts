@@ -1,10 +1,11 @@
 import { createTransport } from "nodemailer";
 
 /**
- * One e-mail. `unsubscribe` is required: every mail says how to stop it, as RFC 8058's one-click
- * `List-Unsubscribe` (an https URL taking a POST, no session) beside the link in its text.
+ * One e-mail. Every mail that may come again says how to stop it, as RFC 8058's one-click
+ * `List-Unsubscribe` (an https URL taking a POST, no session) beside the link in its text; only a
+ * one-off (a workspace's invitation) has no `unsubscribe`, and says instead that nothing follows.
  */
-export type MailMessage = { to: string; subject: string; text: string; unsubscribe: string; html?: string };
+export type MailMessage = { to: string; subject: string; text: string; unsubscribe?: string; html?: string };
 
 export type Mailer = {
   /** Whether SMTP_URL is set: without it nothing is sent, and the product says so. */
@@ -33,8 +34,7 @@ export function createMailer({ smtpUrl, from }: { smtpUrl: string | undefined; f
         text,
         ...(html ? { html } : {}),
         // `List-Unsubscribe: <url>`, and the one-click POST it takes (RFC 8058).
-        list: { unsubscribe },
-        headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        ...(unsubscribe ? { list: { unsubscribe }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
       });
     },
   };

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { mailSends, rateCounters, trackerReportRecipients, users } from "#db/schema.ts";
+import { mailSends, rateCounters, trackerReportRecipients, users, workspaceInvitations } from "#db/schema.ts";
 import type { MailKind } from "#src/contract/notifications.ts";
 import type { JobQueue } from "../job-queue.ts";
 import type { Mailer, MailMessage } from "./index.ts";
@@ -20,7 +20,12 @@ export const REPORT_CONFIRMATION_EVERY_MS = 24 * 60 * 60 * 1000;
  * report's (`report`, `report-confirm`) names its recipient, whose row must still say yes;
  * `report-test` goes to the owner's own proved address.
  */
-type Queued = MailMessage & { userId: string; kind: MailKind | "confirm" | "report" | "report-confirm" | "report-test"; recipientId?: string };
+type Queued = MailMessage & {
+  userId: string;
+  kind: MailKind | "confirm" | "report" | "report-confirm" | "report-test" | "invitation";
+  recipientId?: string;
+  invitationId?: string;
+};
 
 /** A report's addressee: a recipient of the owner's tracker (`recipientId`), or the owner themselves (a test). */
 export type ReportAddressee = { ownerId: string; recipientId?: string; email: string };
@@ -54,7 +59,18 @@ export function createOutbox({
 }) {
   queue.work<Queued>(SEND, { concurrency: 2 }, async (message) => {
     // Queued by an earlier version, without its account or unsubscribe link: not sent.
-    if (!message.userId || !message.unsubscribe) return;
+    if (!message.userId || (!message.unsubscribe && message.kind !== "invitation")) return;
+    if (message.kind === "invitation") {
+      // Revoked or used since it was queued: not sent.
+      const [pending] = await db
+        .select({ usedAt: workspaceInvitations.usedAt, revokedAt: workspaceInvitations.revokedAt, email: workspaceInvitations.email })
+        .from(workspaceInvitations)
+        .where(eq(workspaceInvitations.id, message.invitationId ?? crypto.randomUUID()))
+        .limit(1);
+      if (!pending || pending.usedAt || pending.revokedAt || pending.email !== message.to) return;
+      await mailer.send(mailOf(message));
+      return;
+    }
     if (message.kind === "report" || message.kind === "report-confirm") {
       // Removed, unsubscribed, or (for a report) not confirmed since it was queued: not sent.
       const [wanted] = await db
@@ -202,6 +218,40 @@ export function createOutbox({
       return "sent";
     },
 
+    /**
+     * A workspace's invitation link to the address it names, counted in the inviter's cap: `sent`,
+     * `wait` (this workspace invited this address less than a day ago) or `capped`. One e-mail,
+     * nothing after it; sent only while the invitation is still pending.
+     */
+    async invitation(
+      inviterId: string,
+      to: { invitationId: string; workspaceId: string; email: string; workspaceName: string; inviter: string; role: string; url: string; expiresAt: Date },
+    ): Promise<"sent" | "wait" | "capped"> {
+      if (!mailer.configured) return "capped";
+      if (!(await takeWindow(`invitation:${to.workspaceId}:${to.email.toLowerCase()}`, REPORT_CONFIRMATION_EVERY_MS))) return "wait";
+      if (!(await takeToday(inviterId))) return "capped";
+      const text = [
+        `${to.inviter} invited you to the workspace "${to.workspaceName}" on ${PRODUCT} (${links.publicUrl}), as ${to.role}.`,
+        "",
+        "To join, sign in (or make an account with this address) and open this link:",
+        to.url,
+        "",
+        `The link works once, until ${to.expiresAt.toISOString().slice(0, 10)}.`,
+        "",
+        "--",
+        "If you do not want to join, ignore this e-mail: nothing more is sent to this address about it.",
+      ].join("\n");
+      await enqueue({
+        userId: inviterId,
+        kind: "invitation",
+        invitationId: to.invitationId,
+        to: to.email,
+        subject: `${to.inviter} invited you to "${to.workspaceName}" on ${PRODUCT}`,
+        text: `${text}\n`,
+      });
+      return "sent";
+    },
+
     /** E-mails sent to the account today (UTC), confirmation links included. */
     async sentToday(userId: string): Promise<number> {
       const [row] = await db
@@ -286,7 +336,7 @@ function mailOf(message: Queued): MailMessage {
     to: message.to,
     subject: message.subject,
     text: message.text,
-    unsubscribe: message.unsubscribe,
+    ...(message.unsubscribe ? { unsubscribe: message.unsubscribe } : {}),
     ...(message.html ? { html: message.html } : {}),
   };
 }

@@ -58,7 +58,7 @@ export function createReports({
   queue: JobQueue;
   outbox: Pick<Outbox, "configured" | "deliverReport" | "reportConfirmation" | "publicUrl" | "dailyCap">;
   links: Pick<MailLinks, "readReportLink">;
-  trackers: Pick<Trackers, "get">;
+  trackers: Pick<Trackers, "access">;
   shares: Pick<Shares, "create">;
   rollups: Pick<Rollups, "read">;
   alerts: Pick<Alerts, "list">;
@@ -68,11 +68,9 @@ export function createReports({
   const tests = createThrottle({ limit: REPORT_TESTS_PER_HOUR, windowMs: 3600_000, clock });
   let scheduled = false;
 
-  async function own(userId: string, id: string): Promise<Row> {
-    await trackerService.get(userId, id);
-    const [row] = await db.select().from(trackers).where(eq(trackers.id, id)).limit(1);
-    if (!row) throw new DomainError("NOT_FOUND", "Tracker not found");
-    return row;
+  /** The tracker, read by its workspace's members; set, relinked and tested by its editors (ADR 071). */
+  function own(userId: string, id: string, needed: "viewer" | "editor" = "viewer"): Promise<Row> {
+    return trackerService.access(userId, id, needed);
   }
 
   async function settings(row: Row): Promise<ReportSettings> {
@@ -119,7 +117,7 @@ export function createReports({
 
   /** A new share link of the tracker, as the one recipients' reports link to from now on. */
   async function makeShare(row: Row): Promise<{ url: string; row: Row }> {
-    const share = await shareService.create(row.userId, { kind: "tracker", id: row.id }, outbox.publicUrl);
+    const share = await shareService.create({ userId: row.userId }, { kind: "tracker", id: row.id }, outbox.publicUrl);
     await db.update(trackers).set({ reportShareId: share.id }).where(eq(trackers.id, row.id));
     return { url: share.url, row: { ...row, reportShareId: share.id } };
   }
@@ -226,7 +224,7 @@ export function createReports({
      * are sent a confirmation link, and a pending one listed again is sent it again once a day at most.
      */
     async update(userId: string, id: string, input: UpdateReport): Promise<ReportSettings> {
-      const row = await own(userId, id);
+      const row = await own(userId, id, "editor");
       if (!outbox.configured && (input.cadence !== "off" || input.recipients.length > 0)) throw new DomainError("INVALID_INPUT", NOT_CONFIGURED);
       const existing = await db.select().from(trackerReportRecipients).where(eq(trackerReportRecipients.trackerId, row.id));
       const gone = existing.filter((r) => !input.recipients.includes(r.email)).map((r) => r.id);
@@ -259,7 +257,7 @@ export function createReports({
      * none was made yet): a revoked link is never made again on its own, so this is how to get one back.
      */
     async newLink(userId: string, id: string): Promise<ReportSettings> {
-      const row = await own(userId, id);
+      const row = await own(userId, id, "editor");
       const current = await shareOf(row);
       if (current && "url" in current)
         throw new DomainError("CONFLICT", `Recipients' reports already link to ${current.url}: revoke it in your profile first to make another.`);
@@ -268,7 +266,7 @@ export function createReports({
 
     /** "Send a test now": the report as recipients would read it, to the owner's own proved address only, linking to the live page. */
     async test(userId: string, id: string): Promise<ReportTestResult> {
-      const row = await own(userId, id);
+      const row = await own(userId, id, "editor");
       if (!outbox.configured) throw new DomainError("INVALID_INPUT", NOT_CONFIGURED);
       const [owner] = await db.select({ email: users.email, verified: users.emailVerified }).from(users).where(eq(users.id, userId)).limit(1);
       if (!owner) throw new DomainError("NOT_FOUND", "Account not found");

@@ -51,11 +51,11 @@ export function createSharedReads({ db, search, trackers, limits, clock }: Reads
     return row;
   }
 
-  /** A tracker's link: who owns it, which tracker, and its clock. */
+  /** A tracker's link: the link as its reader (its workspace's), which tracker, and its clock. */
   async function trackerLink(token: string, ip: string) {
     const row = await linkOf(token, ip);
     if (row.kind !== "tracker") throw gone();
-    return { userId: row.userId, id: row.targetId, at: { asOf: asOfOf(row) } };
+    return { reader: { link: { workspaceId: row.workspaceId } }, id: row.targetId, at: { asOf: asOfOf(row) } };
   }
 
   async function view(row: ShareRow): Promise<SharedView> {
@@ -78,7 +78,7 @@ export function createSharedReads({ db, search, trackers, limits, clock }: Reads
       };
     }
     // Read for a frozen link too: the tracker deleted since ends it; and a field trackers gained since it was frozen is today's.
-    const living = sharedTracker(await orGone(trackers.get(row.userId, row.targetId)));
+    const living = sharedTracker(await orGone(trackers.get({ link: { workspaceId: row.workspaceId } }, row.targetId)));
     // A frozen definition kept before a field was stripped is stripped now: its estimate (dropped by the schema) and its last run's skip reason.
     const frozen = row.frozen ? v.parse(SharedTracker, { ...living, ...(row.frozenTracker as object) }) : undefined;
     const tracker = frozen ? { ...frozen, lastRun: frozen.lastRun && sharedRun(frozen.lastRun) } : living;
@@ -100,37 +100,37 @@ export function createSharedReads({ db, search, trackers, limits, clock }: Reads
 
     async runs(token: string, page: { before?: string; limit: number }, ip: string): Promise<SharedTrackerRunList> {
       const link = await trackerLink(token, ip);
-      return sharedRuns(await orGone(trackers.runs(link.userId, link.id, page, link.at)));
+      return sharedRuns(await orGone(trackers.runs(link.reader, link.id, page, link.at)));
     },
 
     async run(token: string, runId: string, ip: string): Promise<SharedTrackerRun> {
       const link = await trackerLink(token, ip);
-      return sharedRun(await orGone(trackers.run(link.userId, link.id, runId, link.at)));
+      return sharedRun(await orGone(trackers.run(link.reader, link.id, runId, link.at)));
     },
 
     async trend(token: string, query: v.InferOutput<typeof TrendQuery>, ip: string): Promise<Trend> {
       const link = await trackerLink(token, ip);
-      return orGone(trackers.trend(link.userId, link.id, query, link.at));
+      return orGone(trackers.trend(link.reader, link.id, query, link.at));
     },
 
     async summary(token: string, query: v.InferOutput<typeof SummaryQuery>, ip: string): Promise<TrackerSummary> {
       const link = await trackerLink(token, ip);
-      return orGone(trackers.summary(link.userId, link.id, query, link.at));
+      return orGone(trackers.summary(link.reader, link.id, query, link.at));
     },
 
     async sources(token: string, query: v.InferOutput<typeof SourcesQuery>, ip: string): Promise<SourcesReport> {
       const link = await trackerLink(token, ip);
-      return orGone(trackers.sources(link.userId, link.id, query, link.at));
+      return orGone(trackers.sources(link.reader, link.id, query, link.at));
     },
 
     async alerts(token: string, ip: string): Promise<TrackerAlertList> {
       const link = await trackerLink(token, ip);
-      return sharedAlerts(await orGone(trackers.alerts(link.userId, link.id, link.at)));
+      return sharedAlerts(await orGone(trackers.alerts(link.reader, link.id, link.at)));
     },
 
     async changes(token: string, query: v.InferOutput<typeof ChangesQuery>, ip: string): Promise<TrackerChanges> {
       const link = await trackerLink(token, ip);
-      return orGone(trackers.changes(link.userId, link.id, query, link.at));
+      return orGone(trackers.changes(link.reader, link.id, query, link.at));
     },
   };
 }

@@ -4,7 +4,7 @@ import type { TrackerAlertList } from "#src/contract/trend.ts";
 
 /*
  * What a link's visitor never sees of a tracker (ADR 048): its webhook, budget, cost estimate, runs' costs,
- * how many saved searches its runs made, why it is paused ("paused" is all a link tells, not a lapsed subscription nor a limit), why a run
+ * how many saved searches its runs made, which workspace it is in, why it is paused ("paused" is all a link tells, not a lapsed subscription nor a limit), why a run
  * was skipped (the same words: a lapse, the budget, the owner's spend), and the owner's saved
  * searches its runs and alerts point to (/search/{id} opens for the owner only, and the ids are
  * theirs). The same answers as the owner's otherwise.
@@ -16,6 +16,7 @@ export function sharedTracker({
   pausedReason: _reason,
   estimate: _estimate,
   savedSearches: _searches,
+  workspaceId: _workspace,
   ...tracker
 }: Tracker): SharedTracker {
   return { ...tracker, lastRun: tracker.lastRun && sharedRun(tracker.lastRun) };

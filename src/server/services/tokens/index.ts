@@ -14,7 +14,7 @@ export const INVALID_TOKEN = "Invalid or revoked token";
 export const TOKEN_LIMIT = `You already have ${MAX_LIVE_TOKENS} tokens, the most an account can have: revoke one you no longer use (your profile's CLI access card, or aisc tokens revoke <id>) to create another`;
 
 /** A token as the server knows it once authenticated: whose, which, and what it may do. */
-export type AuthenticatedToken = { userId: string; tokenId: string; scopes: readonly TokenScope[] };
+export type AuthenticatedToken = { userId: string; tokenId: string; prefix: string; scopes: readonly TokenScope[] };
 
 /**
  * Personal API tokens for the CLI and MCP clients: created for a signed-in user and shown once,
@@ -70,7 +70,7 @@ export function createTokens({ db, clock = () => new Date() }: { db: Db; clock?:
     async authenticate(token: string): Promise<AuthenticatedToken> {
       const [row] = token.startsWith(TOKEN_PREFIX)
         ? await db
-            .select({ id: apiTokens.id, userId: apiTokens.userId, scopes: apiTokens.scopes })
+            .select({ id: apiTokens.id, userId: apiTokens.userId, prefix: apiTokens.prefix, scopes: apiTokens.scopes })
             .from(apiTokens)
             .where(and(eq(apiTokens.tokenHash, hash(token)), isNull(apiTokens.revokedAt)))
             .limit(1)
@@ -81,7 +81,7 @@ export function createTokens({ db, clock = () => new Date() }: { db: Db; clock?:
         .update(apiTokens)
         .set({ lastUsedAt: now })
         .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, new Date(now.getTime() - LAST_USED_PRECISION_MS)))));
-      return { userId: row.userId, tokenId: row.id, scopes: scopesOf(row.scopes) };
+      return { userId: row.userId, tokenId: row.id, prefix: row.prefix, scopes: scopesOf(row.scopes) };
     },
   };
 }

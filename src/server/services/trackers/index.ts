@@ -1,7 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "#db/client.ts";
-import { rateCounters, trackers } from "#db/schema.ts";
+import { rateCounters, trackers, workspaceMembers } from "#db/schema.ts";
+import type { WorkspaceRole } from "#src/contract/workspaces.ts";
 import { historyRange } from "#src/contract/history.ts";
 import { BrandEntry } from "#src/contract/lens.ts";
 import { Location } from "#src/contract/location.ts";
@@ -39,6 +40,10 @@ import { checkSchedule, describeSchedule, runsPerMonth } from "./schedule.ts";
 import { SCHEDULE_PAUSE } from "./schedules-check.ts";
 import type { MissedRuns } from "./missed.ts";
 import { stallOf } from "./overdue.ts";
+import { checkRole, ensurePersonal, proWorkspaces, requireRole, workspacePro, type IsPro } from "../workspaces/access.ts";
+import { PRO_REQUIRED } from "#src/contract/constants.ts";
+import type { Actor, Audit } from "../workspaces/audit.ts";
+import { auditEdit } from "./audited.ts";
 
 export type TrackerRow = typeof trackers.$inferSelect;
 
@@ -65,6 +70,12 @@ const TRACKER_COUNT_LOCK_KEY = 727_411_903;
  */
 export type AsOf = { asOf?: Date };
 
+/**
+ * Who reads a tracker: a user (a member of its workspace), or a share link, which reads as its
+ * workspace's rather than its maker's, so it keeps working when its maker leaves (ADR 071).
+ */
+export type Reader = string | { link: { workspaceId: string } };
+
 export type TrackersDeps = {
   db: Db;
   providers: Providers;
@@ -88,13 +99,19 @@ export type TrackersDeps = {
   minIntervalMinutes: number;
   /** The caps on trackers, a run's size and Run now (ADR 052); the defaults when not given. */
   caps?: TrackerCaps;
+  /** Where creating, editing, running and deleting are written, in the tracker's workspace's log (ADR 071). */
+  audit: Pick<Audit, "record">;
+  /** Billing's: a tracker is used by a Pro account, or in a workspace with Pro (ADR 071). */
+  isPro: IsPro;
   clock?: () => Date;
 };
 
 /**
  * Trackers: a Pro user's questions asked on a schedule. This is their definition and
  * what their runs read as; the runs themselves are the engine's (./engine.ts). A `userId` given
- * here is Pro (the routes declare it); another user's tracker reads exactly like a missing one.
+ * here is Pro, or a member of a workspace with Pro (the routes declare it). A tracker belongs to a
+ * workspace (ADR 071): its members read it (viewer), editors change, run and delete it, provided
+ * they are Pro or the workspace has Pro (its owners'); to anyone else it reads exactly like a missing one.
  */
 export function createTrackers({
   db,
@@ -112,6 +129,8 @@ export function createTrackers({
   webhooks,
   minIntervalMinutes,
   caps = DEFAULT_TRACKER_CAPS,
+  audit,
+  isPro,
   clock = () => new Date(),
 }: TrackersDeps) {
   const runViews = createRunViews(db);
@@ -125,12 +144,34 @@ export function createTrackers({
   }
   const connected = () => providerIds.filter((id) => providers[id] !== null);
 
-  async function own(userId: string, id: string): Promise<TrackerRow> {
+  /** The tracker, if the user is a member of its workspace with `needed` or above: NOT_FOUND for a non-member, ROLE_REQUIRED below it. */
+  async function reach(userId: string, id: string, needed: WorkspaceRole): Promise<TrackerRow> {
+    const [found] = UUID.test(id)
+      ? await db
+          .select({ row: trackers, role: workspaceMembers.role })
+          .from(trackers)
+          .innerJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, trackers.workspaceId), eq(workspaceMembers.userId, userId)))
+          .where(eq(trackers.id, id))
+          .limit(1)
+      : [];
+    if (!found) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
+    checkRole(found.role, needed);
+    await requirePro(userId, found.row.workspaceId);
+    return found.row;
+  }
+
+  /** PRO_REQUIRED unless the user is Pro or the workspace has Pro through an owner (a free viewer of a team's). */
+  async function requirePro(userId: string, workspaceId: string): Promise<void> {
+    if (!(await isPro(userId)) && !(await workspacePro(db, isPro, workspaceId))) throw new DomainError("PRO_REQUIRED", PRO_REQUIRED);
+  }
+  /** A read: a member's (viewer or above), or a share link's, which reads its tracker while both are in the link's workspace. */
+  async function own(reader: Reader, id: string): Promise<TrackerRow> {
+    if (typeof reader === "string") return reach(reader, id, "viewer");
     const [row] = UUID.test(id)
       ? await db
           .select()
           .from(trackers)
-          .where(and(eq(trackers.id, id), eq(trackers.userId, userId)))
+          .where(and(eq(trackers.id, id), eq(trackers.workspaceId, reader.link.workspaceId)))
           .limit(1)
       : [];
     if (!row) throw new DomainError("NOT_FOUND", TRACKER_NOT_FOUND);
@@ -160,13 +201,14 @@ export function createTrackers({
   }
 
   /**
-   * Counts a Run now against the account's TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, across its
-   * trackers, in the shared counters so that every instance and a deleted tracker count); RATE_LIMITED past it.
+   * Counts a Run now against TRACKER_MANUAL_RUNS_PER_DAY (per UTC day, in the shared counters so that
+   * every instance and a deleted tracker count): the account's, across its personal workspace's
+   * trackers as before workspaces; another workspace's own, across its trackers. RATE_LIMITED past it.
    */
-  async function takeManualRun(userId: string): Promise<() => Promise<void>> {
+  async function takeManualRun(userId: string, row: TrackerRow): Promise<() => Promise<void>> {
     const now = clock();
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const key = `tracker-run-now:${userId}`;
+    const key = (await isPersonal(userId, row.workspaceId)) ? `tracker-run-now:${userId}` : `tracker-run-now:workspace:${row.workspaceId}`;
     const [counted] = await db
       .insert(rateCounters)
       .values({ key, windowStart: day, count: 1 })
@@ -191,6 +233,10 @@ export function createTrackers({
         .set({ count: sql`${rateCounters.count} - 1` })
         .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, day), sql`${rateCounters.count} > 0`));
     };
+  }
+
+  async function isPersonal(userId: string, workspaceId: string): Promise<boolean> {
+    return (await ensurePersonal(db, userId)) === workspaceId;
   }
 
   /** A tracker's shape, for what change it can tell (ADR 050). */
@@ -219,6 +265,7 @@ export function createTrackers({
     const location = v.safeParse(Location, row.location);
     return {
       id: row.id,
+      workspaceId: row.workspaceId,
       name: row.name,
       queries: row.queries,
       questionTags: row.questionTags,
@@ -261,14 +308,27 @@ export function createTrackers({
   }
 
   return {
-    async list(userId: string): Promise<{ trackers: Tracker[] }> {
-      const rows = await db.select().from(trackers).where(eq(trackers.userId, userId)).orderBy(desc(trackers.createdAt));
+    /** One workspace's trackers (a viewer's read), or without `workspaceId` those of every workspace the user is a member of. */
+    async list(userId: string, { workspaceId }: { workspaceId?: string } = {}): Promise<{ trackers: Tracker[] }> {
+      if (workspaceId) {
+        await requireRole(db, userId, workspaceId, "viewer");
+        await requirePro(userId, workspaceId);
+      }
+      // A Pro user reads all their workspaces'; a free one those with Pro.
+      const theirs = (await isPro(userId))
+        ? db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId))
+        : await proWorkspaces(db, isPro, userId);
+      const rows = await db
+        .select()
+        .from(trackers)
+        .where(workspaceId ? eq(trackers.workspaceId, workspaceId) : inArray(trackers.workspaceId, theirs))
+        .orderBy(desc(trackers.createdAt));
       // One count for the whole list, not one per tracker.
       const counts = await searches.countByTracker(rows.map((row) => row.id));
       return { trackers: await Promise.all(rows.map((row) => view(row, undefined, { savedSearches: counts.get(row.id) ?? 0 }))) };
     },
 
-    get: async (userId: string, id: string): Promise<Tracker> => view(await own(userId, id), undefined, { seeing: "known" }),
+    get: async (reader: Reader, id: string): Promise<Tracker> => view(await own(reader, id), undefined, { seeing: "known" }),
 
     /** What change a tracker of this shape could tell, before it is saved (ADR 050); by default on every provider connected here, without competitors. */
     estimate: (shape: Pick<TrackerShape, "questions" | "iterations"> & Partial<TrackerShape>): Promise<Detectability> =>
@@ -279,26 +339,35 @@ export function createTrackers({
         competitors: shape.competitors ?? 0,
       }),
 
-    async create(userId: string, input: CreateTracker): Promise<Tracker> {
+    async create(actor: Actor, input: CreateTracker): Promise<Tracker> {
+      const { userId } = actor;
+      const personal = await ensurePersonal(db, userId);
+      const workspaceId = input.workspaceId ?? personal;
+      if (workspaceId !== personal) await requireRole(db, userId, workspaceId, "editor");
+      await requirePro(userId, workspaceId);
       const schedule = checkSchedule(input.schedule, minIntervalMinutes);
       const asked = chooseProviders(input.providers);
       checkRunSize(input.queries.length, asked.length, input.iterations);
       if (input.webhook) await checkWebhookUrl(input.webhook.url, webhookPolicy);
       const webhook = input.webhook ? { webhookUrl: input.webhook.url, webhookFormat: input.webhook.format, webhookSecret: newWebhookSecret() } : {};
-      // Counted and saved under the account's lock: two creates at once cannot both take the last place.
+      // Counted and saved under the workspace's lock: two creates at once cannot both take the last place.
+      // The personal workspace is the account's (MAX_TRACKERS_PER_ACCOUNT as before); another workspace has as many of its own.
       const row = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(TRACKER_COUNT_LOCK_KEY))}, hashtext(${userId}))`);
-        const [counted] = await tx.select({ n: sql<number>`count(*)` }).from(trackers).where(eq(trackers.userId, userId));
+        await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(TRACKER_COUNT_LOCK_KEY))}, hashtext(${workspaceId}))`);
+        const [counted] = await tx.select({ n: sql<number>`count(*)` }).from(trackers).where(eq(trackers.workspaceId, workspaceId));
         const have = Number(counted?.n ?? 0);
         if (have >= caps.maxTrackers)
           throw new DomainError(
             "CONFLICT",
-            `You have ${have} trackers, the most an account may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`,
+            workspaceId === personal
+              ? `You have ${have} trackers, the most an account may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`
+              : `This workspace has ${have} trackers, the most a workspace may have here (MAX_TRACKERS_PER_ACCOUNT is ${caps.maxTrackers}): delete one to make another`,
           );
         const [saved] = await tx
           .insert(trackers)
           .values({
             userId,
+            workspaceId,
             name: input.name,
             queries: input.queries,
             questionTags: input.questionTags,
@@ -314,6 +383,18 @@ export function createTrackers({
             ...webhook,
           })
           .returning();
+        if (saved) await audit.record(actor, { workspaceId, action: "tracker.created", target: saved.name, details: { trackerId: saved.id } }, tx);
+        if (saved && input.webhook)
+          await audit.record(
+            actor,
+            {
+              workspaceId,
+              action: "tracker.webhook-set",
+              target: saved.name,
+              details: { trackerId: saved.id, url: input.webhook.url, format: input.webhook.format },
+            },
+            tx,
+          );
         return saved;
       });
       if (!row) throw new Error("could not save the tracker");
@@ -323,8 +404,8 @@ export function createTrackers({
       return withSecret(await view(scheduled, null, { seeing: "wait" }), scheduled, Boolean(input.webhook));
     },
 
-    async update(userId: string, id: string, change: UpdateTracker): Promise<Tracker> {
-      const row = await own(userId, id);
+    async update(actor: Actor, id: string, change: UpdateTracker): Promise<Tracker> {
+      const row = await reach(actor.userId, id, "editor");
       const schedule = change.schedule && checkSchedule(change.schedule, minIntervalMinutes);
       // Resuming takes a schedule allowed now: one kept before the rules tightened (paused at start, ./schedules-check.ts) is refused until changed.
       if (!schedule && change.paused === false) checkResumed({ cron: row.cron, timezone: row.timezone });
@@ -376,23 +457,38 @@ export function createTrackers({
         .where(eq(trackers.id, row.id))
         .returning();
       if (!updated) throw new DomainError("NOT_FOUND", "Tracker not found");
+      await auditEdit(audit, actor, row, change);
       const scheduled = { ...updated, nextRunAt: await engine.schedule(updated) };
       await ensureMissedCheck();
       return withSecret(await view(scheduled, undefined, { seeing: "wait" }), scheduled, freshSecret);
     },
 
     /** Deletes the tracker with its runs; its saved searches stay in the history as the owner's own (`keepSearches`) or go with it. */
-    async remove(userId: string, id: string, { keepSearches }: { keepSearches: boolean }): Promise<void> {
-      const row = await own(userId, id);
+    async remove(actor: Actor, id: string, { keepSearches }: { keepSearches: boolean }): Promise<void> {
+      const row = await reach(actor.userId, id, "editor");
       await engine.unschedule(row.id);
       await db.delete(trackers).where(eq(trackers.id, row.id));
       await searches.releaseTrackerSearches(row.id, { keep: keepSearches });
+      await audit.record(actor, { workspaceId: row.workspaceId, action: "tracker.deleted", target: row.name, details: { trackerId: row.id, keepSearches } });
     },
 
+    /** A workspace's trackers, ended and deleted as the workspace goes; their saved searches stay their makers' own. */
+    async removeInWorkspace(workspaceId: string): Promise<void> {
+      const rows = await db.select({ id: trackers.id }).from(trackers).where(eq(trackers.workspaceId, workspaceId));
+      for (const { id } of rows) {
+        await engine.unschedule(id);
+        await db.delete(trackers).where(eq(trackers.id, id));
+        await searches.releaseTrackerSearches(id, { keep: true });
+      }
+    },
+
+    /** The tracker's row, for a service that acts on it (its report): with the check and answers of every call here. */
+    access: (userId: string, id: string, needed: WorkspaceRole): Promise<TrackerRow> => reach(userId, id, needed),
+
     /** Run now: 202 with the run queued, or CONFLICT naming the run already queued or running. */
-    async runNow(userId: string, id: string): Promise<{ run: TrackerRun }> {
-      const row = await own(userId, id);
-      const giveBack = await takeManualRun(userId);
+    async runNow(actor: Actor, id: string): Promise<{ run: TrackerRun }> {
+      const row = await reach(actor.userId, id, "editor");
+      const giveBack = await takeManualRun(actor.userId, row);
       let runId: string;
       try {
         runId = await engine.start(row, "manual");
@@ -402,12 +498,13 @@ export function createTrackers({
       }
       const run = await runViews.one(row.id, runId);
       if (!run) throw new Error("the run just queued is missing");
+      await audit.record(actor, { workspaceId: row.workspaceId, action: "tracker.run", target: row.name, details: { trackerId: row.id, runId } });
       return { run };
     },
 
     /** Send test: a `test` event posted to the tracker's webhook now, and what came of it; CONFLICT without a webhook, RATE_LIMITED past WEBHOOK_TESTS_PER_MINUTE. */
     async testWebhook(userId: string, id: string): Promise<WebhookTestResult> {
-      const row = await own(userId, id);
+      const row = await reach(userId, id, "editor");
       if (!row.webhookUrl || !row.webhookSecret) throw new DomainError("CONFLICT", "This tracker has no webhook: set one, then send a test");
       const taken = webhookTests.attempt([`webhook-test:${userId}`]);
       if (!taken.allowed)
@@ -417,16 +514,16 @@ export function createTrackers({
       return webhooks.test(row, { url: row.webhookUrl, format: row.webhookFormat ?? "json", secret: row.webhookSecret });
     },
 
-    async runs(userId: string, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {
-      const row = await own(userId, id);
+    async runs(reader: Reader, id: string, page: { before?: string; limit: number }, { asOf }: AsOf = {}): Promise<TrackerRunList> {
+      const row = await own(reader, id);
       const runs = await runViews.page(row.id, { ...page, limit: page.limit + 1, asOf });
       const shown = runs.slice(0, page.limit);
       return { runs: shown, ...(runs.length > page.limit && shown.length ? { nextBefore: shown.at(-1)!.id } : {}) };
     },
 
     /** The tracker's trend: per run and provider, for the brand and each competitor, from the runs' rollups. */
-    async trend(userId: string, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
-      const row = await own(userId, id);
+    async trend(reader: Reader, id: string, query: v.InferOutput<typeof TrendQuery>, { asOf }: AsOf = {}): Promise<Trend> {
+      const row = await own(reader, id);
       const { tag, ...filters } = query;
       const pooled = tag === undefined ? undefined : questionsTagged(row.questionTags, row.queries, tag);
       if (pooled?.length === 0) throw new DomainError("INVALID_INPUT", `tag ${JSON.stringify(tag)} is not one of this tracker's tags`);
@@ -434,33 +531,33 @@ export function createTrackers({
     },
 
     /** The cited domains by type and the citation gap. */
-    async sources(userId: string, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
-      const row = await own(userId, id);
+    async sources(reader: Reader, id: string, query: v.InferOutput<typeof SourcesQuery>, { asOf }: AsOf = {}): Promise<SourcesReport> {
+      const row = await own(reader, id);
       const tracker = { id: row.id, brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
       return rollups.sources(tracker, { ...query, to: clampTo(query.to, asOf) });
     },
 
     /** What moved, newest first. */
-    async alerts(userId: string, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
-      const row = await own(userId, id);
+    async alerts(reader: Reader, id: string, { asOf }: AsOf = {}): Promise<TrackerAlertList> {
+      const row = await own(reader, id);
       return { alerts: await alerts.list(row.id, asOf) };
     },
 
     /** The brand's headline for a period: its mention rate, rank, share of voice and change, across providers and per provider. */
-    async summary(userId: string, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
-      const row = await own(userId, id);
+    async summary(reader: Reader, id: string, query: v.InferOutput<typeof SummaryQuery>, { asOf }: AsOf = {}): Promise<TrackerSummary> {
+      const row = await own(reader, id);
       // A frozen link's "now" is just after its snapshot's run (a period ends before its "now", and that run is in it); a `to` after it reads up to it.
       const now = asOf ? new Date(asOf.getTime() + 1) : clock();
       return trackerSummary(rollups, summarySubject(row), query.to ? { ...query, to: clampTo(query.to, asOf) } : query, now);
     },
 
     /** What entered and left the top lists between the last two windows of runs. */
-    async changes(userId: string, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
-      return changes.latest(await own(userId, id), query, asOf);
+    async changes(reader: Reader, id: string, query: v.InferOutput<typeof ChangesQuery>, { asOf }: AsOf = {}): Promise<TrackerChanges> {
+      return changes.latest(await own(reader, id), query, asOf);
     },
 
-    async run(userId: string, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
-      const row = await own(userId, id);
+    async run(reader: Reader, id: string, runId: string, { asOf }: AsOf = {}): Promise<TrackerRun> {
+      const row = await own(reader, id);
       const lens = { brand: v.parse(BrandEntry, row.brand), competitors: v.parse(v.array(BrandEntry), row.competitors) };
       const dispersion = UUID.test(runId)
         ? (await rollups.trend(row.id, { metric: "mention", perQuery: true, ...(asOf ? { to: asOf.toISOString() } : {}) })).dispersion

@@ -4,6 +4,7 @@ import type { Db } from "#db/client.ts";
 import { variantSets } from "#db/schema.ts";
 import { GeneratedBy, SavedVariant, type VariantSet } from "#src/contract/variants.ts";
 import { DomainError } from "../errors.ts";
+import { ensurePersonal } from "../workspaces/access.ts";
 
 type Row = typeof variantSets.$inferSelect;
 type Written = { variants: SavedVariant[]; generatedBy: GeneratedBy | null };
@@ -24,7 +25,7 @@ export function createVariantSets(db: Db) {
       if (updated) return updated;
       const [inserted] = await db
         .insert(variantSets)
-        .values({ userId, query, ...values })
+        .values({ userId, workspaceId: await ensurePersonal(db, userId), query, ...values })
         .onConflictDoNothing()
         .returning();
       if (inserted) return inserted;
@@ -43,9 +44,10 @@ export function createVariantSets(db: Db) {
 
     /** Saves what a model just wrote, unless a set appeared meanwhile (another tab): the saved one wins. */
     async keep(userId: string, query: string, written: Written): Promise<VariantSet> {
+      // Saved variants are their user's own for now (ADR 071): they live in the personal workspace.
       await db
         .insert(variantSets)
-        .values({ userId, query, ...written })
+        .values({ userId, workspaceId: await ensurePersonal(db, userId), query, ...written })
         .onConflictDoNothing();
       const set = await current(userId, query);
       if (!set) throw new Error("could not save the variants");
