@@ -22,7 +22,7 @@ import { createTestApp } from "#tests/support/app.ts";
 import { linksIn, startSmtpSink } from "#tests/support/smtp.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { describeEachDatabase } from "#tests/support/databases.ts";
-import { crmTracker } from "#tests/support/trackers.ts";
+import { crmTracker, runToEnd } from "#tests/support/trackers.ts";
 
 type Agent = Awaited<ReturnType<typeof createProAgent>>["agent"];
 type Person = { agent: Agent; id: string; email: string };
@@ -177,6 +177,25 @@ describeEachDatabase("workspaces", (getDb) => {
       expect((await editor.agent.request("DELETE", `/api/shares/${share.id}`)).status).toBe(200);
       // Someone else's workspace as a target is a missing one.
       expect((await outsider.agent.request("POST", "/api/trackers", { ...crmTracker, workspaceId: workspace.id })).status).toBe(404);
+    } finally {
+      await queue.stop();
+    }
+  }, 120_000);
+
+  test("a run's answers read by the team: a viewer opens a search the editor's tracker asked, with its tracker; an outsider finds nothing, and nobody but its maker renames it", async () => {
+    const { queue, person } = await setup();
+    try {
+      const { viewer, editor, outsider, tracker } = await team(person);
+      const run = await runToEnd(editor.agent.api, tracker.id);
+      const searchId = run.queries[0]?.searchId;
+      expect(searchId).toBeString();
+      const opened = await viewer.agent.request("GET", `/api/search/${searchId}`);
+      expect(opened.status).toBe(200);
+      expect(opened.json).toMatchObject({ id: searchId, tracker: { id: tracker.id, runId: run.id } });
+      expect((await outsider.agent.request("GET", `/api/search/${searchId}`)).status).toBe(404);
+      // Reading is all: the search stays its maker's.
+      expect((await viewer.agent.request("PATCH", `/api/search/${searchId}`, { title: "Mine now" })).status).toBe(404);
+      expect((await viewer.agent.request("DELETE", `/api/search/${searchId}`)).status).toBe(404);
     } finally {
       await queue.stop();
     }

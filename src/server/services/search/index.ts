@@ -297,9 +297,15 @@ export function createSearchService({
       const result = await store.get(owner, id);
       return result && withCost(result, prices);
     },
-    /** A saved search as its owner opens it: with the tracker and run that asked it, if one did (a share link's read never has them). */
+    /**
+     * A saved search as its owner opens it, or a member of the workspace whose tracker asked it: with
+     * the tracker and run that asked it, if one did (a share link's read never has them).
+     */
     open: async (owner: Owner, id: string): Promise<SavedSearchResult | null> => {
-      const [result, origin] = await Promise.all([store.get(owner, id), store.origin(owner, id)]);
+      let [reader, result] = [owner, await store.get(owner, id)];
+      const maker = !result && owner.userId ? await store.askedForTeamOf(owner.userId, id) : null;
+      if (maker) [reader, result] = [maker, await store.get(maker, id)];
+      const origin = result && (await store.origin(reader, id));
       return result && { ...withCost(result, prices), ...(origin ? { tracker: origin } : {}) };
     },
     /** The history; a search saved before costs were kept gets its cost from its usage where it can. */

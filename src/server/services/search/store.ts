@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { searches, trackerRunQueries, trackerRuns, trackers, type UsageCharge } from "#db/schema.ts";
+import { searches, trackerRunQueries, trackerRuns, trackers, workspaceMembers, type UsageCharge } from "#db/schema.ts";
 import * as v from "valibot";
 import type { ProviderId } from "#src/contract/providers.ts";
 import { historyRange, type SavedSearchList } from "#src/contract/history.ts";
@@ -204,6 +204,24 @@ export function createSearchStore(db: Db) {
       if (isStopped(row.status)) return { ...(await restate(id, row, stoppedResult(row, row.status))), id, createdAt, status: row.status };
       if (!row.result) return null;
       return { ...(await restate(id, row, v.parse(StoredSearchResult, row.result))), id, createdAt };
+    },
+
+    /**
+     * Whom a member of a tracker's workspace reads a search as, when that tracker's run asked it:
+     * its maker (a team reads its runs' answers, whoever set the tracker up); null otherwise.
+     */
+    async askedForTeamOf(userId: string, id: string): Promise<Owner | null> {
+      if (!UUID.test(id)) return null;
+      const [row] = await db
+        .select({ userId: searches.userId, anonymousId: searches.anonymousId })
+        .from(trackerRunQueries)
+        .innerJoin(trackerRuns, eq(trackerRuns.id, trackerRunQueries.runId))
+        .innerJoin(trackers, eq(trackers.id, trackerRuns.trackerId))
+        .innerJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, trackers.workspaceId), eq(workspaceMembers.userId, userId)))
+        .innerJoin(searches, eq(searches.id, trackerRunQueries.searchId))
+        .where(eq(trackerRunQueries.searchId, id))
+        .limit(1);
+      return row?.userId ? { userId: row.userId, anonymousId: row.anonymousId ?? "" } : null;
     },
 
     /** The tracker and run that asked the owner's saved search (by the run's link to it), or null. */
