@@ -53,7 +53,7 @@ const create = defineCommand("create", "make a workspace (you are its owner); ai
   .argument("<name>", "its name (up to 80 characters)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [name] }) => {
-      const request = parseOptions(CreateWorkspace, { name });
+      const request = parseOptions(CreateWorkspace, { name }, () => undefined);
       const workspace = await signedIn(context).createWorkspace(request.name);
       if (context.json) return printJson(workspace);
       print(`Created ${visibleText(workspace.name)} (${workspace.id}).`);

@@ -208,9 +208,11 @@ export const tools: Tool[] = [
     async run(api, { workspace }, context) {
       const chosen = await currentWorkspace(context, api, workspace);
       const list = await api.listTrackers(chosen ? { workspaceId: chosen.id } : {});
+      // Each tracker's workspace by name (by id when the token may not list workspaces).
+      const names = new Map((await api.listWorkspaces().catch(() => ({ workspaces: [] }))).workspaces.map((w) => [w.id, visibleText(w.name)]));
       const lines = list.trackers.map(
         (t) =>
-          `- ${t.id} · ${visibleText(t.name)} · workspace ${t.workspaceId} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`}`,
+          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`} · workspace ${names.get(t.workspaceId) ?? t.workspaceId}`,
       );
       return { summary: lines.length ? `${lines.length} trackers:\n${lines.join("\n")}` : "No trackers.", json: json(list) };
     },
