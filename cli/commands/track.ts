@@ -25,7 +25,7 @@ import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable
 import { noPointsText, simulatedFlags, simulatedFlagsOf, trendTables } from "#cli/lib/trend.ts";
 import { alertProviders, alertsText, NO_ALERTS } from "#cli/lib/alerts.ts";
 import { summaryText } from "#cli/lib/summary.ts";
-import { checkTrackerIn, currentWorkspace, withRole } from "#cli/lib/workspaces.ts";
+import { checkTrackerIn, currentWorkspace, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
 
 /*
  * `aisc track`: trackers (Pro), a set of questions asked on a schedule. Each
@@ -141,7 +141,7 @@ const list = defineCommand(
         `No trackers ${workspace ? `in ${visibleText(workspace.name)} ` : ""}yet: aisc track create --name … --query "…" --brand … --weekly mon@09:00`,
       );
     // Without a workspace chosen, each tracker says which of yours it is in, when you have more than one.
-    const names = workspace ? undefined : await workspaceNames(api).catch(() => undefined);
+    const names = workspace ? undefined : await workspaceNames(api);
     print(trackersTable(trackers, names && names.size > 1 ? names : undefined));
   }),
 );
@@ -151,10 +151,6 @@ async function trackerApi(context: Context, id: string): Promise<ApiClient> {
   const api = signedIn(context);
   await checkTrackerIn(context, api, id);
   return api;
-}
-
-async function workspaceNames(api: ApiClient): Promise<Map<string, string>> {
-  return new Map((await api.listWorkspaces()).workspaces.map((workspace) => [workspace.id, workspace.name]));
 }
 
 const RUNS_SHOWN = 10;

@@ -94,6 +94,15 @@ export async function withRole<T>(workspace: Workspace | undefined, call: Promis
   }
 }
 
+/** The caller's workspaces' names by id; none when they cannot be listed (a token without the workspaces scope). */
+export async function workspaceNames(api: ApiClient): Promise<Map<string, string>> {
+  try {
+    return new Map((await api.listWorkspaces()).workspaces.map((workspace) => [workspace.id, workspace.name]));
+  } catch {
+    return new Map();
+  }
+}
+
 /** The workspace `aisc workspace use` chose, in words (as remembered: no call). */
 export function chosenText(chosen: SavedWorkspace | undefined): string {
   return chosen ? `${visibleText(chosen.name)} (${chosen.id})` : "none chosen (every workspace's trackers; new ones in your personal workspace)";

@@ -17,7 +17,7 @@ import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#c
 import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 import { summaryText } from "#cli/lib/summary.ts";
 import type { Context } from "#cli/lib/context.ts";
-import { checkTrackerIn, currentOrPersonal, currentWorkspace, findWorkspace, roleLabel, withRole } from "#cli/lib/workspaces.ts";
+import { checkTrackerIn, currentOrPersonal, currentWorkspace, findWorkspace, roleLabel, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -209,10 +209,10 @@ export const tools: Tool[] = [
       const chosen = await currentWorkspace(context, api, workspace);
       const list = await api.listTrackers(chosen ? { workspaceId: chosen.id } : {});
       // Each tracker's workspace by name (by id when the token may not list workspaces).
-      const names = new Map((await api.listWorkspaces().catch(() => ({ workspaces: [] }))).workspaces.map((w) => [w.id, visibleText(w.name)]));
+      const names = await workspaceNames(api);
       const lines = list.trackers.map(
         (t) =>
-          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`} · workspace ${names.get(t.workspaceId) ?? t.workspaceId}`,
+          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`} · workspace ${visibleText(names.get(t.workspaceId) ?? t.workspaceId)}`,
       );
       return { summary: lines.length ? `${lines.length} trackers:\n${lines.join("\n")}` : "No trackers.", json: json(list) };
     },
