@@ -34,7 +34,7 @@ const program = new Command()
   .option("-q, --quiet", "no progress or notes on stderr")
   .option(
     "--workspace <id|name>",
-    "the workspace to act in (any letter case; default: the one `aisc workspace use` chose): track and share commands, aisc workspace members|invite|audit; others ignore it",
+    "the workspace to act in, by id or name in any letter case (default: the one `aisc workspace use` chose): track and share lists and new ones, aisc workspace members|invite|audit; a command on one tracker checks it is the tracker's; other commands ignore it",
   )
   .showHelpAfterError("(add --help for usage)")
   .addHelpText("after", HELP_FOOTER);
