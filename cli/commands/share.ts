@@ -5,7 +5,7 @@ import { action, defineCommand, NoOptions, parseOptions, repeatable } from "#cli
 import { signedIn } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
 import { when } from "#cli/lib/trackers.ts";
-import { checkTrackerIn, currentWorkspace, withRole } from "#cli/lib/workspaces.ts";
+import { checkShareIn, checkTrackerIn, currentWorkspace, withRole } from "#cli/lib/workspaces.ts";
 
 /*
  * `aisc share`: read-only links to a saved search, a comparison or a tracker, for
@@ -50,7 +50,9 @@ const revoke = defineCommand("revoke", "revoke a share link (one of yours, or as
   .argument("<id>", "the link's id (aisc share list)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const answer = await signedIn(context).revokeShare(id);
+      const api = signedIn(context);
+      await checkShareIn(context, api, id);
+      const answer = await api.revokeShare(id);
       if (context.json) return printJson(answer);
       print(`Revoked ${id}.`);
     }),

@@ -78,6 +78,16 @@ export async function checkTrackerIn(context: Context, api: ApiClient, trackerId
     throw new CliError("notFound", `The tracker ${trackerId} is not in the workspace "${visibleText(workspace.name)}" (${workspace.id})`);
 }
 
+/** A share link named by id, as a tracker is: a workspace given explicitly must be the link's. */
+export async function checkShareIn(context: Context, api: ApiClient, shareId: string, given?: string): Promise<void> {
+  const ref = given ?? context.workspaceFlag;
+  if (ref === undefined) return;
+  const workspace = await findWorkspace(api, ref);
+  const { shares } = await api.listShares({ workspaceId: workspace.id });
+  if (!shares.some((share) => share.id === shareId))
+    throw new CliError("notFound", `No share link ${shareId} in the workspace "${visibleText(workspace.name)}" (${workspace.id})`);
+}
+
 /**
  * A call in a workspace, a missing role told with the caller's own: the server's 403 ROLE_REQUIRED
  * ("This needs the editor role or higher.") and "you are a viewer in …" (exit 3, as the server's code says).

@@ -17,7 +17,7 @@ import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#c
 import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 import { summaryText } from "#cli/lib/summary.ts";
 import type { Context } from "#cli/lib/context.ts";
-import { checkTrackerIn, currentOrPersonal, currentWorkspace, findWorkspace, roleLabel, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
+import { checkShareIn, checkTrackerIn, currentOrPersonal, currentWorkspace, roleLabel, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -335,12 +335,8 @@ export const tools: Tool[] = [
       id: Id("The link's id (from share_list)"),
       workspace: WorkspaceRef(`${IN_WORKSPACE}: checked to be the link's own; optional`),
     }),
-    async run(api, { id, workspace }) {
-      if (workspace !== undefined) {
-        const found = await findWorkspace(api, workspace);
-        const { shares } = await api.listShares({ workspaceId: found.id });
-        if (!shares.some((share) => share.id === id)) throw new CliError("notFound", `No share link ${id} in the workspace "${visibleText(found.name)}"`);
-      }
+    async run(api, { id, workspace }, context) {
+      await checkShareIn(context, api, id, workspace);
       const answer = await api.revokeShare(id);
       return { summary: `Revoked ${id}.`, json: json(answer) };
     },

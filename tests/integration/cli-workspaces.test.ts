@@ -190,6 +190,10 @@ for (const kind of databaseKinds) {
       const shared = json(CreatedShare, await owner.cli(["share", "tracker", tracker.id, "--json"]));
       expect(json(ShareList, await viewer.cli(["share", "list", "--workspace", "Acme", "--json"])).shares.map((s) => s.id)).toEqual([shared.id]);
       expect(json(ShareList, await viewer.cli(["share", "list", "--json"])).shares).toEqual([]);
+      expect(await owner.cli(["share", "revoke", shared.id, "--workspace", "Personal"])).toMatchObject({
+        code: EXIT.notFound,
+        stderr: expect.stringContaining(`No share link ${shared.id} in the workspace "Personal"`),
+      });
 
       const audit = await owner.cli(["workspace", "audit"]);
       expect(audit.code).toBe(EXIT.ok);
@@ -276,6 +280,13 @@ for (const kind of databaseKinds) {
       expect(v.parse(AuditPage, JSON.parse(auditJson ?? "")).entries.map((e) => e.action)).toEqual(["link.shared", "tracker.created"]);
       const viewerAudit = await asViewer.callTool({ name: "workspace_audit", arguments: { workspace: "Acme" } });
       expect(viewerAudit).toMatchObject({ isError: true, content: [{ text: 'This needs the admin role or higher. You are a viewer in "Acme".' }] });
+
+      const elsewhere = await asOwner.callTool({ name: "share_revoke", arguments: { id: share.id, workspace: "Personal" } });
+      expect(elsewhere).toMatchObject({ isError: true, content: [{ text: expect.stringContaining(`No share link ${share.id} in the workspace "Personal"`) }] });
+      expect((await asOwner.callTool({ name: "share_revoke", arguments: { id: share.id, workspace: "acme" } })).isError).toBeFalsy();
+      expect(v.parse(ShareList, JSON.parse(texts(await asViewer.callTool({ name: "share_list", arguments: { workspace: "Acme" } }))[1] ?? "")).shares).toEqual(
+        [],
+      );
     });
   });
 }
