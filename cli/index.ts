@@ -18,6 +18,7 @@ import { tokens } from "./commands/tokens.ts";
 import { track } from "./commands/track.ts";
 import { variants } from "./commands/variants.ts";
 import { whoami } from "./commands/whoami.ts";
+import { workspace } from "./commands/workspace.ts";
 import { HELP_FOOTER } from "./lib/help.ts";
 import { installInterruptHandler } from "./lib/interrupt.ts";
 import { VERSION } from "./lib/version.ts";
@@ -31,6 +32,10 @@ const program = new Command()
   .option("--server <url>", "the server (default: $AISC_SERVER, else the one you logged in to, else http://localhost:3000)")
   .option("--json", "print one JSON document on stdout (the API's shapes)")
   .option("-q, --quiet", "no progress or notes on stderr")
+  .option(
+    "--workspace <id|name>",
+    "the workspace to act in, by id or name in any letter case (default: the one `aisc workspace use` chose): track and share lists and new ones, aisc workspace members|invite|audit; a command on one tracker checks it is the tracker's; other commands ignore it",
+  )
   .showHelpAfterError("(add --help for usage)")
   .addHelpText("after", HELP_FOOTER);
 
@@ -47,6 +52,7 @@ program
   .addCommand(compare)
   .addCommand(track)
   .addCommand(share)
+  .addCommand(workspace)
   .addCommand(tokens)
   .addCommand(mcp);
 

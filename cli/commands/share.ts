@@ -5,6 +5,7 @@ import { action, defineCommand, NoOptions, parseOptions, repeatable } from "#cli
 import { signedIn } from "#cli/lib/context.ts";
 import { note, print, printJson, table } from "#cli/lib/output.ts";
 import { when } from "#cli/lib/trackers.ts";
+import { checkShareIn, checkTrackerIn, currentWorkspace, withRole } from "#cli/lib/workspaces.ts";
 
 /*
  * `aisc share`: read-only links to a saved search, a comparison or a tracker, for
@@ -18,9 +19,14 @@ const CreateOptions = v.object({
   variant: v.optional(v.array(v.string())),
 });
 
-const list = defineCommand("list", "list your share links: what each shows, its link, when it expires and when it was last opened").action(
+const list = defineCommand(
+  "list",
+  "list the share links of the current workspace (every member's), or the links you made when none is chosen: what each shows, its link, when it expires and when it was last opened",
+).action(
   action(NoOptions, async ({ context }) => {
-    const answer = await signedIn(context).listShares();
+    const api = signedIn(context);
+    const workspace = await currentWorkspace(context, api);
+    const answer = await api.listShares(workspace ? { workspaceId: workspace.id } : {});
     if (context.json) return printJson(answer);
     if (answer.shares.length === 0) return print("No share links yet: aisc share search <id>");
     print(
@@ -40,11 +46,13 @@ const list = defineCommand("list", "list your share links: what each shows, its 
   }),
 );
 
-const revoke = defineCommand("revoke", "revoke a share link: it answers 404 from then on")
+const revoke = defineCommand("revoke", "revoke a share link (one of yours, or as an editor of its workspace): it answers 404 from then on")
   .argument("<id>", "the link's id (aisc share list)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const answer = await signedIn(context).revokeShare(id);
+      const api = signedIn(context);
+      await checkShareIn(context, api, id);
+      const answer = await api.revokeShare(id);
       if (context.json) return printJson(answer);
       print(`Revoked ${id}.`);
     }),
@@ -64,18 +72,24 @@ export const share = defineCommand(
   .addCommand(revoke)
   .action(
     action<typeof CreateOptions, [string, string]>(CreateOptions, async ({ context, options, args: [kind, id] }) => {
+      const api = signedIn(context);
+      const shareKind = parseOptions(ShareKind, kind);
+      // A tracker's link is always its tracker's workspace's: a --workspace given is checked against it instead.
+      if (shareKind === "tracker") await checkTrackerIn(context, api, id);
+      const workspace = shareKind === "tracker" ? undefined : await currentWorkspace(context, api);
       const request = parseOptions(
         CreateShare,
         {
-          kind: parseOptions(ShareKind, kind),
+          kind: shareKind,
           id,
+          ...(workspace ? { workspaceId: workspace.id } : {}),
           ...(options.expiresInDays === undefined ? {} : { expiresInDays: options.expiresInDays }),
           ...(options.frozen === undefined ? {} : { frozen: options.frozen }),
           ...(options.variant === undefined ? {} : { variants: options.variant }),
         },
         (path) => (path[0] === "variants" ? "--variant" : path[0] === "expiresInDays" ? "--expires-in-days" : path[0] === "frozen" ? "--frozen" : undefined),
       );
-      const created = await signedIn(context).createShare(request);
+      const created = await withRole(workspace, api.createShare(request));
       if (context.json) return printJson(created);
       print(created.url);
       note(

@@ -6,9 +6,16 @@ import { action, defineCommand, NoOptions } from "#cli/lib/command.ts";
 import { print, printJson } from "#cli/lib/output.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { providerStatusText, quotaText } from "#cli/lib/render.ts";
+import { chosenText } from "#cli/lib/workspaces.ts";
 
-/** `aisc status --json`: the server's status, and who is signed in with what allowance (null when nobody). */
-export const StatusReport = v.object({ server: v.string(), status: ApiStatus, user: v.nullable(User), quota: v.nullable(QuotaStatus) });
+/** `aisc status --json`: the server's status, who is signed in with what allowance (null when nobody), and the workspace `aisc workspace use` chose (null when none). */
+export const StatusReport = v.object({
+  server: v.string(),
+  status: ApiStatus,
+  user: v.nullable(User),
+  quota: v.nullable(QuotaStatus),
+  workspace: v.nullable(v.object({ id: v.string(), name: v.string() })),
+});
 export type StatusReport = v.InferOutput<typeof StatusReport>;
 
 export const status = defineCommand(
@@ -19,7 +26,8 @@ export const status = defineCommand(
     const { api } = context;
     const [apiStatus, user] = await Promise.all([api.status(), context.token ? api.currentUser() : null]);
     const quota = user ? await api.quota() : null;
-    const report: StatusReport = { server: context.server, status: apiStatus, user, quota };
+    const chosen = context.savedWorkspace;
+    const report: StatusReport = { server: context.server, status: apiStatus, user, quota, workspace: chosen ? { id: chosen.id, name: chosen.name } : null };
     if (context.json) return printJson(report);
     print(providerStatusText(apiStatus));
     print(`Server:  ${context.server}`);
@@ -31,5 +39,6 @@ export const status = defineCommand(
           ? "Signed in: no (the token is invalid or revoked)"
           : "Signed in: no (aisc login)",
     );
+    if (user) print(`Workspace: ${chosenText(chosen)}`);
   }),
 );

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
+import type { ApiClient } from "#src/client/api.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { providerIds } from "#src/contract/providers.ts";
 import { CreateTracker, DetectabilityQuery, type Tracker, UpdateTracker, webhookFormats } from "#src/contract/trackers.ts";
@@ -14,7 +15,7 @@ import { WEBHOOK_VERIFY_WORDS, webhookTestInWords } from "#src/core/webhooks.ts"
 import { parseTimeOfDay, parseWeekday, presetCron } from "#src/core/schedule.ts";
 import { formatInZone } from "#src/core/tracker-timing.ts";
 import { action, defineCommand, Flag, NoOptions, parseOptions, repeatable } from "#cli/lib/command.ts";
-import { signedIn } from "#cli/lib/context.ts";
+import { signedIn, type Context } from "#cli/lib/context.ts";
 import { CliError, EXIT } from "#cli/lib/exit.ts";
 import { locationOf } from "#cli/lib/location.ts";
 import { note, print, printJson } from "#cli/lib/output.ts";
@@ -24,6 +25,7 @@ import { followRun, latestResults, RUN_EXIT, runLine, runResultsTable, runsTable
 import { noPointsText, simulatedFlags, simulatedFlagsOf, trendTables } from "#cli/lib/trend.ts";
 import { alertProviders, alertsText, NO_ALERTS } from "#cli/lib/alerts.ts";
 import { summaryText } from "#cli/lib/summary.ts";
+import { checkTrackerIn, currentWorkspace, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
 
 /*
  * `aisc track`: trackers (Pro), a set of questions asked on a schedule. Each
@@ -82,8 +84,10 @@ const create = defineCommand("create", "create a tracker (Pro): questions asked 
   .option("--webhook-format <format>", `with --webhook: ${webhookFormats.join(" (default) or ")} (a Slack or Discord incoming webhook)`)
   .action(
     action(CreateOptions, async ({ context, options }) => {
-      const request = parseOptions(CreateTracker, trackerRequest(options), flagOfField);
-      const tracker = await signedIn(context).createTracker(request);
+      const api = signedIn(context);
+      const workspace = await currentWorkspace(context, api);
+      const request = parseOptions(CreateTracker, { ...trackerRequest(options), ...(workspace ? { workspaceId: workspace.id } : {}) }, flagOfField);
+      const tracker = await withRole(workspace, api.createTracker(request));
       if (context.json) return printJson(tracker);
       print(
         `Created ${visibleText(tracker.name)} (${tracker.id}): ${tracker.scheduleText}, next run ${tracker.nextRunAt ? `${when(tracker.nextRunAt)} UTC` : "—"}.`,
@@ -123,14 +127,31 @@ const estimate = defineCommand(
     }),
   );
 
-const list = defineCommand("list", "list your trackers: schedule, last run and its status, next run").action(
+const list = defineCommand(
+  "list",
+  "list the trackers of the current workspace (of every workspace of yours when none is chosen): schedule, last run and its status, next run",
+).action(
   action(NoOptions, async ({ context }) => {
-    const { trackers } = await signedIn(context).listTrackers();
+    const api = signedIn(context);
+    const workspace = await currentWorkspace(context, api);
+    const { trackers } = await api.listTrackers(workspace ? { workspaceId: workspace.id } : {});
     if (context.json) return printJson({ trackers });
-    if (trackers.length === 0) return print('No trackers yet: aisc track create --name … --query "…" --brand … --weekly mon@09:00');
-    print(trackersTable(trackers));
+    if (trackers.length === 0)
+      return print(
+        `No trackers ${workspace ? `in ${visibleText(workspace.name)} ` : ""}yet: aisc track create --name … --query "…" --brand … --weekly mon@09:00`,
+      );
+    // Without a workspace chosen, each tracker says which of yours it is in, when you have more than one.
+    const names = workspace ? undefined : await workspaceNames(api);
+    print(trackersTable(trackers, names && names.size > 1 ? names : undefined));
   }),
 );
+
+/** The client for a command on one tracker: a --workspace given is checked to be the tracker's. */
+async function trackerApi(context: Context, id: string): Promise<ApiClient> {
+  const api = signedIn(context);
+  await checkTrackerIn(context, api, id);
+  return api;
+}
 
 const RUNS_SHOWN = 10;
 
@@ -145,7 +166,7 @@ const show = defineCommand("show", "a tracker: its headline (the last 7 days unl
   .action(
     action<typeof ShowOptions, [string]>(ShowOptions, async ({ context, options, args: [id] }) => {
       const period = parseOptions(SummaryQuery, options);
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const tracker = await api.getTracker(id);
       const [{ runs }, summary] = await Promise.all([api.listTrackerRuns(id, { limit: RUNS_SHOWN }), api.getTrackerSummary(id, period)]);
       if (context.json) return printJson({ tracker, summary, runs });
@@ -187,7 +208,7 @@ const trend = defineCommand(
     action<typeof TrendOptions, [string]>(TrendOptions, async ({ context, options: { csv, ...flags }, args: [id] }) => {
       if (context.json && csv) throw new CliError("usage", "choose --json or --csv, not both");
       const query = parseOptions(TrendQuery, flags);
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const answer = await api.getTrackerTrend(id, query);
       if (context.json) return printJson(answer);
       // With the byte-order mark, as every CSV the CLI writes (Excel reads it as UTF-8).
@@ -207,7 +228,7 @@ const alerts = defineCommand(
   .argument("<id>", "the tracker's id (aisc track list)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const answer = await api.listTrackerAlerts(id);
       if (context.json) return printJson(answer);
       if (answer.alerts.length === 0) return print(NO_ALERTS);
@@ -222,7 +243,7 @@ const run = defineCommand("run", "run a tracker now; --wait follows the run to i
   .option("--wait", "follow the run until it ends, progress on stderr; exits 0 completed, 6 partial, 4 failed, 3 skipped")
   .action(
     action<typeof RunOptions, [string]>(RunOptions, async ({ context, options, args: [id] }) => {
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const { run: started } = await api.runTracker(id).catch((error: unknown) => {
         throw alreadyRunning(error, id);
       });
@@ -246,7 +267,7 @@ const pauseCommand = (paused: boolean) =>
     .argument("<id>", "the tracker's id (aisc track list)")
     .action(
       action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-        const tracker = await signedIn(context).updateTracker(id, { paused });
+        const tracker = await (await trackerApi(context, id)).updateTracker(id, { paused });
         if (context.json) return printJson(tracker);
         const next = !paused && tracker.nextRunAt ? `: next run ${when(tracker.nextRunAt)} UTC` : "";
         print(`${paused ? "Paused" : "Resumed"} ${visibleText(tracker.name)} (${tracker.id})${next}.`);
@@ -271,7 +292,7 @@ const update = defineCommand(
   .option("--rotate-secret", "make a new signing secret (printed once); the old one stops signing at once")
   .action(
     action<typeof UpdateOptions, [string]>(UpdateOptions, async ({ context, options, args: [id] }) => {
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const change = parseOptions(UpdateTracker, { webhook: await webhookChange(options, () => api.getTracker(id)) }, webhookFlag);
       const tracker = await api.updateTracker(id, change);
       if (context.json) return printJson(tracker);
@@ -288,7 +309,7 @@ const webhookTest = defineCommand("webhook-test", "post a test message to a trac
   .argument("<id>", "the tracker's id (aisc track list)")
   .action(
     action<typeof NoOptions, [string]>(NoOptions, async ({ context, args: [id] }) => {
-      const result = await signedIn(context).testTrackerWebhook(id);
+      const result = await (await trackerApi(context, id)).testTrackerWebhook(id);
       if (context.json) printJson(result);
       else print(webhookTestInWords(result));
       if (!result.delivered) process.exitCode = EXIT.server;
@@ -315,7 +336,7 @@ const report = defineCommand(
   .option("--test", "send the report now to your own confirmed address only")
   .action(
     action<typeof ReportOptions, [string]>(ReportOptions, async ({ context, options, args: [id] }) => {
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       let settings = await api.getTrackerReport(id);
       if (options.cadence || options.add.length > 0 || options.remove.length > 0) {
         const removed = new Set(options.remove.map((email) => email.trim().toLowerCase()));
@@ -364,7 +385,7 @@ const remove = defineCommand(
   .option("--no-keep-searches", "delete its saved searches with it")
   .action(
     action<typeof DeleteOptions, [string]>(DeleteOptions, async ({ context, options, args: [id] }) => {
-      const api = signedIn(context);
+      const api = await trackerApi(context, id);
       const keepSearches = options.keepSearches ?? true;
       const question = async () => {
         const tracker = await api.getTracker(id);

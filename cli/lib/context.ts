@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import * as v from "valibot";
 import { createApiClient, type ApiClient } from "#src/client/api.ts";
 import { CliError, NOT_SIGNED_IN } from "./exit.ts";
-import { DEFAULT_SERVER, readConfig, type SavedLogin } from "./config.ts";
+import { DEFAULT_SERVER, readConfig, readWorkspace, type SavedLogin, type SavedWorkspace } from "./config.ts";
 
 /** The global options, as every command sees them. */
 const GlobalOptions = v.object({
@@ -11,6 +11,7 @@ const GlobalOptions = v.object({
   ),
   json: v.optional(v.boolean(), false),
   quiet: v.optional(v.boolean(), false),
+  workspace: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("--workspace needs a workspace's id or name (aisc workspace list)"))),
 });
 
 export type Context = {
@@ -24,6 +25,10 @@ export type Context = {
   api: ApiClient;
   json: boolean;
   quiet: boolean;
+  /** `--workspace`: a workspace's id or name, as given. */
+  workspaceFlag: string | undefined;
+  /** The workspace `aisc workspace use` chose on this server, if any. */
+  savedWorkspace: SavedWorkspace | undefined;
 };
 
 /**
@@ -33,14 +38,25 @@ export type Context = {
 export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): Context {
   const parsed = v.safeParse(GlobalOptions, command.optsWithGlobals());
   if (!parsed.success) throw new CliError("usage", parsed.issues[0].message);
-  const { json, quiet } = parsed.output;
+  const { json, quiet, workspace } = parsed.output;
   const saved = readConfig();
   const server = (parsed.output.server ?? (env.AISC_SERVER?.trim() || undefined) ?? saved?.server ?? DEFAULT_SERVER).replace(/\/+$/, "");
   if (!URL.canParse(server)) throw new CliError("usage", `AISC_SERVER must be a URL, got "${server}"`);
   const fromEnv = env.AISC_TOKEN?.trim() || undefined;
   const fromConfig = saved && sameServer(saved.server, server) ? saved.token : undefined;
   const token = fromEnv ?? fromConfig;
-  return { server, token, tokenSource: fromEnv ? "env" : fromConfig ? "config" : undefined, saved, api: clientFor(server, token), json, quiet };
+  const chosen = readWorkspace();
+  return {
+    server,
+    token,
+    tokenSource: fromEnv ? "env" : fromConfig ? "config" : undefined,
+    saved,
+    api: clientFor(server, token),
+    json,
+    quiet,
+    workspaceFlag: workspace,
+    savedWorkspace: chosen && sameServer(chosen.server, server) ? chosen : undefined,
+  };
 }
 
 /** The client for a server, with a token or without. */

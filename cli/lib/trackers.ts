@@ -77,10 +77,10 @@ export function when(iso: string | null | undefined): string {
 
 /**
  * `aisc track list`: a row per tracker, three columns so that it fits 80: the id (whole, to copy),
- * the tracker (name, schedule in words, paused and why; wrapped), its runs (the last with its
+ * the tracker (name, schedule in words, its workspace when given their names, paused and why; wrapped), its runs (the last with its
  * status, the next).
  */
-export function trackersTable(trackers: readonly Tracker[]): string {
+export function trackersTable(trackers: readonly Tracker[], workspaceNames?: ReadonlyMap<string, string>): string {
   return fitTable(
     [{ head: "ID" }, { head: "Tracker", flexible: true }, { head: "Runs (UTC)" }],
     trackers.map((tracker) => [
@@ -88,6 +88,7 @@ export function trackersTable(trackers: readonly Tracker[]): string {
       [
         visibleText(tracker.name),
         tracker.scheduleText,
+        ...(workspaceNames ? [`in ${visibleText(workspaceNames.get(tracker.workspaceId) ?? tracker.workspaceId)}`] : []),
         ...(tracker.paused ? [`paused${tracker.pausedReason ? `: ${visibleText(tracker.pausedReason)}` : ""}`] : []),
         ...(tracker.stall ? [`! ${stallText(tracker.stall, tracker.schedule.timezone)}`] : []),
       ].join("\n"),

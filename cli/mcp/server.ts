@@ -16,7 +16,7 @@ export async function serveMcp(context: Context): Promise<void> {
   for (const tool of tools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: inputSchemaOf(tool) }, async (args) => {
       try {
-        const { summary, json } = await tool.run(signedIn(context), args);
+        const { summary, json } = await tool.run(signedIn(context), args, context);
         return {
           content: [
             { type: "text" as const, text: summary },

@@ -6,6 +6,7 @@ import { LocationInput } from "#src/contract/location.ts";
 import { Iterations, SearchQuery } from "#src/contract/search-request.ts";
 import { CreateShare, type Share } from "#src/contract/shares.ts";
 import { TrendQuery } from "#src/contract/trend.ts";
+import { MAX_AUDIT_PAGE } from "#src/contract/workspaces.ts";
 import { visibleJson, visibleText } from "#src/core/display-text.ts";
 import { resultToJson } from "#src/core/export.ts";
 import { CliError } from "#cli/lib/exit.ts";
@@ -15,6 +16,8 @@ import { latestResults, runLine, runSummary, simulatedInRun, when } from "#cli/l
 import { noPointsText, simulatedFlags, simulatedFlagsOf, trendSummary } from "#cli/lib/trend.ts";
 import { alertProviders, alertsSummary, NO_ALERTS } from "#cli/lib/alerts.ts";
 import { summaryText } from "#cli/lib/summary.ts";
+import type { Context } from "#cli/lib/context.ts";
+import { checkShareIn, checkTrackerIn, currentOrPersonal, currentWorkspace, roleLabel, withRole, workspaceNames } from "#cli/lib/workspaces.ts";
 
 /*
  * The MCP tools: each an input schema built from the contract's schemas (the same rules and
@@ -29,21 +32,22 @@ export type Tool = {
   name: string;
   description: string;
   input: v.ObjectSchema<v.ObjectEntries, undefined>;
-  run: (api: ApiClient, input: unknown) => Promise<ToolAnswer>;
+  /** `context` gives the workspace chosen with `aisc workspace use` or `aisc mcp --workspace`, a tool's default. */
+  run: (api: ApiClient, input: unknown, context: Context) => Promise<ToolAnswer>;
 };
 
 function defineTool<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(tool: {
   name: string;
   description: string;
   input: S;
-  run: (api: ApiClient, input: v.InferOutput<S>) => Promise<ToolAnswer>;
+  run: (api: ApiClient, input: v.InferOutput<S>, context: Context) => Promise<ToolAnswer>;
 }): Tool {
   return {
     ...tool,
-    run: async (api, input) => {
+    run: async (api, input, context) => {
       const parsed = v.safeParse(tool.input, input);
       if (!parsed.success) throw new CliError("usage", parsed.issues[0].message);
-      return tool.run(api, parsed.output);
+      return tool.run(api, parsed.output, context);
     },
   };
 }
@@ -58,6 +62,12 @@ const RUNS_READ = 20;
 const TrendFields = TrendQuery.pipe[0].entries;
 const ShareFields = CreateShare.entries;
 /** A share link in one line, for the model to read. */
+/** The optional `workspace` of the tracker and share tools. */
+const WorkspaceRef = (what: string) =>
+  v.optional(said(v.pipe(v.string(), v.trim(), v.minLength(1, "workspace must be a workspace's id or name (from list_workspaces)")), what));
+const IN_WORKSPACE = "The workspace, by its id or name in any letter case (from list_workspaces)";
+/** A tracker's tools: the tracker is named by id wherever it is; a workspace given must be its. */
+const TrackerWorkspace = WorkspaceRef(`${IN_WORKSPACE}: checked to be the tracker's own; optional`);
 const shareLine = (share: Share) =>
   `- ${share.id} · ${share.kind}${share.kind === "tracker" ? (share.frozen ? " (frozen)" : " (living)") : ""} · ${visibleText(share.title)} · ${share.url} · ` +
   `${share.expired ? "expired" : share.expiresAt ? `expires ${when(share.expiresAt)} UTC` : "no expiry"} · last opened ${share.lastOpenedAt ? `${when(share.lastOpenedAt)} UTC` : "never"}`;
@@ -191,13 +201,18 @@ export const tools: Tool[] = [
     name: "list_trackers",
     description:
       `The user's trackers (Pro): sets of questions asked of ${listModels(providerIds)} on a schedule, each run counting how often the answers name the user's brand. ` +
-      "Per tracker its id, name, schedule, last run and its status, next run, and whether it is paused.",
-    input: v.object({}),
-    async run(api) {
-      const list = await api.listTrackers();
+      "Per tracker its id, name, workspace, schedule, last run and its status, next run, and whether it is paused.",
+    input: v.object({
+      workspace: WorkspaceRef(`${IN_WORKSPACE}: only its trackers. Default: the workspace chosen with aisc workspace use, else every workspace's`),
+    }),
+    async run(api, { workspace }, context) {
+      const chosen = await currentWorkspace(context, api, workspace);
+      const list = await api.listTrackers(chosen ? { workspaceId: chosen.id } : {});
+      // Each tracker's workspace by name (by id when the token may not list workspaces).
+      const names = await workspaceNames(api);
       const lines = list.trackers.map(
         (t) =>
-          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`}`,
+          `- ${t.id} · ${visibleText(t.name)} · ${t.scheduleText} · brand ${visibleText(t.brand.name)} · ${t.queries.length} queries · last run: ${t.lastRun ? `${t.lastRun.status} (${when(t.lastRun.scheduledFor)} UTC)` : "never"} · ${t.paused ? `paused${t.pausedReason ? `: ${visibleText(t.pausedReason)}` : ""}` : `next run ${when(t.nextRunAt)} UTC`} · workspace ${visibleText(names.get(t.workspaceId) ?? t.workspaceId)}`,
       );
       return { summary: lines.length ? `${lines.length} trackers:\n${lines.join("\n")}` : "No trackers.", json: json(list) };
     },
@@ -208,8 +223,9 @@ export const tools: Tool[] = [
       "A tracker's headline over the last 7 days first (Pro): the sentence to paste, and per provider the brand's mention rate with its 95% interval, rank among the tracked brands, share of voice, " +
       "and its change against the 7 days before, told only when the alerts' test tells it. Then its latest run with results: per query, how often each provider's answers named the user's brand (mention rate with its 95% band for the tracker's rate on the query, widened by how much its runs vary) and the saved search it produced; " +
       "its status, answers and cost, and which providers were simulated (invented answers). A newer run still going, skipped or failed is named too.",
-    input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
-    async run(api, { id }) {
+    input: v.object({ id: Id("The tracker's id (from list_trackers)"), workspace: TrackerWorkspace }),
+    async run(api, { id, workspace }, context) {
+      await checkTrackerIn(context, api, id, workspace);
       const [tracker, { runs }, headline] = await Promise.all([api.getTracker(id), api.listTrackerRuns(id, { limit: RUNS_READ }), api.getTrackerSummary(id)]);
       const results = await latestResults(api, runs);
       // Runs come newest first: the newest, when it is not the one with results, is still going, or was skipped or failed.
@@ -237,10 +253,12 @@ export const tools: Tool[] = [
       subject: v.optional(said(TrendFields.subject.wrapped, "Only the brand or this competitor, by name")),
       from: v.optional(said(TrendFields.from.wrapped, "Runs from this day (YYYY-MM-DD, UTC) or ISO timestamp on")),
       to: v.optional(said(TrendFields.to.wrapped, "Runs up to this day (YYYY-MM-DD, UTC, included) or ISO timestamp")),
+      workspace: TrackerWorkspace,
     }),
-    async run(api, { id, ...filters }) {
+    async run(api, { id, workspace, ...filters }, context) {
       const parsed = v.safeParse(TrendQuery, filters);
       if (!parsed.success) throw new CliError("usage", parsed.issues[0].message);
+      await checkTrackerIn(context, api, id, workspace);
       const answer = await api.getTrackerTrend(id, parsed.output);
       const simulated = await simulatedFlags(api, answer);
       const summary = answer.points.length ? trendSummary(answer, simulated) : noPointsText(parsed.output);
@@ -254,8 +272,9 @@ export const tools: Tool[] = [
       "(its latest run and latest two against up to 28 runs before them since it last changed, counted with the dispersion φ its runs show; both windows with their 95% bands and n, p and the false-discovery-controlled q, " +
       "the saved searches behind it), and where a provider's model or search tool changed; and which providers are simulated (invented answers). " +
       "An alert of the earlier rule (rule 1, which took a run's answers as independent) is marked: it may be noise.",
-    input: v.object({ id: Id("The tracker's id (from list_trackers)") }),
-    async run(api, { id }) {
+    input: v.object({ id: Id("The tracker's id (from list_trackers)"), workspace: TrackerWorkspace }),
+    async run(api, { id, workspace }, context) {
+      await checkTrackerIn(context, api, id, workspace);
       const answer = await api.listTrackerAlerts(id);
       const simulated = await simulatedFlagsOf(api, alertProviders(answer.alerts));
       const summary = answer.alerts.length ? alertsSummary(answer.alerts, simulated) : NO_ALERTS;
@@ -277,9 +296,14 @@ export const tools: Tool[] = [
       expiresInDays: v.optional(said(ShareFields.expiresInDays.wrapped, "The link stops working after this many days (1–365; default: until revoked)")),
       frozen: v.optional(said(ShareFields.frozen.wrapped, "Tracker only: a snapshot of the runs finished now instead of the living report")),
       variants: v.optional(said(ShareFields.variants.wrapped, "Compare only: the variants compared (default: the query's saved variants)")),
+      workspace: WorkspaceRef(
+        `${IN_WORKSPACE}: where a search's or comparison's link belongs (default: the one chosen with aisc workspace use, else the personal one); a tracker's link is always its tracker's, checked against it`,
+      ),
     }),
-    async run(api, input) {
-      const created = await api.createShare(input);
+    async run(api, { workspace, ...input }, context) {
+      if (input.kind === "tracker") await checkTrackerIn(context, api, input.id, workspace);
+      const chosen = input.kind === "tracker" ? undefined : await currentWorkspace(context, api, workspace);
+      const created = await withRole(chosen, api.createShare({ ...input, ...(chosen ? { workspaceId: chosen.id } : {}) }));
       // The tool acts with a token: the answer's note says the link outlives it.
       const note = created.note ? `\n${created.note}` : "";
       return {
@@ -290,10 +314,14 @@ export const tools: Tool[] = [
   }),
   defineTool({
     name: "share_list",
-    description: "The user's share links, newest first: what each shows, its link, when it expires and when someone last opened it.",
-    input: v.object({}),
-    async run(api) {
-      const list = await api.listShares();
+    description:
+      "Share links, newest first: what each shows, its link, when it expires and when someone last opened it. In a workspace, every member's links of it; without one, the links the user made.",
+    input: v.object({
+      workspace: WorkspaceRef(`${IN_WORKSPACE}: its links. Default: the workspace chosen with aisc workspace use, else the links the user made`),
+    }),
+    async run(api, { workspace }, context) {
+      const chosen = await currentWorkspace(context, api, workspace);
+      const list = await api.listShares(chosen ? { workspaceId: chosen.id } : {});
       return {
         summary: list.shares.length ? `${list.shares.length} share links:\n${list.shares.map(shareLine).join("\n")}` : "No share links.",
         json: json(list),
@@ -302,11 +330,78 @@ export const tools: Tool[] = [
   }),
   defineTool({
     name: "share_revoke",
-    description: "Revoke one of the user's share links: it answers 404 from then on.",
-    input: v.object({ id: Id("The link's id (from share_list)") }),
-    async run(api, { id }) {
+    description: "Revoke a share link (one the user made, or as an editor of its workspace): it answers 404 from then on.",
+    input: v.object({
+      id: Id("The link's id (from share_list)"),
+      workspace: WorkspaceRef(`${IN_WORKSPACE}: checked to be the link's own; optional`),
+    }),
+    async run(api, { id, workspace }, context) {
+      await checkShareIn(context, api, id, workspace);
       const answer = await api.revokeShare(id);
       return { summary: `Revoked ${id}.`, json: json(answer) };
+    },
+  }),
+  defineTool({
+    name: "list_workspaces",
+    description:
+      "The user's workspaces, where trackers and share links live: per workspace its id, name, the user's role in it (viewer reads; editor also creates, runs and changes trackers and links; admin also manages members and reads the audit log; owner everything), " +
+      "how many members it has, whether it is the user's personal one, and which one the tools act in by default.",
+    input: v.object({}),
+    async run(api, _input, context) {
+      const [list, chosen] = await Promise.all([api.listWorkspaces(), currentWorkspace(context, api).catch(() => undefined)]);
+      const lines = list.workspaces.map(
+        (w) =>
+          `- ${w.id} · ${visibleText(w.name)} · ${roleLabel(w)} · ${w.members} ${w.members === 1 ? "member" : "members"}${w.id === chosen?.id ? " · the default" : ""}`,
+      );
+      const fallback = chosen ? "" : "\nNo workspace is chosen: the lists cover every workspace, new links go to the personal one.";
+      return { summary: `${lines.length} workspaces:\n${lines.join("\n")}${fallback}`, json: json(list) };
+    },
+  }),
+  defineTool({
+    name: "workspace_members",
+    description: "A workspace's members (any member may read them): user id, username, role, when they joined.",
+    input: v.object({ workspace: WorkspaceRef(`${IN_WORKSPACE}. Default: the one chosen with aisc workspace use, else the personal one`) }),
+    async run(api, { workspace }, context) {
+      const chosen = await currentOrPersonal(context, api, workspace);
+      const list = await withRole(chosen, api.listMembers(chosen.id));
+      const lines = list.members.map((m) => `- ${m.userId} · ${visibleText(m.username)} · ${m.role} · joined ${when(m.joinedAt)} UTC`);
+      return {
+        summary: `${visibleText(chosen.name)} has ${lines.length} ${lines.length === 1 ? "member" : "members"}:\n${lines.join("\n")}`,
+        json: json(list),
+      };
+    },
+  }),
+  defineTool({
+    name: "workspace_audit",
+    description:
+      "A workspace's audit log (admins and owners), newest first: who did what and when, from a browser session or which API token: trackers created, edited (which fields), paused, resumed, run and deleted, webhooks set, links shared and revoked, members invited, joined, changed, removed and left.",
+    input: v.object({
+      workspace: WorkspaceRef(`${IN_WORKSPACE}. Default: the one chosen with aisc workspace use, else the personal one`),
+      limit: v.optional(
+        said(
+          v.pipe(v.number(), v.integer(), v.minValue(1, `limit must be at least 1`), v.maxValue(MAX_AUDIT_PAGE, `limit must be at most ${MAX_AUDIT_PAGE}`)),
+          `How many entries (1–${MAX_AUDIT_PAGE}, default 50)`,
+        ),
+      ),
+      before: v.optional(
+        said(v.pipe(v.number(), v.integer(), v.minValue(1, "before must be an entry id")), "Entries older than this one (the previous answer's nextBefore)"),
+      ),
+    }),
+    async run(api, { workspace, limit, before }, context) {
+      const chosen = await currentOrPersonal(context, api, workspace);
+      const page = await withRole(chosen, api.getWorkspaceAudit(chosen.id, { limit, before }));
+      const lines = page.entries.map(
+        (e) =>
+          `- ${when(e.at)} UTC · ${visibleText(e.actor.username)} (${e.token ? `token ${e.token.prefix}…` : e.via}) · ${e.action} · ${visibleText(e.target)}` +
+          `${Object.keys(e.details).length ? ` · ${visibleText(JSON.stringify(e.details))}` : ""}`,
+      );
+      const more = page.nextBefore === undefined ? "" : `\nOlder entries: before ${page.nextBefore}.`;
+      return {
+        summary: lines.length
+          ? `${visibleText(chosen.name)}'s audit log, newest first:\n${lines.join("\n")}${more}`
+          : `Nothing in ${visibleText(chosen.name)}'s audit log yet.`,
+        json: json(page),
+      };
     },
   }),
 ];

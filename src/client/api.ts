@@ -318,6 +318,16 @@ export function createApiClient(options: HttpOptions = {}) {
     /** Newest first; `before` is the previous page's `nextBefore`. */
     getWorkspaceAudit: (id: string, page: { before?: number; limit?: number } = {}) =>
       http("GET", `/api/workspaces/${encodeURIComponent(id)}/audit${queryString(page)}`, AuditPage),
+    /** The audit log as the server's CSV (its newest entries), as text. */
+    async getWorkspaceAuditCsv(id: string): Promise<string> {
+      const response = await doFetch(`${options.baseUrl ?? ""}/api/workspaces/${encodeURIComponent(id)}/audit.csv`, {
+        credentials: "include",
+        headers: { accept: "text/csv", ...options.headers },
+      });
+      const text = await response.text();
+      if (!response.ok) throw new ApiError(response.status, text, response.statusText);
+      return text;
+    },
   };
 }
 

@@ -32,17 +32,17 @@ test("the tools' input schemas come from the contract", async () => {
   const server = getServer();
   const client = await connect(server, (await createUser(server)).token);
   const { tools } = await client.listTools();
-  expect(tools.find((tool) => tool.name === "list_trackers")?.inputSchema.properties ?? {}).toEqual({});
+  expect(Object.keys(tools.find((tool) => tool.name === "list_trackers")?.inputSchema.properties ?? {})).toEqual(["workspace"]);
   const latest = tools.find((tool) => tool.name === "tracker_latest_run");
   expect(latest?.inputSchema.required).toEqual(["id"]);
   expect(latest?.inputSchema.properties?.id).toMatchObject({ type: "string", minLength: 1 });
   const trend = tools.find((tool) => tool.name === "tracker_trend");
   expect(trend?.inputSchema.required).toEqual(["id"]);
-  expect(Object.keys(trend?.inputSchema.properties ?? {})).toEqual(["id", "metric", "query", "provider", "subject", "from", "to"]);
+  expect(Object.keys(trend?.inputSchema.properties ?? {})).toEqual(["id", "metric", "query", "provider", "subject", "from", "to", "workspace"]);
   expect(trend?.inputSchema.properties?.metric).toMatchObject({ enum: ["mention", "sov", "citation", "position"] });
   const alerts = tools.find((tool) => tool.name === "tracker_alerts");
   expect(alerts?.inputSchema.required).toEqual(["id"]);
-  expect(Object.keys(alerts?.inputSchema.properties ?? {})).toEqual(["id"]);
+  expect(Object.keys(alerts?.inputSchema.properties ?? {})).toEqual(["id", "workspace"]);
 });
 
 test("list_trackers lists the user's trackers; tracker_latest_run answers the latest run's mention rates per query and provider, simulated ones said so", async () => {

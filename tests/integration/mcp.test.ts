@@ -39,6 +39,7 @@ test("aisc mcp lists its tools with input schemas from the contract", async () =
     "get_search",
     "list_searches",
     "list_trackers",
+    "list_workspaces",
     "provider_status",
     "search",
     "share_create",
@@ -47,6 +48,8 @@ test("aisc mcp lists its tools with input schemas from the contract", async () =
     "tracker_alerts",
     "tracker_latest_run",
     "tracker_trend",
+    "workspace_audit",
+    "workspace_members",
   ]);
   const search = tools.find((tool) => tool.name === "search");
   expect(search?.inputSchema.required).toEqual(["query"]);

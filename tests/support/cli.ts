@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
-import type { Database } from "#db/client.ts";
+import type { Database, DatabaseKind } from "#db/client.ts";
 import { createApiClient } from "#src/client/api.ts";
 import type { TrackerRun } from "#src/contract/trackers.ts";
 import { hostOf } from "#src/core/urls.ts";
@@ -13,7 +13,7 @@ import type { Simulator } from "#dev/simulators/index.ts";
 import { grantPro, signUp } from "#tests/support/accounts.ts";
 import { createAgent } from "#tests/support/agent.ts";
 import { createTestApp } from "#tests/support/app.ts";
-import { openTestDatabase } from "#tests/support/databases.ts";
+import { DATABASE_SETUP_TIMEOUT_MS, openTestDatabase } from "#tests/support/databases.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 /*
@@ -26,12 +26,14 @@ export const CLI_ENTRY = join(ROOT, "cli/index.ts");
 
 export type CliServer = { baseUrl: string; app: App; database: Database; simulator: Simulator; providerStatus: ProviderStatus };
 
-/** The app on a free loopback port for the suite (or describe block) that calls it. */
-export function useCliServer(options: { simulator?: () => Simulator; retry?: RetryPolicy; env?: Record<string, string> } = {}): () => CliServer {
+/** The app on a free loopback port for the suite (or describe block) that calls it; on PGlite unless told. */
+export function useCliServer(
+  options: { simulator?: () => Simulator; retry?: RetryPolicy; env?: Record<string, string>; database?: DatabaseKind } = {},
+): () => CliServer {
   let server: CliServer | undefined;
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const database = await openTestDatabase("pglite");
+    const database = await openTestDatabase(options.database ?? "pglite");
     const own = options.simulator?.();
     const { app, simulator, queue, providerStatus } = await createTestApp(database, { simulator: own, retry: options.retry, env: options.env });
     app.listen({ port: 0, hostname: "127.0.0.1" });
@@ -42,7 +44,7 @@ export function useCliServer(options: { simulator?: () => Simulator; retry?: Ret
       await own?.stop();
       await database.close();
     };
-  });
+  }, DATABASE_SETUP_TIMEOUT_MS);
   afterAll(async () => stop?.());
   return () => {
     if (!server) throw new Error("useCliServer: read it inside a test");

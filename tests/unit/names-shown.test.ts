@@ -14,6 +14,7 @@ import { describeError } from "#cli/lib/exit.ts";
 import { lensSummary, lensTable, resultSummary, resultTable } from "#cli/lib/render.ts";
 import { runLine, runResultsTable, runSummary, runsTable, trackersTable, trackerText } from "#cli/lib/trackers.ts";
 import { trendSummary, trendTables } from "#cli/lib/trend.ts";
+import type { Context } from "#cli/lib/context.ts";
 import { tools } from "#cli/mcp/tools.ts";
 import { ApiError } from "#src/client/errors.ts";
 import { ReportHeading } from "#web/components/report-heading.tsx";
@@ -243,7 +244,8 @@ describe("MCP's text and JSON", () => {
   const call = (name: string, input: unknown) => {
     const tool = tools.find((t) => t.name === name);
     if (!tool) throw new Error(`no tool ${name}`);
-    return tool.run(api, input);
+    // No workspace chosen: the tools ask the API's defaults.
+    return tool.run(api, input, { workspaceFlag: undefined, savedWorkspace: undefined } as unknown as Context);
   };
 
   test.each([
