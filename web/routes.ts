@@ -46,6 +46,10 @@ const routes: [path: string, page: PageId][] = [
   // The list, a tracker (or "new", the form), and a tracker's form: web/pages/trackers.tsx tells them apart.
   ["/trackers/:id?", "trackers"],
   ["/trackers/:id/edit", "trackers"],
+  // A workspace's page, and an invitation's link (its path is INVITATION_PATH in src/contract/workspaces.ts):
+  // drawn by the trackers' chunk too, which saves the first load a page module's entry (ADR 006).
+  ["/workspaces/:id", "trackers"],
+  ["/invitations/:token", "trackers"],
   // A share link: its path is SHARE_PATH in src/contract/shares.ts.
   ["/shared/:token", "shared"],
   // E-mail links (ADR 053): their paths are EMAIL_CONFIRM_PATH and EMAIL_UNSUBSCRIBE_PATH in src/contract/notifications.ts.

@@ -10,6 +10,9 @@ import { TRACKERS_KEY, type TrackerSource } from "#web/lib/tracker-source.ts";
 
 export { TRACKERS_KEY };
 
+/** Every workspace's trackers list starts so. */
+export const LIST_KEY = [...TRACKERS_KEY, "list"] as const;
+
 /** The runs a tracker's page shows at a time. */
 export const RUNS_PAGE = 10;
 
@@ -27,10 +30,11 @@ export const INBOX_REFRESH_MS = 5 * 60_000;
  * the headline, sources, alerts) is read once when it ends (useRunEnds).
  */
 export const trackerQueries = {
-  list: (api: ApiClient) =>
+  /** One workspace's trackers (ADR 071); under LIST_KEY, which a change to any tracker makes stale. */
+  list: (api: ApiClient, workspaceId: string) =>
     queryOptions({
-      queryKey: [...TRACKERS_KEY, "list"],
-      queryFn: async () => (await api.listTrackers()).trackers,
+      queryKey: [...LIST_KEY, workspaceId],
+      queryFn: async () => (await api.listTrackers({ workspaceId })).trackers,
       staleTime: 0,
       refetchOnWindowFocus: true,
       refetchInterval: (query) => listPollInterval((query.state.data ?? []).map(pollFacts), Date.now()),

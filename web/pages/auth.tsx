@@ -29,8 +29,9 @@ export default function AuthPage() {
   const [arrivedSignedIn] = useState(() => Boolean(user));
   const session = useSessionCache();
   const fromUpgrade = useCameFromUpgrade();
-  // Arriving to upgrade means creating an account, most likely: open on Register unless they chose.
-  const [tab, setTab] = useState<Tab>(fromUpgrade ? "register" : "login");
+  // Arriving to upgrade means creating an account, most likely: open on Register unless they chose
+  // (a page that offers "Create an account" sends `?tab=register`).
+  const [tab, setTab] = useState<Tab>(fromUpgrade || params.get("tab") === "register" ? "register" : "login");
   const tabChosen = useRef(false);
   const [loginUsername, setLoginUsername] = useState("");
   const marketingId = useId();

@@ -6,6 +6,7 @@ import type { User } from "#src/contract/auth.ts";
 import { LogoutForm } from "#web/components/auth/logout-form.tsx";
 import { displayName } from "#web/components/account/names.ts";
 import { AvatarButton } from "#web/components/account/user-avatar.tsx";
+import { WorkspaceSwitcher } from "#web/components/workspaces/workspace-switcher.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -35,8 +36,8 @@ const ACCOUNT_LINKS: { href: string; icon: LucideIcon; label: string }[] = [
 ];
 
 /**
- * Spec §2: the signed-in user's avatar, opening their name, email and account links (and for a
- * Pro user, the alerts bell before it). Its own chunk: Radix's menu (with its positioning engine)
+ * Spec §2: the signed-in user's avatar, opening their name, email and account links (and before
+ * it the workspace switcher, to those with trackers, and for a Pro user the alerts bell). Its own chunk: Radix's menu (with its positioning engine)
  * is only downloaded by signed-in visitors.
  */
 export function UserMenu({ user }: { user: User }) {
@@ -47,6 +48,8 @@ export function UserMenu({ user }: { user: User }) {
   useEffect(() => setHydrated(true), []);
   return (
     <>
+      {/* In this chunk, not one of its own: one chunk fewer for the first load's list of them (ADR 006). */}
+      {hydrated ? <WorkspaceSwitcher /> : null}
       {hydrated && pro?.isPro ? (
         <Suspense fallback={null}>
           <AlertsBell />

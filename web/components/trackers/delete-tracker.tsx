@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#web/components/ui/dialog.tsx";
-import { TRACKERS_KEY, trackerQueries } from "#web/lib/tracker-queries.ts";
+import { LIST_KEY, TRACKERS_KEY } from "#web/lib/tracker-queries.ts";
 import { cn } from "#web/lib/utils.ts";
 import { errorText } from "#web/lib/workbench.ts";
 import { api, Button, toast } from "#web/shared-chunk.ts";
@@ -34,7 +34,7 @@ export function DeleteTracker({
     onSuccess: () => {
       // Its own reads are not asked again (they would be 404s while its card or page is still on screen): the list drops it at once.
       const its = (query: Query) => query.queryKey.includes(tracker.id);
-      queryClient.setQueryData(trackerQueries.list(api).queryKey, (list) => list?.filter((item) => item.id !== tracker.id));
+      queryClient.setQueriesData<Tracker[]>({ queryKey: LIST_KEY }, (list) => list?.filter((item) => item.id !== tracker.id));
       queryClient.removeQueries({ predicate: its, type: "inactive" });
       void queryClient.invalidateQueries({ queryKey: TRACKERS_KEY, predicate: (query) => !its(query) });
       // The history marks, lists or hides its searches: it is read again.

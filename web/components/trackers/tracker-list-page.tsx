@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, CalendarPlus, CalendarRange } from "lucide-react";
-import { Link } from "wouter";
+import { Link, useSearchParams } from "wouter";
+import { roleAtLeast, type Workspace } from "#src/contract/workspaces.ts";
 import type { Tracker } from "#src/contract/trackers.ts";
 import { visibleText } from "#src/core/display-text.ts";
 import { SimulatedMark } from "#web/components/results/shared.tsx";
 import { LastRun, NextRun, StallWarning } from "#web/components/trackers/run-timing.tsx";
 import { Sparkline } from "#web/components/trackers/sparkline.tsx";
 import { TrackerActions } from "#web/components/trackers/tracker-actions.tsx";
-import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import { prefetchTrackersAccess, TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import { chosenWorkspace, roleLabel, trackersPath, WORKSPACE_PARAM, useWorkspaces } from "#web/lib/workspaces.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { runKey, useOnChange } from "#web/hooks/use-on-change.ts";
 import { trackerQueries } from "#web/lib/tracker-queries.ts";
@@ -30,38 +32,56 @@ import {
   Skeleton,
 } from "#web/shared-chunk.ts";
 
-/** A Pro caller's trackers arrive with the page. */
-export async function prefetchList({ queryClient, api: serverApi }: PrefetchContext) {
-  const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
-  if (pro.isPro) await queryClient.prefetchQuery(trackerQueries.list(serverApi));
+/** The chosen workspace's trackers arrive with the page, for a reader they are open to. */
+export async function prefetchList({ queryClient, api: serverApi, url }: PrefetchContext) {
+  const { open, workspaces } = await prefetchTrackersAccess(queryClient, serverApi);
+  const chosen = chosenWorkspace(workspaces, url.searchParams.get(WORKSPACE_PARAM));
+  if (open && chosen) await queryClient.prefetchQuery(trackerQueries.list(serverApi, chosen.id));
 }
 
 /**
- * /trackers, a Pro user's home: the person's trackers, each with its headline, a sparkline of the
- * brand's rate, its schedule, how its last run ended, its next run, its unread alerts, a warning
- * when its schedule has stalled, Run now and Pause.
+ * /trackers, a Pro user's home: a workspace's trackers (`?workspace=`, else the personal one's), each
+ * with its headline, a sparkline of the brand's rate, its schedule, how its last run ended, its next
+ * run, its unread alerts, a warning when its schedule has stalled, Run now and Pause (for an editor or above).
  */
 export function TrackerListPage() {
-  const { data: pro } = useQuery(queries.proStatus(api));
+  const [params] = useSearchParams();
+  const { data: workspaces } = useWorkspaces();
+  const workspace = workspaces ? chosenWorkspace(workspaces, params.get(WORKSPACE_PARAM)) : undefined;
+  const edits = workspace ? roleAtLeast(workspace.role, "editor") : false;
   return (
     <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
-      <title>Trackers · AI Search Comparison</title>
+      <title>{workspace && !workspace.personal ? `Trackers · ${workspace.name} · AI Search Comparison` : "Trackers · AI Search Comparison"}</title>
       <header className="flex flex-wrap items-end justify-between gap-3">
-        <div className="space-y-1">
+        <div className="min-w-0 space-y-1">
           <h1 className="text-2xl font-bold tracking-tight">Trackers</h1>
+          {workspace && !workspace.personal ? <WorkspaceLine workspace={workspace} /> : null}
           <p className="text-muted-foreground">Your questions, asked on a schedule: how often each assistant mentions your brand, run after run.</p>
         </div>
-        {pro?.isPro ? <NewTrackerLink /> : null}
+        {edits && workspace ? <NewTrackerLink workspace={workspace} /> : null}
       </header>
       <TrackersGate>
-        <TrackerList />
+        {workspace ? <TrackerList workspace={workspace} /> : <Skeleton className="h-48 w-full" aria-label="Loading your trackers" role="status" />}
       </TrackersGate>
     </main>
   );
 }
 
-function TrackerList() {
-  const { data: trackers, error, isPending } = useQuery(trackerQueries.list(api));
+/** Which workspace's trackers these are, my role in it, and its page. */
+function WorkspaceLine({ workspace }: { workspace: Workspace }) {
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm">
+      <Link href={`/workspaces/${workspace.id}`} className="font-medium break-words underline underline-offset-4" data-testid="trackers-workspace">
+        {workspace.name}
+      </Link>
+      <Badge variant="secondary">{roleLabel(workspace.role)}</Badge>
+    </p>
+  );
+}
+
+function TrackerList({ workspace }: { workspace: Workspace }) {
+  const { data: trackers, error, isPending } = useQuery(trackerQueries.list(api, workspace.id));
+  const edits = roleAtLeast(workspace.role, "editor");
   if (isPending) return <Skeleton className="h-48 w-full" aria-label="Loading your trackers" role="status" />;
   if (error) {
     return (
@@ -71,19 +91,19 @@ function TrackerList() {
       </Alert>
     );
   }
-  if (trackers.length === 0) return <NoTrackers />;
+  if (trackers.length === 0) return <NoTrackers workspace={workspace} />;
   return (
     <ul className="space-y-3" aria-label="Your trackers">
       {trackers.map((tracker) => (
         <li key={tracker.id}>
-          <TrackerRow tracker={tracker} />
+          <TrackerRow tracker={tracker} edits={edits} />
         </li>
       ))}
     </ul>
   );
 }
 
-function TrackerRow({ tracker }: { tracker: Tracker }) {
+function TrackerRow({ tracker, edits }: { tracker: Tracker; edits: boolean }) {
   return (
     <Card className="gap-3 py-4" role="region" aria-label={visibleText(tracker.name)} data-testid="tracker-row">
       <CardContent className="flex flex-col gap-3 px-4 sm:flex-row sm:items-center sm:justify-between">
@@ -113,9 +133,12 @@ function TrackerRow({ tracker }: { tracker: Tracker }) {
           </dl>
           <StallWarning tracker={tracker} />
         </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
-          <TrackerActions tracker={tracker} />
-        </div>
+        {/* A viewer spends nothing and changes nothing: no actions. */}
+        {edits ? (
+          <div className="flex shrink-0 flex-wrap gap-2">
+            <TrackerActions tracker={tracker} />
+          </div>
+        ) : null}
       </CardContent>
     </Card>
   );
@@ -172,7 +195,7 @@ function UnreadAlerts({ tracker }: { tracker: Tracker }) {
   );
 }
 
-function NoTrackers() {
+function NoTrackers({ workspace }: { workspace: Workspace }) {
   return (
     <Card className="mx-auto max-w-2xl items-center gap-3 py-10 text-center">
       <CalendarRange className="size-8 text-muted-foreground" aria-hidden="true" />
@@ -182,15 +205,15 @@ function NoTrackers() {
           A tracker asks the questions your buyers ask, daily or weekly, and shows whether each assistant names your brand more or less often than before.
         </CardDescription>
       </CardHeader>
-      <NewTrackerLink />
+      {roleAtLeast(workspace.role, "editor") ? <NewTrackerLink workspace={workspace} /> : null}
     </Card>
   );
 }
 
-function NewTrackerLink() {
+function NewTrackerLink({ workspace }: { workspace: Workspace }) {
   return (
     <Button asChild>
-      <Link href="/trackers/new">
+      <Link href={trackersPath(workspace, "/trackers/new")}>
         <CalendarPlus aria-hidden="true" />
         New tracker
       </Link>

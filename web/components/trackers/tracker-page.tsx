@@ -19,7 +19,9 @@ import { QueryState } from "#web/components/trackers/query-state.tsx";
 import { TrackerSources } from "#web/components/trackers/tracker-sources.tsx";
 import { TrackerSummary } from "#web/components/trackers/tracker-summary.tsx";
 import { TrackerTrend } from "#web/components/trackers/tracker-trend.tsx";
-import { TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import { prefetchTrackersAccess, TrackersGate } from "#web/components/trackers/trackers-gate.tsx";
+import { roleAtLeast } from "#src/contract/workspaces.ts";
+import { roleLabel, trackersPath, useWorkspaces } from "#web/lib/workspaces.ts";
 import type { PrefetchContext } from "#web/page.ts";
 import { ReportHeading } from "#web/components/report-heading.tsx";
 import { TrackerSourceContext, useTrackerSource } from "#web/hooks/use-tracker-source.ts";
@@ -35,8 +37,8 @@ import { api, Badge, Button, providerCatalogue, queries, Skeleton } from "#web/s
 
 /** The tracker, its headline, its trend's figures, its alerts, its newest runs and the newest run's results arrive with the page. */
 export async function prefetchTracker({ queryClient, api: serverApi, params }: PrefetchContext) {
-  const pro = await queryClient.ensureQueryData(queries.proStatus(serverApi));
-  if (!pro.isPro || !params.id) return;
+  const { open } = await prefetchTrackersAccess(queryClient, serverApi);
+  if (!open || !params.id) return;
   await Promise.all([
     queryClient.prefetchQuery(trackerQueries.one(serverApi, params.id)),
     prefetchTrackerReport(queryClient, ownerTrackerSource(serverApi, params.id)),
@@ -99,10 +101,13 @@ export function SharedTrackerReport({ view, token }: { view: Extract<SharedRepor
 
 /** /trackers/{id}: a tracker, its trend, alerts and what changed, its runs with a live run's progress, and each run's results per question. */
 export function TrackerPage({ id }: { id: string }) {
+  // Back to its workspace's list, once the tracker says which.
+  const { data: tracker } = useQuery({ ...trackerQueries.one(api, id), enabled: false });
+  const { data: workspaces } = useWorkspaces();
   return (
     <main className="container mx-auto w-full max-w-5xl flex-1 space-y-6 px-4 py-8">
       <Button asChild variant="ghost" size="sm" className="-ml-2">
-        <Link href="/trackers">
+        <Link href={trackersPath(workspaces?.find((workspace) => workspace.id === tracker?.workspaceId))}>
           <ArrowLeft aria-hidden="true" />
           Back to Trackers
         </Link>
@@ -120,10 +125,14 @@ function TrackerView({ id }: { id: string }) {
   const { data: tracker, error, isPending } = useQuery(trackerQueries.one(api, id));
   const source = useMemo(() => ownerTrackerSource(api, id), [id]);
   const { data: listed } = useQuery(trackerQueries.runs(source));
+  // A viewer reads everything and is offered nothing that changes or spends (the server refuses it anyway).
+  const { data: workspaces } = useWorkspaces();
   // The polled tracker shows a run start or end first: its runs are read then, not on their next tick.
   useOnChange(tracker ? runKey(tracker.lastRun) : undefined, () => void queryClient.invalidateQueries({ queryKey: [...source.key, "runs"] }));
   if (isPending) return <Skeleton className="h-64 w-full" aria-label="Loading the tracker" role="status" />;
   if (error) return <TrackerMissing error={error} />;
+  const workspace = workspaces?.find((one) => one.id === tracker.workspaceId);
+  const edits = workspace ? roleAtLeast(workspace.role, "editor") : false;
   return (
     <TrackerSourceContext value={source}>
       <title>{`${visibleText(tracker.name)} · Trackers · AI Search Comparison`}</title>
@@ -138,19 +147,23 @@ function TrackerView({ id }: { id: string }) {
         notice={tracker.pausedReason}
         noRuns="No runs yet. The first starts on schedule, or now with Run now."
         actions={
-          <>
-            <TrackerActions tracker={tracker} onDeleted={() => navigate("/trackers")} />
-            <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
-            <Button asChild size="sm" variant="outline">
-              <Link href={`/trackers/${tracker.id}/edit`}>
-                <SquarePen aria-hidden="true" />
-                Edit
-              </Link>
-            </Button>
-          </>
+          edits ? (
+            <>
+              <TrackerActions tracker={tracker} onDeleted={() => navigate(trackersPath(workspace))} />
+              <ShareButton target={{ kind: "tracker", id: tracker.id, title: tracker.name }} />
+              <Button asChild size="sm" variant="outline">
+                <Link href={`/trackers/${tracker.id}/edit`}>
+                  <SquarePen aria-hidden="true" />
+                  Edit
+                </Link>
+              </Button>
+            </>
+          ) : workspace ? (
+            <Badge variant="secondary" data-testid="tracker-viewer">{`${roleLabel(workspace.role)} in ${workspace.name}: read only`}</Badge>
+          ) : null
         }
       />
-      <TrackerReportEmail trackerId={tracker.id} />
+      {edits ? <TrackerReportEmail trackerId={tracker.id} /> : null}
     </TrackerSourceContext>
   );
 }
