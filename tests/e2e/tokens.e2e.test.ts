@@ -87,8 +87,8 @@ describe("the CLI access card", () => {
       const row = tokens.getByRole("listitem").filter({ hasText: "Laptop" });
       await row.getByText(`${token.slice(0, 9)}…`, { exact: true }).waitFor();
       await row.getByText("Never used", { exact: true }).waitFor();
-      // What the token may do, quietly (managing tokens and billing are not among them).
-      await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers, shares", { exact: true }).waitFor();
+      // What the token may do, quietly (managing tokens and billing are not among them; workspaces as its user's role allows).
+      await row.getByText("Scopes: search, history, variants, compare, lens, account:read, trackers, shares, workspaces", { exact: true }).waitFor();
       expect(await row.textContent()).not.toContain(token);
 
       expect(await whoIsBearer(page, token)).toEqual({ status: 200, username });
