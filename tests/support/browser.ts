@@ -209,14 +209,18 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   // A dialog or toast still fading in is measured at part opacity, and its text fails colour
   // contrast: the page is checked as it settles, once its running animations have finished.
-  // (Endless ones, a spinner's, are left running.)
+  // (Endless ones, a spinner's, are left running; so is one that never finishes, a paused one,
+  // after 3 s: waiting on it hung the check for good.)
   await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((settle) => setTimeout(settle, 3_000)),
+    ]),
   );
   // Evaluated through DevTools, which the page's CSP does not govern (an injected <script> would be refused, as it should).
   await page.evaluate(axeSource);
